@@ -1,0 +1,13 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Umbrella header: everything public in Wayfarer.
+#ifndef WAYFARER_H
+#define WAYFARER_H
+
+#include "wayfarer/base.h"
+#include "wayfarer/jobs.h"
+#include "wayfarer/rng.h"
+#include "wayfarer/vec3.h"
+#include "wayfarer/version.h"
+
+#endif // WAYFARER_H

@@ -1,0 +1,37 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Argument checks: misuse calls the assert hook in debug builds and makes the
+// public call return WF_ERR_INVALID_ARG in every build.
+#ifndef WF_NAVCORE_CHECK_H
+#define WF_NAVCORE_CHECK_H
+
+#include "wayfarer/base.h"
+
+/// Reports a failed check to the assert hook (debug builds only).
+void wf_assert_failed(const char* expression, const char* file, int line);
+
+#ifdef NDEBUG
+#define WF_REPORT_MISUSE(expr) ((void)0)
+#else
+#define WF_REPORT_MISUSE(expr) wf_assert_failed(expr, __FILE__, __LINE__)
+#endif
+
+/// Returns `status` from the enclosing function when cond is false.
+#define WF_CHECK_OR(cond, status)                                                                  \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            WF_REPORT_MISUSE(#cond);                                                               \
+            return (status);                                                                       \
+        }                                                                                          \
+    } while (0)
+
+#define WF_CHECK_ARG(cond) WF_CHECK_OR(cond, WF_ERR_INVALID_ARG)
+
+/// Internal invariant (library bug, not user misuse): hook in debug builds.
+#ifdef NDEBUG
+#define WF_ASSERT(cond) ((void)0)
+#else
+#define WF_ASSERT(cond) ((cond) ? (void)0 : wf_assert_failed(#cond, __FILE__, __LINE__))
+#endif
+
+#endif

@@ -1,0 +1,22 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// printf-style logging through a per-object wf_logger.
+#ifndef WF_NAVCORE_LOG_H
+#define WF_NAVCORE_LOG_H
+
+#include "wayfarer/base.h"
+
+/// Longest message passed to a logger; longer ones are cut and end in "...".
+#define WF_LOG_MAX_MESSAGE 512
+
+#if defined(__GNUC__) || defined(__clang__)
+#define WF_PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
+#else
+#define WF_PRINTF_LIKE(fmt_index, args_index)
+#endif
+
+/// logger may be NULL (the default behaviour applies).
+void wf_log(const wf_logger* logger, wf_log_level level, const char* format, ...)
+    WF_PRINTF_LIKE(3, 4);
+
+#endif
