@@ -24,7 +24,8 @@ typedef struct wf_arena_mark {
 /// Uses `buffer` (not owned). capacity 0 gives an arena that always fails.
 void wf_arena_init(wf_arena* arena, void* buffer, size_t capacity);
 
-/// Allocates the buffer from `allocator`; WF_ERR_OUT_OF_MEMORY on failure.
+/// Allocates the buffer from `allocator` (already resolved, see
+/// wf_allocator_resolve); WF_ERR_OUT_OF_MEMORY on failure.
 WF_NODISCARD wf_status wf_arena_create(wf_arena* arena, const wf_allocator* allocator,
                                        size_t capacity);
 /// Frees a buffer from wf_arena_create; leaves a zeroed arena.

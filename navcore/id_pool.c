@@ -230,9 +230,10 @@ wf_status wf_id_pool_load(wf_id_pool* pool, const unsigned char* data, size_t si
     for (uint32_t k = 0; k < free_count; ++k) {
         push_free(pool, wf_bytes_get_u32(order_bytes + 4u * k));
     }
-    // Slots this pool has beyond the saved ones are fresh and free last.
+    // Slots this pool has beyond the saved ones are free last; bumping their
+    // generation keeps any id this pool handed out before the load stale.
     for (uint32_t i = capacity; i < pool->capacity; ++i) {
-        pool->slots[i] = 1u;
+        pool->slots[i] = next_generation(pool->slots[i] & WF_ID_GENERATION_MASK);
         push_free(pool, i);
     }
     return WF_OK;

@@ -87,6 +87,9 @@ static void test_failure_returns_null_and_changes_nothing(void** state) {
     assert_memory_equal(&arena, &snapshot, sizeof arena);
     assert_null(wf_arena_alloc(&arena, SIZE_MAX, 1));
     assert_null(wf_arena_alloc(&arena, SIZE_MAX - 50, 1));
+    // Padding plus a huge size must not wrap around to a small total.
+    assert_null(wf_arena_alloc(&arena, SIZE_MAX, 64));
+    assert_null(wf_arena_alloc(&arena, SIZE_MAX - 2, 8));
     assert_memory_equal(&arena, &snapshot, sizeof arena);
 
     // What does fit still works afterwards.

@@ -27,6 +27,9 @@ static void* counting_alloc(size_t size, size_t align, void* user) {
         return NULL;
     }
     size_t pad = align > HEADER_SIZE ? align : HEADER_SIZE;
+    if (size > (size_t)-1 - pad - align) {
+        return NULL;
+    }
     unsigned char* raw = malloc(size + pad + align);
     if (raw == NULL) {
         return NULL;
