@@ -6,6 +6,8 @@
 
 #include "wayfarer/base.h"
 #include "wayfarer/jobs.h"
+#include "wayfarer/navmesh.h"
+#include "wayfarer/query.h"
 #include "wayfarer/rng.h"
 #include "wayfarer/vec3.h"
 #include "wayfarer/version.h"
