@@ -9,6 +9,8 @@
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "wayfarer/vec3.h"
 

@@ -1,2 +1,768 @@
-// placeholder during parallel work: replaced by the real file
-typedef int wf_mesh_placeholder;
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The tiled navmesh: tile slots with generations, a hash of grid cells,
+// adding and removing tiles, and the links that stitch polygons together
+// (inside a tile, across tile borders, and along off-mesh links).
+#include <math.h>
+#include <string.h>
+
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+#include "navcore/geometry.h"
+#include "navcore/log.h"
+#include "navcore/mesh_internal.h"
+
+#define DEFAULT_MAX_TILES 1024u
+#define GENERATION_MASK ((1u << WF_POLY_REF_GENERATION_BITS) - 1u)
+/// Off-mesh end markers kept in a link's bmin.
+#define OFFMESH_AT_START 0u
+#define OFFMESH_AT_END 255u
+#define NOT_A_PORTAL 0xffu
+
+wf_mesh_desc wf_mesh_desc_defaults(const wf_mesh_desc* desc) {
+    wf_mesh_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc != NULL) {
+        d = *desc;
+    }
+    if (d.max_tiles == 0) {
+        d.max_tiles = DEFAULT_MAX_TILES;
+    }
+    return d;
+}
+
+static uint32_t cell_hash(int32_t x, int32_t z, uint32_t mask) {
+    uint32_t h = (uint32_t)x * 0x8da6b343u + (uint32_t)z * 0xd8163841u;
+    return (h ^ (h >> 15)) & mask;
+}
+
+wf_status wf_mesh_create(const wf_mesh_desc* desc, wf_mesh** out) {
+    WF_CHECK_ARG(desc != NULL && out != NULL);
+    wf_mesh_desc d = wf_mesh_desc_defaults(desc);
+    WF_CHECK_ARG(isfinite(d.tile_width) && d.tile_width > 0.0f);
+    WF_CHECK_ARG(isfinite(d.tile_depth) && d.tile_depth > 0.0f);
+    WF_CHECK_ARG(wf_v3_is_finite(d.origin));
+    WF_CHECK_ARG(d.max_tiles <= WF_MAX_TILES);
+    wf_allocator a;
+    WF_CHECK_ARG(wf_allocator_resolve(&d.allocator, &a) == WF_OK);
+    uint32_t buckets = 1;
+    while (buckets < d.max_tiles) {
+        buckets <<= 1;
+    }
+    wf_mesh* m = wf_alloc_zeroed(&a, sizeof *m, _Alignof(wf_mesh));
+    if (m == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    m->tiles = WF_ALLOC_ARRAY(&a, wf_mesh_tile, d.max_tiles);
+    m->cell_heads = WF_ALLOC_ARRAY(&a, uint32_t, buckets);
+    if (m->tiles == NULL || m->cell_heads == NULL) {
+        WF_FREE_ARRAY(&a, m->tiles, wf_mesh_tile, d.max_tiles);
+        WF_FREE_ARRAY(&a, m->cell_heads, uint32_t, buckets);
+        wf_free(&a, m, sizeof *m, _Alignof(wf_mesh));
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    m->allocator = a;
+    m->logger = d.logger;
+    m->origin = d.origin;
+    m->tile_width = d.tile_width;
+    m->tile_depth = d.tile_depth;
+    m->max_tiles = d.max_tiles;
+    m->cell_mask = buckets - 1u;
+    for (uint32_t i = 0; i < buckets; ++i) {
+        m->cell_heads[i] = WF_NO_TILE;
+    }
+    for (uint32_t i = 0; i < d.max_tiles; ++i) {
+        m->tiles[i].generation = 1;
+        m->tiles[i].next_free = i + 1u < d.max_tiles ? i + 1u : WF_NO_TILE;
+        m->tiles[i].next_in_cell = WF_NO_TILE;
+    }
+    m->free_head = 0;
+    *out = m;
+    return WF_OK;
+}
+
+static void release_data(wf_mesh* mesh, wf_mesh_tile* t) {
+    if (t->flags & WF_TILE_MESH_OWNS_DATA) {
+        wf_free(&mesh->allocator, t->data, t->size, WF_TILE_SECTION_ALIGN);
+    }
+}
+
+void wf_mesh_destroy(wf_mesh* mesh) {
+    if (mesh == NULL) {
+        return;
+    }
+    for (uint32_t i = 0; i < mesh->max_tiles; ++i) {
+        if (mesh->tiles[i].in_use) {
+            release_data(mesh, &mesh->tiles[i]);
+        }
+    }
+    wf_allocator a = mesh->allocator;
+    WF_FREE_ARRAY(&a, mesh->tiles, wf_mesh_tile, mesh->max_tiles);
+    WF_FREE_ARRAY(&a, mesh->cell_heads, uint32_t, mesh->cell_mask + 1u);
+    wf_free(&a, mesh, sizeof *mesh, _Alignof(wf_mesh));
+}
+
+wf_status wf_mesh_resolve(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_tile** out_tile,
+                          const wf_tile_poly** out_poly) {
+    if (ref.bits == 0) {
+        return WF_ERR_INVALID_ARG;
+    }
+    uint32_t slot = wf_poly_ref_tile(ref);
+    if (slot >= mesh->max_tiles) {
+        return WF_ERR_STALE_REF;
+    }
+    const wf_mesh_tile* t = &mesh->tiles[slot];
+    uint32_t poly = wf_poly_ref_poly(ref);
+    if (!t->in_use || t->generation != wf_poly_ref_generation(ref) ||
+        poly >= t->header->poly_count) {
+        return WF_ERR_STALE_REF;
+    }
+    *out_tile = t;
+    if (out_poly != NULL) {
+        *out_poly = &t->polys[poly];
+    }
+    return WF_OK;
+}
+
+wf_status wf_mesh_check_poly(const wf_mesh* mesh, wf_poly_ref ref) {
+    WF_CHECK_ARG(mesh != NULL);
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    return wf_mesh_resolve(mesh, ref, &t, &p);
+}
+
+wf_poly_ref wf_mesh_poly_ref(const wf_mesh* mesh, wf_tile_ref tile, uint32_t index) {
+    wf_poly_ref r = {0};
+    const wf_mesh_tile* t;
+    wf_poly_ref base = {tile.bits};
+    if (mesh != NULL && wf_poly_ref_poly(base) == 0 && wf_mesh_resolve(mesh, base, &t, NULL) == WF_OK &&
+        index < t->header->poly_count) {
+        r.bits = tile.bits | index;
+    }
+    return r;
+}
+
+void wf_mesh_tile_at(const wf_mesh* mesh, wf_vec3 pos, int32_t* out_x, int32_t* out_z) {
+    float fx = floorf((pos.x - mesh->origin.x) / mesh->tile_width);
+    float fz = floorf((pos.z - mesh->origin.z) / mesh->tile_depth);
+    // Clamp so NaN or far-away points give a valid (empty) cell.
+    fx = fx > 1e9f ? 1e9f : (fx < -1e9f ? -1e9f : (isnan(fx) ? 0.0f : fx));
+    fz = fz > 1e9f ? 1e9f : (fz < -1e9f ? -1e9f : (isnan(fz) ? 0.0f : fz));
+    *out_x = (int32_t)fx;
+    *out_z = (int32_t)fz;
+}
+
+uint32_t wf_mesh_tiles_at(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
+                          const wf_mesh_tile** out, uint32_t max) {
+    uint32_t n = 0;
+    for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)];
+         i != WF_NO_TILE; i = mesh->tiles[i].next_in_cell) {
+        const wf_mesh_tile* t = &mesh->tiles[i];
+        if (t->header->tile_x == tile_x && t->header->tile_z == tile_z) {
+            if (n < max) {
+                out[n] = t;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+wf_status wf_mesh_find_tile(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z, int32_t layer,
+                            wf_tile_ref* out_tile) {
+    WF_CHECK_ARG(mesh != NULL && out_tile != NULL);
+    for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)];
+         i != WF_NO_TILE; i = mesh->tiles[i].next_in_cell) {
+        const wf_mesh_tile* t = &mesh->tiles[i];
+        if (t->header->tile_x == tile_x && t->header->tile_z == tile_z && t->header->layer == layer) {
+            out_tile->bits = wf_mesh_tile_base(mesh, t).bits;
+            return WF_OK;
+        }
+    }
+    return WF_ERR_NOT_FOUND;
+}
+
+/* ---- links ---- */
+
+static uint32_t alloc_link(wf_mesh_tile* t) {
+    uint32_t k = t->link_free;
+    if (k != WF_NULL_LINK) {
+        t->link_free = t->links[k].next;
+    } else {
+        t->links_missing++;
+    }
+    return k;
+}
+
+static void add_link(wf_mesh_tile* t, uint32_t poly, wf_poly_ref to, uint8_t edge, uint8_t side,
+                     uint8_t bmin, uint8_t bmax) {
+    uint32_t k = alloc_link(t);
+    if (k == WF_NULL_LINK) {
+        return;
+    }
+    wf_tile_link* l = &t->links[k];
+    l->ref = to.bits;
+    l->edge = edge;
+    l->side = side;
+    l->bmin = bmin;
+    l->bmax = bmax;
+    l->next = t->first_link[poly];
+    t->first_link[poly] = k;
+}
+
+// Removes every link of tile t that points into tile slot `target`.
+static void unlink_target(wf_mesh_tile* t, uint32_t target) {
+    for (uint32_t p = 0; p < t->header->poly_count; ++p) {
+        uint32_t* at = &t->first_link[p];
+        while (*at != WF_NULL_LINK) {
+            uint32_t k = *at;
+            if (wf_poly_ref_tile((wf_poly_ref){t->links[k].ref}) == target) {
+                *at = t->links[k].next;
+                t->links[k].next = t->link_free;
+                t->link_free = k;
+            } else {
+                at = &t->links[k].next;
+            }
+        }
+    }
+}
+
+static void connect_internal(const wf_mesh* mesh, wf_mesh_tile* t) {
+    wf_poly_ref base = wf_mesh_tile_base(mesh, t);
+    uint32_t ground = t->header->poly_count - t->header->offmesh_count;
+    for (uint32_t i = 0; i < ground; ++i) {
+        const wf_tile_poly* p = &t->polys[i];
+        // Reverse edge order so links come out in edge order when walked.
+        for (uint32_t k = p->vert_count; k-- > 0;) {
+            uint16_t nb = p->neighbours[k];
+            if (nb != 0 && (nb & WF_PORTAL_EDGE) == 0) {
+                wf_poly_ref to = {base.bits | (uint32_t)(nb - 1u)};
+                add_link(t, i, to, (uint8_t)k, NOT_A_PORTAL, 0, 255);
+            }
+        }
+    }
+}
+
+// Interval of an edge along the border axis (z for X sides, x for Z sides).
+static void border_range(wf_vec3 a, wf_vec3 b, int side, float* lo, float* hi) {
+    float u = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.z : a.x;
+    float v = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? b.z : b.x;
+    *lo = fminf(u, v);
+    *hi = fmaxf(u, v);
+}
+
+static float edge_height_at(wf_vec3 a, wf_vec3 b, int side, float u) {
+    float ua = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.z : a.x;
+    float ub = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? b.z : b.x;
+    float t = fabsf(ub - ua) > 1e-9f ? (u - ua) / (ub - ua) : 0.0f;
+    return a.y + (b.y - a.y) * t;
+}
+
+static uint8_t edge_param(wf_vec3 a, wf_vec3 b, int side, float u) {
+    float ua = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.z : a.x;
+    float ub = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? b.z : b.x;
+    float t = fabsf(ub - ua) > 1e-9f ? (u - ua) / (ub - ua) : 0.0f;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    return (uint8_t)lrintf(t * 255.0f);
+}
+
+// Links t's portal edges on `side` to matching portal edges of `other`.
+static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const wf_mesh_tile* other,
+                            int side) {
+    int opposite = (side + 2) & 3;
+    wf_poly_ref other_base = wf_mesh_tile_base(mesh, other);
+    float climb = fmaxf(t->header->walkable_climb, other->header->walkable_climb);
+    float eps = 1e-3f * fmaxf(1.0f, fmaxf(mesh->tile_width, mesh->tile_depth));
+    uint32_t ground = t->header->poly_count - t->header->offmesh_count;
+    uint32_t other_ground = other->header->poly_count - other->header->offmesh_count;
+    for (uint32_t i = 0; i < ground; ++i) {
+        const wf_tile_poly* p = &t->polys[i];
+        for (uint32_t k = 0; k < p->vert_count; ++k) {
+            if (p->neighbours[k] != (WF_PORTAL_EDGE | (uint32_t)side)) {
+                continue;
+            }
+            wf_vec3 a = wf_tile_vertex(t, p->verts[k]);
+            wf_vec3 b = wf_tile_vertex(t, p->verts[(k + 1) % p->vert_count]);
+            float lo, hi;
+            border_range(a, b, side, &lo, &hi);
+            for (uint32_t j = 0; j < other_ground; ++j) {
+                const wf_tile_poly* q = &other->polys[j];
+                for (uint32_t e = 0; e < q->vert_count; ++e) {
+                    if (q->neighbours[e] != (WF_PORTAL_EDGE | (uint32_t)opposite)) {
+                        continue;
+                    }
+                    wf_vec3 c = wf_tile_vertex(other, q->verts[e]);
+                    wf_vec3 d = wf_tile_vertex(other, q->verts[(e + 1) % q->vert_count]);
+                    float lo2, hi2;
+                    border_range(c, d, opposite, &lo2, &hi2);
+                    float olo = fmaxf(lo, lo2), ohi = fminf(hi, hi2);
+                    if (ohi - olo <= eps) {
+                        continue; // touching at a point is not a passage
+                    }
+                    // Both edges must lie on the same border line, at
+                    // heights an agent can step between.
+                    float border_a = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.x : a.z;
+                    float border_c = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? c.x : c.z;
+                    if (fabsf(border_a - border_c) > eps) {
+                        continue;
+                    }
+                    float mid = (olo + ohi) * 0.5f;
+                    if (fabsf(edge_height_at(a, b, side, mid) - edge_height_at(c, d, opposite, mid)) >
+                        climb + eps) {
+                        continue;
+                    }
+                    uint8_t t0 = edge_param(a, b, side, olo), t1 = edge_param(a, b, side, ohi);
+                    wf_poly_ref to = {other_base.bits | j};
+                    add_link(t, i, to, (uint8_t)k, (uint8_t)side, t0 < t1 ? t0 : t1,
+                             t0 < t1 ? t1 : t0);
+                }
+            }
+        }
+    }
+}
+
+// Nearest ground polygon of tile t to pos within the link's radius.
+static bool nearest_land(const wf_mesh* mesh, const wf_mesh_tile* t, wf_vec3 pos, float radius,
+                         uint32_t* out_poly) {
+    float climb = t->header->walkable_climb;
+    wf_vec3 ext = wf_v3(radius, fmaxf(climb, radius), radius);
+    wf_poly_ref found[64];
+    uint32_t n = wf_mesh_tile_polys_in_box(mesh, t, wf_v3_sub(pos, ext), wf_v3_add(pos, ext), found,
+                                           64);
+    if (n > 64) {
+        n = 64; // a landing spot with more candidates than this is not a spot
+    }
+    float best = INFINITY;
+    bool ok = false;
+    for (uint32_t i = 0; i < n; ++i) {
+        const wf_tile_poly* p = &t->polys[wf_poly_ref_poly(found[i])];
+        wf_vec3 c;
+        bool inside;
+        wf_mesh_closest_point_on_poly(t, p, pos, &c, &inside);
+        float dxz = wf_v2_distance_sq(c, pos), dy = fabsf(c.y - pos.y);
+        if (dxz > radius * radius + 1e-6f || dy > fmaxf(climb, radius) + 1e-4f) {
+            continue;
+        }
+        float d = dxz + dy * dy;
+        if (d < best) {
+            best = d;
+            *out_poly = wf_poly_ref_poly(found[i]);
+            ok = true;
+        }
+    }
+    return ok;
+}
+
+// Off-mesh links of tile `owner` whose end lands in tile `land` (possibly
+// the same tile): link the link to its landing polygon and back.
+static void connect_offmesh_ends(const wf_mesh* mesh, wf_mesh_tile* owner, wf_mesh_tile* land) {
+    int32_t lx = land->header->tile_x, lz = land->header->tile_z;
+    wf_poly_ref owner_base = wf_mesh_tile_base(mesh, owner);
+    wf_poly_ref land_base = wf_mesh_tile_base(mesh, land);
+    for (uint32_t i = 0; i < owner->header->offmesh_count; ++i) {
+        const wf_tile_offmesh* o = &owner->offmesh[i];
+        wf_vec3 end = wf_v3(o->pos[3], o->pos[4], o->pos[5]);
+        int32_t ex, ez;
+        wf_mesh_tile_at(mesh, end, &ex, &ez);
+        uint32_t poly;
+        if (ex != lx || ez != lz || !nearest_land(mesh, land, end, o->radius, &poly)) {
+            continue;
+        }
+        add_link(owner, o->poly, (wf_poly_ref){land_base.bits | poly}, 0xff, NOT_A_PORTAL,
+                 OFFMESH_AT_END, OFFMESH_AT_END);
+        if (o->flags & WF_OFFMESH_BIDIRECTIONAL) {
+            add_link(land, poly, (wf_poly_ref){owner_base.bits | o->poly}, 0xff, NOT_A_PORTAL,
+                     OFFMESH_AT_END, OFFMESH_AT_END);
+        }
+    }
+}
+
+static void connect_offmesh_starts(const wf_mesh* mesh, wf_mesh_tile* t) {
+    wf_poly_ref base = wf_mesh_tile_base(mesh, t);
+    for (uint32_t i = 0; i < t->header->offmesh_count; ++i) {
+        const wf_tile_offmesh* o = &t->offmesh[i];
+        uint32_t poly;
+        if (!nearest_land(mesh, t, wf_v3(o->pos[0], o->pos[1], o->pos[2]), o->radius, &poly)) {
+            continue;
+        }
+        add_link(t, o->poly, (wf_poly_ref){base.bits | poly}, 0xff, NOT_A_PORTAL, OFFMESH_AT_START,
+                 OFFMESH_AT_START);
+        add_link(t, poly, (wf_poly_ref){base.bits | o->poly}, 0xff, NOT_A_PORTAL, OFFMESH_AT_START,
+                 OFFMESH_AT_START);
+    }
+}
+
+static const int32_t neighbour_dx[4] = {1, 0, -1, 0};
+static const int32_t neighbour_dz[4] = {0, 1, 0, -1};
+
+/// Most layers looked at in one grid cell while stitching.
+#define MAX_LAYERS_PER_CELL 64u
+
+static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_t size,
+                      uint32_t flags) {
+    const wf_tile_header* h = (const wf_tile_header*)data;
+    t->data = data;
+    t->size = size;
+    t->flags = flags;
+    t->header = h;
+    t->verts = (const float*)(data + h->verts_offset);
+    t->polys = (const wf_tile_poly*)(data + h->polys_offset);
+    t->detail_meshes = (const wf_tile_detail*)(data + h->detail_meshes_offset);
+    t->detail_verts = (const float*)(data + h->detail_verts_offset);
+    t->detail_tris = data + h->detail_tris_offset;
+    t->bv_nodes = (const wf_tile_bv_node*)(data + h->bv_offset);
+    t->offmesh = (const wf_tile_offmesh*)(data + h->offmesh_offset);
+    unsigned char* rt = data + h->runtime_offset;
+    t->links = (wf_tile_link*)rt;
+    rt += (size_t)h->max_link_count * sizeof(wf_tile_link);
+    t->first_link = (uint32_t*)rt;
+    rt += (size_t)h->poly_count * 4u;
+    t->poly_flags = (uint16_t*)rt;
+    rt += (size_t)h->poly_count * 2u;
+    t->poly_areas = rt;
+    for (uint32_t k = 0; k < h->max_link_count; ++k) {
+        t->links[k].next = k + 1u < h->max_link_count ? k + 1u : WF_NULL_LINK;
+    }
+    t->link_free = h->max_link_count > 0 ? 0u : WF_NULL_LINK;
+    t->links_missing = 0;
+    for (uint32_t p = 0; p < h->poly_count; ++p) {
+        t->first_link[p] = WF_NULL_LINK;
+        t->poly_flags[p] = t->polys[p].flags;
+        t->poly_areas[p] = (uint8_t)wf_poly_area(&t->polys[p]);
+    }
+    (void)mesh;
+}
+
+static uint32_t links_missing_around(wf_mesh* mesh, wf_mesh_tile* t) {
+    uint32_t missing = t->links_missing;
+    const wf_mesh_tile* near[MAX_LAYERS_PER_CELL];
+    for (int32_t dz = -1; dz <= 1; ++dz) {
+        for (int32_t dx = -1; dx <= 1; ++dx) {
+            uint32_t n = wf_mesh_tiles_at(mesh, t->header->tile_x + dx, t->header->tile_z + dz, near,
+                                          MAX_LAYERS_PER_CELL);
+            for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+                wf_mesh_tile* o = (wf_mesh_tile*)near[i];
+                missing += o->links_missing;
+                o->links_missing = 0;
+            }
+        }
+    }
+    t->links_missing = 0;
+    return missing;
+}
+
+wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
+                           wf_tile_ref requested, wf_tile_ref* out_tile) {
+    WF_CHECK_ARG(mesh != NULL && data != NULL && out_tile != NULL);
+    WF_CHECK_ARG((flags & ~(uint32_t)WF_TILE_MESH_OWNS_DATA) == 0);
+    wf_status s = wf_tile_validate(data, size);
+    if (s != WF_OK) {
+        wf_log(&mesh->logger, WF_LOG_WARN, "add_tile: rejected blob (%s)", wf_status_string(s));
+        return s;
+    }
+    const wf_tile_header* h = data;
+    // Tile coordinates must stay far from overflow in neighbour arithmetic.
+    if (!(h->tile_x > INT32_MIN + 2 && h->tile_x < INT32_MAX - 2 && h->tile_z > INT32_MIN + 2 &&
+          h->tile_z < INT32_MAX - 2)) {
+        return WF_ERR_BAD_DATA;
+    }
+    wf_tile_ref existing;
+    if (wf_mesh_find_tile(mesh, h->tile_x, h->tile_z, h->layer, &existing) == WF_OK) {
+        return WF_ERR_BUSY;
+    }
+    uint32_t slot;
+    uint32_t generation;
+    if (requested.bits != 0) {
+        wf_poly_ref r = {requested.bits};
+        slot = wf_poly_ref_tile(r);
+        generation = wf_poly_ref_generation(r);
+        WF_CHECK_ARG(wf_poly_ref_poly(r) == 0 && generation != 0 && slot < mesh->max_tiles);
+        if (mesh->tiles[slot].in_use) {
+            return WF_ERR_BUSY;
+        }
+        uint32_t* at = &mesh->free_head;
+        while (*at != slot) {
+            at = &mesh->tiles[*at].next_free; // the slot is free, so it is on the list
+        }
+        *at = mesh->tiles[slot].next_free;
+    } else {
+        if (mesh->free_head == WF_NO_TILE) {
+            return WF_ERR_CAPACITY;
+        }
+        slot = mesh->free_head;
+        mesh->free_head = mesh->tiles[slot].next_free;
+        generation = mesh->tiles[slot].generation;
+    }
+    wf_mesh_tile* t = &mesh->tiles[slot];
+    t->generation = generation;
+    t->in_use = true;
+    t->next_free = WF_NO_TILE;
+    init_tile(mesh, t, data, size, flags);
+    uint32_t bucket = cell_hash(h->tile_x, h->tile_z, mesh->cell_mask);
+    t->next_in_cell = mesh->cell_heads[bucket];
+    mesh->cell_heads[bucket] = slot;
+    mesh->tile_count++;
+
+    connect_internal(mesh, t);
+    connect_offmesh_starts(mesh, t);
+    const wf_mesh_tile* near[MAX_LAYERS_PER_CELL];
+    // Portals to the four side neighbours (every layer), both directions.
+    for (int side = 0; side < 4; ++side) {
+        uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + neighbour_dx[side],
+                                      h->tile_z + neighbour_dz[side], near, MAX_LAYERS_PER_CELL);
+        for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+            wf_mesh_tile* o = (wf_mesh_tile*)near[i];
+            connect_portals(mesh, t, o, side);
+            connect_portals(mesh, o, t, (side + 2) & 3);
+        }
+    }
+    // Off-mesh links may end in this cell or any of the 8 around it.
+    for (int32_t dz = -1; dz <= 1; ++dz) {
+        for (int32_t dx = -1; dx <= 1; ++dx) {
+            uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
+                                          MAX_LAYERS_PER_CELL);
+            for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+                wf_mesh_tile* o = (wf_mesh_tile*)near[i];
+                connect_offmesh_ends(mesh, o, t);
+                if (o != t) {
+                    connect_offmesh_ends(mesh, t, o);
+                }
+            }
+        }
+    }
+    out_tile->bits = wf_mesh_tile_base(mesh, t).bits;
+    uint32_t missing = links_missing_around(mesh, t);
+    if (missing > 0) {
+        wf_log(&mesh->logger, WF_LOG_WARN,
+               "add_tile (%d, %d, %d): %u links did not fit the tiles' link capacity",
+               h->tile_x, h->tile_z, h->layer, missing);
+        return WF_PARTIAL;
+    }
+    return WF_OK;
+}
+
+wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, size_t* out_size) {
+    WF_CHECK_ARG(mesh != NULL);
+    const wf_mesh_tile* ct;
+    wf_poly_ref base = {tile.bits};
+    if (wf_poly_ref_poly(base) != 0) {
+        return WF_ERR_INVALID_ARG;
+    }
+    wf_status s = wf_mesh_resolve(mesh, base, &ct, NULL);
+    if (s != WF_OK) {
+        return s;
+    }
+    wf_mesh_tile* t = (wf_mesh_tile*)ct;
+    uint32_t slot = (uint32_t)(t - mesh->tiles);
+    const wf_tile_header* h = t->header;
+    const wf_mesh_tile* near[MAX_LAYERS_PER_CELL];
+    for (int32_t dz = -1; dz <= 1; ++dz) {
+        for (int32_t dx = -1; dx <= 1; ++dx) {
+            uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
+                                          MAX_LAYERS_PER_CELL);
+            for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+                if (near[i] != t) {
+                    unlink_target((wf_mesh_tile*)near[i], slot);
+                }
+            }
+        }
+    }
+    uint32_t* at = &mesh->cell_heads[cell_hash(h->tile_x, h->tile_z, mesh->cell_mask)];
+    while (*at != slot) {
+        at = &mesh->tiles[*at].next_in_cell;
+    }
+    *at = t->next_in_cell;
+    if (out_data != NULL) {
+        *out_data = (t->flags & WF_TILE_MESH_OWNS_DATA) ? NULL : t->data;
+    }
+    if (out_size != NULL) {
+        *out_size = (t->flags & WF_TILE_MESH_OWNS_DATA) ? 0 : t->size;
+    }
+    release_data(mesh, t);
+    uint32_t next_generation = (t->generation + 1u) & GENERATION_MASK;
+    memset(t, 0, sizeof *t);
+    t->generation = next_generation == 0 ? 1u : next_generation;
+    t->next_in_cell = WF_NO_TILE;
+    // Freed slots go to the back: a stale ref's slot is reused as late as possible.
+    t->next_free = WF_NO_TILE;
+    uint32_t* tail = &mesh->free_head;
+    while (*tail != WF_NO_TILE) {
+        tail = &mesh->tiles[*tail].next_free;
+    }
+    *tail = slot;
+    mesh->tile_count--;
+    return WF_OK;
+}
+
+wf_status wf_mesh_get_tile_info(const wf_mesh* mesh, wf_tile_ref tile, wf_tile_info* out) {
+    WF_CHECK_ARG(mesh != NULL && out != NULL);
+    const wf_mesh_tile* t;
+    wf_poly_ref base = {tile.bits};
+    if (wf_poly_ref_poly(base) != 0) {
+        return WF_ERR_INVALID_ARG;
+    }
+    wf_status s = wf_mesh_resolve(mesh, base, &t, NULL);
+    if (s != WF_OK) {
+        return s;
+    }
+    const wf_tile_header* h = t->header;
+    out->tile_x = h->tile_x;
+    out->tile_z = h->tile_z;
+    out->layer = h->layer;
+    out->bmin = wf_v3(h->bmin[0], h->bmin[1], h->bmin[2]);
+    out->bmax = wf_v3(h->bmax[0], h->bmax[1], h->bmax[2]);
+    out->poly_count = h->poly_count - h->offmesh_count;
+    out->offmesh_link_count = h->offmesh_count;
+    out->vert_count = h->vert_count - 2u * h->offmesh_count;
+    out->user_id = h->user_id;
+    out->data_size = t->size;
+    return WF_OK;
+}
+
+uint32_t wf_mesh_get_tiles(const wf_mesh* mesh, wf_tile_ref* out, uint32_t max) {
+    if (mesh == NULL) {
+        return 0;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < mesh->max_tiles; ++i) {
+        if (mesh->tiles[i].in_use) {
+            if (n < max && out != NULL) {
+                out[n].bits = wf_mesh_tile_base(mesh, &mesh->tiles[i]).bits;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+static wf_status resolve_ground(const wf_mesh* mesh, wf_poly_ref ref, wf_mesh_tile** out_tile,
+                                uint32_t* out_index) {
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    wf_status s = wf_mesh_resolve(mesh, ref, &t, &p);
+    if (s == WF_OK) {
+        *out_tile = (wf_mesh_tile*)t;
+        *out_index = wf_tile_poly_index(t, p);
+    }
+    return s;
+}
+
+wf_status wf_mesh_set_poly_flags(wf_mesh* mesh, wf_poly_ref ref, uint16_t flags) {
+    WF_CHECK_ARG(mesh != NULL);
+    wf_mesh_tile* t;
+    uint32_t i;
+    wf_status s = resolve_ground(mesh, ref, &t, &i);
+    if (s == WF_OK) {
+        t->poly_flags[i] = flags;
+    }
+    return s;
+}
+
+wf_status wf_mesh_get_poly_flags(const wf_mesh* mesh, wf_poly_ref ref, uint16_t* out_flags) {
+    WF_CHECK_ARG(mesh != NULL && out_flags != NULL);
+    wf_mesh_tile* t;
+    uint32_t i;
+    wf_status s = resolve_ground(mesh, ref, &t, &i);
+    if (s == WF_OK) {
+        *out_flags = t->poly_flags[i];
+    }
+    return s;
+}
+
+wf_status wf_mesh_set_poly_area(wf_mesh* mesh, wf_poly_ref ref, uint8_t area) {
+    WF_CHECK_ARG(mesh != NULL && area < WF_MAX_AREAS);
+    wf_mesh_tile* t;
+    uint32_t i;
+    wf_status s = resolve_ground(mesh, ref, &t, &i);
+    if (s == WF_OK) {
+        t->poly_areas[i] = area;
+    }
+    return s;
+}
+
+wf_status wf_mesh_get_poly_area(const wf_mesh* mesh, wf_poly_ref ref, uint8_t* out_area) {
+    WF_CHECK_ARG(mesh != NULL && out_area != NULL);
+    wf_mesh_tile* t;
+    uint32_t i;
+    wf_status s = resolve_ground(mesh, ref, &t, &i);
+    if (s == WF_OK) {
+        *out_area = t->poly_areas[i];
+    }
+    return s;
+}
+
+bool wf_mesh_is_offmesh_link(const wf_mesh* mesh, wf_poly_ref ref) {
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    return mesh != NULL && wf_mesh_resolve(mesh, ref, &t, &p) == WF_OK &&
+           wf_poly_type(p) == WF_POLY_TYPE_OFFMESH;
+}
+
+static const wf_tile_offmesh* offmesh_of(const wf_mesh_tile* t, const wf_tile_poly* p) {
+    uint32_t ground = t->header->poly_count - t->header->offmesh_count;
+    return &t->offmesh[wf_tile_poly_index(t, p) - ground];
+}
+
+wf_status wf_mesh_get_offmesh_user_id(const wf_mesh* mesh, wf_poly_ref ref, uint32_t* out_user_id) {
+    WF_CHECK_ARG(mesh != NULL && out_user_id != NULL);
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    wf_status s = wf_mesh_resolve(mesh, ref, &t, &p);
+    if (s != WF_OK) {
+        return s;
+    }
+    if (wf_poly_type(p) != WF_POLY_TYPE_OFFMESH) {
+        return WF_ERR_INVALID_ARG;
+    }
+    *out_user_id = offmesh_of(t, p)->user_id;
+    return WF_OK;
+}
+
+wf_status wf_mesh_get_offmesh_endpoints(const wf_mesh* mesh, wf_poly_ref previous,
+                                        wf_poly_ref link, wf_vec3* out_start, wf_vec3* out_end) {
+    WF_CHECK_ARG(mesh != NULL && out_start != NULL && out_end != NULL);
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    wf_status s = wf_mesh_resolve(mesh, link, &t, &p);
+    if (s != WF_OK) {
+        return s;
+    }
+    if (wf_poly_type(p) != WF_POLY_TYPE_OFFMESH) {
+        return WF_ERR_INVALID_ARG;
+    }
+    wf_vec3 a = wf_tile_vertex(t, p->verts[0]), b = wf_tile_vertex(t, p->verts[1]);
+    // Travelling from the end side when `previous` is the end's landing polygon.
+    bool reversed = false;
+    for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK;
+         k = t->links[k].next) {
+        if (t->links[k].ref == previous.bits) {
+            reversed = t->links[k].bmin == OFFMESH_AT_END;
+            break;
+        }
+    }
+    *out_start = reversed ? b : a;
+    *out_end = reversed ? a : b;
+    return WF_OK;
+}
+
+wf_mesh_stats wf_mesh_get_stats(const wf_mesh* mesh) {
+    wf_mesh_stats st;
+    memset(&st, 0, sizeof st);
+    if (mesh == NULL) {
+        return st;
+    }
+    st.tile_count = mesh->tile_count;
+    st.max_tiles = mesh->max_tiles;
+    st.memory_bytes = sizeof *mesh + sizeof(wf_mesh_tile) * (size_t)mesh->max_tiles +
+                      sizeof(uint32_t) * ((size_t)mesh->cell_mask + 1u);
+    for (uint32_t i = 0; i < mesh->max_tiles; ++i) {
+        const wf_mesh_tile* t = &mesh->tiles[i];
+        if (t->in_use) {
+            st.poly_count += t->header->poly_count - t->header->offmesh_count;
+            if (t->flags & WF_TILE_MESH_OWNS_DATA) {
+                st.memory_bytes += t->size;
+            }
+        }
+    }
+    return st;
+}

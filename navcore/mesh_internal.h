@@ -98,8 +98,11 @@ bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_
                          float* out_height);
 
 /// The portal (shared edge part) from polygon `from` to neighbour `to`,
-/// left and right as seen walking from -> to. For off-mesh links both
-/// points are the link's end at that side. WF_ERR_NOT_FOUND if not linked.
+/// left and right as seen walking from -> to: left is the end vertex of
+/// from's edge (it is counter-clockwise), right its start vertex. A point p
+/// is left of the direction a -> b when wf_v2_triangle_area2(a, b, p) > 0.
+/// Entering or leaving an off-mesh link, both points are the link's end
+/// at that side. WF_ERR_NOT_FOUND if not linked.
 wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_mesh_tile* from_tile,
                                 const wf_tile_poly* from_poly, wf_poly_ref to,
                                 const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,

@@ -207,7 +207,8 @@ typedef enum wf_tile_flags {
 /// tile gets (from wf_mesh_remove_tile or a save), so saved poly refs into
 /// it work again. WF_ERR_BAD_DATA / WF_ERR_VERSION (blob), WF_ERR_CAPACITY
 /// (no free slot), WF_ERR_BUSY (cell and layer taken, or requested slot in
-/// use), WF_ERR_INVALID_ARG (tile outside the addressable grid).
+/// use), WF_PARTIAL (added, but some links did not fit the link capacity
+/// reserved in the blobs: logged), WF_ERR_INVALID_ARG (misuse).
 WF_NODISCARD WF_API wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size,
                                                uint32_t flags, wf_tile_ref requested,
                                                wf_tile_ref* out_tile);
