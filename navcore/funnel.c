@@ -1,2 +1,269 @@
-// placeholder during parallel work: replaced by the real file
-typedef int wf_funnel_placeholder;
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Straight paths: string-pulls a polygon corridor into corner points with
+// the funnel algorithm ("simple stupid funnel"), restarting at off-mesh
+// links and optionally marking portal crossings.
+//
+// Output conventions:
+// - Each point's ref is the polygon entered at it: path[0] for the start,
+//   for a corner the corridor polygon that follows it, the link for an
+//   off-mesh start, and for the end the last corridor polygon (the one the
+//   end lies on, not null).
+// - Points closer than WF_FUNNEL_SAME_POINT merge into one: flags are ORed,
+//   the later ref wins. So start == end gives a single START|END point.
+// - Off-mesh link in the corridor: its near end (flag OFFMESH, ref the link),
+//   then its far end (ref the polygon after the link), and the funnel
+//   restarts from there.
+// - Two consecutive corridor polygons that are not linked (the mesh changed):
+//   the path ends at the closest point to end_pos on the last polygon before
+//   the break (flag END) and the status is WF_PARTIAL.
+// - A path running exactly through a portal vertex may get a corner there
+//   even when it does not turn (collinear counts as crossing): harmless.
+#include "navcore/check.h"
+#include "navcore/geometry.h"
+#include "navcore/query_internal.h"
+
+/// Points nearer than this (metres) are one point: portal vertices reached
+/// by different routes (interpolated tile border portals, crossings that
+/// land on a corner) differ by rounding only.
+#define WF_FUNNEL_SAME_POINT 1e-4f
+
+typedef struct funnel {
+    const wf_mesh* mesh;
+    const wf_poly_ref* path;
+    uint32_t count; ///< corridor polygons used (cut at a break)
+    uint32_t options;
+    wf_vec3 end;    ///< end_pos clamped into path[count - 1]
+    wf_straight_point* points;
+    uint32_t max_points;
+    uint32_t point_count;
+} funnel;
+
+static bool same_point_2d(wf_vec3 a, wf_vec3 b) {
+    return wf_v2_distance_sq(a, b) < WF_FUNNEL_SAME_POINT * WF_FUNNEL_SAME_POINT;
+}
+
+static bool poly_is_link(const funnel* f, uint32_t i) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
+    return wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+}
+
+static uint8_t poly_area(const funnel* f, uint32_t i) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
+    return tile->poly_areas[wf_tile_poly_index(tile, poly)];
+}
+
+/// Portal between path[i] and path[i + 1] (left/right walking forward).
+static wf_status corridor_portal(const wf_mesh* mesh, const wf_poly_ref* path, uint32_t i,
+                                 wf_vec3* out_left, wf_vec3* out_right) {
+    const wf_mesh_tile *from_tile, *to_tile;
+    const wf_tile_poly *from_poly, *to_poly;
+    wf_mesh_resolve_unchecked(mesh, path[i], &from_tile, &from_poly);
+    wf_mesh_resolve_unchecked(mesh, path[i + 1], &to_tile, &to_poly);
+    return wf_mesh_portal_points(mesh, path[i], from_tile, from_poly, path[i + 1], to_tile,
+                                 to_poly, out_left, out_right);
+}
+
+/// Portal i of the funnel: the corridor portal, or for the last polygon the
+/// end point as a zero-width portal.
+static void funnel_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+    if (i + 1 >= f->count) {
+        *out_left = f->end;
+        *out_right = f->end;
+        return;
+    }
+    // Every portal below count was checked before the funnel started.
+    wf_status status = corridor_portal(f->mesh, f->path, i, out_left, out_right);
+    WF_ASSERT(status == WF_OK);
+    (void)status;
+}
+
+/// Clamps pos onto a polygon (an off-mesh link: onto its segment).
+static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, ref, &tile, &poly);
+    wf_vec3 out;
+    bool inside;
+    wf_mesh_closest_point_on_poly(tile, poly, pos, &out, &inside);
+    return out;
+}
+
+/// Appends a point, merging it into the previous one when they coincide.
+/// False when it does not fit.
+static bool append_point(funnel* f, wf_vec3 pos, uint32_t flags, wf_poly_ref ref) {
+    if (f->point_count > 0) {
+        wf_straight_point* last = &f->points[f->point_count - 1];
+        if (same_point_2d(last->pos, pos) &&
+            fabsf(last->pos.y - pos.y) < WF_FUNNEL_SAME_POINT) {
+            last->flags |= flags;
+            last->ref = ref;
+            return true;
+        }
+    }
+    if (f->point_count == f->max_points) {
+        return false;
+    }
+    f->points[f->point_count++] = (wf_straight_point){.pos = pos, .ref = ref, .flags = flags};
+    return true;
+}
+
+/// Where segment a-b crosses portal (left, right) in XZ, with the height
+/// interpolated along the portal. False when they are parallel.
+static bool portal_crossing(wf_vec3 a, wf_vec3 b, wf_vec3 left, wf_vec3 right, wf_vec3* out) {
+    wf_vec3 d = wf_v3_sub(b, a);
+    wf_vec3 e = wf_v3_sub(right, left);
+    float den = wf_v2_perp(d, e);
+    if (fabsf(den) < 1e-12f) {
+        return false;
+    }
+    float s = wf_v2_perp(d, wf_v3_sub(a, left)) / den;
+    s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
+    *out = wf_v3_lerp(left, right, s);
+    return true;
+}
+
+/// Appends the crossings of segment a-b with portals [first, last) that the
+/// options ask for, then b itself.
+static bool append_segment(funnel* f, wf_vec3 a, uint32_t first, uint32_t last, wf_vec3 b,
+                           uint32_t flags, wf_poly_ref ref) {
+    uint32_t wanted = WF_STRAIGHT_AREA_CROSSINGS | WF_STRAIGHT_ALL_CROSSINGS;
+    if ((f->options & wanted) != 0 && !same_point_2d(a, b)) {
+        for (uint32_t j = first; j < last; ++j) {
+            if (poly_is_link(f, j) || poly_is_link(f, j + 1)) {
+                continue; // links are handled as their own points
+            }
+            if ((f->options & WF_STRAIGHT_ALL_CROSSINGS) == 0 &&
+                poly_area(f, j) == poly_area(f, j + 1)) {
+                continue;
+            }
+            wf_vec3 left, right, cross;
+            funnel_portal(f, j, &left, &right);
+            if (portal_crossing(a, b, left, right, &cross) &&
+                !append_point(f, cross, 0, f->path[j + 1])) {
+                return false;
+            }
+        }
+    }
+    return append_point(f, b, flags, ref);
+}
+
+/// Runs the funnel over portals 0..count-1 (the last one being the end
+/// point). Left/right tests use wf_v2_triangle_area2: > 0 means "to the
+/// left of" the first two points. False when the output filled up.
+static bool run_funnel(funnel* f, wf_vec3 start) {
+    wf_vec3 apex = start, left = start, right = start;
+    uint32_t apex_next = 0; // first portal not yet passed by the apex
+    uint32_t left_index = 0, right_index = 0;
+    for (uint32_t i = 0; i < f->count; ++i) {
+        wf_vec3 pl, pr;
+        funnel_portal(f, i, &pl, &pr);
+        if (i + 1 < f->count && poly_is_link(f, i)) {
+            // Leaving an off-mesh link: continue from its far end.
+            if (!append_point(f, pl, 0, f->path[i + 1])) {
+                return false;
+            }
+            apex = left = right = pl;
+            apex_next = i + 1;
+            continue;
+        }
+        // Right side: narrow it if pr is inside, or turn at the left corner
+        // if pr crosses over the left side.
+        if (wf_v2_triangle_area2(apex, right, pr) >= 0.0f) {
+            if (same_point_2d(apex, right) || same_point_2d(pr, left) ||
+                wf_v2_triangle_area2(apex, left, pr) < 0.0f) {
+                right = pr;
+                right_index = i;
+            } else {
+                if (same_point_2d(pl, left)) {
+                    left_index = i; // this portal also ends at the corner: leave by it
+                }
+                if (!append_segment(f, apex, apex_next, left_index, left, 0,
+                                    f->path[left_index + 1])) {
+                    return false;
+                }
+                apex = right = left;
+                apex_next = left_index + 1;
+                i = left_index; // the loop moves on to the portal after it
+                continue;
+            }
+        }
+        if (wf_v2_triangle_area2(apex, left, pl) <= 0.0f) {
+            if (same_point_2d(apex, left) || same_point_2d(pl, right) ||
+                wf_v2_triangle_area2(apex, right, pl) > 0.0f) {
+                left = pl;
+                left_index = i;
+            } else {
+                if (same_point_2d(pr, right)) {
+                    right_index = i;
+                }
+                if (!append_segment(f, apex, apex_next, right_index, right, 0,
+                                    f->path[right_index + 1])) {
+                    return false;
+                }
+                apex = left = right;
+                apex_next = right_index + 1;
+                i = right_index;
+                continue;
+            }
+        }
+        if (i + 1 < f->count && poly_is_link(f, i + 1)) {
+            // Portal onto a link is its near end, a point the agent must
+            // reach: the funnel ends there and restarts at the far end.
+            if (!append_segment(f, apex, apex_next, i, pl, WF_STRAIGHT_OFFMESH, f->path[i + 1])) {
+                return false;
+            }
+            apex = left = right = pl;
+            apex_next = i + 1;
+        }
+    }
+    return append_segment(f, apex, apex_next, f->count - 1, f->end, WF_STRAIGHT_END,
+                          f->path[f->count - 1]);
+}
+
+wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec3 end_pos,
+                                      const wf_poly_ref* path, uint32_t path_count,
+                                      wf_straight_point* out_points, uint32_t max_points,
+                                      uint32_t options, uint32_t* out_count) {
+    WF_CHECK_ARG(query != NULL && path != NULL && out_points != NULL && out_count != NULL);
+    WF_CHECK_ARG(path_count > 0 && max_points > 0);
+    WF_CHECK_ARG(wf_v3_is_finite(start_pos) && wf_v3_is_finite(end_pos));
+    WF_CHECK_ARG((options & ~(uint32_t)(WF_STRAIGHT_AREA_CROSSINGS | WF_STRAIGHT_ALL_CROSSINGS)) ==
+                 0);
+    *out_count = 0;
+    const wf_mesh* mesh = query->mesh;
+    for (uint32_t i = 0; i < path_count; ++i) {
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_status status = wf_mesh_resolve(mesh, path[i], &tile, &poly);
+        if (status != WF_OK) {
+            return status;
+        }
+    }
+    // A corridor is only followed up to its first unlinked pair.
+    uint32_t count = path_count;
+    for (uint32_t i = 0; i + 1 < path_count; ++i) {
+        wf_vec3 l, r;
+        if (corridor_portal(mesh, path, i, &l, &r) != WF_OK) {
+            count = i + 1;
+            break;
+        }
+    }
+    funnel f = {
+        .mesh = mesh,
+        .path = path,
+        .count = count,
+        .options = options,
+        .end = clamp_to_poly(mesh, path[count - 1], end_pos),
+        .points = out_points,
+        .max_points = max_points,
+    };
+    wf_vec3 start = clamp_to_poly(mesh, path[0], start_pos);
+    bool fits = append_point(&f, start, WF_STRAIGHT_START, path[0]) && run_funnel(&f, start);
+    *out_count = f.point_count;
+    return fits && count == path_count ? WF_OK : WF_PARTIAL;
+}

@@ -1,2 +1,211 @@
-// placeholder during parallel work: replaced by the real file
-typedef int wf_node_pool_placeholder;
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Search node pool (fixed array + chained hash on poly refs) and the open
+// list (binary min-heap of node indices keyed on total, ties by index).
+#include "navcore/node_pool.h"
+
+#include <string.h>
+
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+
+/// Node indices must stay below WF_NO_NODE and the bucket count (the next
+/// power of two) must fit in 32 bits.
+#define NODE_POOL_MAX_CAPACITY (1u << 30)
+
+/// Fibonacci hashing: the multiply spreads the poly, tile and generation
+/// bits over the high word, which picks the bucket.
+static uint32_t hash_ref(wf_poly_ref ref, uint32_t mask) {
+    uint64_t h = ref.bits * 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(h >> 32) & mask;
+}
+
+static uint32_t bucket_count_for(uint32_t capacity) {
+    uint32_t n = 1;
+    while (n < capacity) {
+        n <<= 1;
+    }
+    return n;
+}
+
+wf_status wf_node_pool_create(wf_node_pool* pool, const wf_allocator* allocator,
+                              uint32_t capacity) {
+    if (pool == NULL || allocator == NULL || capacity == 0 || capacity > NODE_POOL_MAX_CAPACITY) {
+        return WF_ERR_INVALID_ARG;
+    }
+    wf_node_pool p;
+    memset(&p, 0, sizeof p);
+    uint32_t buckets = bucket_count_for(capacity);
+    p.nodes = WF_ALLOC_ARRAY(allocator, wf_search_node, capacity);
+    p.buckets = WF_ALLOC_ARRAY(allocator, uint32_t, buckets);
+    if (p.nodes == NULL || p.buckets == NULL) {
+        WF_FREE_ARRAY(allocator, p.nodes, wf_search_node, capacity);
+        WF_FREE_ARRAY(allocator, p.buckets, uint32_t, buckets);
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    p.capacity = capacity;
+    p.bucket_mask = buckets - 1u;
+    memset(p.buckets, 0xff, sizeof(uint32_t) * (size_t)buckets);
+    *pool = p;
+    return WF_OK;
+}
+
+void wf_node_pool_destroy(wf_node_pool* pool, const wf_allocator* allocator) {
+    if (pool == NULL || pool->nodes == NULL) {
+        return;
+    }
+    WF_FREE_ARRAY(allocator, pool->nodes, wf_search_node, pool->capacity);
+    WF_FREE_ARRAY(allocator, pool->buckets, uint32_t, pool->bucket_mask + 1u);
+    memset(pool, 0, sizeof *pool);
+}
+
+void wf_node_pool_clear(wf_node_pool* pool) {
+    // Only the buckets need resetting (nodes past count are never read), and
+    // only those the used nodes hang from: a short search on a big pool then
+    // costs what it touched, not the pool's size.
+    if (pool->count > (pool->bucket_mask + 1u) / 8u) {
+        memset(pool->buckets, 0xff, sizeof(uint32_t) * ((size_t)pool->bucket_mask + 1u));
+    } else {
+        for (uint32_t i = 0; i < pool->count; ++i) {
+            pool->buckets[hash_ref(pool->nodes[i].ref, pool->bucket_mask)] = WF_NO_NODE;
+        }
+    }
+    pool->count = 0;
+}
+
+uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref) {
+    uint32_t i = pool->buckets[hash_ref(ref, pool->bucket_mask)];
+    while (i != WF_NO_NODE) {
+        if (pool->nodes[i].ref.bits == ref.bits) {
+            return i;
+        }
+        i = pool->nodes[i].next;
+    }
+    return WF_NO_NODE;
+}
+
+uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
+    uint32_t bucket = hash_ref(ref, pool->bucket_mask);
+    for (uint32_t i = pool->buckets[bucket]; i != WF_NO_NODE; i = pool->nodes[i].next) {
+        if (pool->nodes[i].ref.bits == ref.bits) {
+            return i;
+        }
+    }
+    if (pool->count == pool->capacity) {
+        return WF_NO_NODE;
+    }
+    uint32_t index = pool->count++;
+    wf_search_node* n = &pool->nodes[index];
+    memset(n, 0, sizeof *n);
+    n->parent = WF_NO_NODE;
+    n->ref = ref;
+    n->next = pool->buckets[bucket];
+    pool->buckets[bucket] = index;
+    return index;
+}
+
+wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator,
+                              uint32_t capacity) {
+    if (list == NULL || allocator == NULL || capacity == 0 ||
+        capacity > NODE_POOL_MAX_CAPACITY) {
+        return WF_ERR_INVALID_ARG;
+    }
+    uint32_t* heap = WF_ALLOC_ARRAY(allocator, uint32_t, capacity);
+    if (heap == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    list->heap = heap;
+    list->capacity = capacity;
+    list->count = 0;
+    return WF_OK;
+}
+
+void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator) {
+    if (list == NULL || list->heap == NULL) {
+        return;
+    }
+    WF_FREE_ARRAY(allocator, list->heap, uint32_t, list->capacity);
+    memset(list, 0, sizeof *list);
+}
+
+/// Heap order: smaller total first; equal totals by node index, so the
+/// order never depends on the order of pushes and pops.
+static bool node_before(const wf_node_pool* pool, uint32_t a, uint32_t b) {
+    float ta = pool->nodes[a].total, tb = pool->nodes[b].total;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_set(wf_open_list* list, wf_node_pool* pool, uint32_t slot, uint32_t node) {
+    list->heap[slot] = node;
+    pool->nodes[node].heap_index = slot;
+}
+
+static void sift_up(wf_open_list* list, wf_node_pool* pool, uint32_t slot, uint32_t node) {
+    while (slot > 0) {
+        uint32_t parent = (slot - 1u) / 2u;
+        if (!node_before(pool, node, list->heap[parent])) {
+            break;
+        }
+        heap_set(list, pool, slot, list->heap[parent]);
+        slot = parent;
+    }
+    heap_set(list, pool, slot, node);
+}
+
+static void sift_down(wf_open_list* list, wf_node_pool* pool, uint32_t slot, uint32_t node) {
+    uint32_t count = list->count;
+    for (;;) {
+        uint32_t child = slot * 2u + 1u;
+        if (child >= count) {
+            break;
+        }
+        if (child + 1u < count && node_before(pool, list->heap[child + 1u], list->heap[child])) {
+            child++;
+        }
+        if (!node_before(pool, list->heap[child], node)) {
+            break;
+        }
+        heap_set(list, pool, slot, list->heap[child]);
+        slot = child;
+    }
+    heap_set(list, pool, slot, node);
+}
+
+// The caller keeps the node's WF_NODE_OPEN / CLOSED flags; the list only
+// orders indices. A node is in the list at most once, so capacity = pool
+// capacity never overflows.
+void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
+    WF_ASSERT(list->count < list->capacity && node < pool->count);
+    if (list->count == list->capacity) {
+        return;
+    }
+    list->count++;
+    sift_up(list, pool, list->count - 1u, node);
+}
+
+uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
+    if (list->count == 0) {
+        return WF_NO_NODE;
+    }
+    uint32_t top = list->heap[0];
+    list->count--;
+    if (list->count > 0) {
+        sift_down(list, pool, 0, list->heap[list->count]);
+    }
+    pool->nodes[top].heap_index = WF_NO_NODE;
+    return top;
+}
+
+// Moves the node either way, so a total that grew (a cheaper cost entered
+// at a point further from the goal) keeps the heap valid too.
+void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
+    uint32_t slot = pool->nodes[node].heap_index;
+    WF_ASSERT(slot < list->count && list->heap[slot] == node);
+    if (slot >= list->count || list->heap[slot] != node) {
+        return;
+    }
+    sift_up(list, pool, slot, node);
+    if (pool->nodes[node].heap_index == slot) {
+        sift_down(list, pool, slot, node);
+    }
+}

@@ -11,6 +11,7 @@
 #define WF_NODE_OPEN 1u
 #define WF_NODE_CLOSED 2u
 #define WF_NODE_PARENT_OFFMESH 4u ///< reached through an off-mesh link
+#define WF_NODE_GOAL 8u ///< marked as a goal before a many-goal search
 #define WF_NO_NODE 0xffffffffu
 
 typedef struct wf_search_node {
@@ -52,7 +53,7 @@ void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator);
 static inline void wf_open_list_clear(wf_open_list* list) { list->count = 0; }
 void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node);
 uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool);
-/// Restores heap order after node's total decreased.
+/// Restores heap order after node's total changed (decreased or grew).
 void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node);
 
 #endif

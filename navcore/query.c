@@ -1,2 +1,69 @@
-// placeholder during parallel work: replaced by the real file
-typedef int wf_query_placeholder;
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Query objects: creation with their node pool and open list, the default
+// filter. The searches themselves live in path_search.c and friends.
+#include <string.h>
+
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+#include "navcore/query_internal.h"
+
+#define QUERY_DEFAULT_MAX_NODES 2048u
+/// 16M nodes (about 1 GiB of search state) is far beyond any sane search;
+/// the cap keeps node indices and the hash size well inside 32 bits.
+#define QUERY_MAX_NODES (1u << 24)
+
+wf_query_filter wf_query_filter_defaults(void) {
+    wf_query_filter f;
+    for (uint32_t i = 0; i < WF_MAX_AREAS; ++i) {
+        f.area_cost[i] = 1.0f;
+    }
+    f.include_flags = 0xffffu;
+    f.exclude_flags = 0;
+    return f;
+}
+
+wf_status wf_query_create(const wf_query_desc* desc, wf_query** out) {
+    WF_CHECK_ARG(desc != NULL && out != NULL);
+    WF_CHECK_ARG(desc->mesh != NULL);
+    WF_CHECK_ARG(desc->max_nodes <= QUERY_MAX_NODES);
+    wf_allocator allocator;
+    WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
+    uint32_t max_nodes = desc->max_nodes != 0 ? desc->max_nodes : QUERY_DEFAULT_MAX_NODES;
+
+    wf_query* q = wf_alloc_zeroed(&allocator, sizeof *q, _Alignof(wf_query));
+    if (q == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    q->mesh = desc->mesh;
+    q->allocator = allocator;
+    wf_status s = wf_node_pool_create(&q->nodes, &allocator, max_nodes);
+    if (s == WF_OK) {
+        s = wf_open_list_create(&q->open, &allocator, max_nodes);
+    }
+    if (s != WF_OK) {
+        wf_query_destroy(q);
+        return s;
+    }
+    *out = q;
+    return WF_OK;
+}
+
+void wf_query_destroy(wf_query* query) {
+    if (query == NULL) {
+        return;
+    }
+    wf_allocator allocator = query->allocator;
+    wf_node_pool_destroy(&query->nodes, &allocator);
+    wf_open_list_destroy(&query->open, &allocator);
+    wf_free(&allocator, query, sizeof *query, _Alignof(wf_query));
+}
+
+size_t wf_query_memory_bytes(const wf_query* query) {
+    if (query == NULL) {
+        return 0;
+    }
+    return sizeof *query + (size_t)query->nodes.capacity * sizeof(wf_search_node) +
+           ((size_t)query->nodes.bucket_mask + 1u) * sizeof(uint32_t) +
+           (size_t)query->open.capacity * sizeof(uint32_t);
+}

@@ -4,6 +4,8 @@
 #ifndef WF_NAVCORE_QUERY_INTERNAL_H
 #define WF_NAVCORE_QUERY_INTERNAL_H
 
+#include <string.h>
+
 #include "navcore/mesh_internal.h"
 #include "navcore/node_pool.h"
 #include "wayfarer/query.h"
@@ -27,6 +29,15 @@ struct wf_query {
     wf_open_list open;
     wf_sliced_search sliced;
 };
+
+/// Starts a search that reuses the node pool and open list (local queries,
+/// random points): a sliced path search in progress is over, its nodes gone.
+static inline void wf_query_begin_search(wf_query* q) {
+    wf_node_pool_clear(&q->nodes);
+    wf_open_list_clear(&q->open);
+    memset(&q->sliced, 0, sizeof q->sliced);
+    q->sliced.best_node = WF_NO_NODE;
+}
 
 /// True when a polygon passes the filter (flags); areas cost, not exclude.
 static inline bool wf_filter_passes(const wf_query_filter* filter, const wf_mesh_tile* tile,

@@ -323,7 +323,10 @@ typedef struct wf_polyanya_import_desc {
 
 /// Parses a Polyanya .mesh (version 2) text and builds a mesh of it.
 /// Polygons above WF_MAX_VERTS_PER_POLY vertices are split into convex
-/// pieces. WF_ERR_BAD_DATA (the log names the line) or WF_ERR_VERSION.
+/// pieces. WF_ERR_BAD_DATA (the log names the line) or WF_ERR_VERSION;
+/// WF_ERR_CAPACITY when a tile would exceed its vertex or polygon limit
+/// (use a smaller tile_size); WF_PARTIAL: built, but some portal links did
+/// not fit (logged). `text` need not be NUL-terminated.
 WF_NODISCARD WF_API wf_status wf_mesh_import_polyanya(const wf_polyanya_import_desc* desc,
                                                       const char* text, size_t size,
                                                       wf_mesh** out);

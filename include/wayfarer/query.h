@@ -54,7 +54,7 @@ typedef struct wf_query wf_query;
 
 typedef struct wf_query_desc {
     const wf_mesh* mesh; ///< required; must outlive the query
-    uint32_t max_nodes;  ///< search nodes (polygons one search may touch); 0 = 2048
+    uint32_t max_nodes;  ///< search nodes (polygons one search may touch); 0 = 2048, at most 2^24
     wf_allocator allocator;
 } wf_query_desc;
 
