@@ -176,23 +176,30 @@ wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_
                                 const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
                                 wf_vec3* out_left, wf_vec3* out_right) {
     (void)mesh;
-    (void)from;
     const wf_tile_link* link = find_link(from_tile, from_poly, to);
     if (link == NULL) {
         return WF_ERR_NOT_FOUND;
     }
+    wf_mesh_link_portal(from, from_tile, from_poly, link, to_tile, to_poly, out_left, out_right);
+    return WF_OK;
+}
+
+void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
+                         const wf_tile_poly* from_poly, const wf_tile_link* link,
+                         const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
+                         wf_vec3* out_left, wf_vec3* out_right) {
     if (wf_poly_type(from_poly) == WF_POLY_TYPE_OFFMESH) {
         // Leaving a link: at its end next to `to` (marker in the link).
         wf_vec3 p = wf_tile_vertex(from_tile, from_poly->verts[link->bmin == 0 ? 0 : 1]);
         *out_left = p;
         *out_right = p;
-        return WF_OK;
+        return;
     }
     if (wf_poly_type(to_poly) == WF_POLY_TYPE_OFFMESH) {
         wf_vec3 p = wf_tile_vertex(to_tile, to_poly->verts[link->bmin == 0 ? 0 : 1]);
         *out_left = p;
         *out_right = p;
-        return WF_OK;
+        return;
     }
     uint32_t e = link->edge;
     wf_vec3 a = wf_tile_vertex(from_tile, from_poly->verts[e]);
@@ -220,5 +227,4 @@ wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_
     }
     *out_left = b;
     *out_right = a;
-    return WF_OK;
 }

@@ -108,6 +108,13 @@ wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_
                                 const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
                                 wf_vec3* out_left, wf_vec3* out_right);
 
+/// Same as wf_mesh_portal_points for a link already at hand (link is one
+/// of from_poly's links; to_tile/to_poly resolve link->ref): no search.
+void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
+                         const wf_tile_poly* from_poly, const wf_tile_link* link,
+                         const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
+                         wf_vec3* out_left, wf_vec3* out_right);
+
 /// Polygon centre (vertex average).
 wf_vec3 wf_mesh_poly_center(const wf_mesh_tile* tile, const wf_tile_poly* poly);
 

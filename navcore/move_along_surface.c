@@ -62,6 +62,7 @@ wf_status wf_query_move_along_surface(wf_query* query, wf_poly_ref start_ref, wf
     pool->nodes[start_node].parent = WF_NO_NODE;
 
     uint32_t queue[WF_MOVE_FRONTIER];
+    bool truncated = false;
     uint32_t head = 0, queued = 0;
     queue[queued++] = start_node;
 
@@ -111,12 +112,12 @@ wf_status wf_query_move_along_surface(wf_query* query, wf_poly_ref start_ref, wf
                 continue;
             }
             wf_vec3 va = verts[link->edge], vb = verts[(link->edge + 1u) % n];
-            if (wf_dist_point_segment_sq_2d(mid, va, vb, NULL) > radius_sq ||
-                queued == WF_MOVE_FRONTIER) {
+            if (wf_dist_point_segment_sq_2d(mid, va, vb, NULL) > radius_sq) {
                 continue;
             }
-            uint32_t node = wf_node_pool_get(pool, next);
+            uint32_t node = queued == WF_MOVE_FRONTIER ? WF_NO_NODE : wf_node_pool_get(pool, next);
             if (node == WF_NO_NODE) {
+                truncated = true; // reported: the result is the best of what was searched
                 continue;
             }
             pool->nodes[node].flags = WF_NODE_CLOSED;
@@ -151,5 +152,5 @@ wf_status wf_query_move_along_surface(wf_query* query, wf_poly_ref start_ref, wf
         *out_visited_count = written;
     }
     *out_pos = wf_v3(best_pos.x, start.y, best_pos.z);
-    return status;
+    return truncated ? WF_PARTIAL : status;
 }

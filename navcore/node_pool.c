@@ -110,7 +110,7 @@ wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator,
         capacity > NODE_POOL_MAX_CAPACITY) {
         return WF_ERR_INVALID_ARG;
     }
-    uint32_t* heap = WF_ALLOC_ARRAY(allocator, uint32_t, capacity);
+    wf_open_entry* heap = WF_ALLOC_ARRAY(allocator, wf_open_entry, capacity);
     if (heap == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
     }
@@ -124,51 +124,55 @@ void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator) {
     if (list == NULL || list->heap == NULL) {
         return;
     }
-    WF_FREE_ARRAY(allocator, list->heap, uint32_t, list->capacity);
+    WF_FREE_ARRAY(allocator, list->heap, wf_open_entry, list->capacity);
     memset(list, 0, sizeof *list);
 }
 
 /// Heap order: smaller total first; equal totals by node index, so the
 /// order never depends on the order of pushes and pops.
-static bool node_before(const wf_node_pool* pool, uint32_t a, uint32_t b) {
-    float ta = pool->nodes[a].total, tb = pool->nodes[b].total;
-    return ta < tb || (ta == tb && a < b);
+static bool entry_before(wf_open_entry a, wf_open_entry b) {
+    return a.total < b.total || (a.total == b.total && a.node < b.node);
 }
 
-static void heap_set(wf_open_list* list, wf_node_pool* pool, uint32_t slot, uint32_t node) {
-    list->heap[slot] = node;
-    pool->nodes[node].heap_index = slot;
+static void heap_set(wf_open_list* list, wf_node_pool* pool, uint32_t slot, wf_open_entry e) {
+    list->heap[slot] = e;
+    pool->nodes[e.node].heap_index = slot;
 }
 
-static void sift_up(wf_open_list* list, wf_node_pool* pool, uint32_t slot, uint32_t node) {
+static void sift_up(wf_open_list* list, wf_node_pool* pool, uint32_t slot, wf_open_entry e) {
     while (slot > 0) {
         uint32_t parent = (slot - 1u) / 2u;
-        if (!node_before(pool, node, list->heap[parent])) {
+        if (!entry_before(e, list->heap[parent])) {
             break;
         }
         heap_set(list, pool, slot, list->heap[parent]);
         slot = parent;
     }
-    heap_set(list, pool, slot, node);
+    heap_set(list, pool, slot, e);
 }
 
-static void sift_down(wf_open_list* list, wf_node_pool* pool, uint32_t slot, uint32_t node) {
+static void sift_down(wf_open_list* list, wf_node_pool* pool, uint32_t slot, wf_open_entry e) {
     uint32_t count = list->count;
     for (;;) {
         uint32_t child = slot * 2u + 1u;
         if (child >= count) {
             break;
         }
-        if (child + 1u < count && node_before(pool, list->heap[child + 1u], list->heap[child])) {
+        if (child + 1u < count && entry_before(list->heap[child + 1u], list->heap[child])) {
             child++;
         }
-        if (!node_before(pool, list->heap[child], node)) {
+        if (!entry_before(list->heap[child], e)) {
             break;
         }
         heap_set(list, pool, slot, list->heap[child]);
         slot = child;
     }
-    heap_set(list, pool, slot, node);
+    heap_set(list, pool, slot, e);
+}
+
+static wf_open_entry entry_of(const wf_node_pool* pool, uint32_t node) {
+    wf_open_entry e = {pool->nodes[node].total, node};
+    return e;
 }
 
 // The caller keeps the node's WF_NODE_OPEN / CLOSED flags; the list only
@@ -180,14 +184,14 @@ void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
         return;
     }
     list->count++;
-    sift_up(list, pool, list->count - 1u, node);
+    sift_up(list, pool, list->count - 1u, entry_of(pool, node));
 }
 
 uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
     if (list->count == 0) {
         return WF_NO_NODE;
     }
-    uint32_t top = list->heap[0];
+    uint32_t top = list->heap[0].node;
     list->count--;
     if (list->count > 0) {
         sift_down(list, pool, 0, list->heap[list->count]);
@@ -200,12 +204,13 @@ uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
 // at a point further from the goal) keeps the heap valid too.
 void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
     uint32_t slot = pool->nodes[node].heap_index;
-    WF_ASSERT(slot < list->count && list->heap[slot] == node);
-    if (slot >= list->count || list->heap[slot] != node) {
+    WF_ASSERT(slot < list->count && list->heap[slot].node == node);
+    if (slot >= list->count || list->heap[slot].node != node) {
         return;
     }
-    sift_up(list, pool, slot, node);
+    wf_open_entry e = entry_of(pool, node);
+    sift_up(list, pool, slot, e);
     if (pool->nodes[node].heap_index == slot) {
-        sift_down(list, pool, slot, node);
+        sift_down(list, pool, slot, e);
     }
 }

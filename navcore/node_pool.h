@@ -33,8 +33,15 @@ typedef struct wf_node_pool {
     uint32_t count;
 } wf_node_pool;
 
+/// A heap entry carries its key, so ordering never touches the nodes
+/// (the pool is large and scattered; the heap is small and hot).
+typedef struct wf_open_entry {
+    float total;
+    uint32_t node;
+} wf_open_entry;
+
 typedef struct wf_open_list {
-    uint32_t* heap; ///< node indices, min-heap on total (ties: lower index)
+    wf_open_entry* heap; ///< min-heap on total (ties: lower node index)
     uint32_t capacity;
     uint32_t count;
 } wf_open_list;

@@ -167,10 +167,8 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             return true;
         }
         wf_vec3 left, right;
-        if (wf_mesh_portal_points(q->mesh, cur.ref, tile, poly, next_ref, next_tile, next_poly,
-                                  &left, &right) != WF_OK) {
-            continue;
-        }
+        wf_mesh_link_portal(cur.ref, tile, poly, &tile->links[k], next_tile, next_poly, &left,
+                            &right);
         // The search enters a polygon at its portal's midpoint and pays for
         // the way across the polygon it leaves (off-mesh links: start to end).
         wf_vec3 pos = wf_v3_lerp(left, right, 0.5f);

@@ -212,15 +212,17 @@ WF_NODISCARD WF_API wf_status wf_query_find_straight_path(wf_query* query, wf_ve
 
 typedef struct wf_raycast_hit {
     float t;          ///< 0..1 along the ray where it hit a wall; FLT_MAX if it did not
-    wf_vec3 normal;   ///< wall normal (XZ) at the hit
-    uint32_t edge;    ///< edge index of the hit polygon's wall
+    wf_vec3 normal;   ///< unit wall normal (XZ), facing back towards the ray's start
+    uint32_t edge;    ///< edge of the last visited polygon that was hit; 0xffffffff: none
     float path_cost;  ///< cost along the visited polygons
     uint32_t visited_count;
 } wf_raycast_hit;
 
 /// Walks the surface from start (in start_ref) towards end, in the XZ
-/// plane, recording visited polygons in `visited` (may be NULL). WF_PARTIAL
-/// if visited was too small (the walk stopped there).
+/// plane, recording visited polygons in `visited` (may be NULL: then
+/// visited_count counts them all). Off-mesh links and polygons the filter
+/// refuses are walls. A start outside start_ref hits at t = 0. WF_PARTIAL if
+/// visited was too small (the walk stopped there; normal is zero).
 WF_NODISCARD WF_API wf_status wf_query_raycast(wf_query* query, wf_poly_ref start_ref,
                                                wf_vec3 start, wf_vec3 end,
                                                const wf_query_filter* filter,
@@ -231,7 +233,9 @@ WF_NODISCARD WF_API wf_status wf_query_raycast(wf_query* query, wf_poly_ref star
 /// (a breadth-first search limited to the movement's reach). out_pos is the
 /// end position (height of the start polygon plane: call poly_height for
 /// the exact height), visited the polygons passed, the last one holding
-/// out_pos.
+/// out_pos. WF_PARTIAL when visited was too small, or when the search was
+/// cut short (node pool, or more than 48 polygons side by side in its
+/// frontier): out_pos is then the best point of what was searched.
 WF_NODISCARD WF_API wf_status wf_query_move_along_surface(wf_query* query, wf_poly_ref start_ref,
                                                           wf_vec3 start, wf_vec3 end,
                                                           const wf_query_filter* filter,
