@@ -326,16 +326,19 @@ static bool nearest_land(const wf_mesh* mesh, const wf_mesh_tile* t, wf_vec3 pos
                          uint32_t* out_poly) {
     float climb = t->header->walkable_climb;
     wf_vec3 ext = wf_v3(radius, fmaxf(climb, radius), radius);
-    wf_poly_ref found[64];
+    enum { CANDIDATES = 64 };
+    wf_poly_ref found[CANDIDATES];
     uint32_t n = wf_mesh_tile_polys_in_box(mesh, t, wf_v3_sub(pos, ext), wf_v3_add(pos, ext), found,
-                                           64);
-    if (n > 64) {
-        n = 64; // a landing spot with more candidates than this is not a spot
-    }
+                                           CANDIDATES);
+    // More candidates than the buffer holds (a huge radius over fine
+    // polygons): look at every ground polygon instead of dropping some.
+    bool scan_all = n > CANDIDATES;
+    uint32_t count = scan_all ? t->header->poly_count - t->header->offmesh_count : n;
     float best = INFINITY;
     bool ok = false;
-    for (uint32_t i = 0; i < n; ++i) {
-        const wf_tile_poly* p = &t->polys[wf_poly_ref_poly(found[i])];
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t index = scan_all ? i : wf_poly_ref_poly(found[i]);
+        const wf_tile_poly* p = &t->polys[index];
         wf_vec3 c;
         bool inside;
         wf_mesh_closest_point_on_poly(t, p, pos, &c, &inside);
@@ -344,9 +347,9 @@ static bool nearest_land(const wf_mesh* mesh, const wf_mesh_tile* t, wf_vec3 pos
             continue;
         }
         float d = dxz + dy * dy;
-        if (d < best) {
+        if (d < best || (d == best && ok && index < *out_poly)) {
             best = d;
-            *out_poly = wf_poly_ref_poly(found[i]);
+            *out_poly = index;
             ok = true;
         }
     }
@@ -395,9 +398,6 @@ static void connect_offmesh_starts(const wf_mesh* mesh, wf_mesh_tile* t) {
 static const int32_t neighbour_dx[4] = {1, 0, -1, 0};
 static const int32_t neighbour_dz[4] = {0, 1, 0, -1};
 
-/// Most layers looked at in one grid cell while stitching.
-#define MAX_LAYERS_PER_CELL 64u
-
 static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_t size,
                       uint32_t flags) {
     const wf_tile_header* h = (const wf_tile_header*)data;
@@ -435,12 +435,12 @@ static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_
 
 static uint32_t links_missing_around(wf_mesh* mesh, wf_mesh_tile* t) {
     uint32_t missing = t->links_missing;
-    const wf_mesh_tile* near[MAX_LAYERS_PER_CELL];
+    const wf_mesh_tile* near[WF_MAX_LAYERS_PER_CELL];
     for (int32_t dz = -1; dz <= 1; ++dz) {
         for (int32_t dx = -1; dx <= 1; ++dx) {
             uint32_t n = wf_mesh_tiles_at(mesh, t->header->tile_x + dx, t->header->tile_z + dz, near,
-                                          MAX_LAYERS_PER_CELL);
-            for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+                                          WF_MAX_LAYERS_PER_CELL);
+            for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
                 wf_mesh_tile* o = (wf_mesh_tile*)near[i];
                 missing += o->links_missing;
                 o->links_missing = 0;
@@ -469,6 +469,9 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
     wf_tile_ref existing;
     if (wf_mesh_find_tile(mesh, h->tile_x, h->tile_z, h->layer, &existing) == WF_OK) {
         return WF_ERR_BUSY;
+    }
+    if (wf_mesh_tiles_at(mesh, h->tile_x, h->tile_z, NULL, 0) >= WF_MAX_LAYERS_PER_CELL) {
+        return WF_ERR_CAPACITY; // stitching looks at this many layers per cell
     }
     uint32_t slot;
     uint32_t generation;
@@ -505,12 +508,12 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
 
     connect_internal(mesh, t);
     connect_offmesh_starts(mesh, t);
-    const wf_mesh_tile* near[MAX_LAYERS_PER_CELL];
+    const wf_mesh_tile* near[WF_MAX_LAYERS_PER_CELL];
     // Portals to the four side neighbours (every layer), both directions.
     for (int side = 0; side < 4; ++side) {
         uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + neighbour_dx[side],
-                                      h->tile_z + neighbour_dz[side], near, MAX_LAYERS_PER_CELL);
-        for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+                                      h->tile_z + neighbour_dz[side], near, WF_MAX_LAYERS_PER_CELL);
+        for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
             wf_mesh_tile* o = (wf_mesh_tile*)near[i];
             connect_portals(mesh, t, o, side);
             connect_portals(mesh, o, t, (side + 2) & 3);
@@ -520,8 +523,8 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
     for (int32_t dz = -1; dz <= 1; ++dz) {
         for (int32_t dx = -1; dx <= 1; ++dx) {
             uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
-                                          MAX_LAYERS_PER_CELL);
-            for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+                                          WF_MAX_LAYERS_PER_CELL);
+            for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
                 wf_mesh_tile* o = (wf_mesh_tile*)near[i];
                 connect_offmesh_ends(mesh, o, t);
                 if (o != t) {
@@ -555,12 +558,12 @@ wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, 
     wf_mesh_tile* t = (wf_mesh_tile*)ct;
     uint32_t slot = (uint32_t)(t - mesh->tiles);
     const wf_tile_header* h = t->header;
-    const wf_mesh_tile* near[MAX_LAYERS_PER_CELL];
+    const wf_mesh_tile* near[WF_MAX_LAYERS_PER_CELL];
     for (int32_t dz = -1; dz <= 1; ++dz) {
         for (int32_t dx = -1; dx <= 1; ++dx) {
             uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
-                                          MAX_LAYERS_PER_CELL);
-            for (uint32_t i = 0; i < n && i < MAX_LAYERS_PER_CELL; ++i) {
+                                          WF_MAX_LAYERS_PER_CELL);
+            for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
                 if (near[i] != t) {
                     unlink_target((wf_mesh_tile*)near[i], slot);
                 }

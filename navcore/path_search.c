@@ -141,6 +141,32 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     wf_open_list_push(&q->open, &q->nodes, start);
 }
 
+/// Where the search enters a polygon through a portal: towards the goal,
+/// the point where the straight line from the current entry point to the
+/// goal crosses the portal (or the portal end nearest that line). Costs then
+/// follow the shortest way through each portal far better than portal
+/// midpoints do, which picks better corridors for the funnel.
+static wf_vec3 portal_entry(const search_goal* g, wf_vec3 from, wf_vec3 left, wf_vec3 right) {
+    if (g->kind != SEARCH_TO_POLY) {
+        return wf_v3_lerp(left, right, 0.5f);
+    }
+    wf_vec3 dir = wf_v3_sub(g->end_pos, from);
+    wf_vec3 edge = wf_v3_sub(right, left);
+    float den = wf_v2_perp(dir, edge);
+    float t = 0.5f;
+    if (den * den > 1e-12f * wf_v2_length_sq(dir) * wf_v2_length_sq(edge)) {
+        t = wf_v2_perp(dir, wf_v3_sub(from, left)) / den;
+    } else {
+        // Parallel: the end of the portal nearer the goal.
+        t = wf_v2_distance_sq(left, g->end_pos) <= wf_v2_distance_sq(right, g->end_pos) ? 0.0f : 1.0f;
+    }
+    // Keep the entry point off the portal's very ends: a path through a
+    // vertex would slide along the wall.
+    const float margin = 0.001f;
+    t = t < margin ? margin : (t > 1.0f - margin ? 1.0f - margin : t);
+    return wf_v3_lerp(left, right, t);
+}
+
 /// Relaxes every passable neighbour of an expanded node. Returns true when
 /// a stop_on_reach search has just reached its goal.
 static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal* g,
@@ -169,9 +195,10 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         wf_vec3 left, right;
         wf_mesh_link_portal(cur.ref, tile, poly, &tile->links[k], next_tile, next_poly, &left,
                             &right);
-        // The search enters a polygon at its portal's midpoint and pays for
-        // the way across the polygon it leaves (off-mesh links: start to end).
-        wf_vec3 pos = wf_v3_lerp(left, right, 0.5f);
+        // The search enters a polygon at a point of its portal (see
+        // portal_entry) and pays for the way across the polygon it leaves
+        // (off-mesh links: start to end).
+        wf_vec3 pos = portal_entry(g, cur.pos, left, right);
         float cost = cur.cost + wf_filter_cost(filter, cur.pos, pos, tile, poly_index);
         float heuristic;
         if (reaches_end) {

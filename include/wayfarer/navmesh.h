@@ -77,6 +77,8 @@ typedef struct wf_tile_ref {
 #define WF_MAX_POLYS_PER_TILE (1u << WF_POLY_REF_POLY_BITS)
 /// Most tile slots in one mesh.
 #define WF_MAX_TILES (1u << WF_POLY_REF_TILE_BITS)
+/// Most layers (tiles) in one grid cell; one more is WF_ERR_CAPACITY.
+#define WF_MAX_LAYERS_PER_CELL 64u
 
 static inline wf_poly_ref wf_poly_ref_make(uint32_t generation, uint32_t tile, uint32_t poly) {
     wf_poly_ref r;
@@ -206,7 +208,8 @@ typedef enum wf_tile_flags {
 /// requested: null = any free slot; otherwise the slot and generation the
 /// tile gets (from wf_mesh_remove_tile or a save), so saved poly refs into
 /// it work again. WF_ERR_BAD_DATA / WF_ERR_VERSION (blob), WF_ERR_CAPACITY
-/// (no free slot), WF_ERR_BUSY (cell and layer taken, or requested slot in
+/// (no free slot, or WF_MAX_LAYERS_PER_CELL layers in the cell already),
+/// WF_ERR_BUSY (cell and layer taken, or requested slot in
 /// use), WF_PARTIAL (added, but some links did not fit the link capacity
 /// reserved in the blobs: logged), WF_ERR_INVALID_ARG (misuse).
 WF_NODISCARD WF_API wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size,

@@ -16,6 +16,7 @@
 #include "navcore/mesh_internal.h"
 #include "navcore/tile_format.h"
 #include "test_meshes.h"
+#include "wayfarer/query.h"
 
 static void ignore_assert(const char* expression, const char* file, int line) {
     (void)expression;
@@ -282,6 +283,73 @@ static void test_build_is_deterministic(void** state) {
     wf_tile_free(b, b_size, NULL);
 }
 
+// A flat 2 x 2 square whose detail mesh raises its centre to y = 1 (four
+// triangles around a detail vertex): heights follow the detail triangles.
+static void test_detail_mesh_gives_heights(void** state) {
+    (void)state;
+    static const float verts[] = {0, 0, 0, 0, 0, 2, 2, 0, 2, 2, 0, 0};
+    static const uint16_t polys[] = {0, 1, 2, 3, WF_NULL_INDEX, WF_NULL_INDEX};
+    static const uint32_t detail_meshes[] = {0, 1, 0, 4}; // 1 extra vertex, 4 triangles
+    static const float detail_verts[] = {1, 1, 1};
+    static const uint8_t detail_tris[] = {0, 1, 4, 0, 1, 2, 4, 0, 2, 3, 4, 0, 3, 0, 4, 0};
+    wf_tile_build_desc d;
+    memset(&d, 0, sizeof d);
+    d.bmin = wf_v3(0, -1, 0);
+    d.bmax = wf_v3(2, 2, 2);
+    d.verts = verts;
+    d.vert_count = 4;
+    d.polys = polys;
+    d.poly_count = 1;
+    d.detail_meshes = detail_meshes;
+    d.detail_verts = detail_verts;
+    d.detail_vert_count = 1;
+    d.detail_tris = detail_tris;
+    d.detail_tri_count = 4;
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
+    wf_mesh* mesh = NULL;
+    wf_mesh_desc md = {.tile_width = 2, .tile_depth = 2};
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    wf_tile_ref tile;
+    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
+                                      &tile),
+                     WF_OK);
+    wf_query* q = NULL;
+    wf_query_desc qd = {.mesh = mesh};
+    assert_int_equal(wf_query_create(&qd, &q), WF_OK);
+    wf_poly_ref p = wf_mesh_poly_ref(mesh, tile, 0);
+    float h = -1.0f;
+    assert_int_equal(wf_query_poly_height(q, p, wf_v3(1, 0, 1), &h), WF_OK);
+    assert_float_equal(h, 1.0f, 1e-6f);
+    // Triangle (v0, v1, centre) next to the edge x = 0: height = x.
+    assert_int_equal(wf_query_poly_height(q, p, wf_v3(0.5f, 0, 1), &h), WF_OK);
+    assert_float_equal(h, 0.5f, 1e-6f);
+    // Triangle next to the edge x = 2: height = 2 - x.
+    assert_int_equal(wf_query_poly_height(q, p, wf_v3(1.5f, 0, 1.2f), &h), WF_OK);
+    assert_float_equal(h, 0.5f, 1e-6f);
+    // The nearest polygon to a point above the raised centre is found by height.
+    wf_poly_ref found;
+    wf_vec3 pt;
+    wf_query_filter f = wf_query_filter_defaults();
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(1, 1.2f, 1), wf_v3(0.5f, 0.5f, 0.5f), &f,
+                                                &found, &pt),
+                     WF_OK);
+    assert_true(found.bits == p.bits);
+    assert_float_equal(pt.y, 1.0f, 1e-6f);
+    wf_query_destroy(q);
+    wf_mesh_destroy(mesh);
+
+    // A detail triangle naming a vertex that does not exist is refused.
+    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    uint8_t bad_tris[16];
+    memcpy(bad_tris, detail_tris, sizeof bad_tris);
+    bad_tris[2] = 5;
+    d.detail_tris = bad_tris;
+    assert_int_equal(wf_tile_build_size(&d, &size), WF_ERR_INVALID_ARG);
+    wf_set_assert_hook(previous);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_lays_out_and_connects),
@@ -292,6 +360,7 @@ int main(void) {
         cmocka_unit_test(test_every_truncation_is_rejected),
         cmocka_unit_test(test_forged_contents_are_rejected),
         cmocka_unit_test(test_build_is_deterministic),
+        cmocka_unit_test(test_detail_mesh_gives_heights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
