@@ -21,8 +21,9 @@
  *
  * Costs: moving between polygons costs distance times the area cost of the
  * polygon being crossed; the filter also includes/excludes polygons by flags.
- * Searches are A* over polygon edge midpoints; the funnel then pulls the
- * path tight through the corridor's portals.
+ * Path searches are A* over polygons, entering each where the line towards
+ * the goal crosses its portal (other searches: at portal midpoints); the
+ * funnel then pulls the path tight through the corridor's portals.
  *
  * Every output array has a capacity; when it is too small the result says
  * so (WF_PATH_BUFFER_FULL) and holds what fit, never silently less.
