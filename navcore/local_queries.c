@@ -9,6 +9,7 @@
 #include "navcore/check.h"
 #include "navcore/geometry.h"
 #include "navcore/query_internal.h"
+#include "navcore/radius_search.h"
 
 /// Polygons waiting in the neighbourhood's breadth-first frontier at once.
 /// A crowd agent's neighbourhood is a few polygons around it; when the
@@ -131,25 +132,6 @@ static uint32_t edge_walls(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_t
     return count;
 }
 
-/// Dijkstra relaxation: `node` is reached from `best` at `cost` when that
-/// is its first or a cheaper way (total = cost: no heuristic).
-static void relax(wf_node_pool* pool, wf_open_list* open, uint32_t best, uint32_t node,
-                  float cost) {
-    wf_search_node* nn = &pool->nodes[node];
-    if ((nn->flags & WF_NODE_OPEN) && cost >= nn->cost) {
-        return;
-    }
-    nn->parent = best;
-    nn->cost = cost;
-    nn->total = cost;
-    if (nn->flags & WF_NODE_OPEN) {
-        wf_open_list_update(open, pool, node);
-    } else {
-        nn->flags |= WF_NODE_OPEN;
-        wf_open_list_push(open, pool, node);
-    }
-}
-
 static bool check_ref(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_tile** tile,
                       const wf_tile_poly** poly, wf_status* status) {
     *status = wf_mesh_resolve(mesh, ref, tile, poly);
@@ -181,24 +163,17 @@ wf_status wf_query_find_polys_around_circle(wf_query* query, wf_poly_ref start_r
     if (!check_ref(mesh, start_ref, &tile, &poly, &status)) {
         return status;
     }
-    wf_node_pool* pool = &query->nodes;
-    wf_open_list* open = &query->open;
-    wf_query_begin_search(query);
-    uint32_t start_node = wf_node_pool_get(pool, start_ref);
-    WF_ASSERT(start_node != WF_NO_NODE);
-    if (start_node == WF_NO_NODE) {
-        return WF_ERR_CAPACITY;
+    wf_radius_search search = {.query = query, .filter = filter, .center = center,
+                               .radius_sq = radius * radius, .limited = true,
+                               .area_costs = true};
+    status = wf_radius_search_begin(&search, start_ref);
+    if (status != WF_OK) {
+        return status;
     }
-    pool->nodes[start_node].pos = center;
-    pool->nodes[start_node].flags = WF_NODE_OPEN;
-    wf_open_list_push(open, pool, start_node);
-
-    float radius_sq = radius * radius;
+    const wf_node_pool* pool = &query->nodes;
     uint32_t n = 0;
-    while (open->count > 0) {
-        uint32_t best = wf_open_list_pop(open, pool);
-        wf_search_node* bn = &pool->nodes[best];
-        bn->flags = (bn->flags & ~WF_NODE_OPEN) | WF_NODE_CLOSED;
+    for (uint32_t best; (best = wf_radius_search_next(&search)) != WF_NO_NODE;) {
+        const wf_search_node* bn = &pool->nodes[best];
         if (n == max) {
             status = WF_PARTIAL;
             break;
@@ -212,41 +187,10 @@ wf_status wf_query_find_polys_around_circle(wf_query* query, wf_poly_ref start_r
             out_costs[n] = bn->cost;
         }
         n++;
-
-        wf_poly_ref best_ref = bn->ref;
-        wf_mesh_resolve_unchecked(mesh, best_ref, &tile, &poly);
-        uint32_t index = wf_tile_poly_index(tile, poly);
-        for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
-            wf_poly_ref next = wf_poly_ref_from_u64(tile->links[k].ref);
-            const wf_mesh_tile* next_tile;
-            const wf_tile_poly* next_poly;
-            wf_mesh_resolve_unchecked(mesh, next, &next_tile, &next_poly);
-            if (!wf_filter_passes(filter, next_tile, wf_tile_poly_index(next_tile, next_poly))) {
-                continue;
-            }
-            uint32_t found = wf_node_pool_find(pool, next);
-            if (found != WF_NO_NODE && (pool->nodes[found].flags & WF_NODE_CLOSED)) {
-                continue;
-            }
-            wf_vec3 left, right;
-            if (wf_mesh_portal_points(mesh, best_ref, tile, poly, next, next_tile, next_poly,
-                                      &left, &right) != WF_OK ||
-                wf_dist_point_segment_sq_2d(center, left, right, NULL) > radius_sq) {
-                continue;
-            }
-            uint32_t node = found != WF_NO_NODE ? found : wf_node_pool_get(pool, next);
-            if (node == WF_NO_NODE) {
-                status = WF_PARTIAL; // out of nodes: the result misses polygons
-                continue;
-            }
-            wf_search_node* nn = &pool->nodes[node];
-            if (nn->flags == 0) {
-                nn->pos = wf_v3_lerp(left, right, 0.5f);
-            }
-            relax(pool, open, best, node,
-                  pool->nodes[best].cost +
-                      wf_filter_cost(filter, pool->nodes[best].pos, nn->pos, tile, index));
-        }
+        wf_radius_search_expand(&search, best);
+    }
+    if (search.out_of_nodes) {
+        status = WF_PARTIAL; // out of nodes: the result misses polygons
     }
     *out_count = n;
     return status;
@@ -476,27 +420,18 @@ wf_status wf_query_find_distance_to_wall(wf_query* query, wf_poly_ref start_ref,
         return status;
     }
     WF_CHECK_ARG(wf_poly_type(poly) == WF_POLY_TYPE_GROUND);
-    wf_node_pool* pool = &query->nodes;
-    wf_open_list* open = &query->open;
-    wf_query_begin_search(query);
-    uint32_t start_node = wf_node_pool_get(pool, start_ref);
-    WF_ASSERT(start_node != WF_NO_NODE);
-    if (start_node == WF_NO_NODE) {
-        return WF_ERR_CAPACITY;
+    wf_radius_search search = {.query = query, .filter = filter, .center = center,
+                               .radius_sq = max_radius * max_radius, .limited = true,
+                               .ground_only = true};
+    status = wf_radius_search_begin(&search, start_ref);
+    if (status != WF_OK) {
+        return status;
     }
-    pool->nodes[start_node].pos = center;
-    pool->nodes[start_node].flags = WF_NODE_OPEN;
-    wf_open_list_push(open, pool, start_node);
-
-    float radius_sq = max_radius * max_radius;
     bool found_wall = false;
     wf_vec3 hit_pos = center, hit_normal = wf_v3(0.0f, 0.0f, 0.0f);
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
-    while (open->count > 0) {
-        uint32_t best = wf_open_list_pop(open, pool);
-        wf_search_node* bn = &pool->nodes[best];
-        bn->flags = (bn->flags & ~WF_NODE_OPEN) | WF_NODE_CLOSED;
-        wf_poly_ref best_ref = bn->ref;
+    for (uint32_t best; (best = wf_radius_search_next(&search)) != WF_NO_NODE;) {
+        wf_poly_ref best_ref = query->nodes.nodes[best].ref;
         wf_mesh_resolve_unchecked(mesh, best_ref, &tile, &poly);
         uint32_t nv = poly_verts(tile, poly, verts);
         for (uint32_t j = 0; j < nv; ++j) {
@@ -506,50 +441,24 @@ wf_status wf_query_find_distance_to_wall(wf_query* query, wf_poly_ref start_ref,
             for (uint32_t w = 0; w < count; ++w) {
                 float t;
                 float d = wf_dist_point_segment_sq_2d(center, walls[w].a, walls[w].b, &t);
-                if (d > radius_sq || (found_wall && d == radius_sq)) {
+                if (d > search.radius_sq || (found_wall && d == search.radius_sq)) {
                     continue;
                 }
+                // The search shrinks: portals beyond the nearest wall are not crossed.
                 found_wall = true;
-                radius_sq = d;
+                search.radius_sq = d;
                 hit_pos = wf_v3_lerp(walls[w].a, walls[w].b, t);
                 wf_vec3 away = wf_v3(center.x - hit_pos.x, 0.0f, center.z - hit_pos.z);
                 hit_normal = d > 0.0f ? wf_v3_normalize(away)
                                       : wf_v3_normalize(wf_v3(vb.z - va.z, 0.0f, -(vb.x - va.x)));
             }
         }
-        uint32_t index = wf_tile_poly_index(tile, poly);
-        for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
-            wf_poly_ref next = wf_poly_ref_from_u64(tile->links[k].ref);
-            const wf_mesh_tile* next_tile;
-            const wf_tile_poly* next_poly;
-            wf_mesh_resolve_unchecked(mesh, next, &next_tile, &next_poly);
-            if (wf_poly_type(next_poly) != WF_POLY_TYPE_GROUND ||
-                !wf_filter_passes(filter, next_tile, wf_tile_poly_index(next_tile, next_poly))) {
-                continue;
-            }
-            uint32_t found = wf_node_pool_find(pool, next);
-            if (found != WF_NO_NODE && (pool->nodes[found].flags & WF_NODE_CLOSED)) {
-                continue;
-            }
-            wf_vec3 left, right;
-            if (wf_mesh_portal_points(mesh, best_ref, tile, poly, next, next_tile, next_poly,
-                                      &left, &right) != WF_OK ||
-                wf_dist_point_segment_sq_2d(center, left, right, NULL) > radius_sq) {
-                continue;
-            }
-            uint32_t node = found != WF_NO_NODE ? found : wf_node_pool_get(pool, next);
-            if (node == WF_NO_NODE) {
-                status = WF_PARTIAL;
-                continue;
-            }
-            wf_search_node* nn = &pool->nodes[node];
-            if (nn->flags == 0) {
-                nn->pos = wf_v3_lerp(left, right, 0.5f);
-            }
-            relax(pool, open, best, node,
-                  pool->nodes[best].cost + wf_v3_distance(pool->nodes[best].pos, nn->pos));
-        }
+        wf_radius_search_expand(&search, best);
     }
+    if (search.out_of_nodes) {
+        status = WF_PARTIAL;
+    }
+    float radius_sq = search.radius_sq;
     *out_distance = found_wall ? sqrtf(radius_sq) : max_radius;
     if (out_hit_pos != NULL) {
         *out_hit_pos = hit_pos;

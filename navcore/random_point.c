@@ -7,6 +7,7 @@
 #include "navcore/check.h"
 #include "navcore/geometry.h"
 #include "navcore/query_internal.h"
+#include "navcore/radius_search.h"
 
 static uint32_t poly_verts(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3* out) {
     for (uint32_t i = 0; i < poly->vert_count; ++i) {
@@ -146,83 +147,32 @@ wf_status wf_query_find_random_point_around(wf_query* query, wf_poly_ref start_r
         !wf_filter_passes(filter, tile, wf_tile_poly_index(tile, poly))) {
         return WF_ERR_NOT_FOUND;
     }
-    bool limited = radius > 0.0f && isfinite(radius);
-    float radius_sq = radius * radius;
-
-    wf_node_pool* pool = &query->nodes;
-    wf_open_list* open = &query->open;
-    wf_query_begin_search(query);
-    uint32_t start_node = wf_node_pool_get(pool, start_ref);
-    WF_ASSERT(start_node != WF_NO_NODE);
-    if (start_node == WF_NO_NODE) {
-        return WF_ERR_CAPACITY;
+    // Plain distances: the order only decides what a full pool keeps.
+    wf_radius_search search = {.query = query, .filter = filter, .center = center,
+                               .radius_sq = radius * radius,
+                               .limited = radius > 0.0f && isfinite(radius),
+                               .ground_only = true};
+    status = wf_radius_search_begin(&search, start_ref);
+    if (status != WF_OK) {
+        return status;
     }
-    pool->nodes[start_node].pos = center;
-    pool->nodes[start_node].flags = WF_NODE_OPEN;
-    wf_open_list_push(open, pool, start_node);
-
     const wf_mesh_tile* chosen_tile = NULL;
     const wf_tile_poly* chosen_poly = NULL;
     wf_poly_ref chosen_ref = {0};
     float total = 0.0f;
-    while (open->count > 0) {
-        uint32_t best = wf_open_list_pop(open, pool);
-        wf_search_node* bn = &pool->nodes[best];
-        bn->flags = (bn->flags & ~WF_NODE_OPEN) | WF_NODE_CLOSED;
-        wf_poly_ref best_ref = bn->ref;
+    for (uint32_t best; (best = wf_radius_search_next(&search)) != WF_NO_NODE;) {
+        wf_poly_ref best_ref = query->nodes.nodes[best].ref;
         wf_mesh_resolve_unchecked(mesh, best_ref, &tile, &poly);
-        uint32_t index = wf_tile_poly_index(tile, poly);
-        float w = poly_weight(tile, index, filter);
+        float w = poly_weight(tile, wf_tile_poly_index(tile, poly), filter);
         if (w > 0.0f && reservoir_take(rng, w, &total)) {
             chosen_tile = tile;
             chosen_poly = poly;
             chosen_ref = best_ref;
         }
-        for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
-            wf_poly_ref next = wf_poly_ref_from_u64(tile->links[k].ref);
-            const wf_mesh_tile* next_tile;
-            const wf_tile_poly* next_poly;
-            wf_mesh_resolve_unchecked(mesh, next, &next_tile, &next_poly);
-            if (wf_poly_type(next_poly) != WF_POLY_TYPE_GROUND ||
-                !wf_filter_passes(filter, next_tile, wf_tile_poly_index(next_tile, next_poly))) {
-                continue;
-            }
-            uint32_t found = wf_node_pool_find(pool, next);
-            if (found != WF_NO_NODE && (pool->nodes[found].flags & WF_NODE_CLOSED)) {
-                continue;
-            }
-            wf_vec3 left, right;
-            if (wf_mesh_portal_points(mesh, best_ref, tile, poly, next, next_tile, next_poly,
-                                      &left, &right) != WF_OK) {
-                continue;
-            }
-            if (limited && wf_dist_point_segment_sq_2d(center, left, right, NULL) > radius_sq) {
-                continue;
-            }
-            uint32_t node = found != WF_NO_NODE ? found : wf_node_pool_get(pool, next);
-            if (node == WF_NO_NODE) {
-                status = WF_PARTIAL;
-                continue;
-            }
-            wf_search_node* nn = &pool->nodes[node];
-            if (nn->flags == 0) {
-                nn->pos = wf_v3_lerp(left, right, 0.5f);
-            }
-            // Plain distance: the order only decides what a full pool keeps.
-            float cost = pool->nodes[best].cost + wf_v3_distance(pool->nodes[best].pos, nn->pos);
-            if ((nn->flags & WF_NODE_OPEN) && cost >= nn->cost) {
-                continue;
-            }
-            nn->parent = best;
-            nn->cost = cost;
-            nn->total = cost;
-            if (nn->flags & WF_NODE_OPEN) {
-                wf_open_list_update(open, pool, node);
-            } else {
-                nn->flags |= WF_NODE_OPEN;
-                wf_open_list_push(open, pool, node);
-            }
-        }
+        wf_radius_search_expand(&search, best);
+    }
+    if (search.out_of_nodes) {
+        status = WF_PARTIAL;
     }
     if (chosen_poly == NULL) {
         return WF_ERR_NOT_FOUND; // only zero-area polygons were reached
