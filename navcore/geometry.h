@@ -30,6 +30,13 @@ static inline float wf_dist_point_segment_sq_2d(wf_vec3 p, wf_vec3 a, wf_vec3 b,
     return ex * ex + ez * ez;
 }
 
+/// Position of p along a -> b (XZ), 0 at a, 1 at b, not clamped.
+static inline float wf_edge_param_2d(wf_vec3 p, wf_vec3 a, wf_vec3 b) {
+    float dx = b.x - a.x, dz = b.z - a.z;
+    float len_sq = dx * dx + dz * dz;
+    return len_sq > 0.0f ? ((p.x - a.x) * dx + (p.z - a.z) * dz) / len_sq : 0.0f;
+}
+
 /// True when p is inside or on the border of a convex counter-clockwise
 /// polygon (XZ).
 static inline bool wf_point_in_convex_poly_2d(wf_vec3 p, const wf_vec3* verts, uint32_t n) {

@@ -29,20 +29,6 @@
 /// Separating-axis slack (metres): polygons that only touch do not overlap.
 #define WF_OVERLAP_SLACK 1e-4f
 
-static uint32_t poly_verts(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3* out) {
-    for (uint32_t i = 0; i < poly->vert_count; ++i) {
-        out[i] = wf_tile_vertex(tile, poly->verts[i]);
-    }
-    return poly->vert_count;
-}
-
-/// Position of p along a -> b (XZ), 0 at a, 1 at b.
-static float edge_param(wf_vec3 p, wf_vec3 a, wf_vec3 b) {
-    float dx = b.x - a.x, dz = b.z - a.z;
-    float len_sq = dx * dx + dz * dz;
-    return len_sq > 0.0f ? ((p.x - a.x) * dx + (p.z - a.z) * dz) / len_sq : 0.0f;
-}
-
 /// One wall piece along an edge; ref is the refused polygon across, or null.
 typedef struct wall_piece {
     wf_vec3 a, b;
@@ -91,7 +77,7 @@ static uint32_t edge_walls(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_t
                                       &right) != WF_OK) {
                 continue;
             }
-            float ul = edge_param(left, va, vb), ur = edge_param(right, va, vb);
+            float ul = wf_edge_param_2d(left, va, vb), ur = wf_edge_param_2d(right, va, vb);
             bool left_first = ul <= ur;
             s.u0 = left_first ? ul : ur;
             s.u1 = left_first ? ur : ul;
@@ -313,7 +299,7 @@ wf_status wf_query_find_local_neighbourhood(wf_query* query, wf_poly_ref start_r
             pool->nodes[node].flags = WF_NODE_CLOSED;
             pool->nodes[node].parent = cur_node;
 
-            uint32_t nv = poly_verts(next_tile, next_poly, verts);
+            uint32_t nv = wf_tile_poly_vertices(next_tile, next_poly, verts);
             bool overlaps = false;
             for (uint32_t i = 0; i < n && !overlaps; ++i) {
                 if (polys_linked(next_tile, next_index, out_refs[i])) {
@@ -322,7 +308,7 @@ wf_status wf_query_find_local_neighbourhood(wf_query* query, wf_poly_ref start_r
                 const wf_mesh_tile* ot;
                 const wf_tile_poly* op;
                 wf_mesh_resolve_unchecked(mesh, out_refs[i], &ot, &op);
-                uint32_t no = poly_verts(ot, op, other);
+                uint32_t no = wf_tile_poly_vertices(ot, op, other);
                 overlaps = polys_overlap_2d(verts, nv, other, no);
             }
             if (overlaps) {
@@ -370,7 +356,7 @@ wf_status wf_query_get_poly_wall_segments(wf_query* query, wf_poly_ref ref,
     }
     WF_CHECK_ARG(wf_poly_type(poly) == WF_POLY_TYPE_GROUND);
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
-    uint32_t nv = poly_verts(tile, poly, verts);
+    uint32_t nv = wf_tile_poly_vertices(tile, poly, verts);
     uint32_t n = 0;
     for (uint32_t j = 0; j < nv && status == WF_OK; ++j) {
         wall_piece walls[WF_EDGE_MAX_WALLS];
@@ -433,7 +419,7 @@ wf_status wf_query_find_distance_to_wall(wf_query* query, wf_poly_ref start_ref,
     for (uint32_t best; (best = wf_radius_search_next(&search)) != WF_NO_NODE;) {
         wf_poly_ref best_ref = query->nodes.nodes[best].ref;
         wf_mesh_resolve_unchecked(mesh, best_ref, &tile, &poly);
-        uint32_t nv = poly_verts(tile, poly, verts);
+        uint32_t nv = wf_tile_poly_vertices(tile, poly, verts);
         for (uint32_t j = 0; j < nv; ++j) {
             wf_vec3 va = verts[j], vb = verts[(j + 1u) % nv];
             wall_piece walls[WF_EDGE_MAX_WALLS];

@@ -55,13 +55,6 @@ uint32_t wf_mesh_tile_polys_in_box(const wf_mesh* mesh, const wf_mesh_tile* tile
     return n;
 }
 
-static uint32_t poly_vertices(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3* out) {
-    for (uint32_t k = 0; k < poly->vert_count; ++k) {
-        out[k] = wf_tile_vertex(tile, poly->verts[k]);
-    }
-    return poly->vert_count;
-}
-
 static wf_vec3 detail_vertex(const wf_mesh_tile* tile, const wf_tile_poly* poly,
                              const wf_tile_detail* dm, uint8_t index) {
     if (index < poly->vert_count) {
@@ -77,7 +70,7 @@ bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_
         return false;
     }
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
-    uint32_t n = poly_vertices(tile, poly, verts);
+    uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
     if (!wf_point_in_convex_poly_2d(pos, verts, n)) {
         return false;
     }
@@ -118,7 +111,7 @@ bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_
 void wf_mesh_closest_point_on_poly(const wf_mesh_tile* tile, const wf_tile_poly* poly,
                                    wf_vec3 pos, wf_vec3* out_point, bool* out_inside) {
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
-    uint32_t n = poly_vertices(tile, poly, verts);
+    uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
     if (wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH) {
         float t;
         (void)wf_dist_point_segment_sq_2d(pos, verts[0], verts[1], &t);

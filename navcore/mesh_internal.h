@@ -72,6 +72,15 @@ static inline wf_vec3 wf_tile_vertex(const wf_mesh_tile* tile, uint32_t index) {
     return wf_v3(v[0], v[1], v[2]);
 }
 
+/// Copies a polygon's vertices (at most WF_MAX_VERTS_PER_POLY); returns the count.
+static inline uint32_t wf_tile_poly_vertices(const wf_mesh_tile* tile, const wf_tile_poly* poly,
+                                             wf_vec3* out) {
+    for (uint32_t i = 0; i < poly->vert_count; ++i) {
+        out[i] = wf_tile_vertex(tile, poly->verts[i]);
+    }
+    return poly->vert_count;
+}
+
 /// Index of a polygon within its tile.
 static inline uint32_t wf_tile_poly_index(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
     return (uint32_t)(poly - tile->polys);

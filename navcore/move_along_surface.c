@@ -16,13 +16,6 @@
 /// Added to the search radius so that portals touching the circle count.
 #define WF_MOVE_RADIUS_SLACK 1e-3f
 
-static uint32_t poly_verts(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3* out) {
-    for (uint32_t i = 0; i < poly->vert_count; ++i) {
-        out[i] = wf_tile_vertex(tile, poly->verts[i]);
-    }
-    return poly->vert_count;
-}
-
 /*
  * The search covers the circle through start and end (centred at their
  * midpoint), so every polygon a straight or sliding move could reach is in
@@ -80,7 +73,7 @@ wf_status wf_query_move_along_surface(wf_query* query, wf_poly_ref start_ref, wf
         queued--;
         wf_poly_ref cur = pool->nodes[cur_node].ref;
         wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
-        uint32_t n = poly_verts(tile, poly, verts);
+        uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
         if (wf_point_in_convex_poly_2d(end, verts, n)) {
             best_node = cur_node;
             best_pos = end;

@@ -9,13 +9,6 @@
 #include "navcore/query_internal.h"
 #include "navcore/radius_search.h"
 
-static uint32_t poly_verts(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3* out) {
-    for (uint32_t i = 0; i < poly->vert_count; ++i) {
-        out[i] = wf_tile_vertex(tile, poly->verts[i]);
-    }
-    return poly->vert_count;
-}
-
 /// Area (XZ) a polygon contributes: 0 for off-mesh links and polygons the
 /// filter refuses.
 static float poly_weight(const wf_mesh_tile* tile, uint32_t index,
@@ -25,7 +18,7 @@ static float poly_weight(const wf_mesh_tile* tile, uint32_t index,
         return 0.0f;
     }
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
-    uint32_t n = poly_verts(tile, poly, verts);
+    uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
     return wf_poly_area_2d(verts, n);
 }
 
@@ -43,7 +36,7 @@ static bool reservoir_take(wf_rng* rng, float weight, float* total) {
 static wf_vec3 point_in_poly(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_rng* rng) {
     // Zeroed: the compiler cannot know ground polygons have >= 3 vertices.
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY] = {{0.0f, 0.0f, 0.0f}};
-    uint32_t n = poly_verts(tile, poly, verts);
+    uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
     float area = wf_poly_area_2d(verts, n) * 2.0f;
     float pick = wf_rng_float01(rng) * area;
     uint32_t tri = n - 1; // rounding leftovers fall into the last triangle

@@ -16,26 +16,12 @@
 /// out->edge when the walk ended without meeting a wall.
 #define WF_RAYCAST_NO_EDGE 0xffffffffu
 
-static uint32_t poly_verts(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3* out) {
-    for (uint32_t i = 0; i < poly->vert_count; ++i) {
-        out[i] = wf_tile_vertex(tile, poly->verts[i]);
-    }
-    return poly->vert_count;
-}
-
-/// Position of p along a -> b (XZ), 0 at a, 1 at b.
-static float edge_param(wf_vec3 p, wf_vec3 a, wf_vec3 b) {
-    float dx = b.x - a.x, dz = b.z - a.z;
-    float len_sq = dx * dx + dz * dz;
-    return len_sq > 0.0f ? ((p.x - a.x) * dx + (p.z - a.z) * dz) / len_sq : 0.0f;
-}
-
 /// The passable neighbour across `edge` whose shared part holds exit_pos,
 /// or a null ref when the ray meets a wall there.
 static wf_poly_ref exit_neighbour(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_tile* tile,
                                   const wf_tile_poly* poly, uint32_t edge, wf_vec3 va, wf_vec3 vb,
                                   wf_vec3 exit_pos, const wf_query_filter* filter) {
-    float u = edge_param(exit_pos, va, vb);
+    float u = wf_edge_param_2d(exit_pos, va, vb);
     uint32_t index = wf_tile_poly_index(tile, poly);
     for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
         const wf_tile_link* link = &tile->links[k];
@@ -57,7 +43,7 @@ static wf_poly_ref exit_neighbour(const wf_mesh* mesh, wf_poly_ref ref, const wf
                                       &right) != WF_OK) {
                 continue;
             }
-            float ul = edge_param(left, va, vb), ur = edge_param(right, va, vb);
+            float ul = wf_edge_param_2d(left, va, vb), ur = wf_edge_param_2d(right, va, vb);
             float lo = ul < ur ? ul : ur, hi = ul < ur ? ur : ul;
             if (u < lo - WF_RAYCAST_PORTAL_SLACK || u > hi + WF_RAYCAST_PORTAL_SLACK) {
                 continue;
@@ -111,7 +97,7 @@ wf_status wf_query_raycast(wf_query* query, wf_poly_ref start_ref, wf_vec3 start
             visited[hit.visited_count] = cur;
         }
         hit.visited_count++;
-        uint32_t n = poly_verts(tile, poly, verts);
+        uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
         float tmin, tmax;
         int seg_min, seg_max;
         if (!wf_intersect_segment_poly_2d(start, end, verts, n, &tmin, &tmax, &seg_min,
