@@ -18,6 +18,8 @@
 #define OFFMESH_AT_START 0u
 #define OFFMESH_AT_END 255u
 #define NOT_A_PORTAL 0xffu
+/// Link side of a seam between two layers of one grid cell.
+#define LAYER_SEAM 4u
 
 wf_mesh_desc wf_mesh_desc_defaults(const wf_mesh_desc* desc) {
     wf_mesh_desc d;
@@ -321,6 +323,62 @@ static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const wf_mesh_
     }
 }
 
+// Seams between layers of one grid cell: a wall edge of t that lies on a
+// wall edge of another layer's tile o (collinear on XZ, overlapping, at
+// heights within climb) is where the layer split cut walkable ground in two;
+// link it so paths cross between floors inside a tile.
+static void connect_layer_seams(const wf_mesh* mesh, wf_mesh_tile* t, const wf_mesh_tile* o) {
+    wf_poly_ref other_base = wf_mesh_tile_base(mesh, o);
+    float climb = fmaxf(t->header->walkable_climb, o->header->walkable_climb);
+    float eps = 1e-3f * fmaxf(1.0f, fmaxf(mesh->tile_width, mesh->tile_depth));
+    uint32_t ground = t->header->poly_count - t->header->offmesh_count;
+    uint32_t other_ground = o->header->poly_count - o->header->offmesh_count;
+    for (uint32_t i = 0; i < ground; ++i) {
+        const wf_tile_poly* p = &t->polys[i];
+        for (uint32_t k = 0; k < p->vert_count; ++k) {
+            if (p->neighbours[k] != 0) {
+                continue;
+            }
+            wf_vec3 a = wf_tile_vertex(t, p->verts[k]);
+            wf_vec3 b = wf_tile_vertex(t, p->verts[(k + 1) % p->vert_count]);
+            float len = wf_v2_distance(a, b);
+            if (len <= eps) {
+                continue;
+            }
+            for (uint32_t j = 0; j < other_ground; ++j) {
+                const wf_tile_poly* q = &o->polys[j];
+                for (uint32_t e = 0; e < q->vert_count; ++e) {
+                    if (q->neighbours[e] != 0) {
+                        continue;
+                    }
+                    wf_vec3 c = wf_tile_vertex(o, q->verts[e]);
+                    wf_vec3 d = wf_tile_vertex(o, q->verts[(e + 1) % q->vert_count]);
+                    // Collinear: both ends of q's edge on the line through a, b.
+                    if (fabsf(wf_v2_triangle_area2(a, b, c)) > eps * len ||
+                        fabsf(wf_v2_triangle_area2(a, b, d)) > eps * len) {
+                        continue;
+                    }
+                    float tc = wf_edge_param_2d(c, a, b), td = wf_edge_param_2d(d, a, b);
+                    float t0 = fmaxf(0.0f, fminf(tc, td)), t1 = fminf(1.0f, fmaxf(tc, td));
+                    if ((t1 - t0) * len <= eps) {
+                        continue; // touching at a point is not a passage
+                    }
+                    float tm = (t0 + t1) * 0.5f;
+                    wf_vec3 mine = wf_v3_lerp(a, b, tm);
+                    float um = wf_edge_param_2d(mine, c, d);
+                    float theirs = c.y + (d.y - c.y) * um;
+                    if (fabsf(mine.y - theirs) > climb + eps) {
+                        continue;
+                    }
+                    uint8_t b0 = (uint8_t)lrintf(t0 * 255.0f), b1 = (uint8_t)lrintf(t1 * 255.0f);
+                    add_link(t, i, (wf_poly_ref){other_base.bits | j}, (uint8_t)k, LAYER_SEAM, b0,
+                             b1);
+                }
+            }
+        }
+    }
+}
+
 // Nearest ground polygon of tile t to pos within the link's radius.
 static bool nearest_land(const wf_mesh* mesh, const wf_mesh_tile* t, wf_vec3 pos, float radius,
                          uint32_t* out_poly) {
@@ -517,6 +575,17 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
             wf_mesh_tile* o = (wf_mesh_tile*)near[i];
             connect_portals(mesh, t, o, side);
             connect_portals(mesh, o, t, (side + 2) & 3);
+        }
+    }
+    // Seams with the other layers of the same cell, both directions.
+    {
+        uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x, h->tile_z, near, WF_MAX_LAYERS_PER_CELL);
+        for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
+            wf_mesh_tile* o = (wf_mesh_tile*)near[i];
+            if (o != t) {
+                connect_layer_seams(mesh, t, o);
+                connect_layer_seams(mesh, o, t);
+            }
         }
     }
     // Off-mesh links may end in this cell or any of the 8 around it.

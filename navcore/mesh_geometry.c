@@ -198,21 +198,18 @@ void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
     wf_vec3 a = wf_tile_vertex(from_tile, from_poly->verts[e]);
     wf_vec3 b = wf_tile_vertex(from_tile, from_poly->verts[(e + 1u) % from_poly->vert_count]);
     if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
-        // Only part of the edge is shared: clip it exactly to the neighbour's
-        // edge (the link's 8-bit range is too coarse for path lengths).
+        // Only part of the edge is shared (a tile border or a seam between
+        // layers): clip it exactly to the neighbour's edge, projected onto
+        // this one (the link's 8-bit range is too coarse for path lengths).
         const wf_tile_link* back = find_link(to_tile, to_poly, from);
         if (back != NULL && back->edge < to_poly->vert_count) {
             wf_vec3 c = wf_tile_vertex(to_tile, to_poly->verts[back->edge]);
             wf_vec3 d = wf_tile_vertex(to_tile, to_poly->verts[(back->edge + 1u) % to_poly->vert_count]);
-            bool along_z = link->side == WF_SIDE_POS_X || link->side == WF_SIDE_NEG_X;
-            float ua = along_z ? a.z : a.x, ub = along_z ? b.z : b.x;
-            float uc = along_z ? c.z : c.x, ud = along_z ? d.z : d.x;
-            float lo = fmaxf(fminf(ua, ub), fminf(uc, ud));
-            float hi = fminf(fmaxf(ua, ub), fmaxf(uc, ud));
-            if (fabsf(ub - ua) > 0.0f && lo <= hi) {
-                float t0 = (lo - ua) / (ub - ua), t1 = (hi - ua) / (ub - ua);
-                wf_vec3 a2 = wf_v3_lerp(a, b, t0 < t1 ? t0 : t1);
-                wf_vec3 b2 = wf_v3_lerp(a, b, t0 < t1 ? t1 : t0);
+            float tc = wf_edge_param_2d(c, a, b), td = wf_edge_param_2d(d, a, b);
+            float t0 = fmaxf(0.0f, fminf(tc, td)), t1 = fminf(1.0f, fmaxf(tc, td));
+            if (t0 <= t1) {
+                wf_vec3 a2 = wf_v3_lerp(a, b, t0);
+                wf_vec3 b2 = wf_v3_lerp(a, b, t1);
                 a = a2;
                 b = b2;
             }

@@ -5,7 +5,6 @@
 // Works inside the output buffer only (its run-time section is scratch
 // during the build), so the tile cache can build without allocating.
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "navcore/alloc.h"
@@ -188,12 +187,37 @@ typedef struct edge_record {
     uint32_t unused;
 } edge_record;
 
-static int compare_edges(const void* a, const void* b) {
-    const edge_record* x = a;
-    const edge_record* y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    if (x->poly != y->poly) return x->poly < y->poly ? -1 : 1;
-    return x->edge < y->edge ? -1 : (x->edge > y->edge);
+static bool edge_after(const edge_record* x, const edge_record* y) {
+    if (x->key != y->key) return x->key > y->key;
+    if (x->poly != y->poly) return x->poly > y->poly;
+    return x->edge > y->edge;
+}
+
+// In-place heap sort: the C library's qsort may allocate (glibc does for
+// large arrays), and building a tile must not touch the heap.
+static void sort_edges(edge_record* e, uint32_t count) {
+    for (uint32_t phase = 0; phase < 2; ++phase) {
+        uint32_t n = count;
+        uint32_t start = phase == 0 ? count / 2 : count;
+        while (phase == 0 ? start-- > 0 : n-- > 1) {
+            uint32_t root = phase == 0 ? start : 0;
+            if (phase == 1) {
+                edge_record t = e[0];
+                e[0] = e[n];
+                e[n] = t;
+            }
+            for (;;) {
+                uint32_t child = 2 * root + 1;
+                if (child >= n) break;
+                if (child + 1 < n && edge_after(&e[child + 1], &e[child])) child++;
+                if (!edge_after(&e[child], &e[root])) break;
+                edge_record t = e[root];
+                e[root] = e[child];
+                e[child] = t;
+                root = child;
+            }
+        }
+    }
 }
 
 static void find_neighbours(const wf_tile_build_desc* d, wf_tile_poly* polys, void* scratch) {
@@ -207,7 +231,7 @@ static void find_neighbours(const wf_tile_build_desc* d, wf_tile_poly* polys, vo
             p->neighbours[k] = 0;
         }
     }
-    qsort(edges, count, sizeof *edges, compare_edges);
+    sort_edges(edges, count);
     for (uint32_t i = 0; i + 1 < count; ++i) {
         // Exactly two polygons on an edge connect; a third would be
         // non-manifold input, and is left as a wall.

@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
 #include "wayfarer/query.h"
+#include "wayfarer/tilecache.h"
 
 /// Exit codes: 0 success, 1 unreadable or bad input, 2 usage, 3 a check failed.
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CHECK = 3 };
@@ -22,6 +25,12 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CHECK = 3 };
 #define SCEN_MAX_NODES 65536u
 #define SCEN_MAX_CORRIDOR 65536u
 #define SCEN_MAX_STRAIGHT 1024u
+/// A grid path may be this much longer than the .scen's octile optimum
+/// (float noise on long paths) before it counts as longer.
+#define SCEN_LONGER_TOLERANCE 1e-3
+/// Share of rows allowed to be longer than the octile optimum: contour
+/// simplification may bend a path around a corner a little.
+#define SCEN_LONGER_ALLOWED 0.01
 
 typedef struct subcommand {
     const char* name;
@@ -29,14 +38,32 @@ typedef struct subcommand {
     const char* usage;
 } subcommand;
 
+static int cmd_build(int argc, char** argv);
+static int cmd_info(int argc, char** argv);
 static int cmd_scen(int argc, char** argv);
 
 static const subcommand subcommands[] = {
+    {"build", cmd_build,
+     "build MESH.obj -o OUT.wfc [--cell-size M] [--cell-height M] [--agent-height M]\n"
+     "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
+     "      [--min-region CELLS] [--merge-region CELLS] [--max-edge M] [--max-error CELLS]\n"
+     "      [--verts-per-poly N] [--workers N]\n"
+     "      builds a tile cache from a Wavefront OBJ (defaults: the Recast demo settings)\n"
+     "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms)"},
+    {"info", cmd_info,
+     "info FILE.wfc [--json]\n"
+     "      loads a tile cache, builds its navmesh and prints tiles, layers, raw and\n"
+     "      compressed bytes, walkable area, navmesh polygons and bytes, build times"},
     {"scen", cmd_scen,
      "scen --polyanya-mesh FILE --scen FILE [--tile-size S] [--expected TSV]\n"
      "      runs every row of a Moving AI scenario file on a Polyanya mesh; prints\n"
      "      'row<TAB>ok|partial|none<TAB>length[<TAB>optimal<TAB>ratio]' per row and a\n"
-     "      'summary' line; exits 3 if a path is missing or shorter than expected"},
+     "      'summary' line; exits 3 if a path is missing or shorter than expected\n"
+     "  scen --map FILE.map --scen FILE [--cell-size M] [--agent-radius M]\n"
+     "      builds a tile cache and navmesh from the grid map (one metre per grid cell;\n"
+     "      scenario points are cell centres) and runs every row the same way against\n"
+     "      the .scen's octile optimum; exits 3 if a reachable pair is not found or\n"
+     "      more than 1% of the paths are longer than the octile optimum"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 
@@ -86,12 +113,322 @@ static int read_file(const char* path, char** out, size_t* out_size) {
 }
 
 /* ---------------------------------------------------------------------------
+ * Shared helpers
+ */
+
+static bool parse_double(const char* s, double* out) {
+    char* end = NULL;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*out);
+}
+
+static bool parse_count(const char* s, uint32_t* out) {
+    double v;
+    if (!parse_double(s, &v) || v < 0.0 || v > 4294967295.0 || v != floor(v)) {
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static int write_file(const char* path, const void* data, size_t size) {
+    FILE* f = fopen(path, "wb");
+    if (f == NULL) {
+        fprintf(stderr, "wayfarer: cannot create %s: %s\n", path, strerror(errno));
+        return EXIT_INPUT;
+    }
+    bool failed = fwrite(data, 1, size, f) != size;
+    failed = fclose(f) != 0 || failed;
+    if (failed) {
+        fprintf(stderr, "wayfarer: cannot write %s\n", path);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/// --workers N: a pool of N - 1 threads (the caller is the last worker);
+/// 0 or 1 runs inline.
+static int make_jobs(uint32_t workers, wf_thread_pool** pool, wf_job_system* jobs) {
+    memset(jobs, 0, sizeof *jobs);
+    *pool = NULL;
+    if (workers <= 1) {
+        return 0;
+    }
+    wf_thread_pool_desc pd;
+    memset(&pd, 0, sizeof pd);
+    pd.thread_count = workers - 1;
+    if (wf_thread_pool_create(&pd, pool) != WF_OK) {
+        fprintf(stderr, "wayfarer: cannot start %u worker threads\n", workers - 1);
+        return EXIT_INPUT;
+    }
+    *jobs = wf_thread_pool_job_system(*pool);
+    return 0;
+}
+
+/// Builds the navmesh of a cache into a new mesh (tiles owned by the mesh).
+static int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms) {
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    if (wf_mesh_create(&md, &mesh) != WF_OK) {
+        fprintf(stderr, "wayfarer: cannot create a navmesh\n");
+        return EXIT_INPUT;
+    }
+    double start = now_ms();
+    wf_status st = wf_tilecache_build_navmesh(tc, mesh);
+    *out_ms = now_ms() - start;
+    if (st < 0) {
+        fprintf(stderr, "wayfarer: navmesh build failed: %s\n", wf_status_string(st));
+        wf_mesh_destroy(mesh);
+        return EXIT_INPUT;
+    }
+    *out = mesh;
+    return 0;
+}
+
+/// One figure of a report, printed as 'key<TAB>value' or as a JSON member.
+typedef struct report_field {
+    const char* key;
+    double value;
+    bool whole;
+} report_field;
+
+static void print_report(const report_field* fields, size_t count, bool json) {
+    fputs(json ? "{" : "", stdout);
+    for (size_t i = 0; i < count; ++i) {
+        if (json) {
+            printf("%s\"%s\": ", i > 0 ? ", " : "", fields[i].key);
+        } else {
+            printf("%s\t", fields[i].key);
+        }
+        printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
+        fputs(json ? "" : "\n", stdout);
+    }
+    fputs(json ? "}\n" : "", stdout);
+}
+
+/* ---------------------------------------------------------------------------
+ * build
+ */
+
+static void quiet_assert(const char* expression, const char* file, int line) {
+    (void)expression;
+    (void)file;
+    (void)line;
+}
+
+typedef struct number_option {
+    const char* name;
+    float* real;
+    uint32_t* whole;
+} number_option;
+
+static int cmd_build(int argc, char** argv) {
+    const char *mesh_path = NULL, *out_path = NULL;
+    wf_tilecache_params p = wf_tilecache_params_recast_demo();
+    uint32_t workers = 1;
+    const number_option options[] = {
+        {"--cell-size", &p.cell_size, NULL},
+        {"--cell-height", &p.cell_height, NULL},
+        {"--agent-height", &p.agent_height, NULL},
+        {"--agent-radius", &p.agent_radius, NULL},
+        {"--agent-climb", &p.agent_climb, NULL},
+        {"--max-slope", &p.agent_max_slope, NULL},
+        {"--tile-size", NULL, &p.tile_size},
+        {"--min-region", NULL, &p.min_region_area},
+        {"--merge-region", NULL, &p.merge_region_area},
+        {"--max-edge", &p.max_edge_length, NULL},
+        {"--max-error", &p.max_simplification_error, NULL},
+        {"--verts-per-poly", NULL, &p.max_verts_per_poly},
+        {"--workers", NULL, &workers},
+    };
+    for (int i = 1; i < argc; ++i) {
+        if (argv[i][0] != '-') {
+            if (mesh_path != NULL) {
+                fprintf(stderr, "wayfarer build: one mesh only (%s)\n", argv[i]);
+                return usage();
+            }
+            mesh_path = argv[i];
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "wayfarer build: %s needs a value\n", argv[i]);
+            return usage();
+        }
+        const char* value = argv[++i];
+        if (strcmp(argv[i - 1], "-o") == 0) {
+            out_path = value;
+            continue;
+        }
+        const number_option* o = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof options[0] && o == NULL; ++k) {
+            o = strcmp(argv[i - 1], options[k].name) == 0 ? &options[k] : NULL;
+        }
+        double real = 0.0;
+        bool ok = o != NULL && (o->whole != NULL ? parse_count(value, o->whole)
+                                                 : parse_double(value, &real));
+        if (!ok) {
+            fprintf(stderr, "wayfarer build: unknown option or bad value: %s %s\n", argv[i - 1],
+                    value);
+            return usage();
+        }
+        if (o->real != NULL) {
+            *o->real = (float)real;
+        }
+    }
+    if (mesh_path == NULL || out_path == NULL) {
+        fprintf(stderr, "wayfarer build: a mesh and -o OUT are required\n");
+        return usage();
+    }
+    char* text = NULL;
+    size_t size = 0;
+    int rc = read_file(mesh_path, &text, &size);
+    if (rc != 0) {
+        return rc;
+    }
+    wf_geom_data* geom = NULL;
+    wf_status st = wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &geom);
+    free(text);
+    if (st != WF_OK) {
+        fprintf(stderr, "wayfarer: %s: %s\n", mesh_path, wf_status_string(st));
+        return EXIT_INPUT;
+    }
+    wf_thread_pool* pool = NULL;
+    wf_job_system jobs;
+    wf_tilecache* tc = NULL;
+    rc = make_jobs(workers, &pool, &jobs);
+    if (rc == 0) {
+        // Out-of-range settings are reported, not asserted on.
+        wf_assert_fn* hook = wf_set_assert_hook(quiet_assert);
+        st = wf_tilecache_create(&(wf_tilecache_desc){.params = p, .jobs = jobs}, &tc);
+        wf_set_assert_hook(hook);
+        if (st != WF_OK) {
+            fprintf(stderr, "wayfarer build: the settings are out of range\n");
+            rc = EXIT_USAGE;
+        }
+    }
+    if (rc == 0 && (st = wf_tilecache_build_geom(tc, wf_geom_data_view(geom), NULL, 0)) != WF_OK) {
+        fprintf(stderr, "wayfarer build: %s: %s\n", mesh_path, wf_status_string(st));
+        rc = EXIT_INPUT;
+    }
+    unsigned char* file = NULL;
+    size_t file_size = 0;
+    if (rc == 0 && (wf_tilecache_save_size(tc, &file_size) != WF_OK ||
+                    (file = malloc(file_size)) == NULL ||
+                    wf_tilecache_save(tc, file, file_size) != WF_OK)) {
+        fprintf(stderr, "wayfarer build: out of memory\n");
+        rc = EXIT_INPUT;
+    }
+    if (rc == 0 && (rc = write_file(out_path, file, file_size)) == 0) {
+        wf_tilecache_stats s = wf_tilecache_get_stats(tc);
+        const report_field fields[] = {
+            {"tiles", s.tile_count, true},
+            {"layers", s.layer_count, true},
+            {"raw_bytes", (double)s.raw_bytes, true},
+            {"compressed_bytes", (double)s.compressed_bytes, true},
+            {"walkable_area", s.walkable_area, false},
+            {"build_ms", s.build_ms, false},
+            {"file_bytes", (double)file_size, true},
+        };
+        print_report(fields, sizeof fields / sizeof fields[0], false);
+    }
+    free(file);
+    wf_tilecache_destroy(tc);
+    wf_thread_pool_destroy(pool);
+    wf_geom_data_destroy(geom);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
+ * info
+ */
+
+static int cmd_info(int argc, char** argv) {
+    const char* path = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (argv[i][0] != '-' && path == NULL) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "wayfarer info: unknown option %s\n", argv[i]);
+            return usage();
+        }
+    }
+    if (path == NULL) {
+        fprintf(stderr, "wayfarer info: a cache file is required\n");
+        return usage();
+    }
+    char* data = NULL;
+    size_t size = 0;
+    int rc = read_file(path, &data, &size);
+    if (rc != 0) {
+        return rc;
+    }
+    wf_tilecache* tc = NULL;
+    double start = now_ms();
+    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){0}, data, size, &tc);
+    double load_ms = now_ms() - start;
+    free(data);
+    if (st != WF_OK) {
+        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
+        return EXIT_INPUT;
+    }
+    wf_mesh* mesh = NULL;
+    double mesh_ms = 0.0;
+    rc = cache_navmesh(tc, &mesh, &mesh_ms);
+    if (rc == 0) {
+        wf_tilecache_stats s = wf_tilecache_get_stats(tc);
+        const wf_tilecache_params* p = wf_tilecache_get_params(tc);
+        wf_mesh_stats ms = wf_mesh_get_stats(mesh);
+        double mesh_bytes = 0.0;
+        wf_tile_ref* tiles = malloc(sizeof *tiles * (ms.tile_count + 1u));
+        uint32_t n = tiles != NULL ? wf_mesh_get_tiles(mesh, tiles, ms.tile_count) : 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            wf_tile_info ti;
+            if (wf_mesh_get_tile_info(mesh, tiles[i], &ti) == WF_OK) {
+                mesh_bytes += (double)ti.data_size;
+            }
+        }
+        free(tiles);
+        const report_field fields[] = {
+            {"file_bytes", (double)size, true},
+            {"cell_size", p->cell_size, false},
+            {"cell_height", p->cell_height, false},
+            {"tile_size", p->tile_size, true},
+            {"tiles", s.tile_count, true},
+            {"layers", s.layer_count, true},
+            {"raw_bytes", (double)s.raw_bytes, true},
+            {"compressed_bytes", (double)s.compressed_bytes, true},
+            {"walkable_cells", (double)s.walkable_cells, true},
+            {"walkable_area", s.walkable_area, false},
+            {"navmesh_tiles", ms.tile_count, true},
+            {"navmesh_polys", ms.poly_count, true},
+            {"navmesh_bytes", mesh_bytes, true},
+            {"load_ms", load_ms, false},
+            {"navmesh_build_ms", mesh_ms, false},
+        };
+        print_report(fields, sizeof fields / sizeof fields[0], json);
+    }
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------
  * scen
  */
 
 typedef struct scen_row {
     double start_x, start_y, goal_x, goal_y;
-    double optimal; ///< from --expected; NAN without it
+    double octile;  ///< the .scen's own optimum (8-connected, no corner cutting)
+    double optimal; ///< what the row is checked against; NAN for no check
 } scen_row;
 
 /// Splits a line in place into at most max whitespace-separated tokens.
@@ -101,12 +438,6 @@ static int split_tokens(char* line, char** tokens, int max) {
         tokens[n++] = t;
     }
     return n;
-}
-
-static bool parse_double(const char* s, double* out) {
-    char* end = NULL;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && isfinite(*out);
 }
 
 /// Moving AI rows: bucket map width height start_x start_y goal_x goal_y
@@ -125,10 +456,10 @@ static int parse_scen(const char* path, char* text, scen_row** out_rows, size_t*
         if (n == 0 || (line_number == 0 && strcmp(tokens[0], "version") == 0)) {
             continue;
         }
-        scen_row r = {0, 0, 0, 0, NAN};
+        scen_row r = {0, 0, 0, 0, 0, NAN};
         if (n < 9 || !parse_double(tokens[n - 5], &r.start_x) ||
             !parse_double(tokens[n - 4], &r.start_y) || !parse_double(tokens[n - 3], &r.goal_x) ||
-            !parse_double(tokens[n - 2], &r.goal_y)) {
+            !parse_double(tokens[n - 2], &r.goal_y) || !parse_double(tokens[n - 1], &r.octile)) {
             fprintf(stderr, "wayfarer: %s:%zu: not a scenario row\n", path, line_number + 1);
             free(rows);
             return EXIT_INPUT;
@@ -207,22 +538,76 @@ static int load_polyanya(const char* path, float tile_size, wf_mesh** out) {
     return 0;
 }
 
+/// Settings for grid maps: a tile is at most 255 cells, so 64 cells of the
+/// map per tile side (fewer tile edges for the funnel to bend at); no
+/// region is dropped or merged (a pocket of two cells is still a place a
+/// scenario may start); contours follow the cells to within GRID_MAX_ERROR.
+#define GRID_TILE_SIZE 64u
+#define GRID_MAX_ERROR 0.5f
+
+static int load_grid_map(const char* path, float cell_size, float radius, wf_mesh** out) {
+    char* text = NULL;
+    size_t size = 0;
+    int rc = read_file(path, &text, &size);
+    if (rc != 0) {
+        return rc;
+    }
+    wf_grid_data* grid = NULL;
+    wf_status st = wf_grid_load_movingai(text, size, 1.0f, &(wf_geom_load_desc){0}, &grid);
+    free(text);
+    if (st != WF_OK) {
+        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
+        return EXIT_INPUT;
+    }
+    wf_tilecache_params p = wf_tilecache_params_recast_demo();
+    p.cell_size = cell_size;
+    p.agent_radius = radius;
+    p.tile_size = GRID_TILE_SIZE;
+    p.min_region_area = 0;
+    p.merge_region_area = 0;
+    p.max_edge_length = 0.0f;
+    p.max_simplification_error = GRID_MAX_ERROR;
+    wf_tilecache* tc = NULL;
+    wf_assert_fn* hook = wf_set_assert_hook(quiet_assert);
+    st = wf_tilecache_create(&(wf_tilecache_desc){.params = p}, &tc);
+    wf_set_assert_hook(hook);
+    if (st != WF_OK) {
+        fprintf(stderr, "wayfarer scen: --cell-size or --agent-radius out of range\n");
+        rc = EXIT_USAGE;
+    } else if ((st = wf_tilecache_build_grid(tc, wf_grid_data_view(grid))) != WF_OK) {
+        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
+        rc = EXIT_INPUT;
+    }
+    double ms = 0.0;
+    if (rc == 0) {
+        rc = cache_navmesh(tc, out, &ms);
+    }
+    wf_tilecache_destroy(tc);
+    wf_grid_data_destroy(grid);
+    return rc;
+}
+
 typedef enum { ROW_OK, ROW_PARTIAL, ROW_NONE } row_status;
 
+/// Where scenario points lie: Polyanya meshes put them on grid corners (a
+/// tiny box finds the polygon touching them, often an obstacle corner);
+/// grid builds on cell centres, which lie on walkable cells.
+typedef struct scen_points {
+    double offset;
+    wf_vec3 half;
+} scen_points;
+
 /// Nearest polygons, corridor, funnel; length of the straight path in 3D.
-static row_status run_row(wf_query* q, const scen_row* row, wf_poly_ref* corridor,
-                          wf_straight_point* points, double* out_length) {
+static row_status run_row(wf_query* q, const scen_row* row, const scen_points* at,
+                          wf_poly_ref* corridor, wf_straight_point* points, double* out_length) {
     const wf_query_filter filter = wf_query_filter_defaults();
-    // Scenario points are grid corners, often on obstacle corners: a tiny
-    // box finds the polygon touching them.
-    const wf_vec3 half = wf_v3(0.01f, 1.0f, 0.01f);
-    wf_vec3 a = wf_v3((float)row->start_x, 0.0f, (float)row->start_y);
-    wf_vec3 b = wf_v3((float)row->goal_x, 0.0f, (float)row->goal_y);
+    wf_vec3 a = wf_v3((float)(row->start_x + at->offset), 0.0f, (float)(row->start_y + at->offset));
+    wf_vec3 b = wf_v3((float)(row->goal_x + at->offset), 0.0f, (float)(row->goal_y + at->offset));
     wf_poly_ref start, goal;
     wf_vec3 sp, gp;
     *out_length = NAN;
-    if (wf_query_find_nearest_poly(q, a, half, &filter, &start, &sp) != WF_OK ||
-        wf_query_find_nearest_poly(q, b, half, &filter, &goal, &gp) != WF_OK) {
+    if (wf_query_find_nearest_poly(q, a, at->half, &filter, &start, &sp) != WF_OK ||
+        wf_query_find_nearest_poly(q, b, at->half, &filter, &goal, &gp) != WF_OK) {
         return ROW_NONE;
     }
     wf_path_result pr;
@@ -245,8 +630,14 @@ static row_status run_row(wf_query* q, const scen_row* row, wf_poly_ref* corrido
     return ps == WF_OK && ss == WF_OK ? ROW_OK : ROW_PARTIAL;
 }
 
+/// What rows are checked against: nothing, an any-angle optimum (a path
+/// must not be shorter: --expected) or the octile optimum of the .scen (a
+/// path on a grid build must not be longer, nearly always).
+typedef enum { CHECK_NONE, CHECK_NOT_SHORTER, CHECK_NOT_LONGER } scen_check;
+
 /// Runs every row, prints per-row lines and the summary; returns the exit code.
-static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, bool expected) {
+static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const scen_points* at,
+                         scen_check check) {
     wf_poly_ref* corridor = malloc(SCEN_MAX_CORRIDOR * sizeof *corridor);
     wf_straight_point* points = malloc(SCEN_MAX_STRAIGHT * sizeof *points);
     if (corridor == NULL || points == NULL) {
@@ -256,14 +647,15 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, bool e
         return EXIT_INPUT;
     }
     static const char* const names[] = {"ok", "partial", "none"};
-    size_t counts[3] = {0, 0, 0}, shorter = 0, zero_wrong = 0, rated = 0, worst_row = 0;
+    size_t counts[3] = {0, 0, 0}, shorter = 0, longer = 0, missing = 0, zero_wrong = 0;
+    size_t rated = 0, worst_row = 0;
     double ratio_sum = 0.0, worst = 0.0;
     for (size_t i = 0; i < count; ++i) {
         double length;
-        row_status rs = run_row(q, &rows[i], corridor, points, &length);
+        row_status rs = run_row(q, &rows[i], at, corridor, points, &length);
         counts[rs]++;
         printf("%zu\t%s\t%.6f", i, names[rs], length);
-        if (expected) {
+        if (check != CHECK_NONE) {
             double opt = rows[i].optimal, ratio = NAN;
             if (rs != ROW_NONE && opt > 0.0) {
                 ratio = length / opt;
@@ -278,46 +670,62 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, bool e
                 zero_wrong += length >= SCEN_TOLERANCE;
             }
             shorter += rs != ROW_NONE && length < opt - SCEN_TOLERANCE;
+            longer += rs != ROW_NONE && length > opt + SCEN_LONGER_TOLERANCE;
+            missing += rs != ROW_OK && opt > 0.0;
             printf("\t%.6f\t%.6f", opt, ratio);
         }
         printf("\n");
     }
     printf("summary\tok=%zu\tpartial=%zu\tnone=%zu", counts[ROW_OK], counts[ROW_PARTIAL],
            counts[ROW_NONE]);
-    if (expected) {
-        printf("\tmean_ratio=%.6f\tworst_ratio=%.6f\tworst_row=%zu\tshorter=%zu\tzero_wrong=%zu",
-               rated > 0 ? ratio_sum / (double)rated : NAN, worst, worst_row, shorter, zero_wrong);
+    if (check != CHECK_NONE) {
+        printf("\tmean_ratio=%.6f\tworst_ratio=%.6f\tworst_row=%zu\tzero_wrong=%zu",
+               rated > 0 ? ratio_sum / (double)rated : NAN, worst, worst_row, zero_wrong);
+        if (check == CHECK_NOT_SHORTER) {
+            printf("\tshorter=%zu", shorter);
+        } else {
+            printf("\tlonger=%zu\tmissing=%zu", longer, missing);
+        }
     }
     printf("\n");
     free(corridor);
     free(points);
-    bool failed = counts[ROW_PARTIAL] + counts[ROW_NONE] + shorter + zero_wrong > 0;
+    bool failed = check == CHECK_NOT_LONGER
+                    ? missing + zero_wrong > 0 ||
+                          (double)longer > SCEN_LONGER_ALLOWED * (double)count
+                    : counts[ROW_PARTIAL] + counts[ROW_NONE] + shorter + zero_wrong > 0;
     return failed ? EXIT_CHECK : 0;
 }
 
 static int cmd_scen(int argc, char** argv) {
-    const char *mesh_path = NULL, *scen_path = NULL, *expected_path = NULL;
-    double tile_size = 0.0;
+    const char *mesh_path = NULL, *map_path = NULL, *scen_path = NULL, *expected_path = NULL;
+    double tile_size = 0.0, cell_size = 1.0, radius = 0.0;
     for (int i = 1; i < argc; i += 2) {
         const char** target = strcmp(argv[i], "--polyanya-mesh") == 0 ? &mesh_path
-                            : strcmp(argv[i], "--scen") == 0         ? &scen_path
-                            : strcmp(argv[i], "--expected") == 0     ? &expected_path
-                                                                     : NULL;
-        bool is_tile = strcmp(argv[i], "--tile-size") == 0;
-        if ((target == NULL && !is_tile) || i + 1 >= argc) {
+                            : strcmp(argv[i], "--map") == 0           ? &map_path
+                            : strcmp(argv[i], "--scen") == 0          ? &scen_path
+                            : strcmp(argv[i], "--expected") == 0      ? &expected_path
+                                                                      : NULL;
+        double* number = strcmp(argv[i], "--tile-size") == 0    ? &tile_size
+                       : strcmp(argv[i], "--cell-size") == 0    ? &cell_size
+                       : strcmp(argv[i], "--agent-radius") == 0 ? &radius
+                                                                : NULL;
+        if ((target == NULL && number == NULL) || i + 1 >= argc) {
             fprintf(stderr, "wayfarer scen: unknown or incomplete option %s\n", argv[i]);
             return usage();
         }
-        if (is_tile && (!parse_double(argv[i + 1], &tile_size) || tile_size < 0.0)) {
-            fprintf(stderr, "wayfarer scen: --tile-size needs a number >= 0\n");
+        if (number != NULL && (!parse_double(argv[i + 1], number) || *number < 0.0)) {
+            fprintf(stderr, "wayfarer scen: %s needs a number >= 0\n", argv[i]);
             return usage();
         }
         if (target != NULL) {
             *target = argv[i + 1];
         }
     }
-    if (mesh_path == NULL || scen_path == NULL) {
-        fprintf(stderr, "wayfarer scen: --polyanya-mesh and --scen are required\n");
+    if ((mesh_path == NULL) == (map_path == NULL) || scen_path == NULL ||
+        (map_path != NULL && expected_path != NULL)) {
+        fprintf(stderr, "wayfarer scen: --scen and one of --polyanya-mesh or --map are required"
+                        " (--expected goes with --polyanya-mesh)\n");
         return usage();
     }
     scen_row* rows = NULL;
@@ -332,10 +740,21 @@ static int cmd_scen(int argc, char** argv) {
         rc = parse_expected(expected_path, text, rows, count);
         free(text);
     }
+    scen_check check = expected_path != NULL ? CHECK_NOT_SHORTER : CHECK_NONE;
+    scen_points at = {0.0, wf_v3(0.01f, 1.0f, 0.01f)};
+    if (map_path != NULL) {
+        check = CHECK_NOT_LONGER;
+        at.offset = 0.5;
+        at.half = wf_v3(0.5f, 1.0f, 0.5f);
+        for (size_t i = 0; rows != NULL && i < count; ++i) {
+            rows[i].optimal = rows[i].octile;
+        }
+    }
     wf_mesh* mesh = NULL;
     wf_query* q = NULL;
     if (rc == 0) {
-        rc = load_polyanya(mesh_path, (float)tile_size, &mesh);
+        rc = map_path != NULL ? load_grid_map(map_path, (float)cell_size, (float)radius, &mesh)
+                              : load_polyanya(mesh_path, (float)tile_size, &mesh);
     }
     if (rc == 0 &&
         wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = SCEN_MAX_NODES}, &q) != WF_OK) {
@@ -343,7 +762,7 @@ static int cmd_scen(int argc, char** argv) {
         rc = EXIT_INPUT;
     }
     if (rc == 0) {
-        rc = run_scenarios(q, rows, count, expected_path != NULL);
+        rc = run_scenarios(q, rows, count, &at, check);
     }
     wf_query_destroy(q);
     wf_mesh_destroy(mesh);

@@ -9,6 +9,7 @@
 #include "wayfarer/navmesh.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
+#include "wayfarer/tilecache.h"
 #include "wayfarer/vec3.h"
 #include "wayfarer/version.h"
 

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Allocator hooks are honoured: linked with -Wl,--wrap=malloc (and calloc,
-// realloc, aligned_alloc), every C-library allocation made by navcore's code
-// or this test is counted, and must equal the counting allocator's own calls.
+// realloc, aligned_alloc, and qsort, which may allocate inside glibc), every
+// C-library allocation made by navcore's code or this test is counted, and
+// must equal the counting allocator's own calls.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "navcore/arena.h"
 #include "navcore/id_pool.h"
 #include "wayfarer/jobs.h"
+#include "wayfarer/navmesh.h"
 
 static atomic_ulong g_c_library_allocations;
 
@@ -23,6 +25,10 @@ void* __real_malloc(size_t size);
 void* __real_calloc(size_t count, size_t size);
 void* __real_realloc(void* ptr, size_t size);
 void* __real_aligned_alloc(size_t align, size_t size);
+// glibc's qsort may allocate internally, out of reach of --wrap=malloc:
+// count it as an allocation.
+void __real_qsort(void* base, size_t count, size_t size, int (*compare)(const void*, const void*));
+void __wrap_qsort(void* base, size_t count, size_t size, int (*compare)(const void*, const void*));
 void* __wrap_malloc(size_t size);
 void* __wrap_calloc(size_t count, size_t size);
 void* __wrap_realloc(void* ptr, size_t size);
@@ -39,6 +45,10 @@ void* __wrap_calloc(size_t count, size_t size) {
 void* __wrap_realloc(void* ptr, size_t size) {
     atomic_fetch_add(&g_c_library_allocations, 1);
     return __real_realloc(ptr, size);
+}
+void __wrap_qsort(void* base, size_t count, size_t size, int (*compare)(const void*, const void*)) {
+    atomic_fetch_add(&g_c_library_allocations, 1);
+    __real_qsort(base, count, size, compare);
 }
 void* __wrap_aligned_alloc(size_t align, size_t size) {
     atomic_fetch_add(&g_c_library_allocations, 1);
@@ -105,9 +115,47 @@ static void test_every_allocation_goes_through_the_hooks(void** state) {
     assert_true(atomic_load(&sum) == 50ul * (999ul * 1000ul / 2ul) + 1ul);
 }
 
+// Building a tile blob into a caller buffer touches no allocator at all
+// (the tile cache builds on workers with scratch memory only).
+static void test_tile_build_into_allocates_nothing(void** state) {
+    (void)state;
+    enum { N = 40 };
+    static float verts[(N + 1) * (N + 1) * 3];
+    static uint16_t polys[N * N * WF_MAX_VERTS_PER_POLY];
+    static unsigned char buffer[1 << 20] __attribute__((aligned(16)));
+    for (uint32_t z = 0; z <= N; ++z) {
+        for (uint32_t x = 0; x <= N; ++x) {
+            float* v = &verts[3 * (z * (N + 1) + x)];
+            v[0] = (float)x;
+            v[1] = 0.0f;
+            v[2] = (float)z;
+        }
+    }
+    for (uint32_t z = 0; z < N; ++z) {
+        for (uint32_t x = 0; x < N; ++x) {
+            uint16_t* p = &polys[WF_MAX_VERTS_PER_POLY * (z * N + x)];
+            p[0] = (uint16_t)(z * (N + 1) + x);
+            p[1] = (uint16_t)((z + 1) * (N + 1) + x);
+            p[2] = (uint16_t)((z + 1) * (N + 1) + x + 1);
+            p[3] = (uint16_t)(z * (N + 1) + x + 1);
+            p[4] = p[5] = WF_NULL_INDEX;
+        }
+    }
+    wf_tile_build_desc d = {.bmin = wf_v3(0, -1, 0), .bmax = wf_v3(N, 1, N), .verts = verts,
+                            .vert_count = (N + 1) * (N + 1), .polys = polys, .poly_count = N * N};
+    size_t size = 0;
+    atomic_store(&g_c_library_allocations, 0);
+    assert_int_equal(wf_tile_build_size(&d, &size), WF_OK);
+    assert_true(size <= sizeof buffer);
+    assert_int_equal(wf_tile_build_into(&d, buffer, sizeof buffer), WF_OK);
+    assert_int_equal(atomic_load(&g_c_library_allocations), 0);
+    assert_int_equal(wf_tile_validate(buffer, size), WF_OK);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_allocation_goes_through_the_hooks),
+        cmocka_unit_test(test_tile_build_into_allocates_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,6 +360,62 @@ static void test_offmesh_link_into_a_neighbouring_tile(void** state) {
     }
 }
 
+// One square as a tile of cell (0, 0) at the given layer, x from x0 to
+// x0 + 1, z 0..1, at height y.
+static wf_tile_ref add_square_layer(wf_mesh* mesh, int32_t layer, float x0, float y) {
+    const float verts[] = {x0, y, 0, x0, y, 1, x0 + 1, y, 1, x0 + 1, y, 0};
+    const uint16_t polys[] = {0, 1, 2, 3, WF_NULL_INDEX, WF_NULL_INDEX};
+    wf_tile_build_desc d;
+    memset(&d, 0, sizeof d);
+    d.layer = layer;
+    d.bmin = wf_v3(0, -1, 0);
+    d.bmax = wf_v3(N, 10, N);
+    d.verts = verts;
+    d.vert_count = 4;
+    d.polys = polys;
+    d.poly_count = 1;
+    d.walkable_climb = 0.5f;
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
+    wf_tile_ref t;
+    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t),
+                     WF_OK);
+    return t;
+}
+
+static void test_layers_of_one_cell_link_at_seams(void** state) {
+    (void)state;
+    wf_mesh* mesh = make_mesh(8, NULL);
+    // Layer 0: x 1..2 at y 0. Layer 1: x 2..3 at y 0.3 (a step within
+    // climb 0.5). Layer 2: x 2..3 at y 3 (another floor above: no link).
+    wf_tile_ref l0 = add_square_layer(mesh, 0, 1, 0.0f);
+    wf_tile_ref l1 = add_square_layer(mesh, 1, 2, 0.3f);
+    wf_tile_ref l2 = add_square_layer(mesh, 2, 2, 3.0f);
+    wf_poly_ref a = wf_mesh_poly_ref(mesh, l0, 0), b = wf_mesh_poly_ref(mesh, l1, 0);
+    wf_poly_ref c = wf_mesh_poly_ref(mesh, l2, 0);
+    assert_true(has_link(mesh, a, b));
+    assert_true(has_link(mesh, b, a));
+    assert_false(has_link(mesh, a, c));
+    assert_false(has_link(mesh, c, a));
+    // The portal is the whole shared edge x = 2, z 0..1.
+    const wf_mesh_tile *ta, *tb;
+    const wf_tile_poly *pa, *pb;
+    assert_int_equal(wf_mesh_resolve(mesh, a, &ta, &pa), WF_OK);
+    assert_int_equal(wf_mesh_resolve(mesh, b, &tb, &pb), WF_OK);
+    wf_vec3 l, r;
+    assert_int_equal(wf_mesh_portal_points(mesh, a, ta, pa, b, tb, pb, &l, &r), WF_OK);
+    assert_true(l.x == 2.0f && r.x == 2.0f);
+    assert_true(fminf(l.z, r.z) == 0.0f && fmaxf(l.z, r.z) == 1.0f);
+    // Removing layer 1 unlinks it; adding it back relinks.
+    assert_int_equal(wf_mesh_remove_tile(mesh, l1, NULL, NULL), WF_OK);
+    assert_int_equal(wf_mesh_resolve(mesh, a, &ta, &pa), WF_OK);
+    assert_int_equal(ta->first_link[0], WF_NULL_LINK);
+    l1 = add_square_layer(mesh, 1, 2, 0.3f);
+    assert_true(has_link(mesh, a, wf_mesh_poly_ref(mesh, l1, 0)));
+    wf_mesh_destroy(mesh);
+}
+
 static void test_flags_and_areas(void** state) {
     (void)state;
     wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
@@ -425,6 +482,7 @@ int main(void) {
         cmocka_unit_test(test_portals_stitch_across_tile_borders),
         cmocka_unit_test(test_offmesh_links),
         cmocka_unit_test(test_offmesh_link_into_a_neighbouring_tile),
+        cmocka_unit_test(test_layers_of_one_cell_link_at_seams),
         cmocka_unit_test(test_flags_and_areas),
         cmocka_unit_test(test_add_tile_bad_arguments),
     };

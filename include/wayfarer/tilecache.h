@@ -1,0 +1,235 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+/*
+ * Tile cache: a level kept as LZ4-compressed 2D heightfield layers, one or
+ * more per tile, from which navmesh tiles are built on demand.
+ *
+ *     wf_geom_data* level;                              // or a grid / voxels
+ *     wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &level);
+ *     wf_tilecache_desc d = {.params = wf_tilecache_params_recast_demo()};
+ *     wf_tilecache* tc;
+ *     wf_tilecache_create(&d, &tc);
+ *     wf_tilecache_build_geom(tc, wf_geom_data_view(level), NULL, 0);
+ *     wf_mesh* mesh;
+ *     wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+ *     wf_mesh_create(&md, &mesh);
+ *     wf_tilecache_build_navmesh(tc, mesh);             // every layer -> a tile
+ *
+ * Build (offline or at load): per tile with a border, triangles are
+ * rasterized into a span heightfield; walkable slope, low-hanging obstacles,
+ * ledges and low ceilings are filtered; the walkable area is eroded by the
+ * agent radius; convex volumes paint area ids; the result is split into 2D
+ * layers (at most 255 x 255 cells, never overlapping themselves vertically:
+ * bridges and floors give several layers per tile), each serialized and
+ * compressed. Tiles build in parallel on the desc's job system; the output
+ * is identical for any worker count.
+ *
+ * Layer -> navmesh tile: decompress into a per-worker scratch arena of fixed
+ * size, partition into regions, trace and simplify contours, triangulate
+ * into convex polygons, mark portal edges on the tile border, write a tile
+ * blob. No heap allocation in that step.
+ *
+ * Threads: a wf_tilecache is used by one thread at a time; it runs its own
+ * parallel loops on the desc's job system.
+ */
+#ifndef WAYFARER_TILECACHE_H
+#define WAYFARER_TILECACHE_H
+
+#include "wayfarer/base.h"
+#include "wayfarer/jobs.h"
+#include "wayfarer/navmesh.h"
+#include "wayfarer/vec3.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Input: triangles, 2D grids, voxel worlds
+ */
+
+/// A triangle mesh (a view: the arrays belong to the caller).
+typedef struct wf_geom {
+    const float* verts;      ///< vert_count * 3 (x, y, z)
+    uint32_t vert_count;
+    const uint32_t* tris;    ///< tri_count * 3 vertex indices, counter-clockwise seen from above
+    uint32_t tri_count;
+    const uint8_t* tri_areas; ///< optional area id per triangle (0..63); NULL = all 0
+} wf_geom;
+
+/// A loaded triangle mesh that owns its arrays.
+typedef struct wf_geom_data wf_geom_data;
+
+typedef struct wf_geom_load_desc {
+    wf_allocator allocator;
+    wf_logger logger; ///< errors name the line
+} wf_geom_load_desc;
+
+/// Wavefront OBJ: `v` and `f` lines (polygons fanned, negative indices,
+/// `v/vt/vn` forms), comments, CRLF; other lines ignored. The text need not
+/// be NUL-terminated. WF_ERR_BAD_DATA (the log names the line).
+WF_NODISCARD WF_API wf_status wf_geom_load_obj(const char* text, size_t size,
+                                               const wf_geom_load_desc* desc,
+                                               wf_geom_data** out);
+WF_API void wf_geom_data_destroy(wf_geom_data* geom);
+WF_API wf_geom wf_geom_data_view(const wf_geom_data* geom);
+/// Bounds of the vertices; false for an empty or non-finite mesh.
+WF_API bool wf_geom_bounds(const wf_geom* geom, wf_vec3* out_min, wf_vec3* out_max);
+
+/// A 2D walkable grid: cell (x, z) covers [origin.x + x * cell_size, ...).
+typedef struct wf_grid {
+    uint32_t width, depth;
+    float cell_size;
+    wf_vec3 origin;
+    const uint8_t* walkable; ///< width * depth, row-major by z; non-zero = walkable
+    const float* heights;    ///< optional surface y per cell; NULL = origin.y
+    const uint8_t* areas;    ///< optional area id per cell; NULL = 0
+} wf_grid;
+
+/// A loaded grid that owns its arrays (Moving AI .map files).
+typedef struct wf_grid_data wf_grid_data;
+
+/// Moving AI .map: `type`, `height`, `width`, `map`, then rows; '.', 'G'
+/// and 'S' walkable, everything else blocked. Row y of the file is z.
+WF_NODISCARD WF_API wf_status wf_grid_load_movingai(const char* text, size_t size, float cell_size,
+                                                    const wf_geom_load_desc* desc,
+                                                    wf_grid_data** out);
+WF_API void wf_grid_data_destroy(wf_grid_data* grid);
+WF_API wf_grid wf_grid_data_view(const wf_grid_data* grid);
+
+/// A voxel world of cubes: solid[x + z * size_x + y * size_x * size_z].
+/// The top of a solid cube with enough free space above is walkable; a
+/// step of one cube is climbable when the agent's climb allows it.
+typedef struct wf_voxels {
+    uint32_t size_x, size_y, size_z;
+    float cube_size;
+    wf_vec3 origin;
+    const uint8_t* solid;
+    const uint8_t* areas; ///< optional area id of the top of each cube
+} wf_voxels;
+
+/// A convex volume that paints an area id during the build (water, roads).
+typedef struct wf_convex_volume {
+    const wf_vec3* verts; ///< convex outline on XZ (y ignored), 3..32 points
+    uint32_t vert_count;
+    float min_y, max_y;
+    uint8_t area;
+} wf_convex_volume;
+
+/* ---------------------------------------------------------------------------
+ * Parameters, codec, cache
+ */
+
+typedef struct wf_tilecache_params {
+    float cell_size;        ///< XZ voxel size (m); required
+    float cell_height;      ///< Y voxel size (m); required
+    float agent_height;     ///< m
+    float agent_radius;     ///< m; the walkable area is eroded by it
+    float agent_climb;      ///< m
+    float agent_max_slope;  ///< degrees
+    uint32_t tile_size;     ///< cells per tile side, 1..255
+    uint32_t min_region_area;   ///< cells; smaller isolated regions are dropped
+    uint32_t merge_region_area; ///< cells; smaller regions merge into neighbours
+    float max_edge_length;  ///< m; contour edges are split above it (0 = no limit)
+    float max_simplification_error; ///< cells; contour simplification tolerance
+    uint32_t max_verts_per_poly;    ///< 3..WF_MAX_VERTS_PER_POLY
+    wf_vec3 bmin, bmax;     ///< world bounds; all zero = the input's bounds
+} wf_tilecache_params;
+
+/// The Recast demo's settings: cell 0.3/0.2, agent 2.0/0.6/0.9, slope 45,
+/// tile 48, region min 8, merge 20, edge 12, error 1.3, 6 verts per poly.
+WF_API wf_tilecache_params wf_tilecache_params_recast_demo(void);
+
+/// Compressor for layers. All zero = LZ4 with a cheap pre-filter.
+typedef struct wf_layer_codec {
+    /// Worst-case output size for an input of `size` bytes.
+    size_t (*max_compressed_size)(size_t size, void* user);
+    /// Returns WF_OK and *out_size, or WF_ERR_CAPACITY if out is too small.
+    wf_status (*compress)(const void* in, size_t in_size, void* out, size_t out_capacity,
+                          size_t* out_size, void* user);
+    /// Must reproduce exactly `out_size` bytes, else WF_ERR_BAD_DATA.
+    wf_status (*decompress)(const void* in, size_t in_size, void* out, size_t out_size,
+                            void* user);
+    uint32_t id;   ///< stored in cache files; loading with another codec fails
+    void* user;
+} wf_layer_codec;
+
+typedef struct wf_tilecache wf_tilecache;
+
+typedef struct wf_tilecache_desc {
+    wf_tilecache_params params;
+    wf_layer_codec codec;
+    wf_job_system jobs;   ///< builds run on it; zero = inline
+    uint32_t max_layers;  ///< layers the cache may hold; 0 = grow as needed during builds
+    wf_allocator allocator;
+    wf_logger logger;
+} wf_tilecache_desc;
+
+WF_NODISCARD WF_API wf_status wf_tilecache_create(const wf_tilecache_desc* desc,
+                                                  wf_tilecache** out);
+WF_API void wf_tilecache_destroy(wf_tilecache* tc);
+
+/// Builds every tile from triangles (replacing what the cache held).
+/// WF_ERR_INVALID_ARG (bad geometry or params), WF_ERR_OUT_OF_MEMORY,
+/// WF_ERR_CAPACITY (more layers than max_layers).
+WF_NODISCARD WF_API wf_status wf_tilecache_build_geom(wf_tilecache* tc, wf_geom geom,
+                                                      const wf_convex_volume* volumes,
+                                                      uint32_t volume_count);
+WF_NODISCARD WF_API wf_status wf_tilecache_build_grid(wf_tilecache* tc, wf_grid grid);
+WF_NODISCARD WF_API wf_status wf_tilecache_build_voxels(wf_tilecache* tc, wf_voxels voxels);
+
+/// A mesh desc whose tile grid matches the cache (origin, tile size).
+WF_API wf_mesh_desc wf_tilecache_mesh_desc(const wf_tilecache* tc);
+
+/// Builds a navmesh tile from every layer and adds it to mesh (parallel over
+/// layers; tiles are added in layer order, so the mesh is the same for any
+/// worker count). Existing tiles at the same cell and layer are replaced.
+WF_NODISCARD WF_API wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh);
+
+typedef struct wf_tilecache_layer_info {
+    int32_t tile_x, tile_z, layer;
+    uint32_t width, depth;        ///< cells
+    uint32_t walkable_cells;
+    uint32_t raw_bytes;           ///< serialized, before compression
+    uint32_t compressed_bytes;
+    wf_vec3 bmin, bmax;
+} wf_tilecache_layer_info;
+
+typedef struct wf_tilecache_stats {
+    uint32_t tile_count;          ///< tiles with at least one layer
+    uint32_t layer_count;
+    uint64_t raw_bytes;
+    uint64_t compressed_bytes;
+    uint64_t walkable_cells;
+    double walkable_area;         ///< m^2, cells * cell_size^2
+    double build_ms;              ///< last build, wall clock
+    size_t scratch_bytes_per_worker; ///< layer -> tile scratch arena size
+    size_t memory_bytes;
+} wf_tilecache_stats;
+
+WF_API wf_tilecache_stats wf_tilecache_get_stats(const wf_tilecache* tc);
+WF_API uint32_t wf_tilecache_layer_count(const wf_tilecache* tc);
+WF_NODISCARD WF_API wf_status wf_tilecache_get_layer_info(const wf_tilecache* tc, uint32_t index,
+                                                          wf_tilecache_layer_info* out);
+/// The tile blob of one layer, built into a caller buffer (the tile cache's
+/// own pipeline; useful for tools and tests). out_size gets the blob size;
+/// WF_ERR_CAPACITY if buffer_size is too small (out_size says how much).
+WF_NODISCARD WF_API wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index,
+                                                      void* buffer, size_t buffer_size,
+                                                      size_t* out_size);
+WF_API const wf_tilecache_params* wf_tilecache_get_params(const wf_tilecache* tc);
+
+/// Cache file: magic, version, params, codec id, every compressed layer,
+/// checksums. Loading validates everything (WF_ERR_BAD_DATA, WF_ERR_VERSION).
+WF_NODISCARD WF_API wf_status wf_tilecache_save_size(const wf_tilecache* tc, size_t* out_size);
+WF_NODISCARD WF_API wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size);
+/// desc supplies codec, jobs, allocator, logger (its params are replaced
+/// by the file's).
+WF_NODISCARD WF_API wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data,
+                                                size_t size, wf_tilecache** out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // WAYFARER_TILECACHE_H

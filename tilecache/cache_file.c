@@ -1,0 +1,298 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The cache file: build parameters, world bounds and every compressed
+// layer, with checksums; loading checks everything before it trusts it.
+#include <math.h>
+#include <string.h>
+
+#include "navcore/alloc.h"
+#include "navcore/bytes.h"
+#include "navcore/check.h"
+#include "navcore/log.h"
+#include "tilecache/tilecache_internal.h"
+
+/*
+ * Layout, little-endian:
+ *   header (HEADER_BYTES):
+ *     0 magic "WFTC"   4 version   8 checksum (header + directory, this
+ *     field read as 0)   12 codec id   16 file size (u64)   24 layer count
+ *     28 tiles x   32 tiles z   36 zero   40 params (PARAM_WORDS words)
+ *     112 world origin xyz, world max xyz   136 zero (8 bytes)
+ *   directory: per layer tile x, tile z, layer, raw size, compressed size,
+ *     checksum of the compressed bytes (DIR_BYTES each)
+ *   data: each layer's compressed bytes, zero-padded to DATA_ALIGN.
+ * Floats are stored as their bits, so a loaded cache builds exactly what
+ * the saved one did.
+ */
+#define FILE_MAGIC 0x43544657u // "WFTC"
+#define FILE_VERSION 1u
+#define HEADER_BYTES 144u
+#define CHECKSUM_AT 8u
+#define PARAMS_AT 40u
+#define PARAM_WORDS 18u
+#define BOUNDS_AT 112u
+#define DIR_BYTES 24u
+#define DATA_ALIGN 8u
+#define HASH_SEED 2166136261u
+
+static size_t pad(size_t n) { return (n + DATA_ALIGN - 1u) & ~(size_t)(DATA_ALIGN - 1u); }
+
+wf_status wf_tilecache_save_size(const wf_tilecache* tc, size_t* out_size) {
+    WF_CHECK_ARG(tc != NULL && out_size != NULL);
+    size_t n = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES;
+    for (uint32_t i = 0; i < tc->entry_count; ++i) {
+        n += pad(tc->entries[i].info.compressed_bytes);
+    }
+    *out_size = n;
+    return WF_OK;
+}
+
+static void put_params(unsigned char* p, const wf_tilecache_params* v) {
+    const float f[6] = {v->cell_size,    v->cell_height, v->agent_height,
+                        v->agent_radius, v->agent_climb, v->agent_max_slope};
+    for (int i = 0; i < 6; ++i) {
+        wf_bytes_put_f32(p + 4 * i, f[i]);
+    }
+    wf_bytes_put_u32(p + 24, v->tile_size);
+    wf_bytes_put_u32(p + 28, v->min_region_area);
+    wf_bytes_put_u32(p + 32, v->merge_region_area);
+    wf_bytes_put_f32(p + 36, v->max_edge_length);
+    wf_bytes_put_f32(p + 40, v->max_simplification_error);
+    wf_bytes_put_u32(p + 44, v->max_verts_per_poly);
+    const float b[6] = {v->bmin.x, v->bmin.y, v->bmin.z, v->bmax.x, v->bmax.y, v->bmax.z};
+    for (int i = 0; i < 6; ++i) {
+        wf_bytes_put_f32(p + 48 + 4 * i, b[i]);
+    }
+}
+
+static void get_params(const unsigned char* p, wf_tilecache_params* v) {
+    memset(v, 0, sizeof *v);
+    v->cell_size = wf_bytes_get_f32(p);
+    v->cell_height = wf_bytes_get_f32(p + 4);
+    v->agent_height = wf_bytes_get_f32(p + 8);
+    v->agent_radius = wf_bytes_get_f32(p + 12);
+    v->agent_climb = wf_bytes_get_f32(p + 16);
+    v->agent_max_slope = wf_bytes_get_f32(p + 20);
+    v->tile_size = wf_bytes_get_u32(p + 24);
+    v->min_region_area = wf_bytes_get_u32(p + 28);
+    v->merge_region_area = wf_bytes_get_u32(p + 32);
+    v->max_edge_length = wf_bytes_get_f32(p + 36);
+    v->max_simplification_error = wf_bytes_get_f32(p + 40);
+    v->max_verts_per_poly = wf_bytes_get_u32(p + 44);
+    v->bmin = wf_v3(wf_bytes_get_f32(p + 48), wf_bytes_get_f32(p + 52), wf_bytes_get_f32(p + 56));
+    v->bmax = wf_v3(wf_bytes_get_f32(p + 60), wf_bytes_get_f32(p + 64), wf_bytes_get_f32(p + 68));
+}
+
+/// Checksum of header and directory, the checksum field read as zero.
+static uint32_t header_checksum(const unsigned char* p, size_t directory_end) {
+    static const unsigned char zero[4] = {0, 0, 0, 0};
+    uint32_t h = wf_tilecache_hash(p, CHECKSUM_AT, HASH_SEED);
+    h = wf_tilecache_hash(zero, 4, h);
+    return wf_tilecache_hash(p + CHECKSUM_AT + 4u, directory_end - CHECKSUM_AT - 4u, h);
+}
+
+wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
+    WF_CHECK_ARG(tc != NULL && out != NULL);
+    size_t need;
+    wf_status s = wf_tilecache_save_size(tc, &need);
+    if (s != WF_OK) {
+        return s;
+    }
+    if (size < need) {
+        return WF_ERR_CAPACITY;
+    }
+    unsigned char* o = out;
+    memset(o, 0, need);
+    wf_bytes_put_u32(o, FILE_MAGIC);
+    wf_bytes_put_u32(o + 4, FILE_VERSION);
+    wf_bytes_put_u32(o + 12, tc->codec.id);
+    wf_bytes_put_u64(o + 16, (uint64_t)need);
+    wf_bytes_put_u32(o + 24, tc->entry_count);
+    wf_bytes_put_u32(o + 28, (uint32_t)tc->tiles_x);
+    wf_bytes_put_u32(o + 32, (uint32_t)tc->tiles_z);
+    put_params(o + PARAMS_AT, &tc->params);
+    const float b[6] = {tc->origin.x,    tc->origin.y,    tc->origin.z,
+                        tc->world_max.x, tc->world_max.y, tc->world_max.z};
+    for (int i = 0; i < 6; ++i) {
+        wf_bytes_put_f32(o + BOUNDS_AT + 4 * i, b[i]);
+    }
+    size_t dir = HEADER_BYTES, at = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES;
+    for (uint32_t i = 0; i < tc->entry_count; ++i, dir += DIR_BYTES) {
+        const wf_tilecache_entry* e = &tc->entries[i];
+        wf_bytes_put_u32(o + dir, (uint32_t)e->info.tile_x);
+        wf_bytes_put_u32(o + dir + 4, (uint32_t)e->info.tile_z);
+        wf_bytes_put_u32(o + dir + 8, (uint32_t)e->info.layer);
+        wf_bytes_put_u32(o + dir + 12, e->info.raw_bytes);
+        wf_bytes_put_u32(o + dir + 16, e->info.compressed_bytes);
+        wf_bytes_put_u32(o + dir + 20,
+                         wf_tilecache_hash(e->data, e->info.compressed_bytes, HASH_SEED));
+        memcpy(o + at, e->data, e->info.compressed_bytes);
+        at += pad(e->info.compressed_bytes);
+    }
+    wf_bytes_put_u32(o + CHECKSUM_AT, header_checksum(o, dir));
+    return WF_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Loading
+ */
+
+static bool all_zero(const unsigned char* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        if (p[i] != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Header fields and directory: sizes, counts, order, padding, checksum.
+static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache_params* params) {
+    if (size < HEADER_BYTES || wf_bytes_get_u32(in) != FILE_MAGIC) {
+        return WF_ERR_BAD_DATA;
+    }
+    if (wf_bytes_get_u32(in + 4) != FILE_VERSION) {
+        return WF_ERR_VERSION;
+    }
+    uint32_t count = wf_bytes_get_u32(in + 24);
+    if (wf_bytes_get_u64(in + 16) != (uint64_t)size || !all_zero(in + 36, 4) ||
+        !all_zero(in + BOUNDS_AT + 24, HEADER_BYTES - BOUNDS_AT - 24) ||
+        count > (size - HEADER_BYTES) / DIR_BYTES) {
+        return WF_ERR_BAD_DATA;
+    }
+    size_t dir_end = HEADER_BYTES + (size_t)count * DIR_BYTES;
+    if (wf_bytes_get_u32(in + CHECKSUM_AT) != header_checksum(in, dir_end)) {
+        return WF_ERR_BAD_DATA;
+    }
+    get_params(in + PARAMS_AT, params);
+    int32_t tiles_x = (int32_t)wf_bytes_get_u32(in + 28);
+    int32_t tiles_z = (int32_t)wf_bytes_get_u32(in + 32);
+    if (!wf_tilecache_params_valid(params) || tiles_x < 0 || tiles_z < 0 ||
+        (int64_t)tiles_x * tiles_z > (int64_t)WF_TILECACHE_MAX_TILES) {
+        return WF_ERR_BAD_DATA;
+    }
+    for (int i = 0; i < 3; ++i) {
+        float lo = wf_bytes_get_f32(in + BOUNDS_AT + 4 * i);
+        float hi = wf_bytes_get_f32(in + BOUNDS_AT + 12 + 4 * i);
+        if (!isfinite(lo) || !isfinite(hi) || lo > hi) {
+            return WF_ERR_BAD_DATA;
+        }
+    }
+    // Directory: in tile order (z, x, layer) without repeats, each layer
+    // exactly one tile's size, data laid out back to back to the end.
+    size_t raw_size = wf_layer_serialized_size(params->tile_size, params->tile_size);
+    size_t at = dir_end;
+    int64_t previous = -1;
+    for (uint32_t i = 0; i < count; ++i) {
+        const unsigned char* d = in + HEADER_BYTES + (size_t)i * DIR_BYTES;
+        int32_t tx = (int32_t)wf_bytes_get_u32(d), tz = (int32_t)wf_bytes_get_u32(d + 4);
+        int32_t layer = (int32_t)wf_bytes_get_u32(d + 8);
+        uint32_t raw = wf_bytes_get_u32(d + 12), packed = wf_bytes_get_u32(d + 16);
+        if (tx < 0 || tx >= tiles_x || tz < 0 || tz >= tiles_z || layer < 0 ||
+            layer >= (int32_t)WF_LAYER_MAX_SIZE) {
+            return WF_ERR_BAD_DATA;
+        }
+        int64_t key = ((int64_t)tz * tiles_x + tx) * (int64_t)WF_LAYER_MAX_SIZE + layer;
+        if (key <= previous || raw != raw_size || packed == 0 || packed > size - at ||
+            pad(packed) > size - at || !all_zero(in + at + packed, pad(packed) - packed)) {
+            return WF_ERR_BAD_DATA;
+        }
+        previous = key;
+        at += pad(packed);
+    }
+    return at == size ? WF_OK : WF_ERR_BAD_DATA;
+}
+
+/// One layer: checksum, decompression to its exact size, a valid layer of
+/// the directory's tile; then keeps a copy of the compressed bytes.
+static wf_status load_layer(wf_tilecache* tc, const unsigned char* dir, const unsigned char* bytes,
+                            wf_tilecache_entry* out) {
+    uint32_t raw_size = wf_bytes_get_u32(dir + 12), size = wf_bytes_get_u32(dir + 16);
+    if (wf_tilecache_hash(bytes, size, HASH_SEED) != wf_bytes_get_u32(dir + 20) ||
+        size > tc->codec.max_compressed_size(raw_size, tc->codec.user)) {
+        return WF_ERR_BAD_DATA;
+    }
+    wf_arena* arena = &tc->workers[0].scratch;
+    wf_arena_reset(arena);
+    unsigned char* raw = wf_arena_alloc(arena, raw_size, 16);
+    if (raw == NULL || tc->codec.decompress(bytes, size, raw, raw_size, tc->codec.user) != WF_OK) {
+        return WF_ERR_BAD_DATA;
+    }
+    wf_layer layer;
+    wf_status s = wf_layer_deserialize(raw, raw_size, tc->params.cell_size, tc->params.cell_height,
+                                       &layer);
+    if (s != WF_OK) {
+        return s == WF_ERR_VERSION ? s : WF_ERR_BAD_DATA;
+    }
+    if (layer.tile_x != (int32_t)wf_bytes_get_u32(dir) ||
+        layer.tile_z != (int32_t)wf_bytes_get_u32(dir + 4) ||
+        layer.layer != (int32_t)wf_bytes_get_u32(dir + 8) ||
+        layer.width != tc->params.tile_size || layer.depth != tc->params.tile_size) {
+        return WF_ERR_BAD_DATA;
+    }
+    out->data = wf_alloc(&tc->allocator, size, 1);
+    if (out->data == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(out->data, bytes, size);
+    wf_tilecache_layer_info_from(&layer, raw_size, size, &out->info);
+    return WF_OK;
+}
+
+wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, size_t size,
+                            wf_tilecache** out) {
+    WF_CHECK_ARG(desc != NULL && out != NULL && (data != NULL || size == 0));
+    const unsigned char* in = data;
+    wf_tilecache_params params;
+    wf_status s = check_layout(in, size, &params);
+    if (s != WF_OK) {
+        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: not a valid cache file (%s)",
+               wf_status_string(s));
+        return s;
+    }
+    wf_tilecache_desc d = *desc;
+    d.params = params;
+    wf_tilecache* tc = NULL;
+    s = wf_tilecache_create(&d, &tc);
+    if (s != WF_OK) {
+        return s;
+    }
+    if (tc->codec.id != wf_bytes_get_u32(in + 12)) {
+        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: the file's codec %u is not the desc's %u",
+               wf_bytes_get_u32(in + 12), tc->codec.id);
+        wf_tilecache_destroy(tc);
+        return WF_ERR_BAD_DATA;
+    }
+    uint32_t count = wf_bytes_get_u32(in + 24);
+    if (count > 0) {
+        // Zeroed, so a partly loaded array frees cleanly.
+        tc->entries = WF_ALLOC_ARRAY(&tc->allocator, wf_tilecache_entry, count);
+        if (tc->entries == NULL) {
+            wf_tilecache_destroy(tc);
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        tc->entry_count = count;
+    }
+    size_t at = HEADER_BYTES + (size_t)count * DIR_BYTES;
+    for (uint32_t i = 0; i < count && s == WF_OK; ++i) {
+        const unsigned char* dir = in + HEADER_BYTES + (size_t)i * DIR_BYTES;
+        s = load_layer(tc, dir, in + at, &tc->entries[i]);
+        at += pad(wf_bytes_get_u32(dir + 16));
+    }
+    if (s != WF_OK) {
+        if (s != WF_ERR_OUT_OF_MEMORY) {
+            wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: a damaged layer in the cache file");
+        }
+        wf_tilecache_destroy(tc);
+        return s;
+    }
+    tc->tiles_x = (int32_t)wf_bytes_get_u32(in + 28);
+    tc->tiles_z = (int32_t)wf_bytes_get_u32(in + 32);
+    tc->origin = wf_v3(wf_bytes_get_f32(in + BOUNDS_AT), wf_bytes_get_f32(in + BOUNDS_AT + 4),
+                       wf_bytes_get_f32(in + BOUNDS_AT + 8));
+    tc->world_max = wf_v3(wf_bytes_get_f32(in + BOUNDS_AT + 12),
+                          wf_bytes_get_f32(in + BOUNDS_AT + 16),
+                          wf_bytes_get_f32(in + BOUNDS_AT + 20));
+    *out = tc;
+    return WF_OK;
+}

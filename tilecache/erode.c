@@ -1,0 +1,183 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Area marking on the compact heightfield: erosion of the walkable area by
+// the agent radius, and convex volumes that paint an area id.
+#include <math.h>
+
+#include "navcore/check.h"
+#include "tilecache/heightfield.h"
+
+/// Chamfer weights of the distance transform: 2 per straight step and 3 per
+/// diagonal step approximate 2 x the Euclidean distance in cells.
+#define STEP_STRAIGHT 2u
+#define STEP_DIAGONAL 3u
+#define FAR_AWAY 0xffffu
+
+static inline uint32_t neighbour_index(const wf_compact_heightfield* chf, int32_t x, int32_t z,
+                                       const wf_compact_span* s, int dir) {
+    size_t nc = (size_t)(x + wf_dir_dx[dir]) + (size_t)(z + wf_dir_dz[dir]) * (size_t)chf->width;
+    return chf->cell_index[nc] + wf_compact_get_con(s, dir);
+}
+
+static inline void relax(uint16_t* dist, uint32_t target, uint32_t source, uint32_t step) {
+    uint32_t d = (uint32_t)dist[source] + step;
+    if (d > FAR_AWAY) {
+        d = FAR_AWAY;
+    }
+    if (d < dist[target]) {
+        dist[target] = (uint16_t)d;
+    }
+}
+
+/// Relaxes span i at (x, z) from its neighbour in direction `straight`
+/// (step 2) and from that neighbour's neighbour in direction `turn`, the
+/// diagonal (step 3).
+static inline void relax_pair(const wf_compact_heightfield* chf, uint16_t* dist, int32_t x,
+                              int32_t z, uint32_t i, int straight, int turn) {
+    const wf_compact_span* s = &chf->spans[i];
+    if (wf_compact_get_con(s, straight) == WF_NOT_CONNECTED) {
+        return;
+    }
+    uint32_t ni = neighbour_index(chf, x, z, s, straight);
+    relax(dist, i, ni, STEP_STRAIGHT);
+    const wf_compact_span* ns = &chf->spans[ni];
+    if (wf_compact_get_con(ns, turn) == WF_NOT_CONNECTED) {
+        return;
+    }
+    int32_t nx = x + wf_dir_dx[straight];
+    int32_t nz = z + wf_dir_dz[straight];
+    relax(dist, i, neighbour_index(chf, nx, nz, ns, turn), STEP_DIAGONAL);
+}
+
+wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, int32_t radius) {
+    WF_CHECK_ARG(chf != NULL && arena != NULL && chf->cell_index != NULL);
+    // Distances saturate at FAR_AWAY, so the threshold must stay below it.
+    WF_CHECK_ARG(radius >= 0 && radius < (int32_t)(FAR_AWAY / STEP_STRAIGHT));
+    if (radius == 0 || chf->span_count == 0) {
+        return WF_OK;
+    }
+
+    wf_arena_mark mark = wf_arena_get_mark(arena);
+    uint16_t* dist = WF_ARENA_ARRAY(arena, uint16_t, chf->span_count);
+    if (dist == NULL) {
+        return WF_ERR_CAPACITY;
+    }
+
+    // Seeds: unwalkable spans and walkable ones missing a walkable
+    // neighbour in any of the four directions (the edge of the area).
+    for (int32_t z = 0; z < chf->depth; ++z) {
+        for (int32_t x = 0; x < chf->width; ++x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
+            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
+                 ++i) {
+                bool inside = chf->areas[i] != WF_AREA_NULL;
+                for (int dir = 0; dir < WF_DIR_COUNT && inside; ++dir) {
+                    const wf_compact_span* s = &chf->spans[i];
+                    inside = wf_compact_get_con(s, dir) != WF_NOT_CONNECTED &&
+                             chf->areas[neighbour_index(chf, x, z, s, dir)] != WF_AREA_NULL;
+                }
+                dist[i] = inside ? (uint16_t)FAR_AWAY : 0u;
+            }
+        }
+    }
+
+    // Two-pass chamfer distance transform (Borgefors): forward from -x
+    // (and -x-z) and -z (and +x-z), then backward from +x (and +x+z) and
+    // +z (and -x+z).
+    for (int32_t z = 0; z < chf->depth; ++z) {
+        for (int32_t x = 0; x < chf->width; ++x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
+            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
+                 ++i) {
+                relax_pair(chf, dist, x, z, i, 0, 3);
+                relax_pair(chf, dist, x, z, i, 3, 2);
+            }
+        }
+    }
+    for (int32_t z = chf->depth - 1; z >= 0; --z) {
+        for (int32_t x = chf->width - 1; x >= 0; --x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
+            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
+                 ++i) {
+                relax_pair(chf, dist, x, z, i, 2, 1);
+                relax_pair(chf, dist, x, z, i, 1, 0);
+            }
+        }
+    }
+
+    const uint32_t threshold = (uint32_t)radius * STEP_STRAIGHT;
+    for (uint32_t i = 0; i < chf->span_count; ++i) {
+        if (dist[i] < threshold) {
+            chf->areas[i] = WF_AREA_NULL;
+        }
+    }
+    wf_arena_reset_to(arena, mark);
+    return WF_OK;
+}
+
+/// Crossing-number point-in-polygon test on XZ.
+static bool point_in_outline(const wf_vec3* verts, uint32_t count, float px, float pz) {
+    bool inside = false;
+    for (uint32_t i = 0, j = count - 1; i < count; j = i++) {
+        const wf_vec3* a = &verts[i];
+        const wf_vec3* b = &verts[j];
+        if ((a->z > pz) != (b->z > pz) &&
+            px < (b->x - a->x) * (pz - a->z) / (b->z - a->z) + a->x) {
+            inside = !inside;
+        }
+    }
+    return inside;
+}
+
+void wf_mark_convex_volume(wf_compact_heightfield* chf, const wf_convex_volume* volume) {
+    if (chf == NULL || chf->cell_index == NULL || !(chf->cs > 0.0f) || volume == NULL ||
+        volume->verts == NULL || volume->vert_count < 3 || volume->vert_count > 32 ||
+        !(volume->min_y <= volume->max_y)) {
+        return;
+    }
+    float min_x = volume->verts[0].x, max_x = min_x;
+    float min_z = volume->verts[0].z, max_z = min_z;
+    for (uint32_t i = 1; i < volume->vert_count; ++i) {
+        min_x = fminf(min_x, volume->verts[i].x);
+        max_x = fmaxf(max_x, volume->verts[i].x);
+        min_z = fminf(min_z, volume->verts[i].z);
+        max_z = fmaxf(max_z, volume->verts[i].z);
+    }
+    if (!(isfinite(min_x) && isfinite(max_x) && isfinite(min_z) && isfinite(max_z))) {
+        return;
+    }
+    // Only the cells under the outline's bounding box need the exact test.
+    float x0f = floorf((min_x - chf->bmin[0]) / chf->cs);
+    float x1f = floorf((max_x - chf->bmin[0]) / chf->cs);
+    float z0f = floorf((min_z - chf->bmin[2]) / chf->cs);
+    float z1f = floorf((max_z - chf->bmin[2]) / chf->cs);
+    if (x1f < 0.0f || z1f < 0.0f || x0f >= (float)chf->width || z0f >= (float)chf->depth) {
+        return;
+    }
+    int32_t x0 = x0f < 0.0f ? 0 : (int32_t)x0f;
+    int32_t z0 = z0f < 0.0f ? 0 : (int32_t)z0f;
+    int32_t x1 = x1f >= (float)chf->width ? chf->width - 1 : (int32_t)x1f;
+    int32_t z1 = z1f >= (float)chf->depth ? chf->depth - 1 : (int32_t)z1f;
+
+    for (int32_t z = z0; z <= z1; ++z) {
+        for (int32_t x = x0; x <= x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
+            float px = chf->bmin[0] + ((float)x + 0.5f) * chf->cs;
+            float pz = chf->bmin[2] + ((float)z + 0.5f) * chf->cs;
+            bool in_outline = point_in_outline(volume->verts, volume->vert_count, px, pz);
+            if (!in_outline) {
+                continue;
+            }
+            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
+                 ++i) {
+                if (chf->areas[i] == WF_AREA_NULL) {
+                    continue;
+                }
+                float top = chf->bmin[1] + (float)chf->spans[i].y * chf->ch;
+                if (top >= volume->min_y && top <= volume->max_y) {
+                    chf->areas[i] = volume->area;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The three walkable-span filters of Recast's pipeline, run on the span
+// heightfield between rasterization and the compact heightfield.
+#include "tilecache/heightfield.h"
+
+/// Open space above the topmost span of a column reaches this height.
+#define OPEN_TOP ((int32_t)WF_SPAN_MAX_HEIGHT)
+
+static int32_t ceiling_of(const wf_heightfield* hf, const wf_span* s) {
+    return s->next == WF_NO_SPAN ? OPEN_TOP : (int32_t)hf->spans[s->next].smin;
+}
+
+void wf_filter_low_hanging_obstacles(wf_heightfield* hf, int32_t walkable_climb) {
+    if (hf == NULL || hf->columns == NULL) {
+        return;
+    }
+    size_t cell_count = (size_t)hf->width * (size_t)hf->depth;
+    for (size_t c = 0; c < cell_count; ++c) {
+        // Whether the span below was walkable before this pass: a fixed span
+        // does not lift the one above it, so a stack of kerbs stays a wall.
+        bool below_walkable = false;
+        uint8_t below_area = WF_AREA_NULL;
+        int32_t below_top = 0;
+        for (uint32_t i = hf->columns[c]; i != WF_NO_SPAN; i = hf->spans[i].next) {
+            wf_span* s = &hf->spans[i];
+            bool walkable = s->area != WF_AREA_NULL;
+            if (!walkable && below_walkable && (int32_t)s->smax - below_top <= walkable_climb) {
+                s->area = below_area;
+            }
+            below_walkable = walkable;
+            below_area = s->area;
+            below_top = (int32_t)s->smax;
+        }
+    }
+}
+
+/// Lowest neighbour floor relative to `floor` (a value below -climb means a
+/// drop the agent could walk off) and the range of neighbour floors it can
+/// step to, over the openings at least walkable_height tall.
+typedef struct ledge_probe {
+    int32_t lowest_drop;
+    int32_t reach_min, reach_max;
+} ledge_probe;
+
+static bool probe_neighbour(const wf_heightfield* hf, int32_t nx, int32_t nz, int32_t floor,
+                            int32_t ceiling, int32_t walkable_height, int32_t walkable_climb,
+                            ledge_probe* probe) {
+    if (nx < 0 || nz < 0 || nx >= hf->width || nz >= hf->depth) {
+        return false; // the edge of the field: nothing known beyond, a ledge
+    }
+    uint32_t first = hf->columns[(size_t)nx + (size_t)nz * (size_t)hf->width];
+    // The opening beneath the neighbour's lowest span reaches down forever.
+    int32_t below_ceiling = first == WF_NO_SPAN ? OPEN_TOP : (int32_t)hf->spans[first].smin;
+    if ((below_ceiling < ceiling ? below_ceiling : ceiling) - floor >= walkable_height) {
+        return false;
+    }
+    for (uint32_t i = first; i != WF_NO_SPAN; i = hf->spans[i].next) {
+        const wf_span* ns = &hf->spans[i];
+        int32_t nfloor = (int32_t)ns->smax;
+        int32_t nceiling = ceiling_of(hf, ns);
+        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
+        int32_t gap_bottom = nfloor > floor ? nfloor : floor;
+        if (gap_top - gap_bottom < walkable_height) {
+            continue; // too low to pass between the two
+        }
+        int32_t drop = nfloor - floor;
+        if (drop < probe->lowest_drop) {
+            probe->lowest_drop = drop;
+        }
+        if (drop >= -walkable_climb && drop <= walkable_climb) {
+            if (nfloor < probe->reach_min) {
+                probe->reach_min = nfloor;
+            }
+            if (nfloor > probe->reach_max) {
+                probe->reach_max = nfloor;
+            }
+        } else if (drop < -walkable_climb) {
+            return false; // already a ledge
+        }
+    }
+    return true;
+}
+
+void wf_filter_ledge_spans(wf_heightfield* hf, int32_t walkable_height, int32_t walkable_climb) {
+    if (hf == NULL || hf->columns == NULL) {
+        return;
+    }
+    for (int32_t z = 0; z < hf->depth; ++z) {
+        for (int32_t x = 0; x < hf->width; ++x) {
+            uint32_t i = hf->columns[(size_t)x + (size_t)z * (size_t)hf->width];
+            for (; i != WF_NO_SPAN; i = hf->spans[i].next) {
+                wf_span* s = &hf->spans[i];
+                if (s->area == WF_AREA_NULL) {
+                    continue;
+                }
+                int32_t floor = (int32_t)s->smax;
+                int32_t ceiling = ceiling_of(hf, s);
+                ledge_probe probe = {OPEN_TOP, floor, floor};
+                bool is_ledge = false;
+                for (int dir = 0; dir < WF_DIR_COUNT && !is_ledge; ++dir) {
+                    is_ledge = !probe_neighbour(hf, x + wf_dir_dx[dir], z + wf_dir_dz[dir], floor,
+                                                ceiling, walkable_height, walkable_climb, &probe);
+                }
+                // A drop beyond climb next door, or neighbours spread over
+                // more than climb (a slope too steep to stand on).
+                if (is_ledge || probe.lowest_drop < -walkable_climb ||
+                    probe.reach_max - probe.reach_min > walkable_climb) {
+                    s->area = WF_AREA_NULL;
+                }
+            }
+        }
+    }
+}
+
+void wf_filter_low_height_spans(wf_heightfield* hf, int32_t walkable_height) {
+    if (hf == NULL || hf->columns == NULL) {
+        return;
+    }
+    size_t cell_count = (size_t)hf->width * (size_t)hf->depth;
+    for (size_t c = 0; c < cell_count; ++c) {
+        for (uint32_t i = hf->columns[c]; i != WF_NO_SPAN; i = hf->spans[i].next) {
+            wf_span* s = &hf->spans[i];
+            if (ceiling_of(hf, s) - (int32_t)s->smax < walkable_height) {
+                s->area = WF_AREA_NULL;
+            }
+        }
+    }
+}
