@@ -152,6 +152,19 @@ static bool append_segment(funnel* f, wf_vec3 a, uint32_t first, uint32_t last, 
     return append_point(f, b, flags, ref);
 }
 
+/// Whether p stays on the inner side of the funnel's other edge apex->side
+/// (sign: -1 inner is the right, +1 the left). A p exactly on that edge's
+/// line counts as inside when it is no further than `side`: the funnel then
+/// closes to a straight line through p instead of turning at a corner that
+/// lies beyond p (a goal on the line of a portal edge).
+static bool stays_inside(wf_vec3 apex, wf_vec3 side, wf_vec3 p, float inner_sign) {
+    float area = wf_v2_triangle_area2(apex, side, p);
+    if (area != 0.0f) {
+        return area * inner_sign > 0.0f;
+    }
+    return wf_v2_distance_sq(apex, p) <= wf_v2_distance_sq(apex, side);
+}
+
 /// Runs the funnel over portals 0..count-1 (the last one being the end
 /// point). Left/right tests use wf_v2_triangle_area2: > 0 means "to the
 /// left of" the first two points. False when the output filled up.
@@ -175,7 +188,7 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
         // if pr crosses over the left side.
         if (wf_v2_triangle_area2(apex, right, pr) >= 0.0f) {
             if (same_point_2d(apex, right) || same_point_2d(pr, left) ||
-                wf_v2_triangle_area2(apex, left, pr) < 0.0f) {
+                stays_inside(apex, left, pr, -1.0f)) {
                 right = pr;
                 right_index = i;
             } else {
@@ -194,7 +207,7 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
         }
         if (wf_v2_triangle_area2(apex, left, pl) <= 0.0f) {
             if (same_point_2d(apex, left) || same_point_2d(pl, right) ||
-                wf_v2_triangle_area2(apex, right, pl) > 0.0f) {
+                stays_inside(apex, right, pl, 1.0f)) {
                 left = pl;
                 left_index = i;
             } else {
