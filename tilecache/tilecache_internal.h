@@ -48,7 +48,14 @@ struct wf_tilecache {
 };
 
 /// Finite, positive sizes and every limit the build relies on.
+/// Tile blobs and their staging are 16-byte aligned (the tile format's sections).
+#define WF_TILECACHE_BLOB_ALIGN 16u
+
 bool wf_tilecache_params_valid(const wf_tilecache_params* params);
+/// True when the params leave the world bounds to the input.
+bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
+/// Wall clock in milliseconds, for build statistics.
+double wf_tilecache_now_ms(void);
 
 /// Info of a decompressed layer (XZ of its tile, Y of its floors).
 void wf_tilecache_layer_info_from(const wf_layer* layer, uint32_t raw_bytes,

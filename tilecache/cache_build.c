@@ -1,0 +1,594 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Building the cache: every tile's layers from triangles, grids or voxels,
+// in parallel over tiles (per-worker arenas), gathered in tile order so the
+// result is the same for any worker count.
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+#include "navcore/log.h"
+#include "tilecache/tile_builder.h"
+#include "tilecache/tilecache_internal.h"
+
+/// Attempts per tile: a tile whose span pool or scratch arena turned out
+/// too small is built again with both doubled (the sizes are guesses).
+#define BUILD_ATTEMPTS 6
+/// Span pool guess per column where triangles pile up (stacked floors).
+#define SPANS_PER_COLUMN_GUESS 8u
+/// Spare bytes in each per-tile arena for the small allocations of the
+/// filters and the layer split that the estimate does not list.
+#define BUILD_ARENA_SLACK ((size_t)64 << 10)
+/// A tile needing more scratch than this (1 GiB) is not sane input.
+#define MAX_BUILD_ARENA ((size_t)1 << 30)
+
+/* ---------------------------------------------------------------------------
+ * Build: one task per tile, each with a worker's arena
+ */
+
+typedef enum input_kind { INPUT_GEOM, INPUT_GRID, INPUT_VOXELS } input_kind;
+
+typedef struct build_input {
+    input_kind kind;
+    wf_geom geom;
+    const wf_convex_volume* volumes;
+    uint32_t volume_count;
+    wf_grid grid;
+    wf_voxels voxels;
+} build_input;
+
+/// The params in cells (Recast's rounding: height up, climb down, radius up).
+typedef struct cell_params {
+    int32_t walkable_height, walkable_climb, radius, border, side;
+    float cs, ch, tile_width;
+} cell_params;
+
+static cell_params cell_params_of(const wf_tilecache_params* p) {
+    cell_params c;
+    c.cs = p->cell_size;
+    c.ch = p->cell_height;
+    c.walkable_height = (int32_t)ceilf(p->agent_height / p->cell_height);
+    c.walkable_climb = (int32_t)floorf(p->agent_climb / p->cell_height);
+    c.radius = (int32_t)ceilf(p->agent_radius / p->cell_size);
+    // Three cells past the radius: erosion and the layer split look that
+    // far, so cells at the tile's edge see the same neighbours as inside.
+    c.border = c.radius + 3;
+    c.side = (int32_t)p->tile_size + 2 * c.border;
+    c.tile_width = (float)p->tile_size * p->cell_size;
+    return c;
+}
+
+/// What one tile produced: entries with their own compressed bytes.
+typedef struct tile_result {
+    wf_status status;
+    uint32_t layer_count;
+    wf_tilecache_entry* entries;
+} tile_result;
+
+typedef struct build_job {
+    const wf_tilecache* tc;
+    const build_input* in;
+    cell_params cp;
+    wf_vec3 bmin, bmax;
+    int32_t tiles_x, tiles_z;
+    // Triangles per tile (geom only): CSR lists in triangle order.
+    uint32_t* bin_start; ///< tiles + 1
+    uint32_t* bin_tris;
+    uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
+    wf_arena* arenas;    ///< per worker, grown to the largest tile it built
+    size_t* high_water;  ///< per worker
+    tile_result* results;
+} build_job;
+
+/// The tile's rectangle with its border: x/z of tile (tx, tz) +- border.
+static void tile_bounds(const build_job* job, int32_t tx, int32_t tz, float* bmin, float* bmax) {
+    const cell_params* c = &job->cp;
+    float pad = (float)c->border * c->cs;
+    bmin[0] = job->bmin.x + (float)tx * c->tile_width - pad;
+    bmin[1] = job->bmin.y;
+    bmin[2] = job->bmin.z + (float)tz * c->tile_width - pad;
+    bmax[0] = bmin[0] + (float)c->side * c->cs;
+    bmax[1] = job->bmax.y;
+    bmax[2] = bmin[2] + (float)c->side * c->cs;
+}
+
+/// Tiles whose bordered rectangle a [lo, hi] interval touches (an
+/// epsilon wide on both ends, so float rounding can only add a tile).
+static void tile_range(double lo, double hi, double origin, double width, double pad,
+                       int32_t count, int32_t* out_first, int32_t* out_last) {
+    double eps = 1e-4 * width;
+    double first = floor((lo - origin - pad - eps) / width);
+    double last = floor((hi - origin + pad + eps) / width);
+    *out_first = first < 0.0 ? 0 : first >= (double)count ? count : (int32_t)first;
+    *out_last = last < 0.0 ? -1 : last >= (double)count ? count - 1 : (int32_t)last;
+}
+
+/// Bins triangle indices into the tiles their XZ boxes touch (two passes:
+/// count, then fill), checking indices and areas on the way.
+static wf_status bin_triangles(build_job* job) {
+    const wf_geom* g = &job->in->geom;
+    const wf_allocator* a = &job->tc->allocator;
+    const cell_params* c = &job->cp;
+    uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
+    job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)tiles + 1u);
+    job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, tiles);
+    if (job->bin_start == NULL || job->bin_cells == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    double pad = (double)c->border * c->cs;
+    uint64_t total = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t t = 0; t < g->tri_count; ++t) {
+            const uint32_t* tri = &g->tris[3u * t];
+            if (tri[0] >= g->vert_count || tri[1] >= g->vert_count || tri[2] >= g->vert_count ||
+                (g->tri_areas != NULL && g->tri_areas[t] >= WF_MAX_AREAS &&
+                 g->tri_areas[t] != WF_AREA_NULL)) {
+                wf_log(&job->tc->logger, WF_LOG_ERROR,
+                       "tilecache: triangle %u has a vertex index or area out of range", t);
+                return WF_ERR_INVALID_ARG;
+            }
+            const float* v0 = &g->verts[3u * tri[0]];
+            float lo[2] = {v0[0], v0[2]}, hi[2] = {v0[0], v0[2]};
+            for (int k = 1; k < 3; ++k) {
+                const float* v = &g->verts[3u * tri[k]];
+                lo[0] = v[0] < lo[0] ? v[0] : lo[0], hi[0] = v[0] > hi[0] ? v[0] : hi[0];
+                lo[1] = v[2] < lo[1] ? v[2] : lo[1], hi[1] = v[2] > hi[1] ? v[2] : hi[1];
+            }
+            int32_t x0, x1, z0, z1;
+            tile_range(lo[0], hi[0], job->bmin.x, c->tile_width, pad, job->tiles_x, &x0, &x1);
+            tile_range(lo[1], hi[1], job->bmin.z, c->tile_width, pad, job->tiles_z, &z0, &z1);
+            // Cells under the box, at most a column each (for the span guess).
+            double cx = ((double)hi[0] - lo[0]) / c->cs + 2.0;
+            double cz = ((double)hi[1] - lo[1]) / c->cs + 2.0;
+            cx = cx < (double)c->side ? cx : (double)c->side;
+            cz = cz < (double)c->side ? cz : (double)c->side;
+            for (int32_t tz = z0; tz <= z1; ++tz) {
+                for (int32_t tx = x0; tx <= x1; ++tx) {
+                    uint32_t tile = (uint32_t)(tz * job->tiles_x + tx);
+                    if (pass == 0) {
+                        job->bin_start[tile + 1]++;
+                        job->bin_cells[tile] += (uint64_t)(cx * cz);
+                        total++;
+                    } else {
+                        job->bin_tris[job->bin_start[tile]++] = t;
+                    }
+                }
+            }
+        }
+        if (pass == 0) {
+            if (total > UINT32_MAX) {
+                return WF_ERR_CAPACITY;
+            }
+            for (uint32_t i = 0; i < tiles; ++i) {
+                job->bin_start[i + 1] += job->bin_start[i];
+            }
+            job->bin_tris = WF_ALLOC_ARRAY(a, uint32_t, total);
+            if (job->bin_tris == NULL) {
+                return WF_ERR_OUT_OF_MEMORY;
+            }
+        }
+    }
+    // The fill pass moved each start to the next tile's: shift back.
+    for (uint32_t i = tiles; i > 0; --i) {
+        job->bin_start[i] = job->bin_start[i - 1];
+    }
+    job->bin_start[0] = 0;
+    return WF_OK;
+}
+
+/// First guess of a tile's span pool and arena bytes.
+static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_spans) {
+    const cell_params* c = &job->cp;
+    uint64_t cells = (uint64_t)c->side * (uint64_t)c->side, spans = cells, tris = 0;
+    if (job->in->kind == INPUT_GEOM) {
+        uint64_t under = job->bin_cells[tile], cap = cells * SPANS_PER_COLUMN_GUESS;
+        spans += under < cap ? under : cap;
+        tris = job->bin_start[tile + 1] - job->bin_start[tile];
+    } else if (job->in->kind == INPUT_VOXELS) {
+        uint64_t runs = ((uint64_t)job->in->voxels.size_y + 1u) / 2u;
+        spans += cells * (runs < SPANS_PER_COLUMN_GUESS ? runs : SPANS_PER_COLUMN_GUESS);
+    }
+    *out_spans = (uint32_t)spans;
+    size_t ts = job->tc->params.tile_size;
+    size_t serialized = wf_layer_serialized_size((uint32_t)ts, (uint32_t)ts);
+    size_t compressed = job->tc->codec.max_compressed_size(serialized, job->tc->codec.user);
+    uint64_t bytes = tris * 13u                                          // sub-mesh
+                   + cells * (4u + 4u + 1u + 8u)                         // columns, cells, scratch
+                   + spans * (sizeof(wf_span) + sizeof(wf_compact_span) + 1u + 4u)
+                   + ts * ts * 8u + 2u * (serialized + compressed)       // one layer's buffers
+                   + BUILD_ARENA_SLACK;
+    return bytes > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : (size_t)bytes;
+}
+
+/// Layers of one tile, still in the arena.
+typedef struct arena_layers {
+    uint32_t count;
+    wf_tilecache_layer_info* infos;
+    unsigned char** data;
+} arena_layers;
+
+/// Fills the heightfield from the input and runs the span filters: all
+/// three for triangles and voxels; grids have no drops (a blocked cell is
+/// a wall, not a ledge), so only the low-ceiling filter runs on them.
+static wf_status fill_heightfield(const build_job* job, uint32_t tile, wf_heightfield* hf,
+                                  wf_arena* arena) {
+    const build_input* in = job->in;
+    const cell_params* c = &job->cp;
+    wf_status s;
+    if (in->kind == INPUT_GEOM) {
+        uint32_t first = job->bin_start[tile], n = job->bin_start[tile + 1] - first;
+        uint32_t* tris = WF_ARENA_ARRAY(arena, uint32_t, 3u * (size_t)n);
+        uint8_t* areas = in->geom.tri_areas != NULL ? WF_ARENA_ARRAY(arena, uint8_t, n) : NULL;
+        if (tris == NULL || (in->geom.tri_areas != NULL && areas == NULL)) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t t = job->bin_tris[first + i];
+            memcpy(&tris[3u * i], &in->geom.tris[3u * t], 3u * sizeof *tris);
+            if (areas != NULL) {
+                areas[i] = in->geom.tri_areas[t];
+            }
+        }
+        wf_geom sub = in->geom;
+        sub.tris = tris;
+        sub.tri_count = n;
+        sub.tri_areas = areas;
+        s = wf_rasterize_triangles(hf, &sub, job->tc->params.agent_max_slope, c->walkable_climb);
+    } else if (in->kind == INPUT_GRID) {
+        s = wf_heightfield_fill_grid(hf, &in->grid);
+    } else {
+        s = wf_heightfield_fill_voxels(hf, &in->voxels);
+    }
+    if (s != WF_OK) {
+        return s;
+    }
+    if (in->kind != INPUT_GRID) {
+        wf_filter_low_hanging_obstacles(hf, c->walkable_climb);
+        wf_filter_ledge_spans(hf, c->walkable_height, c->walkable_climb);
+    }
+    wf_filter_low_height_spans(hf, c->walkable_height);
+    return WF_OK;
+}
+
+/// The arena part of a tile: heightfield, filters, compact, erosion,
+/// volumes, layers, serialized and compressed.
+static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t span_capacity,
+                                   wf_arena* arena, arena_layers* out) {
+    const cell_params* c = &job->cp;
+    const wf_tilecache* tc = job->tc;
+    int32_t tx = (int32_t)(tile % (uint32_t)job->tiles_x);
+    int32_t tz = (int32_t)(tile / (uint32_t)job->tiles_x);
+    float bmin[3], bmax[3];
+    tile_bounds(job, tx, tz, bmin, bmax);
+    wf_heightfield hf;
+    wf_status s = wf_heightfield_init(&hf, arena, c->side, c->side, bmin, bmax, c->cs, c->ch,
+                                      span_capacity);
+    if (s == WF_OK) {
+        s = fill_heightfield(job, tile, &hf, arena);
+    }
+    wf_compact_heightfield chf;
+    if (s == WF_OK) {
+        s = wf_compact_build(&chf, arena, &hf, c->border, c->walkable_height, c->walkable_climb);
+    }
+    if (s == WF_OK && c->radius > 0) {
+        s = wf_erode_walkable_area(&chf, arena, c->radius);
+    }
+    for (uint32_t i = 0; s == WF_OK && i < job->in->volume_count; ++i) {
+        wf_mark_convex_volume(&chf, &job->in->volumes[i]);
+    }
+    wf_layer_set set = {NULL, 0};
+    if (s == WF_OK) {
+        s = wf_layers_build(&chf, arena, tx, tz, c->walkable_height, &set);
+    }
+    if (s != WF_OK) {
+        return s;
+    }
+    out->count = set.count;
+    out->infos = WF_ARENA_ARRAY(arena, wf_tilecache_layer_info, set.count);
+    out->data = WF_ARENA_ARRAY(arena, unsigned char*, set.count);
+    if (set.count > 0 && (out->infos == NULL || out->data == NULL)) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < set.count; ++i) {
+        const wf_layer* l = &set.layers[i];
+        size_t raw = wf_layer_serialized_size(l->width, l->depth);
+        size_t bound = tc->codec.max_compressed_size(raw, tc->codec.user);
+        wf_arena_mark mark = wf_arena_get_mark(arena);
+        unsigned char* serialized = wf_arena_alloc(arena, raw, WF_TILECACHE_BLOB_ALIGN);
+        unsigned char* packed = wf_arena_alloc(arena, bound, WF_TILECACHE_BLOB_ALIGN);
+        if (serialized == NULL || packed == NULL) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        wf_layer_serialize(l, serialized);
+        size_t size = 0;
+        s = tc->codec.compress(serialized, raw, packed, bound, &size, tc->codec.user);
+        if (s != WF_OK || size == 0 || size > bound || size > UINT32_MAX) {
+            wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: the codec failed on tile (%d, %d)", tx,
+                   tz);
+            return s < 0 ? s : WF_ERR_BAD_DATA;
+        }
+        // Keep only the compressed bytes: move them down over the buffers.
+        wf_arena_reset_to(arena, mark);
+        out->data[i] = wf_arena_alloc(arena, size, 1);
+        memmove(out->data[i], packed, size);
+        wf_tilecache_layer_info_from(l, (uint32_t)raw, (uint32_t)size, &out->infos[i]);
+    }
+    return WF_OK;
+}
+
+/// Copies a tile's layers out of the arena into allocator memory.
+static wf_status copy_out(const wf_allocator* a, const arena_layers* in, tile_result* out) {
+    if (in->count == 0) {
+        return WF_OK;
+    }
+    wf_tilecache_entry* e = WF_ALLOC_ARRAY(a, wf_tilecache_entry, in->count);
+    if (e == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < in->count; ++i) {
+        e[i].info = in->infos[i];
+        e[i].data = wf_alloc(a, in->infos[i].compressed_bytes, 1);
+        if (e[i].data == NULL) {
+            for (uint32_t k = 0; k < i; ++k) {
+                wf_free(a, e[k].data, e[k].info.compressed_bytes, 1);
+            }
+            WF_FREE_ARRAY(a, e, wf_tilecache_entry, in->count);
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        memcpy(e[i].data, in->data[i], in->infos[i].compressed_bytes);
+    }
+    out->entries = e;
+    out->layer_count = in->count;
+    return WF_OK;
+}
+
+static wf_status build_one(build_job* job, uint32_t tile, uint32_t worker) {
+    const wf_allocator* a = &job->tc->allocator;
+    wf_arena* buffer = &job->arenas[worker];
+    uint32_t spans = 0;
+    size_t bytes = estimate_tile(job, tile, &spans);
+    wf_status s = WF_ERR_CAPACITY;
+    arena_layers layers = {0, NULL, NULL};
+    for (int attempt = 0; attempt < BUILD_ATTEMPTS; ++attempt) {
+        if (buffer->capacity < bytes) {
+            wf_arena_destroy(buffer, a);
+            if (wf_arena_create(buffer, a, bytes) != WF_OK) {
+                return WF_ERR_OUT_OF_MEMORY;
+            }
+        }
+        // Exactly `bytes` of the worker's buffer, however big earlier tiles
+        // made it: whether a tile fits never depends on which worker ran it.
+        wf_arena arena;
+        wf_arena_init(&arena, buffer->base, bytes);
+        s = build_tile_layers(job, tile, spans, &arena, &layers);
+        if (arena.high_water > job->high_water[worker]) {
+            job->high_water[worker] = arena.high_water;
+        }
+        // Capacity and arena exhaustion are both "too small": retry bigger.
+        if ((s != WF_ERR_CAPACITY && s != WF_ERR_OUT_OF_MEMORY) || bytes >= MAX_BUILD_ARENA ||
+            spans > UINT32_MAX / 2u) {
+            break;
+        }
+        bytes = bytes * 2u > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : bytes * 2u;
+        spans *= 2u;
+    }
+    return s == WF_OK ? copy_out(a, &layers, &job->results[tile]) : s;
+}
+
+static void build_tiles_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    build_job* job = context;
+    for (uint32_t t = begin; t < end; ++t) {
+        job->results[t].status = build_one(job, t, worker);
+    }
+}
+
+static void free_job(build_job* job) {
+    const wf_allocator* a = &job->tc->allocator;
+    uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
+    if (job->results != NULL) {
+        for (uint32_t t = 0; t < tiles; ++t) {
+            wf_tilecache_free_entries(a, job->results[t].entries, job->results[t].layer_count);
+        }
+    }
+    if (job->arenas != NULL) {
+        for (uint32_t i = 0; i < job->tc->worker_count; ++i) {
+            wf_arena_destroy(&job->arenas[i], a);
+        }
+    }
+    WF_FREE_ARRAY(a, job->results, tile_result, tiles);
+    WF_FREE_ARRAY(a, job->arenas, wf_arena, job->tc->worker_count);
+    WF_FREE_ARRAY(a, job->high_water, size_t, job->tc->worker_count);
+    if (job->bin_tris != NULL) {
+        WF_FREE_ARRAY(a, job->bin_tris, uint32_t, job->bin_start[tiles]);
+    }
+    WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)tiles + 1u);
+    WF_FREE_ARRAY(a, job->bin_cells, uint64_t, tiles);
+}
+
+/// Moves every tile's entries, in tile order, into one array (capacity
+/// checked first) and swaps it in for the cache's.
+static wf_status gather(wf_tilecache* tc, build_job* job) {
+    uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
+    uint64_t total = 0;
+    for (uint32_t t = 0; t < tiles; ++t) {
+        total += job->results[t].layer_count;
+    }
+    if ((tc->max_layers != 0 && total > tc->max_layers) || total > UINT32_MAX / 2u) {
+        wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: %llu layers, more than max_layers %u",
+               (unsigned long long)total, tc->max_layers);
+        return WF_ERR_CAPACITY;
+    }
+    wf_tilecache_entry* entries = NULL;
+    if (total > 0) {
+        entries = WF_ALLOC_ARRAY(&tc->allocator, wf_tilecache_entry, total);
+        if (entries == NULL) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < tiles; ++t) {
+        tile_result* r = &job->results[t];
+        if (r->layer_count > 0) {
+            memcpy(&entries[n], r->entries, r->layer_count * sizeof *entries);
+            n += r->layer_count;
+            WF_FREE_ARRAY(&tc->allocator, r->entries, wf_tilecache_entry, r->layer_count);
+            r->entries = NULL;
+            r->layer_count = 0;
+        }
+    }
+    wf_tilecache_free_entries(&tc->allocator, tc->entries, tc->entry_count);
+    tc->entries = entries;
+    tc->entry_count = n;
+    tc->origin = job->bmin;
+    tc->world_max = job->bmax;
+    tc->tiles_x = job->tiles_x;
+    tc->tiles_z = job->tiles_z;
+    return WF_OK;
+}
+
+static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin, wf_vec3 bmax) {
+    double start = wf_tilecache_now_ms();
+    build_job job;
+    memset(&job, 0, sizeof job);
+    job.tc = tc;
+    job.in = in;
+    job.cp = cell_params_of(&tc->params);
+    job.bmin = bmin;
+    job.bmax = bmax;
+    double tx = ceil(((double)bmax.x - bmin.x) / job.cp.tile_width);
+    double tz = ceil(((double)bmax.z - bmin.z) / job.cp.tile_width);
+    tx = tx < 1.0 ? 1.0 : tx;
+    tz = tz < 1.0 ? 1.0 : tz;
+    if (!(tx * tz <= (double)WF_TILECACHE_MAX_TILES)) {
+        wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: bounds need %.0f x %.0f tiles", tx, tz);
+        return WF_ERR_INVALID_ARG;
+    }
+    job.tiles_x = (int32_t)tx;
+    job.tiles_z = (int32_t)tz;
+    uint32_t tiles = (uint32_t)(job.tiles_x * job.tiles_z);
+    const wf_allocator* a = &tc->allocator;
+    job.results = WF_ALLOC_ARRAY(a, tile_result, tiles);
+    job.arenas = WF_ALLOC_ARRAY(a, wf_arena, tc->worker_count);
+    job.high_water = WF_ALLOC_ARRAY(a, size_t, tc->worker_count);
+    wf_status s = job.results != NULL && job.arenas != NULL && job.high_water != NULL
+                    ? WF_OK
+                    : WF_ERR_OUT_OF_MEMORY;
+    if (s == WF_OK && in->kind == INPUT_GEOM) {
+        s = bin_triangles(&job);
+    }
+    if (s == WF_OK) {
+        s = wf_jobs_parallel_for(&tc->jobs, tiles, 1, build_tiles_fn, &job);
+    }
+    // The first failure in tile order: the same for any worker count.
+    for (uint32_t t = 0; s == WF_OK && t < tiles; ++t) {
+        s = job.results[t].status;
+    }
+    if (s == WF_OK) {
+        s = gather(tc, &job);
+    }
+    if (s == WF_OK) {
+        tc->build_high_water = 0;
+        for (uint32_t i = 0; i < tc->worker_count; ++i) {
+            if (job.high_water[i] > tc->build_high_water) {
+                tc->build_high_water = job.high_water[i];
+            }
+        }
+        tc->build_ms = wf_tilecache_now_ms() - start;
+    }
+    free_job(&job);
+    return s;
+}
+
+static bool volume_valid(const wf_convex_volume* v) {
+    if (v->verts == NULL || v->vert_count < 3 || v->vert_count > 32 || v->area >= WF_MAX_AREAS ||
+        !isfinite(v->min_y) || !isfinite(v->max_y) || v->min_y > v->max_y) {
+        return false;
+    }
+    for (uint32_t i = 0; i < v->vert_count; ++i) {
+        if (!isfinite(v->verts[i].x) || !isfinite(v->verts[i].z)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+wf_status wf_tilecache_build_geom(wf_tilecache* tc, wf_geom geom, const wf_convex_volume* volumes,
+                                  uint32_t volume_count) {
+    WF_CHECK_ARG(tc != NULL);
+    WF_CHECK_ARG((geom.verts != NULL || geom.vert_count == 0) &&
+                 (geom.tris != NULL || geom.tri_count == 0));
+    WF_CHECK_ARG(geom.tri_count <= UINT32_MAX / 3u && geom.vert_count <= UINT32_MAX / 3u);
+    WF_CHECK_ARG(volumes != NULL || volume_count == 0);
+    for (uint32_t i = 0; i < volume_count; ++i) {
+        WF_CHECK_ARG(volume_valid(&volumes[i]));
+    }
+    wf_vec3 bmin = tc->params.bmin, bmax = tc->params.bmax, gmin, gmax;
+    bool has_bounds = geom.vert_count > 0 && wf_geom_bounds(&geom, &gmin, &gmax);
+    if (geom.vert_count > 0 && !has_bounds) {
+        wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: the mesh has non-finite vertices");
+        return WF_ERR_INVALID_ARG;
+    }
+    if (wf_tilecache_bounds_unset(&tc->params)) {
+        if (!has_bounds) {
+            wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: an empty mesh and no bounds");
+            return WF_ERR_INVALID_ARG;
+        }
+        bmin = gmin;
+        bmax = gmax;
+    }
+    build_input in;
+    memset(&in, 0, sizeof in);
+    in.kind = INPUT_GEOM;
+    in.geom = geom;
+    in.volumes = volumes;
+    in.volume_count = volume_count;
+    return build_all(tc, &in, bmin, bmax);
+}
+
+wf_status wf_tilecache_build_grid(wf_tilecache* tc, wf_grid grid) {
+    WF_CHECK_ARG(tc != NULL && grid.walkable != NULL && grid.width > 0 && grid.depth > 0);
+    WF_CHECK_ARG(isfinite(grid.cell_size) && grid.cell_size > 0.0f && wf_v3_is_finite(grid.origin));
+    WF_CHECK_ARG((uint64_t)grid.width * grid.depth <= UINT32_MAX);
+    float lo = grid.origin.y, hi = grid.origin.y;
+    for (size_t i = 0; grid.heights != NULL && i < (size_t)grid.width * grid.depth; ++i) {
+        if (!isfinite(grid.heights[i])) {
+            wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: grid height %zu is not finite", i);
+            return WF_ERR_INVALID_ARG;
+        }
+        lo = i == 0 || grid.heights[i] < lo ? grid.heights[i] : lo;
+        hi = i == 0 || grid.heights[i] > hi ? grid.heights[i] : hi;
+    }
+    wf_vec3 bmin = tc->params.bmin, bmax = tc->params.bmax;
+    if (wf_tilecache_bounds_unset(&tc->params)) {
+        // A cell's floor is a span one cell-height thick under its surface.
+        bmin = wf_v3(grid.origin.x, lo - tc->params.cell_height, grid.origin.z);
+        bmax = wf_v3(grid.origin.x + (float)grid.width * grid.cell_size, hi,
+                     grid.origin.z + (float)grid.depth * grid.cell_size);
+    }
+    build_input in;
+    memset(&in, 0, sizeof in);
+    in.kind = INPUT_GRID;
+    in.grid = grid;
+    return build_all(tc, &in, bmin, bmax);
+}
+
+wf_status wf_tilecache_build_voxels(wf_tilecache* tc, wf_voxels voxels) {
+    WF_CHECK_ARG(tc != NULL && voxels.solid != NULL && voxels.size_x > 0 && voxels.size_y > 0 &&
+                 voxels.size_z > 0);
+    WF_CHECK_ARG(isfinite(voxels.cube_size) && voxels.cube_size > 0.0f && wf_v3_is_finite(voxels.origin));
+    WF_CHECK_ARG((uint64_t)voxels.size_x * voxels.size_y * voxels.size_z <= UINT32_MAX);
+    wf_vec3 bmin = tc->params.bmin, bmax = tc->params.bmax;
+    if (wf_tilecache_bounds_unset(&tc->params)) {
+        bmin = voxels.origin;
+        bmax = wf_v3(voxels.origin.x + (float)voxels.size_x * voxels.cube_size,
+                     voxels.origin.y + (float)voxels.size_y * voxels.cube_size,
+                     voxels.origin.z + (float)voxels.size_z * voxels.cube_size);
+    }
+    build_input in;
+    memset(&in, 0, sizeof in);
+    in.kind = INPUT_VOXELS;
+    in.voxels = voxels;
+    return build_all(tc, &in, bmin, bmax);
+}

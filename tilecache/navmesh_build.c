@@ -1,0 +1,213 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Layers -> navmesh tiles: a parallel pass that decompresses each layer and
+// builds its blob in per-worker scratch, then adds the tiles in layer order.
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+#include "navcore/log.h"
+#include "tilecache/tile_builder.h"
+#include "tilecache/tilecache_internal.h"
+
+/* ---------------------------------------------------------------------------
+ * Layers -> navmesh tiles
+ */
+
+void wf_tilecache_layer_info_from(const wf_layer* l, uint32_t raw_bytes, uint32_t compressed_bytes,
+                                  wf_tilecache_layer_info* out) {
+    memset(out, 0, sizeof *out);
+    out->tile_x = l->tile_x;
+    out->tile_z = l->tile_z;
+    out->layer = l->layer;
+    out->width = l->width;
+    out->depth = l->depth;
+    for (uint32_t i = 0; i < l->width * l->depth; ++i) {
+        out->walkable_cells += l->heights[i] != WF_LAYER_EMPTY && l->areas[i] != WF_AREA_NULL;
+    }
+    out->raw_bytes = raw_bytes;
+    out->compressed_bytes = compressed_bytes;
+    out->bmin = wf_v3(l->bmin[0], l->bmin[1] + (float)l->hmin * l->ch, l->bmin[2]);
+    out->bmax = wf_v3(l->bmax[0], l->bmin[1] + (float)l->hmax * l->ch, l->bmax[2]);
+}
+
+static wf_layer_tile_params layer_tile_params(const wf_tilecache_params* p) {
+    wf_layer_tile_params t;
+    memset(&t, 0, sizeof t);
+    t.walkable_height = p->agent_height;
+    t.walkable_radius = p->agent_radius;
+    t.walkable_climb = p->agent_climb;
+    t.max_edge_length = p->max_edge_length / p->cell_size;
+    t.max_simplification_error = p->max_simplification_error;
+    t.max_verts_per_poly = p->max_verts_per_poly;
+    t.min_region_area = p->min_region_area;
+    t.merge_region_area = p->merge_region_area;
+    return t;
+}
+
+/// Decompress, deserialize and build one layer's blob, all in `arena`.
+static wf_status layer_to_tile(const wf_tilecache* tc, uint32_t index, wf_arena* arena, void* out,
+                               size_t capacity, size_t* out_size) {
+    const wf_tilecache_entry* e = &tc->entries[index];
+    wf_arena_reset(arena);
+    unsigned char* raw = wf_arena_alloc(arena, e->info.raw_bytes, WF_TILECACHE_BLOB_ALIGN);
+    if (raw == NULL) {
+        return WF_ERR_CAPACITY; // entries never exceed the tile size the arena is made for
+    }
+    wf_status s = tc->codec.decompress(e->data, e->info.compressed_bytes, raw, e->info.raw_bytes,
+                                       tc->codec.user);
+    wf_layer layer;
+    if (s == WF_OK) {
+        s = wf_layer_deserialize(raw, e->info.raw_bytes, tc->params.cell_size,
+                                 tc->params.cell_height, &layer);
+    }
+    if (s != WF_OK) {
+        return s == WF_ERR_VERSION ? s : WF_ERR_BAD_DATA;
+    }
+    wf_layer_tile_params params = layer_tile_params(&tc->params);
+    return wf_layer_build_tile(&layer, &params, arena, out, capacity, out_size);
+}
+
+typedef struct layer_blob {
+    wf_status status;
+    void* data;
+    size_t size; ///< blob size, or on WF_ERR_CAPACITY the size it needs
+} layer_blob;
+
+typedef struct navmesh_job {
+    const wf_tilecache* tc;
+    layer_blob* blobs;
+} navmesh_job;
+
+static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    navmesh_job* job = context;
+    const wf_tilecache* tc = job->tc;
+    wf_tilecache_worker* w = &tc->workers[worker];
+    for (uint32_t i = begin; i < end; ++i) {
+        layer_blob* b = &job->blobs[i];
+        b->size = 0;
+        b->status = layer_to_tile(tc, i, &w->scratch, w->staging, tc->staging_bytes, &b->size);
+        if (b->status == WF_OK) {
+            b->data = wf_alloc(&tc->allocator, b->size, WF_TILECACHE_BLOB_ALIGN);
+            if (b->data == NULL) {
+                b->status = WF_ERR_OUT_OF_MEMORY;
+            } else {
+                memcpy(b->data, w->staging, b->size);
+            }
+        }
+    }
+}
+
+/// A blob bigger than the staging buffer, built again at its own size.
+static void build_large_blob(wf_tilecache* tc, uint32_t index, layer_blob* b) {
+    size_t need = b->size;
+    b->data = wf_alloc(&tc->allocator, need, WF_TILECACHE_BLOB_ALIGN);
+    if (b->data == NULL) {
+        b->status = WF_ERR_OUT_OF_MEMORY;
+        return;
+    }
+    b->status = layer_to_tile(tc, index, &tc->workers[0].scratch, b->data, need, &b->size);
+    if (b->status != WF_OK || b->size != need) {
+        wf_free(&tc->allocator, b->data, need, WF_TILECACHE_BLOB_ALIGN);
+        b->data = NULL;
+        b->status = b->status == WF_OK ? WF_ERR_BAD_DATA : b->status;
+    }
+}
+
+static void free_blobs(const wf_tilecache* tc, layer_blob* blobs, uint32_t from) {
+    for (uint32_t i = from; i < tc->entry_count; ++i) {
+        wf_free(&tc->allocator, blobs[i].data, blobs[i].size, WF_TILECACHE_BLOB_ALIGN);
+    }
+    WF_FREE_ARRAY(&tc->allocator, blobs, layer_blob, tc->entry_count);
+}
+
+/// Adds the blobs in layer order, replacing tiles at the same place.
+static wf_status add_blobs(wf_tilecache* tc, wf_mesh* mesh, layer_blob* blobs) {
+    wf_status result = WF_OK;
+    for (uint32_t i = 0; i < tc->entry_count; ++i) {
+        const wf_tilecache_layer_info* info = &tc->entries[i].info;
+        wf_tile_ref old;
+        if (wf_mesh_find_tile(mesh, info->tile_x, info->tile_z, info->layer, &old) == WF_OK) {
+            wf_status r = wf_mesh_remove_tile(mesh, old, NULL, NULL);
+            if (r != WF_OK) {
+                free_blobs(tc, blobs, i);
+                return r;
+            }
+        }
+        if (blobs[i].status == WF_ERR_NOT_FOUND) {
+            continue; // no walkable polygon: no tile
+        }
+        wf_tile_ref added;
+        wf_status s = wf_mesh_add_tile(mesh, blobs[i].data, blobs[i].size, WF_TILE_MESH_OWNS_DATA,
+                                       (wf_tile_ref){0}, &added);
+        if (s < 0) {
+            free_blobs(tc, blobs, i);
+            return s;
+        }
+        blobs[i].data = NULL; // the mesh owns it now
+        result = s == WF_PARTIAL ? WF_PARTIAL : result;
+    }
+    free_blobs(tc, blobs, tc->entry_count);
+    return result;
+}
+
+/// The mesh's tile grid is the cache's: points just inside the near and
+/// far corners of a layer's tile fall into that tile's cell.
+static bool mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh,
+                         const wf_tilecache_layer_info* info) {
+    float tw = (float)tc->params.tile_size * tc->params.cell_size, eps = 1e-3f * tw;
+    for (int k = 0; k < 2; ++k) {
+        float dx = k == 0 ? eps : tw - eps;
+        int32_t x, z;
+        wf_mesh_tile_at(mesh,
+                        wf_v3(tc->origin.x + (float)info->tile_x * tw + dx, 0.0f,
+                              tc->origin.z + (float)info->tile_z * tw + dx),
+                        &x, &z);
+        if (x != info->tile_x || z != info->tile_z) {
+            return false;
+        }
+    }
+    return true;
+}
+
+wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh) {
+    WF_CHECK_ARG(tc != NULL && mesh != NULL);
+    if (tc->entry_count == 0) {
+        return WF_OK;
+    }
+    WF_CHECK_ARG(mesh_matches(tc, mesh, &tc->entries[0].info) &&
+                 mesh_matches(tc, mesh, &tc->entries[tc->entry_count - 1].info));
+    layer_blob* blobs = WF_ALLOC_ARRAY(&tc->allocator, layer_blob, tc->entry_count);
+    if (blobs == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    navmesh_job job = {tc, blobs};
+    wf_status s = wf_jobs_parallel_for(&tc->jobs, tc->entry_count, 1, navmesh_fn, &job);
+    for (uint32_t i = 0; s == WF_OK && i < tc->entry_count; ++i) {
+        if (blobs[i].status == WF_ERR_CAPACITY && blobs[i].size > tc->staging_bytes) {
+            build_large_blob(tc, i, &blobs[i]);
+        }
+        // The first failure in layer order; an empty layer is no failure.
+        if (blobs[i].status != WF_OK && blobs[i].status != WF_ERR_NOT_FOUND) {
+            s = blobs[i].status;
+        }
+    }
+    if (s != WF_OK) {
+        free_blobs(tc, blobs, 0);
+        return s;
+    }
+    return add_blobs(tc, mesh, blobs);
+}
+
+wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* buffer,
+                                  size_t buffer_size, size_t* out_size) {
+    WF_CHECK_ARG(tc != NULL && out_size != NULL && (buffer != NULL || buffer_size == 0));
+    WF_CHECK_ARG(((uintptr_t)buffer & (WF_TILECACHE_BLOB_ALIGN - 1u)) == 0);
+    if (layer_index >= tc->entry_count) {
+        return WF_ERR_NOT_FOUND;
+    }
+    *out_size = 0;
+    return layer_to_tile(tc, layer_index, &tc->workers[0].scratch, buffer, buffer_size, out_size);
+}
