@@ -100,15 +100,31 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
     }
 }
 
-/// A blob bigger than the staging buffer, built again at its own size.
+/// A layer that did not fit the worker's scratch or staging: built again,
+/// serially, in a full-size arena and straight into a blob of its own size.
 static void build_large_blob(wf_tilecache* tc, uint32_t index, layer_blob* b) {
-    size_t need = b->size;
-    b->data = wf_alloc(&tc->allocator, need, WF_TILECACHE_BLOB_ALIGN);
-    if (b->data == NULL) {
+    wf_arena big;
+    size_t full = wf_tilecache_full_scratch_bytes(tc->params.tile_size);
+    if (wf_arena_create(&big, &tc->allocator, full) != WF_OK) {
         b->status = WF_ERR_OUT_OF_MEMORY;
         return;
     }
-    b->status = layer_to_tile(tc, index, &tc->workers[0].scratch, b->data, need, &b->size);
+    size_t need = b->size;
+    if (need == 0) { // the scratch ran out before the blob size was known
+        b->status = layer_to_tile(tc, index, &big, NULL, 0, &need);
+        if (b->status != WF_ERR_CAPACITY || need == 0) {
+            wf_arena_destroy(&big, &tc->allocator);
+            return; // a real failure (or no tile), reported as such
+        }
+    }
+    b->data = wf_alloc(&tc->allocator, need, WF_TILECACHE_BLOB_ALIGN);
+    if (b->data == NULL) {
+        wf_arena_destroy(&big, &tc->allocator);
+        b->status = WF_ERR_OUT_OF_MEMORY;
+        return;
+    }
+    b->status = layer_to_tile(tc, index, &big, b->data, need, &b->size);
+    wf_arena_destroy(&big, &tc->allocator);
     if (b->status != WF_OK || b->size != need) {
         wf_free(&tc->allocator, b->data, need, WF_TILECACHE_BLOB_ALIGN);
         b->data = NULL;
@@ -185,8 +201,10 @@ wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh) {
     }
     navmesh_job job = {tc, blobs};
     wf_status s = wf_jobs_parallel_for(&tc->jobs, tc->entry_count, 1, navmesh_fn, &job);
+    tc->oversize_layers = 0;
     for (uint32_t i = 0; s == WF_OK && i < tc->entry_count; ++i) {
-        if (blobs[i].status == WF_ERR_CAPACITY && blobs[i].size > tc->staging_bytes) {
+        if (blobs[i].status == WF_ERR_CAPACITY) {
+            tc->oversize_layers++;
             build_large_blob(tc, i, &blobs[i]);
         }
         // The first failure in layer order; an empty layer is no failure.
@@ -209,5 +227,17 @@ wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* 
         return WF_ERR_NOT_FOUND;
     }
     *out_size = 0;
-    return layer_to_tile(tc, layer_index, &tc->workers[0].scratch, buffer, buffer_size, out_size);
+    wf_status s = layer_to_tile(tc, layer_index, &tc->workers[0].scratch, buffer, buffer_size,
+                                out_size);
+    if (s == WF_ERR_CAPACITY && *out_size == 0) {
+        // The worker scratch was too small for this layer: use a full one.
+        wf_arena big;
+        if (wf_arena_create(&big, &tc->allocator,
+                            wf_tilecache_full_scratch_bytes(tc->params.tile_size)) != WF_OK) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        s = layer_to_tile(tc, layer_index, &big, buffer, buffer_size, out_size);
+        wf_arena_destroy(&big, &tc->allocator);
+    }
+    return s;
 }

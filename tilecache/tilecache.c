@@ -90,10 +90,19 @@ static bool resolve_codec(const wf_layer_codec* in, wf_layer_codec* out) {
 
 static size_t align_up(size_t n, size_t a) { return (n + a - 1u) & ~(a - 1u); }
 
-/// Decompressed layer + the builder's scratch (+ alignment of both).
-static size_t tile_scratch_bytes(uint32_t tile_size) {
+size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size) {
     return align_up(wf_layer_serialized_size(tile_size, tile_size), WF_TILECACHE_BLOB_ALIGN) +
            wf_layer_tile_scratch_size(tile_size, tile_size) + 2u * WF_TILECACHE_BLOB_ALIGN;
+}
+
+/// Per-worker scratch: the full bound is for adversarial layers (a
+/// checkerboard of heights gives thousands of polygons); real 48 x 48 layers
+/// use under 20 KiB. Workers get at most WF_TILECACHE_WORKER_SCRATCH; a layer
+/// that needs more is built after the parallel pass in a full-size arena
+/// made for it (and counted in the stats).
+static size_t tile_scratch_bytes(uint32_t tile_size) {
+    size_t full = wf_tilecache_full_scratch_bytes(tile_size);
+    return full < WF_TILECACHE_WORKER_SCRATCH ? full : WF_TILECACHE_WORKER_SCRATCH;
 }
 
 static size_t staging_bytes(uint32_t tile_size) {
@@ -213,6 +222,7 @@ wf_tilecache_stats wf_tilecache_get_stats(const wf_tilecache* tc) {
     st.walkable_area = (double)st.walkable_cells * tc->params.cell_size * tc->params.cell_size;
     st.build_ms = tc->build_ms;
     st.scratch_bytes_per_worker = tc->scratch_bytes;
+    st.oversize_layers = tc->oversize_layers;
     return st;
 }
 

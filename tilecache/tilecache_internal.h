@@ -44,6 +44,7 @@ struct wf_tilecache {
     size_t scratch_bytes; ///< per worker
     size_t staging_bytes; ///< per worker
     double build_ms;
+    uint32_t oversize_layers; ///< layers of the last navmesh pass built outside worker scratch
     size_t build_high_water; ///< largest per-tile build arena use of the last build
 };
 
@@ -54,6 +55,11 @@ struct wf_tilecache {
 bool wf_tilecache_params_valid(const wf_tilecache_params* params);
 /// True when the params leave the world bounds to the input.
 bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
+/// Scratch per worker for layer -> tile builds (the budget for
+/// 48 x 48 tiles is 64 KiB).
+#define WF_TILECACHE_WORKER_SCRATCH ((size_t)64 << 10)
+/// Scratch that builds any layer of this tile size, however hostile.
+size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
 /// Wall clock in milliseconds, for build statistics.
 double wf_tilecache_now_ms(void);
 

@@ -203,7 +203,9 @@ typedef struct wf_tilecache_stats {
     uint64_t walkable_cells;
     double walkable_area;         ///< m^2, cells * cell_size^2
     double build_ms;              ///< last build, wall clock
-    size_t scratch_bytes_per_worker; ///< layer -> tile scratch arena size
+    size_t scratch_bytes_per_worker; ///< layer -> tile scratch arena size (at most 64 KiB)
+    uint32_t oversize_layers;     ///< last navmesh pass: layers that needed more scratch
+                                  ///< (built serially in a temporary full-size arena)
     size_t memory_bytes;
 } wf_tilecache_stats;
 

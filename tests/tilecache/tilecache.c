@@ -619,6 +619,74 @@ static void test_blob_larger_than_staging(void** state) {
     assert_int_equal(counting_allocator_live(&c), 0);
 }
 
+// A flat 48 x 48 tile whose cells alternate between two area ids: every
+// cell becomes its own region and polygon, far more than the 64 KiB worker
+// scratch holds. The layer is built after the parallel pass in a full-size
+// arena, counted in the stats, and the mesh gets all of it.
+static void test_hostile_layer_outgrows_worker_scratch(void** state) {
+    (void)state;
+    enum { N = 48 };
+    static uint8_t walkable[N * N];
+    static uint8_t areas[N * N];
+    for (int z = 0; z < N; ++z) {
+        for (int x = 0; x < N; ++x) {
+            walkable[z * N + x] = 1;
+            areas[z * N + x] = (uint8_t)((x + z) & 1);
+        }
+    }
+    wf_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.width = N;
+    grid.depth = N;
+    grid.cell_size = 1.0f;
+    grid.origin = wf_v3(0, -1.0f, 0);
+    grid.walkable = walkable;
+    grid.areas = areas;
+    wf_tilecache_params p = wf_tilecache_params_recast_demo();
+    p.cell_size = 1.0f;
+    p.agent_radius = 0.0f;
+    p.min_region_area = 0;
+    p.merge_region_area = 0;
+    p.bmin = wf_v3(0, -2, 0);
+    p.bmax = wf_v3(N, 3, N);
+    counting_allocator c;
+    counting_allocator_init(&c);
+    wf_tilecache* tc = make_cache(&p, &c);
+    assert_int_equal(wf_tilecache_build_grid(tc, grid), WF_OK);
+    wf_tilecache_stats st = wf_tilecache_get_stats(tc);
+    assert_true(st.scratch_bytes_per_worker <= (size_t)64 << 10);
+    wf_mesh* mesh = make_mesh(tc);
+    assert_int_equal(wf_tilecache_build_navmesh(tc, mesh), WF_OK);
+    st = wf_tilecache_get_stats(tc);
+    assert_true(st.oversize_layers >= 1);
+    // One polygon per cell: no two neighbouring cells share an area.
+    assert_int_equal(wf_mesh_get_stats(mesh).poly_count, N * N);
+    wf_query* q = NULL;
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh}, &q), WF_OK);
+    wf_query_filter f = wf_query_filter_defaults();
+    for (int z = 0; z < N; z += 5) {
+        for (int x = 0; x < N; x += 3) {
+            wf_poly_ref r;
+            wf_vec3 at;
+            assert_int_equal(wf_query_find_nearest_poly(q, wf_v3((float)x + 0.5f, -1.0f,
+                                                                 (float)z + 0.5f),
+                                                        wf_v3(0.1f, 0.5f, 0.1f), &f, &r, &at),
+                             WF_OK);
+            uint8_t area = 99;
+            assert_int_equal(wf_mesh_get_poly_area(mesh, r, &area), WF_OK);
+            assert_int_equal(area, areas[z * N + x]);
+        }
+    }
+    // build_tile falls back the same way.
+    size_t need = 0;
+    assert_int_equal(wf_tilecache_build_tile(tc, 0, NULL, 0, &need), WF_ERR_CAPACITY);
+    assert_true(need > 0);
+    wf_query_destroy(q);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    assert_int_equal(counting_allocator_live(&c), 0);
+}
+
 /* ---------------------------------------------------------------------------
  * Allocation failures and worker counts
  */
@@ -743,6 +811,7 @@ int main(void) {
         cmocka_unit_test(test_navmesh_from_cache),
         cmocka_unit_test(test_convex_volume_paints_area),
         cmocka_unit_test(test_blob_larger_than_staging),
+        cmocka_unit_test(test_hostile_layer_outgrows_worker_scratch),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_same_bytes_for_any_worker_count),
     };
