@@ -54,6 +54,12 @@ void wf_layer_serialize(const wf_layer* layer, unsigned char* out);
 wf_status wf_layer_deserialize(unsigned char* data, size_t size, float cs, float ch,
                                wf_layer* out);
 
+/// The same for a layer this process wrote or already validated (the
+/// cache's own memory): only the header is parsed and the sizes checked,
+/// which keeps run-time rebuilds cheap.
+wf_status wf_layer_deserialize_trusted(unsigned char* data, size_t size, float cs, float ch,
+                                       wf_layer* out);
+
 /// The default codec: byte-plane delta pre-filter + LZ4.
 wf_layer_codec wf_layer_codec_lz4(void);
 

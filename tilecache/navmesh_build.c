@@ -60,8 +60,9 @@ static wf_status layer_to_tile(const wf_tilecache* tc, uint32_t index, wf_arena*
                                        tc->codec.user);
     wf_layer layer;
     if (s == WF_OK) {
-        s = wf_layer_deserialize(raw, e->info.raw_bytes, tc->params.cell_size,
-                                 tc->params.cell_height, &layer);
+        // Layers in the cache were validated when built or loaded.
+        s = wf_layer_deserialize_trusted(raw, e->info.raw_bytes, tc->params.cell_size,
+                                         tc->params.cell_height, &layer);
     }
     if (s != WF_OK) {
         return s == WF_ERR_VERSION ? s : WF_ERR_BAD_DATA;

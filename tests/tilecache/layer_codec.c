@@ -196,6 +196,28 @@ static void test_every_flipped_byte_rejected(void** state) {
     free(o);
 }
 
+// The trusted parse (for the cache's own layers) gives the same layer as
+// the full one and still refuses wrong sizes and headers.
+static void test_trusted_deserialize(void** state) {
+    (void)state;
+    owned_layer* o = malloc(sizeof *o);
+    assert_non_null(o);
+    small_layer(o);
+    size_t size;
+    unsigned char* data = serialize(&o->layer, &size);
+    wf_layer full, trusted;
+    assert_int_equal(wf_layer_deserialize(data, size, CS, CH, &full), WF_OK);
+    assert_int_equal(wf_layer_deserialize_trusted(data, size, CS, CH, &trusted), WF_OK);
+    assert_memory_equal(&full, &trusted, sizeof full);
+    assert_int_equal(wf_layer_deserialize_trusted(data, size - 1, CS, CH, &trusted),
+                     WF_ERR_BAD_DATA);
+    assert_int_equal(wf_layer_deserialize_trusted(data, 10, CS, CH, &trusted), WF_ERR_BAD_DATA);
+    data[0] ^= 0x20; // magic
+    assert_int_equal(wf_layer_deserialize_trusted(data, size, CS, CH, &trusted), WF_ERR_BAD_DATA);
+    free(data);
+    free(o);
+}
+
 static void test_every_truncation_rejected(void** state) {
     (void)state;
     owned_layer* o = malloc(sizeof *o);
@@ -491,6 +513,7 @@ int main(void) {
         cmocka_unit_test(test_serialize_exact_bytes),
         cmocka_unit_test(test_every_flipped_byte_rejected),
         cmocka_unit_test(test_every_truncation_rejected),
+        cmocka_unit_test(test_trusted_deserialize),
         cmocka_unit_test(test_invalid_cells_rejected),
         cmocka_unit_test(test_deserialize_bad_args),
         cmocka_unit_test(test_codec_contract),
