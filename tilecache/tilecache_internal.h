@@ -7,7 +7,9 @@
 #define WF_TILECACHE_TILECACHE_INTERNAL_H
 
 #include "navcore/arena.h"
+#include "navcore/id_pool.h"
 #include "tilecache/layer.h"
+#include "tilecache/obstacle.h"
 #include "wayfarer/tilecache.h"
 
 /// Most tiles one cache covers: bounds that need more are a mistake.
@@ -26,6 +28,61 @@ typedef struct wf_tilecache_worker {
     unsigned char* staging; ///< tile blob before it is copied out at its exact size
 } wf_tilecache_worker;
 
+/* Run-time state for obstacles and budgeted updates (obstacles.c, update.c). */
+
+typedef enum wf_obstacle_state {
+    WF_OBSTACLE_FREE = 0,
+    WF_OBSTACLE_LIVE = 1, ///< added (its add may still be queued)
+} wf_obstacle_state;
+
+typedef struct wf_obstacle_record {
+    wf_obstacle_desc desc;
+    wf_obstacle_stamp stamp;
+    uint8_t state;
+    /// Stamped into layers, i.e. its add was applied by an update (until
+    /// its removal is applied).
+    bool applied;
+} wf_obstacle_record;
+
+typedef enum wf_request_kind {
+    WF_REQUEST_ADD = 0,
+    WF_REQUEST_REMOVE = 1,
+    WF_REQUEST_MOVE = 2,
+} wf_request_kind;
+
+/// A queued request: the obstacle slot and, for removes and moves, the
+/// bounds it covered before (those layers must be rebuilt too).
+typedef struct wf_obstacle_request {
+    uint8_t kind;
+    uint32_t slot;
+    float old_bmin[3], old_bmax[3];
+} wf_obstacle_request;
+
+/// A layer rebuild running (or finished, waiting to be committed).
+typedef struct wf_build_slot {
+    wf_job_task task;
+    bool busy;               ///< submitted, not yet collected
+    uint32_t layer;          ///< entry index
+    uint32_t version;        ///< the layer's dirty version it was started for
+    wf_status status;        ///< written by the build
+    size_t blob_size;
+    unsigned char* blob;     ///< capacity blob_capacity
+    size_t blob_capacity;
+    wf_arena scratch;        ///< decompressed layer + tile builder scratch
+    wf_obstacle_stamp* stamps; ///< copy of the stamps touching the layer, capacity max_obstacles
+    uint32_t stamp_count;
+    const struct wf_tilecache* tc;
+} wf_build_slot;
+
+/// Per layer run-time state.
+typedef struct wf_layer_state {
+    uint32_t dirty_version;  ///< bumped each time an applied request touches the layer
+    uint32_t built_version;  ///< version of the tile in the mesh
+    bool in_flight;          ///< a slot is building it
+    unsigned char* blob;     ///< the committed tile's memory (cache-owned), or NULL
+    size_t blob_capacity;
+} wf_layer_state;
+
 struct wf_tilecache {
     wf_tilecache_params params; ///< as given (bounds may be all zero)
     wf_layer_codec codec;       ///< resolved (LZ4 when the desc's was zero)
@@ -43,6 +100,18 @@ struct wf_tilecache {
     wf_tilecache_worker* workers;
     size_t scratch_bytes; ///< per worker
     size_t staging_bytes; ///< per worker
+    /* Obstacles and updates. */
+    wf_id_pool obstacle_ids;       ///< kind WF_ID_KIND_OBSTACLE, capacity max_obstacles
+    wf_obstacle_record* obstacles; ///< by slot
+    uint32_t max_obstacles;
+    wf_obstacle_request* requests; ///< ring, capacity max_requests
+    uint32_t max_requests, request_head, request_count;
+    wf_build_slot* slots;
+    uint32_t slot_count;
+    wf_layer_state* layer_states;  ///< entry_count, made by the first update after a build
+    uint32_t layer_state_count;
+    uint32_t* tile_first_entry;    ///< tiles_x * tiles_z + 1 prefix offsets into entries
+    wf_tilecache_changed_tile* changed; ///< entry_count
     double build_ms;
     uint32_t oversize_layers; ///< layers of the last navmesh pass built outside worker scratch
     size_t build_high_water; ///< largest per-tile build arena use of the last build

@@ -161,6 +161,9 @@ typedef struct wf_tilecache_desc {
     wf_layer_codec codec;
     wf_job_system jobs;   ///< builds run on it; zero = inline
     uint32_t max_layers;  ///< layers the cache may hold; 0 = grow as needed during builds
+    uint32_t max_obstacles;        ///< live obstacles; 0 = 1024
+    uint32_t max_pending_requests; ///< obstacle adds/removes/moves queued between updates; 0 = 256
+    uint32_t max_builds_in_flight; ///< layer rebuilds running at once; 0 = 2 x workers
     wf_allocator allocator;
     wf_logger logger;
 } wf_tilecache_desc;
@@ -229,6 +232,102 @@ WF_NODISCARD WF_API wf_status wf_tilecache_save(const wf_tilecache* tc, void* ou
 /// by the file's).
 WF_NODISCARD WF_API wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data,
                                                 size_t size, wf_tilecache** out);
+
+/* ---------------------------------------------------------------------------
+ * Temporary obstacles and budgeted updates (run time)
+ *
+ * Obstacles change the navmesh tiles rebuilt from the cached layers, never
+ * the layers themselves. add/remove/move only queue a request (cheap, any
+ * time, from the thread that owns the cache); wf_tilecache_update applies
+ * the requests, rebuilds the layers they touch on the job system and
+ * commits finished tiles into the mesh within a per-call budget. Builds
+ * still running when a call's budget ends go on in the background and are
+ * committed by a later call.
+ */
+
+typedef struct wf_obstacle_id {
+    uint64_t bits;
+} wf_obstacle_id;
+
+typedef enum wf_obstacle_shape {
+    WF_OBSTACLE_CYLINDER = 0,    ///< upright: position = base centre, radius, height
+    WF_OBSTACLE_BOX = 1,         ///< axis-aligned: position = centre, half_extents
+    WF_OBSTACLE_ORIENTED_BOX = 2, ///< box turned by yaw about Y: position = centre, half_extents
+    WF_OBSTACLE_PRISM = 3,       ///< convex outline on XZ extruded from position.y by height
+} wf_obstacle_shape;
+
+/// Most outline points of a prism obstacle.
+#define WF_OBSTACLE_MAX_VERTS 32u
+
+typedef struct wf_obstacle_desc {
+    wf_obstacle_shape shape;
+    /// false: the cells under it become unwalkable (carve); true: they get
+    /// `area` (mud, water, a closed door) and the query filter decides.
+    bool paint;
+    uint8_t area;           ///< 0..63, for paint
+    wf_vec3 position;
+    float radius;           ///< cylinder
+    float height;           ///< cylinder, prism (m, > 0)
+    wf_vec3 half_extents;   ///< boxes
+    float yaw;              ///< oriented box, radians
+    wf_vec3 verts[WF_OBSTACLE_MAX_VERTS]; ///< prism outline (x, z; y ignored), convex
+    uint32_t vert_count;    ///< prism: 3..WF_OBSTACLE_MAX_VERTS
+} wf_obstacle_desc;
+
+/// Queues a new obstacle; the id is valid at once. Every obstacle is
+/// widened by the agent radius the cache was built for. WF_ERR_INVALID_ARG
+/// (bad shape, NaN), WF_ERR_NOT_FOUND (it touches no tile of the cache:
+/// nothing is kept), WF_ERR_CAPACITY (max_obstacles live, or the request
+/// queue is full: call wf_tilecache_update first; nothing is kept).
+WF_NODISCARD WF_API wf_status wf_tilecache_add_obstacle(wf_tilecache* tc,
+                                                        const wf_obstacle_desc* desc,
+                                                        wf_obstacle_id* out_id);
+/// Queues its removal; the id is stale at once. WF_ERR_STALE_REF,
+/// WF_ERR_WRONG_KIND, WF_ERR_CAPACITY (queue full: nothing changes).
+WF_NODISCARD WF_API wf_status wf_tilecache_remove_obstacle(wf_tilecache* tc, wf_obstacle_id id);
+/// Replaces an obstacle's shape and place, keeping its id (a remove + add
+/// in one request). Same errors as add and remove.
+WF_NODISCARD WF_API wf_status wf_tilecache_move_obstacle(wf_tilecache* tc, wf_obstacle_id id,
+                                                         const wf_obstacle_desc* desc);
+/// The desc an obstacle was last given. WF_ERR_STALE_REF.
+WF_NODISCARD WF_API wf_status wf_tilecache_get_obstacle(const wf_tilecache* tc, wf_obstacle_id id,
+                                                        wf_obstacle_desc* out);
+WF_API uint32_t wf_tilecache_obstacle_count(const wf_tilecache* tc);
+
+typedef struct wf_tilecache_budget {
+    uint32_t max_time_us; ///< caller's time in this call; 0 = no limit
+    uint32_t max_commits; ///< tiles committed into the mesh per call; 0 = no limit
+} wf_tilecache_budget;
+
+/// A tile replaced (or removed) by an update.
+typedef struct wf_tilecache_changed_tile {
+    int32_t tile_x, tile_z, layer;
+    wf_tile_ref old_tile; ///< the removed tile (its poly refs are stale now), or null
+    wf_tile_ref new_tile; ///< the tile added, or null when the layer has no polygon now
+} wf_tilecache_changed_tile;
+
+typedef struct wf_tilecache_update_result {
+    bool up_to_date;             ///< every request applied and every tile committed
+    uint32_t requests_applied;
+    uint32_t layers_rebuilt;     ///< builds finished during this call
+    uint32_t tiles_committed;
+    uint32_t builds_in_flight;   ///< still running in the background
+    uint32_t layers_pending;     ///< waiting for a build slot or a later call
+    double time_us;              ///< this call's own time
+    /// Tiles changed by this call, valid until the next update or destroy.
+    const wf_tilecache_changed_tile* changed;
+    uint32_t changed_count;
+} wf_tilecache_update_result;
+
+/// Applies queued obstacle requests and rebuilds and commits the tiles they
+/// touch, within the budget (the caller's time may exceed max_time_us by at
+/// most one layer's build). mesh must be the one wf_tilecache_build_navmesh
+/// filled. Tiles committed here live in the cache's blob slots: remove them
+/// from the mesh, or destroy the mesh, before destroying the cache.
+/// Steady state allocates nothing.
+WF_NODISCARD WF_API wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mesh,
+                                                  const wf_tilecache_budget* budget,
+                                                  wf_tilecache_update_result* out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,2 @@
+// placeholder during parallel work: replaced by the real file
+typedef int wf_update_placeholder;
