@@ -77,6 +77,7 @@ typedef struct build_job {
     uint32_t* bin_start; ///< tiles + 1
     uint32_t* bin_tris;
     uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
+    uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
     wf_arena* arenas;    ///< per worker, grown to the largest tile it built
     size_t* high_water;  ///< per worker
     tile_result* results;
@@ -181,11 +182,10 @@ static wf_status bin_triangles(build_job* job) {
 /// First guess of a tile's span pool and arena bytes.
 static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_spans) {
     const cell_params* c = &job->cp;
-    uint64_t cells = (uint64_t)c->side * (uint64_t)c->side, spans = cells, tris = 0;
+    uint64_t cells = (uint64_t)c->side * (uint64_t)c->side, spans = cells;
     if (job->in->kind == INPUT_GEOM) {
         uint64_t under = job->bin_cells[tile], cap = cells * SPANS_PER_COLUMN_GUESS;
         spans += under < cap ? under : cap;
-        tris = job->bin_start[tile + 1] - job->bin_start[tile];
     } else if (job->in->kind == INPUT_VOXELS) {
         uint64_t runs = ((uint64_t)job->in->voxels.size_y + 1u) / 2u;
         spans += cells * (runs < SPANS_PER_COLUMN_GUESS ? runs : SPANS_PER_COLUMN_GUESS);
@@ -194,8 +194,8 @@ static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_s
     size_t ts = job->tc->params.tile_size;
     size_t serialized = wf_layer_serialized_size((uint32_t)ts, (uint32_t)ts);
     size_t compressed = job->tc->codec.max_compressed_size(serialized, job->tc->codec.user);
-    uint64_t bytes = tris * 13u                                          // sub-mesh
-                   + cells * (4u + 4u + 1u + 8u)                         // columns, cells, scratch
+    uint64_t bytes = cells * (4u + 4u + 1u + 8u)                         // columns, cells, scratch
+                   + cells * (4u + 2u) + spans * 5u                      // flattened columns
                    + spans * (sizeof(wf_span) + sizeof(wf_compact_span) + 1u + 4u)
                    + ts * ts * 8u + 2u * (serialized + compressed)       // one layer's buffers
                    + BUILD_ARENA_SLACK;
@@ -209,47 +209,23 @@ typedef struct arena_layers {
     unsigned char** data;
 } arena_layers;
 
-/// Fills the heightfield from the input and runs the span filters: all
-/// three for triangles and voxels; grids have no drops (a blocked cell is
-/// a wall, not a ledge), so only the low-ceiling filter runs on them.
-static wf_status fill_heightfield(const build_job* job, uint32_t tile, wf_heightfield* hf,
-                                  wf_arena* arena) {
+/// Fills the heightfield from the input.
+static wf_status fill_heightfield(const build_job* job, uint32_t tile, wf_heightfield* hf) {
     const build_input* in = job->in;
     const cell_params* c = &job->cp;
     wf_status s;
     if (in->kind == INPUT_GEOM) {
+        // bin_triangles checked indices and areas, and the build's bounds
+        // that every vertex is finite: rasterize the tile's list directly.
         uint32_t first = job->bin_start[tile], n = job->bin_start[tile + 1] - first;
-        uint32_t* tris = WF_ARENA_ARRAY(arena, uint32_t, 3u * (size_t)n);
-        uint8_t* areas = in->geom.tri_areas != NULL ? WF_ARENA_ARRAY(arena, uint8_t, n) : NULL;
-        if (tris == NULL || (in->geom.tri_areas != NULL && areas == NULL)) {
-            return WF_ERR_OUT_OF_MEMORY;
-        }
-        for (uint32_t i = 0; i < n; ++i) {
-            uint32_t t = job->bin_tris[first + i];
-            memcpy(&tris[3u * i], &in->geom.tris[3u * t], 3u * sizeof *tris);
-            if (areas != NULL) {
-                areas[i] = in->geom.tri_areas[t];
-            }
-        }
-        wf_geom sub = in->geom;
-        sub.tris = tris;
-        sub.tri_count = n;
-        sub.tri_areas = areas;
-        s = wf_rasterize_triangles(hf, &sub, job->tc->params.agent_max_slope, c->walkable_climb);
+        s = wf_rasterize_triangle_list(hf, &in->geom, job->tri_areas, &job->bin_tris[first], n,
+                                       c->walkable_climb);
     } else if (in->kind == INPUT_GRID) {
         s = wf_heightfield_fill_grid(hf, &in->grid);
     } else {
         s = wf_heightfield_fill_voxels(hf, &in->voxels);
     }
-    if (s != WF_OK) {
-        return s;
-    }
-    if (in->kind != INPUT_GRID) {
-        wf_filter_low_hanging_obstacles(hf, c->walkable_climb);
-        wf_filter_ledge_spans(hf, c->walkable_height, c->walkable_climb);
-    }
-    wf_filter_low_height_spans(hf, c->walkable_height);
-    return WF_OK;
+    return s;
 }
 
 /// The arena part of a tile: heightfield, filters, compact, erosion,
@@ -266,11 +242,22 @@ static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t
     wf_status s = wf_heightfield_init(&hf, arena, c->side, c->side, bmin, bmax, c->cs, c->ch,
                                       span_capacity);
     if (s == WF_OK) {
-        s = fill_heightfield(job, tile, &hf, arena);
+        s = fill_heightfield(job, tile, &hf);
     }
     wf_compact_heightfield chf;
     if (s == WF_OK) {
-        s = wf_compact_build(&chf, arena, &hf, c->border, c->walkable_height, c->walkable_climb);
+        // The span filters run on the flattened columns (one pass instead of
+        // three over the linked ones): all three for triangles and voxels;
+        // grids have no drops (a blocked cell is a wall, not a ledge), so
+        // only the low-ceiling filter runs on them.
+        wf_span_columns cols;
+        s = wf_span_columns_build(&cols, arena, &hf);
+        if (s == WF_OK) {
+            wf_filter_span_columns(&cols, c->walkable_height, c->walkable_climb,
+                                   job->in->kind != INPUT_GRID);
+            s = wf_compact_build_columns(&chf, arena, &cols, &hf, c->border, c->walkable_height,
+                                         c->walkable_climb);
+        }
     }
     if (s == WF_OK && c->radius > 0) {
         s = wf_erode_walkable_area(&chf, arena, c->radius);
@@ -403,6 +390,9 @@ static void free_job(build_job* job) {
     if (job->bin_tris != NULL) {
         WF_FREE_ARRAY(a, job->bin_tris, uint32_t, job->bin_start[tiles]);
     }
+    if (job->tri_areas != NULL) {
+        WF_FREE_ARRAY(a, job->tri_areas, uint8_t, job->in->geom.tri_count);
+    }
     WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)tiles + 1u);
     WF_FREE_ARRAY(a, job->bin_cells, uint64_t, tiles);
 }
@@ -438,6 +428,7 @@ static wf_status gather(wf_tilecache* tc, build_job* job) {
             r->layer_count = 0;
         }
     }
+    wf_tilecache_release_layer_states(tc); // per-layer update state follows the entries
     wf_tilecache_free_entries(&tc->allocator, tc->entries, tc->entry_count);
     tc->entries = entries;
     tc->entry_count = n;
@@ -477,6 +468,15 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
                     : WF_ERR_OUT_OF_MEMORY;
     if (s == WF_OK && in->kind == INPUT_GEOM) {
         s = bin_triangles(&job);
+    }
+    if (s == WF_OK && in->kind == INPUT_GEOM && in->geom.tri_count > 0) {
+        // Each triangle's slope test once, not once per tile it touches.
+        job.tri_areas = WF_ALLOC_ARRAY(a, uint8_t, in->geom.tri_count);
+        if (job.tri_areas == NULL) {
+            s = WF_ERR_OUT_OF_MEMORY;
+        } else {
+            wf_rasterize_classify(&in->geom, tc->params.agent_max_slope, job.tri_areas);
+        }
     }
     if (s == WF_OK) {
         s = wf_jobs_parallel_for(&tc->jobs, tiles, 1, build_tiles_fn, &job);

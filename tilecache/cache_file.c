@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The cache file: build parameters, world bounds and every compressed
-// layer, with checksums; loading checks everything before it trusts it.
+// The cache file: build parameters, world bounds, the obstacle set and every
+// compressed layer, with checksums; loading checks everything before it
+// trusts it.
 #include <math.h>
 #include <string.h>
 
@@ -14,32 +15,230 @@
 /*
  * Layout, little-endian:
  *   header (HEADER_BYTES):
- *     0 magic "WFTC"   4 version   8 checksum (header + directory, this
- *     field read as 0)   12 codec id   16 file size (u64)   24 layer count
- *     28 tiles x   32 tiles z   36 zero   40 params (PARAM_WORDS words)
- *     112 world origin xyz, world max xyz   136 zero (8 bytes)
+ *     0 magic "WFTC"   4 version   8 checksum (header, directory and
+ *     obstacle section, this field read as 0)   12 codec id   16 file size
+ *     (u64)   24 layer count   28 tiles x   32 tiles z   36 zero
+ *     40 params (PARAM_WORDS words)   112 world origin xyz, world max xyz
+ *     136 obstacle count   140 obstacle section bytes (0: none)
  *   directory: per layer tile x, tile z, layer, raw size, compressed size,
  *     checksum of the compressed bytes (DIR_BYTES each)
+ *   obstacle section: id pool bytes (u32), the id pool's own save format,
+ *     then per live obstacle in slot order its id (u64) and desc
+ *     (OBSTACLE_BYTES, then 3 floats per prism point), zero-padded to
+ *     DATA_ALIGN. Absent while the pool is as created (a cache that never
+ *     had an obstacle saves as version 1 did, but for the version).
  *   data: each layer's compressed bytes, zero-padded to DATA_ALIGN.
  * Floats are stored as their bits, so a loaded cache builds exactly what
- * the saved one did.
+ * the saved one did, and obstacle descs come back bit for bit.
+ *
+ * Queued obstacle requests are saved as if applied: every live obstacle is
+ * loaded live and applied, so wf_tilecache_build_navmesh stamps it, and an
+ * obstacle whose removal was queued is gone.
  */
 #define FILE_MAGIC 0x43544657u // "WFTC"
-#define FILE_VERSION 1u
+#define FILE_VERSION 2u
 #define HEADER_BYTES 144u
 #define CHECKSUM_AT 8u
 #define PARAMS_AT 40u
 #define PARAM_WORDS 18u
 #define BOUNDS_AT 112u
+#define OBSTACLE_COUNT_AT 136u
+#define OBSTACLE_SECTION_AT 140u
+/// id, shape, flags, area, vert count, position, radius, height, half
+/// extents, yaw; prism points follow.
+#define OBSTACLE_BYTES 60u
+#define OBSTACLE_PAINT 1u
 #define DIR_BYTES 24u
 #define DATA_ALIGN 8u
 #define HASH_SEED 2166136261u
 
 static size_t pad(size_t n) { return (n + DATA_ALIGN - 1u) & ~(size_t)(DATA_ALIGN - 1u); }
 
+static bool all_zero(const unsigned char* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        if (p[i] != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * Obstacle section
+ */
+
+/// True while the id pool is as wf_id_pool_create leaves it (every slot at
+/// generation 1, free, listed in slot order): no id was ever handed out,
+/// so restoring a fresh pool is exact and the section is left out.
+static bool pool_untouched(const wf_id_pool* pool) {
+    if (pool->slots == NULL) {
+        return true;
+    }
+    if (pool->live_count != 0 || pool->free_head != 0 || pool->free_tail != pool->capacity - 1u) {
+        return false;
+    }
+    for (uint32_t i = 0; i < pool->capacity; ++i) {
+        if (pool->slots[i] != 1u || (i + 1u < pool->capacity && pool->next_free[i] != i + 1u)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Prism points stored for a desc: the outline of a prism, none otherwise.
+static uint32_t stored_points(const wf_obstacle_desc* d) {
+    return d->shape == WF_OBSTACLE_PRISM ? d->vert_count : 0u;
+}
+
+/// Bytes of the obstacle section (a multiple of DATA_ALIGN; 0 when left out).
+static size_t obstacle_section_size(const wf_tilecache* tc, uint32_t* out_count) {
+    const wf_id_pool* pool = &tc->obstacle_ids;
+    *out_count = 0;
+    if (pool_untouched(pool)) {
+        return 0;
+    }
+    size_t n = 4u + wf_id_pool_save_size(pool);
+    for (uint32_t slot = 0; slot < pool->capacity; ++slot) {
+        if (wf_id_pool_id_at(pool, slot) != 0) {
+            n += OBSTACLE_BYTES + 12u * (size_t)stored_points(&tc->obstacles[slot].desc);
+            (*out_count)++;
+        }
+    }
+    return pad(n);
+}
+
+static void put_obstacle(unsigned char* p, uint64_t id, const wf_obstacle_desc* d) {
+    wf_bytes_put_u64(p, id);
+    wf_bytes_put_u32(p + 8, (uint32_t)d->shape);
+    wf_bytes_put_u32(p + 12, d->paint ? OBSTACLE_PAINT : 0u);
+    wf_bytes_put_u32(p + 16, d->area);
+    wf_bytes_put_u32(p + 20, d->vert_count);
+    const float f[9] = {d->position.x,     d->position.y,     d->position.z,
+                        d->radius,         d->height,         d->half_extents.x,
+                        d->half_extents.y, d->half_extents.z, d->yaw};
+    for (int i = 0; i < 9; ++i) {
+        wf_bytes_put_f32(p + 24 + 4 * i, f[i]);
+    }
+    p += OBSTACLE_BYTES;
+    for (uint32_t i = 0; i < stored_points(d); ++i, p += 12) {
+        wf_bytes_put_f32(p, d->verts[i].x);
+        wf_bytes_put_f32(p + 4, d->verts[i].y);
+        wf_bytes_put_f32(p + 8, d->verts[i].z);
+    }
+}
+
+/// Pool state, then each live obstacle in slot order (into zeroed bytes, so
+/// the padding is zero).
+static void save_obstacles(const wf_tilecache* tc, unsigned char* p) {
+    const wf_id_pool* pool = &tc->obstacle_ids;
+    size_t pool_bytes = wf_id_pool_save_size(pool);
+    wf_bytes_put_u32(p, (uint32_t)pool_bytes);
+    wf_id_pool_save(pool, p + 4);
+    p += 4u + pool_bytes;
+    for (uint32_t slot = 0; slot < pool->capacity; ++slot) {
+        uint64_t id = wf_id_pool_id_at(pool, slot);
+        if (id != 0) {
+            const wf_obstacle_desc* d = &tc->obstacles[slot].desc;
+            put_obstacle(p, id, d);
+            p += OBSTACLE_BYTES + 12u * (size_t)stored_points(d);
+        }
+    }
+}
+
+/// One obstacle of `left` bytes: its id and desc; *out_size the bytes used.
+/// The desc is checked as wf_tilecache_add_obstacle checks it.
+static wf_status get_obstacle(const unsigned char* p, size_t left, uint64_t* out_id,
+                              wf_obstacle_desc* d, size_t* out_size) {
+    if (left < OBSTACLE_BYTES) {
+        return WF_ERR_BAD_DATA;
+    }
+    memset(d, 0, sizeof *d);
+    uint32_t shape = wf_bytes_get_u32(p + 8), flags = wf_bytes_get_u32(p + 12);
+    uint32_t area = wf_bytes_get_u32(p + 16);
+    if (shape > (uint32_t)WF_OBSTACLE_PRISM || (flags & ~OBSTACLE_PAINT) != 0 || area > 255u) {
+        return WF_ERR_BAD_DATA;
+    }
+    *out_id = wf_bytes_get_u64(p);
+    d->shape = (wf_obstacle_shape)shape;
+    d->paint = (flags & OBSTACLE_PAINT) != 0;
+    d->area = (uint8_t)area;
+    d->vert_count = wf_bytes_get_u32(p + 20);
+    d->position = wf_v3(wf_bytes_get_f32(p + 24), wf_bytes_get_f32(p + 28),
+                        wf_bytes_get_f32(p + 32));
+    d->radius = wf_bytes_get_f32(p + 36);
+    d->height = wf_bytes_get_f32(p + 40);
+    d->half_extents = wf_v3(wf_bytes_get_f32(p + 44), wf_bytes_get_f32(p + 48),
+                            wf_bytes_get_f32(p + 52));
+    d->yaw = wf_bytes_get_f32(p + 56);
+    uint32_t points = stored_points(d);
+    if (points > WF_OBSTACLE_MAX_VERTS || (left - OBSTACLE_BYTES) / 12u < points) {
+        return WF_ERR_BAD_DATA;
+    }
+    p += OBSTACLE_BYTES;
+    for (uint32_t i = 0; i < points; ++i, p += 12) {
+        d->verts[i] = wf_v3(wf_bytes_get_f32(p), wf_bytes_get_f32(p + 4), wf_bytes_get_f32(p + 8));
+    }
+    *out_size = OBSTACLE_BYTES + 12u * (size_t)points;
+    return wf_obstacle_desc_check(d) == WF_OK ? WF_OK : WF_ERR_BAD_DATA;
+}
+
+/// Restores the id pool and the live obstacles, each live and applied (the
+/// next navmesh build stamps it). tc is fresh and is destroyed on failure.
+static wf_status load_obstacles(wf_tilecache* tc, const unsigned char* p, size_t size,
+                                uint32_t count) {
+    if (size == 0) {
+        return WF_OK; // the pool as created (check_layout: no obstacles)
+    }
+    size_t pool_bytes = wf_bytes_get_u32(p);
+    if (pool_bytes > size - 4u) {
+        return WF_ERR_BAD_DATA;
+    }
+    wf_status s = wf_id_pool_load(&tc->obstacle_ids, p + 4, pool_bytes);
+    if (s != WF_OK) {
+        // CAPACITY: saved with more slots than the desc's max_obstacles.
+        return s == WF_ERR_CAPACITY || s == WF_ERR_OUT_OF_MEMORY ? s : WF_ERR_BAD_DATA;
+    }
+    size_t at = 4u + pool_bytes;
+    uint32_t previous = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        uint64_t id = 0;
+        uint32_t slot = 0;
+        size_t used = 0;
+        wf_obstacle_desc desc;
+        s = get_obstacle(p + at, size - at, &id, &desc, &used);
+        // Each live id once, in slot order.
+        if (s != WF_OK || wf_id_pool_find(&tc->obstacle_ids, id, &slot) != WF_OK ||
+            (k > 0 && slot <= previous)) {
+            return WF_ERR_BAD_DATA;
+        }
+        // Stamped as wf_tilecache_add_obstacle does; it touched a tile then.
+        wf_obstacle_record* r = &tc->obstacles[slot];
+        r->desc = desc;
+        wf_obstacle_make_stamp(&desc, tc->params.agent_radius, tc->params.agent_climb, &r->stamp);
+        if (!wf_tilecache_bounds_touch_tiles(tc, r->stamp.bmin, r->stamp.bmax)) {
+            return WF_ERR_BAD_DATA;
+        }
+        r->state = WF_OBSTACLE_LIVE;
+        r->applied = true;
+        previous = slot;
+        at += used;
+    }
+    if (count != tc->obstacle_ids.live_count || size - at >= DATA_ALIGN ||
+        !all_zero(p + at, size - at)) {
+        return WF_ERR_BAD_DATA;
+    }
+    return WF_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Saving
+ */
+
 wf_status wf_tilecache_save_size(const wf_tilecache* tc, size_t* out_size) {
     WF_CHECK_ARG(tc != NULL && out_size != NULL);
-    size_t n = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES;
+    uint32_t obstacles;
+    size_t n = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES +
+               obstacle_section_size(tc, &obstacles);
     for (uint32_t i = 0; i < tc->entry_count; ++i) {
         n += pad(tc->entries[i].info.compressed_bytes);
     }
@@ -83,12 +282,13 @@ static void get_params(const unsigned char* p, wf_tilecache_params* v) {
     v->bmax = wf_v3(wf_bytes_get_f32(p + 60), wf_bytes_get_f32(p + 64), wf_bytes_get_f32(p + 68));
 }
 
-/// Checksum of header and directory, the checksum field read as zero.
-static uint32_t header_checksum(const unsigned char* p, size_t directory_end) {
+/// Checksum of header, directory and obstacle section (everything before
+/// the layer data), the checksum field read as zero.
+static uint32_t header_checksum(const unsigned char* p, size_t data_start) {
     static const unsigned char zero[4] = {0, 0, 0, 0};
     uint32_t h = wf_tilecache_hash(p, CHECKSUM_AT, HASH_SEED);
     h = wf_tilecache_hash(zero, 4, h);
-    return wf_tilecache_hash(p + CHECKSUM_AT + 4u, directory_end - CHECKSUM_AT - 4u, h);
+    return wf_tilecache_hash(p + CHECKSUM_AT + 4u, data_start - CHECKSUM_AT - 4u, h);
 }
 
 wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
@@ -116,7 +316,15 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
     for (int i = 0; i < 6; ++i) {
         wf_bytes_put_f32(o + BOUNDS_AT + 4 * i, b[i]);
     }
-    size_t dir = HEADER_BYTES, at = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES;
+    uint32_t obstacles;
+    size_t section = obstacle_section_size(tc, &obstacles);
+    wf_bytes_put_u32(o + OBSTACLE_COUNT_AT, obstacles);
+    wf_bytes_put_u32(o + OBSTACLE_SECTION_AT, (uint32_t)section);
+    size_t dir = HEADER_BYTES, dir_end = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES;
+    if (section > 0) {
+        save_obstacles(tc, o + dir_end);
+    }
+    size_t at = dir_end + section;
     for (uint32_t i = 0; i < tc->entry_count; ++i, dir += DIR_BYTES) {
         const wf_tilecache_entry* e = &tc->entries[i];
         wf_bytes_put_u32(o + dir, (uint32_t)e->info.tile_x);
@@ -129,7 +337,7 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
         memcpy(o + at, e->data, e->info.compressed_bytes);
         at += pad(e->info.compressed_bytes);
     }
-    wf_bytes_put_u32(o + CHECKSUM_AT, header_checksum(o, dir));
+    wf_bytes_put_u32(o + CHECKSUM_AT, header_checksum(o, dir_end + section));
     return WF_OK;
 }
 
@@ -137,31 +345,30 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
  * Loading
  */
 
-static bool all_zero(const unsigned char* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        if (p[i] != 0) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /// Header fields and directory: sizes, counts, order, padding, checksum.
 static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache_params* params) {
     if (size < HEADER_BYTES || wf_bytes_get_u32(in) != FILE_MAGIC) {
         return WF_ERR_BAD_DATA;
     }
-    if (wf_bytes_get_u32(in + 4) != FILE_VERSION) {
+    // Version 1 is this layout without obstacles (its words 136..143 are zero).
+    uint32_t version = wf_bytes_get_u32(in + 4);
+    if (version != FILE_VERSION && version != 1u) {
         return WF_ERR_VERSION;
     }
     uint32_t count = wf_bytes_get_u32(in + 24);
+    uint32_t obstacles = wf_bytes_get_u32(in + OBSTACLE_COUNT_AT);
+    size_t section = wf_bytes_get_u32(in + OBSTACLE_SECTION_AT);
     if (wf_bytes_get_u64(in + 16) != (uint64_t)size || !all_zero(in + 36, 4) ||
-        !all_zero(in + BOUNDS_AT + 24, HEADER_BYTES - BOUNDS_AT - 24) ||
         count > (size - HEADER_BYTES) / DIR_BYTES) {
         return WF_ERR_BAD_DATA;
     }
     size_t dir_end = HEADER_BYTES + (size_t)count * DIR_BYTES;
-    if (wf_bytes_get_u32(in + CHECKSUM_AT) != header_checksum(in, dir_end)) {
+    // No section: no pool, no obstacle. A section holds at least its pool
+    // size word and the pool's header, and every obstacle's fixed part.
+    bool no_section = section == 0 && obstacles == 0;
+    if ((!no_section && (version == 1u || section % DATA_ALIGN != 0 || section < 32u ||
+                         section > size - dir_end || obstacles > section / OBSTACLE_BYTES)) ||
+        wf_bytes_get_u32(in + CHECKSUM_AT) != header_checksum(in, dir_end + section)) {
         return WF_ERR_BAD_DATA;
     }
     get_params(in + PARAMS_AT, params);
@@ -181,7 +388,7 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
     // Directory: in tile order (z, x, layer) without repeats, each layer
     // exactly one tile's size, data laid out back to back to the end.
     size_t raw_size = wf_layer_serialized_size(params->tile_size, params->tile_size);
-    size_t at = dir_end;
+    size_t at = dir_end + section;
     int64_t previous = -1;
     for (uint32_t i = 0; i < count; ++i) {
         const unsigned char* d = in + HEADER_BYTES + (size_t)i * DIR_BYTES;
@@ -273,7 +480,9 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
         }
         tc->entry_count = count;
     }
-    size_t at = HEADER_BYTES + (size_t)count * DIR_BYTES;
+    size_t obstacles_at = HEADER_BYTES + (size_t)count * DIR_BYTES;
+    size_t section = wf_bytes_get_u32(in + OBSTACLE_SECTION_AT);
+    size_t at = obstacles_at + section;
     for (uint32_t i = 0; i < count && s == WF_OK; ++i) {
         const unsigned char* dir = in + HEADER_BYTES + (size_t)i * DIR_BYTES;
         s = load_layer(tc, dir, in + at, &tc->entries[i]);
@@ -293,6 +502,14 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
     tc->world_max = wf_v3(wf_bytes_get_f32(in + BOUNDS_AT + 12),
                           wf_bytes_get_f32(in + BOUNDS_AT + 16),
                           wf_bytes_get_f32(in + BOUNDS_AT + 20));
+    // After the layers and the tile grid: an obstacle must touch a tile.
+    s = load_obstacles(tc, in + obstacles_at, section, wf_bytes_get_u32(in + OBSTACLE_COUNT_AT));
+    if (s != WF_OK) {
+        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: the cache file's obstacles: %s",
+               wf_status_string(s));
+        wf_tilecache_destroy(tc);
+        return s;
+    }
     *out = tc;
     return WF_OK;
 }

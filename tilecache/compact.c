@@ -16,6 +16,93 @@
 /// wf_compact_span.h holds 8 bits; agents are far shorter.
 #define MAX_FREE_HEIGHT 0xff
 
+/// Whether an agent steps between floors y and ny with tops top and ntop:
+/// the openings overlap by its height and the floors are within climb.
+static inline bool can_step(int32_t y, int32_t top, int32_t ny, int32_t ntop,
+                            int32_t walkable_height, int32_t walkable_climb) {
+    int32_t gap = (top < ntop ? top : ntop) - (y > ny ? y : ny);
+    return gap >= walkable_height && ny - y >= -walkable_climb && ny - y <= walkable_climb;
+}
+
+/// Links the spans of cell a to those of cell b next door in direction dir
+/// (b's side is the opposite direction). Each span links to the first span
+/// of the other cell it can step to; the test is symmetric, so one sweep
+/// over the pairs sets both sides' links. Spans are sorted by floor, so
+/// once b's floors are above a span's climb no later one can match it.
+static inline void link_cells(wf_compact_span* spans, uint32_t a_first, uint32_t a_count,
+                              uint32_t b_first, uint32_t b_count, int dir,
+                              int32_t walkable_height, int32_t walkable_climb) {
+    const int back = (dir + 2) & 3;
+    for (uint32_t i = 0; i < a_count; ++i) {
+        wf_compact_span* sa = &spans[a_first + i];
+        const int32_t y = sa->y;
+        const int32_t top = y + sa->h;
+        bool linked = false;
+        for (uint32_t k = 0; k < b_count; ++k) {
+            wf_compact_span* sb = &spans[b_first + k];
+            int32_t ny = sb->y;
+            if (ny - y > walkable_climb) {
+                break;
+            }
+            if (!can_step(y, top, ny, ny + sb->h, walkable_height, walkable_climb)) {
+                continue;
+            }
+            if (!linked) {
+                wf_compact_set_con(sa, dir, k);
+                linked = true;
+            }
+            if (wf_compact_get_con(sb, back) == WF_NOT_CONNECTED) {
+                wf_compact_set_con(sb, back, i); // the first of a's spans to reach it
+            }
+        }
+    }
+}
+
+// Link each span to the first span next door whose opening overlaps its
+// own by an agent's height and whose floor is within climb (every link
+// starts as WF_NOT_CONNECTED). Each cell pairs with its +x and +z
+// neighbours, which sets the -x and -z links of those too.
+static void link_spans(wf_compact_heightfield* chf) {
+    const int32_t width = chf->width, depth = chf->depth;
+    const uint32_t* cell_index = chf->cell_index;
+    const uint8_t* cell_spans = chf->cell_count;
+    for (int32_t z = 0; z < depth; ++z) {
+        for (int32_t x = 0; x < width; ++x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)width;
+            uint32_t count = cell_spans[c];
+            if (count == 0) {
+                continue;
+            }
+            if (x + 1 < width && cell_spans[c + 1] > 0) {
+                link_cells(chf->spans, cell_index[c], count, cell_index[c + 1], cell_spans[c + 1],
+                           2, chf->walkable_height, chf->walkable_climb);
+            }
+            size_t up = c + (size_t)width;
+            if (z + 1 < depth && cell_spans[up] > 0) {
+                link_cells(chf->spans, cell_index[c], count, cell_index[up], cell_spans[up], 1,
+                           chf->walkable_height, chf->walkable_climb);
+            }
+        }
+    }
+}
+
+/// The fields every build sets; the arrays are the caller's.
+static void compact_init(wf_compact_heightfield* chf, const wf_heightfield* hf, int32_t border,
+                         int32_t walkable_height, int32_t walkable_climb) {
+    memset(chf, 0, sizeof *chf);
+    chf->width = hf->width;
+    chf->depth = hf->depth;
+    chf->border = border;
+    chf->walkable_height = walkable_height;
+    chf->walkable_climb = walkable_climb;
+    memcpy(chf->bmin, hf->bmin, sizeof chf->bmin);
+    memcpy(chf->bmax, hf->bmax, sizeof chf->bmax);
+    // The open space above the highest floor reaches an agent's height up.
+    chf->bmax[1] += (float)walkable_height * hf->ch;
+    chf->cs = hf->cs;
+    chf->ch = hf->ch;
+}
+
 wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const wf_heightfield* hf,
                            int32_t border, int32_t walkable_height, int32_t walkable_climb) {
     WF_CHECK_ARG(chf != NULL && arena != NULL && hf != NULL && hf->columns != NULL);
@@ -48,18 +135,7 @@ wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const w
         return WF_ERR_CAPACITY;
     }
 
-    memset(chf, 0, sizeof *chf);
-    chf->width = hf->width;
-    chf->depth = hf->depth;
-    chf->border = border;
-    chf->walkable_height = walkable_height;
-    chf->walkable_climb = walkable_climb;
-    memcpy(chf->bmin, hf->bmin, sizeof chf->bmin);
-    memcpy(chf->bmax, hf->bmax, sizeof chf->bmax);
-    // The open space above the highest floor reaches an agent's height up.
-    chf->bmax[1] += (float)walkable_height * hf->ch;
-    chf->cs = hf->cs;
-    chf->ch = hf->ch;
+    compact_init(chf, hf, border, walkable_height, walkable_climb);
     chf->cell_index = cell_index;
     chf->cell_count = cell_spans;
     chf->spans = spans;
@@ -93,38 +169,63 @@ wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const w
         cell_spans[c] = in_cell;
     }
 
-    // Link each span to the first span next door whose opening overlaps its
-    // own by an agent's height and whose floor is within climb.
-    for (int32_t z = 0; z < hf->depth; ++z) {
-        for (int32_t x = 0; x < hf->width; ++x) {
-            size_t c = (size_t)x + (size_t)z * (size_t)hf->width;
-            for (uint32_t i = cell_index[c]; i < cell_index[c] + cell_spans[c]; ++i) {
-                const int32_t y = spans[i].y;
-                const int32_t top = y + spans[i].h;
-                uint32_t con = 0;
-                for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-                    uint32_t link = WF_NOT_CONNECTED;
-                    int32_t nx = x + wf_dir_dx[dir];
-                    int32_t nz = z + wf_dir_dz[dir];
-                    if (nx >= 0 && nz >= 0 && nx < hf->width && nz < hf->depth) {
-                        size_t nc = (size_t)nx + (size_t)nz * (size_t)hf->width;
-                        const wf_compact_span* ns = &spans[cell_index[nc]];
-                        for (uint32_t k = 0; k < cell_spans[nc]; ++k) {
-                            int32_t ny = ns[k].y;
-                            int32_t ntop = ny + ns[k].h;
-                            int32_t gap = (top < ntop ? top : ntop) - (y > ny ? y : ny);
-                            if (gap >= walkable_height && ny - y >= -walkable_climb &&
-                                ny - y <= walkable_climb) {
-                                link = k;
-                                break;
-                            }
-                        }
-                    }
-                    con |= link << (dir * 6);
-                }
-                spans[i].con = con;
-            }
-        }
+    link_spans(chf);
+    return WF_OK;
+}
+
+wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
+                                   const wf_span_columns* cols, const wf_heightfield* hf,
+                                   int32_t border, int32_t walkable_height,
+                                   int32_t walkable_climb) {
+    WF_CHECK_ARG(chf != NULL && arena != NULL && cols != NULL && hf != NULL);
+    WF_CHECK_ARG(cols->width == hf->width && cols->depth == hf->depth);
+    WF_CHECK_ARG(border >= 0 && walkable_height >= 0 && walkable_climb >= 0);
+
+    const size_t cell_count = (size_t)cols->width * (size_t)cols->depth;
+    uint32_t span_count = 0;
+    for (uint32_t i = 0; i < cols->span_count; ++i) {
+        span_count += cols->area[i] != WF_AREA_NULL;
     }
+    wf_arena_mark mark = wf_arena_get_mark(arena);
+    uint32_t* cell_index = WF_ARENA_ARRAY(arena, uint32_t, cell_count);
+    uint8_t* cell_spans = WF_ARENA_ARRAY(arena, uint8_t, cell_count);
+    size_t array_count = span_count > 0 ? span_count : 1u;
+    wf_compact_span* spans = WF_ARENA_ARRAY(arena, wf_compact_span, array_count);
+    uint8_t* areas = WF_ARENA_ARRAY(arena, uint8_t, array_count);
+    if (cell_index == NULL || cell_spans == NULL || spans == NULL || areas == NULL) {
+        wf_arena_reset_to(arena, mark);
+        return WF_ERR_CAPACITY;
+    }
+    compact_init(chf, hf, border, walkable_height, walkable_climb);
+    chf->cell_index = cell_index;
+    chf->cell_count = cell_spans;
+    chf->spans = spans;
+    chf->areas = areas;
+    chf->span_count = span_count;
+
+    uint32_t next = 0;
+    for (size_t c = 0; c < cell_count; ++c) {
+        cell_index[c] = next;
+        for (uint32_t i = cols->first[c], end = cols->first[c + 1]; i < end; ++i) {
+            if (cols->area[i] == WF_AREA_NULL) {
+                continue;
+            }
+            int32_t free_height = (int32_t)cols->ceiling[i] - (int32_t)cols->floor[i];
+            free_height = free_height > MAX_FREE_HEIGHT ? MAX_FREE_HEIGHT : free_height;
+            spans[next] = (wf_compact_span){.y = cols->floor[i],
+                                            .region = 0,
+                                            .con = 0xffffffu, // all four WF_NOT_CONNECTED
+                                            .h = (uint8_t)(free_height > 0 ? free_height : 0)};
+            areas[next] = cols->area[i];
+            next++;
+        }
+        uint32_t in_cell = next - cell_index[c];
+        if (in_cell > MAX_SPANS_PER_CELL) {
+            wf_arena_reset_to(arena, mark);
+            return WF_ERR_CAPACITY;
+        }
+        cell_spans[c] = (uint8_t)in_cell;
+    }
+    link_spans(chf);
     return WF_OK;
 }

@@ -19,6 +19,16 @@ static inline uint32_t neighbour_index(const wf_compact_heightfield* chf, int32_
     return chf->cell_index[nc] + wf_compact_get_con(s, dir);
 }
 
+/// Whether none of the four 6-bit links is WF_NOT_CONNECTED (all ones).
+static inline bool has_all_links(uint32_t con) {
+    for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
+        if (((con >> (dir * 6)) & 0x3fu) == WF_NOT_CONNECTED) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static inline void relax(uint16_t* dist, uint32_t target, uint32_t source, uint32_t step) {
     uint32_t d = (uint32_t)dist[source] + step;
     if (d > FAR_AWAY) {
@@ -68,13 +78,12 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
     for (int32_t z = 0; z < chf->depth; ++z) {
         for (int32_t x = 0; x < chf->width; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
-            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
-                 ++i) {
-                bool inside = chf->areas[i] != WF_AREA_NULL;
+            for (uint32_t i = chf->cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
+                const wf_compact_span* s = &chf->spans[i];
+                // All four links present (no 0x3f field) before any lookup.
+                bool inside = chf->areas[i] != WF_AREA_NULL && has_all_links(s->con);
                 for (int dir = 0; dir < WF_DIR_COUNT && inside; ++dir) {
-                    const wf_compact_span* s = &chf->spans[i];
-                    inside = wf_compact_get_con(s, dir) != WF_NOT_CONNECTED &&
-                             chf->areas[neighbour_index(chf, x, z, s, dir)] != WF_AREA_NULL;
+                    inside = chf->areas[neighbour_index(chf, x, z, s, dir)] != WF_AREA_NULL;
                 }
                 dist[i] = inside ? (uint16_t)FAR_AWAY : 0u;
             }
@@ -87,8 +96,10 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
     for (int32_t z = 0; z < chf->depth; ++z) {
         for (int32_t x = 0; x < chf->width; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
-            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
-                 ++i) {
+            for (uint32_t i = chf->cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
+                if (dist[i] == 0) {
+                    continue; // a seed: nothing is closer
+                }
                 relax_pair(chf, dist, x, z, i, 0, 3);
                 relax_pair(chf, dist, x, z, i, 3, 2);
             }
@@ -97,8 +108,10 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
     for (int32_t z = chf->depth - 1; z >= 0; --z) {
         for (int32_t x = chf->width - 1; x >= 0; --x) {
             size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
-            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
-                 ++i) {
+            for (uint32_t i = chf->cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
+                if (dist[i] == 0) {
+                    continue;
+                }
                 relax_pair(chf, dist, x, z, i, 2, 1);
                 relax_pair(chf, dist, x, z, i, 1, 0);
             }

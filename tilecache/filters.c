@@ -127,3 +127,139 @@ void wf_filter_low_height_spans(wf_heightfield* hf, int32_t walkable_height) {
         }
     }
 }
+
+/* ---------------------------------------------------------------------------
+ * The same filters on flattened columns (the tile cache build's path)
+ */
+
+wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf_heightfield* hf) {
+    size_t cell_count = (size_t)hf->width * (size_t)hf->depth;
+    // Spans in use: the pool's high mark less the recycled ones is not
+    // tracked, so size for the high mark (an upper bound).
+    size_t span_bound = hf->span_count > 0 ? hf->span_count : 1u;
+    wf_arena_mark mark = wf_arena_get_mark(arena);
+    cols->first = WF_ARENA_ARRAY(arena, uint32_t, cell_count + 1u);
+    cols->bottom = WF_ARENA_ARRAY(arena, uint16_t, cell_count);
+    cols->floor = WF_ARENA_ARRAY(arena, uint16_t, span_bound);
+    cols->ceiling = WF_ARENA_ARRAY(arena, uint16_t, span_bound);
+    cols->area = WF_ARENA_ARRAY(arena, uint8_t, span_bound);
+    if (cols->first == NULL || cols->bottom == NULL || cols->floor == NULL ||
+        cols->ceiling == NULL || cols->area == NULL) {
+        wf_arena_reset_to(arena, mark);
+        return WF_ERR_CAPACITY;
+    }
+    cols->width = hf->width;
+    cols->depth = hf->depth;
+    const wf_span* spans = hf->spans;
+    uint32_t n = 0;
+    for (size_t c = 0; c < cell_count; ++c) {
+        cols->first[c] = n;
+        uint32_t i = hf->columns[c];
+        cols->bottom[c] = i == WF_NO_SPAN ? (uint16_t)OPEN_TOP : spans[i].smin;
+        for (; i != WF_NO_SPAN; i = spans[i].next) {
+            uint32_t next = spans[i].next;
+            cols->floor[n] = spans[i].smax;
+            cols->ceiling[n] = next == WF_NO_SPAN ? (uint16_t)OPEN_TOP : spans[next].smin;
+            cols->area[n] = spans[i].area;
+            n++;
+        }
+    }
+    cols->first[cell_count] = n;
+    cols->span_count = n;
+    return WF_OK;
+}
+
+/// probe_neighbour on flattened columns: false when the neighbour column
+/// makes span (floor, ceiling) a ledge.
+static inline bool probe_column(const wf_span_columns* cols, size_t cell, int32_t floor,
+                                int32_t ceiling, int32_t walkable_height, int32_t walkable_climb,
+                                ledge_probe* probe) {
+    int32_t below_ceiling = cols->bottom[cell];
+    if ((below_ceiling < ceiling ? below_ceiling : ceiling) - floor >= walkable_height) {
+        return false;
+    }
+    for (uint32_t i = cols->first[cell], end = cols->first[cell + 1]; i < end; ++i) {
+        int32_t nfloor = cols->floor[i];
+        int32_t nceiling = cols->ceiling[i];
+        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
+        int32_t gap_bottom = nfloor > floor ? nfloor : floor;
+        if (gap_top - gap_bottom < walkable_height) {
+            continue;
+        }
+        int32_t drop = nfloor - floor;
+        if (drop < -walkable_climb) {
+            return false; // a ledge
+        }
+        if (drop < probe->lowest_drop) {
+            probe->lowest_drop = drop;
+        }
+        if (drop <= walkable_climb) {
+            probe->reach_min = nfloor < probe->reach_min ? nfloor : probe->reach_min;
+            probe->reach_max = nfloor > probe->reach_max ? nfloor : probe->reach_max;
+        }
+    }
+    return true;
+}
+
+void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height,
+                            int32_t walkable_climb, bool ledges) {
+    const int32_t width = cols->width, depth = cols->depth;
+    // The low-hanging filter reads and writes only its own column, the
+    // ledge filter reads its own span's area and only the geometry of the
+    // neighbours, and the low-ceiling filter only its own span: so one pass
+    // per column in that order gives what three whole passes give. A span
+    // the low-ceiling filter clears needs no ledge probe.
+    for (int32_t z = 0; z < depth; ++z) {
+        for (int32_t x = 0; x < width; ++x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)width;
+            uint32_t begin = cols->first[c], end = cols->first[c + 1];
+            if (ledges) {
+                bool below_walkable = false;
+                uint8_t below_area = WF_AREA_NULL;
+                int32_t below_top = 0;
+                for (uint32_t i = begin; i < end; ++i) {
+                    bool walkable = cols->area[i] != WF_AREA_NULL;
+                    if (!walkable && below_walkable &&
+                        (int32_t)cols->floor[i] - below_top <= walkable_climb) {
+                        cols->area[i] = below_area;
+                    }
+                    below_walkable = walkable;
+                    below_area = cols->area[i];
+                    below_top = (int32_t)cols->floor[i];
+                }
+            }
+            bool inside = x > 0 && z > 0 && x < width - 1 && z < depth - 1;
+            for (uint32_t i = begin; i < end; ++i) {
+                if (cols->area[i] == WF_AREA_NULL) {
+                    continue;
+                }
+                int32_t floor = cols->floor[i];
+                int32_t ceiling = cols->ceiling[i];
+                if (ceiling - floor < walkable_height) {
+                    cols->area[i] = WF_AREA_NULL;
+                    continue;
+                }
+                if (!ledges) {
+                    continue;
+                }
+                // The edge of the field: nothing known beyond, a ledge.
+                bool is_ledge = !inside;
+                ledge_probe probe = {OPEN_TOP, floor, floor};
+                if (!is_ledge) {
+                    is_ledge = !probe_column(cols, c - 1u, floor, ceiling, walkable_height,
+                                             walkable_climb, &probe) ||
+                               !probe_column(cols, c + 1u, floor, ceiling, walkable_height,
+                                             walkable_climb, &probe) ||
+                               !probe_column(cols, c - (size_t)width, floor, ceiling,
+                                             walkable_height, walkable_climb, &probe) ||
+                               !probe_column(cols, c + (size_t)width, floor, ceiling,
+                                             walkable_height, walkable_climb, &probe);
+                }
+                if (is_ledge || probe.lowest_drop < -walkable_climb ||
+                    probe.reach_max - probe.reach_min > walkable_climb) {
+                    cols->area[i] = WF_AREA_NULL;
+                }
+            }
+        }
+    }
+}

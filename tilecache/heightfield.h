@@ -49,6 +49,81 @@ wf_status wf_heightfield_init(wf_heightfield* hf, wf_arena* arena, int32_t width
 wf_status wf_heightfield_add_span(wf_heightfield* hf, int32_t x, int32_t z, uint16_t smin,
                                   uint16_t smax, uint8_t area, int32_t merge_climb);
 
+/// Area precedence when two tops meet: any walkable id beats WF_AREA_NULL,
+/// and among walkable ids the larger one wins (as in Recast, where the null
+/// area is 0 and a plain max does the same).
+static inline uint8_t wf_span_merge_area(uint8_t a, uint8_t b) {
+    if (a == WF_AREA_NULL) {
+        return b;
+    }
+    if (b == WF_AREA_NULL) {
+        return a;
+    }
+    return a > b ? a : b;
+}
+
+/// wf_heightfield_add_span for callers that already checked the arguments
+/// (cell = x + z * width, smin < smax, merge_climb >= 0). Inline so the
+/// rasterizer's per-cell loop does not pay a call and the checks: most
+/// insertions go into an empty column or merge with the one span there.
+/// One walk: spans wholly below are skipped; a span that overlaps or
+/// touches is reused for the merge and the others it swallows are freed; a
+/// new slot is only needed when nothing overlaps, and then the column has
+/// not been changed yet, so a full pool leaves it as it was.
+static inline wf_status wf_heightfield_insert_span(wf_heightfield* hf, size_t cell, uint16_t smin,
+                                                   uint16_t smax, uint8_t area,
+                                                   int32_t merge_climb) {
+    wf_span* spans = hf->spans;
+    uint32_t* link = &hf->columns[cell];
+    uint32_t s = *link;
+    while (s != WF_NO_SPAN && spans[s].smax < smin) {
+        link = &spans[s].next;
+        s = *link;
+    }
+    if (s == WF_NO_SPAN || spans[s].smin > smax) {
+        uint32_t slot = hf->free_span;
+        if (slot != WF_NO_SPAN) {
+            hf->free_span = spans[slot].next;
+        } else if (hf->span_count < hf->span_capacity) {
+            slot = hf->span_count++;
+        } else {
+            return WF_ERR_CAPACITY;
+        }
+        spans[slot] = (wf_span){.smin = smin, .smax = smax, .area = area, .next = s};
+        *link = slot;
+        return WF_OK;
+    }
+    wf_span* keep = &spans[s];
+    uint16_t new_min = keep->smin < smin ? keep->smin : smin;
+    uint16_t new_max = smax;
+    uint8_t new_area = area;
+    for (uint32_t i = s; i != WF_NO_SPAN && spans[i].smin <= new_max;) {
+        const wf_span* cur = &spans[i];
+        // The merged top belongs to the higher surface; tops within the
+        // merge climb are one surface and the stronger area wins.
+        int32_t diff = (int32_t)cur->smax - (int32_t)new_max;
+        if (diff > merge_climb) {
+            new_area = cur->area;
+        } else if (diff >= -merge_climb) {
+            new_area = wf_span_merge_area(new_area, cur->area);
+        }
+        if (cur->smax > new_max) {
+            new_max = cur->smax;
+        }
+        uint32_t next = cur->next;
+        if (i != s) {
+            spans[i].next = hf->free_span; // swallowed: back to the free list
+            hf->free_span = i;
+        }
+        i = next;
+        keep->next = next;
+    }
+    keep->smin = new_min;
+    keep->smax = new_max;
+    keep->area = new_area;
+    return WF_OK;
+}
+
 /// Rasterizes triangles (conservatively, by clipping each triangle to the
 /// cells it covers). Triangles steeper than max_slope_deg, or facing down
 /// (clockwise seen from above), get WF_AREA_NULL. WF_ERR_INVALID_ARG (field
@@ -58,6 +133,15 @@ wf_status wf_heightfield_add_span(wf_heightfield* hf, int32_t x, int32_t z, uint
 wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float max_slope_deg,
                                  int32_t merge_climb);
 
+/// The same for input the caller already validated as above (the tile
+/// cache checks a mesh once per build, not once per tile): the final area
+/// of every triangle (slope and facing applied) ...
+void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* out_areas);
+/// ... then the triangles list[0 .. count) with those areas, in list order.
+/// WF_ERR_CAPACITY as above.
+wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,
+                                     const uint32_t* list, uint32_t count, int32_t merge_climb);
+
 /// Filters (Recast's classic three): low-hanging obstacles become walkable
 /// when a walkable span lies within climb below; ledges (a drop of more
 /// than climb to a neighbour, or too steep a local range) and spans with
@@ -65,6 +149,31 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
 void wf_filter_low_hanging_obstacles(wf_heightfield* hf, int32_t walkable_climb);
 void wf_filter_ledge_spans(wf_heightfield* hf, int32_t walkable_height, int32_t walkable_climb);
 void wf_filter_low_height_spans(wf_heightfield* hf, int32_t walkable_height);
+
+/// The span heightfield flattened: per cell a run of spans in one array,
+/// each as its top (the floor an agent stands on) and the bottom of the
+/// span above (its ceiling, WF_SPAN_MAX_HEIGHT at the column's top). The
+/// tile cache build filters and compacts this form: contiguous runs read
+/// far faster than the linked columns when every span probes four
+/// neighbour columns. Filled from a wf_heightfield; arrays in an arena.
+typedef struct wf_span_columns {
+    int32_t width, depth;
+    uint32_t* first;   ///< cells + 1: spans of cell c are [first[c], first[c + 1])
+    uint16_t* bottom;  ///< per cell: smin of its lowest span (WF_SPAN_MAX_HEIGHT if none)
+    uint16_t* floor;   ///< per span: smax
+    uint16_t* ceiling; ///< per span: smin of the span above, WF_SPAN_MAX_HEIGHT if none
+    uint8_t* area;     ///< per span
+    uint32_t span_count;
+} wf_span_columns;
+
+/// WF_ERR_CAPACITY (nothing kept) when the arena is too small.
+wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf_heightfield* hf);
+/// The filters above on the flattened form, all in one pass and with the
+/// same result as running them one after the other: low-hanging obstacles
+/// and ledges only when `ledges` is set (see fill_heightfield in
+/// cache_build.c), low ceilings always.
+void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height,
+                            int32_t walkable_climb, bool ledges);
 
 /// The open space above walkable spans.
 typedef struct wf_compact_span {
@@ -102,6 +211,13 @@ typedef struct wf_compact_heightfield {
 /// spans (the links hold 6 bits; never in sane input) or the arena is full.
 wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const wf_heightfield* hf,
                            int32_t border, int32_t walkable_height, int32_t walkable_climb);
+
+/// wf_compact_build from filtered span columns (the same result as from
+/// the heightfield they were flattened from, filtered alike).
+wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
+                                   const wf_span_columns* cols, const wf_heightfield* hf,
+                                   int32_t border, int32_t walkable_height,
+                                   int32_t walkable_climb);
 
 /// Marks spans closer than radius (cells) to an unwalkable border as
 /// unwalkable (distance transform). Scratch from the arena, given back;

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Layers -> navmesh tiles: a parallel pass that decompresses each layer and
-// builds its blob in per-worker scratch, then adds the tiles in layer order.
+// Layers -> navmesh tiles: a parallel pass that decompresses each layer,
+// stamps the applied obstacles and builds its blob in per-worker scratch,
+// then adds the tiles in layer order. The layer build is shared with updates.
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -47,9 +48,10 @@ static wf_layer_tile_params layer_tile_params(const wf_tilecache_params* p) {
     return t;
 }
 
-/// Decompress, deserialize and build one layer's blob, all in `arena`.
-static wf_status layer_to_tile(const wf_tilecache* tc, uint32_t index, wf_arena* arena, void* out,
-                               size_t capacity, size_t* out_size) {
+wf_status wf_tilecache_layer_to_tile(const wf_tilecache* tc, uint32_t index,
+                                     const wf_obstacle_stamp* stamps, uint32_t stamp_count,
+                                     wf_arena* arena, void* out, size_t capacity,
+                                     size_t* out_size) {
     const wf_tilecache_entry* e = &tc->entries[index];
     wf_arena_reset(arena);
     unsigned char* raw = wf_arena_alloc(arena, e->info.raw_bytes, WF_TILECACHE_BLOB_ALIGN);
@@ -67,8 +69,37 @@ static wf_status layer_to_tile(const wf_tilecache* tc, uint32_t index, wf_arena*
     if (s != WF_OK) {
         return s == WF_ERR_VERSION ? s : WF_ERR_BAD_DATA;
     }
+    if (stamp_count > 0) {
+        wf_obstacle_stamp_layer(&layer, stamps, stamp_count); // the arena's copy, never the cache
+    }
     wf_layer_tile_params params = layer_tile_params(&tc->params);
     return wf_layer_build_tile(&layer, &params, arena, out, capacity, out_size);
+}
+
+uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; tc->obstacles != NULL && i < tc->max_obstacles; ++i) {
+        if (tc->obstacles[i].state == WF_OBSTACLE_LIVE && tc->obstacles[i].applied) {
+            if (out != NULL) {
+                out[n] = i;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+uint32_t wf_tilecache_gather_stamps(const wf_tilecache* tc, const uint32_t* slots,
+                                    uint32_t slot_count, uint32_t index, wf_obstacle_stamp* out) {
+    const wf_tilecache_layer_info* info = &tc->entries[index].info;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < slot_count; ++i) {
+        const wf_obstacle_stamp* stamp = &tc->obstacles[slots[i]].stamp;
+        if (wf_tilecache_bounds_touch_layer(info, stamp->bmin, stamp->bmax)) {
+            out[n++] = *stamp;
+        }
+    }
+    return n;
 }
 
 typedef struct layer_blob {
@@ -80,7 +111,24 @@ typedef struct layer_blob {
 typedef struct navmesh_job {
     const wf_tilecache* tc;
     layer_blob* blobs;
+    uint32_t* applied; ///< slots of the applied obstacles (NULL if none)
+    uint32_t applied_count;
+    /// Per worker, room for every applied obstacle's stamp.
+    wf_obstacle_stamp* stamps;
 } navmesh_job;
+
+/// The applied obstacles touching layer `index`, gathered into the
+/// worker's part of the job's stamp buffer.
+static uint32_t job_stamps(const navmesh_job* job, uint32_t index, uint32_t worker,
+                           const wf_obstacle_stamp** out) {
+    *out = NULL;
+    if (job->applied_count == 0) {
+        return 0;
+    }
+    wf_obstacle_stamp* mine = job->stamps + (size_t)worker * job->applied_count;
+    *out = mine;
+    return wf_tilecache_gather_stamps(job->tc, job->applied, job->applied_count, index, mine);
+}
 
 static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     navmesh_job* job = context;
@@ -89,7 +137,10 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
     for (uint32_t i = begin; i < end; ++i) {
         layer_blob* b = &job->blobs[i];
         b->size = 0;
-        b->status = layer_to_tile(tc, i, &w->scratch, w->staging, tc->staging_bytes, &b->size);
+        const wf_obstacle_stamp* stamps;
+        uint32_t stamp_count = job_stamps(job, i, worker, &stamps);
+        b->status = wf_tilecache_layer_to_tile(tc, i, stamps, stamp_count, &w->scratch, w->staging,
+                                               tc->staging_bytes, &b->size);
         if (b->status == WF_OK) {
             b->data = wf_alloc(&tc->allocator, b->size, WF_TILECACHE_BLOB_ALIGN);
             if (b->data == NULL) {
@@ -103,7 +154,10 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
 
 /// A layer that did not fit the worker's scratch or staging: built again,
 /// serially, in a full-size arena and straight into a blob of its own size.
-static void build_large_blob(wf_tilecache* tc, uint32_t index, layer_blob* b) {
+static void build_large_blob(wf_tilecache* tc, const navmesh_job* job, uint32_t index,
+                             layer_blob* b) {
+    const wf_obstacle_stamp* stamps;
+    uint32_t stamp_count = job_stamps(job, index, 0, &stamps);
     wf_arena big;
     size_t full = wf_tilecache_full_scratch_bytes(tc->params.tile_size);
     if (wf_arena_create(&big, &tc->allocator, full) != WF_OK) {
@@ -112,7 +166,8 @@ static void build_large_blob(wf_tilecache* tc, uint32_t index, layer_blob* b) {
     }
     size_t need = b->size;
     if (need == 0) { // the scratch ran out before the blob size was known
-        b->status = layer_to_tile(tc, index, &big, NULL, 0, &need);
+        b->status =
+            wf_tilecache_layer_to_tile(tc, index, stamps, stamp_count, &big, NULL, 0, &need);
         if (b->status != WF_ERR_CAPACITY || need == 0) {
             wf_arena_destroy(&big, &tc->allocator);
             return; // a real failure (or no tile), reported as such
@@ -124,7 +179,8 @@ static void build_large_blob(wf_tilecache* tc, uint32_t index, layer_blob* b) {
         b->status = WF_ERR_OUT_OF_MEMORY;
         return;
     }
-    b->status = layer_to_tile(tc, index, &big, b->data, need, &b->size);
+    b->status = wf_tilecache_layer_to_tile(tc, index, stamps, stamp_count, &big, b->data, need,
+                                           &b->size);
     wf_arena_destroy(&big, &tc->allocator);
     if (b->status != WF_OK || b->size != need) {
         wf_free(&tc->allocator, b->data, need, WF_TILECACHE_BLOB_ALIGN);
@@ -172,8 +228,8 @@ static wf_status add_blobs(wf_tilecache* tc, wf_mesh* mesh, layer_blob* blobs) {
 
 /// The mesh's tile grid is the cache's: points just inside the near and
 /// far corners of a layer's tile fall into that tile's cell.
-static bool mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh,
-                         const wf_tilecache_layer_info* info) {
+static bool mesh_matches_at(const wf_tilecache* tc, const wf_mesh* mesh,
+                            const wf_tilecache_layer_info* info) {
     float tw = (float)tc->params.tile_size * tc->params.cell_size, eps = 1e-3f * tw;
     for (int k = 0; k < 2; ++k) {
         float dx = k == 0 ? eps : tw - eps;
@@ -189,30 +245,51 @@ static bool mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh,
     return true;
 }
 
+bool wf_tilecache_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh) {
+    return tc->entry_count == 0 ||
+           (mesh_matches_at(tc, mesh, &tc->entries[0].info) &&
+            mesh_matches_at(tc, mesh, &tc->entries[tc->entry_count - 1].info));
+}
+
 wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh) {
     WF_CHECK_ARG(tc != NULL && mesh != NULL);
     if (tc->entry_count == 0) {
         return WF_OK;
     }
-    WF_CHECK_ARG(mesh_matches(tc, mesh, &tc->entries[0].info) &&
-                 mesh_matches(tc, mesh, &tc->entries[tc->entry_count - 1].info));
+    WF_CHECK_ARG(wf_tilecache_mesh_matches(tc, mesh));
     layer_blob* blobs = WF_ALLOC_ARRAY(&tc->allocator, layer_blob, tc->entry_count);
     if (blobs == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
     }
-    navmesh_job job = {tc, blobs};
+    // The applied obstacles are stamped as an update would, so a fresh
+    // build equals what updates converge to.
+    navmesh_job job = {tc, blobs, NULL, wf_tilecache_list_applied(tc, NULL), NULL};
+    size_t stamp_slots = (size_t)job.applied_count * tc->worker_count;
+    if (job.applied_count > 0) {
+        job.applied = WF_ALLOC_ARRAY(&tc->allocator, uint32_t, job.applied_count);
+        job.stamps = WF_ALLOC_ARRAY(&tc->allocator, wf_obstacle_stamp, stamp_slots);
+        if (job.applied == NULL || job.stamps == NULL) {
+            WF_FREE_ARRAY(&tc->allocator, job.applied, uint32_t, job.applied_count);
+            WF_FREE_ARRAY(&tc->allocator, job.stamps, wf_obstacle_stamp, stamp_slots);
+            WF_FREE_ARRAY(&tc->allocator, blobs, layer_blob, tc->entry_count);
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        wf_tilecache_list_applied(tc, job.applied);
+    }
     wf_status s = wf_jobs_parallel_for(&tc->jobs, tc->entry_count, 1, navmesh_fn, &job);
     tc->oversize_layers = 0;
     for (uint32_t i = 0; s == WF_OK && i < tc->entry_count; ++i) {
         if (blobs[i].status == WF_ERR_CAPACITY) {
             tc->oversize_layers++;
-            build_large_blob(tc, i, &blobs[i]);
+            build_large_blob(tc, &job, i, &blobs[i]);
         }
         // The first failure in layer order; an empty layer is no failure.
         if (blobs[i].status != WF_OK && blobs[i].status != WF_ERR_NOT_FOUND) {
             s = blobs[i].status;
         }
     }
+    WF_FREE_ARRAY(&tc->allocator, job.applied, uint32_t, job.applied_count);
+    WF_FREE_ARRAY(&tc->allocator, job.stamps, wf_obstacle_stamp, stamp_slots);
     if (s != WF_OK) {
         free_blobs(tc, blobs, 0);
         return s;
@@ -228,8 +305,8 @@ wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* 
         return WF_ERR_NOT_FOUND;
     }
     *out_size = 0;
-    wf_status s = layer_to_tile(tc, layer_index, &tc->workers[0].scratch, buffer, buffer_size,
-                                out_size);
+    wf_status s = wf_tilecache_layer_to_tile(tc, layer_index, NULL, 0, &tc->workers[0].scratch,
+                                             buffer, buffer_size, out_size);
     if (s == WF_ERR_CAPACITY && *out_size == 0) {
         // The worker scratch was too small for this layer: use a full one.
         wf_arena big;
@@ -237,7 +314,8 @@ wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* 
                             wf_tilecache_full_scratch_bytes(tc->params.tile_size)) != WF_OK) {
             return WF_ERR_OUT_OF_MEMORY;
         }
-        s = layer_to_tile(tc, layer_index, &big, buffer, buffer_size, out_size);
+        s = wf_tilecache_layer_to_tile(tc, layer_index, NULL, 0, &big, buffer, buffer_size,
+                                       out_size);
         wf_arena_destroy(&big, &tc->allocator);
     }
     return s;

@@ -72,6 +72,15 @@ static inline int32_t floor_clamped(float value, int32_t lo, int32_t hi) {
     return (float)i > value ? i - 1 : i;
 }
 
+/// floor(value) clamped to [0, hi]: for value >= 0 truncation is the floor,
+/// which saves the int -> float round trip of floor_clamped.
+static inline int32_t floor_clamped_nonnegative(float value, int32_t hi) {
+    if (!(value >= 0.0f)) {
+        return 0; // also NaN
+    }
+    return value >= (float)hi ? hi : (int32_t)value;
+}
+
 /// ceil(value) clamped to [lo, hi], likewise.
 static inline int32_t ceil_clamped(float value, int32_t lo, int32_t hi) {
     if (!(value > (float)lo)) {
@@ -99,19 +108,47 @@ static bool triangle_is_walkable(const float* a, const float* b, const float* c,
     return cos_max_slope <= 0.0f || n[1] * n[1] > cos_max_slope * cos_max_slope * len2;
 }
 
+/// The heightfield's constants, copied out once per call: the span
+/// insertions write bytes (areas), which could alias any field of hf, so
+/// without local copies the compiler reloads them after every insertion.
+typedef struct raster {
+    wf_heightfield* hf;
+    float bmin[3], bmax[3];
+    float cs, inv_cs, inv_ch;
+    float top;            ///< bmax.y - bmin.y
+    int32_t width, depth;
+    int32_t merge_climb;
+} raster;
+
+static raster raster_of(wf_heightfield* hf, int32_t merge_climb) {
+    raster r;
+    r.hf = hf;
+    for (int k = 0; k < 3; ++k) {
+        r.bmin[k] = hf->bmin[k];
+        r.bmax[k] = hf->bmax[k];
+    }
+    r.cs = hf->cs;
+    r.inv_cs = 1.0f / hf->cs;
+    r.inv_ch = 1.0f / hf->ch;
+    r.top = hf->bmax[1] - hf->bmin[1];
+    r.width = hf->width;
+    r.depth = hf->depth;
+    r.merge_climb = merge_climb;
+    return r;
+}
+
 /// Adds the span of one triangle piece whose heights (world y) are lo..hi.
-static inline wf_status add_piece(wf_heightfield* hf, int32_t x, int32_t z, float lo,
-                                  float hi, float inv_ch, uint8_t area, int32_t merge_climb) {
-    const float top = hf->bmax[1] - hf->bmin[1];
-    lo -= hf->bmin[1];
-    hi -= hf->bmin[1];
-    if (hi < 0.0f || lo > top) {
+static inline wf_status add_piece(const raster* r, size_t cell, float lo, float hi,
+                                  uint8_t area) {
+    lo -= r->bmin[1];
+    hi -= r->bmin[1];
+    if (hi < 0.0f || lo > r->top) {
         return WF_OK; // this piece lies wholly below or above the field
     }
     lo = lo > 0.0f ? lo : 0.0f;
-    hi = hi < top ? hi : top;
-    int32_t smin = floor_clamped(lo * inv_ch, 0, (int32_t)WF_SPAN_MAX_HEIGHT);
-    int32_t smax = ceil_clamped(hi * inv_ch, 0, (int32_t)WF_SPAN_MAX_HEIGHT);
+    hi = hi < r->top ? hi : r->top;
+    int32_t smin = floor_clamped_nonnegative(lo * r->inv_ch, (int32_t)WF_SPAN_MAX_HEIGHT);
+    int32_t smax = ceil_clamped(hi * r->inv_ch, 0, (int32_t)WF_SPAN_MAX_HEIGHT);
     if (smax < smin + 1) {
         smax = smin + 1;
     }
@@ -120,49 +157,49 @@ static inline wf_status add_piece(wf_heightfield* hf, int32_t x, int32_t z, floa
         smax = (int32_t)WF_SPAN_MAX_HEIGHT;
         smin = smax - 1;
     }
-    return wf_heightfield_add_span(hf, x, z, (uint16_t)smin, (uint16_t)smax, area, merge_climb);
+    return wf_heightfield_insert_span(r->hf, cell, (uint16_t)smin, (uint16_t)smax, area,
+                                      r->merge_climb);
 }
 
 /// One of the two x-monotone chains of a convex row polygon, from its
-/// leftmost to its rightmost corner.
+/// leftmost to its rightmost corner, copied out in walking order so that
+/// advancing is a pointer step; the slope of the current edge is kept
+/// (it only changes when a corner is passed).
 typedef struct chain {
-    const float* poly; ///< (x, y) pairs
-    int n, at, left, step; ///< corner count, position, corners left, +1 or -1
-    float x0, y0, slope;   ///< current edge: start and dy/dx
+    const float* next;     ///< (x, y) of the next corner
+    const float* end;      ///< one past the last corner
+    float x0, y0, slope;   ///< current edge: start and dy/dx (0 at the end)
 } chain;
 
-static void chain_start(chain* c, const float* poly, int n, int first, int length, int step) {
-    c->poly = poly;
-    c->n = n;
-    c->at = first;
-    c->left = length;
-    c->step = step;
-    c->x0 = poly[first * 2];
-    c->y0 = poly[first * 2 + 1];
+static inline void chain_set_slope(chain* c) {
     c->slope = 0.0f;
+    if (c->next < c->end && c->next[0] > c->x0) {
+        c->slope = (c->next[1] - c->y0) / (c->next[0] - c->x0);
+    }
+}
+
+static void chain_start(chain* c, const float* corners, int count) {
+    c->next = corners + 2;
+    c->end = corners + 2 * count;
+    c->x0 = corners[0];
+    c->y0 = corners[1];
+    chain_set_slope(c);
 }
 
 /// Walks the chain to x = boundary, widening [lo, hi] by the corners passed
 /// and returning the chain's height at the boundary.
 static inline float chain_advance(chain* c, float boundary, float* lo, float* hi) {
-    c->slope = 0.0f;
-    while (c->left > 0) {
-        int next = c->at + c->step;
-        next = next < 0 ? next + c->n : (next >= c->n ? next - c->n : next);
-        float nx = c->poly[next * 2];
-        float ny = c->poly[next * 2 + 1];
-        if (nx > boundary) {
-            if (nx > c->x0) {
-                c->slope = (ny - c->y0) / (nx - c->x0);
-            }
-            break;
-        }
-        c->at = next;
-        c->left--;
-        c->x0 = nx;
-        c->y0 = ny;
-        *lo = ny < *lo ? ny : *lo;
-        *hi = ny > *hi ? ny : *hi;
+    if (c->next < c->end && !(c->next[0] > boundary)) {
+        do {
+            float nx = c->next[0];
+            float ny = c->next[1];
+            c->next += 2;
+            c->x0 = nx;
+            c->y0 = ny;
+            *lo = ny < *lo ? ny : *lo;
+            *hi = ny > *hi ? ny : *hi;
+        } while (c->next < c->end && !(c->next[0] > boundary));
+        chain_set_slope(c);
     }
     // Rounding can put the boundary a hair left of the chain's start.
     float dx = boundary - c->x0;
@@ -173,8 +210,8 @@ static inline float chain_advance(chain* c, float boundary, float* lo, float* hi
 /// corners) is swept left to right along its two chains; each cell's piece
 /// has the chains' points on its two sides and the corners between them, so
 /// its height range comes without cutting the polygon per cell.
-static wf_status rasterize_row(wf_heightfield* hf, int32_t z, const float* poly, int n,
-                               float inv_cs, float inv_ch, uint8_t area, int32_t merge_climb) {
+static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, int n,
+                               uint8_t area) {
     int first = 0, last = 0;
     for (int i = 1; i < n; ++i) {
         if (poly[i * 2] < poly[first * 2]) {
@@ -186,29 +223,49 @@ static wf_status rasterize_row(wf_heightfield* hf, int32_t z, const float* poly,
     }
     const float min_x = poly[first * 2];
     const float max_x = poly[last * 2];
-    if (max_x < hf->bmin[0] || min_x > hf->bmax[0]) {
+    if (max_x < r->bmin[0] || min_x > r->bmax[0]) {
         return WF_OK;
     }
-    int32_t x0 = floor_clamped((min_x - hf->bmin[0]) * inv_cs, -1, hf->width - 1);
-    int32_t x1 = floor_clamped((max_x - hf->bmin[0]) * inv_cs, 0, hf->width - 1);
-    if (!(max_x > min_x) || (x0 >= 0 && max_x <= hf->bmin[0] + (float)(x0 + 1) * hf->cs)) {
+    int32_t x0 = floor_clamped((min_x - r->bmin[0]) * r->inv_cs, -1, r->width - 1);
+    int32_t x1 = floor_clamped((max_x - r->bmin[0]) * r->inv_cs, 0, r->width - 1);
+    size_t row = (size_t)z * (size_t)r->width;
+    if (!(max_x > min_x) || (x0 >= 0 && max_x <= r->bmin[0] + (float)(x0 + 1) * r->cs)) {
         // One cell (or a sliver along z, such as a wall on a cell line).
         float lo = poly[1], hi = poly[1];
         for (int i = 1; i < n; ++i) {
             lo = poly[i * 2 + 1] < lo ? poly[i * 2 + 1] : lo;
             hi = poly[i * 2 + 1] > hi ? poly[i * 2 + 1] : hi;
         }
-        return x0 >= 0 ? add_piece(hf, x0, z, lo, hi, inv_ch, area, merge_climb) : WF_OK;
+        return x0 >= 0 ? add_piece(r, row + (size_t)x0, lo, hi, area) : WF_OK;
     }
 
+    // The chains in walking order: forward through increasing indices,
+    // backward through decreasing ones, both from `first` to `last`.
+    float forward_corners[MAX_CLIP_VERTS * 2], backward_corners[MAX_CLIP_VERTS * 2];
+    int forward_count = 0, backward_count = 0;
+    for (int i = first;; i = i + 1 == n ? 0 : i + 1) {
+        forward_corners[forward_count * 2] = poly[i * 2];
+        forward_corners[forward_count * 2 + 1] = poly[i * 2 + 1];
+        forward_count++;
+        if (i == last) {
+            break;
+        }
+    }
+    for (int i = first;; i = i == 0 ? n - 1 : i - 1) {
+        backward_corners[backward_count * 2] = poly[i * 2];
+        backward_corners[backward_count * 2 + 1] = poly[i * 2 + 1];
+        backward_count++;
+        if (i == last) {
+            break;
+        }
+    }
     chain forward, backward;
-    int forward_length = last >= first ? last - first : last + n - first;
-    chain_start(&forward, poly, n, first, forward_length, 1);
-    chain_start(&backward, poly, n, first, n - forward_length, -1);
+    chain_start(&forward, forward_corners, forward_count);
+    chain_start(&backward, backward_corners, backward_count);
     // Heights on the cell's left side (the leftmost corner for the first).
     float side_lo = poly[first * 2 + 1], side_hi = side_lo;
     for (int32_t x = x0; x <= x1; ++x) {
-        float right = hf->bmin[0] + (float)(x + 1) * hf->cs;
+        float right = r->bmin[0] + (float)(x + 1) * r->cs;
         float lo = side_lo, hi = side_hi;
         bool last_cell = right >= max_x;
         if (!last_cell) {
@@ -223,7 +280,7 @@ static wf_status rasterize_row(wf_heightfield* hf, int32_t z, const float* poly,
             (void)chain_advance(&backward, max_x, &lo, &hi);
         }
         if (x >= 0) {
-            wf_status st = add_piece(hf, x, z, lo, hi, inv_ch, area, merge_climb);
+            wf_status st = add_piece(r, row + (size_t)x, lo, hi, area);
             if (st != WF_OK) {
                 return st;
             }
@@ -235,25 +292,23 @@ static wf_status rasterize_row(wf_heightfield* hf, int32_t z, const float* poly,
     return WF_OK;
 }
 
-static wf_status rasterize_triangle(wf_heightfield* hf, const float* a, const float* b,
-                                    const float* c, uint8_t area, int32_t merge_climb) {
+static wf_status rasterize_triangle(const raster* r, const float* a, const float* b,
+                                    const float* c, uint8_t area) {
     float tmin[3], tmax[3];
     for (int k = 0; k < 3; ++k) {
         float lo = a[k] < b[k] ? a[k] : b[k];
         float hi = a[k] > b[k] ? a[k] : b[k];
         tmin[k] = c[k] < lo ? c[k] : lo;
         tmax[k] = c[k] > hi ? c[k] : hi;
-        if (tmin[k] > hf->bmax[k] || tmax[k] < hf->bmin[k]) {
+        if (tmin[k] > r->bmax[k] || tmax[k] < r->bmin[k]) {
             return WF_OK;
         }
     }
 
-    const float inv_cs = 1.0f / hf->cs;
-    const float inv_ch = 1.0f / hf->ch;
     // Row -1 (when the triangle starts before the grid) only serves to cut
     // off the part outside; rows past the last are never split off.
-    int32_t z0 = floor_clamped((tmin[2] - hf->bmin[2]) * inv_cs, -1, hf->depth - 1);
-    int32_t z1 = floor_clamped((tmax[2] - hf->bmin[2]) * inv_cs, 0, hf->depth - 1);
+    int32_t z0 = floor_clamped((tmin[2] - r->bmin[2]) * r->inv_cs, -1, r->depth - 1);
+    int32_t z1 = floor_clamped((tmax[2] - r->bmin[2]) * r->inv_cs, 0, r->depth - 1);
 
     // Two buffers for the rest of the triangle, swapped after each cut.
     float rest_buf[2][MAX_CLIP_VERTS * 3];
@@ -268,7 +323,7 @@ static wf_status rasterize_triangle(wf_heightfield* hf, const float* a, const fl
     int rest_count = 3;
     for (int32_t z = z0; z <= z1 && rest_count >= 3; ++z) {
         int row_count;
-        float row_end = hf->bmin[2] + (float)(z + 1) * hf->cs;
+        float row_end = r->bmin[2] + (float)(z + 1) * r->cs;
         if (tmax[2] <= row_end) {
             // The rest lies in this row: no cut.
             for (int i = 0; i < rest_count; ++i) {
@@ -288,7 +343,42 @@ static wf_status rasterize_triangle(wf_heightfield* hf, const float* a, const fl
         if (row_count < 3 || z < 0) {
             continue;
         }
-        wf_status st = rasterize_row(hf, z, row, row_count, inv_cs, inv_ch, area, merge_climb);
+        wf_status st = rasterize_row(r, z, row, row_count, area);
+        if (st != WF_OK) {
+            return st;
+        }
+    }
+    return WF_OK;
+}
+
+static float cos_of_slope(float max_slope_deg) {
+    return cosf(max_slope_deg * (3.14159265358979f / 180.0f));
+}
+
+static uint8_t triangle_area(const wf_geom* geom, uint32_t t, float cos_max_slope) {
+    const uint32_t* tri = &geom->tris[(size_t)t * 3u];
+    const float* a = &geom->verts[(size_t)tri[0] * 3u];
+    const float* b = &geom->verts[(size_t)tri[1] * 3u];
+    const float* c = &geom->verts[(size_t)tri[2] * 3u];
+    uint8_t area = geom->tri_areas != NULL ? geom->tri_areas[t] : 0u;
+    return triangle_is_walkable(a, b, c, cos_max_slope) ? area : (uint8_t)WF_AREA_NULL;
+}
+
+void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* out_areas) {
+    const float cos_max_slope = cos_of_slope(max_slope_deg);
+    for (uint32_t t = 0; t < geom->tri_count; ++t) {
+        out_areas[t] = triangle_area(geom, t, cos_max_slope);
+    }
+}
+
+wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,
+                                     const uint32_t* list, uint32_t count, int32_t merge_climb) {
+    const raster r = raster_of(hf, merge_climb);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t* tri = &geom->tris[(size_t)list[i] * 3u];
+        wf_status st = rasterize_triangle(&r, &geom->verts[(size_t)tri[0] * 3u],
+                                          &geom->verts[(size_t)tri[1] * 3u],
+                                          &geom->verts[(size_t)tri[2] * 3u], areas[list[i]]);
         if (st != WF_OK) {
             return st;
         }
@@ -317,17 +407,14 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
         }
     }
 
-    const float cos_max_slope = cosf(max_slope_deg * (3.14159265358979f / 180.0f));
+    const raster r = raster_of(hf, merge_climb);
+    const float cos_max_slope = cos_of_slope(max_slope_deg);
     for (uint32_t t = 0; t < geom->tri_count; ++t) {
         const uint32_t* tri = &geom->tris[(size_t)t * 3u];
-        const float* a = &geom->verts[(size_t)tri[0] * 3u];
-        const float* b = &geom->verts[(size_t)tri[1] * 3u];
-        const float* c = &geom->verts[(size_t)tri[2] * 3u];
-        uint8_t area = geom->tri_areas != NULL ? geom->tri_areas[t] : 0u;
-        if (!triangle_is_walkable(a, b, c, cos_max_slope)) {
-            area = WF_AREA_NULL;
-        }
-        wf_status st = rasterize_triangle(hf, a, b, c, area, merge_climb);
+        wf_status st = rasterize_triangle(&r, &geom->verts[(size_t)tri[0] * 3u],
+                                          &geom->verts[(size_t)tri[1] * 3u],
+                                          &geom->verts[(size_t)tri[2] * 3u],
+                                          triangle_area(geom, t, cos_max_slope));
         if (st != WF_OK) {
             return st;
         }

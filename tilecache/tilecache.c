@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The tile cache object: parameters, creation with its per-worker scratch,
-// and what it reports (stats, layer info, the matching mesh desc).
+// The tile cache object: parameters, creation with its per-worker scratch
+// and the run-time state of obstacles and updates, and what it reports
+// (stats, layer info, the matching mesh desc).
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -41,10 +43,14 @@ wf_tilecache_params wf_tilecache_params_recast_demo(void) {
 
 double wf_tilecache_now_ms(void) {
     struct timespec t;
+#ifdef CLOCK_MONOTONIC
+    // Budgets must not jump when the wall clock is set.
+    clock_gettime(CLOCK_MONOTONIC, &t);
+#else
     timespec_get(&t, TIME_UTC);
+#endif
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
-
 
 bool wf_tilecache_bounds_unset(const wf_tilecache_params* p) {
     return p->bmin.x == 0.0f && p->bmin.y == 0.0f && p->bmin.z == 0.0f && p->bmax.x == 0.0f &&
@@ -121,11 +127,83 @@ void wf_tilecache_free_entries(const wf_allocator* a, wf_tilecache_entry* entrie
     WF_FREE_ARRAY(a, entries, wf_tilecache_entry, count);
 }
 
+/// Obstacles, requests and build slots: everything updates need, made at
+/// creation so that updates never allocate for them.
+#define DEFAULT_MAX_OBSTACLES 1024u
+#define DEFAULT_MAX_REQUESTS 256u
+/// Builds in flight per worker: two keep a worker busy while the caller
+/// commits the other's result.
+#define BUILDS_PER_WORKER 2u
+
+static void destroy_runtime(wf_tilecache* tc) {
+    const wf_allocator* a = &tc->allocator;
+    // Builds in flight read the entries and write their slots: wait first.
+    wf_tilecache_release_layer_states(tc);
+    if (tc->slots != NULL) {
+        for (uint32_t i = 0; i < tc->slot_count; ++i) {
+            wf_build_slot* slot = &tc->slots[i];
+            wf_arena_destroy(&slot->scratch, a);
+            wf_free(a, slot->blob, slot->blob_capacity, WF_TILECACHE_BLOB_ALIGN);
+            WF_FREE_ARRAY(a, slot->stamps, wf_obstacle_stamp, tc->max_obstacles);
+        }
+        WF_FREE_ARRAY(a, tc->slots, wf_build_slot, tc->slot_count);
+    }
+    WF_FREE_ARRAY(a, tc->applied_slots, uint32_t, tc->max_obstacles);
+    WF_FREE_ARRAY(a, tc->requests, wf_obstacle_request, tc->max_requests);
+    WF_FREE_ARRAY(a, tc->obstacles, wf_obstacle_record, tc->max_obstacles);
+    wf_id_pool_destroy(&tc->obstacle_ids);
+}
+
+static wf_status create_runtime(wf_tilecache* tc, const wf_tilecache_desc* desc) {
+    const wf_allocator* a = &tc->allocator;
+    tc->max_obstacles = desc->max_obstacles != 0 ? desc->max_obstacles : DEFAULT_MAX_OBSTACLES;
+    tc->max_requests =
+        desc->max_pending_requests != 0 ? desc->max_pending_requests : DEFAULT_MAX_REQUESTS;
+    uint32_t slots = desc->max_builds_in_flight != 0 ? desc->max_builds_in_flight
+                                                     : BUILDS_PER_WORKER * tc->worker_count;
+    if (wf_id_pool_create(&tc->obstacle_ids, a, tc->max_obstacles, WF_ID_KIND_OBSTACLE) != WF_OK) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    tc->obstacles = WF_ALLOC_ARRAY(a, wf_obstacle_record, tc->max_obstacles);
+    tc->applied_slots = WF_ALLOC_ARRAY(a, uint32_t, tc->max_obstacles);
+    tc->requests = WF_ALLOC_ARRAY(a, wf_obstacle_request, tc->max_requests);
+    tc->slots = WF_ALLOC_ARRAY(a, wf_build_slot, slots);
+    if (tc->obstacles == NULL || tc->applied_slots == NULL || tc->requests == NULL ||
+        tc->slots == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    tc->slot_count = slots;
+    for (uint32_t i = 0; i < slots; ++i) {
+        wf_build_slot* slot = &tc->slots[i];
+        slot->tc = tc;
+        slot->stamps = WF_ALLOC_ARRAY(a, wf_obstacle_stamp, tc->max_obstacles);
+        slot->blob = wf_alloc(a, tc->staging_bytes, WF_TILECACHE_BLOB_ALIGN);
+        if (slot->blob != NULL) {
+            slot->blob_capacity = tc->staging_bytes;
+        }
+        if (slot->stamps == NULL || slot->blob == NULL ||
+            wf_arena_create(&slot->scratch, a, tc->scratch_bytes) != WF_OK) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+    }
+    return WF_OK;
+}
+
+static size_t runtime_bytes(const wf_tilecache* tc) {
+    size_t slot = sizeof(wf_build_slot) + tc->scratch_bytes + tc->staging_bytes +
+                  (size_t)tc->max_obstacles * sizeof(wf_obstacle_stamp);
+    // Per obstacle: its record, the id pool's two words, the applied list.
+    return (size_t)tc->max_obstacles * (sizeof(wf_obstacle_record) + 3u * sizeof(uint32_t)) +
+           (size_t)tc->max_requests * sizeof(wf_obstacle_request) + tc->slot_count * slot +
+           wf_tilecache_layer_state_bytes(tc);
+}
+
 void wf_tilecache_destroy(wf_tilecache* tc) {
     if (tc == NULL) {
         return;
     }
     wf_allocator a = tc->allocator;
+    destroy_runtime(tc);
     wf_tilecache_free_entries(&a, tc->entries, tc->entry_count);
     if (tc->workers != NULL) {
         for (uint32_t i = 0; i < tc->worker_count; ++i) {
@@ -141,6 +219,7 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc, wf_tilecache** out)
     WF_CHECK_ARG(desc != NULL && out != NULL);
     WF_CHECK_ARG(wf_tilecache_params_valid(&desc->params));
     WF_CHECK_ARG(desc->jobs.enqueue == NULL || desc->jobs.wait != NULL);
+    WF_CHECK_ARG(desc->max_obstacles <= WF_ID_POOL_MAX_CAPACITY);
     wf_allocator a;
     WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &a) == WF_OK);
     wf_layer_codec codec;
@@ -173,6 +252,10 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc, wf_tilecache** out)
             wf_tilecache_destroy(tc);
             return WF_ERR_OUT_OF_MEMORY;
         }
+    }
+    if (create_runtime(tc, desc) != WF_OK) {
+        wf_tilecache_destroy(tc);
+        return WF_ERR_OUT_OF_MEMORY;
     }
     *out = tc;
     return WF_OK;
@@ -219,6 +302,7 @@ wf_tilecache_stats wf_tilecache_get_stats(const wf_tilecache* tc) {
         st.walkable_cells += info->walkable_cells;
         st.memory_bytes += info->compressed_bytes;
     }
+    st.memory_bytes += runtime_bytes(tc);
     st.walkable_area = (double)st.walkable_cells * tc->params.cell_size * tc->params.cell_size;
     st.build_ms = tc->build_ms;
     st.scratch_bytes_per_worker = tc->scratch_bytes;

@@ -52,10 +52,28 @@ typedef enum wf_request_kind {
 
 /// A queued request: the obstacle slot and, for removes and moves, the
 /// bounds it covered before (those layers must be rebuilt too).
+///
+/// Rule (obstacles.c writes, update.c applies): remove and move change the
+/// record at once (remove frees the id and sets the record FREE, move
+/// stores the new desc and stamp) and copy into the request what the old
+/// state was: old_bmin/old_bmax = the stamp bounds before, was_applied =
+/// the record's `applied` before. So a removed slot may be reused by a later
+/// add while its remove is still queued, and applying a request must never
+/// read the record for its past:
+/// - REMOVE: if was_applied, the layers under old bounds are dirty. The
+///   record is not touched (it may belong to a newer obstacle by now).
+/// - MOVE: the same for the old bounds; then as ADD.
+/// - ADD (and MOVE): if the record is LIVE, the layers under its current
+///   stamp are dirty and it becomes applied; a FREE record means the
+///   obstacle was removed before this request was applied: nothing to do.
+///   (A slot reused meanwhile is applied by this request a little early;
+///   its own ADD, later in the queue, dirties the same layers again.)
+/// Add and move set `applied` false; only applying a request sets it true.
 typedef struct wf_obstacle_request {
     uint8_t kind;
     uint32_t slot;
     float old_bmin[3], old_bmax[3];
+    bool was_applied; ///< remove, move: the old stamp was in the layers' tiles
 } wf_obstacle_request;
 
 /// A layer rebuild running (or finished, waiting to be committed).
@@ -72,6 +90,8 @@ typedef struct wf_build_slot {
     wf_obstacle_stamp* stamps; ///< copy of the stamps touching the layer, capacity max_obstacles
     uint32_t stamp_count;
     const struct wf_tilecache* tc;
+    bool ready;              ///< collected and current, waiting for its commit
+    uint64_t order;          ///< submission number (which build to wait for)
 } wf_build_slot;
 
 /// Per layer run-time state.
@@ -111,11 +131,33 @@ struct wf_tilecache {
     wf_layer_state* layer_states;  ///< entry_count, made by the first update after a build
     uint32_t layer_state_count;
     uint32_t* tile_first_entry;    ///< tiles_x * tiles_z + 1 prefix offsets into entries
+    size_t tile_first_count;       ///< length of tile_first_entry
     wf_tilecache_changed_tile* changed; ///< entry_count
+    uint32_t* applied_slots;       ///< update scratch: applied obstacles' slots (max_obstacles)
+    uint64_t build_order;          ///< builds submitted so far (slot order numbers)
+    uint32_t update_oversize_layers; ///< layers updates built outside their slot (all calls)
     double build_ms;
     uint32_t oversize_layers; ///< layers of the last navmesh pass built outside worker scratch
     size_t build_high_water; ///< largest per-tile build arena use of the last build
 };
+
+/* Tiles and layers under world bounds (obstacles.c), for add/move and for
+ * the update's dirty marking. Entries are sorted by (tile z, tile x, layer). */
+
+/// Tile rectangle [x0, x1] x [z0, z1] (XZ) holding any point of the
+/// bounds, clamped to the cache's grid; false when it is empty.
+bool wf_tilecache_tile_range(const wf_tilecache* tc, const float bmin[3], const float bmax[3],
+                             int32_t* out_x0, int32_t* out_z0, int32_t* out_x1, int32_t* out_z1);
+/// Entries [*out_first, *out_end) whose tile is (x0..x1, z): contiguous.
+void wf_tilecache_row_entries(const wf_tilecache* tc, int32_t z, int32_t x0, int32_t x1,
+                              uint32_t* out_first, uint32_t* out_end);
+/// True when a stamp with these bounds can change a cell of this layer:
+/// XZ overlap and a floor height of the layer inside [bmin[1], bmax[1]].
+bool wf_tilecache_bounds_touch_layer(const wf_tilecache_layer_info* info, const float bmin[3],
+                                     const float bmax[3]);
+/// True when the bounds cover (XZ) a tile that holds at least one layer.
+bool wf_tilecache_bounds_touch_tiles(const wf_tilecache* tc, const float bmin[3],
+                                     const float bmax[3]);
 
 /// Finite, positive sizes and every limit the build relies on.
 /// Tile blobs and their staging are 16-byte aligned (the tile format's sections).
@@ -131,6 +173,33 @@ bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
 size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
 /// Wall clock in milliseconds, for build statistics.
 double wf_tilecache_now_ms(void);
+
+/// Decompresses layer `index` into `arena` (reset first), stamps the given
+/// obstacles into that copy and builds its tile blob into out (as
+/// wf_layer_build_tile). Reads only data that stays fixed between builds
+/// (entries, params, codec), so it runs on any worker.
+wf_status wf_tilecache_layer_to_tile(const wf_tilecache* tc, uint32_t index,
+                                     const wf_obstacle_stamp* stamps, uint32_t stamp_count,
+                                     wf_arena* arena, void* out, size_t capacity,
+                                     size_t* out_size);
+/// Slots of the live obstacles whose add an update has applied, in slot
+/// order, into out (room for max_obstacles; NULL only counts them).
+uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out);
+/// Copies the stamps of the listed obstacles that touch layer `index` into
+/// out (room for slot_count), in list order; returns how many.
+uint32_t wf_tilecache_gather_stamps(const wf_tilecache* tc, const uint32_t* slots,
+                                    uint32_t slot_count, uint32_t index, wf_obstacle_stamp* out);
+/// The mesh's tile grid is the cache's (checked at the first and last layer).
+bool wf_tilecache_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh);
+
+/// Before the entries are replaced (a new build) or freed (destroy):
+/// waits for builds in flight, which read the entries, drops their results
+/// and frees the per-layer state (update.c; made again by the next update).
+/// Tiles that updates committed live in that state: they must be out of
+/// every mesh by then.
+void wf_tilecache_release_layer_states(wf_tilecache* tc);
+/// Bytes of the per-layer state (update.c).
+size_t wf_tilecache_layer_state_bytes(const wf_tilecache* tc);
 
 /// Info of a decompressed layer (XZ of its tile, Y of its floors).
 void wf_tilecache_layer_info_from(const wf_layer* layer, uint32_t raw_bytes,

@@ -1,21 +1,18 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The `wayfarer` command: one function per subcommand; results go to stdout
-// as tab-separated lines, diagnostics to stderr.
-#include <errno.h>
+// The `wayfarer` command: one function per subcommand (shared helpers in
+// tool.c, larger subcommands in files of their own); results go to stdout
+// as tab-separated lines or JSON, diagnostics to stderr.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "tools/tool.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
-
-/// Exit codes: 0 success, 1 unreadable or bad input, 2 usage, 3 a check failed.
-enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CHECK = 3 };
 
 /// Paths shorter than the expected optimum by more than this are wrong
 /// (the tolerance the reference Polyanya tests use).
@@ -64,10 +61,18 @@ static const subcommand subcommands[] = {
      "      scenario points are cell centres) and runs every row the same way against\n"
      "      the .scen's octile optimum; exits 3 if a reachable pair is not found or\n"
      "      more than 1% of the paths are longer than the octile optimum"},
+    {"obstacles", cmd_obstacles,
+     "obstacles FILE.wfc [--count N] [--workers N] [--budget-us U] [--seed S]\n"
+     "      loads a tile cache, builds its navmesh, adds N cylinder obstacles (radius 1,\n"
+     "      height 2; default 50) at random walkable points, updates until every tile is\n"
+     "      rebuilt, removes them and updates again (U: time budget per update call,\n"
+     "      default 1000, 0 = none); prints one JSON object: calls, total and largest call\n"
+     "      times of both phases, layers rebuilt, and the single-thread time of an update\n"
+     "      that rebuilds one layer (mean, p95)"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 
-static int usage(void) {
+int usage(void) {
     fprintf(stderr, "usage: wayfarer <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < SUBCOMMAND_COUNT; ++i) {
         fprintf(stderr, "  %s\n", subcommands[i].usage);
@@ -75,152 +80,9 @@ static int usage(void) {
     return EXIT_USAGE;
 }
 
-/// Whole file into a malloc'd buffer (not NUL-terminated for the importer,
-/// but one spare NUL byte is added for the line parsers here).
-static int read_file(const char* path, char** out, size_t* out_size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "wayfarer: cannot open %s: %s\n", path, strerror(errno));
-        return EXIT_INPUT;
-    }
-    size_t size = 0, cap = 1 << 16;
-    char* data = malloc(cap);
-    while (data != NULL) {
-        size += fread(data + size, 1, cap - size - 1, f);
-        if (size + 1 < cap) {
-            break;
-        }
-        char* grown = realloc(data, cap * 2);
-        if (grown == NULL) {
-            free(data);
-            data = NULL;
-            break;
-        }
-        data = grown;
-        cap *= 2;
-    }
-    bool failed = data == NULL || ferror(f);
-    fclose(f);
-    if (failed) {
-        fprintf(stderr, "wayfarer: cannot read %s\n", path);
-        free(data);
-        return EXIT_INPUT;
-    }
-    data[size] = '\0';
-    *out = data;
-    *out_size = size;
-    return 0;
-}
-
-/* ---------------------------------------------------------------------------
- * Shared helpers
- */
-
-static bool parse_double(const char* s, double* out) {
-    char* end = NULL;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && isfinite(*out);
-}
-
-static bool parse_count(const char* s, uint32_t* out) {
-    double v;
-    if (!parse_double(s, &v) || v < 0.0 || v > 4294967295.0 || v != floor(v)) {
-        return false;
-    }
-    *out = (uint32_t)v;
-    return true;
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int write_file(const char* path, const void* data, size_t size) {
-    FILE* f = fopen(path, "wb");
-    if (f == NULL) {
-        fprintf(stderr, "wayfarer: cannot create %s: %s\n", path, strerror(errno));
-        return EXIT_INPUT;
-    }
-    bool failed = fwrite(data, 1, size, f) != size;
-    failed = fclose(f) != 0 || failed;
-    if (failed) {
-        fprintf(stderr, "wayfarer: cannot write %s\n", path);
-        return EXIT_INPUT;
-    }
-    return 0;
-}
-
-/// --workers N: a pool of N - 1 threads (the caller is the last worker);
-/// 0 or 1 runs inline.
-static int make_jobs(uint32_t workers, wf_thread_pool** pool, wf_job_system* jobs) {
-    memset(jobs, 0, sizeof *jobs);
-    *pool = NULL;
-    if (workers <= 1) {
-        return 0;
-    }
-    wf_thread_pool_desc pd;
-    memset(&pd, 0, sizeof pd);
-    pd.thread_count = workers - 1;
-    if (wf_thread_pool_create(&pd, pool) != WF_OK) {
-        fprintf(stderr, "wayfarer: cannot start %u worker threads\n", workers - 1);
-        return EXIT_INPUT;
-    }
-    *jobs = wf_thread_pool_job_system(*pool);
-    return 0;
-}
-
-/// Builds the navmesh of a cache into a new mesh (tiles owned by the mesh).
-static int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms) {
-    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
-    wf_mesh* mesh = NULL;
-    if (wf_mesh_create(&md, &mesh) != WF_OK) {
-        fprintf(stderr, "wayfarer: cannot create a navmesh\n");
-        return EXIT_INPUT;
-    }
-    double start = now_ms();
-    wf_status st = wf_tilecache_build_navmesh(tc, mesh);
-    *out_ms = now_ms() - start;
-    if (st < 0) {
-        fprintf(stderr, "wayfarer: navmesh build failed: %s\n", wf_status_string(st));
-        wf_mesh_destroy(mesh);
-        return EXIT_INPUT;
-    }
-    *out = mesh;
-    return 0;
-}
-
-/// One figure of a report, printed as 'key<TAB>value' or as a JSON member.
-typedef struct report_field {
-    const char* key;
-    double value;
-    bool whole;
-} report_field;
-
-static void print_report(const report_field* fields, size_t count, bool json) {
-    fputs(json ? "{" : "", stdout);
-    for (size_t i = 0; i < count; ++i) {
-        if (json) {
-            printf("%s\"%s\": ", i > 0 ? ", " : "", fields[i].key);
-        } else {
-            printf("%s\t", fields[i].key);
-        }
-        printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
-        fputs(json ? "" : "\n", stdout);
-    }
-    fputs(json ? "}\n" : "", stdout);
-}
-
 /* ---------------------------------------------------------------------------
  * build
  */
-
-static void quiet_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 typedef struct number_option {
     const char* name;

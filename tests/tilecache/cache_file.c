@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The cache file: round trip (same layers, same navmesh), the header laid
-// out as documented, damage (every flipped byte, every truncation, forged
-// layers behind valid checksums), a codec mismatch, and allocation
-// failures at every step of loading.
+// out as documented, obstacles (same ids, descs and stamped navmesh; queued
+// requests saved as applied), damage (every flipped byte, every
+// truncation, forged layers and obstacles behind valid checksums), a codec
+// mismatch, and allocation failures at every step of loading.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,11 +16,13 @@
 
 #include "counting_allocator.h"
 #include "navcore/bytes.h"
+#include "navcore/mesh_internal.h"
 #include "test_scene.h"
 #include "tilecache/layer.h"
 #include "wayfarer/tilecache.h"
 
-enum { HEADER = 144, DIR = 24 };
+/// Header and directory entry bytes; an obstacle record's fixed part.
+enum { HEADER = 144, DIR = 24, RECORD = 60 };
 
 static void ignore_assert(const char* expression, const char* file, int line) {
     (void)expression;
@@ -158,7 +161,10 @@ static void test_header_layout(void** state) {
     size_t size = 0;
     unsigned char* data = save(tc, &size);
     assert_memory_equal(data, "WFTC", 4);
-    assert_int_equal(wf_bytes_get_u32(data + 4), 1);
+    assert_int_equal(wf_bytes_get_u32(data + 4), 2);
+    // No obstacle was ever added: no obstacle section.
+    assert_int_equal(wf_bytes_get_u32(data + 136), 0);
+    assert_int_equal(wf_bytes_get_u32(data + 140), 0);
     assert_int_equal(wf_bytes_get_u32(data + 12), wf_layer_codec_lz4().id);
     assert_int_equal(wf_bytes_get_u64(data + 16), size);
     assert_int_equal(wf_bytes_get_u32(data + 24), 5);
@@ -219,7 +225,7 @@ static void test_damage_is_rejected(void** state) {
     assert_ptr_equal(untouched, (wf_tilecache*)(uintptr_t)16);
     // A later version is told apart from damage.
     memcpy(copy, data, size);
-    wf_bytes_put_u32(copy + 4, 2);
+    wf_bytes_put_u32(copy + 4, 3);
     assert_int_equal(wf_tilecache_load(&d, copy, size, &untouched), WF_ERR_VERSION);
     // Trailing bytes are damage too.
     unsigned char* longer = calloc(1, size + 8);
@@ -232,12 +238,14 @@ static void test_damage_is_rejected(void** state) {
     assert_int_equal(counting_allocator_live(&c), 0);
 }
 
-/// FNV-1a of the format: the header and directory with the checksum field
-/// read as zero (how cache_file.c documents it).
+/// FNV-1a of the format: the header, directory and obstacle section (as
+/// long as the header says) with the checksum field read as zero (how
+/// cache_file.c documents it).
 static void reseal(unsigned char* file, size_t layers) {
     wf_bytes_put_u32(file + 8, 0);
     uint32_t h = 2166136261u;
-    for (size_t i = 0; i < HEADER + layers * DIR; ++i) {
+    size_t end = HEADER + layers * DIR + wf_bytes_get_u32(file + 140);
+    for (size_t i = 0; i < end; ++i) {
         h = (h ^ file[i]) * 16777619u;
     }
     wf_bytes_put_u32(file + 8, h);
@@ -313,9 +321,433 @@ static void test_forged_layers_are_rejected(void** state) {
     assert_int_equal(counting_allocator_live(&c), 0);
 }
 
+/* ---------------------------------------------------------------------------
+ * Obstacles in the file
+ */
+
+static wf_obstacle_desc obstacle(wf_obstacle_shape shape, float x, float z) {
+    wf_obstacle_desc d;
+    memset(&d, 0, sizeof d);
+    d.shape = shape;
+    d.position = wf_v3(x, 0.0f, z);
+    d.radius = 0.75f;
+    d.height = 2.0f;
+    d.half_extents = wf_v3(0.5f, 1.0f, 1.25f);
+    d.yaw = 0.3f;
+    if (shape == WF_OBSTACLE_PRISM) {
+        // A pentagon around (x, z), counter-clockwise seen from above.
+        const float px[5] = {0.0f, 1.0f, 0.6f, -0.6f, -1.0f};
+        const float pz[5] = {-1.0f, -0.2f, 0.9f, 0.9f, -0.2f};
+        for (uint32_t i = 0; i < 5; ++i) {
+            d.verts[i] = wf_v3(x + px[i], 0.0f, z + pz[i]);
+        }
+        d.vert_count = 5;
+    }
+    return d;
+}
+
+/// Every field a shape reads, bit for bit (floats compared as bytes).
+static void assert_same_desc(const wf_obstacle_desc* a, const wf_obstacle_desc* b) {
+    assert_int_equal(a->shape, b->shape);
+    assert_int_equal(a->paint, b->paint);
+    assert_int_equal(a->area, b->area);
+    assert_int_equal(a->vert_count, b->vert_count);
+    assert_memory_equal(&a->position, &b->position, sizeof a->position);
+    assert_memory_equal(&a->radius, &b->radius, sizeof a->radius);
+    assert_memory_equal(&a->height, &b->height, sizeof a->height);
+    assert_memory_equal(&a->half_extents, &b->half_extents, sizeof a->half_extents);
+    assert_memory_equal(&a->yaw, &b->yaw, sizeof a->yaw);
+    uint32_t points = a->shape == WF_OBSTACLE_PRISM ? a->vert_count : 0;
+    assert_memory_equal(a->verts, b->verts, points * sizeof a->verts[0]);
+}
+
+/// The obstacles of the file tests: one of each shape on the floor around
+/// the platform (a painted box among them), a fifth added and removed and
+/// the cylinder moved, all still queued. Slot order: cylinder 0, box 1,
+/// oriented box 2, prism 3, removed 4.
+typedef struct obstacle_set {
+    wf_obstacle_id ids[4];
+    wf_obstacle_desc descs[4];
+    wf_obstacle_id removed;
+} obstacle_set;
+
+static void add_obstacles(wf_tilecache* tc, obstacle_set* set) {
+    const wf_obstacle_shape shapes[4] = {WF_OBSTACLE_CYLINDER, WF_OBSTACLE_BOX,
+                                         WF_OBSTACLE_ORIENTED_BOX, WF_OBSTACLE_PRISM};
+    const float x[4] = {5.5f, 2.0f, 6.0f, 2.5f}, z[4] = {2.0f, 6.0f, 6.0f, 4.5f};
+    for (int i = 0; i < 4; ++i) {
+        set->descs[i] = obstacle(shapes[i], x[i], z[i]);
+        set->descs[i].paint = i == 1;
+        set->descs[i].area = i == 1 ? 7 : 0;
+        assert_int_equal(wf_tilecache_add_obstacle(tc, &set->descs[i], &set->ids[i]), WF_OK);
+    }
+    wf_obstacle_desc extra = obstacle(WF_OBSTACLE_CYLINDER, 7.0f, 7.0f);
+    assert_int_equal(wf_tilecache_add_obstacle(tc, &extra, &set->removed), WF_OK);
+    assert_int_equal(wf_tilecache_remove_obstacle(tc, set->removed), WF_OK);
+    set->descs[0].position = wf_v3(5.0f, 0.0f, 2.5f);
+    assert_int_equal(wf_tilecache_move_obstacle(tc, set->ids[0], &set->descs[0]), WF_OK);
+}
+
+static void update_until_done(wf_tilecache* tc, wf_mesh* mesh) {
+    const wf_tilecache_budget unlimited = {0, 0};
+    wf_tilecache_update_result r;
+    for (int calls = 0;; ++calls) {
+        assert_true(wf_succeeded(wf_tilecache_update(tc, mesh, &unlimited, &r)));
+        if (r.up_to_date) {
+            break;
+        }
+        assert_true(calls < 100);
+    }
+}
+
+static void assert_same_obstacles(const wf_tilecache* tc, const obstacle_set* set) {
+    assert_int_equal(wf_tilecache_obstacle_count(tc), 4);
+    for (int i = 0; i < 4; ++i) {
+        wf_obstacle_desc got;
+        assert_int_equal(wf_tilecache_get_obstacle(tc, set->ids[i], &got), WF_OK);
+        assert_same_desc(&got, &set->descs[i]);
+    }
+    wf_obstacle_desc ignored;
+    assert_int_equal(wf_tilecache_get_obstacle(tc, set->removed, &ignored), WF_ERR_STALE_REF);
+}
+
+/// True when every layer's tile in the mesh is the bare layer's (the built
+/// part of the blob, before the links the mesh writes).
+static bool mesh_is_bare(wf_tilecache* tc, const wf_mesh* mesh) {
+    enum { CAPACITY = 1 << 16 };
+    unsigned char* blob = aligned_alloc(16, CAPACITY);
+    bool same = true;
+    for (uint32_t i = 0; i < wf_tilecache_layer_count(tc) && same; ++i) {
+        wf_tilecache_layer_info info;
+        assert_int_equal(wf_tilecache_get_layer_info(tc, i, &info), WF_OK);
+        size_t size = 0;
+        wf_status s = wf_tilecache_build_tile(tc, i, blob, CAPACITY, &size);
+        assert_true(s == WF_OK || s == WF_ERR_NOT_FOUND);
+        wf_tile_ref ref;
+        bool present = wf_mesh_find_tile(mesh, info.tile_x, info.tile_z, info.layer, &ref) == WF_OK;
+        if (!present || s != WF_OK) {
+            same = !present && s != WF_OK;
+            continue;
+        }
+        const wf_mesh_tile* t = &mesh->tiles[wf_poly_ref_tile(wf_poly_ref_from_u64(ref.bits))];
+        same = t->size == size && memcmp(t->data, blob, t->header->runtime_offset) == 0;
+    }
+    free(blob);
+    return same;
+}
+
+static void test_obstacles_round_trip(void** state) {
+    (void)state;
+    counting_allocator c;
+    counting_allocator_init(&c);
+    wf_tilecache_desc d = make_desc(&c);
+    d.max_obstacles = 16;
+    wf_tilecache* tc = build_scene(d);
+    size_t plain_size = 0;
+    unsigned char* plain = save(tc, &plain_size);
+    size_t bare_mesh_size = 0;
+    unsigned char* bare_mesh = save_navmesh(tc, &bare_mesh_size);
+
+    obstacle_set set;
+    add_obstacles(tc, &set);
+    size_t queued_size = 0;
+    unsigned char* queued = save(tc, &queued_size);
+    assert_int_equal(wf_bytes_get_u32(queued + 4), 2);
+    assert_int_equal(wf_bytes_get_u32(queued + 136), 4);
+    // Pool: its size word, 6 header words, 16 slots, 12 free slots; four
+    // records, the prism's with 5 points; padded to 8.
+    size_t section = 4 + 4 * (6 + 16 + 12) + 4 * RECORD + 5 * 12;
+    section = (section + 7u) & ~(size_t)7u;
+    assert_int_equal(wf_bytes_get_u32(queued + 140), section);
+    assert_int_equal(queued_size, plain_size + section);
+
+    // Requests still queued are saved as applied: the file after the
+    // update is the same.
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_int_equal(wf_tilecache_build_navmesh(tc, mesh), WF_OK);
+    update_until_done(tc, mesh);
+    size_t applied_size = 0;
+    unsigned char* applied = save(tc, &applied_size);
+    assert_int_equal(applied_size, queued_size);
+    assert_memory_equal(applied, queued, queued_size);
+
+    wf_tilecache* loaded = NULL;
+    assert_int_equal(wf_tilecache_load(&d, queued, queued_size, &loaded), WF_OK);
+    assert_same_cache(tc, loaded);
+    assert_same_obstacles(loaded, &set);
+    // Saving the loaded cache gives the same bytes; the next id is the same.
+    size_t again_size = 0;
+    unsigned char* again = save(loaded, &again_size);
+    assert_int_equal(again_size, queued_size);
+    assert_memory_equal(again, queued, queued_size);
+    wf_obstacle_desc next = obstacle(WF_OBSTACLE_CYLINDER, 7.0f, 2.0f);
+    wf_obstacle_id a, b;
+    assert_int_equal(wf_tilecache_add_obstacle(tc, &next, &a), WF_OK);
+    assert_int_equal(wf_tilecache_add_obstacle(loaded, &next, &b), WF_OK);
+    assert_int_equal(a.bits, b.bits);
+    assert_int_equal(wf_tilecache_remove_obstacle(tc, a), WF_OK);
+    assert_int_equal(wf_tilecache_remove_obstacle(loaded, b), WF_OK);
+
+    // The loaded obstacles are applied: a fresh navmesh stamps them, the
+    // same as the original's, and not the bare one.
+    size_t na = 0, nb = 0;
+    unsigned char* mesh_a = save_navmesh(tc, &na);
+    unsigned char* mesh_b = save_navmesh(loaded, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(mesh_a, mesh_b, na);
+    assert_true(na != bare_mesh_size || memcmp(mesh_a, bare_mesh, na) != 0);
+    free(mesh_a);
+    free(mesh_b);
+
+    // A desc with fewer obstacle slots than the file's pool cannot hold it;
+    // one with more keeps every id.
+    wf_tilecache_desc small = d;
+    small.max_obstacles = 8;
+    wf_tilecache* out = (wf_tilecache*)(uintptr_t)16;
+    assert_int_equal(wf_tilecache_load(&small, queued, queued_size, &out), WF_ERR_CAPACITY);
+    assert_ptr_equal(out, (wf_tilecache*)(uintptr_t)16);
+    wf_tilecache_desc large = d;
+    large.max_obstacles = 64;
+    assert_int_equal(wf_tilecache_load(&large, queued, queued_size, &out), WF_OK);
+    assert_same_obstacles(out, &set);
+    wf_tilecache_destroy(out);
+
+    // Removing every obstacle keeps the pool in the file (old ids stay
+    // stale after a load) with no record. Loaded obstacles count as
+    // applied: removing them rebuilds their layers back to the bare tiles.
+    wf_mesh* loaded_mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &loaded_mesh), WF_OK);
+    assert_int_equal(wf_tilecache_build_navmesh(loaded, loaded_mesh), WF_OK);
+    assert_false(mesh_is_bare(loaded, loaded_mesh));
+    for (int i = 0; i < 4; ++i) {
+        assert_int_equal(wf_tilecache_remove_obstacle(loaded, set.ids[i]), WF_OK);
+    }
+    update_until_done(loaded, loaded_mesh);
+    assert_true(mesh_is_bare(loaded, loaded_mesh));
+    wf_mesh_destroy(loaded_mesh);
+    size_t empty_size = 0;
+    unsigned char* empty = save(loaded, &empty_size);
+    assert_int_equal(wf_bytes_get_u32(empty + 136), 0);
+    assert_int_equal(wf_bytes_get_u32(empty + 140), 4 + 4 * (6 + 16 + 16) + 4); // padded
+    assert_int_equal(wf_tilecache_load(&d, empty, empty_size, &out), WF_OK);
+    assert_int_equal(wf_tilecache_obstacle_count(out), 0);
+    wf_obstacle_desc ignored;
+    assert_int_equal(wf_tilecache_get_obstacle(out, set.ids[2], &ignored), WF_ERR_STALE_REF);
+    size_t nc = 0;
+    unsigned char* mesh_c = save_navmesh(out, &nc);
+    assert_int_equal(nc, bare_mesh_size);
+    assert_memory_equal(mesh_c, bare_mesh, nc);
+    free(mesh_c);
+    wf_tilecache_destroy(out);
+
+    free(empty);
+    free(again);
+    free(applied);
+    free(queued);
+    free(bare_mesh);
+    free(plain);
+    wf_tilecache_destroy(loaded);
+    wf_mesh_destroy(mesh); // before its cache: updates committed tiles in the cache's memory
+    wf_tilecache_destroy(tc);
+    assert_int_equal(counting_allocator_live(&c), 0);
+}
+
+/// Damage in a file with obstacles: every byte flipped and every
+/// truncation, as for layers.
+static void test_obstacle_damage_is_rejected(void** state) {
+    (void)state;
+    counting_allocator c;
+    counting_allocator_init(&c);
+    wf_tilecache_desc d = make_desc(&c);
+    d.max_obstacles = 8;
+    wf_tilecache* tc = build_scene(d);
+    obstacle_set set;
+    add_obstacles(tc, &set);
+    size_t size = 0;
+    unsigned char* data = save(tc, &size);
+    unsigned char* copy = malloc(size);
+    wf_tilecache* untouched = (wf_tilecache*)(uintptr_t)16;
+    for (size_t i = 0; i < size; ++i) {
+        for (int m = 0; m < 2; ++m) {
+            memcpy(copy, data, size);
+            copy[i] ^= m == 0 ? 0x01 : 0x80;
+            wf_status s = wf_tilecache_load(&d, copy, size, &untouched);
+            assert_true(s == WF_ERR_BAD_DATA || (s == WF_ERR_VERSION && i >= 4 && i < 8));
+        }
+        assert_int_equal(wf_tilecache_load(&d, data, i, &untouched), WF_ERR_BAD_DATA);
+    }
+    assert_ptr_equal(untouched, (wf_tilecache*)(uintptr_t)16);
+    free(copy);
+    free(data);
+    wf_tilecache_destroy(tc);
+    assert_int_equal(counting_allocator_live(&c), 0);
+}
+
+/// Forges one change into the obstacle section of `data`, reseals, loads.
+typedef void forge_fn(unsigned char* file, size_t section_at, size_t records_at);
+
+static wf_status load_forged(const wf_tilecache_desc* d, const unsigned char* data, size_t size,
+                             forge_fn* forge) {
+    unsigned char* copy = malloc(size);
+    memcpy(copy, data, size);
+    size_t section_at = HEADER + 5 * DIR;
+    forge(copy, section_at, section_at + 4 + wf_bytes_get_u32(copy + section_at));
+    reseal(copy, 5);
+    wf_tilecache* out = NULL;
+    wf_status s = wf_tilecache_load(d, copy, size, &out);
+    if (s == WF_OK) {
+        wf_tilecache_destroy(out);
+    } else {
+        assert_null(out);
+    }
+    free(copy);
+    return s;
+}
+
+// Records: cylinder at records_at, box at + RECORD, oriented box at
+// + 2 RECORD, prism at + 3 RECORD (its points after RECORD bytes).
+static void forge_nothing(unsigned char* f, size_t s, size_t r) {
+    (void)f, (void)s, (void)r;
+}
+static void forge_nan_radius(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_f32(f + r + 36, NAN);
+}
+static void forge_zero_height(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_f32(f + r + 40, 0.0f);
+}
+static void forge_shape(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_u32(f + r + 8, 4);
+}
+static void forge_flags(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_u32(f + r + 12, 2);
+}
+static void forge_paint_area(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_u32(f + r + RECORD + 16, 64); // the painted box: areas are 0..63
+}
+static void forge_concave_prism(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    size_t p = r + 3 * RECORD + RECORD; // first point moved inside the outline
+    wf_bytes_put_f32(f + p, wf_bytes_get_f32(f + p + 12 * 2));
+    wf_bytes_put_f32(f + p + 8, wf_bytes_get_f32(f + p + 12 * 2 + 8) - 0.5f);
+}
+static void forge_prism_count(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_u32(f + r + 3 * RECORD + 20, 33);
+}
+static void forge_stale_id(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    uint64_t id = wf_bytes_get_u64(f + r + RECORD);
+    wf_bytes_put_u64(f + r + RECORD, id + ((uint64_t)1 << 32)); // next generation
+}
+static void forge_wrong_kind(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    uint64_t id = wf_bytes_get_u64(f + r);
+    wf_bytes_put_u64(f + r, (id & ~((uint64_t)0xff << 56)) | ((uint64_t)2 << 56));
+}
+static void forge_same_id_twice(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_u64(f + r + RECORD, wf_bytes_get_u64(f + r));
+}
+static void forge_fewer_records(unsigned char* f, size_t s, size_t r) {
+    (void)s, (void)r;
+    wf_bytes_put_u32(f + 136, 3);
+}
+static void forge_more_records(unsigned char* f, size_t s, size_t r) {
+    (void)s, (void)r;
+    wf_bytes_put_u32(f + 136, 5);
+}
+static void forge_outside(unsigned char* f, size_t s, size_t r) {
+    (void)s;
+    wf_bytes_put_f32(f + r + 24, 100.0f); // x: far beyond the 8 m world
+}
+static void forge_pool_size(unsigned char* f, size_t s, size_t r) {
+    (void)r;
+    wf_bytes_put_u32(f + s, wf_bytes_get_u32(f + s) + 4);
+}
+static void forge_pool_kind(unsigned char* f, size_t s, size_t r) {
+    (void)r;
+    wf_bytes_put_u32(f + s + 4 + 8, 2); // the pool's kind word: agents
+}
+static void forge_padding(unsigned char* f, size_t s, size_t r) {
+    (void)r;
+    size_t end = s + wf_bytes_get_u32(f + 140);
+    f[end - 1] = 1;
+}
+
+static void test_forged_obstacles_are_rejected(void** state) {
+    (void)state;
+    counting_allocator c;
+    counting_allocator_init(&c);
+    wf_tilecache_desc d = make_desc(&c);
+    d.max_obstacles = 8;
+    wf_tilecache* tc = build_scene(d);
+    obstacle_set set;
+    add_obstacles(tc, &set);
+    size_t size = 0;
+    unsigned char* data = save(tc, &size);
+    // Untouched but resealed: loads. The section has no padding here (4 +
+    // 4 * (6 + 8 + 4) + 4 * 60 + 5 * 12 = 376), so that case comes below.
+    assert_int_equal(load_forged(&d, data, size, forge_nothing), WF_OK);
+    forge_fn* const bad[] = {
+        forge_nan_radius, forge_zero_height,  forge_shape,         forge_flags,
+        forge_paint_area, forge_concave_prism, forge_prism_count,  forge_stale_id,
+        forge_wrong_kind, forge_same_id_twice, forge_fewer_records, forge_more_records,
+        forge_outside,    forge_pool_size,    forge_pool_kind,
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        assert_int_equal(load_forged(&d, data, size, bad[i]), WF_ERR_BAD_DATA);
+    }
+    free(data);
+
+    // A prism of 3 points makes the raw section 4 bytes short of a
+    // multiple of 8 (each record is 60 bytes, each point 12, and the pool
+    // loses a free-list word per live obstacle): 4 bytes of padding.
+    wf_obstacle_desc tri = obstacle(WF_OBSTACLE_PRISM, 6.0f, 4.0f);
+    tri.vert_count = 3;
+    tri.verts[0] = wf_v3(5.0f, 0.0f, 3.0f);
+    tri.verts[1] = wf_v3(7.0f, 0.0f, 3.0f);
+    tri.verts[2] = wf_v3(6.0f, 0.0f, 5.0f);
+    wf_obstacle_id id;
+    assert_int_equal(wf_tilecache_add_obstacle(tc, &tri, &id), WF_OK);
+    data = save(tc, &size);
+    assert_int_equal(wf_bytes_get_u32(data + 140), 376 + 60 + 3 * 12 - 4 + 4);
+    assert_int_equal(load_forged(&d, data, size, forge_nothing), WF_OK);
+    assert_int_equal(load_forged(&d, data, size, forge_padding), WF_ERR_BAD_DATA);
+    free(data);
+
+    // A version 1 file (no obstacle section) still loads; one that claims
+    // a section does not.
+    wf_tilecache* plain = build_scene(d);
+    data = save(plain, &size);
+    wf_bytes_put_u32(data + 4, 1);
+    reseal(data, 5);
+    wf_tilecache* out = NULL;
+    assert_int_equal(wf_tilecache_load(&d, data, size, &out), WF_OK);
+    assert_int_equal(wf_tilecache_obstacle_count(out), 0);
+    wf_tilecache_destroy(out);
+    free(data);
+    wf_tilecache_destroy(plain);
+    data = save(tc, &size);
+    wf_bytes_put_u32(data + 4, 1);
+    reseal(data, 5);
+    assert_int_equal(wf_tilecache_load(&d, data, size, &out), WF_ERR_BAD_DATA);
+    free(data);
+    wf_tilecache_destroy(tc);
+    assert_int_equal(counting_allocator_live(&c), 0);
+}
+
 static void test_load_out_of_memory(void** state) {
     (void)state;
     wf_tilecache* tc = build_scene(make_desc(NULL));
+    obstacle_set set;
+    add_obstacles(tc, &set); // the id pool's load allocates too
     size_t size = 0;
     unsigned char* data = save(tc, &size);
     wf_tilecache_destroy(tc);
@@ -349,6 +781,9 @@ int main(void) {
         cmocka_unit_test(test_damage_is_rejected),
         cmocka_unit_test(test_forged_layers_are_rejected),
         cmocka_unit_test(test_load_out_of_memory),
+        cmocka_unit_test(test_obstacles_round_trip),
+        cmocka_unit_test(test_obstacle_damage_is_rejected),
+        cmocka_unit_test(test_forged_obstacles_are_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

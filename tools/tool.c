@@ -1,0 +1,144 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Helpers the `wayfarer` subcommands share: files, numbers, clocks, the
+// job system, a cache's navmesh and the report printer.
+#include "tools/tool.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/// Whole file into a malloc'd buffer (not NUL-terminated for the importer,
+/// but one spare NUL byte is added for the line parsers here).
+int read_file(const char* path, char** out, size_t* out_size) {
+    FILE* f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "wayfarer: cannot open %s: %s\n", path, strerror(errno));
+        return EXIT_INPUT;
+    }
+    size_t size = 0, cap = 1 << 16;
+    char* data = malloc(cap);
+    while (data != NULL) {
+        size += fread(data + size, 1, cap - size - 1, f);
+        if (size + 1 < cap) {
+            break;
+        }
+        char* grown = realloc(data, cap * 2);
+        if (grown == NULL) {
+            free(data);
+            data = NULL;
+            break;
+        }
+        data = grown;
+        cap *= 2;
+    }
+    bool failed = data == NULL || ferror(f);
+    fclose(f);
+    if (failed) {
+        fprintf(stderr, "wayfarer: cannot read %s\n", path);
+        free(data);
+        return EXIT_INPUT;
+    }
+    data[size] = '\0';
+    *out = data;
+    *out_size = size;
+    return 0;
+}
+
+bool parse_double(const char* s, double* out) {
+    char* end = NULL;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*out);
+}
+
+bool parse_count(const char* s, uint32_t* out) {
+    double v;
+    if (!parse_double(s, &v) || v < 0.0 || v > 4294967295.0 || v != floor(v)) {
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+double now_ms(void) {
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+int write_file(const char* path, const void* data, size_t size) {
+    FILE* f = fopen(path, "wb");
+    if (f == NULL) {
+        fprintf(stderr, "wayfarer: cannot create %s: %s\n", path, strerror(errno));
+        return EXIT_INPUT;
+    }
+    bool failed = fwrite(data, 1, size, f) != size;
+    failed = fclose(f) != 0 || failed;
+    if (failed) {
+        fprintf(stderr, "wayfarer: cannot write %s\n", path);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/// --workers N: a pool of N - 1 threads (the caller is the last worker);
+/// 0 or 1 runs inline.
+int make_jobs(uint32_t workers, wf_thread_pool** pool, wf_job_system* jobs) {
+    memset(jobs, 0, sizeof *jobs);
+    *pool = NULL;
+    if (workers <= 1) {
+        return 0;
+    }
+    wf_thread_pool_desc pd;
+    memset(&pd, 0, sizeof pd);
+    pd.thread_count = workers - 1;
+    if (wf_thread_pool_create(&pd, pool) != WF_OK) {
+        fprintf(stderr, "wayfarer: cannot start %u worker threads\n", workers - 1);
+        return EXIT_INPUT;
+    }
+    *jobs = wf_thread_pool_job_system(*pool);
+    return 0;
+}
+
+/// Builds the navmesh of a cache into a new mesh (tiles owned by the mesh).
+int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms) {
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    if (wf_mesh_create(&md, &mesh) != WF_OK) {
+        fprintf(stderr, "wayfarer: cannot create a navmesh\n");
+        return EXIT_INPUT;
+    }
+    double start = now_ms();
+    wf_status st = wf_tilecache_build_navmesh(tc, mesh);
+    *out_ms = now_ms() - start;
+    if (st < 0) {
+        fprintf(stderr, "wayfarer: navmesh build failed: %s\n", wf_status_string(st));
+        wf_mesh_destroy(mesh);
+        return EXIT_INPUT;
+    }
+    *out = mesh;
+    return 0;
+}
+
+void print_report(const report_field* fields, size_t count, bool json) {
+    fputs(json ? "{" : "", stdout);
+    for (size_t i = 0; i < count; ++i) {
+        if (json) {
+            printf("%s\"%s\": ", i > 0 ? ", " : "", fields[i].key);
+        } else {
+            printf("%s\t", fields[i].key);
+        }
+        printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
+        fputs(json ? "" : "\n", stdout);
+    }
+    fputs(json ? "}\n" : "", stdout);
+}
+
+void quiet_assert(const char* expression, const char* file, int line) {
+    (void)expression;
+    (void)file;
+    (void)line;
+}

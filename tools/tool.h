@@ -1,0 +1,51 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// What the `wayfarer` subcommands share (tool.c), and the subcommands that
+// live in files of their own.
+#ifndef WF_TOOLS_TOOL_H
+#define WF_TOOLS_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wayfarer/jobs.h"
+#include "wayfarer/navmesh.h"
+#include "wayfarer/tilecache.h"
+
+/// Exit codes: 0 success, 1 unreadable or bad input, 2 usage, 3 a check failed.
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CHECK = 3 };
+
+/// Prints every subcommand's usage to stderr; returns EXIT_USAGE (wayfarer.c).
+int usage(void);
+
+/// Whole file into a malloc'd buffer with one spare NUL byte after it.
+int read_file(const char* path, char** out, size_t* out_size);
+int write_file(const char* path, const void* data, size_t size);
+/// A whole finite number; a count is a whole number in 0..2^32-1.
+bool parse_double(const char* s, double* out);
+bool parse_count(const char* s, uint32_t* out);
+/// Wall clock, milliseconds.
+double now_ms(void);
+/// --workers N: a pool of N - 1 threads (the caller is the last worker);
+/// 0 or 1 runs inline (*pool stays NULL).
+int make_jobs(uint32_t workers, wf_thread_pool** pool, wf_job_system* jobs);
+/// Builds the navmesh of a cache into a new mesh (tiles owned by the mesh).
+int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms);
+/// An assert hook that does nothing: out-of-range settings are reported
+/// through the status instead.
+void quiet_assert(const char* expression, const char* file, int line);
+
+/// One figure of a report, printed as 'key<TAB>value' or as a JSON member.
+typedef struct report_field {
+    const char* key;
+    double value;
+    bool whole;
+} report_field;
+
+void print_report(const report_field* fields, size_t count, bool json);
+
+/// `wayfarer obstacles` (obstacles.c).
+int cmd_obstacles(int argc, char** argv);
+
+#endif
