@@ -245,6 +245,32 @@ static void connect_internal(const wf_mesh* mesh, wf_mesh_tile* t) {
     }
 }
 
+/// Candidate polygons of `other` near an edge: its BV tree queried with the
+/// edge's box (padded by `pad` across and `pad_y` vertically), in polygon
+/// order so links come out in the same order as a full scan would give.
+/// Returns false when more overlap than `cap`: the caller scans every polygon.
+enum { EDGE_CANDIDATES = 48 };
+static bool edge_candidates(const wf_mesh* mesh, const wf_mesh_tile* other, wf_vec3 a, wf_vec3 b,
+                            float pad, float pad_y, uint32_t* out, uint32_t* out_count) {
+    wf_vec3 lo = wf_v3(fminf(a.x, b.x) - pad, fminf(a.y, b.y) - pad_y, fminf(a.z, b.z) - pad);
+    wf_vec3 hi = wf_v3(fmaxf(a.x, b.x) + pad, fmaxf(a.y, b.y) + pad_y, fmaxf(a.z, b.z) + pad);
+    wf_poly_ref found[EDGE_CANDIDATES];
+    uint32_t n = wf_mesh_tile_polys_in_box(mesh, other, lo, hi, found, EDGE_CANDIDATES);
+    if (n > EDGE_CANDIDATES) {
+        return false;
+    }
+    for (uint32_t i = 0; i < n; ++i) { // insertion sort: n is small
+        uint32_t v = wf_poly_ref_poly(found[i]), at = i;
+        while (at > 0 && out[at - 1] > v) {
+            out[at] = out[at - 1];
+            at--;
+        }
+        out[at] = v;
+    }
+    *out_count = n;
+    return true;
+}
+
 // Interval of an edge along the border axis (z for X sides, x for Z sides).
 static void border_range(wf_vec3 a, wf_vec3 b, int side, float* lo, float* hi) {
     float u = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.z : a.x;
@@ -287,7 +313,11 @@ static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const wf_mesh_
             wf_vec3 b = wf_tile_vertex(t, p->verts[(k + 1) % p->vert_count]);
             float lo, hi;
             border_range(a, b, side, &lo, &hi);
-            for (uint32_t j = 0; j < other_ground; ++j) {
+            uint32_t cand[EDGE_CANDIDATES], cand_count = 0;
+            bool listed = edge_candidates(mesh, other, a, b, eps, climb + eps, cand, &cand_count);
+            uint32_t count = listed ? cand_count : other_ground;
+            for (uint32_t ci = 0; ci < count; ++ci) {
+                uint32_t j = listed ? cand[ci] : ci;
                 const wf_tile_poly* q = &other->polys[j];
                 for (uint32_t e = 0; e < q->vert_count; ++e) {
                     if (q->neighbours[e] != (WF_PORTAL_EDGE | (uint32_t)opposite)) {
@@ -345,7 +375,11 @@ static void connect_layer_seams(const wf_mesh* mesh, wf_mesh_tile* t, const wf_m
             if (len <= eps) {
                 continue;
             }
-            for (uint32_t j = 0; j < other_ground; ++j) {
+            uint32_t cand[EDGE_CANDIDATES], cand_count = 0;
+            bool listed = edge_candidates(mesh, o, a, b, eps, climb + eps, cand, &cand_count);
+            uint32_t count = listed ? cand_count : other_ground;
+            for (uint32_t ci = 0; ci < count; ++ci) {
+                uint32_t j = listed ? cand[ci] : ci;
                 const wf_tile_poly* q = &o->polys[j];
                 for (uint32_t e = 0; e < q->vert_count; ++e) {
                     if (q->neighbours[e] != 0) {
@@ -633,7 +667,10 @@ wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, 
             uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
                                           WF_MAX_LAYERS_PER_CELL);
             for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
-                if (near[i] != t) {
+                // A diagonal neighbour can only link here through its own
+                // off-mesh links: skip walking its links when it has none.
+                bool diagonal = dx != 0 && dz != 0;
+                if (near[i] != t && (!diagonal || near[i]->header->offmesh_count > 0)) {
                     unlink_target((wf_mesh_tile*)near[i], slot);
                 }
             }
