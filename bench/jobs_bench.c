@@ -10,24 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/rng.h"
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
-static int compare_doubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
 
-static double median(double* v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return v[n / 2];
-}
 
 typedef struct work {
     float* in;
@@ -66,13 +54,13 @@ static void plain_loop(const work* w, uint32_t count) {
     do {                                                                                           \
         double times_[32];                                                                         \
         for (int s_ = 0; s_ < (samples); ++s_) {                                                   \
-            double t0_ = now_seconds();                                                            \
+            double t0_ = bench_now_seconds();                                                            \
             for (int r_ = 0; r_ < (reps); ++r_) {                                                  \
                 statement;                                                                         \
             }                                                                                      \
-            times_[s_] = (now_seconds() - t0_) / (reps);                                           \
+            times_[s_] = (bench_now_seconds() - t0_) / (reps);                                           \
         }                                                                                          \
-        (result) = median(times_, (samples));                                                      \
+        (result) = bench_median(times_, (samples));                                                      \
     } while (0)
 
 int main(int argc, char** argv) {

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "tilecache/tilecache_internal.h"
+#include "bench_util.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
@@ -32,21 +33,8 @@
 #define OVERSHOOT_BUDGET_US 300u
 #define BLOB_CAPACITY ((size_t)1 << 20)
 
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
 
-static int compare_doubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
 
-static double median(double* v, size_t n) {
-    qsort(v, n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /// Mean, 95th percentile and largest of n samples (sorts them).
 static void summarize(double* v, size_t n, double* mean, double* p95, double* max) {
@@ -54,7 +42,7 @@ static void summarize(double* v, size_t n, double* mean, double* p95, double* ma
     if (n == 0) {
         return;
     }
-    qsort(v, n, sizeof *v, compare_doubles);
+    bench_sort(v, n);
     for (size_t i = 0; i < n; ++i) {
         *mean += v[i] / (double)n;
     }
@@ -62,23 +50,6 @@ static void summarize(double* v, size_t n, double* mean, double* p95, double* ma
     *max = v[n - 1];
 }
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* data = n > 0 ? malloc((size_t)n) : NULL;
-    if (data != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
 
 /* ---------------------------------------------------------------------------
  * Levels: nav_test, or for --smoke a grid of 0.3 m cells with walls
@@ -110,7 +81,7 @@ static int build_level(const char* data_dir, int smoke, unsigned char** out_file
         char path[1024];
         snprintf(path, sizeof path, "%s/recast/meshes/nav_test.obj", data_dir);
         size_t size = 0;
-        char* text = read_file(path, &size);
+        char* text = bench_read_file(path, &size);
         wf_geom_data* geom = NULL;
         if (text == NULL) {
             printf("# %s not found: skipped\n", path);
@@ -289,9 +260,9 @@ static int run_scenario(const char* level, const unsigned char* file, size_t siz
         for (int run = 1; run <= runs; ++run) {
             c[run - 1] = calls[phase][run];
         }
-        m->calls = (uint32_t)median(c, (size_t)runs);
-        m->total_us = median(&samples[2 * phase][1], (size_t)runs);
-        m->max_call_us = median(&samples[2 * phase + 1][1], (size_t)runs);
+        m->calls = (uint32_t)bench_median(c, (size_t)runs);
+        m->total_us = bench_median(&samples[2 * phase][1], (size_t)runs);
+        m->max_call_us = bench_median(&samples[2 * phase + 1][1], (size_t)runs);
         m->layers_rebuilt = rebuilt[phase][1];
         m->tiles_committed = committed[phase][1];
     }
@@ -351,13 +322,13 @@ static int time_builds(wf_tilecache* tc, wf_arena* arena, layer_buffers* b, int 
         double with[LAYER_RUNS], without[LAYER_RUNS];
         for (int k = 0; k < runs; ++k) {
             size_t size = 0;
-            double t0 = now_us();
+            double t0 = (bench_now_seconds() * 1e6);
             wf_status s = wf_tilecache_layer_to_tile(tc, i, b->stamps, count, arena, b->blob,
                                                      BLOB_CAPACITY, &size);
-            double t1 = now_us();
+            double t1 = (bench_now_seconds() * 1e6);
             wf_status bare = wf_tilecache_layer_to_tile(tc, i, NULL, 0, arena, b->blob,
                                                         BLOB_CAPACITY, &size);
-            without[k] = now_us() - t1;
+            without[k] = (bench_now_seconds() * 1e6) - t1;
             with[k] = t1 - t0;
             if ((s != WF_OK && s != WF_ERR_NOT_FOUND) ||
                 (bare != WF_OK && bare != WF_ERR_NOT_FOUND)) {
@@ -365,8 +336,8 @@ static int time_builds(wf_tilecache* tc, wf_arena* arena, layer_buffers* b, int 
             }
         }
         b->touched[touched] = i;
-        b->build[touched] = median(with, (size_t)runs);
-        b->bare[touched++] = median(without, (size_t)runs);
+        b->build[touched] = bench_median(with, (size_t)runs);
+        b->bare[touched++] = bench_median(without, (size_t)runs);
     }
     *out_layers = touched;
     return 0;
@@ -398,13 +369,13 @@ static int time_commits(wf_tilecache* tc, wf_arena* arena, layer_buffers* b, uin
                                             BLOB_CAPACITY, &size) != WF_OK;
         double samples[LAYER_RUNS];
         for (int r = 0; r < runs && !failed; ++r) {
-            double t0 = now_us();
+            double t0 = (bench_now_seconds() * 1e6);
             failed = wf_mesh_remove_tile(mesh, ref, NULL, NULL) != WF_OK ||
                      wf_mesh_add_tile(mesh, blobs[k], size, 0, (wf_tile_ref){0}, &ref) < 0;
-            samples[r] = now_us() - t0;
+            samples[r] = (bench_now_seconds() * 1e6) - t0;
         }
         if (!failed) {
-            b->commit[timed++] = median(samples, (size_t)runs);
+            b->commit[timed++] = bench_median(samples, (size_t)runs);
         }
     }
     wf_mesh_destroy(mesh);

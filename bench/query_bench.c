@@ -11,15 +11,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "wayfarer/navmesh.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* A city-like generated level: tiles of cells x cells one-metre cells, each
  * free cell two triangles, with random rectangular blocks (buildings). */
@@ -140,10 +136,10 @@ static int run_queries(const wf_mesh* mesh, wf_vec3 lo, wf_vec3 hi, uint32_t wan
         tries++;
         wf_vec3 a = wf_v3(wf_rng_range(&rng, lo.x, hi.x), 0.0f, wf_rng_range(&rng, lo.z, hi.z));
         wf_vec3 b = wf_v3(wf_rng_range(&rng, lo.x, hi.x), 0.0f, wf_rng_range(&rng, lo.z, hi.z));
-        double t0 = now_seconds();
+        double t0 = bench_now_seconds();
         wf_status sa = wf_query_find_nearest_poly(q, a, ext, &f, &starts[n], &spos[n]);
         wf_status sb = wf_query_find_nearest_poly(q, b, ext, &f, &goals[n], &gpos[n]);
-        nearest_time += now_seconds() - t0;
+        nearest_time += bench_now_seconds() - t0;
         nearest_calls += 2;
         if (sa != WF_OK || sb != WF_OK) {
             continue;
@@ -156,7 +152,7 @@ static int run_queries(const wf_mesh* mesh, wf_vec3 lo, wf_vec3 hi, uint32_t wan
     }
     double polys = 0.0, corners = 0.0;
     int failures = 0;
-    double t0 = now_seconds();
+    double t0 = bench_now_seconds();
     for (uint32_t i = 0; i < n; ++i) {
         wf_path_result pr;
         uint32_t count = 0;
@@ -167,13 +163,13 @@ static int run_queries(const wf_mesh* mesh, wf_vec3 lo, wf_vec3 hi, uint32_t wan
         polys += pr.count;
         corners += count;
     }
-    double path_time = now_seconds() - t0;
-    t0 = now_seconds();
+    double path_time = bench_now_seconds() - t0;
+    t0 = bench_now_seconds();
     for (uint32_t i = 0; i < n; ++i) {
         wf_raycast_hit hit;
         failures += wf_query_raycast(q, starts[i], spos[i], gpos[i], &f, NULL, 0, &hit) < 0;
     }
-    double ray_time = now_seconds() - t0;
+    double ray_time = bench_now_seconds() - t0;
     wf_query_destroy(q);
     r->pairs = n;
     r->path_us = n ? path_time * 1e6 / n : 0.0;
@@ -218,29 +214,12 @@ static int bench_generated(int smoke) {
     return failed;
 }
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* data = n > 0 ? malloc((size_t)n) : NULL;
-    if (data != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
 
 static int bench_polyanya(const char* dir, const char* name, float tile_size, int smoke) {
     char path[1024];
     snprintf(path, sizeof path, "%s/polyanya/meshes/%s", dir, name);
     size_t size = 0;
-    char* text = read_file(path, &size);
+    char* text = bench_read_file(path, &size);
     if (text == NULL) {
         printf("# %s not found: skipped\n", path);
         return 0;

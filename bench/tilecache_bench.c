@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "tilecache/tilecache_internal.h"
+#include "bench_util.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/rng.h"
 #include "wayfarer/tilecache.h"
@@ -23,39 +24,9 @@
 #define TILE_RUNS 10
 #define MAX_WORKER_COUNTS 8
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
-static int compare_doubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
 
-static double median(double* v, size_t n) {
-    qsort(v, n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* data = n > 0 ? malloc((size_t)n) : NULL;
-    if (data != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
 
 /* A small generated level for --smoke: a bumpy 16 x 16 m ground of one-metre
  * quads with a few boxes and a bridge. */
@@ -120,15 +91,15 @@ static double time_builds(const wf_tilecache_params* p, wf_geom geom, wf_job_sys
     wf_tilecache* tc = make_cache(p, jobs);
     double ms[BUILD_RUNS];
     for (int i = 0; tc != NULL && i < runs; ++i) {
-        double t0 = now_seconds();
+        double t0 = bench_now_seconds();
         if (wf_tilecache_build_geom(tc, geom, NULL, 0) != WF_OK) {
             wf_tilecache_destroy(tc);
             return -1.0;
         }
-        ms[i] = (now_seconds() - t0) * 1e3;
+        ms[i] = (bench_now_seconds() - t0) * 1e3;
     }
     wf_tilecache_destroy(tc);
-    return tc != NULL ? median(ms, (size_t)runs) : -1.0;
+    return tc != NULL ? bench_median(ms, (size_t)runs) : -1.0;
 }
 
 typedef struct tile_figures {
@@ -150,16 +121,16 @@ static int time_tiles(wf_tilecache* tc, int runs, tile_figures* out) {
     for (uint32_t i = 0; !failed && i < n; ++i) {
         for (int r = 0; r < runs; ++r) {
             size_t size = 0;
-            double t0 = now_seconds();
+            double t0 = bench_now_seconds();
             wf_status s = wf_tilecache_build_tile(tc, i, buffer, capacity, &size);
-            samples[r] = (now_seconds() - t0) * 1e6;
+            samples[r] = (bench_now_seconds() - t0) * 1e6;
             failed |= s != WF_OK && s != WF_ERR_NOT_FOUND;
         }
-        per_layer[i] = median(samples, (size_t)runs);
+        per_layer[i] = bench_median(samples, (size_t)runs);
         out->mean_us += per_layer[i] / (double)n;
     }
     if (!failed && n > 0) {
-        qsort(per_layer, n, sizeof *per_layer, compare_doubles);
+        bench_sort(per_layer, n);
         out->p95_us = per_layer[(size_t)ceil(0.95 * n) - 1];
     }
     out->high_water = tc->workers[0].scratch.high_water;
@@ -235,7 +206,7 @@ static int bench_obj(const char* dir, const char* name, char* speedups, size_t c
     char path[1024];
     snprintf(path, sizeof path, "%s/recast/meshes/%s.obj", dir, name);
     size_t size = 0;
-    char* text = read_file(path, &size);
+    char* text = bench_read_file(path, &size);
     if (text == NULL) {
         printf("# %s not found: skipped\n", path);
         return 0;

@@ -103,6 +103,31 @@ static void compact_init(wf_compact_heightfield* chf, const wf_heightfield* hf, 
     chf->ch = hf->ch;
 }
 
+/// The compact arrays from the arena and the header filled in;
+/// WF_ERR_CAPACITY (arena unchanged) when they do not fit.
+static wf_status compact_alloc(wf_compact_heightfield* chf, wf_arena* arena,
+                               const wf_heightfield* hf, int32_t border, int32_t walkable_height,
+                               int32_t walkable_climb, size_t cell_count, uint32_t span_count) {
+    wf_arena_mark mark = wf_arena_get_mark(arena);
+    uint32_t* cell_index = WF_ARENA_ARRAY(arena, uint32_t, cell_count);
+    uint8_t* cell_spans = WF_ARENA_ARRAY(arena, uint8_t, cell_count);
+    // At least one element each, so an empty field still gets valid arrays.
+    size_t array_count = span_count > 0 ? span_count : 1u;
+    wf_compact_span* spans = WF_ARENA_ARRAY(arena, wf_compact_span, array_count);
+    uint8_t* areas = WF_ARENA_ARRAY(arena, uint8_t, array_count);
+    if (cell_index == NULL || cell_spans == NULL || spans == NULL || areas == NULL) {
+        wf_arena_reset_to(arena, mark);
+        return WF_ERR_CAPACITY;
+    }
+    compact_init(chf, hf, border, walkable_height, walkable_climb);
+    chf->cell_index = cell_index;
+    chf->cell_count = cell_spans;
+    chf->spans = spans;
+    chf->areas = areas;
+    chf->span_count = span_count;
+    return WF_OK;
+}
+
 wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const wf_heightfield* hf,
                            int32_t border, int32_t walkable_height, int32_t walkable_climb) {
     WF_CHECK_ARG(chf != NULL && arena != NULL && hf != NULL && hf->columns != NULL);
@@ -123,24 +148,15 @@ wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const w
         span_count += in_cell;
     }
 
-    wf_arena_mark mark = wf_arena_get_mark(arena);
-    uint32_t* cell_index = WF_ARENA_ARRAY(arena, uint32_t, cell_count);
-    uint8_t* cell_spans = WF_ARENA_ARRAY(arena, uint8_t, cell_count);
-    // At least one element each, so an empty field still gets valid arrays.
-    size_t array_count = span_count > 0 ? span_count : 1u;
-    wf_compact_span* spans = WF_ARENA_ARRAY(arena, wf_compact_span, array_count);
-    uint8_t* areas = WF_ARENA_ARRAY(arena, uint8_t, array_count);
-    if (cell_index == NULL || cell_spans == NULL || spans == NULL || areas == NULL) {
-        wf_arena_reset_to(arena, mark);
-        return WF_ERR_CAPACITY;
+    wf_status st = compact_alloc(chf, arena, hf, border, walkable_height, walkable_climb,
+                                 cell_count, span_count);
+    if (st != WF_OK) {
+        return st;
     }
-
-    compact_init(chf, hf, border, walkable_height, walkable_climb);
-    chf->cell_index = cell_index;
-    chf->cell_count = cell_spans;
-    chf->spans = spans;
-    chf->areas = areas;
-    chf->span_count = span_count;
+    uint32_t* cell_index = chf->cell_index;
+    uint8_t* cell_spans = chf->cell_count;
+    wf_compact_span* spans = chf->spans;
+    uint8_t* areas = chf->areas;
 
     uint32_t next = 0;
     for (size_t c = 0; c < cell_count; ++c) {
@@ -187,21 +203,15 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
         span_count += cols->area[i] != WF_AREA_NULL;
     }
     wf_arena_mark mark = wf_arena_get_mark(arena);
-    uint32_t* cell_index = WF_ARENA_ARRAY(arena, uint32_t, cell_count);
-    uint8_t* cell_spans = WF_ARENA_ARRAY(arena, uint8_t, cell_count);
-    size_t array_count = span_count > 0 ? span_count : 1u;
-    wf_compact_span* spans = WF_ARENA_ARRAY(arena, wf_compact_span, array_count);
-    uint8_t* areas = WF_ARENA_ARRAY(arena, uint8_t, array_count);
-    if (cell_index == NULL || cell_spans == NULL || spans == NULL || areas == NULL) {
-        wf_arena_reset_to(arena, mark);
-        return WF_ERR_CAPACITY;
+    wf_status st = compact_alloc(chf, arena, hf, border, walkable_height, walkable_climb,
+                                 cell_count, span_count);
+    if (st != WF_OK) {
+        return st;
     }
-    compact_init(chf, hf, border, walkable_height, walkable_climb);
-    chf->cell_index = cell_index;
-    chf->cell_count = cell_spans;
-    chf->spans = spans;
-    chf->areas = areas;
-    chf->span_count = span_count;
+    uint32_t* cell_index = chf->cell_index;
+    uint8_t* cell_spans = chf->cell_count;
+    wf_compact_span* spans = chf->spans;
+    uint8_t* areas = chf->areas;
 
     uint32_t next = 0;
     for (size_t c = 0; c < cell_count; ++c) {
