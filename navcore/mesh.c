@@ -126,6 +126,21 @@ wf_status wf_mesh_resolve(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_ti
     return WF_OK;
 }
 
+wf_status wf_mesh_resolve_tile(const wf_mesh* mesh, wf_tile_ref tile,
+                               const wf_mesh_tile** out_tile) {
+    wf_poly_ref ref = {tile.bits};
+    if (ref.bits == 0 || wf_poly_ref_poly(ref) != 0) {
+        return WF_ERR_INVALID_ARG;
+    }
+    uint32_t slot = wf_poly_ref_tile(ref);
+    if (slot >= mesh->max_tiles || !mesh->tiles[slot].in_use ||
+        mesh->tiles[slot].generation != wf_poly_ref_generation(ref)) {
+        return WF_ERR_STALE_REF;
+    }
+    *out_tile = &mesh->tiles[slot];
+    return WF_OK;
+}
+
 wf_status wf_mesh_check_poly(const wf_mesh* mesh, wf_poly_ref ref) {
     WF_CHECK_ARG(mesh != NULL);
     const wf_mesh_tile* t;
@@ -650,11 +665,7 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
 wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, size_t* out_size) {
     WF_CHECK_ARG(mesh != NULL);
     const wf_mesh_tile* ct;
-    wf_poly_ref base = {tile.bits};
-    if (wf_poly_ref_poly(base) != 0) {
-        return WF_ERR_INVALID_ARG;
-    }
-    wf_status s = wf_mesh_resolve(mesh, base, &ct, NULL);
+    wf_status s = wf_mesh_resolve_tile(mesh, tile, &ct);
     if (s != WF_OK) {
         return s;
     }
@@ -667,10 +678,13 @@ wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, 
             uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
                                           WF_MAX_LAYERS_PER_CELL);
             for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
-                // A diagonal neighbour can only link here through its own
-                // off-mesh links: skip walking its links when it has none.
+                // A diagonal neighbour links here only through off-mesh
+                // links: its own, or the back links of this tile's
+                // bidirectional links landing there. Skip it when neither
+                // tile has any.
                 bool diagonal = dx != 0 && dz != 0;
-                if (near[i] != t && (!diagonal || near[i]->header->offmesh_count > 0)) {
+                if (near[i] != t && (!diagonal || near[i]->header->offmesh_count > 0 ||
+                                     h->offmesh_count > 0)) {
                     unlink_target((wf_mesh_tile*)near[i], slot);
                 }
             }
@@ -706,11 +720,7 @@ wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, 
 wf_status wf_mesh_get_tile_info(const wf_mesh* mesh, wf_tile_ref tile, wf_tile_info* out) {
     WF_CHECK_ARG(mesh != NULL && out != NULL);
     const wf_mesh_tile* t;
-    wf_poly_ref base = {tile.bits};
-    if (wf_poly_ref_poly(base) != 0) {
-        return WF_ERR_INVALID_ARG;
-    }
-    wf_status s = wf_mesh_resolve(mesh, base, &t, NULL);
+    wf_status s = wf_mesh_resolve_tile(mesh, tile, &t);
     if (s != WF_OK) {
         return s;
     }

@@ -53,6 +53,12 @@ struct wf_mesh {
 wf_status wf_mesh_resolve(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_tile** out_tile,
                           const wf_tile_poly** out_poly);
 
+/// The live tile of a tile ref (poly index 0; a tile with no polygon is
+/// still a tile). WF_ERR_INVALID_ARG for null or a poly ref, else
+/// WF_ERR_STALE_REF.
+wf_status wf_mesh_resolve_tile(const wf_mesh* mesh, wf_tile_ref tile,
+                               const wf_mesh_tile** out_tile);
+
 /// Same without checks, for refs taken from links of live tiles.
 static inline void wf_mesh_resolve_unchecked(const wf_mesh* mesh, wf_poly_ref ref,
                                              const wf_mesh_tile** out_tile,

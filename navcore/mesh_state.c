@@ -30,11 +30,7 @@ static uint32_t hash_bytes(const unsigned char* p, size_t n, uint32_t skip_at) {
 }
 
 static wf_status resolve_tile(const wf_mesh* mesh, wf_tile_ref tile, const wf_mesh_tile** out) {
-    wf_poly_ref base = {tile.bits};
-    if (wf_poly_ref_poly(base) != 0) {
-        return WF_ERR_INVALID_ARG;
-    }
-    return wf_mesh_resolve(mesh, base, out, NULL);
+    return wf_mesh_resolve_tile(mesh, tile, out);
 }
 
 static size_t state_size(const wf_mesh_tile* t) {

@@ -168,11 +168,13 @@ static wf_status create_runtime(wf_tilecache* tc, const wf_tilecache_desc* desc)
     tc->applied_slots = WF_ALLOC_ARRAY(a, uint32_t, tc->max_obstacles);
     tc->requests = WF_ALLOC_ARRAY(a, wf_obstacle_request, tc->max_requests);
     tc->slots = WF_ALLOC_ARRAY(a, wf_build_slot, slots);
+    if (tc->slots != NULL) {
+        tc->slot_count = slots; // destroy frees the array at its size
+    }
     if (tc->obstacles == NULL || tc->applied_slots == NULL || tc->requests == NULL ||
         tc->slots == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
     }
-    tc->slot_count = slots;
     for (uint32_t i = 0; i < slots; ++i) {
         wf_build_slot* slot = &tc->slots[i];
         slot->tc = tc;

@@ -305,7 +305,9 @@ static wf_status commit_tile(update_run* run, uint32_t layer, const unsigned cha
     wf_tilecache* tc = run->tc;
     wf_layer_state* ls = &tc->layer_states[layer];
     const wf_tilecache_layer_info* info = &tc->entries[layer].info;
-    // Memory first, so that a failure leaves the mesh as it was.
+    // Memory first, so that a failure to get it leaves the mesh as it was
+    // (an add that fails after the removal leaves the layer without a tile,
+    // logged; it is rebuilt when an obstacle touches it again).
     unsigned char* grown = NULL;
     size_t grown_capacity = 0;
     if (blob != NULL && size > ls->blob_capacity) {

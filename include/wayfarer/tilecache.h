@@ -314,7 +314,7 @@ typedef struct wf_tilecache_update_result {
     uint32_t builds_in_flight;   ///< still running in the background
     uint32_t layers_pending;     ///< waiting for a build slot or a later call
     double time_us;              ///< this call's own time
-    /// Tiles changed by this call, valid until the next update or destroy.
+    /// Tiles changed by this call, valid until the next update, build or destroy.
     const wf_tilecache_changed_tile* changed;
     uint32_t changed_count;
 } wf_tilecache_update_result;

@@ -360,6 +360,55 @@ static void test_offmesh_link_into_a_neighbouring_tile(void** state) {
     }
 }
 
+
+static void test_diag_backlink_removed(void** state) {
+    (void)state;
+    wf_offmesh_link_desc link = {.start = wf_v3(1.5f, 0, 1.5f), .end = wf_v3(5.5f, 0, 5.5f), .bidirectional = true,
+                                 .radius = 0.2f, .flags = 1};
+    wf_mesh* mesh = make_mesh(4, NULL);
+    size_t size0 = 0, size1 = 0;
+    void* grid0 = test_grid_tile(0, 0, 2, N, 1.0f, NULL, NULL, NULL, &size0);
+    const wf_tile_header* h = grid0;
+    wf_tile_build_desc d;
+    memset(&d, 0, sizeof d);
+    d.bmin = wf_v3(h->bmin[0], h->bmin[1], h->bmin[2]);
+    d.bmax = wf_v3(h->bmax[0], h->bmax[1], h->bmax[2]);
+    d.verts = (const float*)((const unsigned char*)grid0 + h->verts_offset);
+    d.vert_count = h->vert_count;
+    uint16_t polys[N * N * WF_MAX_VERTS_PER_POLY];
+    const wf_tile_poly* src = (const wf_tile_poly*)((const unsigned char*)grid0 + h->polys_offset);
+    for (uint32_t i = 0; i < h->poly_count; ++i) {
+        memcpy(&polys[i * WF_MAX_VERTS_PER_POLY], src[i].verts, sizeof src[i].verts);
+    }
+    d.polys = polys;
+    d.poly_count = h->poly_count;
+    d.offmesh_links = &link;
+    d.offmesh_link_count = 1;
+    d.walkable_climb = 0.5f;
+    void* with_link = NULL;
+    assert_int_equal(wf_tile_build(&d, &with_link, &size0), WF_OK);
+    wf_tile_free(grid0, h->data_size, NULL);
+    void* grid1 = test_grid_tile(1, 1, 2, N, 1.0f, NULL, NULL, NULL, &size1);
+    wf_tile_ref t0, t1;
+    assert_int_equal(wf_mesh_add_tile(mesh, with_link, size0, WF_TILE_MESH_OWNS_DATA,
+                                      (wf_tile_ref){0}, &t0), WF_OK);
+    assert_int_equal(wf_mesh_add_tile(mesh, grid1, size1, WF_TILE_MESH_OWNS_DATA,
+                                      (wf_tile_ref){0}, &t1), WF_OK);
+    wf_poly_ref offmesh = wf_mesh_poly_ref(mesh, t0, N * N);
+    wf_poly_ref end_land = wf_mesh_poly_ref(mesh, t1, 1 * N + 1);
+    assert_true(has_link(mesh, offmesh, end_land));
+    assert_true(has_link(mesh, end_land, offmesh));
+    assert_int_equal(wf_mesh_remove_tile(mesh, t0, NULL, NULL), WF_OK);
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    assert_int_equal(wf_mesh_resolve(mesh, end_land, &t, &p), WF_OK);
+    uint32_t slot0 = wf_poly_ref_tile((wf_poly_ref){t0.bits});
+    for (uint32_t q = 0; q < t->header->poly_count; ++q)
+        for (uint32_t k = t->first_link[q]; k != WF_NULL_LINK; k = t->links[k].next)
+            assert_true(wf_poly_ref_tile((wf_poly_ref){t->links[k].ref}) != slot0);
+    wf_mesh_destroy(mesh);
+}
+
 // One square as a tile of cell (0, 0) at the given layer, x from x0 to
 // x0 + 1, z 0..1, at height y.
 static wf_tile_ref add_square_layer(wf_mesh* mesh, int32_t layer, float x0, float y) {
@@ -413,6 +462,34 @@ static void test_layers_of_one_cell_link_at_seams(void** state) {
     assert_int_equal(ta->first_link[0], WF_NULL_LINK);
     l1 = add_square_layer(mesh, 1, 2, 0.3f);
     assert_true(has_link(mesh, a, wf_mesh_poly_ref(mesh, l1, 0)));
+    wf_mesh_destroy(mesh);
+}
+
+// A tile without polygons (a layer whose ground is all carved away) is
+// still a tile: it can be found, described and removed.
+static void test_empty_tile_can_be_removed(void** state) {
+    (void)state;
+    wf_mesh* mesh = make_mesh(4, NULL);
+    wf_tile_build_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_x = 1;
+    d.bmin = wf_v3(N, -1, 0);
+    d.bmax = wf_v3(2 * N, 1, N);
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
+    wf_tile_ref t;
+    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t),
+                     WF_OK);
+    wf_tile_info info;
+    assert_int_equal(wf_mesh_get_tile_info(mesh, t, &info), WF_OK);
+    assert_int_equal(info.poly_count, 0);
+    size_t state_size = 0;
+    assert_int_equal(wf_mesh_tile_state_size(mesh, t, &state_size), WF_OK);
+    assert_int_equal(wf_mesh_remove_tile(mesh, t, NULL, NULL), WF_OK);
+    assert_int_equal(wf_mesh_remove_tile(mesh, t, NULL, NULL), WF_ERR_STALE_REF);
+    wf_tile_ref found;
+    assert_int_equal(wf_mesh_find_tile(mesh, 1, 0, 0, &found), WF_ERR_NOT_FOUND);
     wf_mesh_destroy(mesh);
 }
 
@@ -482,7 +559,9 @@ int main(void) {
         cmocka_unit_test(test_portals_stitch_across_tile_borders),
         cmocka_unit_test(test_offmesh_links),
         cmocka_unit_test(test_offmesh_link_into_a_neighbouring_tile),
+        cmocka_unit_test(test_diag_backlink_removed),
         cmocka_unit_test(test_layers_of_one_cell_link_at_seams),
+        cmocka_unit_test(test_empty_tile_can_be_removed),
         cmocka_unit_test(test_flags_and_areas),
         cmocka_unit_test(test_add_tile_bad_arguments),
     };
