@@ -42,3 +42,10 @@ void wf_log(const wf_logger* logger, wf_log_level level, const char* format, ...
         fprintf(stderr, "wayfarer %s: %s\n", level_name(level), message);
     }
 }
+
+void wf_log_line_error(const wf_logger* logger, const char* source, size_t line,
+                       const char* format, va_list args) {
+    char message[WF_LOG_MAX_MESSAGE];
+    vsnprintf(message, sizeof message, format, args);
+    wf_log(logger, WF_LOG_ERROR, "%s: line %zu: %s", source, line, message);
+}

@@ -4,6 +4,8 @@
 #ifndef WF_NAVCORE_LOG_H
 #define WF_NAVCORE_LOG_H
 
+#include <stdarg.h>
+
 #include "wayfarer/base.h"
 
 /// Longest message passed to a logger; longer ones are cut and end in "...".
@@ -13,10 +15,20 @@
 #define WF_PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
 #else
 #define WF_PRINTF_LIKE(fmt_index, args_index)
+/// Logs an error about a line of a text input: "source: line N: message".
+/// For parsers, whose own printf-like wrappers pass their va_list here.
+void wf_log_line_error(const wf_logger* logger, const char* source, size_t line,
+                       const char* format, va_list args);
+
 #endif
 
 /// logger may be NULL (the default behaviour applies).
 void wf_log(const wf_logger* logger, wf_log_level level, const char* format, ...)
     WF_PRINTF_LIKE(3, 4);
+
+/// Logs an error about a line of a text input: "source: line N: message".
+/// For parsers, whose own printf-like wrappers pass their va_list here.
+void wf_log_line_error(const wf_logger* logger, const char* source, size_t line,
+                       const char* format, va_list args);
 
 #endif

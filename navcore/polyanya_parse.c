@@ -89,12 +89,10 @@ static wf_status py_fail(const py_reader* r, uint32_t line, const char* format, 
     WF_PRINTF_LIKE(3, 4);
 
 static wf_status py_fail(const py_reader* r, uint32_t line, const char* format, ...) {
-    char message[256];
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
+    wf_log_line_error(r->logger, "polyanya import", line, format, args);
     va_end(args);
-    wf_log(r->logger, WF_LOG_ERROR, "polyanya import: line %u: %s", line, message);
     return WF_ERR_BAD_DATA;
 }
 

@@ -40,12 +40,10 @@ typedef struct map_reader {
 static wf_status map_fail(const map_reader* r, const char* format, ...) WF_PRINTF_LIKE(2, 3);
 
 static wf_status map_fail(const map_reader* r, const char* format, ...) {
-    char message[256];
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
+    wf_log_line_error(r->logger, "movingai map", r->line, format, args);
     va_end(args);
-    wf_log(r->logger, WF_LOG_ERROR, "movingai map: line %zu: %s", r->line, message);
     return WF_ERR_BAD_DATA;
 }
 

@@ -44,12 +44,10 @@ static wf_status obj_fail(const obj_parser* p, wf_status status, const char* for
     WF_PRINTF_LIKE(3, 4);
 
 static wf_status obj_fail(const obj_parser* p, wf_status status, const char* format, ...) {
-    char message[256];
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
+    wf_log_line_error(p->logger, "obj", p->line, format, args);
     va_end(args);
-    wf_log(p->logger, WF_LOG_ERROR, "obj: line %zu: %s", p->line, message);
     return status;
 }
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "wayfarer/jobs.h"
+#include "test_hooks.h"
 
 typedef struct gated_work {
     atomic_int released; // the task spins (yielding) until the test sets this
@@ -170,15 +171,10 @@ static void test_many_background_tasks_with_inner_loops(void** state) {
     wf_thread_pool_destroy(pool);
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 static void test_bad_arguments(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_job_task task = {0};
     uint64_t value = 0;
     assert_int_equal(wf_jobs_submit(NULL, NULL, simple_task, &value), WF_ERR_INVALID_ARG);

@@ -16,6 +16,7 @@
 #include "counting_allocator.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
+#include "test_hooks.h"
 
 #define EPS 1e-5f
 
@@ -68,11 +69,6 @@ static void assert_vec_near(wf_vec3 v, float x, float y, float z) {
     assert_float_equal(v.z, z, EPS);
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 static int index_of(const wf_poly_ref* refs, uint32_t count, wf_poly_ref r) {
     for (uint32_t i = 0; i < count; ++i) {
@@ -607,7 +603,7 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     uint32_t count;
     float d;
 
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_query_find_polys_around_circle(NULL, start, c, 1.0f, &filter, refs, NULL,
                                                        NULL, 8, &count),
                      WF_ERR_INVALID_ARG);

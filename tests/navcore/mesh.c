@@ -16,12 +16,8 @@
 #include "counting_allocator.h"
 #include "navcore/mesh_internal.h"
 #include "test_meshes.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 enum { N = 4 }; // cells per tile side in these tests
 
@@ -63,7 +59,7 @@ static bool has_link(const wf_mesh* mesh, wf_poly_ref from, wf_poly_ref to) {
 
 static void test_create_rejects_bad_desc(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_mesh* mesh = NULL;
     wf_mesh_desc d = {.tile_width = 0, .tile_depth = 1};
     assert_int_equal(wf_mesh_create(&d, &mesh), WF_ERR_INVALID_ARG);
@@ -495,7 +491,7 @@ static void test_empty_tile_can_be_removed(void** state) {
 
 static void test_flags_and_areas(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_mesh* mesh = make_mesh(4, NULL);
     wf_tile_ref t = add_grid_tile(mesh, 0, 0, 1);
     wf_poly_ref p = wf_mesh_poly_ref(mesh, t, 6);
@@ -523,7 +519,7 @@ static void test_flags_and_areas(void** state) {
 
 static void test_add_tile_bad_arguments(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_mesh* mesh = make_mesh(4, NULL);
     size_t size = 0;
     void* blob = test_grid_tile(0, 0, 1, N, 1.0f, NULL, NULL, NULL, &size);

@@ -15,12 +15,8 @@
 #include "counting_allocator.h"
 #include "navcore/mesh_internal.h"
 #include "test_meshes.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 enum { N = 3 };
 
@@ -217,7 +213,7 @@ static void test_load_survives_allocation_failures(void** state) {
 
 static void test_bad_arguments(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_mesh* loaded = NULL;
     wf_mesh_desc desc = {0};
     assert_int_equal(wf_mesh_load(NULL, "x", 1, &loaded), WF_ERR_INVALID_ARG);

@@ -14,14 +14,10 @@
 #include "counting_allocator.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
+#include "test_hooks.h"
 
 #define N WF_NULL_INDEX
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 static void assert_vec_near(wf_vec3 got, float x, float y, float z) {
     const float eps = 1e-5f;
@@ -301,7 +297,7 @@ static void test_polys_in_box(void** state) {
 
 static void test_bad_arguments(void** state) {
     grid_fixture* fx = *state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_poly_ref ref;
     wf_vec3 p;
     wf_vec3 c = wf_v3(1.0f, 0.0f, 1.0f), e = wf_v3(1.0f, 1.0f, 1.0f);

@@ -17,6 +17,7 @@
 #include "navcore/geometry.h"
 #include "navcore/mesh_internal.h"
 #include "wayfarer/query.h"
+#include "test_hooks.h"
 
 /// The example of meshes/format.txt: the square (0,0)-(1.5,1.5) cut along
 /// the diagonal from (1.5, 0) to (0, 1.5) into two triangles.
@@ -48,11 +49,6 @@ static void capture_log(wf_log_level level, const char* message, void* user) {
     c->count++;
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// Imports a copy of exactly `size` bytes (no NUL after it, so an overread
 /// shows up under ASan) through a counting allocator; checks no leaks on
@@ -338,7 +334,7 @@ static void test_random_corruption_never_crashes(void** state) {
 
 static void test_misuse_returns_invalid_arg(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_polyanya_import_desc d;
     memset(&d, 0, sizeof d);
     d.logger.quiet = true;

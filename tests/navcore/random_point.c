@@ -15,6 +15,7 @@
 #include "counting_allocator.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
+#include "test_hooks.h"
 
 typedef struct fixture {
     counting_allocator counter;
@@ -55,11 +56,6 @@ static wf_poly_ref cell(const fixture* f, uint32_t x, uint32_t z) {
     return r;
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// Checks that p lies on polygon ref, which is the grid cell under p.
 static void assert_on_cell(const fixture* f, wf_poly_ref ref, wf_vec3 p, uint32_t width,
@@ -305,7 +301,7 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     wf_poly_ref ref, start = cell(&f, 0, 0);
     wf_vec3 p, c = wf_v3(0.5f, 0.0f, 0.5f);
 
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_query_find_random_point(NULL, &filter, &rng, &ref, &p),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_find_random_point(f.query, NULL, &rng, &ref, &p),

@@ -15,6 +15,7 @@
 #include "counting_allocator.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
+#include "test_hooks.h"
 
 #define EPS 1e-5f
 
@@ -63,11 +64,6 @@ static void assert_vec_near(wf_vec3 v, float x, float y, float z) {
     assert_float_equal(v.z, z, EPS);
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /* ---- raycast ---- */
 
@@ -384,7 +380,7 @@ static void test_ray_never_takes_offmesh_links(void** state) {
     assert_int_equal(count, 1);
 
     // Both refuse to start on an off-mesh link: it has no surface.
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_query_raycast(f.query, link, wf_v3(0.5f, 0.0f, 0.5f),
                                       wf_v3(2.5f, 0.0f, 0.5f), &filter, visited, 4, &hit),
                      WF_ERR_INVALID_ARG);
@@ -558,7 +554,7 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     wf_vec3 pos;
     uint32_t count;
 
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_query_raycast(NULL, start, a, b, &filter, visited, 4, &hit),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_raycast(f.query, start, a, b, NULL, visited, 4, &hit),

@@ -15,15 +15,11 @@
 #include "test_meshes.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
+#include "test_hooks.h"
 
 #define N WF_NULL_INDEX
 #define MAX_POINTS 16
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// Expected point: position, flags and ref.
 typedef struct expect {
@@ -428,7 +424,7 @@ static void test_bad_arguments(void** state) {
     wf_vec3 a = wf_v3(0.5f, 0.0f, 1.5f), b = wf_v3(3.5f, 0.0f, 1.5f);
     wf_straight_point pts[MAX_POINTS];
     uint32_t n;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_query* q = fx->open_query;
     assert_int_equal(wf_query_find_straight_path(NULL, a, b, r, 4, pts, MAX_POINTS, 0, &n),
                      WF_ERR_INVALID_ARG);

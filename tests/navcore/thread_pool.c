@@ -17,12 +17,8 @@
 
 #include "counting_allocator.h"
 #include "wayfarer/jobs.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 static void test_defaults(void** state) {
     (void)state;
@@ -49,7 +45,7 @@ static void test_defaults(void** state) {
 
 static void test_bad_desc(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_thread_pool* pool = (wf_thread_pool*)(uintptr_t)0x1;
     assert_int_equal(wf_thread_pool_create(NULL, &pool), WF_ERR_INVALID_ARG);
     wf_thread_pool_desc too_many = {.thread_count = WF_JOBS_MAX_WORKERS};

@@ -17,12 +17,8 @@
 #include "navcore/tile_format.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 // Two squares side by side (x 0..2, z 0..1) sharing the edge x = 1, in a
 // tile whose bounds are exactly the squares: outer edges become portals.
@@ -96,7 +92,7 @@ static void test_explicit_neighbours_are_kept(void** state) {
 
 static void test_bad_input_is_rejected(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     size_t size;
     wf_tile_build_desc d = two_square_desc();
     uint16_t polys[12];
@@ -341,7 +337,7 @@ static void test_detail_mesh_gives_heights(void** state) {
     wf_mesh_destroy(mesh);
 
     // A detail triangle naming a vertex that does not exist is refused.
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     uint8_t bad_tris[16];
     memcpy(bad_tris, detail_tris, sizeof bad_tris);
     bad_tris[2] = 5;

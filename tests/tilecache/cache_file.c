@@ -20,15 +20,11 @@
 #include "test_scene.h"
 #include "tilecache/layer.h"
 #include "wayfarer/tilecache.h"
+#include "test_hooks.h"
 
 /// Header and directory entry bytes; an obstacle record's fixed part.
 enum { HEADER = 144, DIR = 24, RECORD = 60 };
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /* A codec that copies: the layer bytes lie in the file as they are, so a
  * test can change one and forge the checksums around it. */
@@ -307,7 +303,7 @@ static void test_forged_layers_are_rejected(void** state) {
     assert_int_equal(wf_tilecache_load(&lz4, data, size, &out), WF_ERR_BAD_DATA);
     assert_null(out);
 
-    wf_assert_fn* old = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* old = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_tilecache_load(NULL, data, size, &out), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_tilecache_load(&d, data, size, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_tilecache_load(&d, NULL, size, &out), WF_ERR_INVALID_ARG);

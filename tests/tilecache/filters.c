@@ -17,6 +17,7 @@
 #include "counting_allocator.h"
 #include "navcore/arena.h"
 #include "tilecache/heightfield.h"
+#include "test_hooks.h"
 
 #define ARENA_BYTES (8u * 1024u * 1024u)
 #define OPEN 0xffffu
@@ -46,11 +47,6 @@ static int teardown(void** state) {
     return 0;
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// An empty field of 1 m cells and 0.5 m voxels from the origin.
 static wf_heightfield make_field(fixture* f, int32_t width, int32_t depth) {
@@ -422,7 +418,7 @@ static void test_compact_bad_input_and_full_arena(void** state) {
     fixture* f = *state;
     wf_heightfield hf = make_platform(f, 8, 8, 10);
     wf_compact_heightfield chf;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_compact_build(NULL, &f->arena, &hf, 0, 6, 4), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_compact_build(&chf, NULL, &hf, 0, 6, 4), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_compact_build(&chf, &f->arena, NULL, 0, 6, 4), WF_ERR_INVALID_ARG);
@@ -544,7 +540,7 @@ static void test_erode_follows_links_not_columns(void** state) {
 static void test_erode_bad_input_and_full_arena(void** state) {
     fixture* f = *state;
     wf_compact_heightfield chf = compact_platform(f, 7, 10);
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_erode_walkable_area(NULL, &f->arena, 1), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_erode_walkable_area(&chf, NULL, 1), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_erode_walkable_area(&chf, &f->arena, -1), WF_ERR_INVALID_ARG);

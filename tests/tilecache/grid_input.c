@@ -16,6 +16,7 @@
 
 #include "counting_allocator.h"
 #include "tilecache/heightfield.h"
+#include "test_hooks.h"
 
 typedef struct log_capture {
     char last[512];
@@ -29,11 +30,6 @@ static void capture_log(wf_log_level level, const char* message, void* user) {
     c->count++;
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// Loads a private copy of exactly `size` bytes (so a read past the end
 /// shows under ASan); on failure checks *out is NULL and nothing leaked.
@@ -239,7 +235,7 @@ static void test_out_of_memory(void** state) {
 
 static void test_misuse(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     const char* t = small_map;
     size_t n = sizeof small_map - 1;
     wf_grid_data* g = (wf_grid_data*)(uintptr_t)1;
@@ -537,7 +533,7 @@ static void test_fill_reports_a_full_span_pool(void** state) {
 /// blocked cell, it is never read.
 static void test_fill_misuse(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     const uint8_t walkable[4] = {1, 1, 1, 0};
     float heights[4] = {0, 0, 0, NAN};
     uint8_t areas[4] = {0, 0, 0, 64};

@@ -18,17 +18,13 @@
 
 #include "tilecache/layer.h"
 #include "wayfarer/rng.h"
+#include "test_hooks.h"
 
 #define CS 0.5f
 #define CH 0.25f
 #define E WF_LAYER_EMPTY
 #define N WF_AREA_NULL
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// A layer with its own cell arrays.
 typedef struct owned_layer {
@@ -315,7 +311,7 @@ static void test_deserialize_bad_args(void** state) {
     size_t size;
     unsigned char* data = serialize(&o->layer, &size);
     wf_layer back;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_layer_deserialize(NULL, size, CS, CH, &back), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_layer_deserialize(data, size, CS, CH, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_layer_deserialize(data, size, 0.0f, CH, &back), WF_ERR_INVALID_ARG);
@@ -357,7 +353,7 @@ static void test_codec_contract(void** state) {
     assert_int_equal(codec.compress(in, sizeof in, out, need - 1, &n, NULL), WF_ERR_CAPACITY);
     assert_int_equal(codec.compress(in, sizeof in, out, need, &n, NULL), WF_OK);
     assert_int_equal(codec.decompress(out, n, back, sizeof back, NULL), WF_OK);
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(codec.compress(NULL, 4, out, need, &n, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(codec.compress(in, 4, NULL, need, &n, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(codec.compress(in, 4, out, need, NULL, NULL), WF_ERR_INVALID_ARG);

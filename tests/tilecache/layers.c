@@ -17,6 +17,7 @@
 
 #include "counting_allocator.h"
 #include "tilecache/layer.h"
+#include "test_hooks.h"
 
 #define WALKABLE_HEIGHT 10
 #define WALKABLE_CLIMB 4
@@ -39,11 +40,6 @@ typedef struct fixture {
     wf_compact_heightfield chf;
 } fixture;
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 // A compact heightfield as wf_compact_build would make it: spans sorted by
 // floor in each cell, free height up to the next floor (255 at the top),
@@ -516,7 +512,7 @@ static void test_bad_input(void** state) {
     uint32_t n = stair_floors(floors);
     fixture f;
     field_build(&f, 10, 4, 1, floors, n);
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_layer_set set;
     assert_int_equal(wf_layers_build(NULL, &f.arena, 0, 0, 10, &set), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_layers_build(&f.chf, NULL, 0, 0, 10, &set), WF_ERR_INVALID_ARG);

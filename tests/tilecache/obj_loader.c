@@ -17,6 +17,7 @@
 
 #include "counting_allocator.h"
 #include "wayfarer/tilecache.h"
+#include "test_hooks.h"
 
 typedef struct log_capture {
     char last[512];
@@ -30,11 +31,6 @@ static void capture_log(wf_log_level level, const char* message, void* user) {
     c->count++;
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// Loads a private copy of exactly `size` bytes (nothing after it, so a read
 /// past the end shows under ASan) through a counting allocator. On failure
@@ -353,7 +349,7 @@ static void test_damage_is_rejected_with_its_line(void** state) {
 
 static void test_misuse(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_geom_data* g = (wf_geom_data*)(uintptr_t)1;
     assert_int_equal(wf_geom_load_obj("v 0 0 0\n", 8, NULL, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_geom_load_obj(NULL, 8, NULL, &g), WF_ERR_INVALID_ARG);

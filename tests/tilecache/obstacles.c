@@ -17,12 +17,8 @@
 #include "counting_allocator.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/tilecache.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// World of GRID x GRID one-metre cells at y = 0, tiles of 8 m: 6 x 6
 /// tiles, one layer each. Cells with x >= blocked_from are walls.
@@ -205,7 +201,7 @@ static void test_remove(void** state) {
     assert_int_equal(wf_tilecache_remove_obstacle(tc, forged), WF_ERR_STALE_REF);
     wf_obstacle_id past = {wf_id_make(5000, 1, WF_ID_KIND_OBSTACLE)};
     assert_int_equal(wf_tilecache_remove_obstacle(tc, past), WF_ERR_STALE_REF);
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_obstacle_id null_id = {0};
     assert_int_equal(wf_tilecache_remove_obstacle(tc, null_id), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_tilecache_get_obstacle(tc, null_id, &got), WF_ERR_INVALID_ARG);
@@ -259,7 +255,7 @@ static void test_move(void** state) {
     assert_int_equal(wf_tilecache_move_obstacle(tc, id, &away), WF_ERR_NOT_FOUND);
     wf_obstacle_desc bad = d;
     bad.radius = -1.0f;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_tilecache_move_obstacle(tc, id, &bad), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_tilecache_move_obstacle(tc, id, NULL), WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous);
@@ -434,7 +430,7 @@ static void test_bad_descs(void** state) {
     memset(&bad[7], 0, sizeof bad[7]);
     bad[7].shape = WF_OBSTACLE_PRISM; // no outline
     bad[7].height = 1.0f;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     wf_obstacle_id id = {99};
     for (uint32_t i = 0; i < 8; ++i) {
         assert_int_equal(wf_tilecache_add_obstacle(tc, &bad[i], &id), WF_ERR_INVALID_ARG);

@@ -15,6 +15,7 @@
 #include "counting_allocator.h"
 #include "navcore/arena.h"
 #include "tilecache/heightfield.h"
+#include "test_hooks.h"
 
 #define ARENA_BYTES (256u * 1024u)
 #define MAX_COLUMN 8
@@ -44,11 +45,6 @@ static int teardown(void** state) {
     return 0;
 }
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /// A field of width x depth cells of size cs (cell (x, z) covers
 /// [x * cs, (x + 1) * cs) on each axis from the origin), y from 0 to top.
@@ -141,7 +137,7 @@ static void test_init_rejects_bad_arguments(void** state) {
     const float nan3[3] = {NAN, 0, 0};
     const float inverted[3] = {0, -1, 0};
     wf_heightfield hf;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_heightfield_init(NULL, &f->arena, 1, 1, lo, hi, 1, 1, 1),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_heightfield_init(&hf, NULL, 1, 1, lo, hi, 1, 1, 1), WF_ERR_INVALID_ARG);
@@ -307,7 +303,7 @@ static void test_merged_area_follows_the_highest_top(void** state) {
 static void test_add_rejects_bad_arguments(void** state) {
     fixture* f = *state;
     wf_heightfield hf = make_field(f, 2, 2, 1, 1, 100, 4);
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_heightfield_add_span(NULL, 0, 0, 0, 1, 0, 0), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_heightfield_add_span(&hf, -1, 0, 0, 1, 0, 0), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_heightfield_add_span(&hf, 2, 0, 0, 1, 0, 0), WF_ERR_INVALID_ARG);
@@ -539,7 +535,7 @@ static void test_rasterize_rejects_bad_input(void** state) {
     quad q = make_quad(0.5f, 0.5f, 2.5f, 2.5f, 2.3f);
     const uint32_t bad_index[] = {0, 1, 2, 0, 2, 4};
     wf_geom g = {q.verts, 4, bad_index, 2, NULL};
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     // the first triangle is fine, the second is not: nothing is written
     assert_int_equal(wf_rasterize_triangles(&hf, &g, 45.0f, 1), WF_ERR_INVALID_ARG);
     quad nan_quad = make_quad(0.5f, 0.5f, 2.5f, 2.5f, 2.3f);

@@ -19,17 +19,13 @@
 #include "navcore/tile_format.h"
 #include "tilecache/tile_builder.h"
 #include "wayfarer/query.h"
+#include "test_hooks.h"
 
 #define MAX_SIDE 64
 #define CS 0.5f
 #define CH 0.25f
 #define BLOB_CAPACITY (1u << 20)
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /* ---------------------------------------------------------------------------
  * Hand-drawn layers: '#' no cell, '.' height 0 area 0, '0'..'9' that
@@ -884,7 +880,7 @@ static void test_no_heap_allocation(void** state) {
 
 static void test_bad_input(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     static const char* const rows[] = {"....", "....", "....", "...."};
     test_layer t;
     draw_layer(&t, rows, 4, 0, 0);

@@ -20,12 +20,8 @@
 #include "wayfarer/jobs.h"
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 static wf_tilecache* make_cache_with(const wf_tilecache_params* params, counting_allocator* c,
                                      wf_job_system jobs, uint32_t max_layers) {
@@ -97,7 +93,7 @@ static void* dummy_alloc(size_t size, size_t align, void* user) {
 
 static void test_create_rejects_bad_desc(void** state) {
     (void)state;
-    wf_assert_fn* old = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* old = wf_set_assert_hook(test_ignore_assert);
     wf_tilecache* tc = (wf_tilecache*)(uintptr_t)16;
     wf_tilecache_desc good;
     memset(&good, 0, sizeof good);
@@ -339,7 +335,7 @@ static void test_bad_geometry(void** state) {
     assert_int_equal(wf_tilecache_build_geom(none, empty, NULL, 0), WF_ERR_INVALID_ARG);
     wf_tilecache_destroy(none);
 
-    wf_assert_fn* old = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* old = wf_set_assert_hook(test_ignore_assert);
     wf_geom no_verts = g;
     no_verts.verts = NULL;
     assert_int_equal(wf_tilecache_build_geom(NULL, g, NULL, 0), WF_ERR_INVALID_ARG);
@@ -535,7 +531,7 @@ static void test_navmesh_from_cache(void** state) {
     assert_int_equal(wf_tilecache_build_tile(tc, 0, b, need, &size), WF_OK);
     assert_memory_equal(a, b, need);
     assert_int_equal(wf_tilecache_build_tile(tc, 4, a, need, &size), WF_ERR_NOT_FOUND);
-    wf_assert_fn* hook = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* hook = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_tilecache_build_tile(tc, 0, a + 1, need - 1, &size), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_tilecache_build_navmesh(tc, NULL), WF_ERR_INVALID_ARG);
     // A mesh whose tile grid is not the cache's.

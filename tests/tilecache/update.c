@@ -17,12 +17,8 @@
 #include "test_world.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/rng.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 /* ---------------------------------------------------------------------------
  * Obstacles and paths
@@ -569,7 +565,7 @@ static void test_bad_arguments(void** state) {
     wf_tilecache_budget b = budget_unlimited();
     wf_tilecache_update_result r;
     obstacle_add(w.tc, obstacle_cylinder(8.0f, 4.0f, 1.0f));
-    wf_assert_fn* hook = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* hook = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_tilecache_update(NULL, w.mesh, &b, &r), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_tilecache_update(w.tc, NULL, &b, &r), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_tilecache_update(w.tc, w.mesh, NULL, &r), WF_ERR_INVALID_ARG);

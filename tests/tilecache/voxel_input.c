@@ -15,12 +15,8 @@
 
 #include "counting_allocator.h"
 #include "tilecache/heightfield.h"
+#include "test_hooks.h"
 
-static void ignore_assert(const char* expression, const char* file, int line) {
-    (void)expression;
-    (void)file;
-    (void)line;
-}
 
 typedef struct hf_fixture {
     counting_allocator ca;
@@ -279,7 +275,7 @@ static void test_full_span_pool(void** state) {
 /// Bad worlds are misuse and leave the heightfield as it was.
 static void test_misuse(void** state) {
     (void)state;
-    wf_assert_fn* previous = wf_set_assert_hook(ignore_assert);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     // solid[x + y * 2]: column 0 has cube y0, column 1 cubes y0 and y1.
     uint8_t solid[4] = {1, 1, 0, 1};
     uint8_t areas[4] = {0, 0, 64, WF_AREA_NULL}; // 64 sits on the empty cube (0, 1)
