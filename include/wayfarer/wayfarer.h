@@ -5,6 +5,7 @@
 #define WAYFARER_H
 
 #include "wayfarer/base.h"
+#include "wayfarer/crowd.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
 #include "wayfarer/query.h"
