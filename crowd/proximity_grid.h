@@ -15,30 +15,45 @@ typedef struct wf_proximity_grid {
     float cell_size;
     float inv_cell_size;
     uint32_t max_items;
-    uint32_t bucket_count;   ///< power of two
+    uint32_t bucket_count;   ///< power of two >= 2 * max_items, at least 64
     uint32_t* bucket_start;  ///< bucket_count + 1 offsets into items
     uint32_t* items;         ///< item indices sorted by bucket, ascending within one
     int32_t* item_cell;      ///< per slot in items: cell x, cell z (2 ints) for exact matching
-    uint32_t* item_bucket;   ///< per item index: its bucket while building
-    uint32_t item_count;
+    uint32_t* item_bucket;   ///< per item index: its bucket, UINT32_MAX when inactive
+    uint32_t item_count;     ///< active items of the last build
+    uint32_t build_count;    ///< `count` of the last build: item indices are below it
     wf_allocator allocator;
 } wf_proximity_grid;
 
-/// Fixed memory for up to max_items items (no later allocation).
+/// Fixed memory for up to max_items items (no later allocation); the grid
+/// starts empty. cell_size: finite, > 0 (about the usual query range).
+/// allocator NULL or zeroed = the C library. WF_ERR_INVALID_ARG (misuse,
+/// max_items above 2^30), WF_ERR_OUT_OF_MEMORY; on failure grid is untouched.
 WF_NODISCARD wf_status wf_proximity_grid_create(wf_proximity_grid* grid,
                                                 const wf_allocator* allocator,
                                                 uint32_t max_items, float cell_size);
+/// Frees the arrays and zeroes the grid; NULL or a zeroed grid is ignored.
 void wf_proximity_grid_destroy(wf_proximity_grid* grid);
+/// Bytes the grid holds from its allocator (the struct itself is the caller's).
 size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid);
 
 /// Rebuilds from the positions of items [0, count) whose active[i] is
-/// nonzero (count <= max_items). Each item goes into its position's cell.
+/// nonzero (count <= max_items, larger counts are cut; active NULL = all
+/// active). Each item goes into its position's cell. O(count +
+/// bucket_count), no allocation. An item at a NaN position is stored but
+/// never returned by a query.
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
                              const uint8_t* active, uint32_t count);
 
-/// Items whose position lies in the XZ box [min, max] (inclusive), in
-/// ascending index order; returns how many there are in all (only the
-/// first `max_out` are written). Safe to call from many threads at once.
+/// Items whose position lies in the XZ box [min, max] (inclusive). Returns
+/// how many there are in all; writes the min(total, max_out) smallest item
+/// indices of them to out[0..), ascending, and nothing else (out may be
+/// NULL when max_out is 0). positions must be those the grid was built from.
+/// The sorting uses only out (insertion of each hit, O(1) for a hit above
+/// the current last), so it stays cheap for the small answers of a
+/// neighbour query; a box spanning at least as many cells as there were
+/// items scans the items in index order instead. An empty or NaN box gives
+/// 0. Reads only: safe to call from many threads at once.
 uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* positions,
                                  float min_x, float min_z, float max_x, float max_z,
                                  uint32_t* out, uint32_t max_out);

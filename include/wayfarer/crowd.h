@@ -127,9 +127,6 @@ typedef struct wf_crowd_desc {
     /// Seconds without progress before an agent replans, and again before
     /// its request reports blocked (0 = 2 s).
     float stuck_time;
-    /// Seconds an agent with a path waits before its target is checked
-    /// again (0 = 0.5 s) when it could only reach a partial path.
-    float partial_recheck_time;
 } wf_crowd_desc;
 
 WF_NODISCARD WF_API wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out);
@@ -238,7 +235,9 @@ WF_NODISCARD WF_API wf_status wf_crowd_get_agent(const wf_crowd* crowd, wf_agent
 typedef struct wf_path_info {
     uint32_t corridor_count; ///< polygons
     bool partial;            ///< the path ends at the reachable point nearest the target
-    float length;            ///< m along the string-pulled path (a lower bound when cut)
+    /// The search's cost to the path's end: metres along the polygons with
+    /// the default area costs (a string-pulled path is a little shorter).
+    float cost;
     float wait;              ///< s from the request to this result
 } wf_path_info;
 

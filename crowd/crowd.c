@@ -1,0 +1,656 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The crowd object: creation with every array sized up front, agents by
+// id, movement requests, and the read-only views of agent state.
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "crowd/avoidance.h"
+#include "crowd/crowd_internal.h"
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+
+/* ---------------------------------------------------------------------------
+ * Storage: one table lists every per-agent array, so creation, destruction
+ * and the memory figure cannot disagree.
+ */
+
+typedef struct array_spec {
+    void** ptr;
+    size_t count;
+    size_t size;
+    size_t align;
+} array_spec;
+
+#define SPEC(field, n) {(void**)&c->field, (n), sizeof(*c->field), _Alignof(__typeof__(*c->field))}
+
+static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
+    size_t n = c->max_agents;
+    array_spec specs[] = {
+        SPEC(active, n),
+        SPEC(params, n),
+        SPEC(mode, n),
+        SPEC(target_state, n),
+        SPEC(agent_flags, n),
+        SPEC(pos, n),
+        SPEC(vel, n),
+        SPEC(dvel, n),
+        SPEC(nvel, n),
+        SPEC(disp, n),
+        SPEC(request_vel, n),
+        SPEC(corridor, n),
+        SPEC(corridor_polys, n * c->max_corridor),
+        SPEC(corridor_partial, n),
+        SPEC(target_pos, n),
+        SPEC(target_ref, n),
+        SPEC(callbacks, n),
+        SPEC(callback_user, n),
+        SPEC(request_time, n),
+        SPEC(result, n),
+        SPEC(corners, n * WF_CROWD_MAX_CORNERS),
+        SPEC(corner_count, n),
+        SPEC(neighbours, n * c->max_neighbours),
+        SPEC(neighbour_count, n),
+        SPEC(walls, n * c->max_walls * 2u),
+        SPEC(wall_count, n),
+        SPEC(boundary_center, n),
+        SPEC(boundary_polys, n * WF_LOCAL_BOUNDARY_MAX_POLYS),
+        SPEC(boundary_poly_count, n),
+        SPEC(topology_timer, n),
+        SPEC(stuck_timer, n),
+        SPEC(stuck_anchor, n),
+        SPEC(stuck_corner, n),
+        SPEC(offmesh, n),
+        SPEC(agent_events, n * WF_CROWD_EVENTS_PER_AGENT),
+        SPEC(agent_event_count, n),
+        SPEC(events, n * WF_CROWD_EVENTS_PER_AGENT),
+        SPEC(scratch_agents, n),
+    };
+    uint32_t count = (uint32_t)(sizeof specs / sizeof specs[0]);
+    if (out != NULL) {
+        memcpy(out, specs, sizeof specs);
+    }
+    return count;
+}
+
+#define MAX_ARRAYS 64u
+
+static void free_arrays(wf_crowd* c) {
+    array_spec specs[MAX_ARRAYS];
+    uint32_t n = agent_arrays(c, specs);
+    for (uint32_t i = 0; i < n; ++i) {
+        wf_free(&c->allocator, *specs[i].ptr, wf_size_mul(specs[i].count, specs[i].size),
+                specs[i].align);
+        *specs[i].ptr = NULL;
+    }
+}
+
+static bool alloc_arrays(wf_crowd* c) {
+    array_spec specs[MAX_ARRAYS];
+    uint32_t n = agent_arrays(c, specs);
+    for (uint32_t i = 0; i < n; ++i) {
+        *specs[i].ptr =
+            wf_alloc_zeroed(&c->allocator, wf_size_mul(specs[i].count, specs[i].size),
+                            specs[i].align);
+        if (*specs[i].ptr == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static size_t arrays_bytes(const wf_crowd* c) {
+    array_spec specs[MAX_ARRAYS];
+    uint32_t n = agent_arrays((wf_crowd*)c, specs);
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        total += specs[i].count * specs[i].size;
+    }
+    return total;
+}
+
+double wf_crowd_now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+/* ---------------------------------------------------------------------------
+ * Create / destroy
+ */
+
+static bool finite_positive(float v) { return isfinite(v) && v > 0.0f; }
+
+static bool desc_valid(const wf_crowd_desc* d) {
+    if (d->mesh == NULL || d->max_agents == 0 || d->max_agents > (1u << 24) ||
+        !finite_positive(d->max_agent_radius) || d->filter_count > WF_CROWD_MAX_FILTERS ||
+        (d->filter_count > 0 && d->filters == NULL) ||
+        d->avoidance_count > WF_CROWD_MAX_AVOIDANCE_PRESETS ||
+        (d->avoidance_count > 0 && d->avoidance == NULL) ||
+        d->max_neighbours > WF_CROWD_MAX_NEIGHBOURS || d->max_walls > WF_CROWD_MAX_WALLS ||
+        (d->max_corridor != 0 && d->max_corridor < 2) || !isfinite(d->stuck_time) ||
+        d->stuck_time < 0.0f || (d->jobs.enqueue != NULL && d->jobs.wait == NULL)) {
+        return false;
+    }
+    for (uint32_t i = 0; i < d->avoidance_count; ++i) {
+        if (!wf_avoidance_params_valid(&d->avoidance[i])) {
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < d->filter_count; ++i) {
+        for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+            if (!isfinite(d->filters[i].area_cost[a]) || d->filters[i].area_cost[a] < 0.0f) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static uint32_t or_default(uint32_t v, uint32_t def) { return v != 0 ? v : def; }
+
+wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
+    WF_CHECK_ARG(desc != NULL && out != NULL);
+    *out = NULL;
+    WF_CHECK_ARG(desc_valid(desc));
+    wf_allocator allocator = desc->allocator;
+    wf_crowd* c = wf_alloc_zeroed(&allocator, sizeof *c, _Alignof(wf_crowd));
+    if (c == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    c->allocator = allocator;
+    c->logger = desc->logger;
+    c->jobs = desc->jobs;
+    c->mesh = desc->mesh;
+    c->max_agents = desc->max_agents;
+    c->max_agent_radius = desc->max_agent_radius;
+    c->max_corridor = or_default(desc->max_corridor, 256u);
+    c->max_neighbours = or_default(desc->max_neighbours, 6u);
+    c->max_walls = or_default(desc->max_walls, 8u);
+    c->quick_iterations = or_default(desc->quick_search_iterations, 32u);
+    c->peek_ahead = or_default(desc->peek_ahead, 10u);
+    c->max_topology = or_default(desc->max_topology_per_update, 8u);
+    c->collision_iterations = or_default(desc->collision_iterations, 4u);
+    c->stuck_time = desc->stuck_time > 0.0f ? desc->stuck_time : 2.0f;
+    c->filter_count = desc->filter_count > 0 ? desc->filter_count : 1u;
+    for (uint32_t i = 0; i < c->filter_count; ++i) {
+        c->filters[i] = desc->filter_count > 0 ? desc->filters[i] : wf_query_filter_defaults();
+    }
+    c->preset_count = desc->avoidance_count > 0 ? desc->avoidance_count : 4u;
+    for (uint32_t i = 0; i < c->preset_count; ++i) {
+        c->presets[i] = desc->avoidance_count > 0 ? desc->avoidance[i]
+                                                   : wf_avoidance_preset((wf_avoidance_quality)i);
+    }
+    float r = desc->max_agent_radius;
+    c->search_extents = wf_v3(r * 2.0f, r * 4.0f + 1.0f, r * 2.0f);
+
+    wf_status s = WF_ERR_OUT_OF_MEMORY;
+    if (!alloc_arrays(c)) {
+        goto fail;
+    }
+    s = wf_id_pool_create(&c->ids, &allocator, c->max_agents, WF_ID_KIND_AGENT);
+    if (s != WF_OK) {
+        goto fail;
+    }
+    for (uint32_t i = 0; i < c->max_agents; ++i) {
+        c->corridor[i].polys = c->corridor_polys + (size_t)i * c->max_corridor;
+        c->corridor[i].capacity = c->max_corridor;
+    }
+    c->worker_count = wf_jobs_worker_count(&c->jobs);
+    c->worker_queries = WF_ALLOC_ARRAY(&allocator, wf_query*, c->worker_count);
+    c->worker_paths =
+        WF_ALLOC_ARRAY(&allocator, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
+    c->worker_iterations = WF_ALLOC_ARRAY(&allocator, uint32_t, c->worker_count);
+    s = WF_ERR_OUT_OF_MEMORY;
+    if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL) {
+        goto fail;
+    }
+    for (uint32_t w = 0; w < c->worker_count; ++w) {
+        wf_query_desc qd = {.mesh = c->mesh, .max_nodes = 1024u, .allocator = allocator};
+        s = wf_query_create(&qd, &c->worker_queries[w]);
+        if (s != WF_OK) {
+            goto fail;
+        }
+    }
+    wf_path_queue_desc pq = {
+        .mesh = c->mesh,
+        .max_agents = c->max_agents,
+        .capacity = or_default(desc->max_queued_paths, c->max_agents),
+        .search_count = or_default(desc->max_searches, 8u),
+        .max_nodes = or_default(desc->max_search_nodes, 4096u),
+        .path_capacity = c->max_corridor,
+        .iterations_per_update = or_default(desc->path_iterations_per_update, 4096u),
+    };
+    s = wf_path_queue_create(&c->queue, &allocator, &pq);
+    if (s != WF_OK) {
+        goto fail;
+    }
+    // Cells of a few radii: a neighbour query covers a handful of them.
+    s = wf_proximity_grid_create(&c->grid, &allocator, c->max_agents, r * 3.0f);
+    if (s != WF_OK) {
+        goto fail;
+    }
+    *out = c;
+    return WF_OK;
+fail:
+    wf_crowd_destroy(c);
+    return s;
+}
+
+void wf_crowd_destroy(wf_crowd* c) {
+    if (c == NULL) {
+        return;
+    }
+    wf_allocator a = c->allocator;
+    wf_proximity_grid_destroy(&c->grid);
+    if (c->queue.searches != NULL || c->queue.heap != NULL) {
+        wf_path_queue_destroy(&c->queue);
+    }
+    for (uint32_t w = 0; c->worker_queries != NULL && w < c->worker_count; ++w) {
+        wf_query_destroy(c->worker_queries[w]);
+    }
+    WF_FREE_ARRAY(&a, c->worker_queries, wf_query*, c->worker_count);
+    WF_FREE_ARRAY(&a, c->worker_paths, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
+    WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
+    wf_id_pool_destroy(&c->ids);
+    free_arrays(c);
+    wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
+}
+
+size_t wf_crowd_memory_bytes(const wf_crowd* c) {
+    if (c == NULL) {
+        return 0;
+    }
+    size_t n = sizeof *c + arrays_bytes(c) + wf_path_queue_memory_bytes(&c->queue) +
+               wf_proximity_grid_memory_bytes(&c->grid) +
+               (size_t)c->worker_count *
+                   (sizeof(wf_query*) + sizeof(uint32_t) + c->max_corridor * sizeof(wf_poly_ref));
+    for (uint32_t w = 0; w < c->worker_count; ++w) {
+        n += wf_query_memory_bytes(c->worker_queries[w]);
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------------------
+ * Agents
+ */
+
+static bool params_valid(const wf_crowd* c, const wf_agent_params* p) {
+    return finite_positive(p->radius) && p->radius <= c->max_agent_radius &&
+           finite_positive(p->height) && isfinite(p->max_speed) && p->max_speed >= 0.0f &&
+           isfinite(p->max_acceleration) && p->max_acceleration >= 0.0f &&
+           isfinite(p->collision_query_range) && p->collision_query_range > p->radius &&
+           isfinite(p->path_optimization_range) && p->path_optimization_range >= 0.0f &&
+           isfinite(p->separation_weight) && p->separation_weight >= 0.0f &&
+           (p->update_flags & ~(uint32_t)WF_AGENT_ALL) == 0 &&
+           p->avoidance_preset < c->preset_count && p->filter < c->filter_count;
+}
+
+/// Slot of a live agent id (status for stale, foreign and null ids).
+static wf_status find_agent(const wf_crowd* c, wf_agent_id id, uint32_t* out) {
+    return wf_id_pool_find(&c->ids, id.bits, out);
+}
+
+/// Nearest surface point to pos for an agent using filter.
+static wf_status place_on_mesh(wf_crowd* c, wf_vec3 pos, const wf_query_filter* filter,
+                               wf_poly_ref* out_ref, wf_vec3* out_pos) {
+    return wf_query_find_nearest_poly(c->worker_queries[0], pos, c->search_extents, filter,
+                                      out_ref, out_pos);
+}
+
+/// Forgets an agent's request and any search for it.
+static void end_request(wf_crowd* c, uint32_t i) {
+    wf_path_queue_remove(&c->queue, i);
+    uint32_t s = wf_path_queue_search_of(&c->queue, i);
+    if (s != WF_PATH_QUEUE_NONE) {
+        wf_path_queue_drop_search(&c->queue, s);
+    }
+    c->agent_flags[i] &= ~(uint32_t)(AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED |
+                                     AGENT_NOTIFY_RESULT | AGENT_NOTIFY_BLOCKED |
+                                     AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |
+                                     AGENT_DONE_SENT | AGENT_STUCK_REPLANNED |
+                                     AGENT_CONTINUE_BLOCKED);
+    memset(&c->callbacks[i], 0, sizeof c->callbacks[i]);
+    c->callback_user[i] = NULL;
+    c->stuck_timer[i] = 0.0f;
+}
+
+wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* params,
+                             wf_agent_id* out_id) {
+    WF_CHECK_ARG(c != NULL && params != NULL && out_id != NULL);
+    out_id->bits = 0;
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    WF_CHECK_ARG(wf_v3_is_finite(pos) && params_valid(c, params));
+    wf_poly_ref ref;
+    wf_vec3 p;
+    wf_status s = place_on_mesh(c, pos, &c->filters[params->filter], &ref, &p);
+    if (s != WF_OK) {
+        return s == WF_ERR_NOT_FOUND ? WF_ERR_NOT_FOUND : s;
+    }
+    uint64_t id;
+    s = wf_id_pool_add(&c->ids, &id);
+    if (s != WF_OK) {
+        return s;
+    }
+    uint32_t i = wf_id_index(id);
+    c->active[i] = 1;
+    c->params[i] = *params;
+    c->mode[i] = WF_AGENT_WALKING;
+    c->target_state[i] = WF_TARGET_NONE;
+    c->agent_flags[i] = 0;
+    c->pos[i] = p;
+    c->vel[i] = c->dvel[i] = c->nvel[i] = c->disp[i] = c->request_vel[i] = wf_v3(0, 0, 0);
+    wf_corridor_reset(&c->corridor[i], ref, p);
+    c->corridor_partial[i] = 0;
+    c->target_pos[i] = p;
+    c->target_ref[i] = ref;
+    memset(&c->callbacks[i], 0, sizeof c->callbacks[i]);
+    c->callback_user[i] = NULL;
+    c->request_time[i] = 0.0;
+    memset(&c->result[i], 0, sizeof c->result[i]);
+    c->corner_count[i] = 0;
+    c->neighbour_count[i] = 0;
+    c->wall_count[i] = 0;
+    c->boundary_poly_count[i] = 0;
+    c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY); // collect at the first update
+    c->topology_timer[i] = 0.0f;
+    c->stuck_timer[i] = 0.0f;
+    c->stuck_anchor[i] = 0.0f;
+    memset(&c->offmesh[i], 0, sizeof c->offmesh[i]);
+    c->agent_event_count[i] = 0;
+    out_id->bits = id;
+    return WF_OK;
+}
+
+wf_status wf_crowd_remove_agent(wf_crowd* c, wf_agent_id id) {
+    WF_CHECK_ARG(c != NULL);
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    end_request(c, i);
+    c->active[i] = 0;
+    c->neighbour_count[i] = 0;
+    return wf_id_pool_remove(&c->ids, id.bits);
+}
+
+wf_status wf_crowd_set_agent_params(wf_crowd* c, wf_agent_id id, const wf_agent_params* params) {
+    WF_CHECK_ARG(c != NULL && params != NULL);
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    WF_CHECK_ARG(params_valid(c, params));
+    bool new_filter = params->filter != c->params[i].filter;
+    c->params[i] = *params;
+    if (new_filter) {
+        c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY); // walls depend on the filter
+    }
+    return WF_OK;
+}
+
+/// Starts (or restarts) the search for an agent's target from its polygon.
+static wf_status start_search(wf_crowd* c, uint32_t i) {
+    if (!wf_path_queue_contains(&c->queue, i)) {
+        uint32_t s = wf_path_queue_search_of(&c->queue, i);
+        if (s != WF_PATH_QUEUE_NONE) {
+            wf_path_queue_drop_search(&c->queue, s); // for an older request
+        }
+        if (!wf_path_queue_push(&c->queue, i, c->next_request_seq)) {
+            return WF_ERR_CAPACITY;
+        }
+        c->next_request_seq++;
+    }
+    c->agent_flags[i] |= AGENT_QUEUED | AGENT_NEEDS_QUICK;
+    c->request_time[i] = c->time;
+    return WF_OK;
+}
+
+wf_status wf_crowd_teleport_agent(wf_crowd* c, wf_agent_id id, wf_vec3 pos) {
+    WF_CHECK_ARG(c != NULL);
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    WF_CHECK_ARG(wf_v3_is_finite(pos));
+    wf_poly_ref ref;
+    wf_vec3 p;
+    s = place_on_mesh(c, pos, wf_crowd_filter(c, i), &ref, &p);
+    if (s != WF_OK) {
+        return s;
+    }
+    bool has_path = c->target_state[i] == WF_TARGET_REQUESTED ||
+                    c->target_state[i] == WF_TARGET_VALID;
+    if (has_path && !wf_path_queue_contains(&c->queue, i) &&
+        c->queue.count >= c->queue.capacity) {
+        return WF_ERR_CAPACITY; // its path must be searched again: no room
+    }
+    c->pos[i] = p;
+    c->vel[i] = c->dvel[i] = c->nvel[i] = wf_v3(0, 0, 0);
+    c->mode[i] = WF_AGENT_WALKING;
+    wf_corridor_reset(&c->corridor[i], ref, p);
+    c->corner_count[i] = 0;
+    c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY);
+    if (has_path) {
+        c->target_state[i] = WF_TARGET_REQUESTED;
+        c->agent_flags[i] &= ~(uint32_t)AGENT_IS_REPLAN;
+        return start_search(c, i);
+    }
+    return WF_OK;
+}
+
+uint32_t wf_crowd_agent_count(const wf_crowd* c) { return c != NULL ? c->ids.live_count : 0; }
+
+uint32_t wf_crowd_get_agents(const wf_crowd* c, wf_agent_id* out, uint32_t max) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; c != NULL && i < c->max_agents && n < max; ++i) {
+        if (c->active[i]) {
+            out[n++].bits = wf_id_pool_id_at(&c->ids, i);
+        }
+    }
+    return n;
+}
+
+wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* out) {
+    WF_CHECK_ARG(c != NULL && out != NULL);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    memset(out, 0, sizeof *out);
+    out->params = c->params[i];
+    out->mode = (wf_agent_mode)c->mode[i];
+    out->target_state = (wf_target_state)c->target_state[i];
+    out->position = c->pos[i];
+    out->velocity = c->vel[i];
+    out->desired_velocity = c->dvel[i];
+    out->target = c->target_pos[i];
+    out->poly = c->corridor[i].polys[0];
+    out->corridor = c->corridor[i].polys;
+    out->corridor_count = c->corridor[i].count;
+    out->corridor_partial = c->corridor_partial[i] != 0;
+    out->corner_count = c->corner_count[i];
+    memcpy(out->corners, &c->corners[(size_t)i * WF_CROWD_MAX_CORNERS],
+           sizeof(wf_straight_point) * out->corner_count);
+    out->neighbour_count = c->neighbour_count[i];
+    out->path_wait = (c->agent_flags[i] & AGENT_QUEUED) ? (float)(c->time - c->request_time[i])
+                                                         : 0.0f;
+    out->stuck_time = c->stuck_timer[i];
+    return WF_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Movement requests
+ */
+
+wf_status wf_crowd_request_move(wf_crowd* c, wf_agent_id id, wf_vec3 target,
+                                const wf_move_callbacks* callbacks, void* user) {
+    WF_CHECK_ARG(c != NULL);
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    WF_CHECK_ARG(wf_v3_is_finite(target));
+    wf_poly_ref ref;
+    wf_vec3 p;
+    s = place_on_mesh(c, target, wf_crowd_filter(c, i), &ref, &p);
+    if (s != WF_OK) {
+        return s;
+    }
+    if (!wf_path_queue_contains(&c->queue, i) && c->queue.count >= c->queue.capacity) {
+        return WF_ERR_CAPACITY; // nothing changed: ask again after an update
+    }
+    bool was_queued = wf_path_queue_contains(&c->queue, i);
+    uint64_t key = was_queued ? c->queue.key[i] : 0;
+    end_request(c, i);
+    if (was_queued) {
+        // A new target keeps the old request's place in the line.
+        bool ok = wf_path_queue_push(&c->queue, i, key);
+        WF_ASSERT(ok);
+        (void)ok;
+    }
+    c->target_pos[i] = p;
+    c->target_ref[i] = ref;
+    if (callbacks != NULL) {
+        c->callbacks[i] = *callbacks;
+    }
+    c->callback_user[i] = user;
+    c->target_state[i] = WF_TARGET_REQUESTED;
+    c->corridor_partial[i] = 0;
+    if (c->mode[i] == WF_AGENT_WALKING) {
+        // The search starts where the agent stands; the old corridor goes.
+        wf_corridor_reset(&c->corridor[i], c->corridor[i].polys[0], c->pos[i]);
+    }
+    s = start_search(c, i);
+    WF_ASSERT(s == WF_OK);
+    return s;
+}
+
+wf_status wf_crowd_retarget(wf_crowd* c, wf_agent_id id, wf_vec3 target) {
+    WF_CHECK_ARG(c != NULL);
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    WF_CHECK_ARG(wf_v3_is_finite(target));
+    uint8_t ts = c->target_state[i];
+    if (ts != WF_TARGET_VALID && ts != WF_TARGET_REQUESTED && ts != WF_TARGET_ARRIVED) {
+        return WF_ERR_NOT_FOUND; // no running request to move
+    }
+    wf_poly_ref ref;
+    wf_vec3 p;
+    s = place_on_mesh(c, target, wf_crowd_filter(c, i), &ref, &p);
+    if (s != WF_OK) {
+        return s;
+    }
+    wf_corridor* cor = &c->corridor[i];
+    if (ts != WF_TARGET_REQUESTED && !c->corridor_partial[i] &&
+        ref.bits == cor->polys[cor->count - 1].bits) {
+        // Same last polygon: the corridor stays, only its end point moves.
+        cor->target = p;
+        c->target_pos[i] = p;
+        c->target_ref[i] = ref;
+        if (ts == WF_TARGET_ARRIVED) {
+            c->target_state[i] = WF_TARGET_VALID;
+        }
+        c->agent_flags[i] &= ~(uint32_t)AGENT_DONE_SENT;
+        return WF_OK;
+    }
+    wf_move_callbacks cb = c->callbacks[i];
+    void* user = c->callback_user[i];
+    bool follow = (c->agent_flags[i] & AGENT_FOLLOW) != 0;
+    s = wf_crowd_request_move(c, id, target, &cb, user);
+    if (s == WF_OK && follow) {
+        c->agent_flags[i] |= AGENT_FOLLOW;
+    }
+    return s;
+}
+
+wf_status wf_crowd_request_velocity(wf_crowd* c, wf_agent_id id, wf_vec3 velocity) {
+    WF_CHECK_ARG(c != NULL);
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    WF_CHECK_ARG(wf_v3_is_finite(velocity));
+    end_request(c, i);
+    c->request_vel[i] = wf_v3(velocity.x, 0.0f, velocity.z);
+    c->target_state[i] = WF_TARGET_VELOCITY;
+    if (c->mode[i] == WF_AGENT_WALKING) {
+        wf_corridor_reset(&c->corridor[i], c->corridor[i].polys[0], c->pos[i]);
+    }
+    return WF_OK;
+}
+
+wf_status wf_crowd_cancel_move(wf_crowd* c, wf_agent_id id) {
+    WF_CHECK_ARG(c != NULL);
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    end_request(c, i);
+    c->target_state[i] = WF_TARGET_NONE;
+    c->request_vel[i] = wf_v3(0, 0, 0);
+    if (c->mode[i] == WF_AGENT_WALKING) {
+        wf_corridor_reset(&c->corridor[i], c->corridor[i].polys[0], c->pos[i]);
+    }
+    return WF_OK;
+}
+
+wf_status wf_crowd_tiles_changed(wf_crowd* c, const wf_tile_ref* old_tiles, uint32_t count) {
+    WF_CHECK_ARG(c != NULL && (count == 0 || old_tiles != NULL));
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    // A replaced tile's refs are stale already; what the list buys is that
+    // whole corridors get checked, not only the polygons just ahead.
+    if (count > 0) {
+        c->tiles_changed = true;
+    }
+    return WF_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Events
+ */
+
+void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref) {
+    uint8_t n = c->agent_event_count[i];
+    wf_crowd_event* mine = &c->agent_events[(size_t)i * WF_CROWD_EVENTS_PER_AGENT];
+    for (uint8_t k = 0; k < n; ++k) {
+        if (mine[k].kind == kind) {
+            return; // each kind once per update: the buffer can never be cut
+        }
+    }
+    WF_ASSERT(n < WF_CROWD_EVENTS_PER_AGENT);
+    if (n >= WF_CROWD_EVENTS_PER_AGENT) {
+        return;
+    }
+    wf_crowd_event* e = &c->agent_events[(size_t)i * WF_CROWD_EVENTS_PER_AGENT + n];
+    e->agent.bits = wf_id_pool_id_at(&c->ids, i);
+    e->kind = kind;
+    e->ref = ref;
+    c->agent_event_count[i] = (uint8_t)(n + 1u);
+}
+
+const wf_crowd_event* wf_crowd_events(const wf_crowd* c, uint32_t* out_count) {
+    if (out_count != NULL) {
+        *out_count = c != NULL ? c->event_count : 0;
+    }
+    return c != NULL ? c->events : NULL;
+}

@@ -1,0 +1,135 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The crowd's storage: one array per agent field (struct of arrays), so a
+// phase touches only the fields it needs and writes only its agent's slot.
+#ifndef WF_CROWD_INTERNAL_H
+#define WF_CROWD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "crowd/corridor.h"
+#include "crowd/local_boundary.h"
+#include "crowd/path_queue.h"
+#include "crowd/proximity_grid.h"
+#include "navcore/id_pool.h"
+#include "wayfarer/crowd.h"
+
+/// Events one agent can cause in one update (each kind at most once).
+#define WF_CROWD_EVENTS_PER_AGENT 8u
+
+/// Per-agent flags (agent_flags).
+enum {
+    AGENT_NEEDS_QUICK = 1u << 0,     ///< a new search starts with a quick slice this update
+    AGENT_NEEDS_REPLAN = 1u << 1,    ///< corridor cut: queue a search from its end
+    AGENT_QUEUED = 1u << 2,          ///< in the path queue (or its search is running)
+    AGENT_NOTIFY_RESULT = 1u << 3,   ///< the result callback is due
+    AGENT_NOTIFY_BLOCKED = 1u << 4,  ///< the blocked callback is due
+    AGENT_NOTIFY_DONE = 1u << 5,     ///< the done callback is due
+    AGENT_IS_REPLAN = 1u << 6,       ///< the running search repairs a broken path
+    AGENT_FOLLOW = 1u << 7,          ///< done returned true: keep following
+    AGENT_DONE_SENT = 1u << 8,       ///< done reported for this arrival
+    AGENT_WANTS_OFFMESH = 1u << 9,   ///< at an off-mesh link start
+    AGENT_WAITS_OFFMESH = 1u << 10,  ///< that link is busy: wait
+    AGENT_STUCK_REPLANNED = 1u << 11, ///< stuck once: replanned; next time blocked
+    AGENT_CONTINUE_BLOCKED = 1u << 12, ///< blocked, but moves on along what is valid
+};
+
+/// What the last finished search gave (for the result callback).
+typedef struct wf_crowd_result {
+    uint32_t corridor_count;
+    bool partial;
+    float cost;
+    float wait;
+} wf_crowd_result;
+
+/// Off-mesh traversal.
+typedef struct wf_crowd_offmesh {
+    wf_vec3 start, end;
+    float t, duration;
+    wf_poly_ref link;
+} wf_crowd_offmesh;
+
+struct wf_crowd {
+    wf_allocator allocator;
+    wf_logger logger;
+    wf_job_system jobs;
+    const wf_mesh* mesh;
+    wf_id_pool ids;
+    bool busy; ///< inside wf_crowd_update
+
+    uint32_t max_agents;
+    float max_agent_radius;
+    uint32_t max_corridor, max_neighbours, max_walls;
+    uint32_t quick_iterations, peek_ahead, max_topology, collision_iterations;
+    float stuck_time;
+    wf_query_filter filters[WF_CROWD_MAX_FILTERS];
+    uint32_t filter_count;
+    wf_avoidance_params presets[WF_CROWD_MAX_AVOIDANCE_PRESETS];
+    uint32_t preset_count;
+    wf_vec3 search_extents;  ///< half box for nearest-poly lookups
+    double time;             ///< seconds simulated
+    uint64_t next_request_seq;
+
+    // Agents, by slot.
+    uint8_t* active;
+    wf_agent_params* params;
+    uint8_t* mode;           ///< wf_agent_mode
+    uint8_t* target_state;   ///< wf_target_state
+    uint32_t* agent_flags;
+    wf_vec3* pos;
+    wf_vec3* vel;
+    wf_vec3* dvel;
+    wf_vec3* nvel;           ///< avoidance's choice
+    wf_vec3* disp;           ///< collision push of one pass
+    wf_vec3* request_vel;    ///< velocity requests
+    wf_corridor* corridor;   ///< views into corridor_polys
+    wf_poly_ref* corridor_polys;
+    uint8_t* corridor_partial;
+    wf_vec3* target_pos;     ///< the request's target on the mesh
+    wf_poly_ref* target_ref;
+    wf_move_callbacks* callbacks;
+    void** callback_user;
+    double* request_time;    ///< when the pending search was asked for
+    wf_crowd_result* result;
+    wf_straight_point* corners;   ///< WF_CROWD_MAX_CORNERS per agent
+    uint8_t* corner_count;
+    uint32_t* neighbours;         ///< max_neighbours per agent, nearest first
+    uint8_t* neighbour_count;
+    wf_vec3* walls;               ///< max_walls segments (2 points) per agent
+    uint8_t* wall_count;
+    wf_vec3* boundary_center;
+    wf_poly_ref* boundary_polys;  ///< WF_LOCAL_BOUNDARY_MAX_POLYS per agent
+    uint8_t* boundary_poly_count;
+    float* topology_timer;
+    float* stuck_timer;
+    float* stuck_anchor;          ///< distance to the next corner when the timer started
+    wf_vec3* stuck_corner;        ///< that corner: passing it counts as progress
+    wf_crowd_offmesh* offmesh;
+    wf_crowd_event* agent_events; ///< WF_CROWD_EVENTS_PER_AGENT per agent
+    uint8_t* agent_event_count;
+
+    // Per worker: a query for local work (quick searches, surface moves).
+    uint32_t worker_count;
+    wf_query** worker_queries;
+    wf_poly_ref* worker_paths;     ///< max_corridor refs per worker
+    uint32_t* worker_iterations;   ///< A* expansions per worker (profile)
+
+    wf_path_queue queue;
+    wf_proximity_grid grid;
+    bool tiles_changed;          ///< check whole corridors in the next update
+
+    wf_crowd_event* events;      ///< the last update's, in agent order
+    uint32_t event_count;
+    uint32_t* scratch_agents;    ///< max_agents: agent lists built per phase
+};
+
+/// Filter and preset of an agent.
+static inline const wf_query_filter* wf_crowd_filter(const wf_crowd* c, uint32_t i) {
+    return &c->filters[c->params[i].filter];
+}
+
+void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
+double wf_crowd_now_us(void);
+
+#endif

@@ -1,0 +1,224 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Proximity grid: a counting sort of the items by the hashed cell of their
+// position, rebuilt every update into memory allocated once.
+#include "crowd/proximity_grid.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+
+#define GRID_MIN_BUCKETS 64u
+#define GRID_MAX_ITEMS (1u << 30) // keeps 2 * max_items and the bucket count in 32 bits
+#define GRID_NO_BUCKET UINT32_MAX
+
+/// Integer cell coordinate of v, clamped into int32 (NaN goes to the
+/// minimum: such an item is stored but fails every box test).
+static int32_t grid_cell(float v, float inv_cell_size) {
+    float f = floorf(v * inv_cell_size);
+    if (!(f > -2147483648.0f)) {
+        return INT32_MIN;
+    }
+    if (f >= 2147483648.0f) {
+        return INT32_MAX;
+    }
+    return (int32_t)f;
+}
+
+static uint32_t grid_bucket(int32_t cx, int32_t cz, uint32_t mask) {
+    // Mixed so that the low bits (all the mask keeps) depend on every bit.
+    uint32_t h = (uint32_t)cx * 0x8da6b343u ^ (uint32_t)cz * 0xd8163841u;
+    h ^= h >> 16;
+    h *= 0x7feb352du;
+    h ^= h >> 15;
+    return h & mask;
+}
+
+static bool grid_inside(wf_vec3 p, float min_x, float min_z, float max_x, float max_z) {
+    return p.x >= min_x && p.x <= max_x && p.z >= min_z && p.z <= max_z;
+}
+
+static void grid_free_arrays(wf_proximity_grid* g) {
+    WF_FREE_ARRAY(&g->allocator, g->bucket_start, uint32_t, (size_t)g->bucket_count + 1u);
+    WF_FREE_ARRAY(&g->allocator, g->items, uint32_t, g->max_items);
+    WF_FREE_ARRAY(&g->allocator, g->item_cell, int32_t, 2u * (size_t)g->max_items);
+    WF_FREE_ARRAY(&g->allocator, g->item_bucket, uint32_t, g->max_items);
+}
+
+wf_status wf_proximity_grid_create(wf_proximity_grid* grid, const wf_allocator* allocator,
+                                   uint32_t max_items, float cell_size) {
+    WF_CHECK_ARG(grid != NULL);
+    WF_CHECK_ARG(max_items >= 1u && max_items <= GRID_MAX_ITEMS);
+    WF_CHECK_ARG(cell_size > 0.0f && isfinite(cell_size) && isfinite(1.0f / cell_size));
+    wf_proximity_grid g;
+    memset(&g, 0, sizeof g);
+    WF_CHECK_ARG(wf_allocator_resolve(allocator, &g.allocator) == WF_OK);
+    uint32_t buckets = GRID_MIN_BUCKETS;
+    while (buckets < 2u * max_items) {
+        buckets <<= 1u;
+    }
+    g.cell_size = cell_size;
+    g.inv_cell_size = 1.0f / cell_size;
+    g.max_items = max_items;
+    g.bucket_count = buckets;
+    g.bucket_start = WF_ALLOC_ARRAY(&g.allocator, uint32_t, (size_t)buckets + 1u);
+    g.items = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
+    g.item_cell = WF_ALLOC_ARRAY(&g.allocator, int32_t, 2u * (size_t)max_items);
+    g.item_bucket = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
+    if (g.bucket_start == NULL || g.items == NULL || g.item_cell == NULL ||
+        g.item_bucket == NULL) {
+        grid_free_arrays(&g);
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    // Zeroed offsets: every bucket empty until the first build.
+    *grid = g;
+    return WF_OK;
+}
+
+void wf_proximity_grid_destroy(wf_proximity_grid* grid) {
+    if (grid == NULL || grid->bucket_start == NULL) {
+        return;
+    }
+    grid_free_arrays(grid);
+    memset(grid, 0, sizeof *grid);
+}
+
+size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
+    if (grid == NULL || grid->bucket_start == NULL) {
+        return 0;
+    }
+    return ((size_t)grid->bucket_count + 1u) * sizeof(uint32_t) +
+           (size_t)grid->max_items * (2u * sizeof(uint32_t) + 2u * sizeof(int32_t));
+}
+
+void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
+                             const uint8_t* active, uint32_t count) {
+    WF_ASSERT(grid != NULL && grid->bucket_start != NULL);
+    WF_ASSERT(count <= grid->max_items);
+    WF_ASSERT(positions != NULL || count == 0);
+    if (grid == NULL || grid->bucket_start == NULL) {
+        return;
+    }
+    if (count > grid->max_items) {
+        count = grid->max_items;
+    }
+    if (positions == NULL) {
+        count = 0;
+    }
+    const uint32_t mask = grid->bucket_count - 1u;
+    const float inv = grid->inv_cell_size;
+    uint32_t* start = grid->bucket_start;
+    memset(start, 0, ((size_t)grid->bucket_count + 1u) * sizeof *start);
+
+    // Count per bucket.
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (active != NULL && active[i] == 0) {
+            grid->item_bucket[i] = GRID_NO_BUCKET;
+            continue;
+        }
+        uint32_t b = grid_bucket(grid_cell(positions[i].x, inv), grid_cell(positions[i].z, inv),
+                                 mask);
+        grid->item_bucket[i] = b;
+        start[b]++;
+        n++;
+    }
+    // Inclusive prefix sums: start[b] = end of bucket b.
+    uint32_t sum = 0;
+    for (uint32_t b = 0; b < grid->bucket_count; ++b) {
+        sum += start[b];
+        start[b] = sum;
+    }
+    start[grid->bucket_count] = sum;
+    // Filled back to front, so each bucket ends ascending and start[b]
+    // comes down to the bucket's first slot.
+    for (uint32_t i = count; i-- > 0;) {
+        uint32_t b = grid->item_bucket[i];
+        if (b == GRID_NO_BUCKET) {
+            continue;
+        }
+        uint32_t slot = --start[b];
+        grid->items[slot] = i;
+        grid->item_cell[2u * slot] = grid_cell(positions[i].x, inv);
+        grid->item_cell[2u * slot + 1u] = grid_cell(positions[i].z, inv);
+    }
+    grid->item_count = n;
+    grid->build_count = count;
+}
+
+/// Inserts index into the ascending out[0..*kept) holding the smallest
+/// indices seen so far (at most max_out of them).
+static void grid_keep(uint32_t* out, uint32_t max_out, uint32_t* kept, uint32_t index) {
+    uint32_t k = *kept;
+    if (k == max_out) {
+        if (k == 0 || index > out[k - 1u]) {
+            return;
+        }
+        k--; // the largest drops out
+    } else {
+        (*kept)++;
+    }
+    while (k > 0 && out[k - 1u] > index) {
+        out[k] = out[k - 1u];
+        k--;
+    }
+    out[k] = index;
+}
+
+uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* positions,
+                                 float min_x, float min_z, float max_x, float max_z,
+                                 uint32_t* out, uint32_t max_out) {
+    WF_ASSERT(grid != NULL && (out != NULL || max_out == 0));
+    if (grid == NULL || grid->item_count == 0 || !(min_x <= max_x && min_z <= max_z)) {
+        return 0;
+    }
+    WF_ASSERT(positions != NULL);
+    if (out == NULL) {
+        max_out = 0;
+    }
+    const float inv = grid->inv_cell_size;
+    int32_t cx0 = grid_cell(min_x, inv), cx1 = grid_cell(max_x, inv);
+    int32_t cz0 = grid_cell(min_z, inv), cz1 = grid_cell(max_z, inv);
+    uint64_t span_x = (uint64_t)((int64_t)cx1 - cx0) + 1u;
+    uint64_t span_z = (uint64_t)((int64_t)cz1 - cz0) + 1u;
+    uint32_t total = 0, kept = 0;
+
+    // (Spans compared first: their product could overflow.)
+    if (span_x >= grid->build_count || span_z >= grid->build_count ||
+        span_x * span_z >= grid->build_count) {
+        // More cells than items: one pass over the items, already in order.
+        for (uint32_t i = 0; i < grid->build_count; ++i) {
+            if (grid->item_bucket[i] != GRID_NO_BUCKET &&
+                grid_inside(positions[i], min_x, min_z, max_x, max_z)) {
+                if (kept < max_out) {
+                    out[kept++] = i;
+                }
+                total++;
+            }
+        }
+        return total;
+    }
+
+    const uint32_t mask = grid->bucket_count - 1u;
+    for (int64_t cz = cz0; cz <= cz1; ++cz) {
+        for (int64_t cx = cx0; cx <= cx1; ++cx) {
+            uint32_t b = grid_bucket((int32_t)cx, (int32_t)cz, mask);
+            for (uint32_t s = grid->bucket_start[b], e = grid->bucket_start[b + 1u]; s < e; ++s) {
+                // Only this cell's items: another cell hashed here is
+                // visited (or not) under its own coordinates.
+                if (grid->item_cell[2u * s] != cx || grid->item_cell[2u * s + 1u] != cz) {
+                    continue;
+                }
+                uint32_t i = grid->items[s];
+                if (!grid_inside(positions[i], min_x, min_z, max_x, max_z)) {
+                    continue;
+                }
+                total++;
+                grid_keep(out, max_out, &kept, i);
+            }
+        }
+    }
+    return total;
+}

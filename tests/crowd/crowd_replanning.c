@@ -1,0 +1,325 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Paths that change under agents: a door closing mid-path (blocked) and
+// opening (a new request gets through), a tile removed ahead (replan
+// around it, found early through the changed-tile list), agents stuck
+// behind others (replan, then blocked), and the path queue's order,
+// fairness and capacity.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "crowd_test_util.h"
+
+#define DT (1.0f / 30.0f)
+#define DOOR_FLAG 0x8u
+
+typedef struct counters {
+    int results, partial_results, blocked, done;
+    int order[64];
+    int order_count;
+} counters;
+
+typedef struct tagged {
+    counters* counters;
+    int index;
+} tagged;
+
+static bool on_result(wf_agent_id agent, const wf_path_info* info, void* user) {
+    (void)agent;
+    tagged* t = user;
+    t->counters->results++;
+    t->counters->partial_results += info->partial;
+    if (t->counters->order_count < 64) {
+        t->counters->order[t->counters->order_count++] = t->index;
+    }
+    return true;
+}
+
+static bool on_blocked(wf_agent_id agent, void* user) {
+    (void)agent;
+    ((tagged*)user)->counters->blocked++;
+    return true;
+}
+
+static bool on_done(wf_agent_id agent, void* user) {
+    (void)agent;
+    ((tagged*)user)->counters->done++;
+    return false;
+}
+
+static const wf_move_callbacks callbacks = {on_result, on_blocked, on_done};
+
+static bool has_event(const wf_crowd* c, wf_agent_id id, wf_crowd_event_kind kind) {
+    uint32_t n;
+    const wf_crowd_event* e = wf_crowd_events(c, &n);
+    for (uint32_t k = 0; k < n; ++k) {
+        if (e[k].agent.bits == id.bits && e[k].kind == kind) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void test_door_closes_mid_path_then_opens(void** state) {
+    (void)state;
+    // A wall along x = 10 with one door cell at z = 10.
+    uint8_t blocked[20 * 20] = {0};
+    for (uint32_t z = 0; z < 20; ++z) {
+        blocked[z * 20 + 10] = z != 10;
+    }
+    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
+    wf_poly_ref door = test_grid_poly(mesh, 10, 10, 10);
+    wf_query_filter filter = wf_query_filter_defaults();
+    filter.exclude_flags = DOOR_FLAG;
+    wf_crowd_desc d = crowd_test_desc(mesh, 2);
+    d.filters = &filter;
+    d.filter_count = 1;
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    wf_agent_id a;
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 10.5f), &p, &a), WF_OK);
+    counters n = {0};
+    tagged t = {&n, 0};
+    wf_vec3 target = wf_v3(17.5f, 0, 10.5f);
+    assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
+    int frame = 0;
+    for (; crowd_test_state(c, a).position.x < 5.5f; ++frame) {
+        assert_true(frame < 300);
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    }
+    assert_int_equal(n.results, 1);
+    assert_int_equal(n.partial_results, 0);
+    // The door closes: its polygon stays, its flags exclude it.
+    assert_int_equal(wf_mesh_set_poly_flags(mesh, door, 1u | DOOR_FLAG), WF_OK);
+    bool replanned = false;
+    for (int k = 0; k < 300; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        replanned |= has_event(c, a, WF_CROWD_EVENT_REPLANNED);
+    }
+    wf_agent_state s = crowd_test_state(c, a);
+    assert_true(replanned);
+    assert_int_equal(n.blocked, 1);
+    assert_int_equal(s.target_state, WF_TARGET_BLOCKED);
+    assert_true(s.position.x < 10.0f); // waits on its side of the door
+    assert_true(s.position.x > 8.0f);  // having moved on as far as was valid
+    assert_int_equal(n.done, 0);
+
+    // Open again: a new request goes through.
+    assert_int_equal(wf_mesh_set_poly_flags(mesh, door, 1u), WF_OK);
+    assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
+    for (int k = 0; k < 450; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    }
+    s = crowd_test_state(c, a);
+    assert_int_equal(n.results, 2);
+    assert_int_equal(n.partial_results, 0);
+    assert_int_equal(n.done, 1);
+    assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
+    assert_true(crowd_test_dist2d(s.position, target) <= p.radius);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
+static void test_removed_tile_ahead_replans_around(void** state) {
+    (void)state;
+    wf_mesh* mesh = test_mesh_grid(3, 3, 10, 1.0f, NULL, NULL, NULL);
+    wf_crowd_desc d = crowd_test_desc(mesh, 2);
+    d.peek_ahead = 2; // only the changed-tile list can see that far ahead
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    p.update_flags &= ~(uint32_t)WF_AGENT_OPTIMIZE_VISIBILITY; // keep the corridor long
+    wf_agent_id a;
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 15.5f), &p, &a), WF_OK);
+    counters n = {0};
+    tagged t = {&n, 0};
+    wf_vec3 target = wf_v3(27.5f, 0, 15.5f);
+    assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
+    for (int k = 0; k < 5; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    }
+    wf_tile_ref middle;
+    assert_int_equal(wf_mesh_find_tile(mesh, 1, 1, 0, &middle), WF_OK);
+    // The corridor crosses the middle tile.
+    wf_agent_state s = crowd_test_state(c, a);
+    bool crosses = false;
+    for (uint32_t k = 0; k < s.corridor_count; ++k) {
+        crosses |= wf_poly_ref_tile_ref(s.corridor[k]).bits == middle.bits;
+    }
+    assert_true(crosses);
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(wf_mesh_remove_tile(mesh, middle, &data, &size), WF_OK);
+    assert_int_equal(wf_crowd_tiles_changed(c, &middle, 1), WF_OK);
+    assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    assert_true(has_event(c, a, WF_CROWD_EVENT_REPLANNED)); // at once, 7 m before the gap
+    for (int k = 0; k < 900; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        s = crowd_test_state(c, a);
+        assert_true(s.position.x < 10.0f || s.position.x > 20.0f || s.position.z < 10.0f ||
+                    s.position.z > 20.0f); // never over the hole
+    }
+    assert_int_equal(n.blocked, 0); // repaired: the way around is as good
+    assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
+    assert_true(crowd_test_dist2d(s.position, target) <= p.radius);
+    wf_crowd_destroy(c);
+    wf_tile_free(data, size, NULL);
+    wf_mesh_destroy(mesh);
+}
+
+static void test_pinned_agent_replans_then_reports_blocked(void** state) {
+    (void)state;
+    // A dead-end corridor 1 m wide along z = 10, from x = 5 to 18.
+    uint8_t blocked[20 * 20];
+    for (uint32_t z = 0; z < 20; ++z) {
+        for (uint32_t x = 0; x < 20; ++x) {
+            blocked[z * 20 + x] = x >= 5 && !(z == 10 && x < 18);
+        }
+    }
+    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
+    wf_crowd_desc d = crowd_test_desc(mesh, 2);
+    d.stuck_time = 1.0f;
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    wf_agent_id mover, sitter;
+    wf_agent_params heavy = p;
+    heavy.priority = 200; // does not yield
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(16.5f, 0, 10.5f), &heavy, &sitter), WF_OK);
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 10.5f), &p, &mover), WF_OK);
+    counters n = {0};
+    tagged t = {&n, 0};
+    assert_int_equal(wf_crowd_request_move(c, mover, wf_v3(17.5f, 0, 10.5f), &callbacks, &t),
+                     WF_OK);
+    bool replanned_after_start = false, blocked_event = false;
+    for (int k = 0; k < 30 * 40 && n.blocked == 0; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        replanned_after_start |= k > 5 && has_event(c, mover, WF_CROWD_EVENT_REPLANNED);
+        blocked_event |= has_event(c, mover, WF_CROWD_EVENT_BLOCKED);
+    }
+    assert_true(replanned_after_start); // the first stuck window: a replan
+    assert_int_equal(n.blocked, 1);     // the second: blocked
+    assert_true(blocked_event);
+    assert_int_equal(n.done, 0);
+    wf_agent_state s = crowd_test_state(c, mover);
+    assert_true(crowd_test_dist2d(s.position, crowd_test_state(c, sitter).position) < 1.2f);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
+static wf_crowd* queue_crowd(const wf_mesh* mesh, uint32_t agents, uint32_t queue) {
+    wf_crowd_desc d = crowd_test_desc(mesh, agents);
+    d.max_searches = 1;
+    d.path_iterations_per_update = 40;
+    d.quick_search_iterations = 1;
+    d.max_queued_paths = queue;
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    return c;
+}
+
+static void test_queue_serves_in_request_order(void** state) {
+    (void)state;
+    wf_mesh* mesh = test_mesh_grid(3, 3, 10, 1.0f, NULL, NULL, NULL);
+    wf_crowd* c = queue_crowd(mesh, 12, 12);
+    wf_agent_params p = crowd_test_params();
+    wf_agent_id ids[12];
+    counters n = {0};
+    tagged tags[12];
+    for (int i = 0; i < 12; ++i) {
+        assert_int_equal(
+            wf_crowd_add_agent(c, wf_v3(1.5f, 0, 1.5f + 2.0f * (float)i), &p, &ids[i]), WF_OK);
+    }
+    // Requests in reverse slot order: served in the order asked, not by slot.
+    for (int i = 11; i >= 0; --i) {
+        tags[i] = (tagged){&n, 11 - i};
+        assert_int_equal(wf_crowd_request_move(c, ids[i], wf_v3(28.5f, 0, 28.5f - (float)i),
+                                               &callbacks, &tags[i]),
+                         WF_OK);
+    }
+    float max_wait = 0.0f;
+    for (int k = 0; k < 400 && n.results < 12; ++k) {
+        wf_crowd_profile prof;
+        assert_int_equal(wf_crowd_update(c, DT, &prof), WF_OK);
+        assert_true(prof.path_iterations <= 40u + 12u); // the budget, plus quick slices
+        for (int i = 0; i < 12; ++i) {
+            float w = crowd_test_state(c, ids[i]).path_wait;
+            max_wait = w > max_wait ? w : max_wait;
+        }
+    }
+    assert_int_equal(n.results, 12);
+    for (int k = 0; k < 12; ++k) {
+        assert_int_equal(n.order[k], k);
+    }
+    assert_true(max_wait > 0.0f);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
+static void test_queue_is_fair_and_its_capacity_visible(void** state) {
+    (void)state;
+    wf_mesh* mesh = test_mesh_grid(3, 3, 10, 1.0f, NULL, NULL, NULL);
+    wf_crowd* c = queue_crowd(mesh, 8, 6);
+    wf_agent_params p = crowd_test_params();
+    wf_agent_id ids[8];
+    for (int i = 0; i < 8; ++i) {
+        assert_int_equal(
+            wf_crowd_add_agent(c, wf_v3(1.5f, 0, 1.5f + 3.0f * (float)i), &p, &ids[i]), WF_OK);
+    }
+    for (int i = 0; i < 6; ++i) {
+        assert_int_equal(wf_crowd_request_move(c, ids[i], wf_v3(28.5f, 0, 28.5f), NULL, NULL),
+                         WF_OK);
+    }
+    // Full: a visible status, and the agent is untouched.
+    assert_int_equal(wf_crowd_request_move(c, ids[6], wf_v3(28.5f, 0, 28.5f), NULL, NULL),
+                     WF_ERR_CAPACITY);
+    assert_int_equal(crowd_test_state(c, ids[6]).target_state, WF_TARGET_NONE);
+    // A queued agent asking again keeps its place (and is not refused).
+    assert_int_equal(wf_crowd_request_move(c, ids[0], wf_v3(27.5f, 0, 27.5f), NULL, NULL),
+                     WF_OK);
+    // Agents 1..5 ask again every frame once served; agent 0's request
+    // (the oldest) and then agent 7's (queued as soon as there is room)
+    // must still be served: nobody jumps the line.
+    bool seven_queued = false;
+    int served_seven = -1;
+    for (int k = 0; k < 600 && served_seven < 0; ++k) {
+        if (!seven_queued) {
+            wf_status s = wf_crowd_request_move(c, ids[7], wf_v3(28.5f, 0, 1.5f), NULL, NULL);
+            assert_true(s == WF_OK || s == WF_ERR_CAPACITY);
+            seven_queued = s == WF_OK;
+        }
+        for (int i = 1; i < 6; ++i) {
+            if (crowd_test_state(c, ids[i]).target_state != WF_TARGET_REQUESTED) {
+                wf_status s = wf_crowd_request_move(c, ids[i], wf_v3(28.5f, 0, 1.5f + (float)k * 0.01f),
+                                                    NULL, NULL);
+                assert_true(s == WF_OK || s == WF_ERR_CAPACITY);
+            }
+        }
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        if (seven_queued && crowd_test_state(c, ids[7]).target_state != WF_TARGET_REQUESTED) {
+            served_seven = k;
+        }
+    }
+    assert_true(seven_queued);
+    assert_true(served_seven >= 0);
+    assert_int_not_equal(crowd_test_state(c, ids[0]).target_state, WF_TARGET_REQUESTED);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_door_closes_mid_path_then_opens),
+        cmocka_unit_test(test_removed_tile_ahead_replans_around),
+        cmocka_unit_test(test_pinned_agent_replans_then_reports_blocked),
+        cmocka_unit_test(test_queue_serves_in_request_order),
+        cmocka_unit_test(test_queue_is_fair_and_its_capacity_visible),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

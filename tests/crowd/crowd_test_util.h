@@ -1,0 +1,72 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Shared by the crowd tests: grid levels, a crowd on them, stepping, and a
+// hash of every agent's state.
+#ifndef WF_TESTS_CROWD_TEST_UTIL_H
+#define WF_TESTS_CROWD_TEST_UTIL_H
+
+#include <math.h>
+#include <string.h>
+
+#include "test_meshes.h"
+#include "wayfarer/crowd.h"
+
+/// A crowd desc over mesh with the documented defaults and quiet logs.
+static inline wf_crowd_desc crowd_test_desc(const wf_mesh* mesh, uint32_t max_agents) {
+    wf_crowd_desc d;
+    memset(&d, 0, sizeof d);
+    d.mesh = mesh;
+    d.max_agents = max_agents;
+    d.max_agent_radius = 0.6f;
+    d.logger.quiet = true;
+    return d;
+}
+
+/// Agent params for a 1 m cell grid: radius 0.4, speed 2, accel 8.
+static inline wf_agent_params crowd_test_params(void) {
+    wf_agent_params p = wf_agent_params_defaults();
+    p.radius = 0.4f;
+    p.max_speed = 2.0f;
+    p.max_acceleration = 8.0f;
+    p.collision_query_range = p.radius * 12.0f;
+    p.path_optimization_range = p.radius * 30.0f;
+    return p;
+}
+
+static inline wf_agent_state crowd_test_state(const wf_crowd* crowd, wf_agent_id id) {
+    wf_agent_state s;
+    memset(&s, 0, sizeof s);
+    wf_status st = wf_crowd_get_agent(crowd, id, &s);
+    (void)st;
+    return s;
+}
+
+static inline float crowd_test_dist2d(wf_vec3 a, wf_vec3 b) {
+    float dx = a.x - b.x, dz = a.z - b.z;
+    return sqrtf(dx * dx + dz * dz);
+}
+
+/// FNV-1a over the bytes of every agent's position, velocity, target state
+/// and corridor, in slot order.
+static inline uint64_t crowd_test_hash(const wf_crowd* crowd) {
+    uint64_t h = 1469598103934665603ull;
+    wf_agent_id ids[4096];
+    uint32_t n = wf_crowd_get_agents(crowd, ids, 4096);
+    for (uint32_t k = 0; k < n; ++k) {
+        wf_agent_state s = crowd_test_state(crowd, ids[k]);
+        const unsigned char* parts[4] = {(const unsigned char*)&s.position,
+                                         (const unsigned char*)&s.velocity,
+                                         (const unsigned char*)&s.target_state,
+                                         (const unsigned char*)s.corridor};
+        size_t sizes[4] = {sizeof s.position, sizeof s.velocity, sizeof s.target_state,
+                           sizeof(wf_poly_ref) * s.corridor_count};
+        for (int p = 0; p < 4; ++p) {
+            for (size_t b = 0; b < sizes[p]; ++b) {
+                h = (h ^ parts[p][b]) * 1099511628211ull;
+            }
+        }
+    }
+    return h;
+}
+
+#endif
