@@ -79,6 +79,7 @@ wf_status wf_mesh_create(const wf_mesh_desc* desc, wf_mesh** out) {
         m->tiles[i].next_in_cell = WF_NO_TILE;
     }
     m->free_head = 0;
+    m->free_tail = d.max_tiles - 1u;
     *out = m;
     return WF_OK;
 }
@@ -175,7 +176,7 @@ uint32_t wf_mesh_tiles_at(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
     for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)];
          i != WF_NO_TILE; i = mesh->tiles[i].next_in_cell) {
         const wf_mesh_tile* t = &mesh->tiles[i];
-        if (t->header->tile_x == tile_x && t->header->tile_z == tile_z) {
+        if (t->tile_x == tile_x && t->tile_z == tile_z) {
             if (n < max) {
                 out[n] = t;
             }
@@ -191,7 +192,7 @@ wf_status wf_mesh_find_tile(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
     for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)];
          i != WF_NO_TILE; i = mesh->tiles[i].next_in_cell) {
         const wf_mesh_tile* t = &mesh->tiles[i];
-        if (t->header->tile_x == tile_x && t->header->tile_z == tile_z && t->header->layer == layer) {
+        if (t->tile_x == tile_x && t->tile_z == tile_z && t->layer == layer) {
             out_tile->bits = wf_mesh_tile_base(mesh, t).bits;
             return WF_OK;
         }
@@ -201,10 +202,15 @@ wf_status wf_mesh_find_tile(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
 
 /* ---- links ---- */
 
+// Links given back are reused first, then fresh ones in index order: the
+// same order a free list chained 0, 1, 2, ... at add time gives, without
+// writing every link of the tile when it is added.
 static uint32_t alloc_link(wf_mesh_tile* t) {
     uint32_t k = t->link_free;
     if (k != WF_NULL_LINK) {
         t->link_free = t->links[k].next;
+    } else if (t->link_fresh < t->header->max_link_count) {
+        k = t->link_fresh++;
     } else {
         t->links_missing++;
     }
@@ -227,9 +233,10 @@ static void add_link(wf_mesh_tile* t, uint32_t poly, wf_poly_ref to, uint8_t edg
     t->first_link[poly] = k;
 }
 
-// Removes every link of tile t that points into tile slot `target`.
-static void unlink_target(wf_mesh_tile* t, uint32_t target) {
-    for (uint32_t p = 0; p < t->header->poly_count; ++p) {
+// Removes every link of t's polygons [first, end) that points into tile
+// slot `target`.
+static void unlink_target(wf_mesh_tile* t, uint32_t target, uint32_t first, uint32_t end) {
+    for (uint32_t p = first; p < end; ++p) {
         uint32_t* at = &t->first_link[p];
         while (*at != WF_NULL_LINK) {
             uint32_t k = *at;
@@ -244,19 +251,33 @@ static void unlink_target(wf_mesh_tile* t, uint32_t target) {
     }
 }
 
+static inline float min_f(float a, float b) { return a < b ? a : b; }
+static inline float max_f(float a, float b) { return a > b ? a : b; }
+
+// Links inside the tile, and on the way the polygon range with portal edges
+// of each side.
 static void connect_internal(const wf_mesh* mesh, wf_mesh_tile* t) {
     wf_poly_ref base = wf_mesh_tile_base(mesh, t);
     uint32_t ground = t->header->poly_count - t->header->offmesh_count;
+    uint32_t first[4] = {0, 0, 0, 0}, end[4] = {0, 0, 0, 0};
     for (uint32_t i = 0; i < ground; ++i) {
         const wf_tile_poly* p = &t->polys[i];
         // Reverse edge order so links come out in edge order when walked.
         for (uint32_t k = p->vert_count; k-- > 0;) {
             uint16_t nb = p->neighbours[k];
-            if (nb != 0 && (nb & WF_PORTAL_EDGE) == 0) {
+            if (nb & WF_PORTAL_EDGE) {
+                uint32_t side = nb & 3u; // validated: below 4
+                first[side] = end[side] == 0 ? i : first[side];
+                end[side] = i + 1u;
+            } else if (nb != 0) {
                 wf_poly_ref to = {base.bits | (uint32_t)(nb - 1u)};
                 add_link(t, i, to, (uint8_t)k, NOT_A_PORTAL, 0, 255);
             }
         }
+    }
+    for (int side = 0; side < 4; ++side) {
+        t->portal_polys[side][0] = (uint16_t)first[side];
+        t->portal_polys[side][1] = (uint16_t)end[side];
     }
 }
 
@@ -267,8 +288,8 @@ static void connect_internal(const wf_mesh* mesh, wf_mesh_tile* t) {
 enum { EDGE_CANDIDATES = 48 };
 static bool edge_candidates(const wf_mesh* mesh, const wf_mesh_tile* other, wf_vec3 a, wf_vec3 b,
                             float pad, float pad_y, uint32_t* out, uint32_t* out_count) {
-    wf_vec3 lo = wf_v3(fminf(a.x, b.x) - pad, fminf(a.y, b.y) - pad_y, fminf(a.z, b.z) - pad);
-    wf_vec3 hi = wf_v3(fmaxf(a.x, b.x) + pad, fmaxf(a.y, b.y) + pad_y, fmaxf(a.z, b.z) + pad);
+    wf_vec3 lo = wf_v3(min_f(a.x, b.x) - pad, min_f(a.y, b.y) - pad_y, min_f(a.z, b.z) - pad);
+    wf_vec3 hi = wf_v3(max_f(a.x, b.x) + pad, max_f(a.y, b.y) + pad_y, max_f(a.z, b.z) + pad);
     wf_poly_ref found[EDGE_CANDIDATES];
     uint32_t n = wf_mesh_tile_polys_in_box(mesh, other, lo, hi, found, EDGE_CANDIDATES);
     if (n > EDGE_CANDIDATES) {
@@ -286,86 +307,186 @@ static bool edge_candidates(const wf_mesh* mesh, const wf_mesh_tile* other, wf_v
     return true;
 }
 
-// Interval of an edge along the border axis (z for X sides, x for Z sides).
-static void border_range(wf_vec3 a, wf_vec3 b, int side, float* lo, float* hi) {
-    float u = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.z : a.x;
-    float v = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? b.z : b.x;
-    *lo = fminf(u, v);
-    *hi = fmaxf(u, v);
-}
+// Portal edges run along the tile border: z for the X sides, x for the Z sides.
+static bool along_z(int side) { return side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X; }
 
 static float edge_height_at(wf_vec3 a, wf_vec3 b, int side, float u) {
-    float ua = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.z : a.x;
-    float ub = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? b.z : b.x;
+    float ua = along_z(side) ? a.z : a.x;
+    float ub = along_z(side) ? b.z : b.x;
     float t = fabsf(ub - ua) > 1e-9f ? (u - ua) / (ub - ua) : 0.0f;
     return a.y + (b.y - a.y) * t;
 }
 
 static uint8_t edge_param(wf_vec3 a, wf_vec3 b, int side, float u) {
-    float ua = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.z : a.x;
-    float ub = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? b.z : b.x;
+    float ua = along_z(side) ? a.z : a.x;
+    float ub = along_z(side) ? b.z : b.x;
     float t = fabsf(ub - ua) > 1e-9f ? (u - ua) / (ub - ua) : 0.0f;
     t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
     return (uint8_t)lrintf(t * 255.0f);
 }
 
-// Links t's portal edges on `side` to matching portal edges of `other`.
-static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const wf_mesh_tile* other,
-                            int side) {
-    int opposite = (side + 2) & 3;
-    wf_poly_ref other_base = wf_mesh_tile_base(mesh, other);
-    float climb = fmaxf(t->header->walkable_climb, other->header->walkable_climb);
-    float eps = 1e-3f * fmaxf(1.0f, fmaxf(mesh->tile_width, mesh->tile_depth));
-    uint32_t ground = t->header->poly_count - t->header->offmesh_count;
-    uint32_t other_ground = other->header->poly_count - other->header->offmesh_count;
-    for (uint32_t i = 0; i < ground; ++i) {
+/// A portal edge of a tile: its ends and its interval along the border.
+typedef struct portal_edge {
+    wf_vec3 a, b;
+    float lo, hi;
+    uint32_t poly, edge;
+} portal_edge;
+
+/// The next portal edge of t on `side` from polygon *poly, edge *edge on,
+/// in polygon then edge order (the order links are made in); moves the
+/// position past it.
+static bool next_portal(const wf_mesh_tile* t, int side, uint32_t* poly, uint32_t* edge,
+                        portal_edge* out) {
+    uint16_t flag = (uint16_t)(WF_PORTAL_EDGE | (uint32_t)side);
+    uint32_t end = t->portal_polys[side][1];
+    for (uint32_t i = *poly, k = *edge; i < end; ++i, k = 0) {
         const wf_tile_poly* p = &t->polys[i];
-        for (uint32_t k = 0; k < p->vert_count; ++k) {
-            if (p->neighbours[k] != (WF_PORTAL_EDGE | (uint32_t)side)) {
+        for (; k < p->vert_count; ++k) {
+            if (p->neighbours[k] != flag) {
                 continue;
             }
-            wf_vec3 a = wf_tile_vertex(t, p->verts[k]);
-            wf_vec3 b = wf_tile_vertex(t, p->verts[(k + 1) % p->vert_count]);
-            float lo, hi;
-            border_range(a, b, side, &lo, &hi);
-            uint32_t cand[EDGE_CANDIDATES], cand_count = 0;
-            bool listed = edge_candidates(mesh, other, a, b, eps, climb + eps, cand, &cand_count);
-            uint32_t count = listed ? cand_count : other_ground;
-            for (uint32_t ci = 0; ci < count; ++ci) {
-                uint32_t j = listed ? cand[ci] : ci;
-                const wf_tile_poly* q = &other->polys[j];
-                for (uint32_t e = 0; e < q->vert_count; ++e) {
-                    if (q->neighbours[e] != (WF_PORTAL_EDGE | (uint32_t)opposite)) {
-                        continue;
-                    }
-                    wf_vec3 c = wf_tile_vertex(other, q->verts[e]);
-                    wf_vec3 d = wf_tile_vertex(other, q->verts[(e + 1) % q->vert_count]);
-                    float lo2, hi2;
-                    border_range(c, d, opposite, &lo2, &hi2);
-                    float olo = fmaxf(lo, lo2), ohi = fminf(hi, hi2);
-                    if (ohi - olo <= eps) {
-                        continue; // touching at a point is not a passage
-                    }
-                    // Both edges must lie on the same border line, at
-                    // heights an agent can step between.
-                    float border_a = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? a.x : a.z;
-                    float border_c = (side == WF_SIDE_POS_X || side == WF_SIDE_NEG_X) ? c.x : c.z;
-                    if (fabsf(border_a - border_c) > eps) {
-                        continue;
-                    }
-                    float mid = (olo + ohi) * 0.5f;
-                    if (fabsf(edge_height_at(a, b, side, mid) - edge_height_at(c, d, opposite, mid)) >
-                        climb + eps) {
-                        continue;
-                    }
-                    uint8_t t0 = edge_param(a, b, side, olo), t1 = edge_param(a, b, side, ohi);
-                    wf_poly_ref to = {other_base.bits | j};
-                    add_link(t, i, to, (uint8_t)k, (uint8_t)side, t0 < t1 ? t0 : t1,
-                             t0 < t1 ? t1 : t0);
-                }
+            out->a = wf_tile_vertex(t, p->verts[k]);
+            out->b = wf_tile_vertex(t, p->verts[(k + 1u) % p->vert_count]);
+            float u = along_z(side) ? out->a.z : out->a.x;
+            float v = along_z(side) ? out->b.z : out->b.x;
+            out->lo = min_f(u, v);
+            out->hi = max_f(u, v);
+            out->poly = i;
+            out->edge = k;
+            *poly = i;
+            *edge = k + 1u;
+            return true;
+        }
+    }
+    *poly = end;
+    *edge = 0;
+    return false;
+}
+
+/// A side's portal edges, listed once per add: every pair of edges facing
+/// each other is tested, both ways, from this list. A tile with more than
+/// fit (only odd, hand-made tiles) has the rest walked again when needed.
+enum { PORTAL_LIST = 64 };
+typedef struct portal_list {
+    const wf_mesh_tile* tile;
+    int side;
+    uint32_t count;
+    uint32_t resume_poly, resume_edge; ///< where the walk goes on past the list
+    bool complete;
+    portal_edge items[PORTAL_LIST];
+} portal_list;
+
+static void list_portals(const wf_mesh_tile* t, int side, portal_list* l) {
+    l->tile = t;
+    l->side = side;
+    l->count = 0;
+    l->resume_poly = t->portal_polys[side][0];
+    l->resume_edge = 0;
+    l->complete = false;
+    while (l->count < PORTAL_LIST) {
+        if (!next_portal(t, side, &l->resume_poly, &l->resume_edge, &l->items[l->count])) {
+            l->complete = true;
+            return;
+        }
+        l->count++;
+    }
+    portal_edge probe; // a full list may still be complete
+    uint32_t poly = l->resume_poly, edge = l->resume_edge;
+    l->complete = !next_portal(t, side, &poly, &edge, &probe);
+}
+
+typedef struct portal_cursor {
+    const portal_list* list;
+    uint32_t index, poly, edge;
+    portal_edge walked;
+} portal_cursor;
+
+static void cursor_start(portal_cursor* c, const portal_list* l) {
+    c->list = l;
+    c->index = 0;
+    c->poly = l->resume_poly;
+    c->edge = l->resume_edge;
+}
+
+static const portal_edge* cursor_next(portal_cursor* c) {
+    const portal_list* l = c->list;
+    if (c->index < l->count) {
+        return &l->items[c->index++];
+    }
+    if (l->complete || !next_portal(l->tile, l->side, &c->poly, &c->edge, &c->walked)) {
+        return NULL;
+    }
+    return &c->walked;
+}
+
+/// Whether portal edge x (on `side` of its tile) and edge y of the tile
+/// across meet: on the same border line, overlapping by more than a point,
+/// at heights an agent can step between. Out: the shared part along x.
+static bool portals_meet(const portal_edge* x, const portal_edge* y, int side, float eps,
+                         float climb, uint8_t* out_min, uint8_t* out_max) {
+    float olo = max_f(x->lo, y->lo), ohi = min_f(x->hi, y->hi);
+    if (ohi - olo <= eps) {
+        return false; // touching at a point is not a passage
+    }
+    float border_x = along_z(side) ? x->a.x : x->a.z;
+    float border_y = along_z(side) ? y->a.x : y->a.z;
+    if (fabsf(border_x - border_y) > eps) {
+        return false;
+    }
+    float mid = (olo + ohi) * 0.5f;
+    if (fabsf(edge_height_at(x->a, x->b, side, mid) - edge_height_at(y->a, y->b, side, mid)) >
+        climb + eps) {
+        return false;
+    }
+    uint8_t t0 = edge_param(x->a, x->b, side, olo), t1 = edge_param(x->a, x->b, side, ohi);
+    *out_min = t0 < t1 ? t0 : t1;
+    *out_max = t0 < t1 ? t1 : t0;
+    return true;
+}
+
+// Links the portal edges of t on `side` (listed in tl) with the facing
+// portal edges of neighbour o, both ways: t's links first, then o's, each
+// in polygon and edge order on both ends.
+static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const portal_list* tl,
+                            wf_mesh_tile* o, int side) {
+    int opposite = (side + 2) & 3;
+    if (o->portal_polys[opposite][0] == o->portal_polys[opposite][1]) {
+        return;
+    }
+    portal_list ol;
+    list_portals(o, opposite, &ol);
+    wf_poly_ref t_base = wf_mesh_tile_base(mesh, t), o_base = wf_mesh_tile_base(mesh, o);
+    float climb = max_f(t->header->walkable_climb, o->header->walkable_climb);
+    float eps = 1e-3f * max_f(1.0f, max_f(mesh->tile_width, mesh->tile_depth));
+    uint8_t bmin, bmax;
+    portal_cursor cx, cy;
+    const portal_edge *x, *y;
+    for (cursor_start(&cx, tl); (x = cursor_next(&cx)) != NULL;) {
+        for (cursor_start(&cy, &ol); (y = cursor_next(&cy)) != NULL;) {
+            if (portals_meet(x, y, side, eps, climb, &bmin, &bmax)) {
+                add_link(t, x->poly, (wf_poly_ref){o_base.bits | y->poly}, (uint8_t)x->edge,
+                         (uint8_t)side, bmin, bmax);
             }
         }
     }
+    for (cursor_start(&cy, &ol); (y = cursor_next(&cy)) != NULL;) {
+        for (cursor_start(&cx, tl); (x = cursor_next(&cx)) != NULL;) {
+            if (portals_meet(y, x, opposite, eps, climb, &bmin, &bmax)) {
+                add_link(o, y->poly, (wf_poly_ref){t_base.bits | x->poly}, (uint8_t)y->edge,
+                         (uint8_t)opposite, bmin, bmax);
+            }
+        }
+    }
+}
+
+// Whether an edge's box, padded as edge_candidates pads it, meets a tile's
+// bounds: the first thing wf_mesh_tile_polys_in_box checks, done here
+// without the call for the many wall edges far from the other layer.
+static bool edge_box_meets(wf_vec3 a, wf_vec3 b, const float pad[3], const float* tmin,
+                           const float* tmax) {
+    return !(max_f(a.x, b.x) + pad[0] < tmin[0] || min_f(a.x, b.x) - pad[0] > tmax[0] ||
+             max_f(a.y, b.y) + pad[1] < tmin[1] || min_f(a.y, b.y) - pad[1] > tmax[1] ||
+             max_f(a.z, b.z) + pad[2] < tmin[2] || min_f(a.z, b.z) - pad[2] > tmax[2]);
 }
 
 // Seams between layers of one grid cell: a wall edge of t that lies on a
@@ -374,8 +495,18 @@ static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const wf_mesh_
 // link it so paths cross between floors inside a tile.
 static void connect_layer_seams(const wf_mesh* mesh, wf_mesh_tile* t, const wf_mesh_tile* o) {
     wf_poly_ref other_base = wf_mesh_tile_base(mesh, o);
-    float climb = fmaxf(t->header->walkable_climb, o->header->walkable_climb);
-    float eps = 1e-3f * fmaxf(1.0f, fmaxf(mesh->tile_width, mesh->tile_depth));
+    float climb = max_f(t->header->walkable_climb, o->header->walkable_climb);
+    float eps = 1e-3f * max_f(1.0f, max_f(mesh->tile_width, mesh->tile_depth));
+    // Every edge's padded box lies in t's vertex bounds padded the same way:
+    // when those miss o's bounds, so does every candidate query below.
+    const float* omin = o->header->bmin;
+    const float* omax = o->header->bmax;
+    float pad[3] = {eps, climb + eps, eps};
+    for (int a = 0; a < 3; ++a) {
+        if (t->vert_max[a] + pad[a] < omin[a] || t->vert_min[a] - pad[a] > omax[a]) {
+            return;
+        }
+    }
     uint32_t ground = t->header->poly_count - t->header->offmesh_count;
     uint32_t other_ground = o->header->poly_count - o->header->offmesh_count;
     for (uint32_t i = 0; i < ground; ++i) {
@@ -386,6 +517,9 @@ static void connect_layer_seams(const wf_mesh* mesh, wf_mesh_tile* t, const wf_m
             }
             wf_vec3 a = wf_tile_vertex(t, p->verts[k]);
             wf_vec3 b = wf_tile_vertex(t, p->verts[(k + 1) % p->vert_count]);
+            if (!edge_box_meets(a, b, pad, omin, omax)) {
+                continue; // the candidate query would find nothing
+            }
             float len = wf_v2_distance(a, b);
             if (len <= eps) {
                 continue;
@@ -502,9 +636,6 @@ static void connect_offmesh_starts(const wf_mesh* mesh, wf_mesh_tile* t) {
     }
 }
 
-static const int32_t neighbour_dx[4] = {1, 0, -1, 0};
-static const int32_t neighbour_dz[4] = {0, 1, 0, -1};
-
 static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_t size,
                       uint32_t flags) {
     const wf_tile_header* h = (const wf_tile_header*)data;
@@ -512,6 +643,10 @@ static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_
     t->size = size;
     t->flags = flags;
     t->header = h;
+    t->tile_x = h->tile_x;
+    t->tile_z = h->tile_z;
+    t->layer = h->layer;
+    t->offmesh_count = h->offmesh_count;
     t->verts = (const float*)(data + h->verts_offset);
     t->polys = (const wf_tile_poly*)(data + h->polys_offset);
     t->detail_meshes = (const wf_tile_detail*)(data + h->detail_meshes_offset);
@@ -527,42 +662,71 @@ static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_
     t->poly_flags = (uint16_t*)rt;
     rt += (size_t)h->poly_count * 2u;
     t->poly_areas = rt;
-    for (uint32_t k = 0; k < h->max_link_count; ++k) {
-        t->links[k].next = k + 1u < h->max_link_count ? k + 1u : WF_NULL_LINK;
-    }
-    t->link_free = h->max_link_count > 0 ? 0u : WF_NULL_LINK;
+    t->link_free = WF_NULL_LINK; // links are handed out from link_fresh up
+    t->link_fresh = 0;
     t->links_missing = 0;
     for (uint32_t p = 0; p < h->poly_count; ++p) {
         t->first_link[p] = WF_NULL_LINK;
         t->poly_flags[p] = t->polys[p].flags;
         t->poly_areas[p] = (uint8_t)wf_poly_area(&t->polys[p]);
     }
+    // Bounds of the ground polygons' vertices (the off-mesh ends come last).
+    uint32_t ground_verts = h->vert_count - 2u * h->offmesh_count;
+    for (int a = 0; a < 3; ++a) {
+        t->vert_min[a] = ground_verts > 0 ? INFINITY : 0.0f;
+        t->vert_max[a] = ground_verts > 0 ? -INFINITY : 0.0f;
+    }
+    for (uint32_t v = 0; v < ground_verts; ++v) {
+        for (int a = 0; a < 3; ++a) {
+            t->vert_min[a] = min_f(t->vert_min[a], t->verts[3u * v + (uint32_t)a]);
+            t->vert_max[a] = max_f(t->vert_max[a], t->verts[3u * v + (uint32_t)a]);
+        }
+    }
     (void)mesh;
 }
 
-static uint32_t links_missing_around(wf_mesh* mesh, wf_mesh_tile* t) {
+/// The tiles of the 3 x 3 cells around a tile (itself included), looked
+/// up once per add: cell c (dz = c / 3 - 1, dx = c % 3 - 1) holds
+/// tiles[first[c] .. first[c + 1]), in hash chain order.
+enum { AROUND_CELLS = 9, AROUND_CENTRE = 4 };
+typedef struct tiles_around {
+    const wf_mesh_tile* tiles[AROUND_CELLS * WF_MAX_LAYERS_PER_CELL];
+    uint32_t first[AROUND_CELLS + 1];
+} tiles_around;
+
+static void gather_around(const wf_mesh* mesh, int32_t x, int32_t z, tiles_around* out) {
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < AROUND_CELLS; ++c) {
+        out->first[c] = n;
+        uint32_t m = wf_mesh_tiles_at(mesh, x + (int32_t)(c % 3u) - 1, z + (int32_t)(c / 3u) - 1,
+                                      &out->tiles[n], WF_MAX_LAYERS_PER_CELL);
+        n += m < WF_MAX_LAYERS_PER_CELL ? m : WF_MAX_LAYERS_PER_CELL;
+    }
+    out->first[AROUND_CELLS] = n;
+}
+
+/// Cell of `around` across each side (WF_SIDE_POS_X, POS_Z, NEG_X, NEG_Z).
+static const uint32_t side_cell[4] = {5, 7, 3, 1};
+
+static uint32_t links_missing_around(wf_mesh_tile* t, const tiles_around* around) {
     uint32_t missing = t->links_missing;
-    const wf_mesh_tile* near[WF_MAX_LAYERS_PER_CELL];
-    for (int32_t dz = -1; dz <= 1; ++dz) {
-        for (int32_t dx = -1; dx <= 1; ++dx) {
-            uint32_t n = wf_mesh_tiles_at(mesh, t->header->tile_x + dx, t->header->tile_z + dz, near,
-                                          WF_MAX_LAYERS_PER_CELL);
-            for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
-                wf_mesh_tile* o = (wf_mesh_tile*)near[i];
-                missing += o->links_missing;
-                o->links_missing = 0;
-            }
-        }
+    for (uint32_t i = 0; i < around->first[AROUND_CELLS]; ++i) {
+        wf_mesh_tile* o = (wf_mesh_tile*)around->tiles[i];
+        missing += o->links_missing;
+        o->links_missing = 0;
     }
     t->links_missing = 0;
     return missing;
 }
 
-wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
-                           wf_tile_ref requested, wf_tile_ref* out_tile) {
+static wf_status add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
+                          wf_tile_ref requested, wf_tile_ref* out_tile, bool built_here) {
     WF_CHECK_ARG(mesh != NULL && data != NULL && out_tile != NULL);
     WF_CHECK_ARG((flags & ~(uint32_t)WF_TILE_MESH_OWNS_DATA) == 0);
-    wf_status s = wf_tile_validate(data, size);
+    wf_status s = built_here ? wf_tile_validate_structure(data, size) : wf_tile_validate(data, size);
+    WF_ASSERT(!built_here || s != WF_OK ||
+              wf_tile_checksum(data, ((const wf_tile_header*)data)->runtime_offset) ==
+                  ((const wf_tile_header*)data)->checksum);
     if (s != WF_OK) {
         wf_log(&mesh->logger, WF_LOG_WARN, "add_tile: rejected blob (%s)", wf_status_string(s));
         return s;
@@ -573,11 +737,18 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
           h->tile_z < INT32_MAX - 2)) {
         return WF_ERR_BAD_DATA;
     }
-    wf_tile_ref existing;
-    if (wf_mesh_find_tile(mesh, h->tile_x, h->tile_z, h->layer, &existing) == WF_OK) {
-        return WF_ERR_BUSY;
+    uint32_t layers_here = 0;
+    for (uint32_t i = mesh->cell_heads[cell_hash(h->tile_x, h->tile_z, mesh->cell_mask)];
+         i != WF_NO_TILE; i = mesh->tiles[i].next_in_cell) {
+        const wf_mesh_tile* o = &mesh->tiles[i];
+        if (o->tile_x == h->tile_x && o->tile_z == h->tile_z) {
+            if (o->layer == h->layer) {
+                return WF_ERR_BUSY;
+            }
+            layers_here++;
+        }
     }
-    if (wf_mesh_tiles_at(mesh, h->tile_x, h->tile_z, NULL, 0) >= WF_MAX_LAYERS_PER_CELL) {
+    if (layers_here >= WF_MAX_LAYERS_PER_CELL) {
         return WF_ERR_CAPACITY; // stitching looks at this many layers per cell
     }
     uint32_t slot;
@@ -591,16 +762,24 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
             return WF_ERR_BUSY;
         }
         uint32_t* at = &mesh->free_head;
+        uint32_t before = WF_NO_TILE;
         while (*at != slot) {
+            before = *at;
             at = &mesh->tiles[*at].next_free; // the slot is free, so it is on the list
         }
         *at = mesh->tiles[slot].next_free;
+        if (mesh->free_tail == slot) {
+            mesh->free_tail = before;
+        }
     } else {
         if (mesh->free_head == WF_NO_TILE) {
             return WF_ERR_CAPACITY;
         }
         slot = mesh->free_head;
         mesh->free_head = mesh->tiles[slot].next_free;
+        if (mesh->free_head == WF_NO_TILE) {
+            mesh->free_tail = WF_NO_TILE;
+        }
         generation = mesh->tiles[slot].generation;
     }
     wf_mesh_tile* t = &mesh->tiles[slot];
@@ -615,44 +794,40 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
 
     connect_internal(mesh, t);
     connect_offmesh_starts(mesh, t);
-    const wf_mesh_tile* near[WF_MAX_LAYERS_PER_CELL];
+    tiles_around around;
+    gather_around(mesh, h->tile_x, h->tile_z, &around);
     // Portals to the four side neighbours (every layer), both directions.
+    portal_list mine;
     for (int side = 0; side < 4; ++side) {
-        uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + neighbour_dx[side],
-                                      h->tile_z + neighbour_dz[side], near, WF_MAX_LAYERS_PER_CELL);
-        for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
-            wf_mesh_tile* o = (wf_mesh_tile*)near[i];
-            connect_portals(mesh, t, o, side);
-            connect_portals(mesh, o, t, (side + 2) & 3);
+        uint32_t from = around.first[side_cell[side]], to = around.first[side_cell[side] + 1u];
+        if (from == to || t->portal_polys[side][0] == t->portal_polys[side][1]) {
+            continue; // nothing links across this side
+        }
+        list_portals(t, side, &mine);
+        for (uint32_t i = from; i < to; ++i) {
+            connect_portals(mesh, t, &mine, (wf_mesh_tile*)around.tiles[i], side);
         }
     }
     // Seams with the other layers of the same cell, both directions.
-    {
-        uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x, h->tile_z, near, WF_MAX_LAYERS_PER_CELL);
-        for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
-            wf_mesh_tile* o = (wf_mesh_tile*)near[i];
-            if (o != t) {
-                connect_layer_seams(mesh, t, o);
-                connect_layer_seams(mesh, o, t);
-            }
+    for (uint32_t i = around.first[AROUND_CENTRE]; i < around.first[AROUND_CENTRE + 1u]; ++i) {
+        wf_mesh_tile* o = (wf_mesh_tile*)around.tiles[i];
+        if (o != t) {
+            connect_layer_seams(mesh, t, o);
+            connect_layer_seams(mesh, o, t);
         }
     }
     // Off-mesh links may end in this cell or any of the 8 around it.
-    for (int32_t dz = -1; dz <= 1; ++dz) {
-        for (int32_t dx = -1; dx <= 1; ++dx) {
-            uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
-                                          WF_MAX_LAYERS_PER_CELL);
-            for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
-                wf_mesh_tile* o = (wf_mesh_tile*)near[i];
-                connect_offmesh_ends(mesh, o, t);
-                if (o != t) {
-                    connect_offmesh_ends(mesh, t, o);
-                }
-            }
+    for (uint32_t i = 0; i < around.first[AROUND_CELLS]; ++i) {
+        wf_mesh_tile* o = (wf_mesh_tile*)around.tiles[i];
+        if (o->offmesh_count > 0) {
+            connect_offmesh_ends(mesh, o, t);
+        }
+        if (o != t && t->offmesh_count > 0) {
+            connect_offmesh_ends(mesh, t, o);
         }
     }
     out_tile->bits = wf_mesh_tile_base(mesh, t).bits;
-    uint32_t missing = links_missing_around(mesh, t);
+    uint32_t missing = links_missing_around(t, &around);
     if (missing > 0) {
         wf_log(&mesh->logger, WF_LOG_WARN,
                "add_tile (%d, %d, %d): %u links did not fit the tiles' link capacity",
@@ -660,6 +835,16 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
         return WF_PARTIAL;
     }
     return WF_OK;
+}
+
+wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
+                           wf_tile_ref requested, wf_tile_ref* out_tile) {
+    return add_tile(mesh, data, size, flags, requested, out_tile, false);
+}
+
+wf_status wf_mesh_add_built_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
+                                 wf_tile_ref* out_tile) {
+    return add_tile(mesh, data, size, flags, (wf_tile_ref){0}, out_tile, true);
 }
 
 wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, size_t* out_size) {
@@ -678,14 +863,26 @@ wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, 
             uint32_t n = wf_mesh_tiles_at(mesh, h->tile_x + dx, h->tile_z + dz, near,
                                           WF_MAX_LAYERS_PER_CELL);
             for (uint32_t i = 0; i < n && i < WF_MAX_LAYERS_PER_CELL; ++i) {
-                // A diagonal neighbour links here only through off-mesh
-                // links: its own, or the back links of this tile's
-                // bidirectional links landing there. Skip it when neither
-                // tile has any.
-                bool diagonal = dx != 0 && dz != 0;
-                if (near[i] != t && (!diagonal || near[i]->header->offmesh_count > 0 ||
-                                     h->offmesh_count > 0)) {
-                    unlink_target((wf_mesh_tile*)near[i], slot);
+                wf_mesh_tile* o = (wf_mesh_tile*)near[i];
+                if (o == t) {
+                    continue;
+                }
+                // Besides off-mesh links (its own, or the back links of this
+                // tile's bidirectional ones landing there), a side neighbour
+                // links here only from its portal edges facing this tile, a
+                // diagonal one not at all: without off-mesh links on either
+                // tile, only those polygons need a look.
+                bool offmesh = o->offmesh_count > 0 || t->offmesh_count > 0;
+                if (!offmesh && dx != 0 && dz != 0) {
+                    continue;
+                }
+                if (!offmesh && (dx != 0 || dz != 0)) {
+                    int facing = dx > 0 ? WF_SIDE_NEG_X
+                                        : (dx < 0 ? WF_SIDE_POS_X
+                                                  : (dz > 0 ? WF_SIDE_NEG_Z : WF_SIDE_POS_Z));
+                    unlink_target(o, slot, o->portal_polys[facing][0], o->portal_polys[facing][1]);
+                } else {
+                    unlink_target(o, slot, 0, o->header->poly_count);
                 }
             }
         }
@@ -708,11 +905,12 @@ wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, 
     t->next_in_cell = WF_NO_TILE;
     // Freed slots go to the back: a stale ref's slot is reused as late as possible.
     t->next_free = WF_NO_TILE;
-    uint32_t* tail = &mesh->free_head;
-    while (*tail != WF_NO_TILE) {
-        tail = &mesh->tiles[*tail].next_free;
+    if (mesh->free_tail == WF_NO_TILE) {
+        mesh->free_head = slot;
+    } else {
+        mesh->tiles[mesh->free_tail].next_free = slot;
     }
-    *tail = slot;
+    mesh->free_tail = slot;
     mesh->tile_count--;
     return WF_OK;
 }

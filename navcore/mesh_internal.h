@@ -12,6 +12,17 @@ typedef struct wf_mesh_tile {
     uint32_t generation; ///< current generation of the slot (never 0)
     bool in_use;
     uint32_t flags;      ///< wf_tile_flags
+    // Copied from the header: walking a cell's hash chain, and deciding
+    // what to look at around a tile, reads only the slots, not every blob.
+    int32_t tile_x;
+    int32_t tile_z;
+    int32_t layer;
+    uint32_t offmesh_count;
+    /// Per side, the polygons [first, end) with a portal edge on it: stitching
+    /// and unlinking look at these only, not at every polygon.
+    uint16_t portal_polys[4][2];
+    uint32_t next_in_cell; ///< hash chain of tiles by grid cell
+    uint32_t next_free;    ///< free slot list
     unsigned char* data;
     size_t size;
     const wf_tile_header* header;
@@ -27,10 +38,11 @@ typedef struct wf_mesh_tile {
     uint32_t* first_link;  ///< per polygon
     uint16_t* poly_flags;  ///< current flags per polygon
     uint8_t* poly_areas;   ///< current area per polygon
-    uint32_t link_free;    ///< free list head of links
+    uint32_t link_free;    ///< free list head of links (links given back)
+    uint32_t link_fresh;   ///< links from here on were never handed out
     uint32_t links_missing; ///< links that did not fit (reported by add_tile)
-    uint32_t next_in_cell; ///< hash chain of tiles by grid cell
-    uint32_t next_free;    ///< free slot list
+    float vert_min[3]; ///< bounds of the ground polygons' vertices (seam pre-check)
+    float vert_max[3];
 } wf_mesh_tile;
 
 struct wf_mesh {
@@ -44,6 +56,7 @@ struct wf_mesh {
     uint32_t* cell_heads; ///< hash of grid cell -> first tile slot
     uint32_t cell_mask;
     uint32_t free_head;
+    uint32_t free_tail; ///< freed slots are appended here (WF_NO_TILE: list empty)
     uint32_t tile_count;
 };
 
@@ -96,6 +109,13 @@ static inline uint32_t wf_tile_poly_index(const wf_mesh_tile* tile, const wf_til
 /// at most max.
 uint32_t wf_mesh_tiles_at(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
                           const wf_mesh_tile** out, uint32_t max);
+
+/// wf_mesh_add_tile for a blob the library has just built itself (the tile
+/// cache's commit): the structure is still checked, but not the checksum,
+/// which only guards bytes that travelled or were stored (debug builds
+/// check it anyway). Not for blobs from outside.
+wf_status wf_mesh_add_built_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
+                                 wf_tile_ref* out_tile);
 
 /// Polygons of a tile whose bounds overlap [qmin, qmax] (off-mesh links
 /// excluded), via the BV tree. Writes at most max; returns how many overlap.

@@ -127,6 +127,10 @@ static inline uint32_t wf_poly_type(const wf_tile_poly* p) {
 /// FNV-1a over the blob's checksummed part.
 uint32_t wf_tile_checksum(const unsigned char* data, uint32_t runtime_offset);
 
+/// wf_tile_validate without the checksum: for blobs built in this process
+/// (nothing stored or sent that could have changed them), still safe to use.
+wf_status wf_tile_validate_structure(const void* data, size_t size);
+
 /// Bytes of the run-time section for the given counts.
 static inline uint64_t wf_tile_runtime_size(uint32_t poly_count, uint32_t max_link_count) {
     return (uint64_t)max_link_count * sizeof(wf_tile_link) + (uint64_t)poly_count * 4u +

@@ -8,6 +8,7 @@
 #include "navcore/alloc.h"
 #include "navcore/check.h"
 #include "navcore/log.h"
+#include "navcore/mesh_internal.h"
 #include "tilecache/tilecache_internal.h"
 
 /* ---------------------------------------------------------------------------
@@ -337,7 +338,8 @@ static wf_status commit_tile(update_run* run, uint32_t layer, const unsigned cha
     wf_status s = WF_OK;
     if (blob != NULL) {
         memcpy(ls->blob, blob, size);
-        s = wf_mesh_add_tile(run->mesh, ls->blob, size, 0, (wf_tile_ref){0}, &added);
+        // Built by this cache moments ago: the mesh skips the checksum.
+        s = wf_mesh_add_built_tile(run->mesh, ls->blob, size, 0, &added);
         if (s < 0) {
             wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: tile (%d, %d, %d) not added: %s",
                    info->tile_x, info->tile_z, info->layer, wf_status_string(s));
