@@ -36,10 +36,14 @@ static uint32_t poly_vertex_count(const uint16_t* p) {
     return n;
 }
 
+/// How far off a tile bound an edge may lie and still be on it.
+static float border_eps(const wf_tile_build_desc* d) {
+    return 1e-4f * fmaxf(1.0f, fmaxf(d->bmax.x - d->bmin.x, d->bmax.z - d->bmin.z));
+}
+
 // An edge lying on one of the tile's x or z bounds: a potential portal.
-// Returns the side, or -1.
-static int border_side(const float* a, const float* b, const wf_tile_build_desc* d) {
-    const float eps = 1e-4f * fmaxf(1.0f, fmaxf(d->bmax.x - d->bmin.x, d->bmax.z - d->bmin.z));
+// Returns the side, or -1. eps is border_eps(d), made once per tile.
+static int border_side(const float* a, const float* b, const wf_tile_build_desc* d, float eps) {
     if (fabsf(a[0] - d->bmax.x) <= eps && fabsf(b[0] - d->bmax.x) <= eps) return WF_SIDE_POS_X;
     if (fabsf(a[2] - d->bmax.z) <= eps && fabsf(b[2] - d->bmax.z) <= eps) return WF_SIDE_POS_Z;
     if (fabsf(a[0] - d->bmin.x) <= eps && fabsf(b[0] - d->bmin.x) <= eps) return WF_SIDE_NEG_X;
@@ -115,6 +119,7 @@ static wf_status check_desc(const wf_tile_build_desc* d) {
 
 static uint32_t count_links(const wf_tile_build_desc* d) {
     uint64_t links = 0;
+    const float eps = border_eps(d);
     for (uint32_t i = 0; i < d->poly_count; ++i) {
         const uint16_t* p = &d->polys[i * WF_MAX_VERTS_PER_POLY];
         uint32_t n = poly_vertex_count(p);
@@ -124,7 +129,8 @@ static uint32_t count_links(const wf_tile_build_desc* d) {
                 uint16_t nb = d->neighbours[i * WF_MAX_VERTS_PER_POLY + k];
                 portal = nb != WF_NULL_INDEX && (nb & WF_PORTAL_EDGE) != 0;
             } else {
-                portal = border_side(&d->verts[3 * p[k]], &d->verts[3 * p[(k + 1) % n]], d) >= 0;
+                uint32_t next = k + 1u < n ? k + 1u : 0u;
+                portal = border_side(&d->verts[3 * p[k]], &d->verts[3 * p[next]], d, eps) >= 0;
             }
             links += portal ? WF_TILE_LINKS_PER_PORTAL : 1u;
         }
@@ -226,12 +232,13 @@ static void find_neighbours(const wf_tile_build_desc* d, wf_tile_poly* polys, vo
     for (uint32_t i = 0; i < d->poly_count; ++i) {
         wf_tile_poly* p = &polys[i];
         for (uint32_t k = 0; k < p->vert_count; ++k) {
-            uint32_t a = p->verts[k], b = p->verts[(k + 1) % p->vert_count];
+            uint32_t a = p->verts[k], b = p->verts[k + 1u < p->vert_count ? k + 1u : 0u];
             edges[count++] = (edge_record){(a < b ? a : b) << 16 | (a < b ? b : a), i, k, 0};
             p->neighbours[k] = 0;
         }
     }
     sort_edges(edges, count);
+    const float eps = border_eps(d);
     for (uint32_t i = 0; i + 1 < count; ++i) {
         // Exactly two polygons on an edge connect; a third would be
         // non-manifold input, and is left as a wall.
@@ -246,8 +253,9 @@ static void find_neighbours(const wf_tile_build_desc* d, wf_tile_poly* polys, vo
         wf_tile_poly* p = &polys[i];
         for (uint32_t k = 0; k < p->vert_count; ++k) {
             if (p->neighbours[k] == 0) {
+                uint32_t next = k + 1u < p->vert_count ? k + 1u : 0u;
                 int side = border_side(&d->verts[3 * p->verts[k]],
-                                       &d->verts[3 * p->verts[(k + 1) % p->vert_count]], d);
+                                       &d->verts[3 * p->verts[next]], d, eps);
                 if (side >= 0) {
                     p->neighbours[k] = (uint16_t)(WF_PORTAL_EDGE | (uint32_t)side);
                 }
@@ -386,7 +394,8 @@ wf_status wf_tile_build_into(const wf_tile_build_desc* desc, void* buffer, size_
     }
     const wf_tile_build_desc* d = desc;
     unsigned char* base = buffer;
-    memset(base, 0, (size_t)l.size);
+    // The run-time section serves as scratch below and is cleared last.
+    memset(base, 0, l.offsets[7]);
     wf_tile_header* h = buffer;
     h->magic = WF_TILE_MAGIC;
     h->version = WF_TILE_VERSION;

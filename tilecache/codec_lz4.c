@@ -65,17 +65,32 @@ static void filter_planes(const unsigned char* in, unsigned char* out, uint32_t 
     }
 }
 
-// In place, in cell order: every prediction reads cells already restored.
+// One row of the heights and cons planes from the row below, restored.
+static void unfilter_row(unsigned char* restrict heights, const unsigned char* restrict below,
+                         unsigned char* restrict cons, const unsigned char* restrict cons_below,
+                         size_t width) {
+    for (size_t x = 0; x < width; ++x) { // rows apart: vectorizes
+        heights[x] = (unsigned char)(heights[x] + below[x]);
+        cons[x] = (unsigned char)(cons[x] ^ cons_below[x]);
+    }
+}
+
+// In place, row by row: every prediction reads cells already restored.
 static void unfilter_planes(unsigned char* data, uint32_t width, uint32_t depth) {
     size_t cells = (size_t)width * depth;
     unsigned char* heights = data;
     unsigned char* areas = data + cells;
     unsigned char* cons = data + 2u * cells;
+    for (size_t x = 1; x < width; ++x) { // the first row from the left; its cons as stored
+        heights[x] = (unsigned char)(heights[x] + heights[x - 1u]);
+    }
+    for (size_t z = 1; z < depth; ++z) {
+        size_t row = z * width;
+        unfilter_row(heights + row, heights + row - width, cons + row, cons + row - width,
+                     width);
+    }
     for (size_t i = 0; i < cells; ++i) {
-        unsigned char below = i >= width ? heights[i - width] : (i > 0 ? heights[i - 1] : 0);
-        heights[i] = (unsigned char)(heights[i] + below);
         areas[i] = (unsigned char)(areas[i] ^ (heights[i] == WF_LAYER_EMPTY ? 0xffu : 0u));
-        cons[i] = (unsigned char)(cons[i] ^ (i >= width ? cons[i - width] : 0u));
     }
 }
 

@@ -117,6 +117,11 @@ static bool trace(const tracer* t, uint32_t region, uint32_t first_cell, wf_cont
     return true;
 }
 
+/// Steps from i to j going forward around a loop of n (i, j < n), and the
+/// index after i: without a division, as these run per kept vertex.
+static uint32_t loop_span(uint32_t i, uint32_t j, uint32_t n) { return j >= i ? j - i : j + n - i; }
+static uint32_t loop_next(uint32_t i, uint32_t n) { return i + 1u == n ? 0u : i + 1u; }
+
 static bool vertex_after(const wf_contour_vertex* a, const wf_contour_vertex* b) {
     return a->x != b->x ? a->x > b->x : a->z > b->z;
 }
@@ -146,7 +151,7 @@ static int64_t scaled_distance(const wf_contour_vertex* p, const wf_contour_vert
 /// on either side of a shared outline picks the same vertex.
 static uint32_t farthest(const wf_contour_vertex* raw, const uint32_t* corners, uint32_t m,
                          uint32_t ka, uint32_t kb, double max_error_sq) {
-    uint32_t span = (kb + m - ka) % m;
+    uint32_t span = loop_span(ka, kb, m);
     if (span < 2u) {
         return UINT32_MAX;
     }
@@ -159,8 +164,14 @@ static uint32_t farthest(const wf_contour_vertex* raw, const uint32_t* corners, 
     int64_t len_sq = dx * dx + dz * dz;
     uint32_t best = UINT32_MAX;
     int64_t best_d = -1;
+    // Walk from `from` towards `to` with wrapping steps (no division).
+    uint32_t c = forward ? ka : kb;
     for (uint32_t k = 1; k < span; ++k) {
-        uint32_t c = forward ? (ka + k) % m : (kb + m - k) % m;
+        if (forward) {
+            c = c + 1u == m ? 0u : c + 1u;
+        } else {
+            c = c == 0 ? m - 1u : c - 1u;
+        }
         int64_t d = scaled_distance(&raw[corners[c]], from, to);
         if (d > best_d) {
             best_d = d;
@@ -193,14 +204,19 @@ static bool along_tile_side(const wf_contour_vertex* a, const wf_contour_vertex*
 /// lies farthest from their segment, searched from the lexicographically
 /// smaller end like farthest(); UINT32_MAX when all lie on it.
 static uint32_t farthest_raw(const wf_contour_vertex* raw, uint32_t n, uint32_t a, uint32_t b) {
-    uint32_t span = (b + n - a) % n;
+    uint32_t span = loop_span(a, b, n);
     bool forward = vertex_after(&raw[b], &raw[a]);
     const wf_contour_vertex* from = forward ? &raw[a] : &raw[b];
     const wf_contour_vertex* to = forward ? &raw[b] : &raw[a];
     uint32_t best = UINT32_MAX;
     int64_t best_d = 0;
+    uint32_t i = forward ? a : b;
     for (uint32_t k = 1; k < span; ++k) {
-        uint32_t i = forward ? (a + k) % n : (b + n - k) % n;
+        if (forward) {
+            i = i + 1u == n ? 0u : i + 1u;
+        } else {
+            i = i == 0 ? n - 1u : i - 1u;
+        }
         int64_t d = scaled_distance(&raw[i], from, to);
         if (d > best_d) {
             best_d = d;
@@ -257,7 +273,7 @@ static uint32_t simplify(const wf_contour_vertex* raw, uint32_t n, uint32_t widt
     }
     double limit_sq = (double)max_error * (double)max_error;
     for (uint32_t j = 0; j < count;) {
-        uint32_t c = farthest(raw, corners, m, kept[j], kept[(j + 1u) % count], limit_sq);
+        uint32_t c = farthest(raw, corners, m, kept[j], kept[loop_next(j, count)], limit_sq);
         if (c != UINT32_MAX) {
             insert_after(kept, &count, j, c);
         } else {
@@ -270,10 +286,10 @@ static uint32_t simplify(const wf_contour_vertex* raw, uint32_t n, uint32_t widt
     if (max_edge_length > 0.0f) {
         float max_sq = max_edge_length * max_edge_length;
         for (uint32_t j = 0; j < count;) {
-            uint32_t a = kept[j], b = kept[(j + 1u) % count];
+            uint32_t a = kept[j], b = kept[loop_next(j, count)];
             uint16_t nei = raw[a].neighbour;
             float dx = (float)raw[b].x - (float)raw[a].x, dz = (float)raw[b].z - (float)raw[a].z;
-            uint32_t span = (b + n - a) % n;
+            uint32_t span = loop_span(a, b, n);
             if ((nei == WF_CONTOUR_WALL || nei == WF_CONTOUR_TILE_EDGE) && span > 1u &&
                 dx * dx + dz * dz > max_sq) {
                 insert_after(kept, &count, j, (a + span / 2u) % n);
@@ -285,7 +301,7 @@ static uint32_t simplify(const wf_contour_vertex* raw, uint32_t n, uint32_t widt
     // Anything but a tile edge simplified onto a tile side would become a
     // portal: keep the farthest vertex of such stretches (it lies inside).
     for (uint32_t j = 0; j < count;) {
-        uint32_t a = kept[j], b = kept[(j + 1u) % count];
+        uint32_t a = kept[j], b = kept[loop_next(j, count)];
         uint32_t i = UINT32_MAX;
         if (raw[a].neighbour != WF_CONTOUR_TILE_EDGE &&
             along_tile_side(&raw[a], &raw[b], width, depth)) {
@@ -308,8 +324,8 @@ static uint32_t compact(wf_contour_vertex* raw, const uint32_t* kept, uint32_t c
         start = kept[j] < kept[start] ? j : start;
     }
     uint32_t n = 0;
-    for (uint32_t k = 0; k < count; ++k) {
-        wf_contour_vertex v = raw[kept[(start + k) % count]];
+    for (uint32_t k = 0, j = start; k < count; ++k, j = loop_next(j, count)) {
+        wf_contour_vertex v = raw[kept[j]];
         if (n > 0 && raw[n - 1u].x == v.x && raw[n - 1u].z == v.z) {
             continue;
         }

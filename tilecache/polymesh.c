@@ -75,7 +75,6 @@ static uint32_t weld(welder* w, const vertex* v) {
 
 enum {
     CLIP_REFLEX = 1, // not strictly convex
-    CLIP_EAR = 2,
 };
 
 typedef struct clipper {
@@ -83,7 +82,10 @@ typedef struct clipper {
     uint16_t* prev;
     uint16_t* next;
     uint8_t* state;
-    uint32_t* length; // squared length of the ear's diagonal
+    /// Per original vertex: the squared length of its ear's diagonal, or
+    /// UINT32_MAX when it is no ear (or clipped): the best ear is a flat
+    /// scan, no walk along the list.
+    uint32_t* ear_key;
     uint16_t* reflex;
     uint16_t* reflex_at;
     uint32_t reflex_count;
@@ -120,7 +122,7 @@ static void update_reflex(clipper* c, uint32_t i) {
 }
 
 static void update_ear(clipper* c, uint32_t i) {
-    c->state[i] &= (uint8_t)~CLIP_EAR;
+    c->ear_key[i] = UINT32_MAX;
     if (c->state[i] & CLIP_REFLEX) {
         return;
     }
@@ -136,8 +138,7 @@ static void update_ear(clipper* c, uint32_t i) {
             return;
         }
     }
-    c->state[i] |= CLIP_EAR;
-    c->length[i] = distance_sq(vp, vq);
+    c->ear_key[i] = distance_sq(vp, vq);
 }
 
 static void add_triangle(clipper* c, triangulation* t, uint32_t a, uint32_t b, uint32_t d) {
@@ -180,15 +181,25 @@ static void triangulate(clipper* c, uint32_t n, triangulation* t) {
     }
     uint32_t head = 0;
     for (uint32_t left = n; left > 3; --left) {
+        // The first shortest ear in list order from head: the list keeps
+        // the original cyclic order, so scan from head to the end, then
+        // from the start (strict <: the earlier one wins a tie).
         uint32_t best = NO_INDEX, best_len = UINT32_MAX;
-        uint32_t i = head;
-        for (uint32_t k = 0; k < left; ++k, i = c->next[i]) {
-            if ((c->state[i] & CLIP_EAR) && c->length[i] < best_len) {
-                best = i;
-                best_len = c->length[i];
+        const uint32_t* key = c->ear_key;
+        for (uint32_t k = head; k < n; ++k) {
+            if (key[k] < best_len) {
+                best = k;
+                best_len = key[k];
+            }
+        }
+        for (uint32_t k = 0; k < head; ++k) {
+            if (key[k] < best_len) {
+                best = k;
+                best_len = key[k];
             }
         }
         if (best == NO_INDEX) {
+            uint32_t i = head;
             for (uint32_t k = 0; k < left; ++k, i = c->next[i]) {
                 uint32_t len = distance_sq(&c->v[c->prev[i]], &c->v[c->next[i]]);
                 if (!(c->state[i] & CLIP_REFLEX) && len < best_len) {
@@ -202,6 +213,7 @@ static void triangulate(clipper* c, uint32_t n, triangulation* t) {
         }
         uint32_t p = c->prev[best], q = c->next[best];
         add_triangle(c, t, p, best, q);
+        c->ear_key[best] = UINT32_MAX; // clipped
         c->owner[p] = (uint16_t)(t->tri_count - 1u);
         c->next[p] = (uint16_t)q;
         c->prev[q] = (uint16_t)p;
@@ -260,6 +272,8 @@ static bool convex_corner(const vertex* a, const vertex* b, const vertex* c) {
     return dot < 0;
 }
 
+static uint32_t wrap(uint32_t i, uint32_t n) { return i >= n ? i - n : i; }
+
 static void try_merge(merger* m, uint32_t ta, uint32_t tb, uint32_t u, uint32_t w) {
     uint32_t pa = find_root(m->parent, ta), pb = find_root(m->parent, tb);
     if (pa == pb) {
@@ -271,10 +285,11 @@ static void try_merge(merger* m, uint32_t ta, uint32_t tb, uint32_t u, uint32_t 
     }
     const uint16_t* a = &m->verts[WF_MAX_VERTS_PER_POLY * pa];
     const uint16_t* b = &m->verts[WF_MAX_VERTS_PER_POLY * pb];
-    // Edge x -> y in a, y -> x in b.
+    // Edge x -> y in a, y -> x in b. Indices wrap by subtraction: no
+    // division in these short loops.
     uint32_t ia = na, ib = nb;
     for (uint32_t i = 0; i < na; ++i) {
-        uint32_t x = a[i], y = a[(i + 1u) % na];
+        uint32_t x = a[i], y = a[wrap(i + 1u, na)];
         if ((x == u && y == w) || (x == w && y == u)) {
             ia = i;
             break;
@@ -283,9 +298,9 @@ static void try_merge(merger* m, uint32_t ta, uint32_t tb, uint32_t u, uint32_t 
     if (ia == na) {
         return;
     }
-    uint32_t x = a[ia], y = a[(ia + 1u) % na];
+    uint32_t x = a[ia], y = a[wrap(ia + 1u, na)];
     for (uint32_t j = 0; j < nb; ++j) {
-        if (b[j] == y && b[(j + 1u) % nb] == x) {
+        if (b[j] == y && b[wrap(j + 1u, nb)] == x) {
             ib = j;
             break;
         }
@@ -294,19 +309,22 @@ static void try_merge(merger* m, uint32_t ta, uint32_t tb, uint32_t u, uint32_t 
         return;
     }
     const vertex* v = m->v;
-    if (!convex_corner(&v[a[(ia + na - 1u) % na]], &v[x], &v[b[(ib + 2u) % nb]]) ||
-        !convex_corner(&v[b[(ib + nb - 1u) % nb]], &v[y], &v[a[(ia + 2u) % na]])) {
+    if (!convex_corner(&v[a[wrap(ia + na - 1u, na)]], &v[x], &v[b[wrap(ib + 2u, nb)]]) ||
+        !convex_corner(&v[b[wrap(ib + nb - 1u, nb)]], &v[y], &v[a[wrap(ia + 2u, na)]])) {
         return;
     }
     uint16_t merged[MERGE_MAX];
     uint32_t n = 0;
-    for (uint32_t k = 0; k < na; ++k) { // y ... x along a
-        merged[n++] = a[(ia + 1u + k) % na];
+    for (uint32_t k = 0, i = wrap(ia + 1u, na); k < na; ++k, i = wrap(i + 1u, na)) {
+        merged[n++] = a[i]; // y ... x along a
     }
-    for (uint32_t k = 2; k < nb; ++k) { // after x ... before y along b
-        merged[n++] = b[(ib + k) % nb];
+    for (uint32_t k = 2, j = wrap(ib + 2u, nb); k < nb; ++k, j = wrap(j + 1u, nb)) {
+        merged[n++] = b[j]; // after x ... before y along b
     }
-    memcpy(&m->verts[WF_MAX_VERTS_PER_POLY * pa], merged, sizeof(uint16_t) * n);
+    uint16_t* out = &m->verts[WF_MAX_VERTS_PER_POLY * pa];
+    for (uint32_t k = 0; k < n; ++k) {
+        out[k] = merged[k];
+    }
     m->count[pa] = (uint8_t)n;
     m->parent[pb] = (uint16_t)pa;
 }
@@ -367,7 +385,7 @@ static wf_status add_contour(const vertex* verts, uint32_t n, uint8_t area, uint
     c.prev = WF_ARENA_ARRAY(arena, uint16_t, n);
     c.next = WF_ARENA_ARRAY(arena, uint16_t, n);
     c.state = WF_ARENA_ARRAY(arena, uint8_t, n);
-    c.length = WF_ARENA_ARRAY(arena, uint32_t, n);
+    c.ear_key = WF_ARENA_ARRAY(arena, uint32_t, n);
     c.reflex = WF_ARENA_ARRAY(arena, uint16_t, n);
     c.reflex_at = WF_ARENA_ARRAY(arena, uint16_t, n);
     c.owner = WF_ARENA_ARRAY(arena, uint16_t, n);
@@ -376,7 +394,7 @@ static wf_status add_contour(const vertex* verts, uint32_t n, uint8_t area, uint
     t.tri_count = 0;
     t.diag_count = 0;
     uint16_t* global = WF_ARENA_ARRAY(arena, uint16_t, n);
-    if (c.prev == NULL || c.next == NULL || c.state == NULL || c.length == NULL ||
+    if (c.prev == NULL || c.next == NULL || c.state == NULL || c.ear_key == NULL ||
         c.reflex == NULL || c.reflex_at == NULL || c.owner == NULL || t.tris == NULL ||
         t.diags == NULL || global == NULL) {
         return WF_ERR_CAPACITY;

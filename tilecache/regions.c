@@ -121,65 +121,133 @@ typedef struct sweep {
 static uint32_t linked_down(const uint8_t* conn, uint32_t from, uint32_t to) {
     uint32_t n = 0;
     for (uint32_t i = from; i <= to; ++i) {
-        n += (conn[i] >> 3) & 1u;
+        n += conn[i] & 8u; // the shift once at the end: vectorizes
     }
-    return n;
+    return n >> 3;
 }
 
-/// Splits row z into runs and cleans the connections (both sides must
-/// agree, both cells walkable) into conn; marks walkable cells with region
-/// 0 for now, the rest WF_REGION_NONE.
-static wf_status find_runs(const wf_layer* layer, uint16_t* reg, uint8_t* conn, uint32_t z,
-                           sweep* s) {
-    uint32_t w = layer->width, row = z * w;
-    const uint8_t* cons = layer->cons;
-    const uint8_t* areas = layer->areas;
-    const uint8_t* heights = layer->heights;
-    uint32_t count = 0;
-    uint8_t left_cons = 0, left_area = WF_AREA_NULL;
-    bool left_walkable = false;
-    for (uint32_t x = 0; x < w; ++x) {
-        uint32_t i = row + x;
-        uint8_t area = areas[i];
-        if (area == WF_AREA_NULL || heights[i] == WF_LAYER_EMPTY) {
-            reg[i] = WF_REGION_NONE;
-            conn[i] = 0;
-            left_walkable = false;
-            continue;
-        }
-        if (area >= WF_MAX_AREAS) {
-            return WF_ERR_BAD_DATA;
-        }
-        uint32_t c = cons[i];
-        // Branch-free: link patterns are too irregular to predict.
-        uint32_t left = (uint32_t)left_walkable & c & (left_cons >> 2);
-        uint32_t down = 0;
-        if (z > 0) {
-            down = (uint32_t)(reg[i - w] != WF_REGION_NONE) & (c >> 3) & (cons[i - w] >> 1) & 1u;
-            conn[i - w] |= (uint8_t)(down << 1);
-        }
-        left &= 1u;
-        if (x > 0) {
-            conn[i - 1] |= (uint8_t)(left << 2);
-        }
-        conn[i] = (uint8_t)((c & 0xf0u) | left | down << 3);
-        reg[i] = 0;
-        if (left && left_area == area) {
-            sweep_run* r = &s->runs[count - 1u];
-            r->x1 = (uint8_t)x;
-            r->links = (uint16_t)(r->links + down);
+/// One row's links with everything unwalkable cleared (0 for a cell without
+/// floor or area), between two zero cells so that x - 1 and x + 1 exist.
+/// Returns nonzero when a walkable cell has an area id out of range.
+static uint32_t walkable_links(const uint8_t* restrict heights, const uint8_t* restrict areas,
+                               const uint8_t* restrict cons, uint32_t w, uint8_t* restrict out) {
+    uint32_t bad = 0;
+    out[0] = 0;
+    out[w + 1u] = 0;
+    for (uint32_t x = 0; x < w; ++x) { // branch-free: vectorizes
+        uint8_t walk = (uint8_t)((areas[x] != WF_AREA_NULL) & (heights[x] != WF_LAYER_EMPTY));
+        bad |= walk & (areas[x] >= WF_MAX_AREAS);
+        out[x + 1u] = (uint8_t)(cons[x] & (uint8_t)(0u - walk));
+    }
+    return bad;
+}
+
+// Bit d needs the neighbour's opposite bit: left bit 2, up bit 3, right
+// bit 0, down bit 1 (rows padded by one cell on each side).
+static void clean_row(const uint8_t* restrict below, const uint8_t* restrict cur,
+                      const uint8_t* restrict above, size_t w, uint8_t* restrict out) {
+    const uint8_t* left = cur;
+    const uint8_t* right = cur + 2;
+    cur++;
+    below++;
+    above++;
+    for (size_t x = 0; x < w; ++x) {
+        uint8_t e = cur[x];
+        uint8_t back = (uint8_t)((left[x] >> 2 & 1u) | (above[x] >> 2 & 2u) |
+                                 (right[x] << 2 & 4u) | (below[x] << 2 & 8u));
+        out[x] = (uint8_t)((e & 0xf0u) | (e & back));
+    }
+}
+
+/// Cleans the connections of every cell (both sides must agree, both
+/// cells walkable) into conn, a row at a time from the rows' masked links
+/// (walkable_links) kept in three rotating buffers of width + 2.
+static wf_status clean_links(const wf_layer* layer, uint8_t* conn, uint8_t* rows) {
+    uint32_t w = layer->width, d = layer->depth, stride = w + 2u;
+    uint8_t* below = rows;
+    uint8_t* cur = rows + stride;
+    uint8_t* above = rows + 2u * stride;
+    memset(below, 0, stride);
+    uint32_t bad = walkable_links(layer->heights, layer->areas, layer->cons, w, cur);
+    for (uint32_t z = 0; z < d; ++z) {
+        size_t next = (size_t)(z + 1u) * w;
+        if (z + 1u < d) {
+            bad |= walkable_links(layer->heights + next, layer->areas + next, layer->cons + next,
+                                  w, above);
         } else {
-            sweep_run* r = &s->runs[count++];
-            r->x0 = r->x1 = (uint8_t)x;
-            r->area = area;
-            r->links = (uint16_t)down;
+            memset(above, 0, stride);
         }
-        left_walkable = true;
-        left_cons = (uint8_t)c;
-        left_area = area;
+        clean_row(below, cur, above, w, conn + (size_t)z * w);
+        uint8_t* t = below;
+        below = cur;
+        cur = above;
+        above = t;
+    }
+    return bad ? WF_ERR_BAD_DATA : WF_OK;
+}
+
+/// Row flags for find_runs: starts[x] when a run begins at x, stops[x]
+/// when x continues no run from x - 1 (so an empty cell too). Each has 8
+/// bytes past the row: zeros and ones, so that a scan reads whole words.
+static void run_flags(const uint8_t* restrict heights, const uint8_t* restrict areas,
+                      const uint8_t* restrict conn, size_t w, uint8_t* restrict starts,
+                      uint8_t* restrict stops) {
+    starts[0] = (uint8_t)((areas[0] != WF_AREA_NULL) & (heights[0] != WF_LAYER_EMPTY));
+    stops[0] = 1;
+    const uint8_t* left = areas;
+    areas++;
+    heights++;
+    conn++;
+    for (size_t x = 0; x + 1u < w; ++x) { // branch-free: vectorizes
+        uint8_t walk = (uint8_t)((areas[x] != WF_AREA_NULL) & (heights[x] != WF_LAYER_EMPTY));
+        uint8_t same = (uint8_t)(areas[x] == left[x]);
+        uint8_t stop = (uint8_t)((conn[x] & same) ^ 1u); // a left link: both walkable
+        starts[x + 1u] = (uint8_t)(walk & stop);
+        stops[x + 1u] = stop;
+    }
+}
+
+static bool any8(const uint8_t* p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v != 0;
+}
+
+/// Splits row z into runs of same-area cells linked along the row (conn
+/// already cleaned). On the demo levels a third of the cells are walkable
+/// and runs are long, so the flags are scanned a word at a time.
+static void find_runs(const wf_layer* layer, const uint8_t* conn, uint32_t z, sweep* s,
+                      uint8_t* starts, uint8_t* stops) {
+    uint32_t w = layer->width, row = z * w;
+    const uint8_t* areas = layer->areas + row;
+    const uint8_t* c = conn + row;
+    run_flags(layer->heights + row, areas, c, w, starts, stops);
+    uint32_t count = 0;
+    uint32_t x = 0;
+    for (;;) {
+        while (x < w && !starts[x]) {
+            x += any8(starts + x) ? 1u : 8u;
+        }
+        if (x >= w) {
+            break;
+        }
+        uint32_t x0 = x++, links = (uint32_t)c[x0] >> 3 & 1u;
+        while (!stops[x]) { // the ones past the row end it
+            if (!any8(stops + x)) {
+                links += linked_down(c, x, x + 7u);
+                x += 8u;
+                continue;
+            }
+            links += (uint32_t)c[x] >> 3 & 1u;
+            x++;
+        }
+        sweep_run* r = &s->runs[count++];
+        r->x0 = (uint8_t)x0;
+        r->x1 = (uint8_t)(x - 1u);
+        r->area = areas[x0];
+        r->links = (uint16_t)links;
     }
     s->run_count = count;
-    return WF_OK;
 }
 
 /// Same-area links of each run to the runs below (both lists go by x).
@@ -292,15 +360,12 @@ static bool run_contacts(const wf_layer* layer, const uint16_t* reg, const uint8
 /// the region below when all its same-area links go to one run of that row
 /// and no other run links to it; otherwise it starts a region.
 static wf_status sweep_layer(const wf_layer* layer, uint16_t* reg, uint8_t* conn, sweep* s,
-                             growing* g) {
+                             uint8_t* flags, growing* g) {
     uint32_t w = layer->width, d = layer->depth;
     s->below_count = 0;
     for (uint32_t z = 0; z < d; ++z) {
         uint32_t row = z * w;
-        wf_status st = find_runs(layer, reg, conn, z, s);
-        if (st != WF_OK) {
-            return st;
-        }
+        find_runs(layer, conn, z, s, flags, flags + (size_t)w + 8u);
         count_links(conn, row, s);
         bool edge_row = z == 0 || z + 1 == d;
         for (uint32_t k = 0; k < s->run_count; ++k) {
@@ -543,8 +608,15 @@ wf_status wf_layer_regions_build(const wf_layer* layer, uint32_t min_region_area
     sweep s;
     s.runs = WF_ARENA_ARRAY(arena, sweep_run, w);
     s.below = WF_ARENA_ARRAY(arena, sweep_run, w);
-    if (s.runs == NULL || s.below == NULL) {
+    // Three padded rows for clean_links, then the two run flag rows.
+    uint8_t* rows = WF_ARENA_ARRAY(arena, uint8_t, 3u * ((size_t)w + 2u) + 2u * ((size_t)w + 8u));
+    if (s.runs == NULL || s.below == NULL || rows == NULL) {
         return WF_ERR_CAPACITY;
+    }
+    memset(out->cells, 0xff, sizeof(uint16_t) * cells); // WF_REGION_NONE outside runs
+    wf_status st = clean_links(layer, out->conn, rows);
+    if (st != WF_OK) {
+        return st;
     }
 
     growing g;
@@ -552,7 +624,10 @@ wf_status wf_layer_regions_build(const wf_layer* layer, uint32_t min_region_area
     memset(g.last, 0xff, sizeof g.last);
     g.base = wf_arena_tail(arena, _Alignof(mono_region), &g.bytes);
     g.bytes &= ~(size_t)1u; // contacts from the end stay 2-byte aligned
-    wf_status st = sweep_layer(layer, out->cells, out->conn, &s, &g);
+    uint8_t* flags = rows + 3u * ((size_t)w + 2u);
+    memset(flags + w, 0, 8);                    // no start past the row
+    memset(flags + 2u * (size_t)w + 8u, 1, 8); // every stop past the row
+    st = sweep_layer(layer, out->cells, out->conn, &s, flags, &g);
     if (st != WF_OK) {
         return st;
     }
@@ -659,7 +734,8 @@ size_t wf_layer_regions_temp_size(uint32_t width, uint32_t depth) {
     size_t cells = (size_t)width * depth;
     size_t monos = cells;         // a monotone region has at least one cell
     size_t contacts = 4u * cells; // per cell: left, below, two diagonals
-    size_t sweep_bytes = (size_t)width * 2u * sizeof(sweep_run) + 2u * WF_SCRATCH_ALIGN_SLACK;
+    size_t sweep_bytes = (size_t)width * 2u * sizeof(sweep_run) + 3u * ((size_t)width + 2u) +
+                         2u * ((size_t)width + 8u) + 3u * WF_SCRATCH_ALIGN_SLACK;
     size_t grown = monos * sizeof(mono_region) + contacts * sizeof(contact) + 2u +
                    2u * WF_SCRATCH_ALIGN_SLACK;
     size_t islands = monos * (2u + 4u) + 2u * WF_SCRATCH_ALIGN_SLACK;
