@@ -27,13 +27,47 @@ typedef struct wf_avoid_neighbour {
     uint8_t priority;
 } wf_avoid_neighbour;
 
-/// True when every field is finite and in the range crowd.h documents.
+/// True when every field is finite and in the range crowd.h documents:
+/// weights >= 0, horizon_time > 0, velocity_bias 0..1, min_range_scale in
+/// (0, 1], and adaptive_rings 1..4, adaptive_depth 1..5 (adaptive pattern) or
+/// grid_size 3..64 (grid pattern, adaptive_divisions 0).
 bool wf_avoidance_params_valid(const wf_avoidance_params* params);
 
-/// The chosen velocity (length <= max_speed). walls holds wall_count
+/// The chosen velocity (length <= max_speed, y = 0). walls holds wall_count
 /// segments as (start, end) pairs. out_samples (optional) counts the
-/// candidates scored. Deterministic: the same inputs in the same order give
-/// the same bits.
+/// candidates scored: 0 when nothing is within reach in horizon_time (the
+/// desired velocity, clamped to max_speed, is returned as is). Only the first
+/// WF_CROWD_MAX_NEIGHBOURS neighbours and WF_CROWD_MAX_WALLS walls are read.
+/// params must pass wf_avoidance_params_valid.
+///
+/// Score of a candidate v (lowest wins, the first of equal scores):
+///   weight_desired * |v - dvel| / max_speed + weight_current * |v - vel| / max_speed
+/// + weight_side * mean over the neighbours hit by dvel within the horizon of
+///   clamp(speed of (v - their vel) to the left of the line towards them
+///         / (max_speed / 2), 0, 1)
+/// + weight_impact * max(0, 1 / t - 1 / horizon_time)
+/// with t the first impact: neighbours as circles (radius sum), self taking
+/// the share alpha of the avoiding (0.5 at equal priority, 0.75 when self's
+/// priority is lower, 0.25 when higher: relative velocity
+/// (v - (1 - alpha) vel) / alpha - their vel); walls are static segments hit
+/// by the agent circle (their faces and end points). The 1 / horizon_time
+/// offset fades the penalty to 0 at the horizon rather than dropping it.
+/// Contact (already overlapping a neighbour, touching a wall) counts any
+/// closing v as an impact within 0.1 s, sooner the faster it closes.
+///
+/// Pattern: its frame follows dvel (so left and right samples mirror each
+/// other). With the first impact at dvel tmin, range = min_range_scale +
+/// (1 - min_range_scale) * (1 - clamp(tmin / horizon_time, 0, 1)); the full
+/// pattern (centre dvel * velocity_bias, radius max_speed * (1 - bias)) is
+/// scaled by range about dvel, so dvel stays inside a narrowed one. Adaptive:
+/// the centre plus adaptive_rings rings of adaptive_divisions samples (every
+/// other ring turned half a step), then adaptive_depth passes around the
+/// best so far at half the radius each. Grid: grid_size^2 samples over the
+/// square around the centre, those beyond max_speed skipped.
+///
+/// Deterministic: the same inputs in the same order give the same bits, with
+/// or without SIMD (both paths do the same float operations in the same
+/// order). No allocation, no global state; safe from any thread.
 wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_agent* self,
                             const wf_avoid_neighbour* neighbours, uint32_t neighbour_count,
                             const wf_vec3* walls, uint32_t wall_count, uint32_t* out_samples);

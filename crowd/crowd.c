@@ -155,7 +155,8 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
     *out = NULL;
     WF_CHECK_ARG(desc_valid(desc));
-    wf_allocator allocator = desc->allocator;
+    wf_allocator allocator;
+    WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
     wf_crowd* c = wf_alloc_zeroed(&allocator, sizeof *c, _Alignof(wf_crowd));
     if (c == NULL) {
         return WF_ERR_OUT_OF_MEMORY;

@@ -20,6 +20,8 @@
 /// Collision pushes resolve this share of an overlap per pass (less than
 /// all of it keeps crowds from jittering).
 #define COLLISION_RESOLVE 0.7f
+/// A path's end is reached within this many radii of its target.
+#define ARRIVAL_RADII 0.25f
 /// Agents slow down within this many radii of the path's end.
 #define SLOW_DOWN_RADII 2.0f
 
@@ -869,8 +871,15 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         }
         const wf_agent_params* p = &c->params[i];
         wf_corridor* cor = &c->corridor[i];
+        // At the end: near the target with nothing but the end left to
+        // steer to (the corridor may still hold the polygon next to the
+        // agent's when both touch the target's edge).
         float to_end = wf_v2_distance(c->pos[i], cor->target);
-        bool at_end = cor->count == 1 && to_end <= p->radius;
+        uint32_t nc = c->corner_count[i];
+        const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+        bool direct = cor->count == 1 || nc == 0 || (nc == 1 && (cs[0].flags & WF_STRAIGHT_END));
+        bool at_end = direct && to_end <= p->radius * ARRIVAL_RADII &&
+                      !(c->agent_flags[i] & AGENT_QUEUED);
         if (at_end) {
             c->stuck_timer[i] = 0.0f;
             // A blocked agent has reached what was still valid: it waits

@@ -28,8 +28,8 @@ wf_avoidance_params wf_avoidance_preset(wf_avoidance_quality quality) {
     p.velocity_bias = 0.4f;
     p.min_range_scale = 0.5f;
     p.grid_size = 33;
-    // More samples buy smoother, earlier avoidance; the costs per agent are
-    // roughly 2 x divisions x rings x depth candidates.
+    // More samples buy smoother, earlier avoidance; the adaptive pattern
+    // scores 1 + divisions x rings x (depth + 1) candidates per agent.
     switch (quality) {
     case WF_AVOIDANCE_LOW:
         p.velocity_bias = 0.5f;

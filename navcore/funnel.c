@@ -184,6 +184,12 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
             apex_next = i + 1;
             continue;
         }
+        if (i == 0 && i + 1 < f->count && !poly_is_link(f, 1) &&
+            wf_dist_point_segment_sq_2d(start, pl, pr, NULL) < 1e-6f) {
+            // A start on the first portal has passed it already: narrowing
+            // the funnel to it would turn the path back along the portal.
+            continue;
+        }
         // Right side: narrow it if pr is inside, or turn at the left corner
         // if pr crosses over the left side.
         if (wf_v2_triangle_area2(apex, right, pr) >= 0.0f) {

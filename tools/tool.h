@@ -47,5 +47,7 @@ void print_report(const report_field* fields, size_t count, bool json);
 
 /// `wayfarer obstacles` (obstacles.c).
 int cmd_obstacles(int argc, char** argv);
+/// `wayfarer crowd` (crowd.c).
+int cmd_crowd(int argc, char** argv);
 
 #endif

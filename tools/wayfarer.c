@@ -69,6 +69,15 @@ static const subcommand subcommands[] = {
      "      default 1000, 0 = none); prints one JSON object: calls, total and largest call\n"
      "      times of both phases, layers rebuilt, and the single-thread time of an update\n"
      "      that rebuilds one layer (mean, p95)"},
+    {"crowd", cmd_crowd,
+     "crowd --cache FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
+     "      [--gap-every K]\n"
+     "      N agents (default 1000; radius = the cache's agent radius, 3.5 m/s, high\n"
+     "      avoidance) walk to random targets on the cache's navmesh for F frames of\n"
+     "      1/30 s (default 300), a new target on every arrival; prints one JSON object:\n"
+     "      frame ms mean and p95, us per agent per frame, arrivals, path waits, replans,\n"
+     "      smallest gap between agents (checked every K frames, 0 = never), agents off\n"
+     "      the mesh, memory, and the mean ms of every phase"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 

@@ -180,6 +180,26 @@ static void test_l_corridor_bends_at_the_inner_corner(void** state) {
     check_points(pts, n, want_back, 3);
 }
 
+static void test_start_on_the_first_portal_goes_forward(void** state) {
+    fixture* fx = *state;
+    const wf_poly_ref* p = fx->l_path;
+    wf_straight_point pts[MAX_POINTS];
+    uint32_t n = 0;
+    // The start lies on the edge x = 1 between the first two cells (an
+    // agent that just stepped onto it): the path goes on to the bend, it
+    // does not turn back to an end of that edge.
+    assert_int_equal(wf_query_find_straight_path(fx->l_query, wf_v3(1.0f, 0.0f, 0.9f),
+                                                 wf_v3(3.5f, 0.0f, 3.5f), p, 7, pts, MAX_POINTS,
+                                                 0, &n),
+                     WF_OK);
+    const expect want[] = {
+        {1.0f, 0.0f, 0.9f, WF_STRAIGHT_START, p[0]},
+        {3.0f, 0.0f, 1.0f, 0, p[4]},
+        {3.5f, 0.0f, 3.5f, WF_STRAIGHT_END, p[6]},
+    };
+    check_points(pts, n, want, 3);
+}
+
 static void test_l_corridor_from_find_path(void** state) {
     fixture* fx = *state;
     const wf_poly_ref* p = fx->l_path;
@@ -800,6 +820,7 @@ int main(void) {
     const struct CMUnitTest grid_tests[] = {
         cmocka_unit_test(test_l_corridor_bends_at_the_inner_corner),
         cmocka_unit_test(test_l_corridor_from_find_path),
+        cmocka_unit_test(test_start_on_the_first_portal_goes_forward),
         cmocka_unit_test(test_start_is_clamped_into_the_first_polygon),
         cmocka_unit_test(test_straight_open_row),
         cmocka_unit_test(test_single_polygon),

@@ -1,0 +1,478 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Path corridor: the polygons from an agent's position to its target, kept
+// up to date every frame by local moves, shortcuts and short re-searches
+// instead of full path searches. Allocation-free: scratch lives on the
+// stack and is bounded by the constants below.
+#include "crowd/corridor.h"
+
+#include <string.h>
+
+/// Polygons one frame's move may cross (move_along_surface).
+#define WF_CORRIDOR_MAX_VISITED 16u
+/// Polygons a visibility ray may cross.
+#define WF_CORRIDOR_MAX_RAY 32u
+/// Polygons of a topology re-search's result.
+#define WF_CORRIDOR_MAX_LOCAL 32u
+/// Straight-path points asked for beyond the corners wanted: the start
+/// point and corners at pos are dropped, and a full buffer must still hold
+/// `max` corners after them.
+#define WF_CORRIDOR_EXTRA_POINTS 4u
+/// Corners nearer than this (XZ) to pos are reached.
+#define WF_CORRIDOR_MIN_CORNER_DIST 0.01f
+/// A visibility ray must get this far (fraction of the ray) to shortcut.
+#define WF_CORRIDOR_MIN_RAY_T 0.99f
+/// A point this near a polygon (XZ) counts as on it (points on edges).
+#define WF_CORRIDOR_ON_POLY_EPS 1e-4f
+/// Corridor polygons after the one a move ended in that are checked for
+/// holding the end too (on their shared edge). One: a check per move.
+#define WF_CORRIDOR_EDGE_LOOKAHEAD 1u
+
+/// Index of ref in polys[from..count), or UINT32_MAX.
+static uint32_t index_of(const wf_poly_ref* polys, uint32_t from, uint32_t count,
+                         wf_poly_ref ref) {
+    for (uint32_t i = from; i < count; ++i) {
+        if (polys[i].bits == ref.bits) {
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/// The corridor polygon furthest along (largest index) that chain holds:
+/// its corridor index in *out_i, its chain index in *out_j. False if none.
+static bool furthest_shared(const wf_corridor* c, const wf_poly_ref* chain, uint32_t n,
+                            uint32_t* out_i, uint32_t* out_j) {
+    for (uint32_t i = c->count; i-- > 0;) {
+        uint32_t j = index_of(chain, 0, n, c->polys[i]);
+        if (j != UINT32_MAX) {
+            *out_i = i;
+            *out_j = j;
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The corridor polygon nearest the start (smallest index) that chain
+/// holds, as furthest_shared.
+static bool first_shared(const wf_corridor* c, const wf_poly_ref* chain, uint32_t n,
+                         uint32_t* out_i, uint32_t* out_j) {
+    for (uint32_t i = 0; i < c->count; ++i) {
+        uint32_t j = index_of(chain, 0, n, c->polys[i]);
+        if (j != UINT32_MAX) {
+            *out_i = i;
+            *out_j = j;
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Replaces polys[0..rest) by head[0..n): the corridor becomes head then
+/// polys[rest..count). The tail is cut at capacity; returns false then.
+static bool splice_head(wf_corridor* c, const wf_poly_ref* head, uint32_t n, uint32_t rest) {
+    bool fits = true;
+    if (n > c->capacity) {
+        n = c->capacity;
+        fits = false;
+    }
+    uint32_t tail = c->count - rest;
+    if (n + tail > c->capacity) {
+        tail = c->capacity - n;
+        fits = false;
+    }
+    memmove(c->polys + n, c->polys + rest, tail * sizeof *c->polys);
+    memcpy(c->polys, head, n * sizeof *head);
+    c->count = n + tail;
+    return fits;
+}
+
+/// Keeps polys[0..keep) and appends tail[0..n), cut at capacity; returns
+/// false when cut.
+static bool splice_tail(wf_corridor* c, uint32_t keep, const wf_poly_ref* tail, uint32_t n) {
+    bool fits = true;
+    if (keep + n > c->capacity) {
+        n = c->capacity - keep;
+        fits = false;
+    }
+    memcpy(c->polys + keep, tail, n * sizeof *tail);
+    c->count = keep + n;
+    return fits;
+}
+
+/// After the tail was cut the target lies beyond the last polygon: pull
+/// it to that polygon's nearest point (a cut corridor still ends at a
+/// reachable point; the crowd replans from there).
+static void clamp_target(wf_corridor* c, wf_query* query) {
+    wf_vec3 p;
+    if (wf_query_closest_point_on_poly(query, c->polys[c->count - 1], c->target, &p, NULL) ==
+        WF_OK) {
+        c->target = p;
+    }
+}
+
+/// True when p lies on ref within WF_CORRIDOR_ON_POLY_EPS (XZ); *out_snapped
+/// is then p moved onto it.
+static bool on_poly(wf_query* query, wf_poly_ref ref, wf_vec3 p, wf_vec3* out_snapped) {
+    wf_vec3 q;
+    if (wf_query_closest_point_on_poly(query, ref, p, &q, NULL) != WF_OK ||
+        wf_v2_distance_sq(p, q) > WF_CORRIDOR_ON_POLY_EPS * WF_CORRIDOR_ON_POLY_EPS) {
+        return false;
+    }
+    *out_snapped = wf_v3(q.x, p.y, q.z);
+    return true;
+}
+
+/// Drops polys[0..k).
+static void drop_front(wf_corridor* c, uint32_t k) {
+    memmove(c->polys, c->polys + k, (c->count - k) * sizeof *c->polys);
+    c->count -= k;
+}
+
+/// p with the surface height of ref under it; the old height when ref has
+/// none there (on an edge the point may fall just outside).
+static wf_vec3 on_surface(wf_query* query, wf_poly_ref ref, wf_vec3 p) {
+    float h;
+    if (wf_query_poly_height(query, ref, p, &h) == WF_OK) {
+        p.y = h;
+    }
+    return p;
+}
+
+/// A surface move from ref: on success *out_pos is the end, visited[0..n)
+/// the chain from ref to the polygon holding it. When the chain did not
+/// fit (WF_PARTIAL) the end is pulled into the last polygon that did, so
+/// that it always lies in visited[n - 1].
+static bool surface_move(wf_query* query, const wf_query_filter* filter, wf_poly_ref ref,
+                         wf_vec3 from, wf_vec3 to, wf_vec3* out_pos, wf_poly_ref* visited,
+                         uint32_t* out_n) {
+    uint32_t n = 0;
+    wf_status s = wf_query_move_along_surface(query, ref, from, to, filter, out_pos, visited,
+                                              WF_CORRIDOR_MAX_VISITED, &n);
+    if (!wf_succeeded(s) || n == 0) {
+        return false;
+    }
+    if (s == WF_PARTIAL) {
+        wf_vec3 p;
+        if (wf_query_closest_point_on_poly(query, visited[n - 1], *out_pos, &p, NULL) != WF_OK) {
+            return false;
+        }
+        *out_pos = wf_v3(p.x, out_pos->y, p.z);
+    }
+    *out_n = n;
+    return true;
+}
+
+void wf_corridor_reset(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
+    c->polys[0] = ref;
+    c->count = 1;
+    c->pos = pos;
+    c->target = pos;
+}
+
+bool wf_corridor_set_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* path,
+                          uint32_t count) {
+    if (count == 0) {
+        return false;
+    }
+    bool fits = count <= c->capacity;
+    uint32_t n = fits ? count : c->capacity;
+    memmove(c->polys, path, n * sizeof *path); // path may be c->polys itself
+    c->count = n;
+    c->target = target;
+    return fits;
+}
+
+bool wf_corridor_merge_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* path,
+                            uint32_t count) {
+    if (count == 0 || c->count == 0) {
+        return false;
+    }
+    // Join where the path meets the corridor first: the path replaces
+    // everything after that (later shared polygons may be the very part
+    // that the replan avoids), and the result repeats no polygon.
+    uint32_t i, j;
+    if (!first_shared(c, path, count, &i, &j)) {
+        return false;
+    }
+    splice_tail(c, i + 1, path + j + 1, count - j - 1);
+    c->target = target;
+    return true;
+}
+
+uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_straight_point* out,
+                                  uint32_t max) {
+    if (c->count == 0 || max == 0) {
+        return 0;
+    }
+    if (max > WF_CROWD_MAX_CORNERS) {
+        max = WF_CROWD_MAX_CORNERS;
+    }
+    wf_straight_point pts[WF_CROWD_MAX_CORNERS + WF_CORRIDOR_EXTRA_POINTS];
+    uint32_t n = 0;
+    // WF_PARTIAL: more points than asked for, or a corridor broken (the
+    // path ends where it breaks); both leave usable leading corners.
+    wf_status s = wf_query_find_straight_path(query, c->pos, c->target, c->polys, c->count, pts,
+                                              max + WF_CORRIDOR_EXTRA_POINTS, 0, &n);
+    if (!wf_succeeded(s)) {
+        return 0;
+    }
+    const float min_sq = WF_CORRIDOR_MIN_CORNER_DIST * WF_CORRIDOR_MIN_CORNER_DIST;
+    uint32_t first = 0;
+    while (first < n && (pts[first].flags & WF_STRAIGHT_OFFMESH) == 0 &&
+           wf_v2_distance_sq(pts[first].pos, c->pos) <= min_sq) {
+        first++;
+    }
+    uint32_t written = 0;
+    for (uint32_t k = first; k < n && written < max; ++k) {
+        out[written++] = pts[k];
+        if (pts[k].flags & WF_STRAIGHT_OFFMESH) {
+            break; // the agent steers to the link's start; the rest waits
+        }
+    }
+    return written;
+}
+
+void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range, wf_query* query,
+                                     const wf_query_filter* filter) {
+    if (c->count < 2 || !(range > 0.0f) || !wf_v3_is_finite(next)) {
+        return;
+    }
+    float dist = wf_v2_distance(c->pos, next);
+    if (dist < WF_CORRIDOR_MIN_CORNER_DIST) {
+        return;
+    }
+    wf_vec3 goal = dist > range ? wf_v3_lerp(c->pos, next, range / dist) : next;
+    wf_poly_ref visited[WF_CORRIDOR_MAX_RAY];
+    wf_raycast_hit hit;
+    wf_status s = wf_query_raycast(query, c->polys[0], c->pos, goal, filter, visited,
+                                   WF_CORRIDOR_MAX_RAY, &hit);
+    // t is FLT_MAX when the ray reached goal. A wall just short of it (a
+    // corner on a vertex) still counts: the polygons walked are a straight
+    // walkable strip either way, which is all the shortcut relies on.
+    if (!wf_succeeded(s) || hit.visited_count == 0 || hit.t < WF_CORRIDOR_MIN_RAY_T) {
+        return;
+    }
+    uint32_t n = hit.visited_count, i, j;
+    if (!furthest_shared(c, visited, n, &i, &j) || i == 0) {
+        return; // the ray never got past the start along the corridor
+    }
+    if (j == i && memcmp(visited, c->polys, (j + 1) * sizeof *visited) == 0) {
+        return; // the corridor already runs straight there
+    }
+    if ((j + 1) + (c->count - i - 1) > c->capacity) {
+        return; // a shortcut that would cut the corridor is no shortcut
+    }
+    splice_head(c, visited, j + 1, i + 1);
+}
+
+bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query,
+                                   const wf_query_filter* filter, uint32_t max_iterations) {
+    if (c->count < 3 || max_iterations == 0) {
+        return false;
+    }
+    wf_status s = wf_query_begin_path(query, c->polys[0], c->polys[c->count - 1], c->pos,
+                                      c->target, filter);
+    if (s != WF_OK) {
+        return false;
+    }
+    // Still in progress is fine: the partial finish takes what it reached.
+    // Finish runs whatever update said, so the search always ends.
+    wf_status searched = wf_query_update_path(query, max_iterations, NULL);
+    wf_poly_ref res[WF_CORRIDOR_MAX_LOCAL];
+    wf_path_result pr;
+    s = wf_query_finish_partial_path(query, c->polys, c->count, res, WF_CORRIDOR_MAX_LOCAL, &pr);
+    if (!wf_succeeded(searched) || !wf_succeeded(s) || pr.count == 0 ||
+        res[0].bits != c->polys[0].bits) {
+        return false;
+    }
+    // The result leads to the furthest corridor polygon the search reached
+    // (when cut, to an earlier one on it): A*'s way there replaces the
+    // corridor's way there.
+    uint32_t i, j;
+    if (!furthest_shared(c, res, pr.count, &i, &j) || i == 0) {
+        return false;
+    }
+    if (j == i && memcmp(res, c->polys, (j + 1) * sizeof *res) == 0) {
+        return false; // the corridor is already the search's best
+    }
+    if ((j + 1) + (c->count - i - 1) > c->capacity) {
+        return false;
+    }
+    splice_head(c, res, j + 1, i + 1);
+    return true;
+}
+
+bool wf_corridor_move_position(wf_corridor* c, wf_vec3 npos, wf_query* query,
+                               const wf_query_filter* filter) {
+    if (c->count == 0 || !wf_v3_is_finite(npos)) {
+        return false;
+    }
+    wf_poly_ref visited[WF_CORRIDOR_MAX_VISITED];
+    uint32_t n = 0;
+    wf_vec3 result;
+    if (!surface_move(query, filter, c->polys[0], c->pos, npos, &result, visited, &n)) {
+        return false;
+    }
+    // Merge start moved: the furthest corridor polygon walked over is
+    // where the corridor picks up again. visited[0] is polys[0], so a
+    // match always exists.
+    uint32_t i = 0, j = 0;
+    if (n > 1) {
+        furthest_shared(c, visited, n, &i, &j);
+    }
+    // A point on an edge lies in both polygons, and the search may have
+    // taken the one behind (or one off the corridor, for an agent sliding
+    // along its border). Counted in the corridor polygon ahead instead:
+    // the straight path from a start on the first portal would turn back
+    // to that portal's end, and the move after would undo this one.
+    uint32_t last = i + WF_CORRIDOR_EDGE_LOOKAHEAD;
+    last = last < c->count - 1 ? last : c->count - 1;
+    uint32_t first = j + 1 == n ? i + 1 : i; // off the corridor: i too
+    for (uint32_t k = last + 1; k-- > first;) {
+        wf_vec3 snapped;
+        if (on_poly(query, c->polys[k], result, &snapped)) {
+            drop_front(c, k);
+            c->pos = on_surface(query, c->polys[0], snapped);
+            return true;
+        }
+    }
+    if (j + 1 == n) {
+        drop_front(c, i);
+    } else {
+        // Off the corridor: the walk from polys[i] to the agent, reversed,
+        // leads back to it.
+        wf_poly_ref head[WF_CORRIDOR_MAX_VISITED];
+        uint32_t h = n - j;
+        for (uint32_t k = 0; k < h; ++k) {
+            head[k] = visited[n - 1 - k];
+        }
+        if (!splice_head(c, head, h, i + 1)) {
+            clamp_target(c, query);
+        }
+    }
+    c->pos = on_surface(query, c->polys[0], result);
+    return true;
+}
+
+bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
+                             const wf_query_filter* filter) {
+    if (c->count == 0 || !wf_v3_is_finite(ntarget)) {
+        return false;
+    }
+    wf_poly_ref visited[WF_CORRIDOR_MAX_VISITED];
+    uint32_t n = 0;
+    wf_vec3 result;
+    if (!surface_move(query, filter, c->polys[c->count - 1], c->target, ntarget, &result, visited,
+                      &n)) {
+        return false;
+    }
+    // Merge end moved: the corridor is kept up to the first of its
+    // polygons the target walked over (it may walk back along it), then
+    // the walk follows. visited[0] is the last polygon, so one matches.
+    uint32_t i = c->count - 1, j = 0;
+    bool cut = false;
+    if (n > 1 && first_shared(c, visited, n, &i, &j)) {
+        cut = !splice_tail(c, i + 1, visited + j + 1, n - j - 1);
+    }
+    c->target = on_surface(query, c->polys[c->count - 1], result);
+    if (cut) {
+        clamp_target(c, query);
+    }
+    return true;
+}
+
+uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead,
+                                 const wf_mesh* mesh, const wf_query_filter* filter) {
+    uint32_t n = c->count < max_look_ahead ? c->count : max_look_ahead;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!wf_poly_passes(mesh, c->polys[i], filter)) {
+            return i;
+        }
+    }
+    return n;
+}
+
+void wf_corridor_trim(wf_corridor* c, uint32_t keep, wf_query* query) {
+    if (keep == 0) {
+        keep = 1;
+    }
+    if (keep >= c->count) {
+        return;
+    }
+    c->count = keep;
+    clamp_target(c, query);
+}
+
+void wf_corridor_fix_start(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
+    c->pos = pos;
+    if (c->count == 0) {
+        c->polys[0] = ref;
+        c->count = 1;
+        c->target = pos;
+        return;
+    }
+    if (c->polys[0].bits == ref.bits) {
+        return;
+    }
+    // Pushed forward along the corridor: drop what it passed. The whole
+    // corridor is searched (it is rare): prepending a polygon that also
+    // lies further on would make the corridor loop.
+    uint32_t k = index_of(c->polys, 1, c->count, ref);
+    if (k != UINT32_MAX) {
+        drop_front(c, k);
+        return;
+    }
+    // Pushed off it: ref leads into the old start. A full corridor loses
+    // its last polygon (the target is then past the end; find_corners
+    // clamps the end into the last polygon and the crowd replans).
+    if (c->count == c->capacity) {
+        c->count--;
+    }
+    memmove(c->polys + 1, c->polys, c->count * sizeof *c->polys);
+    c->polys[0] = ref;
+    c->count++;
+}
+
+bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_mesh* mesh,
+                                   wf_poly_ref out_refs[2], wf_vec3* out_start,
+                                   wf_vec3* out_end) {
+    // A link is always entered from a polygon and left into one: a link
+    // ending the corridor (cut at capacity) cannot be crossed yet.
+    if (c->count < 3 || c->polys[1].bits != link.bits) {
+        return false;
+    }
+    wf_vec3 start, end;
+    if (wf_mesh_get_offmesh_endpoints(mesh, c->polys[0], link, &start, &end) != WF_OK) {
+        return false; // stale, or not a link
+    }
+    if (out_refs != NULL) {
+        out_refs[0] = c->polys[0];
+        out_refs[1] = c->polys[2];
+    }
+    if (out_start != NULL) {
+        *out_start = start;
+    }
+    if (out_end != NULL) {
+        *out_end = end;
+    }
+    memmove(c->polys, c->polys + 2, (c->count - 2) * sizeof *c->polys);
+    c->count -= 2;
+    c->pos = end;
+    return true;
+}
+
+bool wf_poly_passes(const wf_mesh* mesh, wf_poly_ref ref, const wf_query_filter* filter) {
+    if (wf_poly_ref_is_null(ref)) {
+        return false;
+    }
+    // Links keep flags like polygons: one lookup answers both liveness
+    // (stale refs fail) and the filter.
+    uint16_t flags;
+    if (wf_mesh_get_poly_flags(mesh, ref, &flags) != WF_OK) {
+        return false;
+    }
+    return filter == NULL ||
+           ((flags & filter->include_flags) != 0 && (flags & filter->exclude_flags) == 0);
+}
