@@ -410,6 +410,7 @@ static wf_status start_search(wf_crowd* c, uint32_t i) {
     }
     c->agent_flags[i] |= AGENT_QUEUED | AGENT_NEEDS_QUICK;
     c->request_time[i] = c->time;
+    c->result[i].cost = 0.0f;
     return WF_OK;
 }
 

@@ -69,6 +69,7 @@ struct wf_crowd {
     uint32_t preset_count;
     wf_vec3 search_extents;  ///< half box for nearest-poly lookups
     double time;             ///< seconds simulated
+    uint32_t frame;          ///< updates run
     uint64_t next_request_seq;
 
     // Agents, by slot.

@@ -20,6 +20,8 @@
 /// Collision pushes resolve this share of an overlap per pass (less than
 /// all of it keeps crowds from jittering).
 #define COLLISION_RESOLVE 0.7f
+/// Updates between two wall gatherings of an agent that does not move.
+#define WALL_REFRESH_FRAMES 30u
 /// A path's end is reached within this many radii of its target.
 #define ARRIVAL_RADII 0.25f
 /// Agents slow down within this many radii of the path's end.
@@ -144,6 +146,7 @@ static void queue_replans(wf_crowd* c, wf_crowd_profile* profile) {
         }
         c->agent_flags[i] &= ~(uint32_t)AGENT_NEEDS_REPLAN;
         c->agent_flags[i] |= AGENT_QUEUED | AGENT_NEEDS_QUICK;
+        c->result[i].cost = 0.0f;
         if (c->target_state[i] != WF_TARGET_REQUESTED) {
             c->agent_flags[i] |= AGENT_IS_REPLAN;
         }
@@ -179,6 +182,8 @@ static void apply_path(wf_crowd* c, uint32_t i, wf_query* q, const wf_poly_ref* 
     }
     cut = (r->flags & WF_PATH_BUFFER_FULL) != 0 || cor->polys[cor->count - 1].bits !=
                                                        path[count - 1].bits;
+    // The quick slice and the queued search each cover part of the way.
+    c->result[i].cost += r->cost;
     if (!final) {
         return;
     }
@@ -188,7 +193,6 @@ static void apply_path(wf_crowd* c, uint32_t i, wf_query* q, const wf_poly_ref* 
     c->agent_flags[i] &= ~(uint32_t)(AGENT_QUEUED | AGENT_NEEDS_QUICK);
     c->result[i].corridor_count = cor->count;
     c->result[i].partial = partial;
-    c->result[i].cost = r->cost;
     c->result[i].wait = (float)(c->time - c->request_time[i]);
     if (c->agent_flags[i] & AGENT_IS_REPLAN) {
         c->agent_flags[i] &= ~(uint32_t)AGENT_IS_REPLAN;
@@ -502,8 +506,14 @@ static void neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
         // range, or a polygon they came from was replaced.
         wf_poly_ref* bpolys = c->boundary_polys + (size_t)i * WF_LOCAL_BOUNDARY_MAX_POLYS;
         float moved = wf_v2_distance_sq(pos, c->boundary_center[i]);
-        if (!(moved <= range * range * 0.0625f) ||
-            !wf_local_boundary_polys_valid(c->mesh, bpolys, c->boundary_poly_count[i])) {
+        bool stale = !(moved <= range * range * 0.0625f);
+        for (uint32_t k = 0; k < c->boundary_poly_count[i] && !stale; ++k) {
+            stale = !wf_poly_passes(c->mesh, bpolys[k], wf_crowd_filter(c, i));
+        }
+        // Flags that open a polygon (a door) leave every ref valid: walls
+        // are also gathered again once a second, agents taking turns.
+        stale |= (c->frame + i) % WALL_REFRESH_FRAMES == 0;
+        if (stale) {
             uint32_t poly_count = 0;
             c->wall_count[i] = (uint8_t)wf_local_boundary_collect(
                 c->worker_queries[worker], c->corridor[i].polys[0], pos, range,
@@ -861,6 +871,19 @@ static void surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
  * Events: arrivals and stuck agents (serial: replans enter the queue)
  */
 
+/// The end of the path is reached: done is due (once per arrival).
+static void arrive(wf_crowd* c, uint32_t i) {
+    c->stuck_timer[i] = 0.0f;
+    // A blocked agent at the end of a broken (partial) path has reached
+    // what was still valid: it waits there; done is for the end of a path.
+    // One that was blocked by others and went on does arrive.
+    bool broken = c->target_state[i] == WF_TARGET_BLOCKED && c->corridor_partial[i];
+    if (!(c->agent_flags[i] & AGENT_DONE_SENT) && !broken) {
+        c->agent_flags[i] |= AGENT_DONE_SENT | AGENT_NOTIFY_DONE;
+        wf_crowd_push_event(c, i, WF_CROWD_EVENT_ARRIVED, (wf_poly_ref){0});
+    }
+}
+
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         if (!walking(c, i) || !follows_path(c, i) || c->target_state[i] == WF_TARGET_REQUESTED) {
@@ -878,17 +901,15 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         uint32_t nc = c->corner_count[i];
         const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
         bool direct = cor->count == 1 || nc == 0 || (nc == 1 && (cs[0].flags & WF_STRAIGHT_END));
-        bool at_end = direct && to_end <= p->radius * ARRIVAL_RADII &&
-                      !(c->agent_flags[i] & AGENT_QUEUED);
-        if (at_end) {
-            c->stuck_timer[i] = 0.0f;
-            // A blocked agent has reached what was still valid: it waits
-            // there; done is for the end of a path, not of a broken one.
-            if (!(c->agent_flags[i] & AGENT_DONE_SENT) &&
-                c->target_state[i] != WF_TARGET_BLOCKED) {
-                c->agent_flags[i] |= AGENT_DONE_SENT | AGENT_NOTIFY_DONE;
-                wf_crowd_push_event(c, i, WF_CROWD_EVENT_ARRIVED, (wf_poly_ref){0});
-            }
+        // Close to the end, or as close as the agent gets: a target at a
+        // wall (or beside another agent) lies a radius away from where
+        // the agent stops.
+        float speed = wf_v2_length(c->vel[i]);
+        bool near_end = direct && to_end <= p->radius * SLOW_DOWN_RADII &&
+                        !(c->agent_flags[i] & AGENT_QUEUED);
+        bool close = to_end <= p->radius * ARRIVAL_RADII || speed < p->max_speed * 0.1f;
+        if (near_end && close) {
+            arrive(c, i);
             continue;
         }
         if ((c->agent_flags[i] & AGENT_DONE_SENT) && to_end > p->radius * 2.0f) {
@@ -914,9 +935,14 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         }
         if (c->stuck_anchor[i] - d >= p->radius * 0.5f) {
             c->stuck_timer[i] = 0.0f; // moved on enough: a new window
+            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED;
             continue;
         }
         c->stuck_timer[i] = 0.0f;
+        if (near_end) {
+            arrive(c, i); // as near as it gets (others or a wall at the target)
+            continue;
+        }
         if (!(c->agent_flags[i] & AGENT_STUCK_REPLANNED)) {
             // First time: search again from where the agent stands.
             c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
@@ -1020,6 +1046,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
 
     t0 = wf_crowd_now_us();
     c->time += dt;
+    c->frame++;
     detect_events(c, dt, &profile);
     c->event_count = 0;
     for (uint32_t i = 0; i < n; ++i) {
