@@ -663,7 +663,7 @@ wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_ag
                 ++offsets;
             }
         }
-        for (uint32_t pass = 0; pass <= params->adaptive_depth; ++pass) {
+        for (uint32_t pass = 0; pass < params->adaptive_depth; ++pass) {
             uint32_t n = 0;
             if (pass == 0u) {
                 bx[n] = cx;

@@ -61,8 +61,8 @@ bool wf_avoidance_params_valid(const wf_avoidance_params* params);
 /// pattern (centre dvel * velocity_bias, radius max_speed * (1 - bias)) is
 /// scaled by range about dvel, so dvel stays inside a narrowed one. Adaptive:
 /// the centre plus adaptive_rings rings of adaptive_divisions samples (every
-/// other ring turned half a step), then adaptive_depth passes around the
-/// best so far at half the radius each. Grid: grid_size^2 samples over the
+/// other ring turned half a step); each of the adaptive_depth - 1 further
+/// passes rings the best so far at half the radius. Grid: grid_size^2 samples over the
 /// square around the centre, those beyond max_speed skipped.
 ///
 /// Deterministic: the same inputs in the same order give the same bits, with

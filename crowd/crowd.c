@@ -228,8 +228,9 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     if (s != WF_OK) {
         goto fail;
     }
-    // Cells of a few radii: a neighbour query covers a handful of them.
-    s = wf_proximity_grid_create(&c->grid, &allocator, c->max_agents, r * 3.0f);
+    // Cells of half the default query range (12 radii): a neighbour query
+    // covers 5 x 5 cells.
+    s = wf_proximity_grid_create(&c->grid, &allocator, c->max_agents, r * 6.0f);
     if (s != WF_OK) {
         goto fail;
     }

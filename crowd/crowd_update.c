@@ -454,10 +454,22 @@ static void topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* con
  * Neighbours and walls
  */
 
+typedef struct neighbour_filter {
+    const wf_crowd* c;
+    uint32_t self;
+} neighbour_filter;
+
+/// Agents on another floor are not neighbours.
+static bool same_floor(uint32_t j, void* context) {
+    const neighbour_filter* f = context;
+    const wf_crowd* c = f->c;
+    float dy = fabsf(c->pos[j].y - c->pos[f->self].y);
+    return dy < (c->params[f->self].height + c->params[j].height) * 0.5f;
+}
+
 static void neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
-    uint32_t found[256];
     for (uint32_t i = begin; i < end; ++i) {
         if (!walking(c, i)) {
             c->neighbour_count[i] = 0;
@@ -466,41 +478,13 @@ static void neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
         const wf_agent_params* p = &c->params[i];
         wf_vec3 pos = c->pos[i];
         float range = p->collision_query_range;
-        uint32_t total = wf_proximity_grid_query(&c->grid, c->pos, pos.x - range, pos.z - range,
-                                                 pos.x + range, pos.z + range, found, 256u);
-        total = total < 256u ? total : 256u;
-        uint32_t* mine = c->neighbours + (size_t)i * c->max_neighbours;
+        // The grid holds walking agents only; ties in distance go by slot,
+        // so the list never depends on threads.
+        neighbour_filter nf = {c, i};
         float dist[WF_CROWD_MAX_NEIGHBOURS];
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < total; ++k) {
-            uint32_t j = found[k];
-            if (j == i || c->mode[j] != WF_AGENT_WALKING) {
-                continue;
-            }
-            wf_vec3 d = wf_v3_sub(c->pos[j], pos);
-            if (fabsf(d.y) >= (p->height + c->params[j].height) * 0.5f) {
-                continue; // another floor
-            }
-            float d2 = d.x * d.x + d.z * d.z;
-            if (d2 > range * range) {
-                continue;
-            }
-            // Keep the nearest, sorted; equal distances keep slot order
-            // (found is ascending), so the list never depends on threads.
-            uint32_t at = n < c->max_neighbours ? n++ : c->max_neighbours;
-            while (at > 0 && dist[at - 1] > d2) {
-                if (at < c->max_neighbours) {
-                    dist[at] = dist[at - 1];
-                    mine[at] = mine[at - 1];
-                }
-                at--;
-            }
-            if (at < c->max_neighbours) {
-                dist[at] = d2;
-                mine[at] = j;
-            }
-        }
-        c->neighbour_count[i] = (uint8_t)n;
+        c->neighbour_count[i] = (uint8_t)wf_proximity_grid_nearest(
+            &c->grid, c->pos, pos, range, i, same_floor, &nf,
+            c->neighbours + (size_t)i * c->max_neighbours, dist, c->max_neighbours);
 
         // Walls: collected again once the agent moved a quarter of its
         // range, or a polygon they came from was replaced.

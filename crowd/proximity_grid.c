@@ -222,3 +222,81 @@ uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* p
     }
     return total;
 }
+
+/// Inserts (d2, item) into the k nearest so far, kept sorted.
+static void nearest_keep(uint32_t* out, float* out_d2, uint32_t k, uint32_t* kept, uint32_t item,
+                         float d2) {
+    uint32_t n = *kept;
+    if (n == k) {
+        if (k == 0 || d2 > out_d2[n - 1u] || (d2 == out_d2[n - 1u] && item > out[n - 1u])) {
+            return;
+        }
+        n--; // the furthest drops out
+    } else {
+        (*kept)++;
+    }
+    while (n > 0 && (out_d2[n - 1u] > d2 || (out_d2[n - 1u] == d2 && out[n - 1u] > item))) {
+        out[n] = out[n - 1u];
+        out_d2[n] = out_d2[n - 1u];
+        n--;
+    }
+    out[n] = item;
+    out_d2[n] = d2;
+}
+
+uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3* positions,
+                                   wf_vec3 center, float range, uint32_t self,
+                                   wf_proximity_accept_fn* accept, void* context, uint32_t* out,
+                                   float* out_d2, uint32_t k) {
+    WF_ASSERT(grid != NULL && positions != NULL && (out != NULL || k == 0));
+    if (grid == NULL || grid->item_count == 0 || k == 0 || !(range >= 0.0f) ||
+        !wf_v3_is_finite(center)) {
+        return 0;
+    }
+    const float inv = grid->inv_cell_size;
+    const float r2 = range * range;
+    int32_t cx0 = grid_cell(center.x - range, inv), cx1 = grid_cell(center.x + range, inv);
+    int32_t cz0 = grid_cell(center.z - range, inv), cz1 = grid_cell(center.z + range, inv);
+    uint64_t span_x = (uint64_t)((int64_t)cx1 - cx0) + 1u;
+    uint64_t span_z = (uint64_t)((int64_t)cz1 - cz0) + 1u;
+    uint32_t kept = 0;
+    if (span_x >= grid->build_count || span_z >= grid->build_count ||
+        span_x * span_z >= grid->build_count) {
+        for (uint32_t i = 0; i < grid->build_count; ++i) {
+            if (grid->item_bucket[i] == GRID_NO_BUCKET || i == self) {
+                continue;
+            }
+            float dx = positions[i].x - center.x, dz = positions[i].z - center.z;
+            float d2 = dx * dx + dz * dz;
+            if (d2 <= r2 && (accept == NULL || accept(i, context))) {
+                nearest_keep(out, out_d2, k, &kept, i, d2);
+            }
+        }
+        return kept;
+    }
+    const uint32_t mask = grid->bucket_count - 1u;
+    for (int64_t cz = cz0; cz <= cz1; ++cz) {
+        for (int64_t cx = cx0; cx <= cx1; ++cx) {
+            uint32_t b = grid_bucket((int32_t)cx, (int32_t)cz, mask);
+            for (uint32_t s = grid->bucket_start[b], e = grid->bucket_start[b + 1u]; s < e; ++s) {
+                if (grid->item_cell[2u * s] != cx || grid->item_cell[2u * s + 1u] != cz) {
+                    continue;
+                }
+                uint32_t i = grid->items[s];
+                float dx = positions[i].x - center.x, dz = positions[i].z - center.z;
+                float d2 = dx * dx + dz * dz;
+                if (d2 > r2 || i == self) {
+                    continue;
+                }
+                if (kept == k && (d2 > out_d2[k - 1u] ||
+                                  (d2 == out_d2[k - 1u] && i > out[k - 1u]))) {
+                    continue; // not nearer than the k kept: skip the accept test
+                }
+                if (accept == NULL || accept(i, context)) {
+                    nearest_keep(out, out_d2, k, &kept, i, d2);
+                }
+            }
+        }
+    }
+    return kept;
+}

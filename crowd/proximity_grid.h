@@ -58,4 +58,17 @@ uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* p
                                  float min_x, float min_z, float max_x, float max_z,
                                  uint32_t* out, uint32_t max_out);
 
+/// Decides whether an item may be a neighbour (called only for items in range).
+typedef bool wf_proximity_accept_fn(uint32_t item, void* context);
+
+/// The (at most) k items nearest to center within range on XZ, other than
+/// `self`, that accept (may be NULL) takes, nearest first: out[j] with
+/// squared distance out_d2[j]. Equal distances go by lower index, so the
+/// answer never depends on the order items are found in. Returns the count.
+/// Safe to call from many threads at once.
+uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3* positions,
+                                   wf_vec3 center, float range, uint32_t self,
+                                   wf_proximity_accept_fn* accept, void* context, uint32_t* out,
+                                   float* out_d2, uint32_t k);
+
 #endif

@@ -51,7 +51,8 @@ typedef struct wf_agent_id {
 /// + weight_side * (how far v turns to the preset's side, 0..1)
 /// + weight_impact / time to the first impact (agents and walls);
 /// the cheapest wins. adaptive_divisions > 0 picks the adaptive pattern
-/// (rings of samples around the best so far, refined adaptive_depth times);
+/// (rings of samples around a centre, then around the best so far at half
+/// the radius, adaptive_depth passes in all);
 /// otherwise grid_size x grid_size samples.
 typedef struct wf_avoidance_params {
     float weight_desired;   ///< stay close to the desired velocity
@@ -66,7 +67,7 @@ typedef struct wf_avoidance_params {
     float min_range_scale;
     uint8_t adaptive_divisions; ///< samples per ring, 1..32 (0: grid pattern)
     uint8_t adaptive_rings;     ///< 1..4
-    uint8_t adaptive_depth;     ///< refinement steps, 1..5
+    uint8_t adaptive_depth;     ///< passes, 1..5 (1: no refinement)
     uint8_t grid_size;          ///< grid pattern: samples per side, 3..64
 } wf_avoidance_params;
 

@@ -327,7 +327,7 @@ static void test_deterministic_bits(void** state) {
     assert_memory_equal(&v1, &v2, sizeof v1);
     assert_int_equal(s1, s2);
     // Adaptive sample count: the centre, then rings x divisions per pass.
-    assert_int_equal(s1, 1u + 7u * 3u * 4u);
+    assert_int_equal(s1, 1u + 7u * 3u * 3u);
 }
 
 static void test_refinement_converges(void** state) {
@@ -344,7 +344,7 @@ static void test_refinement_converges(void** state) {
         p.adaptive_depth = depth;
         uint32_t samples = 0;
         wf_vec3 v = wf_avoidance_sample(&p, &a, &behind, 1u, NULL, 0u, &samples);
-        assert_int_equal(samples, 1u + 7u * 2u * (depth + 1u));
+        assert_int_equal(samples, 1u + 7u * 2u * depth);
         dev[depth - 1] = wf_v2_distance(v, a.dvel);
     }
     assert_true(dev[4] < dev[0] * 0.5f);

@@ -67,13 +67,13 @@ static bool has_event(const wf_crowd* c, wf_agent_id id, wf_crowd_event_kind kin
 
 static void test_door_closes_mid_path_then_opens(void** state) {
     (void)state;
-    // A wall along x = 10 with one door cell at z = 10.
+    // A wall along x = 10 with a door two cells wide at z = 10 and 11.
     uint8_t blocked[20 * 20] = {0};
     for (uint32_t z = 0; z < 20; ++z) {
-        blocked[z * 20 + 10] = z != 10;
+        blocked[z * 20 + 10] = z != 10 && z != 11;
     }
     wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
-    wf_poly_ref door = test_grid_poly(mesh, 10, 10, 10);
+    wf_poly_ref door[2] = {test_grid_poly(mesh, 10, 10, 10), test_grid_poly(mesh, 10, 10, 11)};
     wf_query_filter filter = wf_query_filter_defaults();
     filter.exclude_flags = DOOR_FLAG;
     wf_crowd_desc d = crowd_test_desc(mesh, 2);
@@ -83,10 +83,10 @@ static void test_door_closes_mid_path_then_opens(void** state) {
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
     wf_agent_params p = crowd_test_params();
     wf_agent_id a;
-    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 10.5f), &p, &a), WF_OK);
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 11.0f), &p, &a), WF_OK);
     counters n = {0};
     tagged t = {&n, 0};
-    wf_vec3 target = wf_v3(17.5f, 0, 10.5f);
+    wf_vec3 target = wf_v3(17.5f, 0, 11.0f);
     assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
     int frame = 0;
     for (; crowd_test_state(c, a).position.x < 5.5f; ++frame) {
@@ -96,7 +96,9 @@ static void test_door_closes_mid_path_then_opens(void** state) {
     assert_int_equal(n.results, 1);
     assert_int_equal(n.partial_results, 0);
     // The door closes: its polygon stays, its flags exclude it.
-    assert_int_equal(wf_mesh_set_poly_flags(mesh, door, 1u | DOOR_FLAG), WF_OK);
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u | DOOR_FLAG), WF_OK);
+    }
     bool replanned = false;
     for (int k = 0; k < 300; ++k) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
@@ -111,7 +113,9 @@ static void test_door_closes_mid_path_then_opens(void** state) {
     assert_int_equal(n.done, 0);
 
     // Open again: a new request goes through.
-    assert_int_equal(wf_mesh_set_poly_flags(mesh, door, 1u), WF_OK);
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u), WF_OK);
+    }
     assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
     for (int k = 0; k < 450; ++k) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
@@ -188,6 +192,7 @@ static void test_pinned_agent_replans_then_reports_blocked(void** state) {
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
     wf_agent_params p = crowd_test_params();
+    p.radius = 0.3f; // 0.2 m to spare in the corridor, too narrow to pass each other
     wf_agent_id mover, sitter;
     wf_agent_params heavy = p;
     heavy.priority = 200; // does not yield

@@ -123,6 +123,76 @@ static void test_random_points_against_brute_force(void** state) {
     assert_int_equal(c.size_mismatches, 0);
 }
 
+static bool accept_even(uint32_t item, void* context) {
+    (void)context;
+    return item % 2u == 0;
+}
+
+static void test_nearest_against_brute_force(void** state) {
+    (void)state;
+    wf_proximity_grid grid;
+    wf_allocator a = {0};
+    assert_int_equal(wf_proximity_grid_create(&grid, &a, 2000, 1.5f), WF_OK);
+    wf_rng rng = wf_rng_make(77, 3);
+    random_points(&rng, 2000, -30.0f, 30.0f, 10);
+    // Some points on top of each other and on a lattice: equal distances.
+    for (uint32_t i = 0; i < 100; ++i) {
+        g_pos[i] = wf_v3((float)(i % 10u), 0.0f, (float)(i / 10u));
+    }
+    g_pos[100] = g_pos[101] = wf_v3(4.0f, 0.0f, 4.0f);
+    wf_proximity_grid_build(&grid, g_pos, g_active, 2000);
+    for (uint32_t q = 0; q < 1500; ++q) {
+        wf_vec3 c = q < 100 ? g_pos[q]
+                            : wf_v3(wf_rng_range(&rng, -35.0f, 35.0f), 0.0f,
+                                    wf_rng_range(&rng, -35.0f, 35.0f));
+        float range = q % 50u == 0 ? 80.0f : wf_rng_range(&rng, 0.0f, 6.0f);
+        uint32_t self = q < 100 ? q : 0xffffffffu;
+        uint32_t k = 1u + q % 12u;
+        bool even = q % 3u == 0;
+        // Brute force: the same total order (squared distance, then index).
+        uint32_t best[16];
+        float best_d2[16];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < 2000; ++i) {
+            float dx = g_pos[i].x - c.x, dz = g_pos[i].z - c.z;
+            float d2 = dx * dx + dz * dz;
+            if (!g_active[i] || i == self || d2 > range * range || (even && i % 2u != 0)) {
+                continue;
+            }
+            uint32_t at = n < k ? n++ : k;
+            while (at > 0 && best_d2[at - 1] > d2) {
+                if (at < k) {
+                    best[at] = best[at - 1];
+                    best_d2[at] = best_d2[at - 1];
+                }
+                at--;
+            }
+            if (at < k) {
+                best[at] = i;
+                best_d2[at] = d2;
+            }
+        }
+        uint32_t got[16];
+        float got_d2[16];
+        uint32_t m = wf_proximity_grid_nearest(&grid, g_pos, c, range, self,
+                                               even ? accept_even : NULL, NULL, got, got_d2, k);
+        assert_int_equal(m, n);
+        for (uint32_t j = 0; j < m; ++j) {
+            assert_int_equal(got[j], best[j]);
+            assert_true(got_d2[j] == best_d2[j]);
+        }
+    }
+    uint32_t out[4];
+    float d2[4];
+    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(NAN, 0, 0), 5.0f, 0, NULL,
+                                               NULL, out, d2, 4),
+                     0);
+    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(0, 0, 0), 5.0f, 0, NULL, NULL,
+                                               out, d2, 0),
+                     0);
+    wf_proximity_grid_destroy(&grid);
+}
+
 static void test_hash_collisions_and_far_apart_points(void** state) {
     (void)state;
     wf_proximity_grid grid;
@@ -298,6 +368,7 @@ static void test_create_bad_arguments_and_out_of_memory(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_points_against_brute_force),
+        cmocka_unit_test(test_nearest_against_brute_force),
         cmocka_unit_test(test_hash_collisions_and_far_apart_points),
         cmocka_unit_test(test_order_truncation_inactive_and_rebuild),
         cmocka_unit_test(test_create_bad_arguments_and_out_of_memory),
