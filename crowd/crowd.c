@@ -204,8 +204,11 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->worker_paths =
         WF_ALLOC_ARRAY(&allocator, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
     c->worker_iterations = WF_ALLOC_ARRAY(&allocator, uint32_t, c->worker_count);
+    c->worker_phase_us =
+        WF_ALLOC_ARRAY(&allocator, double, (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
     s = WF_ERR_OUT_OF_MEMORY;
-    if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL) {
+    if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL ||
+        c->worker_phase_us == NULL) {
         goto fail;
     }
     for (uint32_t w = 0; w < c->worker_count; ++w) {
@@ -256,6 +259,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     WF_FREE_ARRAY(&a, c->worker_queries, wf_query*, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_paths, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
     WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
+    WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
     wf_id_pool_destroy(&c->ids);
     free_arrays(c);
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
@@ -268,7 +272,8 @@ size_t wf_crowd_memory_bytes(const wf_crowd* c) {
     size_t n = sizeof *c + arrays_bytes(c) + wf_path_queue_memory_bytes(&c->queue) +
                wf_proximity_grid_memory_bytes(&c->grid) +
                (size_t)c->worker_count *
-                   (sizeof(wf_query*) + sizeof(uint32_t) + c->max_corridor * sizeof(wf_poly_ref));
+                   (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
+                    c->max_corridor * sizeof(wf_poly_ref));
     for (uint32_t w = 0; w < c->worker_count; ++w) {
         n += wf_query_memory_bytes(c->worker_queries[w]);
     }

@@ -82,7 +82,7 @@ struct wf_crowd {
     wf_vec3* vel;
     wf_vec3* dvel;
     wf_vec3* nvel;           ///< avoidance's choice
-    wf_vec3* disp;           ///< collision push of one pass
+    wf_vec3* disp;           ///< positions after a collision pass (swapped with pos)
     wf_vec3* request_vel;    ///< velocity requests
     wf_corridor* corridor;   ///< views into corridor_polys
     wf_poly_ref* corridor_polys;
@@ -115,6 +115,7 @@ struct wf_crowd {
     wf_query** worker_queries;
     wf_poly_ref* worker_paths;     ///< max_corridor refs per worker
     uint32_t* worker_iterations;   ///< A* expansions per worker (profile)
+    double* worker_phase_us;       ///< WF_CROWD_PHASE_COUNT per worker (profile)
 
     wf_path_queue queue;
     wf_proximity_grid grid;

@@ -44,6 +44,7 @@ static void grid_free_arrays(wf_proximity_grid* g) {
     WF_FREE_ARRAY(&g->allocator, g->bucket_start, uint32_t, (size_t)g->bucket_count + 1u);
     WF_FREE_ARRAY(&g->allocator, g->items, uint32_t, g->max_items);
     WF_FREE_ARRAY(&g->allocator, g->item_cell, int32_t, 2u * (size_t)g->max_items);
+    WF_FREE_ARRAY(&g->allocator, g->item_xz, float, 2u * (size_t)g->max_items);
     WF_FREE_ARRAY(&g->allocator, g->item_bucket, uint32_t, g->max_items);
 }
 
@@ -66,9 +67,10 @@ wf_status wf_proximity_grid_create(wf_proximity_grid* grid, const wf_allocator* 
     g.bucket_start = WF_ALLOC_ARRAY(&g.allocator, uint32_t, (size_t)buckets + 1u);
     g.items = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
     g.item_cell = WF_ALLOC_ARRAY(&g.allocator, int32_t, 2u * (size_t)max_items);
+    g.item_xz = WF_ALLOC_ARRAY(&g.allocator, float, 2u * (size_t)max_items);
     g.item_bucket = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
     if (g.bucket_start == NULL || g.items == NULL || g.item_cell == NULL ||
-        g.item_bucket == NULL) {
+        g.item_bucket == NULL || g.item_xz == NULL) {
         grid_free_arrays(&g);
         return WF_ERR_OUT_OF_MEMORY;
     }
@@ -90,7 +92,8 @@ size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
         return 0;
     }
     return ((size_t)grid->bucket_count + 1u) * sizeof(uint32_t) +
-           (size_t)grid->max_items * (2u * sizeof(uint32_t) + 2u * sizeof(int32_t));
+           (size_t)grid->max_items * (2u * sizeof(uint32_t) + 2u * sizeof(int32_t) +
+                                      2u * sizeof(float));
 }
 
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
@@ -143,6 +146,8 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
         grid->items[slot] = i;
         grid->item_cell[2u * slot] = grid_cell(positions[i].x, inv);
         grid->item_cell[2u * slot + 1u] = grid_cell(positions[i].z, inv);
+        grid->item_xz[2u * slot] = positions[i].x;
+        grid->item_xz[2u * slot + 1u] = positions[i].z;
     }
     grid->item_count = n;
     grid->build_count = count;
@@ -274,27 +279,64 @@ uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3*
         }
         return kept;
     }
+    // Rings of cells outwards from the centre's cell: once the k kept are
+    // all nearer than any cell not yet visited can be, the rest cannot
+    // change the answer (dense crowds stop after a ring or two).
     const uint32_t mask = grid->bucket_count - 1u;
-    for (int64_t cz = cz0; cz <= cz1; ++cz) {
-        for (int64_t cx = cx0; cx <= cx1; ++cx) {
-            uint32_t b = grid_bucket((int32_t)cx, (int32_t)cz, mask);
-            for (uint32_t s = grid->bucket_start[b], e = grid->bucket_start[b + 1u]; s < e; ++s) {
-                if (grid->item_cell[2u * s] != cx || grid->item_cell[2u * s + 1u] != cz) {
+    const int32_t ccx = grid_cell(center.x, inv), ccz = grid_cell(center.z, inv);
+    const int64_t max_ring = (int64_t)(span_x > span_z ? span_x : span_z);
+    for (int64_t ring = 0; ring <= max_ring; ++ring) {
+        bool any = false;
+        for (int64_t cz = (int64_t)ccz - ring; cz <= (int64_t)ccz + ring; ++cz) {
+            if (cz < cz0 || cz > cz1) {
+                continue;
+            }
+            bool edge_row = cz == (int64_t)ccz - ring || cz == (int64_t)ccz + ring;
+            int64_t step = edge_row || ring == 0 ? 1 : 2 * ring;
+            for (int64_t cx = (int64_t)ccx - ring; cx <= (int64_t)ccx + ring; cx += step) {
+                if (cx < cx0 || cx > cx1) {
                     continue;
                 }
-                uint32_t i = grid->items[s];
-                float dx = positions[i].x - center.x, dz = positions[i].z - center.z;
-                float d2 = dx * dx + dz * dz;
-                if (d2 > r2 || i == self) {
-                    continue;
+                any = true;
+                uint32_t b = grid_bucket((int32_t)cx, (int32_t)cz, mask);
+                for (uint32_t s = grid->bucket_start[b], e = grid->bucket_start[b + 1u]; s < e;
+                     ++s) {
+                    if (grid->item_cell[2u * s] != cx || grid->item_cell[2u * s + 1u] != cz) {
+                        continue;
+                    }
+                    float dx = grid->item_xz[2u * s] - center.x;
+                    float dz = grid->item_xz[2u * s + 1u] - center.z;
+                    float d2 = dx * dx + dz * dz;
+                    uint32_t i = grid->items[s];
+                    if (d2 > r2 || i == self) {
+                        continue;
+                    }
+                    if (kept == k && (d2 > out_d2[k - 1u] ||
+                                      (d2 == out_d2[k - 1u] && i > out[k - 1u]))) {
+                        continue; // not nearer than the k kept: skip the accept test
+                    }
+                    if (accept == NULL || accept(i, context)) {
+                        nearest_keep(out, out_d2, k, &kept, i, d2);
+                    }
                 }
-                if (kept == k && (d2 > out_d2[k - 1u] ||
-                                  (d2 == out_d2[k - 1u] && i > out[k - 1u]))) {
-                    continue; // not nearer than the k kept: skip the accept test
-                }
-                if (accept == NULL || accept(i, context)) {
-                    nearest_keep(out, out_d2, k, &kept, i, d2);
-                }
+            }
+        }
+        if (!any && ring > 0) {
+            break; // the box is covered
+        }
+        if (kept == k) {
+            // Nearest point of any cell outside this ring's square.
+            float lo_x = (float)((int64_t)ccx - ring) * grid->cell_size;
+            float hi_x = (float)((int64_t)ccx + ring + 1) * grid->cell_size;
+            float lo_z = (float)((int64_t)ccz - ring) * grid->cell_size;
+            float hi_z = (float)((int64_t)ccz + ring + 1) * grid->cell_size;
+            float gap = center.x - lo_x;
+            gap = hi_x - center.x < gap ? hi_x - center.x : gap;
+            gap = center.z - lo_z < gap ? center.z - lo_z : gap;
+            gap = hi_z - center.z < gap ? hi_z - center.z : gap;
+            gap -= grid->cell_size * 1e-3f; // cell edges are rounded: keep a margin
+            if (gap > 0.0f && out_d2[k - 1u] < gap * gap) {
+                break;
             }
         }
     }

@@ -19,6 +19,7 @@ typedef struct wf_proximity_grid {
     uint32_t* bucket_start;  ///< bucket_count + 1 offsets into items
     uint32_t* items;         ///< item indices sorted by bucket, ascending within one
     int32_t* item_cell;      ///< per slot in items: cell x, cell z (2 ints) for exact matching
+    float* item_xz;          ///< per slot in items: x, z (a copy: neighbour scans read in order)
     uint32_t* item_bucket;   ///< per item index: its bucket, UINT32_MAX when inactive
     uint32_t item_count;     ///< active items of the last build
     uint32_t build_count;    ///< `count` of the last build: item indices are below it

@@ -11,7 +11,7 @@
 /// Blocks per worker: more than one so a worker that got slow items (or
 /// started late) does not hold up the loop, few enough that the shared
 /// counter is not contended.
-#define BLOCKS_PER_WORKER 4u
+#define BLOCKS_PER_WORKER 16u
 
 typedef struct parallel_loop {
     wf_parallel_for_fn* fn;

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "navcore/alloc.h"
@@ -49,7 +50,53 @@ struct wf_thread_pool {
     task_ring background; // wf_jobs_submit tasks
     bool shutting_down;
     wf_thread_pool_stats stats;
+    // Read without the lock by threads that spin briefly before sleeping
+    // (every decision is taken again under the lock).
+    atomic_uint queued;     ///< tasks in the two rings
+    atomic_uint finished;   ///< tasks finished so far (wraps)
+    atomic_bool stopping;
 };
+
+/// How long an idle thread keeps polling for work before it sleeps: a
+/// crowd update runs a dozen short parallel loops per frame, and waking a
+/// sleeping thread costs more than the gap between two of them.
+#define SPIN_US 50.0
+
+static double spin_clock_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/// Polls (without the lock) until `done` says so or SPIN_US pass.
+static void spin_until(wf_thread_pool* pool, bool (*done)(wf_thread_pool*, unsigned), unsigned arg) {
+    double start = spin_clock_us();
+    for (uint32_t k = 1;; ++k) {
+        if (done(pool, arg) || atomic_load_explicit(&pool->stopping, memory_order_relaxed)) {
+            return;
+        }
+        cpu_relax();
+        if ((k & 31u) == 0 && spin_clock_us() - start > SPIN_US) {
+            return;
+        }
+    }
+}
+
+static bool work_queued(wf_thread_pool* pool, unsigned unused) {
+    (void)unused;
+    return atomic_load_explicit(&pool->queued, memory_order_acquire) > 0;
+}
+
+static bool task_finished_since(wf_thread_pool* pool, unsigned finished) {
+    return atomic_load_explicit(&pool->finished, memory_order_acquire) != finished ||
+           work_queued(pool, 0);
+}
 
 static uint32_t processor_count(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -91,6 +138,15 @@ static uint32_t ring_pop(task_ring* ring, uint32_t capacity) {
     return NO_TASK;
 }
 
+/// ring_pop for the pool's rings, keeping the lock-free count in step.
+static uint32_t pool_pop(wf_thread_pool* pool, task_ring* ring) {
+    uint32_t slot = ring_pop(ring, pool->capacity);
+    if (slot != NO_TASK) {
+        atomic_fetch_sub_explicit(&pool->queued, 1u, memory_order_relaxed);
+    }
+    return slot;
+}
+
 static bool ring_take(task_ring* ring, uint32_t capacity, uint32_t slot) {
     for (uint32_t i = 0; i < ring->count; ++i) {
         uint32_t* item = &ring->items[(ring->head + i) % capacity];
@@ -112,23 +168,34 @@ static void run_locked(wf_thread_pool* pool, uint32_t slot) {
     fn(context);
     wf_mutex_lock(&pool->lock);
     pool->tasks[slot].state = SLOT_DONE;
+    atomic_fetch_add_explicit(&pool->finished, 1u, memory_order_release);
     wf_cond_broadcast(&pool->task_done);
 }
 
 static WF_THREAD_MAIN(worker_main, arg) {
     wf_thread_pool* pool = arg;
     wf_mutex_lock(&pool->lock);
+    bool busy = false; // ran a task since it last slept
     for (;;) {
-        uint32_t slot = ring_pop(&pool->loops, pool->capacity);
+        uint32_t slot = pool_pop(pool, &pool->loops);
         if (slot == NO_TASK) {
-            slot = ring_pop(&pool->background, pool->capacity);
+            slot = pool_pop(pool, &pool->background);
         }
         if (slot != NO_TASK) {
             run_locked(pool, slot);
+            busy = true;
             continue;
         }
         if (pool->shutting_down) {
             break;
+        }
+        if (busy) {
+            // More work is likely on its way (the next loop of a frame).
+            busy = false;
+            wf_mutex_unlock(&pool->lock);
+            spin_until(pool, work_queued, 0);
+            wf_mutex_lock(&pool->lock);
+            continue;
         }
         pool->stats.sleeps++;
         wf_cond_wait(&pool->work_ready, &pool->lock);
@@ -153,6 +220,7 @@ static void* pool_enqueue(wf_task_fn* fn, void* context, void* user) {
     pool->tasks[slot] = (pool_task){.fn = fn, .context = context, .state = SLOT_QUEUED,
                                     .background = background};
     ring_push(background ? &pool->background : &pool->loops, pool->capacity, slot);
+    atomic_fetch_add_explicit(&pool->queued, 1u, memory_order_release);
     pool->stats.tasks_enqueued++;
     wf_cond_signal(&pool->work_ready);
     wf_mutex_unlock(&pool->lock);
@@ -164,19 +232,30 @@ static void pool_wait(void* handle, void* user) {
     uint32_t slot = (uint32_t)((uintptr_t)handle - 1u);
     wf_mutex_lock(&pool->lock);
     pool_task* t = &pool->tasks[slot];
+    bool spun = false;
     while (t->state != SLOT_DONE) {
         // Our own background task, still queued: run it rather than wait
         // (it may be queued behind work that waits on us).
         if (t->state == SLOT_QUEUED && t->background &&
             ring_take(&pool->background, pool->capacity, slot)) {
+            atomic_fetch_sub_explicit(&pool->queued, 1u, memory_order_relaxed);
             run_locked(pool, slot);
             continue;
         }
         // Help with short tasks, never with others' background builds.
-        uint32_t other = ring_pop(&pool->loops, pool->capacity);
+        uint32_t other = pool_pop(pool, &pool->loops);
         if (other != NO_TASK) {
             pool->stats.tasks_run_by_waiters++;
             run_locked(pool, other);
+            continue;
+        }
+        if (!spun) {
+            // The task is likely about to finish: poll before sleeping.
+            spun = true;
+            unsigned finished = atomic_load_explicit(&pool->finished, memory_order_acquire);
+            wf_mutex_unlock(&pool->lock);
+            spin_until(pool, task_finished_since, finished);
+            wf_mutex_lock(&pool->lock);
             continue;
         }
         wf_cond_wait(&pool->task_done, &pool->lock);
@@ -204,6 +283,7 @@ static void free_arrays(wf_thread_pool* pool) {
 static void stop_threads(wf_thread_pool* pool, uint32_t started) {
     wf_mutex_lock(&pool->lock);
     pool->shutting_down = true;
+    atomic_store_explicit(&pool->stopping, true, memory_order_relaxed);
     wf_cond_broadcast(&pool->work_ready);
     wf_mutex_unlock(&pool->lock);
     for (uint32_t i = 0; i < started; ++i) {
@@ -224,6 +304,9 @@ wf_status wf_thread_pool_create(const wf_thread_pool_desc* desc, wf_thread_pool*
     }
     pool->allocator = allocator;
     pool->logger = d.logger;
+    atomic_init(&pool->queued, 0u);
+    atomic_init(&pool->finished, 0u);
+    atomic_init(&pool->stopping, false);
     pool->thread_count = d.thread_count;
     pool->capacity = d.queue_capacity;
     const wf_allocator* a = &pool->allocator;

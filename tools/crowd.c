@@ -99,6 +99,7 @@ static uint32_t off_mesh(const wf_crowd* c, wf_query* q, const wf_agent_id* ids,
 
 int cmd_crowd(int argc, char** argv) {
     const char* path = NULL;
+    const char* quality = "high";
     uint32_t agents = 1000, frames = 300, seed = 1, workers = 1, separation_every = 10;
     for (int i = 1; i < argc; ++i) {
         uint32_t* number = strcmp(argv[i], "--agents") == 0    ? &agents
@@ -109,6 +110,8 @@ int cmd_crowd(int argc, char** argv) {
                                                                : NULL;
         if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc) {
             path = argv[++i];
+        } else if (strcmp(argv[i], "--avoidance") == 0 && i + 1 < argc) {
+            quality = argv[++i];
         } else if (number != NULL && i + 1 < argc) {
             if (!parse_count(argv[++i], number)) {
                 fprintf(stderr, "wayfarer crowd: %s needs a whole number\n", argv[i - 1]);
@@ -119,7 +122,12 @@ int cmd_crowd(int argc, char** argv) {
             return EXIT_USAGE;
         }
     }
-    if (path == NULL || agents == 0 || frames == 0) {
+    static const char* qualities[4] = {"low", "medium", "high", "ultra"};
+    uint32_t preset = 4;
+    for (uint32_t q = 0; q < 4; ++q) {
+        preset = strcmp(quality, qualities[q]) == 0 ? q : preset;
+    }
+    if (path == NULL || agents == 0 || frames == 0 || preset == 4) {
         return usage();
     }
     char* data = NULL;
@@ -177,6 +185,7 @@ int cmd_crowd(int argc, char** argv) {
         p.height = params->agent_height;
         p.collision_query_range = p.radius * 12.0f;
         p.path_optimization_range = p.radius * 30.0f;
+        p.avoidance_preset = (uint8_t)preset;
         run.rng = wf_rng_make(seed, 54u);
         const wf_query_filter filter = wf_query_filter_defaults();
         for (uint32_t i = 0; i < agents && rc == 0; ++i) {
@@ -239,13 +248,13 @@ int cmd_crowd(int argc, char** argv) {
         static const char* phase_names[WF_CROWD_PHASE_COUNT] = {
             "validate", "paths", "callbacks", "topology", "grid", "neighbours", "corners",
             "steering", "avoidance", "integrate", "collisions", "surface", "events"};
-        printf("{\"agents\": %u, \"frames\": %u, \"workers\": %u, \"seed\": %u, "
+        printf("{\"agents\": %u, \"frames\": %u, \"workers\": %u, \"seed\": %u, \"avoidance\": \"%s\", "
                "\"frame_ms_mean\": %.4f, \"frame_ms_p95\": %.4f, \"us_per_agent_frame\": %.4f, "
                "\"arrivals\": %u, \"paths\": %u, \"partial_paths\": %u, "
                "\"path_wait_mean_s\": %.4f, \"path_wait_max_s\": %.4f, \"max_queued\": %u, "
                "\"replans\": %u, \"blocked\": %u, \"min_separation_m\": %.4f, "
                "\"off_mesh\": %u, \"memory_bytes\": %zu, \"phase_ms_mean\": {",
-               placed, frames, workers, seed, mean, p95, mean * 1e3 / placed, run.arrivals,
+               placed, frames, workers, seed, quality, mean, p95, mean * 1e3 / placed, run.arrivals,
                run.results, run.partial, run.results > 0 ? run.wait_sum / run.results : 0.0,
                run.wait_max, max_queued, replans, blocked, isfinite(gap) ? gap : -1.0,
                off_mesh(run.crowd, run.query, ids, placed), wf_crowd_memory_bytes(run.crowd));

@@ -71,9 +71,9 @@ static const subcommand subcommands[] = {
      "      that rebuilds one layer (mean, p95)"},
     {"crowd", cmd_crowd,
      "crowd --cache FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
-     "      [--gap-every K]\n"
-     "      N agents (default 1000; radius = the cache's agent radius, 3.5 m/s, high\n"
-     "      avoidance) walk to random targets on the cache's navmesh for F frames of\n"
+     "      [--gap-every K] [--avoidance low|medium|high|ultra]\n"
+     "      N agents (default 1000; radius = the cache's agent radius, 3.5 m/s, accel 8,\n"
+     "      avoidance preset default high) walk to random targets on the cache's navmesh for F frames of\n"
      "      1/30 s (default 300), a new target on every arrival; prints one JSON object:\n"
      "      frame ms mean and p95, us per agent per frame, arrivals, path waits, replans,\n"
      "      smallest gap between agents (checked every K frames, 0 = never), agents off\n"

@@ -1,0 +1,271 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The crowd on the Detour scenario: nav_test with the Recast demo
+// settings, agents of radius 0.6 at 3.5 m/s (accel 8) with Detour's "high"
+// avoidance (adaptive 7 divisions, 3 rings, 3 passes = our ULTRA preset),
+// every optimization on, random targets (a new one on each arrival or
+// blocked event); 1000 and 2000 agents on 1 and 2 workers. Then 10,000
+// agents on a large generated city grid on 2 workers. Prints CSV; --smoke
+// runs a small generated level briefly.
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "wayfarer/crowd.h"
+#include "wayfarer/jobs.h"
+#include "wayfarer/query.h"
+#include "wayfarer/rng.h"
+#include "wayfarer/tilecache.h"
+
+#define DT (1.0f / 30.0f)
+#define WARMUP_FRAMES 30
+#define SEED 2026u
+
+typedef struct level {
+    wf_tilecache* tc;
+    wf_mesh* mesh;
+    float radius, height;
+} level;
+
+static int level_from_obj(const char* path, level* out) {
+    size_t size = 0;
+    char* text = bench_read_file(path, &size);
+    if (text == NULL) {
+        printf("# %s not found: skipped\n", path);
+        return 1;
+    }
+    wf_geom_data* geom = NULL;
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = wf_tilecache_params_recast_demo();
+    d.logger.quiet = true;
+    wf_status s = wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &geom);
+    free(text);
+    if (s == WF_OK) {
+        s = wf_tilecache_create(&d, &out->tc);
+    }
+    if (s == WF_OK) {
+        s = wf_tilecache_build_geom(out->tc, wf_geom_data_view(geom), NULL, 0);
+    }
+    wf_geom_data_destroy(geom);
+    return s != WF_OK;
+}
+
+/// A city of side x side metres: blocks of 24 m with 6 m streets, every
+/// block open on one side (courtyards), cells of 0.5 m.
+static int level_city(uint32_t side, level* out) {
+    const float cell = 0.5f;
+    uint32_t n = (uint32_t)((float)side / cell);
+    uint8_t* walkable = malloc((size_t)n * n);
+    if (walkable == NULL) {
+        return 1;
+    }
+    for (uint32_t z = 0; z < n; ++z) {
+        for (uint32_t x = 0; x < n; ++x) {
+            uint32_t bx = (x * 2u) % 60u, bz = (z * 2u) % 60u; // metres within a 30 m period
+            bool wall = (bx >= 6u && bz >= 6u) && (bx == 6u || bz == 6u || bx == 29u || bz == 29u);
+            bool gate = bz >= 15u && bz <= 20u; // an opening in the west and east walls
+            walkable[(size_t)z * n + x] = !(wall && !(gate && (bx == 6u || bx == 29u)));
+        }
+    }
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = wf_tilecache_params_recast_demo();
+    d.params.cell_size = cell;
+    d.params.tile_size = 64;
+    d.logger.quiet = true;
+    wf_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.width = grid.depth = n;
+    grid.cell_size = cell;
+    grid.walkable = walkable;
+    wf_status s = wf_tilecache_create(&d, &out->tc);
+    if (s == WF_OK) {
+        s = wf_tilecache_build_grid(out->tc, grid);
+    }
+    free(walkable);
+    return s != WF_OK;
+}
+
+static int level_finish(level* lv) {
+    wf_mesh_desc md = wf_tilecache_mesh_desc(lv->tc);
+    if (wf_mesh_create(&md, &lv->mesh) != WF_OK ||
+        !wf_succeeded(wf_tilecache_build_navmesh(lv->tc, lv->mesh))) {
+        return 1;
+    }
+    lv->radius = wf_tilecache_get_params(lv->tc)->agent_radius;
+    lv->height = wf_tilecache_get_params(lv->tc)->agent_height;
+    return 0;
+}
+
+static void level_destroy(level* lv) {
+    wf_mesh_destroy(lv->mesh);
+    wf_tilecache_destroy(lv->tc);
+}
+
+typedef struct run_result {
+    double us_per_agent;     ///< mean frame time / agents
+    double frame_ms_mean, frame_ms_p95;
+    double wait_mean_s, wait_max_s;
+    uint32_t arrivals, paths;
+    uint64_t state_hash;
+} run_result;
+
+typedef struct waits {
+    double sum, max;
+    uint32_t count;
+} waits;
+
+static bool on_result(wf_agent_id agent, const wf_path_info* info, void* user) {
+    (void)agent;
+    waits* w = user;
+    w->sum += info->wait;
+    w->max = info->wait > w->max ? info->wait : w->max;
+    w->count++;
+    return true;
+}
+
+static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t frames,
+               run_result* out) {
+    memset(out, 0, sizeof *out);
+    wf_thread_pool* pool = NULL;
+    wf_job_system jobs;
+    memset(&jobs, 0, sizeof jobs);
+    if (workers > 1) {
+        wf_thread_pool_desc pd = {.thread_count = workers - 1u};
+        if (wf_thread_pool_create(&pd, &pool) != WF_OK) {
+            return 1;
+        }
+        jobs = wf_thread_pool_job_system(pool);
+    }
+    wf_crowd_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.mesh = lv->mesh;
+    cd.max_agents = agents;
+    cd.max_agent_radius = lv->radius;
+    cd.jobs = jobs;
+    cd.logger.quiet = true;
+    wf_crowd* crowd = NULL;
+    wf_query* q = NULL;
+    wf_query_desc qd = {.mesh = lv->mesh};
+    double* ms = malloc(sizeof(double) * frames);
+    wf_agent_id* ids = malloc(sizeof(wf_agent_id) * agents);
+    int rc = ms == NULL || ids == NULL || wf_crowd_create(&cd, &crowd) != WF_OK ||
+             wf_query_create(&qd, &q) != WF_OK;
+    wf_agent_params p = wf_agent_params_defaults();
+    p.radius = lv->radius;
+    p.height = lv->height;
+    p.collision_query_range = p.radius * 12.0f;
+    p.path_optimization_range = p.radius * 30.0f;
+    p.avoidance_preset = WF_AVOIDANCE_ULTRA;
+    wf_rng rng = wf_rng_make(SEED, 7u);
+    const wf_query_filter filter = wf_query_filter_defaults();
+    waits w = {0};
+    const wf_move_callbacks cb = {.result = on_result};
+    for (uint32_t i = 0; i < agents && rc == 0; ++i) {
+        wf_poly_ref ref;
+        wf_vec3 at, to;
+        rc = wf_query_find_random_point(q, &filter, &rng, &ref, &at) != WF_OK ||
+             wf_query_find_random_point(q, &filter, &rng, &ref, &to) != WF_OK ||
+             wf_crowd_add_agent(crowd, at, &p, &ids[i]) != WF_OK ||
+             wf_crowd_request_move(crowd, ids[i], to, &cb, &w) != WF_OK;
+    }
+    for (uint32_t f = 0; f < WARMUP_FRAMES + frames && rc == 0; ++f) {
+        if (f == WARMUP_FRAMES) {
+            w = (waits){0};
+            out->arrivals = 0;
+        }
+        double t0 = bench_now_seconds();
+        rc = wf_crowd_update(crowd, DT, NULL) != WF_OK;
+        if (f >= WARMUP_FRAMES) {
+            ms[f - WARMUP_FRAMES] = (bench_now_seconds() - t0) * 1e3;
+        }
+        uint32_t n;
+        const wf_crowd_event* e = wf_crowd_events(crowd, &n);
+        for (uint32_t k = 0; k < n && rc == 0; ++k) {
+            if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+                out->arrivals += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+                wf_poly_ref ref;
+                wf_vec3 to;
+                rc = wf_query_find_random_point(q, &filter, &rng, &ref, &to) != WF_OK;
+                wf_status s = rc ? WF_OK : wf_crowd_request_move(crowd, e[k].agent, to, &cb, &w);
+                rc |= s != WF_OK && s != WF_ERR_CAPACITY;
+            }
+        }
+    }
+    if (rc == 0) {
+        double sum = 0.0;
+        for (uint32_t f = 0; f < frames; ++f) {
+            sum += ms[f];
+        }
+        out->frame_ms_mean = sum / frames;
+        bench_sort(ms, frames);
+        out->frame_ms_p95 = ms[(size_t)ceil(0.95 * frames) - 1u];
+        out->us_per_agent = out->frame_ms_mean * 1e3 / agents;
+        out->wait_mean_s = w.count > 0 ? w.sum / w.count : 0.0;
+        out->wait_max_s = w.max;
+        out->paths = w.count;
+    }
+    wf_query_destroy(q);
+    wf_crowd_destroy(crowd);
+    wf_thread_pool_destroy(pool);
+    free(ms);
+    free(ids);
+    return rc;
+}
+
+static void print_row(const char* name, uint32_t agents, uint32_t workers, const run_result* r,
+                      double base_us) {
+    printf("%s,%u,%u,%.3f,%.3f,%.3f,%.2f,%.4f,%.4f,%u,%u\n", name, agents, workers,
+           r->us_per_agent, r->frame_ms_mean, r->frame_ms_p95,
+           base_us > 0.0 ? base_us / r->us_per_agent : 1.0, r->wait_mean_s, r->wait_max_s,
+           r->arrivals, r->paths);
+}
+
+int main(int argc, char** argv) {
+    bool smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0;
+    const char* dir = getenv("WF_TESTDATA_DIR");
+    printf("level,agents,workers,us_per_agent_frame,frame_ms_mean,frame_ms_p95,speedup,"
+           "path_wait_mean_s,path_wait_max_s,arrivals,paths\n");
+    int rc = 0;
+    if (smoke) {
+        level lv = {0};
+        rc = level_city(60, &lv) || level_finish(&lv);
+        run_result r;
+        rc = rc || run(&lv, 200, 2, 30, &r);
+        if (rc == 0) {
+            print_row("city60", 200, 2, &r, 0.0);
+        }
+        level_destroy(&lv);
+        return rc;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/recast/meshes/nav_test.obj", dir != NULL ? dir : "testdata");
+    level nav = {0};
+    if (level_from_obj(path, &nav) == 0 && level_finish(&nav) == 0) {
+        const uint32_t counts[2] = {1000, 2000};
+        for (int k = 0; k < 2 && rc == 0; ++k) {
+            run_result one, two;
+            rc = run(&nav, counts[k], 1, 300, &one) || run(&nav, counts[k], 2, 300, &two);
+            if (rc == 0) {
+                print_row("nav_test", counts[k], 1, &one, 0.0);
+                print_row("nav_test", counts[k], 2, &two, one.us_per_agent);
+            }
+        }
+    }
+    level_destroy(&nav);
+    level city = {0};
+    if (rc == 0 && level_city(360, &city) == 0 && level_finish(&city) == 0) {
+        run_result one, two;
+        rc = run(&city, 10000, 1, 60, &one) || run(&city, 10000, 2, 120, &two);
+        if (rc == 0) {
+            print_row("city360", 10000, 1, &one, 0.0);
+            print_row("city360", 10000, 2, &two, one.us_per_agent);
+        }
+    }
+    level_destroy(&city);
+    return rc;
+}

@@ -1,0 +1,430 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Crowd update, movement phases: neighbours and walls, corners and
+// off-mesh triggers, steering, avoidance, integration, collisions, and the
+// move back onto the surface.
+#include <math.h>
+#include <string.h>
+
+#include "crowd/avoidance.h"
+#include "crowd/crowd_phases.h"
+#include "navcore/check.h"
+
+/// Collision pushes resolve this share of an overlap per pass (less than
+/// all of it keeps crowds from jittering).
+#define COLLISION_RESOLVE 0.7f
+/// Updates between two wall gatherings of an agent that does not move.
+#define WALL_REFRESH_FRAMES 30u
+
+/* ---------------------------------------------------------------------------
+ * Neighbours and walls
+ */
+
+typedef struct neighbour_filter {
+    const wf_crowd* c;
+    uint32_t self;
+} neighbour_filter;
+
+/// Agents on another floor are not neighbours.
+static bool same_floor(uint32_t j, void* context) {
+    const neighbour_filter* f = context;
+    const wf_crowd* c = f->c;
+    float dy = fabsf(c->pos[j].y - c->pos[f->self].y);
+    return dy < (c->params[f->self].height + c->params[j].height) * 0.5f;
+}
+
+static void wf_crowd_neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (!wf_crowd_walking(c, i)) {
+            c->neighbour_count[i] = 0;
+            continue;
+        }
+        const wf_agent_params* p = &c->params[i];
+        wf_vec3 pos = c->pos[i];
+        float range = p->collision_query_range;
+        // The grid holds walking agents only; ties in distance go by slot,
+        // so the list never depends on threads.
+        neighbour_filter nf = {c, i};
+        float dist[WF_CROWD_MAX_NEIGHBOURS];
+        c->neighbour_count[i] = (uint8_t)wf_proximity_grid_nearest(
+            &c->grid, c->pos, pos, range, i, same_floor, &nf,
+            c->neighbours + (size_t)i * c->max_neighbours, dist, c->max_neighbours);
+
+        // Walls: collected again once the agent moved a quarter of its
+        // range, or a polygon they came from was replaced.
+        wf_poly_ref* bpolys = c->boundary_polys + (size_t)i * WF_LOCAL_BOUNDARY_MAX_POLYS;
+        float moved = wf_v2_distance_sq(pos, c->boundary_center[i]);
+        bool stale = !(moved <= range * range * 0.0625f);
+        for (uint32_t k = 0; k < c->boundary_poly_count[i] && !stale; ++k) {
+            stale = !wf_poly_passes(c->mesh, bpolys[k], wf_crowd_filter(c, i));
+        }
+        // Flags that open a polygon (a door) leave every ref valid: walls
+        // are also gathered again once a second, agents taking turns.
+        stale |= (c->frame + i) % WALL_REFRESH_FRAMES == 0;
+        if (stale) {
+            uint32_t poly_count = 0;
+            c->wall_count[i] = (uint8_t)wf_local_boundary_collect(
+                c->worker_queries[worker], c->corridor[i].polys[0], pos, range,
+                wf_crowd_filter(c, i), c->walls + (size_t)i * c->max_walls * 2u, c->max_walls,
+                bpolys, &poly_count);
+            c->boundary_poly_count[i] = (uint8_t)poly_count;
+            c->boundary_center[i] = pos;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Corners, visibility shortcuts, off-mesh triggers
+ */
+
+static void wf_crowd_corners_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    for (uint32_t i = begin; i < end; ++i) {
+        c->agent_flags[i] &= ~(uint32_t)AGENT_WANTS_OFFMESH;
+        if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i)) {
+            c->corner_count[i] = 0;
+            continue;
+        }
+        wf_query* q = c->worker_queries[worker];
+        wf_corridor* cor = &c->corridor[i];
+        wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+        uint32_t n = wf_corridor_find_corners(cor, q, corners, WF_CROWD_MAX_CORNERS);
+        c->corner_count[i] = (uint8_t)n;
+        const wf_agent_params* p = &c->params[i];
+        // Shortcuts only matter while a corner is left to cut; agents take
+        // turns (half of them each update) since a shortcut found one
+        // update later costs nothing visible.
+        if ((p->update_flags & WF_AGENT_OPTIMIZE_VISIBILITY) && n > 1 &&
+            ((c->frame + i) & 1u) == 0) {
+            wf_vec3 next = corners[n > 1 ? 1 : 0].pos;
+            wf_corridor_optimize_visibility(cor, next, p->path_optimization_range, q,
+                                            wf_crowd_filter(c, i));
+        }
+        if (n > 0 && (corners[n - 1].flags & WF_STRAIGHT_OFFMESH)) {
+            float r = p->radius * WF_CROWD_OFFMESH_TRIGGER_RADII;
+            if (wf_v2_distance_sq(c->pos[i], corners[n - 1].pos) < r * r) {
+                c->agent_flags[i] |= AGENT_WANTS_OFFMESH;
+            }
+        }
+    }
+}
+
+/// Serial, agent order: agents at a free link start traversing it; a link
+/// someone is on is busy until they are off it.
+void wf_crowd_start_offmesh(wf_crowd* c) {
+    uint32_t* busy = c->scratch_agents; // links in use, as agent slots on them
+    uint32_t busy_count = 0;
+    for (uint32_t i = 0; i < c->max_agents; ++i) {
+        if (c->active[i] && c->mode[i] == WF_AGENT_OFFMESH) {
+            busy[busy_count++] = i;
+        }
+    }
+    for (uint32_t i = 0; i < c->max_agents; ++i) {
+        c->agent_flags[i] &= ~(uint32_t)AGENT_WAITS_OFFMESH;
+        if (!c->active[i] || !(c->agent_flags[i] & AGENT_WANTS_OFFMESH)) {
+            continue;
+        }
+        const wf_straight_point* last =
+            &c->corners[(size_t)i * WF_CROWD_MAX_CORNERS + c->corner_count[i] - 1u];
+        wf_poly_ref link = last->ref;
+        bool taken = false;
+        for (uint32_t k = 0; k < busy_count && !taken; ++k) {
+            taken = c->offmesh[busy[k]].link.bits == link.bits;
+        }
+        if (taken) {
+            c->agent_flags[i] |= AGENT_WAITS_OFFMESH;
+            continue;
+        }
+        wf_poly_ref refs[2];
+        wf_vec3 start, end;
+        if (!wf_corridor_move_over_offmesh(&c->corridor[i], link, c->mesh, refs, &start, &end)) {
+            continue;
+        }
+        wf_crowd_offmesh* om = &c->offmesh[i];
+        om->start = c->pos[i];
+        om->end = end;
+        om->link = link;
+        om->t = 0.0f;
+        float speed = c->params[i].max_speed > 0.1f ? c->params[i].max_speed : 0.1f;
+        om->duration = (wf_v3_distance(c->pos[i], start) + wf_v3_distance(start, end)) / speed;
+        c->mode[i] = WF_AGENT_OFFMESH;
+        c->vel[i] = c->dvel[i] = c->nvel[i] = wf_v3(0, 0, 0);
+        c->corner_count[i] = 0;
+        c->neighbour_count[i] = 0;
+        busy[busy_count++] = i;
+        wf_crowd_push_event(c, i, WF_CROWD_EVENT_OFFMESH_START, link);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Steering, avoidance, integration
+ */
+
+static wf_vec3 clamp_length_2d(wf_vec3 v, float max) {
+    v.y = 0.0f;
+    float l2 = v.x * v.x + v.z * v.z;
+    if (l2 > max * max && l2 > 0.0f) {
+        float s = max / sqrtf(l2);
+        v.x *= s;
+        v.z *= s;
+    }
+    return v;
+}
+
+static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    (void)worker;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (!wf_crowd_walking(c, i)) {
+            continue;
+        }
+        const wf_agent_params* p = &c->params[i];
+        wf_vec3 pos = c->pos[i];
+        wf_vec3 dvel = wf_v3(0, 0, 0);
+        uint32_t n = c->corner_count[i];
+        if (c->target_state[i] == WF_TARGET_VELOCITY) {
+            dvel = clamp_length_2d(c->request_vel[i], p->max_speed);
+        } else if (wf_crowd_follows_path(c, i) && n > 0 && !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
+            const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+            wf_vec3 d0 = wf_v3_sub(cs[0].pos, pos);
+            d0.y = 0.0f;
+            wf_vec3 dir = d0;
+            if ((p->update_flags & WF_AGENT_ANTICIPATE_TURNS) && n > 1) {
+                // Lean towards the corner after next, by as much as the
+                // next one is near: turns start before the corner.
+                wf_vec3 d1 = wf_v3_sub(cs[1].pos, pos);
+                d1.y = 0.0f;
+                float l0 = wf_v2_length(d0), l1 = wf_v2_length(d1);
+                if (l1 > 0.001f) {
+                    d1 = wf_v3_scale(d1, 1.0f / l1);
+                }
+                dir = wf_v3_sub(d0, wf_v3_scale(d1, l0 * 0.5f));
+            }
+            float len = wf_v2_length(dir);
+            if (len > 1e-6f) {
+                dir = wf_v3_scale(dir, 1.0f / len);
+            } else {
+                dir = wf_v3(0, 0, 0);
+            }
+            float speed = p->max_speed;
+            const wf_straight_point* last = &cs[n - 1];
+            if (last->flags & (WF_STRAIGHT_END | WF_STRAIGHT_OFFMESH)) {
+                float slow = p->radius * WF_CROWD_SLOW_DOWN_RADII;
+                float dist = wf_v2_distance(pos, last->pos);
+                if (dist < slow) {
+                    speed *= dist / slow;
+                }
+            }
+            dvel = wf_v3_scale(dir, speed);
+        }
+        if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&
+            c->neighbour_count[i] > 0) {
+            const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+            wf_vec3 push = wf_v3(0, 0, 0);
+            uint32_t w = 0;
+            for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+                uint32_t j = nei[k];
+                wf_vec3 diff = wf_v3_sub(pos, c->pos[j]);
+                float reach = (p->radius + c->params[j].radius) * 2.0f;
+                float d2 = diff.x * diff.x + diff.z * diff.z;
+                if (d2 >= reach * reach || d2 < 1e-8f) {
+                    continue;
+                }
+                float d = sqrtf(d2);
+                float t = d / reach;
+                float weight = p->separation_weight * (1.0f - t * t);
+                push.x += diff.x * (weight / d);
+                push.z += diff.z * (weight / d);
+                w++;
+            }
+            if (w > 0) {
+                float speed = wf_v2_length(dvel);
+                dvel = wf_v3_add(dvel, wf_v3_scale(push, 1.0f / (float)w));
+                dvel = clamp_length_2d(dvel, speed > 0.0f ? speed : p->max_speed * 0.5f);
+            }
+        }
+        c->dvel[i] = dvel;
+    }
+}
+
+static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    uint32_t samples_total = 0;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (!wf_crowd_walking(c, i)) {
+            continue;
+        }
+        const wf_agent_params* p = &c->params[i];
+        if (!(p->update_flags & WF_AGENT_AVOIDANCE)) {
+            c->nvel[i] = c->dvel[i];
+            continue;
+        }
+        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i], .dvel = c->dvel[i],
+                               .radius = p->radius, .max_speed = p->max_speed,
+                               .priority = p->priority};
+        wf_avoid_neighbour nei[WF_CROWD_MAX_NEIGHBOURS];
+        const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
+        uint32_t n = c->neighbour_count[i];
+        for (uint32_t k = 0; k < n; ++k) {
+            uint32_t j = list[k];
+            nei[k].pos = c->pos[j];
+            nei[k].vel = c->vel[j];
+            nei[k].radius = c->params[j].radius;
+            nei[k].priority = c->params[j].priority;
+        }
+        uint32_t samples = 0;
+        c->nvel[i] = wf_avoidance_sample(&c->presets[p->avoidance_preset], &self, nei, n,
+                                         c->walls + (size_t)i * c->max_walls * 2u,
+                                         c->wall_count[i], &samples);
+        samples_total += samples;
+    }
+    c->worker_iterations[worker] += samples_total;
+}
+
+void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    (void)worker;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (!wf_crowd_walking(c, i)) {
+            continue;
+        }
+        const wf_agent_params* p = &c->params[i];
+        wf_vec3 dv = wf_v3_sub(c->nvel[i], c->vel[i]);
+        dv.y = 0.0f;
+        dv = clamp_length_2d(dv, p->max_acceleration * ctx->dt);
+        wf_vec3 v = wf_v3_add(c->vel[i], dv);
+        if (v.x * v.x + v.z * v.z < 1e-8f) {
+            v = wf_v3(0, 0, 0);
+        }
+        c->vel[i] = v;
+        c->pos[i] = wf_v3_mad(c->pos[i], v, ctx->dt);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Collisions: passes that each read every position and write one push per
+ * agent, then apply the pushes (double-buffered)
+ */
+
+/// Share of an overlap (or of avoiding) that agent a takes against b.
+static float yield_share(uint8_t a, uint8_t b) {
+    return a == b ? 0.5f : (a < b ? 0.75f : 0.25f);
+}
+
+void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    (void)worker;
+    for (uint32_t i = begin; i < end; ++i) {
+        c->disp[i] = c->pos[i];
+        if (!wf_crowd_walking(c, i)) {
+            continue;
+        }
+        const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+        wf_vec3 push = wf_v3(0, 0, 0);
+        uint32_t w = 0;
+        for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+            uint32_t j = nei[k];
+            if (c->mode[j] != WF_AGENT_WALKING) {
+                continue;
+            }
+            wf_vec3 diff = wf_v3_sub(c->pos[i], c->pos[j]);
+            diff.y = 0.0f;
+            float rr = c->params[i].radius + c->params[j].radius;
+            float d2 = diff.x * diff.x + diff.z * diff.z;
+            if (d2 > rr * rr) {
+                continue;
+            }
+            float d = sqrtf(d2);
+            if (d < 1e-4f) {
+                // On top of each other: part sideways to the desired
+                // velocity, the lower slot to one side, the other opposite.
+                wf_vec3 side = wf_v3(-c->dvel[i].z, 0.0f, c->dvel[i].x);
+                if (side.x * side.x + side.z * side.z < 1e-8f) {
+                    side = wf_v3(1.0f, 0.0f, 0.0f);
+                }
+                float l = wf_v2_length(side);
+                diff = wf_v3_scale(side, (i < j ? 1.0f : -1.0f) / l);
+                d = 1.0f;
+            }
+            float pen = rr - (d2 < 1e-8f ? 0.0f : sqrtf(d2));
+            float s = pen * yield_share(c->params[i].priority, c->params[j].priority) *
+                      COLLISION_RESOLVE * 2.0f / d;
+            push.x += diff.x * s;
+            push.z += diff.z * s;
+            w++;
+        }
+        if (w > 0) {
+            c->disp[i] = wf_v3_mad(c->pos[i], push, 1.0f / (float)w);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Surface: positions back onto the navmesh, the corridor follows; off-mesh
+ * traversals advance
+ */
+
+void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (!c->active[i]) {
+            continue;
+        }
+        wf_corridor* cor = &c->corridor[i];
+        if (c->mode[i] == WF_AGENT_OFFMESH) {
+            wf_crowd_offmesh* om = &c->offmesh[i];
+            om->t += ctx->dt;
+            float u = om->duration > 0.0f ? om->t / om->duration : 1.0f;
+            if (u >= 1.0f) {
+                c->pos[i] = om->end;
+                cor->pos = om->end;
+                c->mode[i] = WF_AGENT_WALKING;
+                c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY);
+                wf_crowd_push_event(c, i, WF_CROWD_EVENT_OFFMESH_END, om->link);
+                om->link.bits = 0;
+            } else {
+                c->pos[i] = wf_v3_lerp(om->start, om->end, u);
+            }
+            continue;
+        }
+        if (c->mode[i] != WF_AGENT_WALKING) {
+            continue;
+        }
+        const wf_query_filter* f = wf_crowd_filter(c, i);
+        if (wf_corridor_move_position(cor, c->pos[i], c->worker_queries[worker], f)) {
+            c->pos[i] = cor->pos;
+        } else {
+            c->pos[i] = cor->pos; // start polygon gone: validation finds a new one
+        }
+        if (!wf_crowd_follows_path(c, i)) {
+            wf_corridor_reset(cor, cor->polys[0], c->pos[i]);
+        }
+    }
+}
+
+
+void wf_crowd_decide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    double t0 = wf_crowd_now_us();
+    wf_crowd_neighbours_fn(begin, end, worker, context);
+    double t1 = wf_crowd_now_us();
+    wf_crowd_corners_fn(begin, end, worker, context);
+    double t2 = wf_crowd_now_us();
+    wf_crowd_steering_fn(begin, end, worker, context);
+    double t3 = wf_crowd_now_us();
+    wf_crowd_avoidance_fn(begin, end, worker, context);
+    double t4 = wf_crowd_now_us();
+    wf_crowd_add_time(c, worker, WF_CROWD_PHASE_NEIGHBOURS, t1 - t0);
+    wf_crowd_add_time(c, worker, WF_CROWD_PHASE_CORNERS, t2 - t1);
+    wf_crowd_add_time(c, worker, WF_CROWD_PHASE_STEERING, t3 - t2);
+    wf_crowd_add_time(c, worker, WF_CROWD_PHASE_AVOIDANCE, t4 - t3);
+}

@@ -1,0 +1,66 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The phases of the crowd update, shared by the files that hold them:
+// paths (crowd_paths.c), movement (crowd_motion.c) and the update that
+// runs them in order (crowd_update.c).
+#ifndef WF_CROWD_PHASES_H
+#define WF_CROWD_PHASES_H
+
+#include "crowd/crowd_internal.h"
+
+/// Off-mesh links trigger within this many radii of their start.
+#define WF_CROWD_OFFMESH_TRIGGER_RADII 2.25f
+/// A path's end is reached within this many radii of its target.
+#define WF_CROWD_ARRIVAL_RADII 0.25f
+/// Agents slow down within this many radii of the path's end.
+#define WF_CROWD_SLOW_DOWN_RADII 2.0f
+
+/// What a parallel phase gets: the crowd, the step, and for phases over a
+/// list of agents (or search slots) that list.
+typedef struct phase_ctx {
+    wf_crowd* c;
+    float dt;
+    const uint32_t* list; ///< agent (or search) indices, NULL: every slot
+    wf_parallel_for_fn* fn; ///< the phase body, run by the timing wrapper
+    wf_crowd_phase phase;
+} phase_ctx;
+
+static inline bool wf_crowd_walking(const wf_crowd* c, uint32_t i) {
+    return c->active[i] && c->mode[i] == WF_AGENT_WALKING;
+}
+
+/// States in which an agent follows its corridor.
+static inline bool wf_crowd_follows_path(const wf_crowd* c, uint32_t i) {
+    uint8_t ts = c->target_state[i];
+    return ts == WF_TARGET_REQUESTED || ts == WF_TARGET_VALID ||
+           (ts == WF_TARGET_BLOCKED && (c->agent_flags[i] & AGENT_CONTINUE_BLOCKED));
+}
+
+/// Adds a worker's time in a phase to the profile (thread time, summed
+/// over workers).
+static inline void wf_crowd_add_time(wf_crowd* c, uint32_t worker, wf_crowd_phase phase,
+                                     double us) {
+    c->worker_phase_us[(size_t)worker * WF_CROWD_PHASE_COUNT + phase] += us;
+}
+
+// Paths (crowd_paths.c).
+void wf_crowd_validate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+void wf_crowd_queue_replans(wf_crowd* c, wf_crowd_profile* profile);
+void wf_crowd_quick_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+void wf_crowd_settle_quick(wf_crowd* c, const uint32_t* list, uint32_t count);
+void wf_crowd_serve_queue(wf_crowd* c, phase_ctx* ctx, wf_crowd_profile* profile);
+void wf_crowd_run_callbacks(wf_crowd* c);
+uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out);
+void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+
+// Movement (crowd_motion.c).
+/// Neighbours and walls, corners, steering and avoidance of each agent in
+/// one pass: they read only the agent's own slot and every agent's
+/// position and velocity, which no step of the pass writes.
+void wf_crowd_decide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+void wf_crowd_start_offmesh(wf_crowd* c);
+void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+
+#endif
