@@ -23,10 +23,22 @@
 #define AVOID_SSE 0
 #endif
 
+// Eight candidates at a time where the processor has AVX (chosen when the
+// call runs, so the library still runs on any x86-64). Both widths do the
+// same IEEE operations in the same order per candidate: same bits.
+#if AVOID_SSE && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) &&             \
+    !defined(WF_AVOID_NO_AVX)
+#define AVOID_AVX 1
+#include <immintrin.h>
+#define AVX_FN __attribute__((target("avx")))
+#else
+#define AVOID_AVX 0
+#endif
+
 /// Candidates scored per batch (the adaptive pattern needs 1 + 32 x 4),
 /// plus room to pad the last group of four.
 #define AVOID_BATCH 132u
-#define AVOID_BATCH_STORAGE (AVOID_BATCH + 4u)
+#define AVOID_BATCH_STORAGE (AVOID_BATCH + 8u)
 /// Most obstacles read; the crowd never passes more.
 #define AVOID_MAX_NEIGHBOURS WF_CROWD_MAX_NEIGHBOURS
 #define AVOID_MAX_WALLS WF_CROWD_MAX_WALLS
@@ -322,19 +334,131 @@ static void sse_score(const avoid_setup* s, const avoid_weights* w, const float*
 }
 #endif
 
+#if AVOID_AVX
+static inline AVX_FN __m256 avx_select(__m256 mask, __m256 v) { return _mm256_and_ps(mask, v); }
+
+static inline AVX_FN __m256 avx_circle(__m256 vx, __m256 vz, float px, float pz, float c,
+                                       float inv_c) {
+    __m256 a = _mm256_add_ps(_mm256_mul_ps(vx, vx), _mm256_mul_ps(vz, vz));
+    __m256 b = _mm256_add_ps(_mm256_mul_ps(vx, _mm256_set1_ps(px)),
+                             _mm256_mul_ps(vz, _mm256_set1_ps(pz)));
+    __m256 disc = _mm256_sub_ps(_mm256_mul_ps(b, b), _mm256_mul_ps(a, _mm256_set1_ps(c)));
+    __m256 zero = _mm256_setzero_ps();
+    __m256 inv = _mm256_mul_ps(_mm256_add_ps(b, _mm256_sqrt_ps(_mm256_max_ps(disc, zero))),
+                               _mm256_set1_ps(inv_c));
+    __m256 hit = _mm256_and_ps(_mm256_cmp_ps(b, zero, _CMP_GT_OQ),
+                               _mm256_cmp_ps(disc, zero, _CMP_GT_OQ));
+    return avx_select(hit, inv);
+}
+
+static inline AVX_FN __m256 avx_contact(__m256 closing) {
+    __m256 hit = _mm256_cmp_ps(closing, _mm256_setzero_ps(), _CMP_GT_OQ);
+    return avx_select(hit, _mm256_add_ps(_mm256_set1_ps(1.0f / AVOID_CONTACT_TIME), closing));
+}
+
+/// sse_max_inv for eight velocities.
+static inline AVX_FN __m256 avx_max_inv(const avoid_setup* s, __m256 x, __m256 z) {
+    __m256 inv = _mm256_setzero_ps();
+    for (uint32_t i = 0; i < s->nb_count; ++i) {
+        __m256 ia = _mm256_set1_ps(s->nb_ia[i]);
+        __m256 rx = _mm256_sub_ps(_mm256_mul_ps(x, ia), _mm256_set1_ps(s->nb_kx[i]));
+        __m256 rz = _mm256_sub_ps(_mm256_mul_ps(z, ia), _mm256_set1_ps(s->nb_kz[i]));
+        inv = _mm256_max_ps(inv, avx_circle(rx, rz, s->nb_px[i], s->nb_pz[i], s->nb_c[i],
+                                            s->nb_inv_c[i]));
+    }
+    for (uint32_t i = 0; i < s->ov_count; ++i) {
+        __m256 ia = _mm256_set1_ps(s->ov_ia[i]);
+        __m256 rx = _mm256_sub_ps(_mm256_mul_ps(x, ia), _mm256_set1_ps(s->ov_kx[i]));
+        __m256 rz = _mm256_sub_ps(_mm256_mul_ps(z, ia), _mm256_set1_ps(s->ov_kz[i]));
+        __m256 closing = _mm256_add_ps(_mm256_mul_ps(rx, _mm256_set1_ps(s->ov_px[i])),
+                                       _mm256_mul_ps(rz, _mm256_set1_ps(s->ov_pz[i])));
+        inv = _mm256_max_ps(inv, avx_contact(closing));
+    }
+    for (uint32_t i = 0; i < s->fc_count; ++i) {
+        __m256 closing = _mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(s->fc_mx[i])),
+                                       _mm256_mul_ps(z, _mm256_set1_ps(s->fc_mz[i])));
+        __m256 vu = _mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(s->fc_ux[i])),
+                                  _mm256_mul_ps(z, _mm256_set1_ps(s->fc_uz[i])));
+        __m256 along = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(s->fc_q0[i]), closing),
+                                     _mm256_mul_ps(vu, _mm256_set1_ps(s->fc_gap[i])));
+        __m256 zero = _mm256_setzero_ps();
+        __m256 hit = _mm256_and_ps(
+            _mm256_and_ps(_mm256_cmp_ps(closing, zero, _CMP_GT_OQ),
+                          _mm256_cmp_ps(along, zero, _CMP_GE_OQ)),
+            _mm256_cmp_ps(along, _mm256_mul_ps(_mm256_set1_ps(s->fc_len[i]), closing),
+                          _CMP_LE_OQ));
+        inv = _mm256_max_ps(
+            inv, avx_select(hit, _mm256_mul_ps(closing, _mm256_set1_ps(s->fc_inv_gap[i]))));
+    }
+    for (uint32_t i = 0; i < s->cn_count; ++i) {
+        inv = _mm256_max_ps(inv, avx_circle(x, z, s->cn_px[i], s->cn_pz[i], s->cn_c[i],
+                                            s->cn_inv_c[i]));
+    }
+    for (uint32_t i = 0; i < s->tw_count; ++i) {
+        __m256 closing = _mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(s->tw_x[i])),
+                                       _mm256_mul_ps(z, _mm256_set1_ps(s->tw_z[i])));
+        inv = _mm256_max_ps(inv, avx_contact(closing));
+    }
+    return inv;
+}
+
+/// sse_score, eight candidates at a time.
+static AVX_FN void avx_score(const avoid_setup* s, const avoid_weights* w, const float* vxs,
+                             const float* vzs, uint32_t n, float* out_score) {
+    for (uint32_t j = 0; j < n; j += 8u) {
+        __m256 x = _mm256_loadu_ps(vxs + j), z = _mm256_loadu_ps(vzs + j);
+        __m256 inv = avx_max_inv(s, x, z);
+        __m256 side = _mm256_setzero_ps();
+        for (uint32_t i = 0; i < s->sd_count; ++i) {
+            __m256 lat = _mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(s->sd_rx[i])),
+                                       _mm256_mul_ps(z, _mm256_set1_ps(s->sd_rz[i])));
+            __m256 t = _mm256_sub_ps(_mm256_set1_ps(s->sd_b[i]), lat);
+            side = _mm256_add_ps(side, _mm256_min_ps(_mm256_max_ps(t, _mm256_setzero_ps()),
+                                                     _mm256_set1_ps(1.0f)));
+        }
+        __m256 ddx = _mm256_sub_ps(x, _mm256_set1_ps(w->dvx));
+        __m256 ddz = _mm256_sub_ps(z, _mm256_set1_ps(w->dvz));
+        __m256 cdx = _mm256_sub_ps(x, _mm256_set1_ps(w->vx));
+        __m256 cdz = _mm256_sub_ps(z, _mm256_set1_ps(w->vz));
+        __m256 impact = _mm256_max_ps(_mm256_sub_ps(inv, _mm256_set1_ps(w->inv_horizon)),
+                                      _mm256_setzero_ps());
+        __m256 d = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(ddx, ddx), _mm256_mul_ps(ddz, ddz)));
+        __m256 c = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(cdx, cdx), _mm256_mul_ps(cdz, cdz)));
+        __m256 score = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(w->desired), d),
+                                     _mm256_mul_ps(_mm256_set1_ps(w->current), c));
+        score = _mm256_add_ps(score, _mm256_mul_ps(_mm256_set1_ps(w->side), side));
+        score = _mm256_add_ps(score, _mm256_mul_ps(_mm256_set1_ps(w->impact), impact));
+        _mm256_storeu_ps(out_score + j, score);
+    }
+}
+#endif
+
 /// Scores candidates (vx, vz)[0..n) and keeps the best in *best (the first
 /// of equal scores). The arrays have room for n rounded up to four.
 static void score_batch(const avoid_setup* s, const avoid_weights* w, float* vx, float* vz,
                         uint32_t n, avoid_best* best) {
     _Alignas(16) float score[AVOID_BATCH_STORAGE];
 #if AVOID_SSE
-    // Pad the last group of four with copies of the last candidate.
-    uint32_t padded = (n + 3u) & ~3u;
+    // Pad the last group with copies of the last candidate.
+#if AVOID_AVX
+    bool avx = __builtin_cpu_supports("avx");
+#else
+    bool avx = false;
+#endif
+    uint32_t padded = avx ? (n + 7u) & ~7u : (n + 3u) & ~3u;
     for (uint32_t j = n; j < padded; ++j) {
         vx[j] = vx[n - 1u];
         vz[j] = vz[n - 1u];
     }
+#if AVOID_AVX
+    if (avx) {
+        avx_score(s, w, vx, vz, padded, score);
+    } else {
+        sse_score(s, w, vx, vz, padded, score);
+    }
+#else
     sse_score(s, w, vx, vz, padded, score);
+#endif
 #else
     for (uint32_t j = 0; j < n; ++j) {
         float sd = 0.0f;
