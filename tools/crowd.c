@@ -81,16 +81,19 @@ static double min_gap(const wf_crowd* c, const wf_agent_id* ids, uint32_t n) {
     return best;
 }
 
-/// Agents not standing on the surface of their polygon.
+/// Agents not standing on the surface of their polygon (more than 1 cm
+/// from it seen from above, or 0.5 m off its height; agents sliding along
+/// a wall sit on the edge, a rounding error either side of it).
 static uint32_t off_mesh(const wf_crowd* c, wf_query* q, const wf_agent_id* ids, uint32_t n) {
     uint32_t off = 0;
     for (uint32_t i = 0; i < n; ++i) {
         wf_agent_state s;
-        float h;
+        wf_vec3 at;
         if (wf_crowd_get_agent(c, ids[i], &s) != WF_OK || s.mode == WF_AGENT_LOST ||
             (s.mode == WF_AGENT_WALKING &&
-             (wf_query_poly_height(q, s.poly, s.position, &h) != WF_OK ||
-              fabsf(h - s.position.y) > 0.5f))) {
+             (wf_query_closest_point_on_poly(q, s.poly, s.position, &at, NULL) != WF_OK ||
+              fabsf(at.x - s.position.x) + fabsf(at.z - s.position.z) > 0.01f ||
+              fabsf(at.y - s.position.y) > 0.5f))) {
             off++;
         }
     }
