@@ -67,6 +67,7 @@ static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
         SPEC(agent_event_count, n),
         SPEC(events, n * WF_CROWD_EVENTS_PER_AGENT),
         SPEC(scratch_agents, n),
+        SPEC(half_height, n),
     };
     uint32_t count = (uint32_t)(sizeof specs / sizeof specs[0]);
     if (out != NULL) {

@@ -124,6 +124,7 @@ struct wf_crowd {
     wf_crowd_event* events;      ///< the last update's, in agent order
     uint32_t event_count;
     uint32_t* scratch_agents;    ///< max_agents: agent lists built per phase
+    float* half_height;          ///< per agent, for the proximity grid
 };
 
 /// Filter and preset of an agent.

@@ -20,19 +20,6 @@
  * Neighbours and walls
  */
 
-typedef struct neighbour_filter {
-    const wf_crowd* c;
-    uint32_t self;
-} neighbour_filter;
-
-/// Agents on another floor are not neighbours.
-static bool same_floor(uint32_t j, void* context) {
-    const neighbour_filter* f = context;
-    const wf_crowd* c = f->c;
-    float dy = fabsf(c->pos[j].y - c->pos[f->self].y);
-    return dy < (c->params[f->self].height + c->params[j].height) * 0.5f;
-}
-
 static void wf_crowd_neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -44,12 +31,12 @@ static void wf_crowd_neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker
         const wf_agent_params* p = &c->params[i];
         wf_vec3 pos = c->pos[i];
         float range = p->collision_query_range;
-        // The grid holds walking agents only; ties in distance go by slot,
-        // so the list never depends on threads.
-        neighbour_filter nf = {c, i};
+        // The grid holds walking agents with their half heights (another
+        // floor is no neighbour); ties in distance go by slot, so the list
+        // never depends on threads.
         float dist[WF_CROWD_MAX_NEIGHBOURS];
         c->neighbour_count[i] = (uint8_t)wf_proximity_grid_nearest(
-            &c->grid, c->pos, pos, range, i, same_floor, &nf,
+            &c->grid, c->pos, pos, p->height * 0.5f, range, i, NULL, NULL,
             c->neighbours + (size_t)i * c->max_neighbours, dist, c->max_neighbours);
 
         // Walls: collected again once the agent moved a quarter of its

@@ -191,8 +191,9 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     uint8_t* in_grid = (uint8_t*)c->scratch_agents; // free again: n bytes fit
     for (uint32_t i = 0; i < n; ++i) {
         in_grid[i] = wf_crowd_walking(c, i);
+        c->half_height[i] = c->params[i].height * 0.5f;
     }
-    wf_proximity_grid_build(&c->grid, c->pos, in_grid, n);
+    wf_proximity_grid_build(&c->grid, c->pos, c->half_height, in_grid, n);
     (void)serial_since(c, WF_CROWD_PHASE_GRID, t0);
 
     // Neighbours, corners, steering and avoidance in one pass (each charges

@@ -45,6 +45,7 @@ static void grid_free_arrays(wf_proximity_grid* g) {
     WF_FREE_ARRAY(&g->allocator, g->items, uint32_t, g->max_items);
     WF_FREE_ARRAY(&g->allocator, g->item_cell, int32_t, 2u * (size_t)g->max_items);
     WF_FREE_ARRAY(&g->allocator, g->item_xz, float, 2u * (size_t)g->max_items);
+    WF_FREE_ARRAY(&g->allocator, g->item_y, float, 2u * (size_t)g->max_items);
     WF_FREE_ARRAY(&g->allocator, g->item_bucket, uint32_t, g->max_items);
 }
 
@@ -68,9 +69,10 @@ wf_status wf_proximity_grid_create(wf_proximity_grid* grid, const wf_allocator* 
     g.items = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
     g.item_cell = WF_ALLOC_ARRAY(&g.allocator, int32_t, 2u * (size_t)max_items);
     g.item_xz = WF_ALLOC_ARRAY(&g.allocator, float, 2u * (size_t)max_items);
+    g.item_y = WF_ALLOC_ARRAY(&g.allocator, float, 2u * (size_t)max_items);
     g.item_bucket = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
     if (g.bucket_start == NULL || g.items == NULL || g.item_cell == NULL ||
-        g.item_bucket == NULL || g.item_xz == NULL) {
+        g.item_bucket == NULL || g.item_xz == NULL || g.item_y == NULL) {
         grid_free_arrays(&g);
         return WF_ERR_OUT_OF_MEMORY;
     }
@@ -93,11 +95,11 @@ size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
     }
     return ((size_t)grid->bucket_count + 1u) * sizeof(uint32_t) +
            (size_t)grid->max_items * (2u * sizeof(uint32_t) + 2u * sizeof(int32_t) +
-                                      2u * sizeof(float));
+                                      4u * sizeof(float));
 }
 
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
-                             const uint8_t* active, uint32_t count) {
+                             const float* half_heights, const uint8_t* active, uint32_t count) {
     WF_ASSERT(grid != NULL && grid->bucket_start != NULL);
     WF_ASSERT(count <= grid->max_items);
     WF_ASSERT(positions != NULL || count == 0);
@@ -148,9 +150,12 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
         grid->item_cell[2u * slot + 1u] = grid_cell(positions[i].z, inv);
         grid->item_xz[2u * slot] = positions[i].x;
         grid->item_xz[2u * slot + 1u] = positions[i].z;
+        grid->item_y[2u * slot] = positions[i].y;
+        grid->item_y[2u * slot + 1u] = half_heights != NULL ? half_heights[i] : 0.0f;
     }
     grid->item_count = n;
     grid->build_count = count;
+    grid->has_heights = half_heights != NULL;
 }
 
 /// Inserts index into the ascending out[0..*kept) holding the smallest
@@ -250,7 +255,7 @@ static void nearest_keep(uint32_t* out, float* out_d2, uint32_t k, uint32_t* kep
 }
 
 uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3* positions,
-                                   wf_vec3 center, float range, uint32_t self,
+                                   wf_vec3 center, float half_height, float range, uint32_t self,
                                    wf_proximity_accept_fn* accept, void* context, uint32_t* out,
                                    float* out_d2, uint32_t k) {
     WF_ASSERT(grid != NULL && positions != NULL && (out != NULL || k == 0));
@@ -267,13 +272,18 @@ uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3*
     uint32_t kept = 0;
     if (span_x >= grid->build_count || span_z >= grid->build_count ||
         span_x * span_z >= grid->build_count) {
-        for (uint32_t i = 0; i < grid->build_count; ++i) {
-            if (grid->item_bucket[i] == GRID_NO_BUCKET || i == self) {
+        // More cells than items: every item once (the order does not
+        // matter: the answer is ordered by distance, then index).
+        for (uint32_t s = 0; s < grid->item_count; ++s) {
+            uint32_t i = grid->items[s];
+            float dx = grid->item_xz[2u * s] - center.x, dz = grid->item_xz[2u * s + 1u] - center.z;
+            float d2 = dx * dx + dz * dz;
+            if (d2 > r2 || i == self ||
+                (grid->has_heights &&
+                 fabsf(grid->item_y[2u * s] - center.y) >= half_height + grid->item_y[2u * s + 1u])) {
                 continue;
             }
-            float dx = positions[i].x - center.x, dz = positions[i].z - center.z;
-            float d2 = dx * dx + dz * dz;
-            if (d2 <= r2 && (accept == NULL || accept(i, context))) {
+            if (accept == NULL || accept(i, context)) {
                 nearest_keep(out, out_d2, k, &kept, i, d2);
             }
         }
@@ -313,7 +323,11 @@ uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3*
                     }
                     if (kept == k && (d2 > out_d2[k - 1u] ||
                                       (d2 == out_d2[k - 1u] && i > out[k - 1u]))) {
-                        continue; // not nearer than the k kept: skip the accept test
+                        continue; // not nearer than the k kept: skip the other tests
+                    }
+                    if (grid->has_heights && fabsf(grid->item_y[2u * s] - center.y) >=
+                                                 half_height + grid->item_y[2u * s + 1u]) {
+                        continue; // another floor
                     }
                     if (accept == NULL || accept(i, context)) {
                         nearest_keep(out, out_d2, k, &kept, i, d2);

@@ -20,6 +20,8 @@ typedef struct wf_proximity_grid {
     uint32_t* items;         ///< item indices sorted by bucket, ascending within one
     int32_t* item_cell;      ///< per slot in items: cell x, cell z (2 ints) for exact matching
     float* item_xz;          ///< per slot in items: x, z (a copy: neighbour scans read in order)
+    float* item_y;           ///< per slot in items: y and half height (2 floats)
+    bool has_heights;        ///< the last build had half heights
     uint32_t* item_bucket;   ///< per item index: its bucket, UINT32_MAX when inactive
     uint32_t item_count;     ///< active items of the last build
     uint32_t build_count;    ///< `count` of the last build: item indices are below it
@@ -39,12 +41,12 @@ void wf_proximity_grid_destroy(wf_proximity_grid* grid);
 size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid);
 
 /// Rebuilds from the positions of items [0, count) whose active[i] is
-/// nonzero (count <= max_items, larger counts are cut; active NULL = all
-/// active). Each item goes into its position's cell. O(count +
-/// bucket_count), no allocation. An item at a NaN position is stored but
-/// never returned by a query.
+/// nonzero (count <= max_items). Each item goes into its position's cell.
+/// half_heights (optional) gives each item's vertical half extent: then
+/// wf_proximity_grid_nearest only finds items whose vertical extents
+/// overlap the query's (agents on another floor are not neighbours).
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
-                             const uint8_t* active, uint32_t count);
+                             const float* half_heights, const uint8_t* active, uint32_t count);
 
 /// Items whose position lies in the XZ box [min, max] (inclusive). Returns
 /// how many there are in all; writes the min(total, max_out) smallest item
@@ -63,12 +65,14 @@ uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* p
 typedef bool wf_proximity_accept_fn(uint32_t item, void* context);
 
 /// The (at most) k items nearest to center within range on XZ, other than
-/// `self`, that accept (may be NULL) takes, nearest first: out[j] with
+/// `self`, within half_height of center.y plus their own half height (when
+/// the grid was built with heights), that accept (may be NULL) takes,
+/// nearest first: out[j] with
 /// squared distance out_d2[j]. Equal distances go by lower index, so the
 /// answer never depends on the order items are found in. Returns the count.
 /// Safe to call from many threads at once.
 uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3* positions,
-                                   wf_vec3 center, float range, uint32_t self,
+                                   wf_vec3 center, float half_height, float range, uint32_t self,
                                    wf_proximity_accept_fn* accept, void* context, uint32_t* out,
                                    float* out_d2, uint32_t k);
 

@@ -32,8 +32,11 @@ typedef struct funnel {
     const wf_mesh* mesh;
     const wf_poly_ref* path;
     uint32_t count; ///< corridor polygons used (cut at a break)
+    uint32_t checked; ///< path[0..checked] are known to be live
     uint32_t options;
     wf_vec3 end;    ///< end_pos clamped into path[count - 1]
+    wf_vec3 end_pos;
+    wf_status error; ///< a stale ref met on the way
     wf_straight_point* points;
     uint32_t max_points;
     uint32_t point_count;
@@ -68,18 +71,36 @@ static wf_status corridor_portal(const wf_mesh* mesh, const wf_poly_ref* path, u
                                  to_poly, out_left, out_right);
 }
 
+static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
+
 /// Portal i of the funnel: the corridor portal, or for the last polygon the
-/// end point as a zero-width portal.
-static void funnel_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+/// end point as a zero-width portal. Polygons are checked as the funnel
+/// reaches them, not all up front: a crowd string-pulls long corridors
+/// every frame but needs only their first corners. A pair that is not
+/// linked ends the corridor there; a stale ref stops the funnel (false).
+static bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     if (i + 1 >= f->count) {
         *out_left = f->end;
         *out_right = f->end;
-        return;
+        return true;
     }
-    // Every portal below count was checked before the funnel started.
-    wf_status status = corridor_portal(f->mesh, f->path, i, out_left, out_right);
-    WF_ASSERT(status == WF_OK);
-    (void)status;
+    if (i + 1 > f->checked) {
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_status status = wf_mesh_resolve(f->mesh, f->path[i + 1], &tile, &poly);
+        if (status != WF_OK) {
+            f->error = status;
+            return false;
+        }
+        f->checked = i + 1;
+    }
+    if (corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
+        f->count = i + 1;
+        f->end = clamp_to_poly(f->mesh, f->path[i], f->end_pos);
+        *out_left = f->end;
+        *out_right = f->end;
+    }
+    return true;
 }
 
 /// Clamps pos onto a polygon (an off-mesh link: onto its segment).
@@ -142,7 +163,7 @@ static bool append_segment(funnel* f, wf_vec3 a, uint32_t first, uint32_t last, 
                 continue;
             }
             wf_vec3 left, right, cross;
-            funnel_portal(f, j, &left, &right);
+            (void)funnel_portal(f, j, &left, &right); // visited already: live
             if (portal_crossing(a, b, left, right, &cross) &&
                 !append_point(f, cross, 0, f->path[j + 1])) {
                 return false;
@@ -174,7 +195,9 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
     uint32_t left_index = 0, right_index = 0;
     for (uint32_t i = 0; i < f->count; ++i) {
         wf_vec3 pl, pr;
-        funnel_portal(f, i, &pl, &pr);
+        if (!funnel_portal(f, i, &pl, &pr)) {
+            return false;
+        }
         if (i + 1 < f->count && poly_is_link(f, i)) {
             // Leaving an off-mesh link: continue from its far end.
             if (!append_point(f, pl, 0, f->path[i + 1])) {
@@ -255,34 +278,35 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
                  0);
     *out_count = 0;
     const wf_mesh* mesh = query->mesh;
-    for (uint32_t i = 0; i < path_count; ++i) {
+    // The first and last polygons now (start and end are clamped into
+    // them), the others as the funnel reaches them.
+    const uint32_t ends[2] = {0, path_count - 1u};
+    for (int k = 0; k < 2; ++k) {
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
-        wf_status status = wf_mesh_resolve(mesh, path[i], &tile, &poly);
+        wf_status status = wf_mesh_resolve(mesh, path[ends[k]], &tile, &poly);
         if (status != WF_OK) {
             return status;
-        }
-    }
-    // A corridor is only followed up to its first unlinked pair.
-    uint32_t count = path_count;
-    for (uint32_t i = 0; i + 1 < path_count; ++i) {
-        wf_vec3 l, r;
-        if (corridor_portal(mesh, path, i, &l, &r) != WF_OK) {
-            count = i + 1;
-            break;
         }
     }
     funnel f = {
         .mesh = mesh,
         .path = path,
-        .count = count,
+        .count = path_count,
+        .checked = 0,
         .options = options,
-        .end = clamp_to_poly(mesh, path[count - 1], end_pos),
+        .end = clamp_to_poly(mesh, path[path_count - 1u], end_pos),
+        .end_pos = end_pos,
+        .error = WF_OK,
         .points = out_points,
         .max_points = max_points,
     };
     wf_vec3 start = clamp_to_poly(mesh, path[0], start_pos);
     bool fits = append_point(&f, start, WF_STRAIGHT_START, path[0]) && run_funnel(&f, start);
+    if (f.error != WF_OK) {
+        *out_count = 0;
+        return f.error;
+    }
     *out_count = f.point_count;
-    return fits && count == path_count ? WF_OK : WF_PARTIAL;
+    return fits && f.count == path_count ? WF_OK : WF_PARTIAL;
 }

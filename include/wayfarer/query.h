@@ -198,7 +198,11 @@ typedef struct wf_straight_point {
 /// String-pulls a corridor (from find_path) into corners with the funnel
 /// algorithm. start_pos/end_pos are clamped into the first/last polygon.
 /// WF_PARTIAL when the points did not fit in max_points (then the last one
-/// written is the furthest corner that fit).
+/// written is the furthest corner that fit), or when two polygons of the
+/// corridor are not linked (the corners end in the first of them).
+/// WF_ERR_STALE_REF for a stale first or last polygon, or one the funnel
+/// reaches before max_points are written (polygons beyond are not read, so
+/// asking for a few corners of a long corridor costs a few portals).
 WF_NODISCARD WF_API wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos,
                                                           wf_vec3 end_pos,
                                                           const wf_poly_ref* path,

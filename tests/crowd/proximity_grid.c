@@ -91,7 +91,7 @@ static void test_random_points_against_brute_force(void** state) {
 
     wf_rng rng = wf_rng_make(0x5eed, 1);
     random_points(&rng, 3000, -60.0f, 40.0f, 10);
-    wf_proximity_grid_build(&grid, g_pos, g_active, 3000);
+    wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 3000);
     uint32_t active = 0;
     for (uint32_t i = 0; i < 3000; ++i) {
         active += g_active[i] != 0;
@@ -108,7 +108,7 @@ static void test_random_points_against_brute_force(void** state) {
         g_pos[i] = wf_v3(-2.0f * (float)(i % 10u), 0.0f, 2.0f - 2.0f * (float)(i / 10u));
         g_active[i] = 1;
     }
-    wf_proximity_grid_build(&grid, g_pos, g_active, 200);
+    wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 200);
     check_box(&grid, g_pos, g_active, 200, -4.0f, -4.0f, -2.0f, 0.0f);
     check_box(&grid, g_pos, g_active, 200, -4.0f, -4.0f, -4.0f, -4.0f); // a point box
     assert_int_equal(wf_proximity_grid_query(&grid, g_pos, -4.0f, -4.0f, -4.0f, -4.0f, g_out, 8),
@@ -140,7 +140,7 @@ static void test_nearest_against_brute_force(void** state) {
         g_pos[i] = wf_v3((float)(i % 10u), 0.0f, (float)(i / 10u));
     }
     g_pos[100] = g_pos[101] = wf_v3(4.0f, 0.0f, 4.0f);
-    wf_proximity_grid_build(&grid, g_pos, g_active, 2000);
+    wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 2000);
     for (uint32_t q = 0; q < 1500; ++q) {
         wf_vec3 c = q < 100 ? g_pos[q]
                             : wf_v3(wf_rng_range(&rng, -35.0f, 35.0f), 0.0f,
@@ -174,7 +174,7 @@ static void test_nearest_against_brute_force(void** state) {
         }
         uint32_t got[16];
         float got_d2[16];
-        uint32_t m = wf_proximity_grid_nearest(&grid, g_pos, c, range, self,
+        uint32_t m = wf_proximity_grid_nearest(&grid, g_pos, c, 0.0f, range, self,
                                                even ? accept_even : NULL, NULL, got, got_d2, k);
         assert_int_equal(m, n);
         for (uint32_t j = 0; j < m; ++j) {
@@ -182,12 +182,57 @@ static void test_nearest_against_brute_force(void** state) {
             assert_true(got_d2[j] == best_d2[j]);
         }
     }
+    // With half heights: items on another floor are skipped, in both the
+    // ring search and the whole-grid scan of huge ranges.
+    static float hh[2000];
+    for (uint32_t i = 0; i < 2000; ++i) {
+        g_pos[i].y = (float)(i % 3u) * 3.0f; // floors at 0, 3 and 6
+        hh[i] = 0.5f + (float)(i % 4u) * 0.25f;
+    }
+    wf_proximity_grid_build(&grid, g_pos, hh, g_active, 2000);
+    for (uint32_t q = 0; q < 600; ++q) {
+        wf_vec3 c = wf_v3(wf_rng_range(&rng, -35.0f, 35.0f), wf_rng_range(&rng, -1.0f, 7.0f),
+                          wf_rng_range(&rng, -35.0f, 35.0f));
+        float range = q % 60u == 0 ? 90.0f : wf_rng_range(&rng, 0.0f, 8.0f);
+        float half = wf_rng_range(&rng, 0.2f, 2.0f);
+        uint32_t k = 1u + q % 8u;
+        uint32_t best[16];
+        float best_d2[16];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < 2000; ++i) {
+            float dx = g_pos[i].x - c.x, dz = g_pos[i].z - c.z;
+            float d2 = dx * dx + dz * dz;
+            if (!g_active[i] || d2 > range * range || fabsf(g_pos[i].y - c.y) >= half + hh[i]) {
+                continue;
+            }
+            uint32_t at = n < k ? n++ : k;
+            while (at > 0 && best_d2[at - 1] > d2) {
+                if (at < k) {
+                    best[at] = best[at - 1];
+                    best_d2[at] = best_d2[at - 1];
+                }
+                at--;
+            }
+            if (at < k) {
+                best[at] = i;
+                best_d2[at] = d2;
+            }
+        }
+        uint32_t got[16];
+        float got_d2[16];
+        uint32_t m = wf_proximity_grid_nearest(&grid, g_pos, c, half, range, 0xffffffffu, NULL,
+                                               NULL, got, got_d2, k);
+        assert_int_equal(m, n);
+        for (uint32_t j = 0; j < m; ++j) {
+            assert_int_equal(got[j], best[j]);
+        }
+    }
     uint32_t out[4];
     float d2[4];
-    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(NAN, 0, 0), 5.0f, 0, NULL,
+    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(NAN, 0, 0), 0.0f, 5.0f, 0, NULL,
                                                NULL, out, d2, 4),
                      0);
-    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(0, 0, 0), 5.0f, 0, NULL, NULL,
+    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(0, 0, 0), 0.0f, 5.0f, 0, NULL, NULL,
                                                out, d2, 0),
                      0);
     wf_proximity_grid_destroy(&grid);
@@ -212,7 +257,7 @@ static void test_hash_collisions_and_far_apart_points(void** state) {
             g_pos[i] = wf_v3(x + 0.25f, 0.0f, z + 0.75f);
             g_pos[i - 1u] = wf_v3(x + 0.5f, 0.0f, z + 0.5f);
         }
-        wf_proximity_grid_build(&grid, g_pos, g_active, 32);
+        wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 32);
         // Is there a bucket holding items of different cells?
         for (uint32_t b = 0; b < grid.bucket_count; ++b) {
             for (uint32_t s = grid.bucket_start[b] + 1u; s < grid.bucket_start[b + 1u]; ++s) {
@@ -249,7 +294,7 @@ static void test_hash_collisions_and_far_apart_points(void** state) {
         g_pos[i] = wf_v3(-1000.0f + 5.0f * (float)i + 0.5f, 0.0f, -7.5f);
         g_active[i] = 1;
     }
-    wf_proximity_grid_build(&grid, g_pos, g_active, 400);
+    wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 400);
     for (float x0 = -1000.0f; x0 < 1000.0f; x0 += 97.0f) {
         check_box(&grid, g_pos, g_active, 400, x0, -8.0f, x0 + 150.0f, -7.0f);
     }
@@ -266,7 +311,7 @@ static void test_order_truncation_inactive_and_rebuild(void** state) {
         g_pos[i] = wf_v3(-15.0f + 0.3f * (float)j, 0.0f, -15.0f + 0.3f * (float)((j * 7u) % 100u));
         g_active[i] = (i % 5u) != 0;
     }
-    wf_proximity_grid_build(&grid, g_pos, g_active, 100);
+    wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 100);
     assert_int_equal(grid.item_count, 80);
     uint32_t n = wf_proximity_grid_query(&grid, g_pos, -20.0f, -20.0f, 20.0f, 20.0f, g_out, 1000);
     assert_int_equal(n, 80);
@@ -299,11 +344,11 @@ static void test_order_truncation_inactive_and_rebuild(void** state) {
 
     // No active item at all; active NULL means all.
     memset(g_active, 0, 100);
-    wf_proximity_grid_build(&grid, g_pos, g_active, 100);
+    wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 100);
     assert_int_equal(grid.item_count, 0);
     assert_int_equal(wf_proximity_grid_query(&grid, g_pos, -20.0f, -20.0f, 20.0f, 20.0f, g_out, 8),
                      0);
-    wf_proximity_grid_build(&grid, g_pos, NULL, 100);
+    wf_proximity_grid_build(&grid, g_pos, NULL, NULL, 100);
     check_box(&grid, g_pos, NULL, 100, -20.0f, -20.0f, 20.0f, 20.0f);
     check_box(&grid, g_pos, NULL, 100, -5.0f, -5.0f, 1.0f, 1.0f);
 
@@ -312,14 +357,14 @@ static void test_order_truncation_inactive_and_rebuild(void** state) {
     for (int frame = 0; frame < 30; ++frame) {
         uint32_t count = 100u + wf_rng_below(&rng, 900u);
         random_points(&rng, count, -30.0f, 30.0f, (uint32_t)frame);
-        wf_proximity_grid_build(&grid, g_pos, g_active, count);
+        wf_proximity_grid_build(&grid, g_pos, NULL, g_active, count);
         random_boxes(&grid, &rng, count, 100, -35.0f, 30.0f, 10.0f);
         // Move everything a little (as agents do) and rebuild.
         for (uint32_t i = 0; i < count; ++i) {
             g_pos[i].x += wf_rng_range(&rng, -2.0f, 2.0f);
             g_pos[i].z += wf_rng_range(&rng, -2.0f, 2.0f);
         }
-        wf_proximity_grid_build(&grid, g_pos, g_active, count);
+        wf_proximity_grid_build(&grid, g_pos, NULL, g_active, count);
         random_boxes(&grid, &rng, count, 100, -35.0f, 30.0f, 10.0f);
     }
     wf_proximity_grid_destroy(&grid);
@@ -359,7 +404,7 @@ static void test_create_bad_arguments_and_out_of_memory(void** state) {
     assert_int_equal(grid.bucket_count, 64);
     wf_vec3 p = wf_v3(0.5f, 0.0f, 0.5f);
     assert_int_equal(wf_proximity_grid_query(&grid, &p, 0.0f, 0.0f, 1.0f, 1.0f, g_out, 8), 0);
-    wf_proximity_grid_build(&grid, &p, NULL, 1);
+    wf_proximity_grid_build(&grid, &p, NULL, NULL, 1);
     assert_int_equal(wf_proximity_grid_query(&grid, &p, 0.0f, 0.0f, 1.0f, 1.0f, g_out, 8), 1);
     assert_int_equal(g_out[0], 0);
     wf_proximity_grid_destroy(&grid);
