@@ -843,8 +843,16 @@ wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flag
 }
 
 wf_status wf_mesh_add_built_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
-                                 wf_tile_ref* out_tile) {
-    return add_tile(mesh, data, size, flags, (wf_tile_ref){0}, out_tile, true);
+                                 wf_tile_ref requested, wf_tile_ref* out_tile) {
+    return add_tile(mesh, data, size, flags, requested, out_tile, true);
+}
+
+wf_tile_ref wf_mesh_free_slot_ref(const wf_mesh* mesh, uint32_t slot) {
+    wf_tile_ref r = {0};
+    if (slot < mesh->max_tiles && !mesh->tiles[slot].in_use) {
+        r.bits = wf_poly_ref_make(mesh->tiles[slot].generation, slot, 0).bits;
+    }
+    return r;
 }
 
 wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, size_t* out_size) {

@@ -339,7 +339,13 @@ static wf_status commit_tile(update_run* run, uint32_t layer, const unsigned cha
     if (blob != NULL) {
         memcpy(ls->blob, blob, size);
         // Built by this cache moments ago: the mesh skips the checksum.
-        s = wf_mesh_add_built_tile(run->mesh, ls->blob, size, 0, &added);
+        // Back into the old tile's slot (a new generation): slots then do
+        // not depend on the order builds finished in.
+        wf_tile_ref slot = old.bits != 0
+                               ? wf_mesh_free_slot_ref(run->mesh,
+                                                       wf_poly_ref_tile((wf_poly_ref){old.bits}))
+                               : (wf_tile_ref){0};
+        s = wf_mesh_add_built_tile(run->mesh, ls->blob, size, 0, slot, &added);
         if (s < 0) {
             wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: tile (%d, %d, %d) not added: %s",
                    info->tile_x, info->tile_z, info->layer, wf_status_string(s));

@@ -338,6 +338,31 @@ typedef struct wf_crowd_event {
 /// Never cut: the buffer holds every event an update can make.
 WF_API const wf_crowd_event* wf_crowd_events(const wf_crowd* crowd, uint32_t* out_count);
 
+/* ---------------------------------------------------------------------------
+ * Save and restore
+ *
+ * The crowd's whole state (agents and their ids, corridors, requests, the
+ * path queue and the searches in progress) as bytes, for save games: a
+ * crowd restored over the same navmesh (same tiles, ids and generations,
+ * e.g. from wf_mesh_load) continues bit-identically to the one saved.
+ * Callbacks and their user pointers are code, not data: they are not
+ * saved; wf_crowd_set_callbacks attaches them again after a restore.
+ * The bytes are for the same build of the library on the same kind of
+ * machine (not a portable file format).
+ */
+
+WF_NODISCARD WF_API wf_status wf_crowd_save_size(const wf_crowd* crowd, size_t* out_size);
+WF_NODISCARD WF_API wf_status wf_crowd_save(const wf_crowd* crowd, void* out, size_t size);
+/// Replaces the crowd's state with a saved one. The crowd must have been
+/// created with the same capacities (else WF_ERR_CAPACITY); damaged or
+/// truncated bytes give WF_ERR_BAD_DATA, another format WF_ERR_VERSION;
+/// on any error the crowd is unchanged. Allocates nothing.
+WF_NODISCARD WF_API wf_status wf_crowd_load(wf_crowd* crowd, const void* data, size_t size);
+/// Attaches callbacks to an agent's running request (after a restore).
+WF_NODISCARD WF_API wf_status wf_crowd_set_callbacks(wf_crowd* crowd, wf_agent_id id,
+                                                     const wf_move_callbacks* callbacks,
+                                                     void* user);
+
 #ifdef __cplusplus
 }
 #endif
