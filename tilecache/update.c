@@ -508,6 +508,34 @@ static void wait_and_commit(update_run* run) {
     }
 }
 
+/// Steps 4 and 5 with workers and no time budget: every free slot gets a
+/// layer, all of them are waited for, and the results are committed in
+/// layer order, round after round. Tiles then enter the mesh in the same
+/// order as with no workers, so their links (and every search over them)
+/// come out the same for any worker count.
+static void build_in_rounds(update_run* run) {
+    wf_tilecache* tc = run->tc;
+    for (;;) {
+        start_builds(run);
+        bool any = false;
+        for (uint32_t i = 0; i < tc->slot_count; ++i) {
+            wf_build_slot* slot = &tc->slots[i];
+            if (slot->busy) {
+                wf_jobs_wait_task(&tc->jobs, &slot->task);
+                slot->busy = false;
+                run->waited++;
+                settle(run, slot);
+                any = true;
+            }
+        }
+        uint32_t before = run->commits;
+        commit_ready(run);
+        if (!any || !may_commit(run) || run->commits == before) {
+            return;
+        }
+    }
+}
+
 /// Steps 4 and 5 with no workers: one layer at a time on this thread.
 static void build_inline(update_run* run) {
     wf_tilecache* tc = run->tc;
@@ -569,6 +597,8 @@ wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mesh, const wf_tilecach
         commit_ready(&run);
         if (runs_inline(tc)) {
             build_inline(&run);
+        } else if (run.max_time_us == 0) {
+            build_in_rounds(&run);
         } else {
             start_builds(&run);
             wait_and_commit(&run);

@@ -13,5 +13,6 @@
 #include "wayfarer/tilecache.h"
 #include "wayfarer/vec3.h"
 #include "wayfarer/version.h"
+#include "wayfarer/world.h"
 
 #endif // WAYFARER_H

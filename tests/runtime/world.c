@@ -1,0 +1,294 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The world: creation from geometry and from a cache file (and bad descs),
+// a step that carries obstacles into the crowd, the same state for any
+// worker count, and save/restore that continues bit-identically, keeps ids
+// valid and rejects damaged blobs without touching the world.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../crowd/crowd_test_util.h"
+#include "test_hooks.h"
+#include "wayfarer/rng.h"
+#include "wayfarer/world.h"
+
+#define DT (1.0f / 30.0f)
+#define AGENTS 60u
+
+/// A 36 x 36 m floor with a wall across it (a gap in the middle) and a
+/// few pillars: triangles for the tile cache.
+typedef struct level {
+    float verts[4 * 3 * 16];
+    uint32_t tris[2 * 3 * 5 * 16];
+    uint32_t vert_count, tri_count;
+} level;
+
+static void add_quad(level* l, const float* a, const float* b, const float* c, const float* d) {
+    uint32_t v = l->vert_count;
+    const float* p[4] = {a, b, c, d};
+    for (int k = 0; k < 4; ++k) {
+        memcpy(&l->verts[3 * (v + (uint32_t)k)], p[k], 3 * sizeof(float));
+    }
+    l->vert_count += 4;
+    uint32_t t[6] = {v, v + 1, v + 2, v, v + 2, v + 3};
+    memcpy(&l->tris[3 * l->tri_count], t, sizeof t);
+    l->tri_count += 2;
+}
+
+/// A box from (x0, 0, z0) to (x1, h, z1): its top and four sides.
+static void add_box(level* l, float x0, float z0, float x1, float z1, float h) {
+    const float a[3] = {x0, h, z0}, b[3] = {x0, h, z1}, c[3] = {x1, h, z1}, d[3] = {x1, h, z0};
+    const float a0[3] = {x0, 0, z0}, b0[3] = {x0, 0, z1}, c0[3] = {x1, 0, z1}, d0[3] = {x1, 0, z0};
+    add_quad(l, a, b, c, d);
+    add_quad(l, a0, a, d, d0);
+    add_quad(l, b0, c0, c, b);
+    add_quad(l, a0, b0, b, a);
+    add_quad(l, d0, d, c, c0);
+}
+
+static wf_geom make_level(level* l) {
+    memset(l, 0, sizeof *l);
+    const float a[3] = {0, 0, 0}, b[3] = {0, 0, 36}, c[3] = {36, 0, 36}, d[3] = {36, 0, 0};
+    add_quad(l, a, b, c, d);
+    add_box(l, 17.5f, 0.0f, 18.5f, 15.0f, 3.0f);  // a wall with a gap between z 15 and 21
+    add_box(l, 17.5f, 21.0f, 18.5f, 36.0f, 3.0f);
+    add_box(l, 6.0f, 6.0f, 8.0f, 8.0f, 3.0f);     // pillars
+    add_box(l, 27.0f, 27.0f, 29.0f, 29.0f, 3.0f);
+    wf_geom g = {.verts = l->verts, .vert_count = l->vert_count, .tris = l->tris,
+                 .tri_count = l->tri_count};
+    return g;
+}
+
+static wf_world* make_world(uint32_t workers) {
+    static level lv;
+    wf_geom g = make_level(&lv);
+    wf_world_desc d;
+    memset(&d, 0, sizeof d);
+    d.geom = &g;
+    d.worker_count = workers;
+    d.crowd.max_agents = AGENTS;
+    d.crowd.max_searches = 2;
+    d.crowd.path_iterations_per_update = 64; // searches span several steps
+    d.crowd.quick_search_iterations = 4;
+    d.logger.quiet = true;
+    wf_world* w = NULL;
+    assert_int_equal(wf_world_create(&d, &w), WF_OK);
+    return w;
+}
+
+static wf_vec3 random_spot(wf_rng* rng) {
+    for (;;) {
+        wf_vec3 p = wf_v3(wf_rng_range(rng, 1.0f, 35.0f), 0.0f, wf_rng_range(rng, 1.0f, 35.0f));
+        bool in_wall = p.x > 16.5f && p.x < 19.5f && (p.z < 16.0f || p.z > 20.0f);
+        bool in_pillar = (p.x > 5.0f && p.x < 9.0f && p.z > 5.0f && p.z < 9.0f) ||
+                         (p.x > 26.0f && p.x < 30.0f && p.z > 26.0f && p.z < 30.0f);
+        if (!in_wall && !in_pillar) {
+            return p;
+        }
+    }
+}
+
+/// Agents, targets on arrival, a crate dropped and removed now and then.
+typedef struct scene {
+    wf_rng rng;
+    wf_agent_id ids[AGENTS];
+    wf_obstacle_id crate;
+} scene;
+
+static void populate(wf_world* w, scene* s) {
+    s->rng = wf_rng_make(77u, 1u);
+    wf_agent_params p = wf_agent_params_defaults();
+    for (uint32_t i = 0; i < AGENTS; ++i) {
+        p.priority = (uint8_t)(i % 3u);
+        assert_int_equal(wf_crowd_add_agent(wf_world_crowd(w), random_spot(&s->rng), &p, &s->ids[i]),
+                         WF_OK);
+        assert_int_equal(
+            wf_crowd_request_move(wf_world_crowd(w), s->ids[i], random_spot(&s->rng), NULL, NULL),
+            WF_OK);
+    }
+    s->crate.bits = 0;
+}
+
+static void run(wf_world* w, scene* s, uint32_t from, uint32_t frames) {
+    for (uint32_t f = from; f < from + frames; ++f) {
+        wf_tilecache* tc = wf_world_tilecache(w);
+        if (f % 40u == 10u) {
+            if (s->crate.bits != 0) {
+                assert_int_equal(wf_tilecache_remove_obstacle(tc, s->crate), WF_OK);
+                s->crate.bits = 0;
+            } else {
+                wf_obstacle_desc od = {.shape = WF_OBSTACLE_CYLINDER, .radius = 1.5f,
+                                       .height = 2.0f};
+                od.position = random_spot(&s->rng);
+                assert_int_equal(wf_tilecache_add_obstacle(tc, &od, &s->crate), WF_OK);
+            }
+        }
+        wf_world_report r;
+        assert_int_equal(wf_world_step(w, DT, NULL, &r), WF_OK);
+        uint32_t n;
+        const wf_crowd_event* e = wf_crowd_events(wf_world_crowd(w), &n);
+        for (uint32_t k = 0; k < n; ++k) {
+            if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+                assert_int_equal(wf_crowd_request_move(wf_world_crowd(w), e[k].agent,
+                                                       random_spot(&s->rng), NULL, NULL),
+                                 WF_OK);
+            }
+        }
+    }
+}
+
+static void test_create_and_bad_descs(void** state) {
+    (void)state;
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
+    wf_world* w = (wf_world*)1;
+    wf_world_desc d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(wf_world_create(&d, &w), WF_ERR_INVALID_ARG); // no level
+    assert_null(w);
+    assert_int_equal(wf_world_create(NULL, &w), WF_ERR_INVALID_ARG);
+    level lv;
+    wf_geom g = make_level(&lv);
+    const unsigned char junk[64] = {1, 2, 3};
+    d.geom = &g;
+    d.cache_data = junk;
+    d.cache_size = sizeof junk;
+    assert_int_equal(wf_world_create(&d, &w), WF_ERR_INVALID_ARG); // both
+    d.geom = NULL;
+    d.logger.quiet = true;
+    assert_int_equal(wf_world_create(&d, &w), WF_ERR_BAD_DATA); // not a cache file
+    wf_set_assert_hook(previous);
+
+    // From geometry, then from the same level saved as a cache file.
+    wf_world* a = make_world(1);
+    size_t size = 0;
+    assert_int_equal(wf_tilecache_save_size(wf_world_tilecache(a), &size), WF_OK);
+    unsigned char* file = malloc(size);
+    assert_int_equal(wf_tilecache_save(wf_world_tilecache(a), file, size), WF_OK);
+    memset(&d, 0, sizeof d);
+    d.cache_data = file;
+    d.cache_size = size;
+    d.worker_count = 1;
+    d.logger.quiet = true;
+    wf_world* b = NULL;
+    assert_int_equal(wf_world_create(&d, &b), WF_OK);
+    free(file);
+    assert_int_equal(wf_mesh_get_stats(wf_world_mesh(a)).poly_count,
+                     wf_mesh_get_stats(wf_world_mesh(b)).poly_count);
+    assert_true(wf_mesh_get_stats(wf_world_mesh(a)).poly_count > 0);
+    wf_world_destroy(a);
+    wf_world_destroy(b);
+    wf_world_destroy(NULL);
+}
+
+static void test_obstacle_reaches_the_crowd(void** state) {
+    (void)state;
+    wf_world* w = make_world(2);
+    wf_agent_params p = wf_agent_params_defaults();
+    wf_agent_id a;
+    wf_crowd* crowd = wf_world_crowd(w);
+    assert_int_equal(wf_crowd_add_agent(crowd, wf_v3(4.0f, 0, 18.0f), &p, &a), WF_OK);
+    assert_int_equal(wf_crowd_request_move(crowd, a, wf_v3(32.0f, 0, 18.0f), NULL, NULL), WF_OK);
+    for (int k = 0; k < 10; ++k) {
+        assert_int_equal(wf_world_step(w, DT, NULL, NULL), WF_OK);
+    }
+    // Close the gap in the wall: the tiles there change, the agent's path
+    // breaks and cannot be repaired.
+    wf_obstacle_desc od = {.shape = WF_OBSTACLE_BOX, .position = wf_v3(18.0f, 1.0f, 18.0f),
+                           .half_extents = wf_v3(1.0f, 1.5f, 3.5f)};
+    wf_obstacle_id door;
+    assert_int_equal(wf_tilecache_add_obstacle(wf_world_tilecache(w), &od, &door), WF_OK);
+    wf_world_report r;
+    assert_int_equal(wf_world_step(w, DT, NULL, &r), WF_OK);
+    assert_true(r.tiles.tiles_committed > 0);
+    assert_true(r.tiles.changed_count > 0);
+    assert_true(r.frame == 11);
+    bool blocked = false;
+    for (int k = 0; k < 300 && !blocked; ++k) {
+        assert_int_equal(wf_world_step(w, DT, NULL, &r), WF_OK);
+        uint32_t n;
+        const wf_crowd_event* e = wf_crowd_events(wf_world_crowd(w), &n);
+        for (uint32_t j = 0; j < n; ++j) {
+            blocked |= e[j].kind == WF_CROWD_EVENT_BLOCKED;
+        }
+    }
+    assert_true(blocked);
+    wf_agent_state s = crowd_test_state(wf_world_crowd(w), a);
+    assert_true(s.position.x < 18.0f);
+    wf_world_destroy(w);
+}
+
+static uint64_t scenario_hash(uint32_t workers) {
+    wf_world* w = make_world(workers);
+    scene* s = calloc(1, sizeof *s);
+    populate(w, s);
+    run(w, s, 0, 150);
+    uint64_t h = crowd_test_hash(wf_world_crowd(w));
+    free(s);
+    wf_world_destroy(w);
+    return h;
+}
+
+static void test_same_state_for_any_worker_count(void** state) {
+    (void)state;
+    uint64_t one = scenario_hash(1);
+    assert_true(scenario_hash(2) == one);
+    assert_true(scenario_hash(3) == one);
+}
+
+static void test_save_and_restore_continue_identically(void** state) {
+    (void)state;
+    wf_world* a = make_world(2);
+    scene* sa = calloc(1, sizeof *sa);
+    populate(a, sa);
+    run(a, sa, 0, 95); // mid-way: searches running, a crate standing
+    size_t size = 0;
+    assert_int_equal(wf_world_save_size(a, &size), WF_OK);
+    unsigned char* blob = malloc(size);
+    assert_int_equal(wf_world_save(a, blob, size), WF_OK);
+    scene* sb = malloc(sizeof *sb);
+    memcpy(sb, sa, sizeof *sb); // the game's own state (ids, rng) is the game's to save
+
+    // A damaged or truncated blob changes nothing.
+    wf_world* b = make_world(1);
+    uint64_t fresh = crowd_test_hash(wf_world_crowd(b));
+    for (size_t at = 0; at < size; at += size / 97u + 1u) {
+        blob[at] ^= 0x20u;
+        assert_int_equal(wf_world_restore(b, blob, size), WF_ERR_BAD_DATA);
+        blob[at] ^= 0x20u;
+    }
+    assert_int_equal(wf_world_restore(b, blob, size - 1u), WF_ERR_BAD_DATA);
+    assert_int_equal(wf_world_restore(b, blob, 10), WF_ERR_BAD_DATA);
+    assert_true(crowd_test_hash(wf_world_crowd(b)) == fresh);
+
+    assert_int_equal(wf_world_restore(b, blob, size), WF_OK);
+    // Ids the game kept work in the restored world.
+    wf_agent_state st;
+    assert_int_equal(wf_crowd_get_agent(wf_world_crowd(b), sa->ids[7], &st), WF_OK);
+    assert_true(crowd_test_hash(wf_world_crowd(b)) == crowd_test_hash(wf_world_crowd(a)));
+    run(a, sa, 95, 120);
+    run(b, sb, 95, 120);
+    assert_true(crowd_test_hash(wf_world_crowd(b)) == crowd_test_hash(wf_world_crowd(a)));
+    assert_int_equal(wf_tilecache_obstacle_count(wf_world_tilecache(a)),
+                     wf_tilecache_obstacle_count(wf_world_tilecache(b)));
+    free(blob);
+    free(sa);
+    free(sb);
+    wf_world_destroy(a);
+    wf_world_destroy(b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_and_bad_descs),
+        cmocka_unit_test(test_obstacle_reaches_the_crowd),
+        cmocka_unit_test(test_same_state_for_any_worker_count),
+        cmocka_unit_test(test_save_and_restore_continue_identically),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,380 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// `wayfarer demo`: the generated level (or one from a file), a crowd that
+// keeps walking to new targets while doors open and close and crates drop
+// and go, a progress line, a summary, and an HTML replay to look at.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/demo_level.h"
+#include "tools/replay.h"
+#include "tools/tool.h"
+#include "wayfarer/query.h"
+#include "wayfarer/rng.h"
+#include "wayfarer/world.h"
+
+#define DEMO_DT (1.0f / 30.0f)
+/// A door changes every this many seconds (one of them, at random).
+#define DOOR_PERIOD_S 2.0f
+/// A crate drops every this many seconds and stays this long.
+#define CRATE_PERIOD_S 0.5f
+#define CRATE_LIFE_S 8.0f
+#define CRATE_RADIUS 0.8f
+#define CRATE_HEIGHT 1.2f
+#define MAX_CRATES 32u
+/// Frames kept in the replay at most (longer runs keep every Nth frame).
+#define REPLAY_FRAMES 1000u
+
+typedef struct demo_options {
+    uint32_t agents, frames, seed, workers;
+    const char* level;   ///< NULL: generated
+    const char* out;     ///< HTML replay
+    const char* svg;     ///< optional SVG snapshot
+    bool quiet;
+} demo_options;
+
+typedef struct crate {
+    wf_obstacle_id id;
+    wf_obstacle_desc desc;
+    float dropped_at;
+} crate;
+
+typedef struct demo_state {
+    wf_world* world;
+    wf_query* query;
+    wf_rng rng;
+    demo_level level;
+    bool generated;
+    wf_obstacle_id doors[DEMO_MAX_DOORS];
+    wf_obstacle_desc door_descs[DEMO_MAX_DOORS];
+    crate crates[MAX_CRATES];
+    uint32_t crate_count;
+    uint32_t obstacles_applied; ///< adds and removes requested
+    wf_obstacle_desc standing[DEMO_MAX_DOORS + MAX_CRATES];
+} demo_state;
+
+static int parse_options(int argc, char** argv, demo_options* o) {
+    memset(o, 0, sizeof *o);
+    o->agents = 1000;
+    o->frames = 1000;
+    o->seed = 1;
+    o->out = "wayfarer-demo.html";
+    for (int i = 1; i < argc; ++i) {
+        uint32_t* number = strcmp(argv[i], "--agents") == 0    ? &o->agents
+                         : strcmp(argv[i], "--frames") == 0    ? &o->frames
+                         : strcmp(argv[i], "--seed") == 0      ? &o->seed
+                         : strcmp(argv[i], "--workers") == 0   ? &o->workers
+                                                               : NULL;
+        const char** text = strcmp(argv[i], "--level") == 0 ? &o->level
+                          : strcmp(argv[i], "--out") == 0   ? &o->out
+                          : strcmp(argv[i], "--svg") == 0   ? &o->svg
+                                                            : NULL;
+        if (strcmp(argv[i], "--quiet") == 0) {
+            o->quiet = true;
+        } else if (number != NULL && i + 1 < argc) {
+            if (!parse_count(argv[++i], number)) {
+                fprintf(stderr, "wayfarer demo: %s needs a whole number\n", argv[i - 1]);
+                return EXIT_USAGE;
+            }
+        } else if (text != NULL && i + 1 < argc) {
+            *text = argv[++i];
+        } else {
+            fprintf(stderr, "wayfarer demo: unknown option %s\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (o->agents == 0 || o->frames == 0) {
+        fprintf(stderr, "wayfarer demo: --agents and --frames must be at least 1\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static bool ends_with(const char* s, const char* tail) {
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+/// The world: generated level, an OBJ file or a cache file.
+static int make_world(const demo_options* o, demo_state* d) {
+    wf_world_desc wd;
+    memset(&wd, 0, sizeof wd);
+    wd.worker_count = o->workers;
+    wd.crowd.max_agents = o->agents;
+    wd.max_obstacles = DEMO_MAX_DOORS + MAX_CRATES + 16u;
+    wd.max_pending_requests = 2u * (DEMO_MAX_DOORS + MAX_CRATES);
+    wd.logger.quiet = true;
+    char* file = NULL;
+    size_t size = 0;
+    wf_geom_data* geom = NULL;
+    wf_geom view;
+    int rc = 0;
+    if (o->level == NULL) {
+        if (demo_level_generate(o->seed, &d->level) != 0) {
+            fprintf(stderr, "wayfarer demo: out of memory\n");
+            return EXIT_INPUT;
+        }
+        d->generated = true;
+        view = demo_level_geom(&d->level);
+        wd.geom = &view;
+    } else if ((rc = read_file(o->level, &file, &size)) != 0) {
+        return rc;
+    } else if (ends_with(o->level, ".obj")) {
+        wf_status s = wf_geom_load_obj(file, size, &(wf_geom_load_desc){0}, &geom);
+        if (s != WF_OK) {
+            fprintf(stderr, "wayfarer demo: %s: %s\n", o->level, wf_status_string(s));
+            free(file);
+            return EXIT_INPUT;
+        }
+        view = wf_geom_data_view(geom);
+        wd.geom = &view;
+    } else {
+        wd.cache_data = file;
+        wd.cache_size = size;
+    }
+    wf_status s = wf_world_create(&wd, &d->world);
+    wf_geom_data_destroy(geom);
+    free(file);
+    if (s != WF_OK) {
+        fprintf(stderr, "wayfarer demo: cannot make the world: %s\n", wf_status_string(s));
+        return EXIT_INPUT;
+    }
+    wf_query_desc qd = {.mesh = wf_world_mesh(d->world)};
+    if (wf_query_create(&qd, &d->query) != WF_OK) {
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+static bool random_point(demo_state* d, wf_vec3* out) {
+    const wf_query_filter f = wf_query_filter_defaults();
+    wf_poly_ref ref;
+    return wf_query_find_random_point(d->query, &f, &d->rng, &ref, out) == WF_OK;
+}
+
+static uint32_t standing_obstacles(demo_state* d) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; d->generated && k < d->level.door_count; ++k) {
+        if (d->doors[k].bits != 0) {
+            d->standing[n++] = d->door_descs[k];
+        }
+    }
+    for (uint32_t k = 0; k < d->crate_count; ++k) {
+        d->standing[n++] = d->crates[k].desc;
+    }
+    return n;
+}
+
+/// Doors open and close, crates drop and go: obstacle requests for the
+/// next step.
+static void change_the_world(demo_state* d, uint32_t frame) {
+    wf_tilecache* tc = wf_world_tilecache(d->world);
+    float now = (float)frame * DEMO_DT;
+    uint32_t door_every = (uint32_t)(DOOR_PERIOD_S / DEMO_DT);
+    if (d->generated && d->level.door_count > 0 && frame % door_every == door_every / 2u) {
+        uint32_t k = wf_rng_next_u32(&d->rng) % d->level.door_count;
+        if (d->doors[k].bits != 0) {
+            if (wf_tilecache_remove_obstacle(tc, d->doors[k]) == WF_OK) {
+                d->doors[k].bits = 0;
+                d->obstacles_applied++;
+            }
+        } else {
+            wf_obstacle_desc od;
+            memset(&od, 0, sizeof od);
+            od.shape = fabsf(d->level.doors[k].yaw) > 0.0f ? WF_OBSTACLE_ORIENTED_BOX
+                                                           : WF_OBSTACLE_BOX;
+            od.position = d->level.doors[k].center;
+            od.half_extents = d->level.doors[k].half_extents;
+            od.yaw = d->level.doors[k].yaw;
+            if (wf_tilecache_add_obstacle(tc, &od, &d->doors[k]) == WF_OK) {
+                d->door_descs[k] = od;
+                d->obstacles_applied++;
+            }
+        }
+    }
+    // Crates past their time go first (oldest first), then a new one drops.
+    while (d->crate_count > 0 && now - d->crates[0].dropped_at > CRATE_LIFE_S) {
+        if (wf_tilecache_remove_obstacle(tc, d->crates[0].id) == WF_OK) {
+            d->obstacles_applied++;
+        }
+        memmove(&d->crates[0], &d->crates[1], sizeof(crate) * (d->crate_count - 1u));
+        d->crate_count--;
+    }
+    uint32_t crate_every = (uint32_t)(CRATE_PERIOD_S / DEMO_DT);
+    if (frame % crate_every == 0 && d->crate_count < MAX_CRATES) {
+        wf_vec3 at;
+        if (d->generated && d->level.crate_spot_count > 0) {
+            at = d->level.crate_spots[wf_rng_next_u32(&d->rng) % d->level.crate_spot_count];
+        } else if (!random_point(d, &at)) {
+            return;
+        }
+        crate* c = &d->crates[d->crate_count];
+        memset(&c->desc, 0, sizeof c->desc);
+        c->desc.shape = WF_OBSTACLE_CYLINDER;
+        c->desc.position = at;
+        c->desc.radius = CRATE_RADIUS;
+        c->desc.height = CRATE_HEIGHT;
+        if (wf_tilecache_add_obstacle(tc, &c->desc, &c->id) == WF_OK) {
+            c->dropped_at = now;
+            d->crate_count++;
+            d->obstacles_applied++;
+        }
+    }
+}
+
+static int compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+int cmd_demo(int argc, char** argv) {
+    demo_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != 0) {
+        return rc;
+    }
+    demo_state* d = calloc(1, sizeof *d);
+    wf_agent_id* ids = calloc(o.agents, sizeof *ids);
+    double* frame_ms = calloc(o.frames, sizeof *frame_ms);
+    if (d == NULL || ids == NULL || frame_ms == NULL) {
+        fprintf(stderr, "wayfarer demo: out of memory\n");
+        free(d);
+        free(ids);
+        free(frame_ms);
+        return EXIT_INPUT;
+    }
+    d->rng = wf_rng_make(o.seed, 3u);
+    rc = make_world(&o, d);
+    replay* rp = NULL;
+    wf_crowd* crowd = rc == 0 ? wf_world_crowd(d->world) : NULL;
+    uint32_t placed = 0;
+    if (rc == 0) {
+        wf_agent_params p = wf_agent_params_defaults();
+        const wf_tilecache_params* tp = wf_tilecache_get_params(wf_world_tilecache(d->world));
+        p.radius = tp->agent_radius;
+        p.height = tp->agent_height;
+        p.collision_query_range = p.radius * 12.0f;
+        p.path_optimization_range = p.radius * 30.0f;
+        for (uint32_t i = 0; i < o.agents; ++i) {
+            wf_vec3 at, to;
+            p.priority = (uint8_t)(i % 3u);
+            if (!random_point(d, &at) || !random_point(d, &to) ||
+                wf_crowd_add_agent(crowd, at, &p, &ids[placed]) != WF_OK) {
+                continue;
+            }
+            if (wf_crowd_request_move(crowd, ids[placed], to, NULL, NULL) == WF_OK) {
+                placed++;
+            }
+        }
+        replay_desc rd = {.max_agents = placed,
+                          .max_frames = REPLAY_FRAMES,
+                          .frame_stride = (o.frames + REPLAY_FRAMES - 1u) / REPLAY_FRAMES,
+                          .dt = DEMO_DT,
+                          .title = "Wayfarer demo"};
+        rp = replay_create(&rd);
+        if (rp == NULL || replay_set_mesh(rp, wf_world_mesh(d->world)) != 0) {
+            fprintf(stderr, "wayfarer demo: out of memory for the replay\n");
+            rc = EXIT_INPUT;
+        }
+    }
+    uint64_t arrivals = 0, replans = 0, blocked = 0;
+    double tiles_ms = 0.0, crowd_ms = 0.0, phase_ms[WF_CROWD_PHASE_COUNT] = {0};
+    const wf_world_budget budget = {.tile_time_us = 2000, .tile_commits = 0};
+    for (uint32_t f = 0; f < o.frames && rc == 0; ++f) {
+        change_the_world(d, f);
+        wf_world_report report;
+        double t0 = now_ms();
+        wf_status s = wf_world_step(d->world, DEMO_DT, &budget, &report);
+        frame_ms[f] = now_ms() - t0;
+        if (s != WF_OK) {
+            fprintf(stderr, "wayfarer demo: step failed: %s\n", wf_status_string(s));
+            rc = EXIT_CHECK;
+            break;
+        }
+        crowd = wf_world_crowd(d->world);
+        tiles_ms += report.tiles_us * 1e-3;
+        crowd_ms += report.crowd_us * 1e-3;
+        for (int k = 0; k < WF_CROWD_PHASE_COUNT; ++k) {
+            phase_ms[k] += report.crowd.phase_us[k] * 1e-3;
+        }
+        replans += report.crowd.replans;
+        uint32_t n, frame_arrivals = 0, frame_blocked = 0;
+        const wf_crowd_event* e = wf_crowd_events(crowd, &n);
+        for (uint32_t k = 0; k < n; ++k) {
+            if (e[k].kind != WF_CROWD_EVENT_ARRIVED && e[k].kind != WF_CROWD_EVENT_BLOCKED) {
+                continue;
+            }
+            frame_arrivals += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+            frame_blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED;
+            wf_vec3 to;
+            if (random_point(d, &to)) {
+                wf_status r = wf_crowd_request_move(crowd, e[k].agent, to, NULL, NULL);
+                (void)r; // a full queue: the agent asks again on its next event
+            }
+        }
+        arrivals += frame_arrivals;
+        blocked += frame_blocked;
+        replay_stats st = {.frame_ms = frame_ms[f],
+                           .tiles_ms = report.tiles_us * 1e-3,
+                           .crowd_ms = report.crowd_us * 1e-3,
+                           .arrivals = frame_arrivals,
+                           .replans = report.crowd.replans,
+                           .blocked = frame_blocked,
+                           .obstacles = wf_tilecache_obstacle_count(wf_world_tilecache(d->world)),
+                           .paths_queued = report.crowd.paths_queued};
+        uint32_t standing = standing_obstacles(d);
+        if (replay_add_frame(rp, crowd, ids, placed, d->standing, standing, &st) != 0) {
+            rc = EXIT_INPUT;
+        }
+        if (!o.quiet && (f + 1u) % (o.frames / 10u > 0 ? o.frames / 10u : 1u) == 0) {
+            fprintf(stderr, "\rwayfarer demo: frame %u/%u, %.2f ms, %llu arrivals", f + 1u,
+                    o.frames, frame_ms[f], (unsigned long long)arrivals);
+            if (f + 1u == o.frames) {
+                fprintf(stderr, "\n");
+            }
+        }
+    }
+    if (rc == 0) {
+        if (replay_write_html(rp, o.out) != 0 || (o.svg != NULL && replay_write_svg(rp, o.svg) != 0)) {
+            fprintf(stderr, "wayfarer demo: cannot write %s\n", o.out);
+            rc = EXIT_INPUT;
+        }
+    }
+    if (rc == 0) {
+        double mean = 0.0;
+        for (uint32_t f = 0; f < o.frames; ++f) {
+            mean += frame_ms[f] / o.frames;
+        }
+        qsort(frame_ms, o.frames, sizeof(double), compare_doubles);
+        static const char* names[WF_CROWD_PHASE_COUNT] = {
+            "validate", "paths", "callbacks", "topology", "grid", "neighbours", "corners",
+            "steering", "avoidance", "integrate", "collisions", "surface", "events"};
+        printf("level\t%s\n", o.level != NULL ? o.level : "generated");
+        wf_job_system jobs = wf_world_jobs(d->world);
+        printf("agents\t%u\nframes\t%u\nworkers\t%u\n", placed, o.frames,
+               wf_jobs_worker_count(&jobs));
+        printf("frame_ms_mean\t%.3f\nframe_ms_p95\t%.3f\n", mean,
+               frame_ms[(size_t)ceil(0.95 * o.frames) - 1u]);
+        printf("tiles_ms_mean\t%.3f\ncrowd_ms_mean\t%.3f\n", tiles_ms / o.frames,
+               crowd_ms / o.frames);
+        for (int k = 0; k < WF_CROWD_PHASE_COUNT; ++k) {
+            printf("phase_%s_ms\t%.3f\n", names[k], phase_ms[k] / o.frames);
+        }
+        printf("arrivals\t%llu\nreplans\t%llu\nblocked\t%llu\nobstacle_changes\t%u\n",
+               (unsigned long long)arrivals, (unsigned long long)replans,
+               (unsigned long long)blocked, d->obstacles_applied);
+        printf("replay\t%s (%zu bytes of data)\n", o.out, replay_data_bytes(rp));
+    }
+    replay_destroy(rp);
+    wf_query_destroy(d->query);
+    wf_world_destroy(d->world);
+    if (d->generated) {
+        demo_level_free(&d->level);
+    }
+    free(d);
+    free(ids);
+    free(frame_ms);
+    return rc;
+}
