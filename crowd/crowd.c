@@ -14,7 +14,8 @@
 
 /* ---------------------------------------------------------------------------
  * Storage: one table lists every per-agent array, so creation, destruction
- * and the memory figure cannot disagree.
+ * and the memory figure cannot disagree. A new array that outlives an
+ * update must also join saved_arrays in crowd_save.c.
  */
 
 typedef struct array_spec {

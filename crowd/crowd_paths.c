@@ -222,6 +222,7 @@ static void search_fn(uint32_t begin, uint32_t end, uint32_t worker, void* conte
             continue;
         }
         wf_status st = wf_query_update_path(s->query, s->budget, &s->used);
+        s->iterations += s->used; // for a restore's replay
         s->budget = s->used >= s->budget ? 0 : s->budget - s->used;
         if (st == WF_IN_PROGRESS) {
             continue;
@@ -256,6 +257,13 @@ static void fill_searches(wf_crowd* c) {
             s->agent = i;
             s->agent_id = wf_id_pool_id_at(&c->ids, i);
             s->status = WF_IN_PROGRESS;
+            // What a restore replays (crowd_save.c).
+            s->begin_start = cor->polys[cor->count - 1];
+            s->begin_end = c->target_ref[i];
+            s->begin_start_pos = cor->target;
+            s->begin_end_pos = c->target_pos[i];
+            s->begin_filter = *wf_crowd_filter(c, i);
+            s->iterations = 0;
         }
     }
 }

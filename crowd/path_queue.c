@@ -57,6 +57,7 @@ wf_status wf_path_queue_create(wf_path_queue* q, const wf_allocator* allocator,
     q->max_agents = desc->max_agents;
     q->search_count = desc->search_count;
     q->path_capacity = desc->path_capacity;
+    q->max_nodes = desc->max_nodes;
     q->iterations_per_update = desc->iterations_per_update;
     q->heap = WF_ALLOC_ARRAY(allocator, uint32_t, desc->capacity);
     q->key = WF_ALLOC_ARRAY(allocator, uint64_t, desc->max_agents);
@@ -160,4 +161,5 @@ void wf_path_queue_drop_search(wf_path_queue* q, uint32_t search) {
     s->agent_id = 0;
     s->status = WF_OK;
     s->budget = 0;
+    s->iterations = 0;
 }

@@ -22,6 +22,13 @@ typedef struct wf_path_search {
     wf_status status;      ///< WF_IN_PROGRESS while running, else how it ended
     wf_poly_ref* path;     ///< the finished path (path_capacity refs)
     wf_path_result result;
+    // How the running search began and how far it got: a query's A* state
+    // is not data, but A* is deterministic, so a restored crowd replays the
+    // same begin and expansion count to reach the same state.
+    wf_poly_ref begin_start, begin_end;
+    wf_vec3 begin_start_pos, begin_end_pos;
+    wf_query_filter begin_filter;
+    uint64_t iterations;   ///< expansions since begin
 } wf_path_search;
 
 /// Queued agents form a binary heap keyed by request sequence number, so
@@ -36,6 +43,7 @@ typedef struct wf_path_queue {
     wf_path_search* searches;
     uint32_t search_count;
     uint32_t path_capacity;
+    uint32_t max_nodes;     ///< per search query (a replay needs the same)
     uint32_t iterations_per_update;
     wf_allocator allocator;
 } wf_path_queue;
