@@ -12,6 +12,9 @@
 
 #define DEMO_MAX_DOORS 64u
 #define DEMO_MAX_SPOTS 256u
+#define DEMO_MAX_ROOMS 32u
+/// demo_door.rooms: the doorway leads outside (open ground, the bridge).
+#define DEMO_OUTSIDE UINT32_MAX
 
 /// A doorway: the box obstacle that closes it (axis-aligned or turned by
 /// yaw about Y), centred in the opening.
@@ -19,7 +22,19 @@ typedef struct demo_door {
     wf_vec3 center;
     wf_vec3 half_extents;
     float yaw;
+    /// Walkable points on the floor 1.5 m either side of the opening, and
+    /// the room each lies in (index into demo_level.rooms, or DEMO_OUTSIDE).
+    wf_vec3 sides[2];
+    uint32_t rooms[2];
+    uint32_t floor;
 } demo_door;
+
+/// A room of the building: its floor area (inside the walls) at floor height.
+typedef struct demo_room {
+    wf_vec3 center;          ///< on the floor, clear of ramps and stairwells
+    wf_vec3 half_extents;    ///< x and z: inside the walls; y: 0
+    uint32_t floor;          ///< 0 = ground
+} demo_room;
 
 typedef struct demo_level {
     float* verts;            ///< vert_count * 3
@@ -34,6 +49,10 @@ typedef struct demo_level {
     uint32_t crate_spot_count;
     wf_vec3 bmin, bmax;
     uint32_t floors;         ///< storeys of the building (ground included)
+    demo_room rooms[DEMO_MAX_ROOMS];
+    uint32_t room_count;
+    wf_vec3 bridge_mid;      ///< middle of the bridge, on its deck
+    wf_vec3 tower_top;       ///< middle of the tower's top platform
 } demo_level;
 
 /// Generates the level for a seed (the same seed gives the same bytes).

@@ -40,6 +40,14 @@ static int cmd_info(int argc, char** argv);
 static int cmd_scen(int argc, char** argv);
 
 static const subcommand subcommands[] = {
+    {"demo", cmd_demo,
+     "demo [--agents N] [--frames F] [--seed S] [--workers W] [--level FILE.obj|FILE.wfc]\n"
+     "      [--out FILE.html] [--svg FILE.svg] [--quiet]\n"
+     "      the generated level (floors, ramps, rooms with doors, a bridge, open ground;\n"
+     "      from the seed) or your own, N agents (default 1000) walking to new random\n"
+     "      targets for F frames of 1/30 s (default 1000) while doors open and close and\n"
+     "      crates drop and go; shows progress, prints a summary and writes an HTML replay\n"
+     "      (default wayfarer-demo.html; open it in a browser)"},
     {"build", cmd_build,
      "build MESH.obj -o OUT.wfc [--cell-size M] [--cell-height M] [--agent-height M]\n"
      "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
