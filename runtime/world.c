@@ -212,6 +212,7 @@ wf_status wf_world_step(wf_world* w, float dt, const wf_world_budget* budget,
     // Obstacle requests and finished rebuilds first, so the crowd plans on
     // this frame's navmesh.
     wf_tilecache_update_result tr;
+    memset(&tr, 0, sizeof tr); // an update that fails early reports nothing
     wf_status ts = wf_tilecache_update(w->tc, w->mesh, &tb, &tr);
     double tiles_done = now_us();
     uint32_t n = 0;
@@ -247,7 +248,7 @@ wf_status wf_world_step(wf_world* w, float dt, const wf_world_budget* budget,
 /* ---------------------------------------------------------------------------
  * Save and restore
  *
- *   0 magic "WFWD"   4 version   8 crowd frame   16 tile cache bytes
+ *   0 magic "WFWD"   4 version   8 steps run   16 tile cache bytes
  *  24 mesh bytes    32 crowd bytes   40 checksum (FNV-1a 64 of the header
  *  with this field zero, then every section)   48 sections, in that order
  */
@@ -267,7 +268,7 @@ static uint64_t world_checksum(const unsigned char* blob, size_t size) {
     unsigned char header[WORLD_HEADER];
     memcpy(header, blob, WORLD_HEADER);
     wf_bytes_put_u64(header + 40, 0);
-    uint64_t h = fnv1a(1469598103934665603ull, header, WORLD_HEADER);
+    uint64_t h = fnv1a(14695981039346656037ull, header, WORLD_HEADER);
     return fnv1a(h, blob + WORLD_HEADER, size - WORLD_HEADER);
 }
 

@@ -103,8 +103,10 @@ WF_NODISCARD WF_API wf_status wf_world_step(wf_world* world, float dt,
 WF_NODISCARD WF_API wf_status wf_world_save_size(wf_world* world, size_t* out_size);
 WF_NODISCARD WF_API wf_status wf_world_save(wf_world* world, void* out, size_t size);
 /// Replaces the world's state. WF_ERR_BAD_DATA (damaged, truncated),
-/// WF_ERR_VERSION, WF_ERR_CAPACITY (saved with larger capacities than this
-/// world has), WF_ERR_OUT_OF_MEMORY: on any error the world is unchanged.
+/// WF_ERR_VERSION, WF_ERR_CAPACITY (saved by a world with other crowd
+/// capacities: create the world from the same desc), WF_ERR_OUT_OF_MEMORY:
+/// on any error the world is unchanged. While it runs, the old and the new
+/// state both exist (memory briefly doubles).
 WF_NODISCARD WF_API wf_status wf_world_restore(wf_world* world, const void* data, size_t size);
 
 #ifdef __cplusplus
