@@ -462,6 +462,10 @@ uint32_t wf_crowd_agent_count(const wf_crowd* c) { return c != NULL ? c->ids.liv
 
 uint32_t wf_crowd_get_agents(const wf_crowd* c, wf_agent_id* out, uint32_t max) {
     uint32_t n = 0;
+    if (out == NULL && max > 0) {
+        WF_REPORT_MISUSE("out != NULL || max == 0");
+        return 0;
+    }
     for (uint32_t i = 0; c != NULL && i < c->max_agents && n < max; ++i) {
         if (c->active[i]) {
             out[n++].bits = wf_id_pool_id_at(&c->ids, i);

@@ -513,9 +513,22 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     GET(ts, v->array[AR_TARGET_STATE], i);
     GET(flags, v->array[AR_FLAGS], i);
     GET(params, v->array[AR_PARAMS], i);
+    wf_poly_ref target_ref;
+    GET(target_ref, v->array[AR_TARGET_REF], i);
     if (mode > WF_AGENT_LOST || ts > WF_TARGET_FAILED || (flags & ~(uint32_t)AGENT_FLAGS_ALL) ||
-        count == 0 || !params_valid(c, &params) || !finite3(cpos) || !finite3(ctarget)) {
+        count == 0 || !params_valid(c, &params) || !finite3(cpos) || !finite3(ctarget) ||
+        target_ref.bits == 0) {
         return false;
+    }
+    // A live agent's corridor and target are polygons (stale ones are the
+    // update's to repair); a null ref is no polygon of any mesh and would
+    // reach the path searches as misuse.
+    for (uint32_t k = 0; k < count; ++k) {
+        wf_poly_ref ref;
+        GET(ref, v->array[AR_CORRIDOR_POLYS], (size_t)i * c->max_corridor + k);
+        if (ref.bits == 0) {
+            return false;
+        }
     }
     static const int vectors[] = {AR_POS,        AR_VEL,        AR_DVEL,
                                   AR_NVEL,       AR_DISP,       AR_REQUEST_VEL,

@@ -62,12 +62,15 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         uint32_t nc = c->corner_count[i];
         const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
         bool direct = cor->count == 1 || nc == 0 || (nc == 1 && (cs[0].flags & WF_STRAIGHT_END));
+        // A corridor waiting for a search, or for one to begin (cut back
+        // to the agent's polygon when the tiles under the agent and its
+        // target were rebuilt at once), ends where it was cut: no arrival.
         // Close to the end, or as close as the agent gets: a target at a
         // wall (or beside another agent) lies a radius away from where
         // the agent stops.
         float speed = wf_v2_length(c->vel[i]);
         bool near_end = direct && to_end <= p->radius * WF_CROWD_SLOW_DOWN_RADII &&
-                        !(c->agent_flags[i] & AGENT_QUEUED);
+                        !(c->agent_flags[i] & (AGENT_QUEUED | AGENT_NEEDS_REPLAN));
         bool close = to_end <= p->radius * WF_CROWD_ARRIVAL_RADII || speed < p->max_speed * 0.1f;
         if (near_end && close) {
             arrive(c, i);
@@ -76,41 +79,46 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         if ((c->agent_flags[i] & AGENT_DONE_SENT) && to_end > p->radius * 2.0f) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_DONE_SENT; // a follower pushed away
         }
-        if ((c->agent_flags[i] & (AGENT_QUEUED | AGENT_WAITS_OFFMESH)) ||
-            c->corner_count[i] == 0 || c->target_state[i] == WF_TARGET_BLOCKED) {
+        if ((c->agent_flags[i] & AGENT_WAITS_OFFMESH) || c->target_state[i] == WF_TARGET_BLOCKED) {
             c->stuck_timer[i] = 0.0f;
             continue;
         }
-        // Progress: getting nearer to the next corner, or passing it.
-        wf_vec3 corner = c->corners[(size_t)i * WF_CROWD_MAX_CORNERS].pos;
-        float d = wf_v2_distance(c->pos[i], corner);
-        if (c->stuck_timer[i] == 0.0f || wf_v2_distance_sq(corner, c->stuck_corner[i]) > 0.01f) {
-            c->stuck_anchor[i] = d;
-            c->stuck_corner[i] = corner;
+        // The timer: seconds since the agent last got more than half a
+        // radius from where it stood (stuck_corner), not counting waits for
+        // a path. Neither a new corner nor a replan restarts it: corridors
+        // that keep changing under an agent that does not move (tiles
+        // rebuilt nearby, shortcuts, the stuck replan itself) must not hide
+        // that it is stuck.
+        c->stuck_anchor[i] = wf_v2_distance(c->pos[i], c->stuck_corner[i]);
+        if (c->stuck_timer[i] == 0.0f || c->stuck_anchor[i] > p->radius * 0.5f) {
+            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED; // moved on
+            c->stuck_corner[i] = c->pos[i];
+            c->stuck_anchor[i] = 0.0f;
             c->stuck_timer[i] = dt;
             continue;
         }
+        if (c->agent_flags[i] & AGENT_QUEUED) {
+            continue; // waiting for its path: the timer does not run
+        }
         c->stuck_timer[i] += dt;
-        if (c->stuck_timer[i] < c->stuck_time) {
+        bool replanned = (c->agent_flags[i] & AGENT_STUCK_REPLANNED) != 0;
+        if (c->stuck_timer[i] < (replanned ? 2.0f : 1.0f) * c->stuck_time) {
             continue;
         }
-        if (c->stuck_anchor[i] - d >= p->radius * 0.5f) {
-            c->stuck_timer[i] = 0.0f; // moved on enough: a new window
-            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED;
-            continue;
-        }
-        c->stuck_timer[i] = 0.0f;
         if (near_end) {
+            c->stuck_timer[i] = 0.0f;
             arrive(c, i); // as near as it gets (others or a wall at the target)
             continue;
         }
-        if (!(c->agent_flags[i] & AGENT_STUCK_REPLANNED)) {
-            // First time: search again from where the agent stands.
+        if (!replanned) {
+            // First time: search again from where the agent stands (the
+            // timer runs on: blocked after another stuck_time).
             c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
             wf_corridor_reset(cor, cor->polys[0], c->pos[i]);
             c->agent_flags[i] |= AGENT_NEEDS_REPLAN;
             c->corridor_partial[i] = 0;
         } else {
+            c->stuck_timer[i] = 0.0f;
             c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED;
             c->agent_flags[i] |= AGENT_NOTIFY_BLOCKED;
             wf_crowd_push_event(c, i, WF_CROWD_EVENT_BLOCKED, (wf_poly_ref){0});

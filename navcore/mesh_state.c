@@ -213,6 +213,12 @@ wf_status wf_mesh_load(const wf_mesh_desc* desc, const void* data, size_t size, 
         d.max_tiles > WF_MAX_TILES || tile_count > d.max_tiles) {
         return WF_ERR_BAD_DATA;
     }
+    // The slot array is allocated (and filled) for the saved capacity: a
+    // caller that loads untrusted saves bounds it (48 bytes could ask for
+    // 2^28 slots, tens of GB).
+    if (desc->max_tiles != 0 && d.max_tiles > desc->max_tiles) {
+        return WF_ERR_CAPACITY;
+    }
     wf_mesh* mesh = NULL;
     wf_status s = wf_mesh_create(&d, &mesh);
     if (s != WF_OK) {

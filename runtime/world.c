@@ -13,6 +13,7 @@
 #include "navcore/bytes.h"
 #include "navcore/check.h"
 #include "navcore/log.h"
+#include "tilecache/tilecache_internal.h"
 
 struct wf_world {
     wf_allocator allocator;
@@ -397,6 +398,11 @@ wf_status wf_world_restore(wf_world* w, const void* data, size_t size) {
         wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
         md.allocator = w->allocator;
         s = wf_mesh_load(&md, at + tc_size, (size_t)mesh_size, &mesh);
+        // Steps rebuild the cache's tiles into this mesh: it must lie on the
+        // cache's tile grid (a save that says otherwise is damaged).
+        if (s == WF_OK && !wf_tilecache_mesh_matches(tc, mesh)) {
+            s = WF_ERR_BAD_DATA;
+        }
     }
     if (s == WF_OK) {
         wf_crowd_desc cd = w->crowd_desc;

@@ -296,7 +296,11 @@ WF_NODISCARD WF_API wf_status wf_mesh_restore_tile_state(wf_mesh* mesh, wf_tile_
 /// ref is valid.
 WF_NODISCARD WF_API wf_status wf_mesh_save_size(const wf_mesh* mesh, size_t* out_size);
 WF_NODISCARD WF_API wf_status wf_mesh_save(const wf_mesh* mesh, void* out, size_t size);
-/// desc gives allocator and logger (its other fields are ignored).
+/// desc gives allocator and logger, and max_tiles: when non-zero, the most
+/// tile slots the loaded mesh may have (a save asking for more is
+/// WF_ERR_CAPACITY, nothing allocated); set it when the bytes come from
+/// outside, since the slot array is allocated for the saved capacity (up to
+/// WF_MAX_TILES). Its other fields are ignored.
 WF_NODISCARD WF_API wf_status wf_mesh_load(const wf_mesh_desc* desc, const void* data,
                                            size_t size, wf_mesh** out);
 

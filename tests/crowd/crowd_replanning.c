@@ -3,8 +3,9 @@
 // Paths that change under agents: a door closing mid-path (blocked) and
 // opening (a new request gets through), a tile removed ahead (replan
 // around it, found early through the changed-tile list), agents stuck
-// behind others (replan, then blocked), and the path queue's order,
-// fairness and capacity.
+// behind others (replan, then blocked, also while the tile under them keeps
+// being rebuilt), no arrival where a rebuilt tile cut the corridor back, and
+// the path queue's order, fairness and capacity.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -218,6 +219,121 @@ static void test_pinned_agent_replans_then_reports_blocked(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+/// Rebuilds tile (tx, tz) of a 2 x 2 test grid of 10 cells per tile: the
+/// same polygons under new refs, as a tile cache commit does.
+static void rebuild_tile(wf_crowd* c, wf_mesh* mesh, uint32_t tx, uint32_t tz,
+                         const uint8_t* blocked) {
+    wf_tile_ref old;
+    assert_int_equal(wf_mesh_find_tile(mesh, (int32_t)tx, (int32_t)tz, 0, &old), WF_OK);
+    assert_int_equal(wf_mesh_remove_tile(mesh, old, NULL, NULL), WF_OK);
+    size_t size = 0;
+    void* blob = test_grid_tile(tx, tz, 2, 10, 1.0f, blocked, NULL, NULL, &size);
+    assert_non_null(blob);
+    wf_tile_ref added;
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &added),
+        WF_OK);
+    assert_int_equal(wf_crowd_tiles_changed(c, &old, 1), WF_OK);
+}
+
+/// Found by the world soak (tests/runtime/soak.c): when the tile under an
+/// agent was rebuilt in the same frame as its target's, the corridor was
+/// cut back to the agent, the search could not begin (its target's polygon
+/// was stale) and the agent "arrived" where it stood, however far away.
+static void test_no_arrival_when_the_tiles_of_agent_and_target_rebuild(void** state) {
+    (void)state;
+    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, NULL, NULL, NULL);
+    wf_crowd_desc d = crowd_test_desc(mesh, 1);
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    wf_agent_id a;
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(11.5f, 0, 11.5f), &p, &a), WF_OK);
+    counters n = {0};
+    tagged t = {&n, 0};
+    wf_vec3 target = wf_v3(18.5f, 0, 18.5f); // same tile
+    assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
+    for (int k = 0; k < 10; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    }
+    rebuild_tile(c, mesh, 1, 1, NULL);
+    bool arrived = false;
+    for (int k = 0; k < 300 && !arrived; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        arrived = has_event(c, a, WF_CROWD_EVENT_ARRIVED);
+    }
+    assert_true(arrived);
+    assert_true(crowd_test_dist2d(crowd_test_state(c, a).position, target) <= 2.0f * p.radius);
+    assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK); // done runs in the next update
+    assert_int_equal(n.done, 1);
+    assert_int_equal(n.blocked, 0);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
+/// Found by the world soak (tests/runtime/soak.c): agents that stood still
+/// while tiles near them kept being rebuilt never reported blocked, since
+/// every replan (and every new first corner) restarted the stuck window.
+static void test_pinned_agent_blocked_while_its_tile_keeps_changing(void** state) {
+    (void)state;
+    // The dead end of test_pinned_agent_replans_then_reports_blocked; the
+    // tile under both agents and the target is built again (new refs)
+    // every 0.6 s, less than the stuck time, and the mover's corridor is
+    // replanned each time.
+    uint8_t blocked[20 * 20];
+    for (uint32_t z = 0; z < 20; ++z) {
+        for (uint32_t x = 0; x < 20; ++x) {
+            blocked[z * 20 + x] = x >= 5 && !(z == 10 && x < 18);
+        }
+    }
+    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
+    wf_crowd_desc d = crowd_test_desc(mesh, 2);
+    d.stuck_time = 1.0f;
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    p.radius = 0.3f;
+    wf_agent_params heavy = p;
+    heavy.priority = 200;
+    wf_agent_id mover, sitter;
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(16.5f, 0, 10.5f), &heavy, &sitter), WF_OK);
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 10.5f), &p, &mover), WF_OK);
+    counters n = {0};
+    tagged t = {&n, 0};
+    assert_int_equal(wf_crowd_request_move(c, mover, wf_v3(17.5f, 0, 10.5f), &callbacks, &t),
+                     WF_OK);
+    // Still time: since the mover last got more than half a radius from
+    // where it stood.
+    wf_vec3 anchor = crowd_test_state(c, mover).position;
+    int still_since = 0, rebuilds = 0, replans = 0;
+    float still_at_blocked = -1.0f;
+    for (int k = 1; k <= 30 * 20 && n.blocked == 0; ++k) {
+        if (k % 18 == 0) {
+            rebuild_tile(c, mesh, 1, 1, blocked);
+            rebuilds++;
+        }
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        replans += has_event(c, mover, WF_CROWD_EVENT_REPLANNED);
+        wf_agent_state s = crowd_test_state(c, mover);
+        if (crowd_test_dist2d(s.position, anchor) > p.radius * 0.5f) {
+            anchor = s.position;
+            still_since = k;
+        }
+        if (has_event(c, mover, WF_CROWD_EVENT_BLOCKED)) {
+            still_at_blocked = (float)(k - still_since) * DT;
+        }
+    }
+    assert_true(rebuilds >= 5);
+    assert_true(replans >= rebuilds / 2); // its corridor was replanned again and again
+    assert_int_equal(n.blocked, 1);
+    // Twice the stuck time (the replan, then blocked), and the frames its
+    // replans waited for their paths.
+    assert_true(still_at_blocked >= 2.0f * d.stuck_time - DT);
+    assert_true(still_at_blocked <= 2.0f * d.stuck_time + 0.25f);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
 static wf_crowd* queue_crowd(const wf_mesh* mesh, uint32_t agents, uint32_t queue) {
     wf_crowd_desc d = crowd_test_desc(mesh, agents);
     d.max_searches = 1;
@@ -323,6 +439,8 @@ int main(void) {
         cmocka_unit_test(test_door_closes_mid_path_then_opens),
         cmocka_unit_test(test_removed_tile_ahead_replans_around),
         cmocka_unit_test(test_pinned_agent_replans_then_reports_blocked),
+        cmocka_unit_test(test_pinned_agent_blocked_while_its_tile_keeps_changing),
+        cmocka_unit_test(test_no_arrival_when_the_tiles_of_agent_and_target_rebuild),
         cmocka_unit_test(test_queue_serves_in_request_order),
         cmocka_unit_test(test_queue_is_fair_and_its_capacity_visible),
     };

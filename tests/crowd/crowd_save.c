@@ -489,6 +489,21 @@ static layout find_layout(const unsigned char* blob) {
     return l;
 }
 
+/// Where slot 0's first corridor polygon and its target polygon lie in the
+/// agents section: the arrays before them in crowd_save.c's saved_arrays()
+/// order, each over every slot.
+static size_t corridor_polys_at(const wf_crowd* c) {
+    return (size_t)c->max_agents *
+           (sizeof *c->active + sizeof *c->params + sizeof *c->mode + sizeof *c->target_state +
+            sizeof *c->agent_flags + sizeof *c->pos + sizeof *c->vel + sizeof *c->dvel +
+            sizeof *c->nvel + sizeof *c->disp + sizeof *c->request_vel);
+}
+static size_t target_ref_at(const wf_crowd* c) {
+    return corridor_polys_at(c) +
+           (size_t)c->max_agents * ((size_t)c->max_corridor * sizeof *c->corridor_polys +
+                                    sizeof *c->corridor_partial + sizeof *c->target_pos);
+}
+
 static void test_checksummed_bad_values_are_refused(void** state) {
     (void)state;
     target t;
@@ -534,6 +549,11 @@ static void test_checksummed_bad_values_are_refused(void** state) {
         {OFF_VERSION, 2, 4, WF_ERR_VERSION},
         {OFF_LAYOUT + 4, 7, 4, WF_ERR_VERSION},            // another sizeof(wf_agent_params)
         {OFF_SECTIONS + 8u * 2u, 5, 4, WF_ERR_BAD_DATA},   // agents section size
+        // Found by fuzz/fuzz_crowd and fuzz/fuzz_world: a live agent with a
+        // null target or corridor polygon loaded, and the next update's
+        // path search got the null ref (a misuse assert in debug builds).
+        {l.agents + target_ref_at(t.crowd), 0, 8, WF_ERR_BAD_DATA},
+        {l.agents + corridor_polys_at(t.crowd), 0, 8, WF_ERR_BAD_DATA},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         memcpy(copy, t.blob, t.size);

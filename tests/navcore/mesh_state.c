@@ -211,6 +211,45 @@ static void test_load_survives_allocation_failures(void** state) {
     free(saved);
 }
 
+/// Found by fuzz/fuzz_mesh_save: a 48-byte save (no tiles) whose header
+/// asks for 189,792,260 tile slots, about 28 GB of slot array allocated and
+/// filled before anything else is read. With desc.max_tiles set the load
+/// refuses it before allocating; saves within the bound still load.
+static const unsigned char huge_capacity_save[48] = {
+    0x57, 0x46, 0x4d, 0x53, 0x01, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00,
+    0x36, 0x6b, 0xfe, 0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x40, 0x00, 0x00, 0x40, 0x40,
+    0x04, 0x00, 0x50, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static void test_load_bounds_the_saved_capacity(void** state) {
+    (void)state;
+    counting_allocator c;
+    counting_allocator_init(&c);
+    wf_mesh_desc desc = {.allocator = counting_allocator_hooks(&c), .max_tiles = 1024};
+    desc.logger.quiet = true;
+    wf_mesh* loaded = NULL;
+    assert_int_equal(wf_mesh_load(&desc, huge_capacity_save, sizeof huge_capacity_save, &loaded),
+                     WF_ERR_CAPACITY);
+    assert_null(loaded);
+    assert_int_equal(c.allocations, 0);
+
+    wf_mesh* mesh = make_mesh(&c);
+    uint32_t capacity = mesh->max_tiles;
+    size_t size = 0;
+    unsigned char* saved = save_mesh(mesh, &size);
+    wf_mesh_destroy(mesh);
+    desc.max_tiles = capacity - 1;
+    assert_int_equal(wf_mesh_load(&desc, saved, size, &loaded), WF_ERR_CAPACITY);
+    assert_null(loaded);
+    desc.max_tiles = capacity;
+    assert_int_equal(wf_mesh_load(&desc, saved, size, &loaded), WF_OK);
+    assert_int_equal(wf_mesh_get_stats(loaded).max_tiles, capacity);
+    wf_mesh_destroy(loaded);
+    free(saved);
+    assert_int_equal(counting_allocator_live(&c), 0);
+}
+
 static void test_bad_arguments(void** state) {
     (void)state;
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
@@ -231,6 +270,7 @@ int main(void) {
         cmocka_unit_test(test_mesh_save_load_keeps_refs),
         cmocka_unit_test(test_damaged_saves_are_rejected),
         cmocka_unit_test(test_load_survives_allocation_failures),
+        cmocka_unit_test(test_load_bounds_the_saved_capacity),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../crowd/crowd_test_util.h"
+#include "navcore/bytes.h"
 #include "test_hooks.h"
 #include "wayfarer/rng.h"
 #include "wayfarer/world.h"
@@ -285,12 +286,68 @@ static void test_save_and_restore_continue_identically(void** state) {
     wf_world_destroy(b);
 }
 
+/// The world save's checksums (docs/formats.md): the mesh section's hash
+/// (byte-wise FNV-1a 32, its field as zero, folded) and the world's FNV-1a 64.
+static void reseal_world(unsigned char* blob, size_t size) {
+    size_t tc = (size_t)wf_bytes_get_u64(blob + 16), mesh = (size_t)wf_bytes_get_u64(blob + 24);
+    unsigned char* m = blob + 48 + tc;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < mesh; ++i) {
+        h = (h ^ (i >= 12 && i < 16 ? 0u : m[i])) * 16777619u;
+    }
+    wf_bytes_put_u32(m + 12, h ^ (h >> 16));
+    uint64_t w = 14695981039346656037ull;
+    for (size_t i = 0; i < size; ++i) {
+        w = (w ^ (i >= 40 && i < 48 ? 0u : blob[i])) * 1099511628211ull;
+    }
+    wf_bytes_put_u64(blob + 40, w);
+}
+
+/// Found by fuzz/fuzz_world: a save whose mesh section has another tile
+/// size (4 m -> 3.9375 m, checksums intact) restored, and the next step's
+/// tile update hit its "mesh on the cache's grid" misuse check. Such a save
+/// is refused and the world carries on as it was.
+static void test_restore_refuses_a_mesh_off_the_cache_grid(void** state) {
+    (void)state;
+    wf_world* w = make_world(1);
+    scene* s = calloc(1, sizeof *s);
+    populate(w, s);
+    run(w, s, 0, 10);
+    size_t size = 0;
+    assert_int_equal(wf_world_save_size(w, &size), WF_OK);
+    unsigned char* blob = malloc(size);
+    unsigned char* copy = malloc(size);
+    assert_int_equal(wf_world_save(w, blob, size), WF_OK);
+    uint64_t before = crowd_test_hash(wf_world_crowd(w));
+    size_t mesh_at = 48 + (size_t)wf_bytes_get_u64(blob + 16);
+    const struct {
+        size_t field; // in the mesh section: origin x, tile width, tile depth
+        float scale, add;
+    } cases[] = {{16, 1.0f, 0.5f}, {28, 63.0f / 64.0f, 0.0f}, {32, 2.0f, 0.0f}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        memcpy(copy, blob, size);
+        reseal_world(copy, size);
+        assert_memory_equal(copy, blob, size); // the test's seal is the library's
+        unsigned char* f = copy + mesh_at + cases[k].field;
+        wf_bytes_put_f32(f, wf_bytes_get_f32(f) * cases[k].scale + cases[k].add);
+        reseal_world(copy, size);
+        assert_int_equal(wf_world_restore(w, copy, size), WF_ERR_BAD_DATA);
+        assert_true(crowd_test_hash(wf_world_crowd(w)) == before);
+    }
+    run(w, s, 10, 5); // the world still steps
+    free(copy);
+    free(blob);
+    free(s);
+    wf_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_bad_descs),
         cmocka_unit_test(test_obstacle_reaches_the_crowd),
         cmocka_unit_test(test_same_state_for_any_worker_count),
         cmocka_unit_test(test_save_and_restore_continue_identically),
+        cmocka_unit_test(test_restore_refuses_a_mesh_off_the_cache_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

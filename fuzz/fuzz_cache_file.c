@@ -1,0 +1,78 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Fuzz target: a tile cache file (wf_tilecache_load). A cache that loads
+// builds its navmesh into a mesh, gets one more obstacle and runs one
+// update (its loaded obstacles and the new one are stamped and rebuilt),
+// is queried, and saves back to exactly the bytes it was loaded from.
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+
+static void run(const unsigned char* p, size_t size, uint64_t seed) {
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.logger = fuzz_logger();
+    d.max_obstacles = FUZZ_MAX_OBSTACLES;
+    d.max_pending_requests = FUZZ_MAX_OBSTACLES;
+    wf_tilecache* tc = NULL;
+    wf_status s = wf_tilecache_load(&d, p, size, &tc);
+    if (s != WF_OK) {
+        FUZZ_REQUIRE(fuzz_is_rejection(s));
+        return;
+    }
+    // Loading validated everything: saving gives the same bytes back.
+    size_t saved_size = 0;
+    FUZZ_REQUIRE(wf_tilecache_save_size(tc, &saved_size) == WF_OK);
+    unsigned char* saved = malloc(saved_size);
+    FUZZ_REQUIRE(saved != NULL);
+    FUZZ_REQUIRE(wf_tilecache_save(tc, saved, saved_size) == WF_OK);
+    if (p[4] == 2) { // version 1 files are saved as version 2
+        FUZZ_REQUIRE(saved_size == size && memcmp(saved, p, size) == 0);
+    }
+    free(saved);
+
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    md.logger = fuzz_logger();
+    wf_mesh* mesh = NULL;
+    s = wf_mesh_create(&md, &mesh);
+    FUZZ_REQUIRE(s == WF_OK || s == WF_ERR_OUT_OF_MEMORY);
+    if (s == WF_OK) {
+        s = wf_tilecache_build_navmesh(tc, mesh);
+        FUZZ_REQUIRE(wf_succeeded(s) || fuzz_is_rejection(s));
+        if (wf_succeeded(s)) {
+            wf_tilecache_layer_info info;
+            if (wf_tilecache_layer_count(tc) > 0 &&
+                wf_tilecache_get_layer_info(tc, 0, &info) == WF_OK) {
+                wf_obstacle_desc od;
+                memset(&od, 0, sizeof od);
+                od.shape = WF_OBSTACLE_CYLINDER;
+                od.position = wf_v3(0.5f * info.bmin.x + 0.5f * info.bmax.x, info.bmin.y,
+                                    0.5f * info.bmin.z + 0.5f * info.bmax.z);
+                od.radius = 0.5f;
+                od.height = 2.0f;
+                wf_obstacle_id id;
+                (void)wf_tilecache_add_obstacle(tc, &od, &id);
+            }
+            wf_tilecache_budget budget = {0, 0};
+            wf_tilecache_update_result r;
+            s = wf_tilecache_update(tc, mesh, &budget, &r);
+            FUZZ_REQUIRE(wf_succeeded(s) || fuzz_is_rejection(s));
+            fuzz_exercise_mesh(mesh, seed);
+        }
+        wf_mesh_destroy(mesh); // before the cache: updates commit tiles in its memory
+    }
+    wf_tilecache_destroy(tc);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    uint64_t seed = fuzz_seed(data, size);
+    unsigned char* p = fuzz_copy(data, size);
+    run(p, size, seed);
+    fuzz_fix_cache_file(p, size);
+    if (size > 0 && memcmp(p, data, size) != 0) {
+        run(p, size, seed);
+    }
+    free(p);
+    return 0;
+}
