@@ -269,6 +269,51 @@ static void write_search(const wf_path_search* s, unsigned char* p) {
                          ((uint32_t)s->begin_filter.exclude_flags << 16));
 }
 
+/// Struct padding of the records saved raw holds whatever the stack had
+/// when a record was assigned (compound literals, the caller's params): it
+/// is zeroed in the blob, field by field, so the same state always saves to
+/// the same bytes (found by the fuzz corpus generator: two runs saved
+/// different corners).
+#define KEEP_FIELD(type, field)                                                                    \
+    memcpy(clean + offsetof(type, field), rec + offsetof(type, field), sizeof(((type*)0)->field))
+static void clear_padding(uint32_t array, unsigned char* p, size_t size) {
+    unsigned char clean[sizeof(wf_agent_params) + sizeof(wf_crowd_result) +
+                        sizeof(wf_straight_point)];
+    size_t stride = array == AR_PARAMS   ? sizeof(wf_agent_params)
+                    : array == AR_RESULT ? sizeof(wf_crowd_result)
+                    : array == AR_CORNERS ? sizeof(wf_straight_point)
+                                          : 0;
+    for (size_t at = 0; stride != 0 && at + stride <= size; at += stride) {
+        const unsigned char* rec = p + at;
+        memset(clean, 0, stride);
+        if (array == AR_PARAMS) {
+            KEEP_FIELD(wf_agent_params, radius);
+            KEEP_FIELD(wf_agent_params, height);
+            KEEP_FIELD(wf_agent_params, max_speed);
+            KEEP_FIELD(wf_agent_params, max_acceleration);
+            KEEP_FIELD(wf_agent_params, collision_query_range);
+            KEEP_FIELD(wf_agent_params, path_optimization_range);
+            KEEP_FIELD(wf_agent_params, separation_weight);
+            KEEP_FIELD(wf_agent_params, update_flags);
+            KEEP_FIELD(wf_agent_params, avoidance_preset);
+            KEEP_FIELD(wf_agent_params, filter);
+            KEEP_FIELD(wf_agent_params, priority);
+            KEEP_FIELD(wf_agent_params, user_data);
+        } else if (array == AR_RESULT) {
+            KEEP_FIELD(wf_crowd_result, corridor_count);
+            KEEP_FIELD(wf_crowd_result, partial);
+            KEEP_FIELD(wf_crowd_result, cost);
+            KEEP_FIELD(wf_crowd_result, wait);
+        } else {
+            KEEP_FIELD(wf_straight_point, pos);
+            KEEP_FIELD(wf_straight_point, ref);
+            KEEP_FIELD(wf_straight_point, flags);
+        }
+        memcpy(p + at, clean, stride);
+    }
+}
+#undef KEEP_FIELD
+
 wf_status wf_crowd_save(const wf_crowd* c, void* out, size_t size) {
     WF_CHECK_ARG(c != NULL && out != NULL);
     WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
@@ -318,6 +363,7 @@ wf_status wf_crowd_save(const wf_crowd* c, void* out, size_t size) {
     saved_arrays(c, a);
     for (uint32_t k = 0; k < AR_COUNT; ++k) {
         memcpy(p, a[k].data, a[k].size);
+        clear_padding(k, p, a[k].size);
         p += a[k].size;
     }
     for (uint32_t i = 0; i < c->max_agents; ++i, p += CORRIDOR_RECORD) {
@@ -529,6 +575,15 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
         if (ref.bits == 0) {
             return false;
         }
+    }
+    // The result record is handed to the result callback; its bool may only
+    // hold 0 or 1 (read as a byte: any other value is no bool at all).
+    const unsigned char* result = v->array[AR_RESULT] + (size_t)i * sizeof(wf_crowd_result);
+    float cost, wait;
+    memcpy(&cost, result + offsetof(wf_crowd_result, cost), sizeof cost);
+    memcpy(&wait, result + offsetof(wf_crowd_result, wait), sizeof wait);
+    if (result[offsetof(wf_crowd_result, partial)] > 1u || !isfinite(cost) || !isfinite(wait)) {
+        return false;
     }
     static const int vectors[] = {AR_POS,        AR_VEL,        AR_DVEL,
                                   AR_NVEL,       AR_DISP,       AR_REQUEST_VEL,

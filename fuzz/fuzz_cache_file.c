@@ -3,7 +3,9 @@
 // Fuzz target: a tile cache file (wf_tilecache_load). A cache that loads
 // builds its navmesh into a mesh, gets one more obstacle and runs one
 // update (its loaded obstacles and the new one are stamped and rebuilt),
-// is queried, and saves back to exactly the bytes it was loaded from.
+// is queried, and saves back to exactly the bytes it was loaded from. Each
+// input runs as it is, with its checksums repaired, and with its layers
+// re-encoded (fuzz_reencode_cache_file).
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +75,14 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 0 && memcmp(p, data, size) != 0) {
         run(p, size, seed);
     }
+    // Layers given their hash again and recompressed: their content's
+    // mutations reach the layer validation, the builds and the update.
+    size_t size2 = 0;
+    unsigned char* p2 = fuzz_reencode_cache_file(data, size, &size2);
+    if (p2 != NULL && (size2 != size || memcmp(p2, p, size) != 0)) {
+        run(p2, size2, seed);
+    }
+    free(p2);
     free(p);
     return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "navcore/bytes.h"
 #include "navcore/tile_format.h"
+#include "tilecache/layer.h"
 
 /* ---------------------------------------------------------------------------
  * Logger, seed, copies
@@ -172,6 +173,66 @@ void fuzz_fix_cache_file(unsigned char* p, size_t size) {
         at += pad_to(packed, 8);
     }
     wf_bytes_put_u32(p + 8, fnv32_skip(p, dir_end + section, 8));
+}
+
+unsigned char* fuzz_reencode_cache_file(const unsigned char* p, size_t size, size_t* out_size) {
+    if (size < 144) {
+        return NULL;
+    }
+    uint32_t count = wf_bytes_get_u32(p + 24);
+    if (count > (size - 144) / 24) {
+        return NULL;
+    }
+    size_t dir_end = 144 + (size_t)count * 24, section = wf_bytes_get_u32(p + 140);
+    if (section > size - dir_end) {
+        return NULL;
+    }
+    // Every layer can grow to the codec's bound of the largest raw layer.
+    wf_layer_codec codec = wf_layer_codec_lz4();
+    const size_t max_raw = 48u + 3u * 255u * 255u;
+    size_t bound = codec.max_compressed_size(max_raw, NULL);
+    size_t capacity = dir_end + section + (size_t)count * (bound + 8u);
+    unsigned char* out = malloc(capacity);
+    unsigned char* raw = malloc(max_raw);
+    unsigned char* packed = malloc(bound);
+    if (out == NULL || raw == NULL || packed == NULL) {
+        abort();
+    }
+    memcpy(out, p, dir_end + section);
+    size_t at = dir_end + section, put = at;
+    for (uint32_t i = 0; i < count; ++i) {
+        unsigned char* d = out + 144 + (size_t)i * 24;
+        size_t raw_size = wf_bytes_get_u32(d + 12), n = wf_bytes_get_u32(d + 16);
+        if (n > size - at) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        const unsigned char* layer = p + at;
+        size_t packed_size = n;
+        if (raw_size <= max_raw && n > 0 &&
+            codec.decompress(layer, n, raw, raw_size, NULL) == WF_OK) {
+            fuzz_fix_layer(raw, raw_size);
+            if (codec.compress(raw, raw_size, packed, bound, &packed_size, NULL) == WF_OK) {
+                layer = packed;
+            } else {
+                packed_size = n;
+            }
+        }
+        memcpy(out + put, layer, packed_size);
+        memset(out + put + packed_size, 0, pad_to(packed_size, 8) - packed_size);
+        wf_bytes_put_u32(d + 16, (uint32_t)packed_size);
+        put += pad_to(packed_size, 8);
+        at += pad_to(n, 8) <= size - at ? pad_to(n, 8) : size - at;
+    }
+    free(raw);
+    free(packed);
+    if (out != NULL) {
+        wf_bytes_put_u64(out + 16, put);
+        fuzz_fix_cache_file(out, put);
+        *out_size = put;
+    }
+    return out;
 }
 
 void fuzz_fix_crowd_save(unsigned char* p, size_t size) {

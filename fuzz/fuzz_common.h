@@ -43,6 +43,11 @@ void fuzz_fix_mesh_save(unsigned char* p, size_t size);
 void fuzz_fix_cache_file(unsigned char* p, size_t size);
 void fuzz_fix_crowd_save(unsigned char* p, size_t size);
 void fuzz_fix_world_save(unsigned char* p, size_t size);
+/// The cache file rebuilt with each layer that decompresses (default
+/// codec) given its layer hash again and compressed anew, so mutations of a
+/// layer's content get past both checksums; directory, sizes and header
+/// checksum follow. NULL when the header or directory cannot be followed.
+unsigned char* fuzz_reencode_cache_file(const unsigned char* p, size_t size, size_t* out_size);
 /// Serialized layer (WFLY, decompressed): its word hash at offset 44.
 void fuzz_fix_layer(unsigned char* p, size_t size);
 

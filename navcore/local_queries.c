@@ -16,10 +16,14 @@
 /// frontier is full further polygons are not expanded (the node pool
 /// bounds the total).
 #define WF_NEIGHBOURHOOD_FRONTIER 48u
-/// Links one polygon edge can carry: a tile-border edge reserves
-/// WF_TILE_LINKS_PER_PORTAL of them, doubled for links that land on it from
-/// off-mesh links of other tiles; an inner edge has one.
-#define WF_EDGE_MAX_LINKS (2u * WF_TILE_LINKS_PER_PORTAL)
+/// Links of one polygon edge that its walls are worked out from. An inner
+/// edge has one; a tile-border edge has one per polygon it meets across the
+/// border (in every layer there), which no format limit bounds: a tile
+/// reserves WF_TILE_LINKS_PER_PORTAL per portal edge, but one edge may take
+/// what others leave (fuzzing built a tile from a valid layer with 11 on one
+/// edge). Links past this many are left out: the parts of the edge only
+/// they cover count as wall.
+#define WF_EDGE_MAX_LINKS (8u * WF_TILE_LINKS_PER_PORTAL)
 /// Wall pieces one edge can split into: the gaps around each link plus the
 /// links whose polygon the filter refuses.
 #define WF_EDGE_MAX_WALLS (2u * WF_EDGE_MAX_LINKS + 1u)
@@ -57,7 +61,6 @@ static uint32_t edge_walls(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_t
         if (link->edge != edge) {
             continue;
         }
-        WF_ASSERT(span_count < WF_EDGE_MAX_LINKS);
         if (span_count == WF_EDGE_MAX_LINKS) {
             break;
         }

@@ -503,6 +503,10 @@ static size_t target_ref_at(const wf_crowd* c) {
            (size_t)c->max_agents * ((size_t)c->max_corridor * sizeof *c->corridor_polys +
                                     sizeof *c->corridor_partial + sizeof *c->target_pos);
 }
+static size_t result_at(const wf_crowd* c) {
+    return target_ref_at(c) +
+           (size_t)c->max_agents * (sizeof *c->target_ref + sizeof *c->request_time);
+}
 
 static void test_checksummed_bad_values_are_refused(void** state) {
     (void)state;
@@ -554,6 +558,12 @@ static void test_checksummed_bad_values_are_refused(void** state) {
         // path search got the null ref (a misuse assert in debug builds).
         {l.agents + target_ref_at(t.crowd), 0, 8, WF_ERR_BAD_DATA},
         {l.agents + corridor_polys_at(t.crowd), 0, 8, WF_ERR_BAD_DATA},
+        // Found by fuzz/fuzz_crowd: the path result's bool loaded as 63,
+        // read by the next update (undefined behaviour).
+        {l.agents + result_at(t.crowd) + offsetof(wf_crowd_result, partial), 63, 1,
+         WF_ERR_BAD_DATA},
+        {l.agents + result_at(t.crowd) + offsetof(wf_crowd_result, cost), 0x7fc00000u, 4,
+         WF_ERR_BAD_DATA}, // NaN cost, handed to the result callback
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         memcpy(copy, t.blob, t.size);

@@ -487,6 +487,74 @@ static void test_wall_segments_of_partly_linked_edge(void** state) {
     close_fixture(&f);
 }
 
+/// Found by fuzz/fuzz_cache_file: a tile the tile cache built from a valid
+/// layer had 11 links on one portal edge (17 small polygons along the
+/// neighbouring tile's border), and the wall queries asserted that an edge
+/// has at most 8. Here the square of tile (0,0) faces the 12 cells of a
+/// 12 x 12 grid tile across x = 2: the edge is open, or walled only where
+/// a refused cell lies across.
+static void test_wall_segments_of_edge_facing_many_polygons(void** state) {
+    (void)state;
+    fixture f;
+    begin(&f);
+    wf_mesh_desc md;
+    memset(&md, 0, sizeof md);
+    md.tile_width = 2.0f;
+    md.tile_depth = 2.0f;
+    md.allocator = f.alloc;
+    assert_int_equal(wf_mesh_create(&md, &f.mesh), WF_OK);
+    const float verts[] = {0, 0, 0, 0, 0, 2, 2, 0, 2, 2, 0, 0};
+    const uint16_t polys[WF_MAX_VERTS_PER_POLY] = {0, 1, 2, 3, WF_NULL_INDEX, WF_NULL_INDEX};
+    wf_tile_build_desc d = tile_desc(&f, 0.0f, 2.0f);
+    d.verts = verts;
+    d.vert_count = 4;
+    d.polys = polys;
+    d.poly_count = 1;
+    add_tile(&f, &d);
+    size_t size;
+    void* data = test_grid_tile(1, 0, 2, 12, 2.0f / 12.0f, NULL, NULL, &f.alloc, &size);
+    assert_non_null(data);
+    wf_tile_ref grid;
+    assert_int_equal(
+        wf_mesh_add_tile(f.mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &grid),
+        WF_OK);
+    make_query(&f, 64);
+
+    wf_query_filter filter = wf_query_filter_defaults();
+    wf_vec3 segs[32];
+    wf_poly_ref neis[16];
+    uint32_t count = 0;
+    assert_int_equal(
+        wf_query_get_poly_wall_segments(f.query, square(&f), &filter, segs, neis, 16, &count),
+        WF_OK);
+    assert_int_equal(count, 3); // x = 0, z = 2 and z = 0; x = 2 is open
+    assert_segment(segs, 0, 0.0f, 0.0f, 0.0f, 2.0f);
+    assert_segment(segs, 1, 0.0f, 2.0f, 2.0f, 2.0f);
+    assert_segment(segs, 2, 2.0f, 0.0f, 0.0f, 0.0f);
+    float dist;
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, square(&f), wf_v3(1.9f, 0.0f, 1.0f),
+                                                    5.0f, &filter, &dist, NULL, NULL),
+                     WF_OK);
+    assert_float_equal(dist, 1.0f, EPS); // z = 0 and z = 2; x = 2 is open
+
+    // Every other cell across refused: six walls along x = 2 name them.
+    for (uint32_t z = 1; z < 12; z += 2) {
+        wf_poly_ref across = wf_mesh_poly_ref(f.mesh, grid, z * 12u); // cell (0, z)
+        assert_int_equal(wf_mesh_set_poly_flags(f.mesh, across, 0x2), WF_OK);
+    }
+    filter.exclude_flags = 0x2;
+    assert_int_equal(
+        wf_query_get_poly_wall_segments(f.query, square(&f), &filter, segs, neis, 16, &count),
+        WF_OK);
+    assert_int_equal(count, 9);
+    for (uint32_t k = 0; k < 6; ++k) { // x = 2 runs from z = 2 down to z = 0
+        float z1 = 2.0f - (float)(2u * k) * (2.0f / 12.0f);
+        assert_segment(segs, 2u + k, 2.0f, z1, 2.0f, z1 - 2.0f / 12.0f);
+        assert_false(wf_poly_ref_is_null(neis[2u + k]));
+    }
+    close_fixture(&f);
+}
+
 /* ---- distance to wall ---- */
 
 static void test_distance_to_wall_on_grid(void** state) {
@@ -698,6 +766,7 @@ int main(void) {
         cmocka_unit_test(test_neighbourhood_on_grid),
         cmocka_unit_test(test_wall_segments_of_corner_cell),
         cmocka_unit_test(test_wall_segments_of_partly_linked_edge),
+        cmocka_unit_test(test_wall_segments_of_edge_facing_many_polygons),
         cmocka_unit_test(test_distance_to_wall_on_grid),
         cmocka_unit_test(test_distance_to_wall_refused_and_split_edges),
         cmocka_unit_test(test_bad_arguments_and_stale_refs),
