@@ -378,10 +378,15 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
         (int64_t)tiles_x * tiles_z > (int64_t)WF_TILECACHE_MAX_TILES) {
         return WF_ERR_BAD_DATA;
     }
+    // Tiles are found by position in floats: an origin so far away (in
+    // tile widths) that a tile's corners round into its neighbours cannot
+    // be a real level (found by fuzzing).
+    float tile_width = (float)params->tile_size * params->cell_size;
     for (int i = 0; i < 3; ++i) {
         float lo = wf_bytes_get_f32(in + BOUNDS_AT + 4 * i);
         float hi = wf_bytes_get_f32(in + BOUNDS_AT + 12 + 4 * i);
-        if (!isfinite(lo) || !isfinite(hi) || lo > hi) {
+        if (!isfinite(lo) || !isfinite(hi) || lo > hi ||
+            (i != 1 && !(fabsf(lo) < tile_width * 65536.0f && fabsf(hi) < tile_width * 65536.0f))) {
             return WF_ERR_BAD_DATA;
         }
     }

@@ -74,7 +74,10 @@ bool wf_tilecache_params_valid(const wf_tilecache_params* p) {
     bool tile = p->tile_size >= 1 && p->tile_size <= WF_LAYER_MAX_SIZE &&
                 p->max_verts_per_poly >= 3 && p->max_verts_per_poly <= WF_MAX_VERTS_PER_POLY &&
                 isfinite(p->max_edge_length) && p->max_edge_length >= 0.0f &&
-                isfinite(p->max_simplification_error) && p->max_simplification_error >= 0.0f;
+                isfinite(p->max_simplification_error) && p->max_simplification_error >= 0.0f &&
+                // The build measures edges in cells: a tiny cell must not
+                // make that infinite (found by fuzzing cache files).
+                isfinite(p->max_edge_length / p->cell_size);
     bool bounds = wf_tilecache_bounds_unset(p) || (wf_v3_is_finite(p->bmin) && wf_v3_is_finite(p->bmax) &&
                                       p->bmin.x < p->bmax.x && p->bmin.z < p->bmax.z &&
                                       p->bmin.y <= p->bmax.y);

@@ -77,6 +77,30 @@ static void test_recast_demo_params(void** state) {
     assert_true(p.bmin.x == 0.0f && p.bmax.x == 0.0f && p.bmax.z == 0.0f);
 }
 
+static void test_params_whose_cell_lengths_overflow(void** state) {
+    (void)state;
+    // A tiny cell with a zero-size agent passed every check, but the build
+    // measures the longest edge in cells: infinity, then an assert deep in
+    // the tile build (a cache file the fuzzer made).
+    wf_tilecache_params p = wf_tilecache_params_recast_demo();
+    p.cell_size = 1e-38f;
+    p.agent_radius = 0.0f;
+    p.agent_height = 0.0f;
+    p.agent_climb = 0.0f;
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = p;
+    d.logger.quiet = true;
+    wf_tilecache* tc = NULL;
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_ERR_INVALID_ARG);
+    wf_set_assert_hook(previous);
+    assert_null(tc);
+    d.params.max_edge_length = 0.0f; // no edge splitting: nothing to measure
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    wf_tilecache_destroy(tc);
+}
+
 static size_t dummy_bound(size_t size, void* user) {
     (void)user;
     return size;
@@ -795,6 +819,7 @@ static void test_same_bytes_for_any_worker_count(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recast_demo_params),
+        cmocka_unit_test(test_params_whose_cell_lengths_overflow),
         cmocka_unit_test(test_create_rejects_bad_desc),
         cmocka_unit_test(test_floor_inside_bounds),
         cmocka_unit_test(test_floating_floor_is_eroded),
