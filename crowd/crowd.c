@@ -303,6 +303,13 @@ static wf_status find_agent(const wf_crowd* c, wf_agent_id id, uint32_t* out) {
     return wf_id_pool_find(&c->ids, id.bits, out);
 }
 
+/// Slot of a live agent for a call that changes the crowd (not from inside
+/// its update).
+static wf_status writable_agent(const wf_crowd* c, wf_agent_id id, uint32_t* out) {
+    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
+    return find_agent(c, id, out);
+}
+
 /// Nearest surface point to pos for an agent using filter.
 static wf_status place_on_mesh(wf_crowd* c, wf_vec3 pos, const wf_query_filter* filter,
                                wf_poly_ref* out_ref, wf_vec3* out_pos) {
@@ -376,9 +383,8 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
 
 wf_status wf_crowd_remove_agent(wf_crowd* c, wf_agent_id id) {
     WF_CHECK_ARG(c != NULL);
-    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     uint32_t i;
-    wf_status s = find_agent(c, id, &i);
+    wf_status s = writable_agent(c, id, &i);
     if (s != WF_OK) {
         return s;
     }
@@ -390,9 +396,8 @@ wf_status wf_crowd_remove_agent(wf_crowd* c, wf_agent_id id) {
 
 wf_status wf_crowd_set_agent_params(wf_crowd* c, wf_agent_id id, const wf_agent_params* params) {
     WF_CHECK_ARG(c != NULL && params != NULL);
-    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     uint32_t i;
-    wf_status s = find_agent(c, id, &i);
+    wf_status s = writable_agent(c, id, &i);
     if (s != WF_OK) {
         return s;
     }
@@ -425,9 +430,8 @@ static wf_status start_search(wf_crowd* c, uint32_t i) {
 
 wf_status wf_crowd_teleport_agent(wf_crowd* c, wf_agent_id id, wf_vec3 pos) {
     WF_CHECK_ARG(c != NULL);
-    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     uint32_t i;
-    wf_status s = find_agent(c, id, &i);
+    wf_status s = writable_agent(c, id, &i);
     if (s != WF_OK) {
         return s;
     }
@@ -510,9 +514,8 @@ wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* 
 wf_status wf_crowd_request_move(wf_crowd* c, wf_agent_id id, wf_vec3 target,
                                 const wf_move_callbacks* callbacks, void* user) {
     WF_CHECK_ARG(c != NULL);
-    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     uint32_t i;
-    wf_status s = find_agent(c, id, &i);
+    wf_status s = writable_agent(c, id, &i);
     if (s != WF_OK) {
         return s;
     }
@@ -554,9 +557,8 @@ wf_status wf_crowd_request_move(wf_crowd* c, wf_agent_id id, wf_vec3 target,
 
 wf_status wf_crowd_retarget(wf_crowd* c, wf_agent_id id, wf_vec3 target) {
     WF_CHECK_ARG(c != NULL);
-    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     uint32_t i;
-    wf_status s = find_agent(c, id, &i);
+    wf_status s = writable_agent(c, id, &i);
     if (s != WF_OK) {
         return s;
     }
@@ -596,9 +598,8 @@ wf_status wf_crowd_retarget(wf_crowd* c, wf_agent_id id, wf_vec3 target) {
 
 wf_status wf_crowd_request_velocity(wf_crowd* c, wf_agent_id id, wf_vec3 velocity) {
     WF_CHECK_ARG(c != NULL);
-    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     uint32_t i;
-    wf_status s = find_agent(c, id, &i);
+    wf_status s = writable_agent(c, id, &i);
     if (s != WF_OK) {
         return s;
     }
@@ -614,9 +615,8 @@ wf_status wf_crowd_request_velocity(wf_crowd* c, wf_agent_id id, wf_vec3 velocit
 
 wf_status wf_crowd_cancel_move(wf_crowd* c, wf_agent_id id) {
     WF_CHECK_ARG(c != NULL);
-    WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     uint32_t i;
-    wf_status s = find_agent(c, id, &i);
+    wf_status s = writable_agent(c, id, &i);
     if (s != WF_OK) {
         return s;
     }
