@@ -595,6 +595,11 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
         wall_count = AVOID_MAX_WALLS;
     }
     const float wall_reach = self->max_speed * horizon;
+    // Walls bound where the centre may go (the navmesh is eroded by the
+    // radius already): against them the agent is a circle of skin radius.
+    // The full radius would keep it a second radius off every wall and
+    // wedge it in doorways narrower than itself.
+    const float rw = r * WF_AVOID_WALL_SKIN;
     for (uint32_t i = 0; i < wall_count; ++i) {
         float ax = walls[2 * i].x - self->pos.x, az = walls[2 * i].z - self->pos.z;
         float bx = walls[2 * i + 1].x - self->pos.x, bz = walls[2 * i + 1].z - self->pos.z;
@@ -604,17 +609,17 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
         float t = len_sq > 0.0f ? clampf(-(ax * ex + az * ez) / len_sq, 0.0f, 1.0f) : 0.0f;
         float wx = ax + ex * t, wz = az + ez * t;
         float dist_sq = wx * wx + wz * wz;
-        if (dist_sq < r * r) {
+        if (dist_sq < rw * rw) {
             if (dist_sq <= 0.0f) {
                 continue; // centre on the wall: no "into" direction
             }
-            float scale = 1.0f / (sqrtf(dist_sq) * AVOID_CONTACT_GAP * r);
+            float scale = 1.0f / (sqrtf(dist_sq) * AVOID_CONTACT_GAP * rw);
             uint32_t n = s->tw_count++;
             s->tw_x[n] = wx * scale;
             s->tw_z[n] = wz * scale;
             continue;
         }
-        if (sqrtf(dist_sq) - r > wall_reach) {
+        if (sqrtf(dist_sq) - rw > wall_reach) {
             continue;
         }
         if (len_sq > 0.0f) {
@@ -629,7 +634,7 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
             }
             // With the circle already across the infinite line (beside the
             // segment, past an end) only the end points can be hit.
-            float gap = d - r;
+            float gap = d - rw;
             if (gap > 1e-6f) {
                 uint32_t n = s->fc_count++;
                 s->fc_mx[n] = -nx;
@@ -656,7 +661,7 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
             uint32_t n = s->cn_count++;
             s->cn_px[n] = px;
             s->cn_pz[n] = pz;
-            s->cn_c[n] = maxf(px * px + pz * pz - r * r, AVOID_MIN_CLEARANCE_SQ);
+            s->cn_c[n] = maxf(px * px + pz * pz - rw * rw, AVOID_MIN_CLEARANCE_SQ);
             s->cn_inv_c[n] = 1.0f / s->cn_c[n];
         }
     }

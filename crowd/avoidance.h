@@ -27,6 +27,10 @@ typedef struct wf_avoid_neighbour {
     uint8_t priority;
 } wf_avoid_neighbour;
 
+/// Against walls the agent is a circle of this many radii: a margin that
+/// keeps it from scraping along the (already eroded) navmesh edges.
+#define WF_AVOID_WALL_SKIN 0.1f
+
 /// True when every field is finite and in the range crowd.h documents:
 /// weights >= 0, horizon_time > 0, velocity_bias 0..1, min_range_scale in
 /// (0, 1], and adaptive_rings 1..4, adaptive_depth 1..5 (adaptive pattern) or
@@ -49,8 +53,10 @@ bool wf_avoidance_params_valid(const wf_avoidance_params* params);
 /// with t the first impact: neighbours as circles (radius sum), self taking
 /// the share alpha of the avoiding (0.5 at equal priority, 0.75 when self's
 /// priority is lower, 0.25 when higher: relative velocity
-/// (v - (1 - alpha) vel) / alpha - their vel); walls are static segments hit
-/// by the agent circle (their faces and end points). The 1 / horizon_time
+/// (v - (1 - alpha) vel) / alpha - their vel); walls are static segments
+/// bounding where the agent's centre may go (navmesh edges: the build
+/// eroded them by the agent radius), hit by a circle of WF_AVOID_WALL_SKIN
+/// radii (their faces and end points). The 1 / horizon_time
 /// offset fades the penalty to 0 at the horizon rather than dropping it.
 /// Contact (already overlapping a neighbour, touching a wall) counts any
 /// closing v as an impact within 0.1 s, sooner the faster it closes.

@@ -216,6 +216,10 @@ static void test_static_neighbour_ahead_is_avoided(void** state) {
     assert_true(min_dist >= 2.0f * RADIUS * 0.95f);
 }
 
+/// Walls bound where the centre may go; against them the agent is a circle
+/// of the skin's radius.
+#define SKIN (RADIUS * WF_AVOID_WALL_SKIN)
+
 static void test_wall_ahead_is_not_entered(void** state) {
     (void)state;
     wf_avoidance_params p = high();
@@ -231,21 +235,50 @@ static void test_wall_ahead_is_not_entered(void** state) {
         a.pos = wf_v3_mad(a.pos, v, 0.05f);
         max_x = a.pos.x > max_x ? a.pos.x : max_x;
     }
-    assert_true(max_x <= 3.0f - RADIUS * 0.9f);
+    // Up to the edge (the navmesh is eroded already), not across it.
+    assert_true(max_x <= 3.0f - SKIN * 0.9f);
+    assert_true(max_x >= 3.0f - RADIUS);
 
     // Already touching the wall and pushing into it: the choice does not
     // move further in.
-    wf_avoid_agent t = make_agent(3.0f - 0.5f, 0.0f, 3.5f, 0.0f);
+    wf_avoid_agent t = make_agent(3.0f - 0.5f * SKIN, 0.0f, 3.5f, 0.0f);
     v = wf_avoidance_sample(&p, &t, NULL, 0u, wall, 1u, NULL);
     assert_true(v.x <= 0.0f);
 
-    // Beside a wall end (a door post) and moving sideways into it.
+    // Moving straight along a wall's line at its end (a door post).
     wf_vec3 post[2] = {wf_v3(0.0f, 0.0f, 1.0f), wf_v3(0.0f, 0.0f, 5.0f)};
     wf_avoid_agent d = make_agent(0.0f, 0.0f, 0.0f, 3.0f);
+    float toi_before = time_to_impact(wf_v3(0.0f, 0.0f, 1.0f), d.dvel, SKIN);
     v = wf_avoidance_sample(&p, &d, NULL, 0u, post, 1u, NULL);
-    // Straight at the post end: the impact at 0.4 / 3 s must be avoided.
-    float toi_after = time_to_impact(wf_v3(0.0f, 0.0f, 1.0f), v, RADIUS);
-    assert_true(toi_after > 0.4f / 3.0f * 2.0f);
+    float toi_after = time_to_impact(wf_v3(0.0f, 0.0f, 1.0f), v, SKIN);
+    assert_true(toi_after > toi_before * 2.0f);
+}
+
+/// A doorway 0.8 m wide on the navmesh (2 m in the level, eroded by 0.6
+/// on each side), narrower than the agent: the wall faces either side of
+/// it and the door posts' sides. The agent in the opening, both posts
+/// within its radius, must still walk on through.
+static void test_doorway_narrower_than_the_agent_is_entered(void** state) {
+    (void)state;
+    wf_avoidance_params p = high();
+    wf_vec3 walls[8] = {
+        wf_v3(-5.0f, 0.0f, 1.0f), wf_v3(-0.4f, 0.0f, 1.0f), // face, left
+        wf_v3(-0.4f, 0.0f, 1.0f), wf_v3(-0.4f, 0.0f, 2.5f), // post, left
+        wf_v3(0.4f, 0.0f, 1.0f),  wf_v3(5.0f, 0.0f, 1.0f),  // face, right
+        wf_v3(0.4f, 0.0f, 2.5f),  wf_v3(0.4f, 0.0f, 1.0f),  // post, right
+    };
+    const float starts[3][2] = {{0.0f, 0.7f}, {0.15f, 0.9f}, {-0.3f, 1.2f}};
+    for (int k = 0; k < 3; ++k) {
+        wf_avoid_agent a = make_agent(starts[k][0], starts[k][1], 0.0f, MAX_SPEED);
+        a.vel = wf_v3(0.0f, 0.0f, 0.0f);
+        for (int step = 0; step < 40; ++step) {
+            wf_vec3 v = wf_avoidance_sample(&p, &a, NULL, 0u, walls, 4u, NULL);
+            a.vel = v;
+            a.pos = wf_v3_mad(a.pos, v, 0.05f);
+            assert_true(a.pos.x > -0.4f && a.pos.x < 0.4f); // never through a post
+        }
+        assert_true(a.pos.z > 2.5f); // through, in 2 s
+    }
 }
 
 static void test_lower_priority_yields_more(void** state) {
@@ -447,6 +480,7 @@ int main(void) {
         cmocka_unit_test(test_pass_on_the_right_moves_both_apart),
         cmocka_unit_test(test_static_neighbour_ahead_is_avoided),
         cmocka_unit_test(test_wall_ahead_is_not_entered),
+        cmocka_unit_test(test_doorway_narrower_than_the_agent_is_entered),
         cmocka_unit_test(test_lower_priority_yields_more),
         cmocka_unit_test(test_range_narrows_when_impact_is_far),
         cmocka_unit_test(test_deterministic_bits),

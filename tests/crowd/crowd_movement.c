@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Agents moving: arrival, a head-on pair, 32 agents swapping across a
 // circle, two-way flow in a corridor, partial paths, velocity requests,
-// agents added and removed while others move.
+// agents added and removed while others move, a doorway narrower than the
+// agents.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -330,6 +331,50 @@ static void test_agents_added_and_removed_while_moving(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+/// A 20 x 10 m grid cut by a wall at x = 10 with one open cell at z = 4:
+/// a doorway 1 m wide on the navmesh. A tile cache navmesh is already
+/// eroded by the agent radius, so such an opening is where a real doorway
+/// of 1 m + 2 radii lets agents through; agents of radius 0.6 (wider than
+/// the opening) must go through it, one after another, without wedging.
+static void test_doorway_narrower_than_the_agent(void** state) {
+    (void)state;
+    uint8_t blocked[10 * 20];
+    for (uint32_t z = 0; z < 10; ++z) {
+        for (uint32_t x = 0; x < 20; ++x) {
+            blocked[z * 20 + x] = x == 10 && z != 4;
+        }
+    }
+    wf_mesh* mesh = test_mesh_grid(2, 1, 10, 1.0f, blocked, NULL, NULL);
+    wf_crowd* c = make_crowd(mesh, 8);
+    wf_agent_params p = crowd_test_params();
+    p.radius = 0.6f;
+    counters n = {0};
+    wf_agent_id ids[6];
+    // One agent coming at the doorway at an angle, along the wall.
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 0.5f), &p, &ids[0]), WF_OK);
+    assert_int_equal(wf_crowd_request_move(c, ids[0], wf_v3(17.5f, 0, 9.5f), &callbacks, &n),
+                     WF_OK);
+    float gap;
+    int frames = run_until_arrived(c, ids, 1, 30 * 30, &gap);
+    assert_true(frames < 30 * 30);
+    assert_int_equal(n.blocked, 0);
+    // Six more from a column west of the wall to a row east of it.
+    assert_int_equal(wf_crowd_remove_agent(c, ids[0]), WF_OK);
+    for (uint32_t i = 0; i < 6; ++i) {
+        wf_vec3 start = wf_v3(3.5f + (float)(i % 2) * 2.0f, 0, 1.5f + (float)(i / 2) * 3.0f);
+        assert_int_equal(wf_crowd_add_agent(c, start, &p, &ids[i]), WF_OK);
+        wf_vec3 goal = wf_v3(13.5f + (float)(i % 2) * 3.0f, 0, 1.5f + (float)(i / 2) * 3.0f);
+        assert_int_equal(wf_crowd_request_move(c, ids[i], goal, &callbacks, &n), WF_OK);
+    }
+    frames = run_until_arrived(c, ids, 6, 30 * 90, &gap);
+    printf("narrow doorway: 6 agents of radius 0.6 through 1 m in %.2f s\n",
+           (double)((float)frames * DT));
+    assert_true(frames < 30 * 90);
+    assert_int_equal(n.blocked, 0);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_agent_arrives_and_stops),
@@ -340,6 +385,7 @@ int main(void) {
         cmocka_unit_test(test_rejected_result_stops_the_agent),
         cmocka_unit_test(test_velocity_request_and_cancel),
         cmocka_unit_test(test_agents_added_and_removed_while_moving),
+        cmocka_unit_test(test_doorway_narrower_than_the_agent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,16 +188,22 @@ static void test_pinned_agent_replans_then_reports_blocked(void** state) {
         }
     }
     wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
-    wf_crowd_desc d = crowd_test_desc(mesh, 2);
+    wf_crowd_desc d = crowd_test_desc(mesh, 4);
     d.stuck_time = 1.0f;
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
     wf_agent_params p = crowd_test_params();
-    p.radius = 0.3f; // 0.2 m to spare in the corridor, too narrow to pass each other
+    // The navmesh is where centres may go (a built one is eroded by the
+    // radius): 1 m across, less than two radii, so they cannot pass. Three
+    // sitters in a row fill the dead end: pushed, they only close up.
+    p.radius = 0.6f;
     wf_agent_id mover, sitter;
     wf_agent_params heavy = p;
     heavy.priority = 200; // does not yield
-    assert_int_equal(wf_crowd_add_agent(c, wf_v3(16.5f, 0, 10.5f), &heavy, &sitter), WF_OK);
+    for (int k = 2; k >= 0; --k) {
+        float x = 15.0f + 1.2f * (float)k;
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(x, 0, 10.5f), &heavy, &sitter), WF_OK);
+    }
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 10.5f), &p, &mover), WF_OK);
     counters n = {0};
     tagged t = {&n, 0};
@@ -214,7 +220,7 @@ static void test_pinned_agent_replans_then_reports_blocked(void** state) {
     assert_true(blocked_event);
     assert_int_equal(n.done, 0);
     wf_agent_state s = crowd_test_state(c, mover);
-    assert_true(crowd_test_dist2d(s.position, crowd_test_state(c, sitter).position) < 1.2f);
+    assert_true(crowd_test_dist2d(s.position, crowd_test_state(c, sitter).position) < 1.5f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
 }
@@ -277,7 +283,7 @@ static void test_no_arrival_when_the_tiles_of_agent_and_target_rebuild(void** st
 static void test_pinned_agent_blocked_while_its_tile_keeps_changing(void** state) {
     (void)state;
     // The dead end of test_pinned_agent_replans_then_reports_blocked; the
-    // tile under both agents and the target is built again (new refs)
+    // tile under every agent and the target is built again (new refs)
     // every 0.6 s, less than the stuck time, and the mover's corridor is
     // replanned each time.
     uint8_t blocked[20 * 20];
@@ -287,16 +293,19 @@ static void test_pinned_agent_blocked_while_its_tile_keeps_changing(void** state
         }
     }
     wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
-    wf_crowd_desc d = crowd_test_desc(mesh, 2);
+    wf_crowd_desc d = crowd_test_desc(mesh, 4);
     d.stuck_time = 1.0f;
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
     wf_agent_params p = crowd_test_params();
-    p.radius = 0.3f;
+    p.radius = 0.6f;
     wf_agent_params heavy = p;
     heavy.priority = 200;
     wf_agent_id mover, sitter;
-    assert_int_equal(wf_crowd_add_agent(c, wf_v3(16.5f, 0, 10.5f), &heavy, &sitter), WF_OK);
+    for (int k = 2; k >= 0; --k) {
+        float x = 15.0f + 1.2f * (float)k;
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(x, 0, 10.5f), &heavy, &sitter), WF_OK);
+    }
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 10.5f), &p, &mover), WF_OK);
     counters n = {0};
     tagged t = {&n, 0};
