@@ -131,6 +131,15 @@ static wf_status build(wf_layer* layer, const wf_layer_tile_params* params, wf_a
     d.layer = layer->layer;
     float y_lo, y_hi;
     world_verts(layer, &mesh, verts, &y_lo, &y_hi);
+    // Finite cell sizes and bounds can still overflow here (a cell height
+    // of 1e38 from a hostile cache file): such a layer is bad data.
+    bool finite = isfinite(y_lo) && isfinite(y_hi);
+    for (uint32_t i = 0; i < 3u * mesh.vert_count; ++i) {
+        finite &= isfinite(verts[i]) != 0;
+    }
+    if (!finite) {
+        return WF_ERR_BAD_DATA;
+    }
     d.bmin = wf_v3(layer->bmin[0], y_lo, layer->bmin[2]);
     d.bmax = wf_v3(layer->bmax[0], y_hi, layer->bmax[2]);
     d.verts = verts;

@@ -817,6 +817,27 @@ static void test_output_too_small_reports_size(void** state) {
     builder_free(&b);
 }
 
+/// Found by fuzz_cache_file: a cache file whose cell height is 1.7e38 (finite,
+/// as are the layer bounds) puts the vertices and the tile's y range at
+/// infinity; the tile build then asserted on its bounds. Bad data instead.
+static void test_heights_that_overflow_are_bad_data(void** state) {
+    (void)state;
+    test_layer t;
+    draw_rooms(&t);
+    builder b;
+    builder_init(&b, 32, 16);
+    wf_layer_tile_params p = default_params();
+    t.layer.ch = 1.70141e38f;
+    t.layer.bmin[1] = 1.70141e38f;
+    t.layer.bmax[1] = 1.70141e38f;
+    assert_int_equal(build(&b, &t, &p), WF_ERR_BAD_DATA);
+    t.layer.ch = CH; // the same layer with its own heights builds
+    t.layer.bmin[1] = 0.0f;
+    t.layer.bmax[1] = 10.0f;
+    assert_int_equal(build(&b, &t, &p), WF_OK);
+    builder_free(&b);
+}
+
 static void test_same_layer_same_bytes(void** state) {
     (void)state;
     test_layer t;
@@ -1146,6 +1167,7 @@ int main(void) {
         cmocka_unit_test(test_two_tiles_connect_through_portals),
         cmocka_unit_test(test_scratch_too_small_fails_cleanly),
         cmocka_unit_test(test_output_too_small_reports_size),
+        cmocka_unit_test(test_heights_that_overflow_are_bad_data),
         cmocka_unit_test(test_same_layer_same_bytes),
         cmocka_unit_test(test_no_heap_allocation),
         cmocka_unit_test(test_bad_input),
