@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: MIT
 // The world: creation from geometry and from a cache file (and bad descs),
 // a step that carries obstacles into the crowd, the same state for any
-// worker count, and save/restore that continues bit-identically, keeps ids
-// valid and rejects damaged blobs without touching the world.
+// worker count, agents through a doorway narrower than themselves, and
+// save/restore that continues bit-identically, keeps ids valid and rejects
+// damaged blobs without touching the world.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -341,10 +342,76 @@ static void test_restore_refuses_a_mesh_off_the_cache_grid(void** state) {
     wf_world_destroy(w);
 }
 
+#define AGENT_FILE 5u
+
+/// The gap in the wall narrowed to a 2 m doorway by two boxes: carved and
+/// eroded by the agent radius (0.6), the navmesh keeps well under a metre
+/// of it, less than an agent is wide. Agents must all get through it (one
+/// at a time) without wedging in it.
+static void test_agents_pass_a_doorway_narrower_than_themselves(void** state) {
+    (void)state;
+    wf_world* w = make_world(2);
+    wf_tilecache* tc = wf_world_tilecache(w);
+    wf_crowd* crowd = wf_world_crowd(w);
+    wf_obstacle_id posts[2];
+    for (int k = 0; k < 2; ++k) {
+        wf_obstacle_desc od = {.shape = WF_OBSTACLE_BOX,
+                               .position = wf_v3(18.0f, 0.0f, k == 0 ? 16.0f : 20.0f),
+                               .half_extents = wf_v3(0.5f, 1.5f, 1.0f)};
+        assert_int_equal(wf_tilecache_add_obstacle(tc, &od, &posts[k]), WF_OK);
+    }
+    assert_int_equal(wf_world_step(w, DT, NULL, NULL), WF_OK);
+    // What is left of the doorway on the navmesh: narrower than an agent.
+    wf_query* q = NULL;
+    wf_query_desc qd = {.mesh = wf_world_mesh(w)};
+    assert_int_equal(wf_query_create(&qd, &q), WF_OK);
+    const wf_query_filter filter = wf_query_filter_defaults();
+    wf_poly_ref ref;
+    wf_vec3 at;
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(18.0f, 0.0f, 18.0f), wf_v3(0.5f, 1.0f, 0.5f),
+                                                &filter, &ref, &at),
+                     WF_OK);
+    float to_wall = 0.0f;
+    assert_int_equal(wf_query_find_distance_to_wall(q, ref, at, 5.0f, &filter, &to_wall, NULL, NULL),
+                     WF_OK);
+    wf_query_destroy(q);
+    wf_agent_params p = wf_agent_params_defaults();
+    assert_true(to_wall < p.radius);
+
+    // A file of agents walking up to it from the west. (Crowds pressing at
+    // it from several sides at once, or streams meeting head-on in it, can
+    // clog it until stuck agents are reported blocked, by the rule.)
+    wf_agent_id ids[AGENT_FILE];
+    for (uint32_t i = 0; i < AGENT_FILE; ++i) {
+        wf_vec3 from = wf_v3(14.0f - 2.5f * (float)i, 0.0f, 18.0f);
+        wf_vec3 to = wf_v3(30.0f, 0.0f, 12.0f + 3.0f * (float)i);
+        assert_int_equal(wf_crowd_add_agent(crowd, from, &p, &ids[i]), WF_OK);
+        assert_int_equal(wf_crowd_request_move(crowd, ids[i], to, NULL, NULL), WF_OK);
+    }
+    uint32_t arrived = 0, blocked = 0;
+    for (int frame = 0; frame < 30 * 60 && arrived < AGENT_FILE; ++frame) {
+        assert_int_equal(wf_world_step(w, DT, NULL, NULL), WF_OK);
+        uint32_t n;
+        const wf_crowd_event* e = wf_crowd_events(crowd, &n);
+        for (uint32_t k = 0; k < n; ++k) {
+            arrived += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+            blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED;
+        }
+    }
+    assert_int_equal(blocked, 0);
+    assert_int_equal(arrived, AGENT_FILE);
+    for (uint32_t i = 0; i < AGENT_FILE; ++i) {
+        wf_agent_state s = crowd_test_state(crowd, ids[i]);
+        assert_true(s.position.x > 18.0f); // on the other side
+    }
+    wf_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_bad_descs),
         cmocka_unit_test(test_obstacle_reaches_the_crowd),
+        cmocka_unit_test(test_agents_pass_a_doorway_narrower_than_themselves),
         cmocka_unit_test(test_same_state_for_any_worker_count),
         cmocka_unit_test(test_save_and_restore_continue_identically),
         cmocka_unit_test(test_restore_refuses_a_mesh_off_the_cache_grid),
