@@ -61,8 +61,7 @@ static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
         SPEC(boundary_poly_count, n),
         SPEC(topology_timer, n),
         SPEC(stuck_timer, n),
-        SPEC(stuck_anchor, n),
-        SPEC(stuck_corner, n),
+        SPEC(stuck_spot, n),
         SPEC(offmesh, n),
         SPEC(agent_events, n * WF_CROWD_EVENTS_PER_AGENT),
         SPEC(agent_event_count, n),
@@ -374,7 +373,6 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY); // collect at the first update
     c->topology_timer[i] = 0.0f;
     c->stuck_timer[i] = 0.0f;
-    c->stuck_anchor[i] = 0.0f;
     memset(&c->offmesh[i], 0, sizeof c->offmesh[i]);
     c->agent_event_count[i] = 0;
     out_id->bits = id;

@@ -104,8 +104,7 @@ struct wf_crowd {
     uint8_t* boundary_poly_count;
     float* topology_timer;
     float* stuck_timer;
-    float* stuck_anchor;          ///< distance from stuck_corner at the last stuck check
-    wf_vec3* stuck_corner;        ///< where the agent stood when the stuck timer started
+    wf_vec3* stuck_spot;          ///< where the agent stood when the stuck timer started
     wf_crowd_offmesh* offmesh;
     wf_crowd_event* agent_events; ///< WF_CROWD_EVENTS_PER_AGENT per agent
     uint8_t* agent_event_count;

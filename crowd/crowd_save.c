@@ -13,7 +13,7 @@
 #include "navcore/check.h"
 
 /*
- * Format, version 1. Header words and the scalar, queue count and search
+ * Format, version 2 (1 also saved a derivable stuck distance). Header words and the scalar, queue count and search
  * sections are little-endian (navcore/bytes.h); the agent and queue arrays
  * are the host's raw bytes, which is why the blob is for the same build on
  * the same kind of machine: the layout words (byte order mark, struct sizes)
@@ -63,7 +63,7 @@
  */
 
 #define MAGIC 0x52434657u // "WFCR"
-#define VERSION 1u
+#define VERSION 2u
 #define BYTE_ORDER_MARK 0x01020304u
 #define SECTION_COUNT 5u
 #define LAYOUT_WORDS 8u
@@ -106,8 +106,8 @@ enum {
     AR_DISP, AR_REQUEST_VEL, AR_CORRIDOR_POLYS, AR_CORRIDOR_PARTIAL, AR_TARGET_POS,
     AR_TARGET_REF, AR_REQUEST_TIME, AR_RESULT, AR_CORNERS, AR_CORNER_COUNT, AR_NEIGHBOURS,
     AR_NEIGHBOUR_COUNT, AR_WALLS, AR_WALL_COUNT, AR_BOUNDARY_CENTER, AR_BOUNDARY_POLYS,
-    AR_BOUNDARY_POLY_COUNT, AR_TOPOLOGY_TIMER, AR_STUCK_TIMER, AR_STUCK_ANCHOR, AR_STUCK_CORNER,
-    AR_OFFMESH, AR_COUNT
+    AR_BOUNDARY_POLY_COUNT, AR_TOPOLOGY_TIMER, AR_STUCK_TIMER, AR_STUCK_SPOT, AR_OFFMESH,
+    AR_COUNT
 };
 
 typedef struct span {
@@ -147,8 +147,7 @@ static void saved_arrays(const wf_crowd* c, span out[AR_COUNT]) {
     ARRAY(AR_BOUNDARY_POLY_COUNT, boundary_poly_count, n);
     ARRAY(AR_TOPOLOGY_TIMER, topology_timer, n);
     ARRAY(AR_STUCK_TIMER, stuck_timer, n);
-    ARRAY(AR_STUCK_ANCHOR, stuck_anchor, n);
-    ARRAY(AR_STUCK_CORNER, stuck_corner, n);
+    ARRAY(AR_STUCK_SPOT, stuck_spot, n);
     ARRAY(AR_OFFMESH, offmesh, n);
 }
 
@@ -587,7 +586,7 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     }
     static const int vectors[] = {AR_POS,        AR_VEL,        AR_DVEL,
                                   AR_NVEL,       AR_DISP,       AR_REQUEST_VEL,
-                                  AR_TARGET_POS, AR_STUCK_CORNER};
+                                  AR_TARGET_POS, AR_STUCK_SPOT};
     for (size_t k = 0; k < sizeof vectors / sizeof vectors[0]; ++k) {
         wf_vec3 x;
         GET(x, v->array[vectors[k]], i);
@@ -595,7 +594,7 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
             return false;
         }
     }
-    static const int scalars[] = {AR_TOPOLOGY_TIMER, AR_STUCK_TIMER, AR_STUCK_ANCHOR};
+    static const int scalars[] = {AR_TOPOLOGY_TIMER, AR_STUCK_TIMER};
     for (size_t k = 0; k < sizeof scalars / sizeof scalars[0]; ++k) {
         float x;
         GET(x, v->array[scalars[k]], i);

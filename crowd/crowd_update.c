@@ -84,16 +84,15 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             continue;
         }
         // The timer: seconds since the agent last got more than half a
-        // radius from where it stood (stuck_corner), not counting waits for
+        // radius from where it stood (stuck_spot), not counting waits for
         // a path. Neither a new corner nor a replan restarts it: corridors
         // that keep changing under an agent that does not move (tiles
         // rebuilt nearby, shortcuts, the stuck replan itself) must not hide
         // that it is stuck.
-        c->stuck_anchor[i] = wf_v2_distance(c->pos[i], c->stuck_corner[i]);
-        if (c->stuck_timer[i] == 0.0f || c->stuck_anchor[i] > p->radius * 0.5f) {
+        if (c->stuck_timer[i] == 0.0f ||
+            wf_v2_distance(c->pos[i], c->stuck_spot[i]) > p->radius * 0.5f) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED; // moved on
-            c->stuck_corner[i] = c->pos[i];
-            c->stuck_anchor[i] = 0.0f;
+            c->stuck_spot[i] = c->pos[i];
             c->stuck_timer[i] = dt;
             continue;
         }

@@ -589,7 +589,7 @@ static void test_checksummed_bad_values_are_refused(void** state) {
         {running + 72, 0xffc00000u, 4, WF_ERR_BAD_DATA},   // NaN area cost
         {l.queue + 0, AGENTS + 5, 4, WF_ERR_BAD_DATA},     // heap entry out of range
         {l.ids + 0, 0, 4, WF_ERR_BAD_DATA},                // the id pool's magic
-        {OFF_VERSION, 2, 4, WF_ERR_VERSION},
+        {OFF_VERSION, 99, 4, WF_ERR_VERSION},
         {OFF_LAYOUT + 4, 7, 4, WF_ERR_VERSION},            // another sizeof(wf_agent_params)
         {OFF_SECTIONS + 8u * 2u, 5, 4, WF_ERR_BAD_DATA},   // agents section size
         // Found by fuzz/fuzz_crowd and fuzz/fuzz_world: a live agent with a
