@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Geometry of the mesh's polygons: bounding-volume lookups, surface height
 // (from the detail triangles when present), closest points and portals.
+#include <float.h>
 #include <math.h>
 
 #include "navcore/geometry.h"
@@ -164,6 +165,38 @@ static const wf_tile_link* find_link(const wf_mesh_tile* tile, const wf_tile_pol
     return NULL;
 }
 
+/// Links of a polygon to one neighbour.
+static uint32_t link_count_to(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_poly_ref to) {
+    uint32_t n = 0;
+    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+         k = tile->links[k].next) {
+        n += tile->links[k].ref == to.bits;
+    }
+    return n;
+}
+
+/// The span along a -> b (parameters, not clamped) covered by a polygon's
+/// edges that link to `to`; false when none does.
+static bool edges_span(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_poly_ref to,
+                       wf_vec3 a, wf_vec3 b, float* out_t0, float* out_t1) {
+    float t0 = FLT_MAX, t1 = -FLT_MAX;
+    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+         k = tile->links[k].next) {
+        const wf_tile_link* l = &tile->links[k];
+        if (l->ref != to.bits || l->edge >= poly->vert_count) {
+            continue;
+        }
+        wf_vec3 c = wf_tile_vertex(tile, poly->verts[l->edge]);
+        wf_vec3 d = wf_tile_vertex(tile, poly->verts[(l->edge + 1u) % poly->vert_count]);
+        float tc = wf_edge_param_2d(c, a, b), td = wf_edge_param_2d(d, a, b);
+        t0 = fminf(t0, fminf(tc, td));
+        t1 = fmaxf(t1, fmaxf(tc, td));
+    }
+    *out_t0 = t0;
+    *out_t1 = t1;
+    return t0 <= t1;
+}
+
 wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_mesh_tile* from_tile,
                                 const wf_tile_poly* from_poly, wf_poly_ref to,
                                 const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
@@ -197,22 +230,27 @@ void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
     uint32_t e = link->edge;
     wf_vec3 a = wf_tile_vertex(from_tile, from_poly->verts[e]);
     wf_vec3 b = wf_tile_vertex(from_tile, from_poly->verts[(e + 1u) % from_poly->vert_count]);
-    if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
-        // Only part of the edge is shared (a tile border or a seam between
-        // layers): clip it exactly to the neighbour's edge, projected onto
-        // this one (the link's 8-bit range is too coarse for path lengths).
-        const wf_tile_link* back = find_link(to_tile, to_poly, from);
-        if (back != NULL && back->edge < to_poly->vert_count) {
-            wf_vec3 c = wf_tile_vertex(to_tile, to_poly->verts[back->edge]);
-            wf_vec3 d = wf_tile_vertex(to_tile, to_poly->verts[(back->edge + 1u) % to_poly->vert_count]);
-            float tc = wf_edge_param_2d(c, a, b), td = wf_edge_param_2d(d, a, b);
-            float t0 = fmaxf(0.0f, fminf(tc, td)), t1 = fminf(1.0f, fmaxf(tc, td));
-            if (t0 <= t1) {
-                wf_vec3 a2 = wf_v3_lerp(a, b, t0);
-                wf_vec3 b2 = wf_v3_lerp(a, b, t1);
-                a = a2;
-                b = b2;
-            }
+    wf_poly_ref to = wf_poly_ref_from_u64(link->ref);
+    bool partial = link->side != 0xff && (link->bmin != 0 || link->bmax != 255);
+    if (partial || link_count_to(from_tile, from_poly, to) > 1) {
+        // Two convex polygons share one segment of one line, but either may
+        // cut it into several collinear edges (a tile border keeps the
+        // vertices the tile across has), each with its own link, and a
+        // border link may cover only part of its edge. The portal is the
+        // whole shared segment: this side's edges towards `to`, clipped to
+        // the other side's edges back (exactly: the links' 8-bit ranges are
+        // too coarse for path lengths).
+        float t0, t1, u0, u1;
+        edges_span(from_tile, from_poly, to, a, b, &t0, &t1);
+        if (edges_span(to_tile, to_poly, from, a, b, &u0, &u1)) {
+            t0 = fmaxf(t0, u0);
+            t1 = fminf(t1, u1);
+        }
+        if (t0 <= t1) {
+            wf_vec3 a2 = wf_v3_lerp(a, b, t0);
+            wf_vec3 b2 = wf_v3_lerp(a, b, t1);
+            a = a2;
+            b = b2;
         }
     }
     *out_left = b;

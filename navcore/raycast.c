@@ -13,6 +13,9 @@
 /// on a portal's shared part: portal limits are quantized to 1/255 of the
 /// edge, and a ray through a portal's end must not be called blocked.
 #define WF_RAYCAST_PORTAL_SLACK 1e-4f
+/// How far (m, XZ) the exit point may lie from an edge other than the one
+/// the clip chose and still leave through it.
+#define WF_RAYCAST_EDGE_TOLERANCE 1e-4f
 /// out->edge when the walk ended without meeting a wall.
 #define WF_RAYCAST_NO_EDGE 0xffffffffu
 
@@ -119,6 +122,21 @@ wf_status wf_query_raycast(wf_query* query, wf_poly_ref start_ref, wf_vec3 start
         uint32_t edge = (uint32_t)seg_max;
         wf_vec3 va = verts[edge], vb = verts[(edge + 1u) % n];
         wf_poly_ref next = exit_neighbour(mesh, cur, tile, poly, edge, va, vb, exit_pos, filter);
+        if (wf_poly_ref_is_null(next)) {
+            // The clip names one edge, but the exit may lie on another that
+            // meets it there: a vertex the ray passes through, or a polygon
+            // with collinear edges (tile borders split where the neighbour
+            // tile has a vertex). Any of them leading on is the way out.
+            for (uint32_t e = 0; e < n && wf_poly_ref_is_null(next); ++e) {
+                wf_vec3 ea = verts[e], eb = verts[(e + 1u) % n];
+                float unused;
+                if (e == edge || wf_dist_point_segment_sq_2d(exit_pos, ea, eb, &unused) >
+                                     WF_RAYCAST_EDGE_TOLERANCE * WF_RAYCAST_EDGE_TOLERANCE) {
+                    continue;
+                }
+                next = exit_neighbour(mesh, cur, tile, poly, e, ea, eb, exit_pos, filter);
+            }
+        }
         if (wf_poly_ref_is_null(next) || wf_poly_ref_equal(next, prev)) {
             // Wall. Counter-clockwise polygons have their inside on the
             // left of each edge, so (dz, -dx) points inwards.

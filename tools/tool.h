@@ -49,6 +49,8 @@ void print_report(const report_field* fields, size_t count, bool json);
 int cmd_obstacles(int argc, char** argv);
 /// `wayfarer crowd` (crowd.c).
 int cmd_crowd(int argc, char** argv);
+/// `wayfarer check` (check.c).
+int cmd_check(int argc, char** argv);
 /// `wayfarer demo` (demo.c).
 int cmd_demo(int argc, char** argv);
 

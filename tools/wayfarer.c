@@ -69,6 +69,15 @@ static const subcommand subcommands[] = {
      "      scenario points are cell centres) and runs every row the same way against\n"
      "      the .scen's octile optimum; exits 3 if a reachable pair is not found or\n"
      "      more than 1% of the paths are longer than the octile optimum"},
+    {"check", cmd_check,
+     "check FILE.wfc [--obstacles N] [--seed S] [--offset M] [--spacing M] [--max-climb M]\n"
+     "      [--max-failures K]\n"
+     "      loads a tile cache, builds its navmesh and checks it: rays across every tile\n"
+     "      seam between walkable points either side (M from the seam, every M along it,\n"
+     "      heights within the climb), links that point both ways, convex polygons; with\n"
+     "      --obstacles, again after N cylinders dropped across seams are carved. Prints a\n"
+     "      JSON report listing every failure (up to K, default 1000) with its position;\n"
+     "      exits 0 only when clean, 3 when a check failed"},
     {"obstacles", cmd_obstacles,
      "obstacles FILE.wfc [--count N] [--workers N] [--budget-us U] [--seed S]\n"
      "      loads a tile cache, builds its navmesh, adds N cylinder obstacles (radius 1,\n"

@@ -7,6 +7,7 @@
 #include "wayfarer/base.h"
 #include "wayfarer/crowd.h"
 #include "wayfarer/jobs.h"
+#include "wayfarer/mesh_check.h"
 #include "wayfarer/navmesh.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"

@@ -1,0 +1,250 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Navmesh integrity check: rays across every tile seam, links that point
+// both ways, convex polygons. A navmesh that passes has no wall at a seam
+// that the level does not have.
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "navcore/check.h"
+#include "navcore/geometry.h"
+#include "navcore/query_internal.h"
+#include "wayfarer/mesh_check.h"
+
+#define DEFAULT_SEAM_OFFSET 0.35f
+#define DEFAULT_SEAM_SPACING 0.25f
+#define DEFAULT_MAX_CLIMB 0.9f
+/// Polygons of one tile that can lie under a probe point (layers are
+/// separate tiles, so few overlap in one tile).
+#define MAX_UNDER 16u
+/// Cross products this small (relative to the edges) count as collinear.
+#define CONVEX_TOLERANCE 1e-4f
+
+typedef struct checker {
+    wf_query* q;
+    wf_mesh_check_desc desc;
+    wf_mesh_check_report* report;
+} checker;
+
+static void report_issue(checker* c, wf_mesh_issue_kind kind, wf_vec3 a, wf_vec3 b,
+                         wf_poly_ref ref, wf_poly_ref other, float t) {
+    c->report->issue_count++;
+    if (c->desc.on_issue != NULL) {
+        wf_mesh_issue issue = {.kind = kind, .a = a, .b = b, .ref = ref, .other = other, .t = t};
+        c->desc.on_issue(&issue, c->desc.user);
+    }
+}
+
+typedef struct under_point {
+    wf_poly_ref ref;
+    float height;
+} under_point;
+
+/// Ground polygons of the tiles at (tx, tz), any layer, lying under p in
+/// XZ, with their surface height there. Returns how many (at most max).
+static uint32_t polys_under(const wf_mesh* mesh, int32_t tx, int32_t tz, wf_vec3 p,
+                            under_point* out, uint32_t max) {
+    const wf_mesh_tile* tiles[WF_MAX_LAYERS_PER_CELL];
+    uint32_t tile_count = wf_mesh_tiles_at(mesh, tx, tz, tiles, WF_MAX_LAYERS_PER_CELL);
+    if (tile_count > WF_MAX_LAYERS_PER_CELL) {
+        tile_count = WF_MAX_LAYERS_PER_CELL;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < tile_count; ++i) {
+        const wf_mesh_tile* t = tiles[i];
+        wf_vec3 lo = wf_v3(p.x - 1e-3f, t->vert_min[1] - 1.0f, p.z - 1e-3f);
+        wf_vec3 hi = wf_v3(p.x + 1e-3f, t->vert_max[1] + 1.0f, p.z + 1e-3f);
+        wf_poly_ref found[MAX_UNDER];
+        uint32_t m = wf_mesh_tile_polys_in_box(mesh, t, lo, hi, found, MAX_UNDER);
+        if (m > MAX_UNDER) {
+            m = MAX_UNDER;
+        }
+        for (uint32_t k = 0; k < m && n < max; ++k) {
+            const wf_mesh_tile* pt;
+            const wf_tile_poly* poly;
+            wf_mesh_resolve_unchecked(mesh, found[k], &pt, &poly);
+            float h;
+            if (wf_mesh_poly_height(pt, poly, p, &h)) {
+                out[n].ref = found[k];
+                out[n].height = h;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+/// One probe position: every pair of polygons under a (tile ta) and b
+/// (tile tb) at heights within the climb gets a ray from a to b.
+static void probe_pair(checker* c, int32_t tax, int32_t taz, int32_t tbx, int32_t tbz, wf_vec3 a,
+                       wf_vec3 b) {
+    const wf_mesh* mesh = c->q->mesh;
+    under_point ua[MAX_UNDER], ub[MAX_UNDER];
+    uint32_t na = polys_under(mesh, tax, taz, a, ua, MAX_UNDER);
+    if (na == 0) {
+        return;
+    }
+    uint32_t nb = polys_under(mesh, tbx, tbz, b, ub, MAX_UNDER);
+    wf_query_filter filter = wf_query_filter_defaults();
+    for (uint32_t i = 0; i < na; ++i) {
+        for (uint32_t j = 0; j < nb; ++j) {
+            if (fabsf(ua[i].height - ub[j].height) > c->desc.max_climb) {
+                continue;
+            }
+            wf_vec3 from = wf_v3(a.x, ua[i].height, a.z), to = wf_v3(b.x, ub[j].height, b.z);
+            wf_raycast_hit hit;
+            wf_status s = wf_query_raycast(c->q, ua[i].ref, from, to, &filter, NULL, 0, &hit);
+            c->report->seam_probes++;
+            if (s != WF_OK || hit.t <= 1.0f) {
+                c->report->seam_blocked++;
+                report_issue(c, WF_MESH_ISSUE_SEAM_BLOCKED, from, to, ua[i].ref, ub[j].ref,
+                             s == WF_OK ? hit.t : 0.0f);
+            }
+        }
+    }
+}
+
+/// Probes the +x seam (side 0) and the +z seam (side 1) of tile cell (tx, tz),
+/// in both directions.
+static void probe_cell_seams(checker* c, int32_t tx, int32_t tz) {
+    const wf_mesh* mesh = c->q->mesh;
+    float x0 = mesh->origin.x + (float)tx * mesh->tile_width;
+    float z0 = mesh->origin.z + (float)tz * mesh->tile_depth;
+    float off = c->desc.seam_offset, step = c->desc.seam_spacing;
+    const wf_mesh_tile* other[1];
+    if (wf_mesh_tiles_at(mesh, tx + 1, tz, other, 1) > 0) {
+        float x = x0 + mesh->tile_width;
+        for (float s = 0.5f * step; s < mesh->tile_depth; s += step) {
+            wf_vec3 a = wf_v3(x - off, 0.0f, z0 + s), b = wf_v3(x + off, 0.0f, z0 + s);
+            probe_pair(c, tx, tz, tx + 1, tz, a, b);
+            probe_pair(c, tx + 1, tz, tx, tz, b, a);
+        }
+    }
+    if (wf_mesh_tiles_at(mesh, tx, tz + 1, other, 1) > 0) {
+        float z = z0 + mesh->tile_depth;
+        for (float s = 0.5f * step; s < mesh->tile_width; s += step) {
+            wf_vec3 a = wf_v3(x0 + s, 0.0f, z - off), b = wf_v3(x0 + s, 0.0f, z + off);
+            probe_pair(c, tx, tz, tx, tz + 1, a, b);
+            probe_pair(c, tx, tz + 1, tx, tz, b, a);
+        }
+    }
+}
+
+static bool has_link_to(const wf_mesh_tile* tile, uint32_t poly_index, wf_poly_ref target) {
+    for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
+        if (tile->links[k].ref == target.bits) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool poly_is_convex(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
+    wf_vec3 v[WF_MAX_VERTS_PER_POLY];
+    uint32_t n = wf_tile_poly_vertices(tile, poly, v);
+    if (n < 3) {
+        return false;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        wf_vec3 a = v[i], b = v[(i + 1) % n], p = v[(i + 2) % n];
+        float ab = wf_v2_distance(a, b), bp = wf_v2_distance(b, p);
+        if (wf_v2_triangle_area2(a, b, p) < -CONVEX_TOLERANCE * ab * bp) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Links both ways and convex polygons, tile by tile in slot order.
+static void check_tile(checker* c, const wf_mesh_tile* tile) {
+    const wf_mesh* mesh = c->q->mesh;
+    wf_poly_ref base = wf_mesh_tile_base(mesh, tile);
+    for (uint32_t i = 0; i < tile->header->poly_count; ++i) {
+        const wf_tile_poly* poly = &tile->polys[i];
+        wf_poly_ref ref = {base.bits | i};
+        wf_vec3 centre = wf_mesh_poly_center(tile, poly);
+        if (wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH) {
+            // Attached at its start always; at its end whenever a tile is
+            // loaded there (the end may lie in a tile not streamed in).
+            uint32_t ends = 0;
+            for (uint32_t k = tile->first_link[i]; k != WF_NULL_LINK; k = tile->links[k].next) {
+                ends |= tile->links[k].bmin == 0 ? 1u : 2u;
+            }
+            const wf_tile_offmesh* o = &tile->offmesh[i - (tile->header->poly_count -
+                                                           tile->header->offmesh_count)];
+            wf_vec3 start = wf_v3(o->pos[0], o->pos[1], o->pos[2]);
+            wf_vec3 end = wf_v3(o->pos[3], o->pos[4], o->pos[5]);
+            int32_t ex, ez;
+            wf_mesh_tile_at(mesh, end, &ex, &ez);
+            const wf_mesh_tile* at_end[1];
+            bool end_loaded = wf_mesh_tiles_at(mesh, ex, ez, at_end, 1) > 0;
+            if ((ends & 1u) == 0 || (end_loaded && (ends & 2u) == 0)) {
+                c->report->loose_offmesh_links++;
+                report_issue(c, WF_MESH_ISSUE_LOOSE_OFFMESH, start, end, ref, (wf_poly_ref){0},
+                             0.0f);
+            }
+            continue;
+        }
+        c->report->polys_checked++;
+        if (!poly_is_convex(tile, poly)) {
+            c->report->non_convex_polys++;
+            report_issue(c, WF_MESH_ISSUE_NOT_CONVEX, centre, centre, ref, (wf_poly_ref){0}, 0.0f);
+        }
+        for (uint32_t k = tile->first_link[i]; k != WF_NULL_LINK; k = tile->links[k].next) {
+            const wf_tile_link* link = &tile->links[k];
+            wf_poly_ref to = wf_poly_ref_from_u64(link->ref);
+            const wf_mesh_tile* to_tile;
+            const wf_tile_poly* to_poly;
+            wf_mesh_resolve_unchecked(mesh, to, &to_tile, &to_poly);
+            if (wf_poly_type(to_poly) != WF_POLY_TYPE_GROUND) {
+                continue;
+            }
+            c->report->links_checked++;
+            if (!has_link_to(to_tile, wf_tile_poly_index(to_tile, to_poly), ref)) {
+                c->report->one_way_links++;
+                report_issue(c, WF_MESH_ISSUE_ONE_WAY_LINK, centre,
+                             wf_mesh_poly_center(to_tile, to_poly), ref, to, 0.0f);
+            }
+        }
+    }
+}
+
+wf_status wf_query_check_mesh(wf_query* query, const wf_mesh_check_desc* desc,
+                              wf_mesh_check_report* out) {
+    WF_CHECK_ARG(query != NULL && desc != NULL && out != NULL);
+    checker c = {.q = query, .desc = *desc, .report = out};
+    float* settings[3] = {&c.desc.seam_offset, &c.desc.seam_spacing, &c.desc.max_climb};
+    const float defaults[3] = {DEFAULT_SEAM_OFFSET, DEFAULT_SEAM_SPACING, DEFAULT_MAX_CLIMB};
+    for (int i = 0; i < 3; ++i) {
+        WF_CHECK_ARG(isfinite(*settings[i]) && *settings[i] >= 0.0f);
+        if (*settings[i] == 0.0f) {
+            *settings[i] = defaults[i];
+        }
+    }
+    const wf_mesh* mesh = query->mesh;
+    // A probe further from the seam than half a tile would test the tile's inside.
+    WF_CHECK_ARG(c.desc.seam_offset < 0.5f * fminf(mesh->tile_width, mesh->tile_depth));
+    // Spacing so fine that a seam needs more than 2^24 probes is a mistake.
+    WF_CHECK_ARG(fmaxf(mesh->tile_width, mesh->tile_depth) / c.desc.seam_spacing < 16777216.0f);
+    memset(out, 0, sizeof *out);
+    wf_query_begin_search(query);
+    for (uint32_t i = 0; i < mesh->max_tiles; ++i) {
+        const wf_mesh_tile* t = &mesh->tiles[i];
+        if (!t->in_use) {
+            continue;
+        }
+        check_tile(&c, t);
+        // Seams belong to the cell: probe them from its lowest layer only.
+        const wf_mesh_tile* first[WF_MAX_LAYERS_PER_CELL];
+        uint32_t n = wf_mesh_tiles_at(mesh, t->tile_x, t->tile_z, first, WF_MAX_LAYERS_PER_CELL);
+        bool lowest = true;
+        for (uint32_t k = 0; k < n && k < WF_MAX_LAYERS_PER_CELL; ++k) {
+            lowest = lowest && (first[k] == t || first[k] > t);
+        }
+        if (lowest) {
+            probe_cell_seams(&c, t->tile_x, t->tile_z);
+        }
+    }
+    return WF_OK;
+}
