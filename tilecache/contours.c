@@ -9,6 +9,10 @@
 #include "navcore/alloc.h"
 #include "navcore/check.h"
 
+/// Most a tile-side edge may pass above or below the outline's heights, in
+/// cell heights (see farthest_height_raw).
+#define TILE_SIDE_MAX_DY 1
+
 static const int32_t dir_dx[4] = {-1, 0, 1, 0};
 static const int32_t dir_dz[4] = {0, 1, 0, -1};
 // Corner where the edge on side d starts, walking with the region on the
@@ -226,6 +230,45 @@ static uint32_t farthest_raw(const wf_contour_vertex* raw, uint32_t n, uint32_t 
     return best;
 }
 
+/// Along a tile side the outline is straight in XZ but follows the ground
+/// up and down; the tile across simplifies its own side of the border, so
+/// both must stay close to the heights there or their edges will not meet
+/// in height when stitched. Raw vertex strictly between a and b (going
+/// forward) whose height lies farthest from the line between theirs,
+/// searched from the lexicographically smaller end; UINT32_MAX when none is
+/// more than max_dy cell heights off.
+static uint32_t farthest_height_raw(const wf_contour_vertex* raw, uint32_t n, uint32_t a,
+                                    uint32_t b, int32_t max_dy) {
+    uint32_t span = loop_span(a, b, n);
+    bool forward = vertex_after(&raw[b], &raw[a]);
+    const wf_contour_vertex* from = forward ? &raw[a] : &raw[b];
+    const wf_contour_vertex* to = forward ? &raw[b] : &raw[a];
+    int32_t len = (int32_t)to->x - from->x + (int32_t)to->z - from->z; // one of them is 0
+    if (len <= 0) {
+        return UINT32_MAX;
+    }
+    uint32_t best = UINT32_MAX;
+    int64_t best_d = (int64_t)max_dy * len;
+    uint32_t i = forward ? a : b;
+    for (uint32_t k = 1; k < span; ++k) {
+        if (forward) {
+            i = i + 1u == n ? 0u : i + 1u;
+        } else {
+            i = i == 0 ? n - 1u : i - 1u;
+        }
+        int32_t at = (int32_t)raw[i].x - from->x + (int32_t)raw[i].z - from->z;
+        // (height - interpolated height) * len, exact in integers.
+        int64_t d = (int64_t)((int32_t)raw[i].y - from->y) * len -
+                    (int64_t)((int32_t)to->y - from->y) * at;
+        d = d < 0 ? -d : d;
+        if (d > best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
 /// Picks the raw vertices to keep, in loop order, into `kept`; `corners`
 /// is scratch. Both have room for n. Only corners of the outline (where it
 /// turns or its neighbour changes) can be farthest from a segment, so
@@ -306,6 +349,19 @@ static uint32_t simplify(const wf_contour_vertex* raw, uint32_t n, uint32_t widt
         if (raw[a].neighbour != WF_CONTOUR_TILE_EDGE &&
             along_tile_side(&raw[a], &raw[b], width, depth)) {
             i = farthest_raw(raw, n, a, b);
+        }
+        if (i != UINT32_MAX) {
+            insert_after(kept, &count, j, i);
+        } else {
+            j++;
+        }
+    }
+    for (uint32_t j = 0; j < count;) {
+        uint32_t a = kept[j], b = kept[loop_next(j, count)];
+        uint32_t i = UINT32_MAX;
+        if (raw[a].neighbour == WF_CONTOUR_TILE_EDGE &&
+            along_tile_side(&raw[a], &raw[b], width, depth)) {
+            i = farthest_height_raw(raw, n, a, b, TILE_SIDE_MAX_DY);
         }
         if (i != UINT32_MAX) {
             insert_after(kept, &count, j, i);
