@@ -15,13 +15,16 @@
 #define DEFAULT_SEAM_OFFSET 0.35f
 #define DEFAULT_SEAM_SPACING 0.25f
 #define DEFAULT_MAX_CLIMB 0.9f
-#define DEFAULT_DETOUR_TOLERANCE 0.05f
-/// Corridor and corners of the way around a blocked probe (it is short).
-#define DETOUR_MAX_POLYS 64u
+/// Polygons a probe ray may cross (it is short).
+#define SEAM_MAX_VISITED 64u
+/// A wall edge lies on the seam when both ends are this close to it
+/// (relative to the coordinate, for levels far from the origin).
+#define SEAM_TOLERANCE 1e-5f
 /// Polygons of one tile that can lie under a probe point (layers are
 /// separate tiles, so few overlap in one tile).
 #define MAX_UNDER 16u
-/// Cross products this small (relative to the edges) count as collinear.
+/// A vertex this far (m) inside the line of its neighbours still counts
+/// as collinear (more far from the origin, see poly_is_convex).
 #define CONVEX_TOLERANCE 1e-4f
 
 typedef struct checker {
@@ -78,38 +81,28 @@ static uint32_t polys_under(const wf_mesh* mesh, int32_t tx, int32_t tz, wf_vec3
     return n;
 }
 
-/// A ray between two walkable points may graze a real obstacle whose
-/// outline touches the seam (a pillar's rounded corner, cut by the
-/// simplified outline on both sides): the way around is then barely
-/// longer than the ray. A wall at the seam makes it much longer, or
-/// impossible. True when the shortest way is at most detour_tolerance
-/// longer than the straight line.
-static bool detour_is_small(checker* c, wf_poly_ref a_ref, wf_poly_ref b_ref, wf_vec3 a,
-                            wf_vec3 b) {
-    wf_query_filter filter = wf_query_filter_defaults();
-    wf_poly_ref corridor[DETOUR_MAX_POLYS];
-    wf_path_result pr;
-    if (wf_query_find_path(c->q, a_ref, b_ref, a, b, &filter, corridor, DETOUR_MAX_POLYS, &pr) !=
-        WF_OK) {
-        return false;
+/// Whether the wall a ray stopped at lies on the seam line (the border
+/// x = seam when along_z, else z = seam): a wall the tile has only because
+/// it is a tile. Walls elsewhere are outlines of something in the level.
+static bool wall_on_seam(const wf_mesh* mesh, const wf_poly_ref* visited, uint32_t count,
+                         uint32_t edge, bool along_z, float seam) {
+    if (count == 0 || count > SEAM_MAX_VISITED || edge == 0xffffffffu) {
+        return true; // no wall to look at: the walk itself failed
     }
-    wf_straight_point pts[DETOUR_MAX_POLYS];
-    uint32_t n = 0;
-    if (wf_query_find_straight_path(c->q, a, b, corridor, pr.count, pts, DETOUR_MAX_POLYS, 0,
-                                    &n) != WF_OK) {
-        return false;
-    }
-    float length = 0.0f;
-    for (uint32_t k = 1; k < n; ++k) {
-        length += wf_v2_distance(pts[k - 1].pos, pts[k].pos);
-    }
-    return length <= wf_v2_distance(a, b) + c->desc.detour_tolerance;
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, visited[count - 1u], &tile, &poly);
+    wf_vec3 a = wf_tile_vertex(tile, poly->verts[edge]);
+    wf_vec3 b = wf_tile_vertex(tile, poly->verts[(edge + 1u) % poly->vert_count]);
+    float tol = SEAM_TOLERANCE * fmaxf(1.0f, fabsf(seam));
+    float ua = along_z ? a.x : a.z, ub = along_z ? b.x : b.z;
+    return fabsf(ua - seam) <= tol && fabsf(ub - seam) <= tol;
 }
 
 /// One probe position: every pair of polygons under a (tile ta) and b
 /// (tile tb) at heights within the climb gets a ray from a to b.
 static void probe_pair(checker* c, int32_t tax, int32_t taz, int32_t tbx, int32_t tbz, wf_vec3 a,
-                       wf_vec3 b) {
+                       wf_vec3 b, bool along_z, float seam) {
     const wf_mesh* mesh = c->q->mesh;
     under_point ua[MAX_UNDER], ub[MAX_UNDER];
     uint32_t na = polys_under(mesh, tax, taz, a, ua, MAX_UNDER);
@@ -125,12 +118,15 @@ static void probe_pair(checker* c, int32_t tax, int32_t taz, int32_t tbx, int32_
             }
             wf_vec3 from = wf_v3(a.x, ua[i].height, a.z), to = wf_v3(b.x, ub[j].height, b.z);
             wf_raycast_hit hit;
-            wf_status s = wf_query_raycast(c->q, ua[i].ref, from, to, &filter, NULL, 0, &hit);
+            wf_poly_ref visited[SEAM_MAX_VISITED];
+            wf_status s = wf_query_raycast(c->q, ua[i].ref, from, to, &filter, visited,
+                                           SEAM_MAX_VISITED, &hit);
             c->report->seam_probes++;
             if (s == WF_OK && hit.t > 1.0f) {
                 continue;
             }
-            if (s == WF_OK && detour_is_small(c, ua[i].ref, ub[j].ref, from, to)) {
+            if (s == WF_OK &&
+                !wall_on_seam(mesh, visited, hit.visited_count, hit.edge, along_z, seam)) {
                 c->report->seam_grazing++;
                 continue;
             }
@@ -153,16 +149,16 @@ static void probe_cell_seams(checker* c, int32_t tx, int32_t tz) {
         float x = x0 + mesh->tile_width;
         for (float s = 0.5f * step; s < mesh->tile_depth; s += step) {
             wf_vec3 a = wf_v3(x - off, 0.0f, z0 + s), b = wf_v3(x + off, 0.0f, z0 + s);
-            probe_pair(c, tx, tz, tx + 1, tz, a, b);
-            probe_pair(c, tx + 1, tz, tx, tz, b, a);
+            probe_pair(c, tx, tz, tx + 1, tz, a, b, true, x);
+            probe_pair(c, tx + 1, tz, tx, tz, b, a, true, x);
         }
     }
     if (wf_mesh_tiles_at(mesh, tx, tz + 1, other, 1) > 0) {
         float z = z0 + mesh->tile_depth;
         for (float s = 0.5f * step; s < mesh->tile_width; s += step) {
             wf_vec3 a = wf_v3(x0 + s, 0.0f, z - off), b = wf_v3(x0 + s, 0.0f, z + off);
-            probe_pair(c, tx, tz, tx, tz + 1, a, b);
-            probe_pair(c, tx, tz + 1, tx, tz, b, a);
+            probe_pair(c, tx, tz, tx, tz + 1, a, b, false, z);
+            probe_pair(c, tx, tz + 1, tx, tz, b, a, false, z);
         }
     }
 }
@@ -184,8 +180,12 @@ static bool poly_is_convex(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
     }
     for (uint32_t i = 0; i < n; ++i) {
         wf_vec3 a = v[i], b = v[(i + 1) % n], p = v[(i + 2) % n];
-        float ab = wf_v2_distance(a, b), bp = wf_v2_distance(b, p);
-        if (wf_v2_triangle_area2(a, b, p) < -CONVEX_TOLERANCE * ab * bp) {
+        // The turn at b, as p's distance from the line a-b: collinear
+        // vertices are fine, and float vertices far from the origin are
+        // only as exact as their magnitude allows.
+        float ab = wf_v2_distance(a, b);
+        float slack = CONVEX_TOLERANCE * (1.0f + 0.01f * (fabsf(b.x) + fabsf(b.z)));
+        if (wf_v2_triangle_area2(a, b, p) < -slack * ab) {
             return false;
         }
     }
@@ -250,11 +250,9 @@ wf_status wf_query_check_mesh(wf_query* query, const wf_mesh_check_desc* desc,
                               wf_mesh_check_report* out) {
     WF_CHECK_ARG(query != NULL && desc != NULL && out != NULL);
     checker c = {.q = query, .desc = *desc, .report = out};
-    float* settings[4] = {&c.desc.seam_offset, &c.desc.seam_spacing, &c.desc.max_climb,
-                          &c.desc.detour_tolerance};
-    const float defaults[4] = {DEFAULT_SEAM_OFFSET, DEFAULT_SEAM_SPACING, DEFAULT_MAX_CLIMB,
-                               DEFAULT_DETOUR_TOLERANCE};
-    for (int i = 0; i < 4; ++i) {
+    float* settings[3] = {&c.desc.seam_offset, &c.desc.seam_spacing, &c.desc.max_climb};
+    const float defaults[3] = {DEFAULT_SEAM_OFFSET, DEFAULT_SEAM_SPACING, DEFAULT_MAX_CLIMB};
+    for (int i = 0; i < 3; ++i) {
         WF_CHECK_ARG(isfinite(*settings[i]) && *settings[i] >= 0.0f);
         if (*settings[i] == 0.0f) {
             *settings[i] = defaults[i];

@@ -8,9 +8,10 @@
  *   little either side of it that lie on polygons of both tiles at nearly
  *   the same height must see each other: a raycast from one to the other
  *   may not stop. A failure is an invisible wall the level does not have.
- *   A ray that only grazes a real obstacle touching the seam (the way
- *   around is at most detour_tolerance longer) is counted apart, as
- *   grazing, and is not a failure.
+ *   A ray stopped by a wall on the seam line is a failure (a wall the
+ *   tiles made); one stopped by an outline that leaves the seam (a real
+ *   obstacle or wall touching the seam, its rounded corner simplified on
+ *   both sides) is counted apart, as grazing, and is not a failure.
  * - Links: every polygon-to-polygon link has a link back; every off-mesh
  *   link is attached at both ends.
  * - Polygons: convex and counter-clockwise seen from above.
@@ -51,7 +52,6 @@ typedef struct wf_mesh_check_desc {
     float seam_offset;    ///< probe distance either side of a seam; 0 = 0.35 m
     float seam_spacing;   ///< between probes along a seam; 0 = 0.25 m
     float max_climb;      ///< largest height difference probed across; 0 = 0.9 m
-    float detour_tolerance; ///< a blocked ray whose way around is at most this much longer grazes; 0 = 0.05 m
     /// Called once per failure (optional), in a fixed order.
     void (*on_issue)(const wf_mesh_issue* issue, void* user);
     void* user;
@@ -59,8 +59,8 @@ typedef struct wf_mesh_check_desc {
 
 typedef struct wf_mesh_check_report {
     uint32_t seam_probes;     ///< rays cast across seams
-    uint32_t seam_blocked;    ///< of which stopped, with a longer way around (failures)
-    uint32_t seam_grazing;    ///< of which stopped at a real obstacle (way around barely longer)
+    uint32_t seam_blocked;    ///< of which stopped at a wall on the seam line (failures)
+    uint32_t seam_grazing;    ///< of which stopped at an outline off the seam (not failures)
     uint32_t links_checked;
     uint32_t one_way_links;
     uint32_t loose_offmesh_links;
