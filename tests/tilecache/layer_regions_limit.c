@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The layer split has no region limit: fragmented grids, checkerboards and
-// voxel rubble build and route, and the Recast demo levels give the same
+// voxel rubble build and route (each would have needed more than 255
+// regions in a tile), the worst case fits the stated arena size, and the
+// Recast demo levels and Moving AI maps give the same
 // layer bytes as the 255-region builder did (hashes recorded from it).
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,8 @@
 
 #include "test_data.h"
 #include "tilecache/tilecache_internal.h"
+#include "wayfarer/query.h"
+#include "wayfarer/rng.h"
 #include "wayfarer/tilecache.h"
 
 #define RECAST_DIR WF_TESTDATA_DIR "/recast"
@@ -166,9 +170,264 @@ static void test_recast_layers_unchanged(void** state) {
     }
 }
 
+/* ---------------------------------------------------------------------------
+ * Fragmented inputs
+ */
+
+/// Grid settings of `wayfarer scen --map`: one cell per metre, no region
+/// dropped or merged, an agent as wide as a cell.
+static wf_tilecache* grid_cache(uint32_t tile_size) {
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = wf_tilecache_params_recast_demo();
+    d.params.cell_size = 1.0f;
+    d.params.agent_radius = 0.0f;
+    d.params.tile_size = tile_size;
+    d.params.min_region_area = 0;
+    d.params.merge_region_area = 0;
+    d.params.max_edge_length = 0.0f;
+    d.params.max_simplification_error = 0.5f;
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    return tc;
+}
+
+static uint32_t cache_walkable_cells(const wf_tilecache* tc) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < wf_tilecache_layer_count(tc); ++i) {
+        wf_tilecache_layer_info info;
+        assert_int_equal(wf_tilecache_get_layer_info(tc, i, &info), WF_OK);
+        n += info.walkable_cells;
+    }
+    return n;
+}
+
+/// A complete path between two points, and its string-pulled length.
+static double path_length(const wf_mesh* mesh, wf_vec3 a, wf_vec3 b) {
+    wf_query* q = NULL;
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 65535}, &q),
+                     WF_OK);
+    wf_query_filter filter = wf_query_filter_defaults();
+    const wf_vec3 half = wf_v3(0.5f, 2.0f, 0.5f);
+    wf_poly_ref start, end;
+    wf_vec3 sp, ep;
+    assert_int_equal(wf_query_find_nearest_poly(q, a, half, &filter, &start, &sp), WF_OK);
+    assert_int_equal(wf_query_find_nearest_poly(q, b, half, &filter, &end, &ep), WF_OK);
+    enum { MAX_POLYS = 16384, MAX_POINTS = 4096 };
+    wf_poly_ref* path = malloc(MAX_POLYS * sizeof *path);
+    wf_straight_point* points = malloc(MAX_POINTS * sizeof *points);
+    assert_non_null(path);
+    assert_non_null(points);
+    wf_path_result pr;
+    assert_int_equal(wf_query_find_path(q, start, end, sp, ep, &filter, path, MAX_POLYS, &pr),
+                     WF_OK);
+    assert_true(pr.count > 0 && path[pr.count - 1].bits == end.bits);
+    uint32_t n = 0;
+    assert_int_equal(wf_query_find_straight_path(q, sp, ep, path, pr.count, points, MAX_POINTS, 0,
+                                                 &n),
+                     WF_OK);
+    double length = 0.0;
+    for (uint32_t k = 1; k < n; ++k) {
+        length += wf_v3_distance(points[k - 1].pos, points[k].pos);
+    }
+    free(points);
+    free(path);
+    wf_query_destroy(q);
+    return length;
+}
+
+static wf_mesh* build_mesh(wf_tilecache* tc) {
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_int_equal(wf_tilecache_build_navmesh(tc, mesh), WF_OK);
+    return mesh;
+}
+
+// The `wayfarer scen --map` failure: 512 x 512 with 10 % of the cells
+// blocked at random gives tiles of 64 cells more than 255 regions each.
+static void test_random_grid(void** state) {
+    (void)state;
+    const uint32_t side = 512;
+    uint8_t* walkable = malloc((size_t)side * side);
+    assert_non_null(walkable);
+    wf_rng rng = wf_rng_make(20261125, 1);
+    uint32_t open = 0;
+    for (uint32_t z = 0; z < side; ++z) {
+        for (uint32_t x = 0; x < side; ++x) {
+            // The far corners' 3 x 3 stay open so both ends are on the map.
+            bool corner = (x < 3 || x >= side - 3) && (z < 3 || z >= side - 3);
+            walkable[x + z * side] = corner || wf_rng_next_u32(&rng) % 10u != 0u;
+            open += walkable[x + z * side];
+        }
+    }
+    wf_grid grid = {.width = side, .depth = side, .cell_size = 1.0f, .walkable = walkable};
+    wf_tilecache* tc = grid_cache(64);
+    assert_int_equal(wf_tilecache_build_grid(tc, grid), WF_OK);
+    assert_int_equal(cache_walkable_cells(tc), open);
+    wf_mesh* mesh = build_mesh(tc);
+    wf_vec3 a = wf_v3(1.5f, 0.0f, 1.5f), b = wf_v3(510.5f, 0.0f, 510.5f);
+    double length = path_length(mesh, a, b);
+    // At least the straight line, and no detour worth the name on a map
+    // this open.
+    double direct = wf_v3_distance(a, b);
+    assert_true(length >= direct - 1e-3);
+    assert_true(length <= 1.2 * direct);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    free(walkable);
+}
+
+static uint8_t* checkerboard(uint32_t side, uint32_t* out_open) {
+    uint8_t* walkable = malloc((size_t)side * side);
+    assert_non_null(walkable);
+    *out_open = 0;
+    for (uint32_t z = 0; z < side; ++z) {
+        for (uint32_t x = 0; x < side; ++x) {
+            walkable[x + z * side] = (x + z) % 2u == 0u;
+            *out_open += walkable[x + z * side];
+        }
+    }
+    return walkable;
+}
+
+// Every walkable cell its own region (cells touching at a corner are not
+// connected): one tile of the largest size, then 48-cell tiles.
+static void check_checkerboard(uint32_t side, uint32_t tile_size) {
+    uint32_t open = 0;
+    uint8_t* walkable = checkerboard(side, &open);
+    wf_grid grid = {.width = side, .depth = side, .cell_size = 1.0f, .walkable = walkable};
+    wf_tilecache* tc = grid_cache(tile_size);
+    assert_int_equal(wf_tilecache_build_grid(tc, grid), WF_OK);
+    uint32_t tiles = ((side + tile_size - 1) / tile_size) * ((side + tile_size - 1) / tile_size);
+    // The cells share no column and one height: one layer per tile.
+    assert_int_equal(wf_tilecache_layer_count(tc), tiles);
+    assert_int_equal(cache_walkable_cells(tc), open);
+    if (tile_size <= 128) {
+        // One quad per cell. (At 255 the tile would need 256 x 256 corner
+        // vertices, more than a navmesh tile's 16-bit indices hold.)
+        wf_mesh* mesh = build_mesh(tc);
+        assert_int_equal(wf_mesh_get_stats(mesh).poly_count, open);
+        wf_mesh_destroy(mesh);
+    }
+    wf_tilecache_destroy(tc);
+    free(walkable);
+}
+
+static void test_checkerboard_255(void** state) {
+    (void)state;
+    check_checkerboard(255, 255);
+}
+
+static void test_checkerboard_48(void** state) {
+    (void)state;
+    check_checkerboard(96, 48);
+}
+
+// The worst case straight through the layer split, in an arena of exactly
+// the field, wf_layers_build_scratch_size and the layer it returns.
+static void test_worst_case_arena(void** state) {
+    (void)state;
+    const int32_t tile = (int32_t)WF_LAYER_MAX_SIZE, border = 3, side = tile + 2 * border;
+    uint32_t open = 0;
+    uint8_t* walkable = checkerboard((uint32_t)side, &open);
+    wf_grid grid = {.width = (uint32_t)side, .depth = (uint32_t)side, .cell_size = 1.0f,
+                    .walkable = walkable};
+    size_t field_bytes = (size_t)64 << 20;
+    unsigned char* buffer = malloc(field_bytes);
+    assert_non_null(buffer);
+    wf_arena arena;
+    wf_arena_init(&arena, buffer, field_bytes);
+    float bmin[3] = {0.0f, -1.0f, 0.0f}, bmax[3] = {(float)side, 1.0f, (float)side};
+    wf_heightfield hf;
+    assert_int_equal(wf_heightfield_init(&hf, &arena, side, side, bmin, bmax, 1.0f, 0.2f,
+                                         (uint32_t)(side * side)),
+                     WF_OK);
+    assert_int_equal(wf_heightfield_fill_grid(&hf, &grid), WF_OK);
+    wf_compact_heightfield chf;
+    assert_int_equal(wf_compact_build(&chf, &arena, &hf, border, 10, 4), WF_OK);
+    uint32_t interior = 0;
+    for (int32_t z = border; z < side - border; ++z) {
+        for (int32_t x = border; x < side - border; ++x) {
+            interior += walkable[x + z * side];
+        }
+    }
+    size_t cells = (size_t)tile * (size_t)tile;
+    size_t need = arena.used + wf_layers_build_scratch_size(chf.span_count) + sizeof(wf_layer) +
+                  3u * cells + 64u;
+    // Bounded: about a hundred bytes per span, not a set per region pair.
+    assert_true(wf_layers_build_scratch_size(chf.span_count) <= (size_t)chf.span_count * 100u);
+    wf_arena exact;
+    wf_arena_init(&exact, buffer, need);
+    exact.used = arena.used;
+    wf_layer_set set;
+    assert_int_equal(wf_layers_build(&chf, &exact, 0, 0, 10, &set), WF_OK);
+    assert_int_equal(set.count, 1);
+    uint32_t cells_in_layer = 0;
+    for (size_t i = 0; i < cells; ++i) {
+        cells_in_layer += set.layers[0].heights[i] != WF_LAYER_EMPTY;
+        // No cell connects to another: a region each.
+        assert_int_equal(set.layers[0].cons[i] & 0x0fu, 0);
+    }
+    assert_int_equal(cells_in_layer, interior);
+    free(buffer);
+    free(walkable);
+}
+
+// Voxel rubble: a ground floor strewn with two-cube blocks (their tops are
+// islands), under a storey with random holes, so thousands of regions share
+// columns with others across two layers.
+static void test_voxel_rubble(void** state) {
+    (void)state;
+    const uint32_t sx = 120, sy = 24, sz = 120;
+    uint8_t* solid = calloc((size_t)sx * sy * sz, 1);
+    assert_non_null(solid);
+    wf_rng rng = wf_rng_make(7, 3);
+#define VOXEL(x, y, z) solid[(x) + (z) * sx + (y) * sx * sz]
+    for (uint32_t z = 0; z < sz; ++z) {
+        for (uint32_t x = 0; x < sx; ++x) {
+            VOXEL(x, 0, z) = 1;
+            uint32_t roll = wf_rng_next_u32(&rng) % 100u;
+            if (roll < 15 && x > 2 && z > 2) {
+                VOXEL(x, 1, z) = VOXEL(x, 2, z) = 1;
+            }
+            // The storey above: 12 % holes; the ground stays open near x = 0.
+            if (x >= 8 && wf_rng_next_u32(&rng) % 100u >= 12u) {
+                VOXEL(x, 14, z) = 1;
+            }
+        }
+    }
+#undef VOXEL
+    wf_voxels v = {.size_x = sx, .size_y = sy, .size_z = sz, .cube_size = 0.5f, .solid = solid};
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = wf_tilecache_params_recast_demo();
+    d.params.cell_size = 0.5f;
+    d.params.cell_height = 0.5f;
+    d.params.agent_radius = 0.0f;
+    d.params.agent_height = 2.0f;
+    d.params.agent_climb = 0.5f;
+    d.params.tile_size = 120;
+    d.params.min_region_area = 0;
+    d.params.merge_region_area = 0;
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    assert_int_equal(wf_tilecache_build_voxels(tc, v), WF_OK);
+    assert_true(wf_tilecache_layer_count(tc) >= 2);
+    wf_mesh* mesh = build_mesh(tc);
+    // Across the ground, around the rubble, under the holed storey.
+    double length = path_length(mesh, wf_v3(1.25f, 0.5f, 1.25f), wf_v3(1.25f, 0.5f, 58.75f));
+    assert_true(length >= 57.5 - 1e-3);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    free(solid);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_recast_layers_unchanged),
+        cmocka_unit_test(test_recast_layers_unchanged), cmocka_unit_test(test_random_grid),
+        cmocka_unit_test(test_checkerboard_48),         cmocka_unit_test(test_checkerboard_255),
+        cmocka_unit_test(test_worst_case_arena),        cmocka_unit_test(test_voxel_rubble),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
