@@ -66,7 +66,7 @@ typedef struct split {
     const wf_compact_heightfield* chf;
     int32_t x0, z0, x1, z1; ///< tile cells [x0, x1) x [z0, z1), border excluded
     uint32_t* span_region;  ///< per span; sweep id while its row is swept, layer at the end
-    uint32_t walkable;      ///< walkable spans in the tile: the most regions there can be
+    uint32_t max_regions;   ///< spans in the field: at most one region each
     region* regions;
     uint32_t region_count;
     uint32_t* region_first; ///< region_count + 1: region r's cells are [first[r], first[r + 1])
@@ -111,7 +111,9 @@ static bool range_fits(uint16_t amin, uint16_t amax, uint16_t bmin, uint16_t bma
     return hi - lo <= MAX_LAYER_RANGE;
 }
 
-/// Per-region counters of the sweep, indexed by region id.
+/// The sweep's arrays; region_first, region_ymin and region_ymax (indexed by
+/// region id) outlive it: it counts each region's cells into
+/// region_first[r + 1] and keeps its height range.
 typedef struct partition_scratch {
     sweep* sweeps;       ///< one per span of the longest row
     uint32_t* touched;   ///< regions links_into counts this row, to clear
@@ -125,15 +127,17 @@ typedef struct partition_scratch {
 // region, which no other sweep of the row touches, continues that region.
 // Sweeps and regions also stop growing where their height range would no
 // longer fit a layer, so no single region is too tall to store. Every region
-// starts from a sweep of at least one walkable span: at most `walkable`.
+// starts from a sweep of at least one walkable span: at most max_regions.
 static void partition(split* sp, const partition_scratch* ps) {
     const wf_compact_heightfield* chf = sp->chf;
     sweep* sweeps = ps->sweeps;
     uint32_t* links_into = ps->links_into;
     uint16_t* region_ymin = ps->region_ymin;
     uint16_t* region_ymax = ps->region_ymax;
-    for (uint32_t r = 0; r < sp->walkable; ++r) {
+    uint32_t* cell_count = sp->region_first + 1;
+    for (uint32_t r = 0; r < sp->max_regions; ++r) {
         links_into[r] = 0;
+        cell_count[r] = 0;
     }
     for (int32_t z = sp->z0; z < sp->z1; ++z) {
         uint32_t touched = 0;
@@ -209,40 +213,25 @@ static void partition(split* sp, const partition_scratch* ps) {
             uint32_t first = chf->cell_index[c];
             for (uint32_t s = first; s < first + chf->cell_count[c]; ++s) {
                 if (walkable(chf, s)) {
-                    sp->span_region[s] = sweeps[sp->span_region[s]].region;
+                    uint32_t r = sweeps[sp->span_region[s]].region;
+                    sp->span_region[s] = r;
+                    cell_count[r]++;
                 }
             }
         }
     }
 }
 
-// Height range of every region and its cells (a counting sort of the
-// tile's cells by region; a region holds at most one span per cell).
-static void describe_regions(split* sp) {
+// Each region's cells (a counting sort of the tile's cells by region, the
+// counts from the sweep; a region holds at most one span per cell).
+static void describe_regions(split* sp, const partition_scratch* ps) {
     const wf_compact_heightfield* chf = sp->chf;
     uint32_t* first = sp->region_first;
     for (uint32_t r = 0; r < sp->region_count; ++r) {
-        sp->regions[r] = (region){0xffffu, 0, NO_REGION, NO_REGION, 0, 0};
-        first[r + 1] = 0;
+        sp->regions[r] =
+            (region){ps->region_ymin[r], ps->region_ymax[r], NO_REGION, NO_REGION, 0, 0};
     }
     first[0] = 0;
-    for (int32_t z = sp->z0; z < sp->z1; ++z) {
-        for (int32_t x = sp->x0; x < sp->x1; ++x) {
-            size_t c = cell_of(chf, x, z);
-            uint32_t begin = chf->cell_index[c];
-            for (uint32_t s = begin; s < begin + chf->cell_count[c]; ++s) {
-                uint32_t r = sp->span_region[s];
-                if (r == NO_REGION) {
-                    continue;
-                }
-                region* reg = &sp->regions[r];
-                uint16_t y = chf->spans[s].y;
-                reg->ymin = y < reg->ymin ? y : reg->ymin;
-                reg->ymax = y > reg->ymax ? y : reg->ymax;
-                first[r + 1]++;
-            }
-        }
-    }
     for (uint32_t r = 0; r < sp->region_count; ++r) {
         first[r + 1] += first[r];
     }
@@ -644,21 +633,16 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
                 .z0 = chf->border,
                 .x1 = chf->width - chf->border,
                 .z1 = chf->depth - chf->border};
-    // A row has at most one sweep per walkable span in it, and the tile at
-    // most one region per walkable span.
+    // A row has at most one sweep per span in it.
     size_t max_row_spans = 1;
     for (int32_t z = sp.z0; z < sp.z1; ++z) {
         size_t row = 0;
         for (int32_t x = sp.x0; x < sp.x1; ++x) {
-            size_t c = cell_of(chf, x, z);
-            uint32_t first = chf->cell_index[c];
-            for (uint32_t s = first; s < first + chf->cell_count[c]; ++s) {
-                row += walkable(chf, s);
-            }
+            row += chf->cell_count[cell_of(chf, x, z)];
         }
-        sp.walkable += (uint32_t)row;
         max_row_spans = row > max_row_spans ? row : max_row_spans;
     }
+    sp.max_regions = chf->span_count;
 
     wf_arena_mark start = wf_arena_get_mark(arena);
     sp.span_region = WF_ARENA_ARRAY(arena, uint32_t, chf->span_count);
@@ -670,35 +654,37 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
     }
     // The region bookkeeping is scratch, released before the layers are
     // allocated; only the per-span ids (layers by then) stay in the arena.
-    // The sweep's counters go first; once the region count is known they
-    // make way for the per-region arrays.
+    // Of the sweep's arrays, the per-region counts and ranges stay for the
+    // grouping; the rest makes way for the per-region arrays.
     wf_arena_mark scratch = wf_arena_get_mark(arena);
+    size_t regions = (size_t)sp.max_regions + 1u;
     partition_scratch ps;
+    sp.region_first = WF_ARENA_ARRAY(arena, uint32_t, regions);
+    ps.region_ymin = WF_ARENA_ARRAY(arena, uint16_t, regions);
+    ps.region_ymax = WF_ARENA_ARRAY(arena, uint16_t, regions);
+    wf_arena_mark sweep_mark = wf_arena_get_mark(arena);
     ps.sweeps = WF_ARENA_ARRAY(arena, sweep, max_row_spans);
     ps.touched = WF_ARENA_ARRAY(arena, uint32_t, max_row_spans);
-    ps.links_into = WF_ARENA_ARRAY(arena, uint32_t, (size_t)sp.walkable + 1u);
-    ps.region_ymin = WF_ARENA_ARRAY(arena, uint16_t, (size_t)sp.walkable + 1u);
-    ps.region_ymax = WF_ARENA_ARRAY(arena, uint16_t, (size_t)sp.walkable + 1u);
-    if (ps.sweeps == NULL || ps.touched == NULL || ps.links_into == NULL ||
-        ps.region_ymin == NULL || ps.region_ymax == NULL) {
+    ps.links_into = WF_ARENA_ARRAY(arena, uint32_t, regions);
+    if (sp.region_first == NULL || ps.region_ymin == NULL || ps.region_ymax == NULL ||
+        ps.sweeps == NULL || ps.touched == NULL || ps.links_into == NULL) {
         wf_arena_reset_to(arena, start);
         return WF_ERR_CAPACITY;
     }
     partition(&sp, &ps);
-    wf_arena_reset_to(arena, scratch);
-    size_t regions = (size_t)sp.region_count + 1u;
+    wf_arena_reset_to(arena, sweep_mark);
+    regions = (size_t)sp.region_count + 1u;
     sp.regions = WF_ARENA_ARRAY(arena, region, regions);
-    sp.region_first = WF_ARENA_ARRAY(arena, uint32_t, regions);
-    sp.region_cells = WF_ARENA_ARRAY(arena, uint32_t, (size_t)sp.walkable + 1u);
+    sp.region_cells = WF_ARENA_ARRAY(arena, uint32_t, (size_t)sp.max_regions + 1u);
     sp.groups = WF_ARENA_ARRAY(arena, group, regions);
     sp.queue = WF_ARENA_ARRAY(arena, uint32_t, regions);
     sp.neighbours = WF_ARENA_ARRAY(arena, uint32_t, regions);
-    if (sp.regions == NULL || sp.region_first == NULL || sp.region_cells == NULL ||
-        sp.groups == NULL || sp.queue == NULL || sp.neighbours == NULL) {
+    if (sp.regions == NULL || sp.region_cells == NULL || sp.groups == NULL || sp.queue == NULL ||
+        sp.neighbours == NULL) {
         wf_arena_reset_to(arena, start);
         return WF_ERR_CAPACITY;
     }
-    describe_regions(&sp);
+    describe_regions(&sp, &ps);
     grow_groups(&sp);
     merge_groups(&sp, walkable_height);
     uint16_t layer_hmin[MAX_LAYERS];
@@ -721,11 +707,13 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
 size_t wf_layers_build_scratch_size(uint32_t span_count) {
-    // Every walkable span its own region and one row holding them all: the
-    // sweep's arrays, then the per-region ones (see wf_layers_build).
+    // Every span its own region and one row holding them all: the ids, the
+    // per-region counts and ranges, then the rest of the sweep's arrays or
+    // the per-region ones (see wf_layers_build).
     size_t n = (size_t)span_count + 1u;
-    size_t sweep_phase = n * (sizeof(sweep) + 3u * sizeof(uint32_t)) + 5u * ALIGN_SLACK;
-    size_t region_phase = n * (sizeof(region) + sizeof(group) + 4u * sizeof(uint32_t)) +
-                          6u * ALIGN_SLACK;
-    return n * sizeof(uint32_t) + ALIGN_SLACK + max_size(sweep_phase, region_phase);
+    size_t kept = n * (2u * sizeof(uint32_t) + 2u * sizeof(uint16_t)) + 4u * ALIGN_SLACK;
+    size_t sweep_phase = n * (sizeof(sweep) + 2u * sizeof(uint32_t)) + 3u * ALIGN_SLACK;
+    size_t region_phase = n * (sizeof(region) + sizeof(group) + 3u * sizeof(uint32_t)) +
+                          5u * ALIGN_SLACK;
+    return kept + max_size(sweep_phase, region_phase);
 }
