@@ -19,7 +19,7 @@
 /// Span pool guess per column where triangles pile up (stacked floors).
 #define SPANS_PER_COLUMN_GUESS 8u
 /// Spare bytes in each per-tile arena for the small allocations of the
-/// filters and the layer split that the estimate does not list.
+/// filters that the estimate does not list.
 #define BUILD_ARENA_SLACK ((size_t)64 << 10)
 /// A tile needing more scratch than this (1 GiB) is not sane input.
 #define MAX_BUILD_ARENA ((size_t)1 << 30)
@@ -198,6 +198,7 @@ static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_s
                    + cells * (4u + 2u) + spans * 5u                      // flattened columns
                    + spans * (sizeof(wf_span) + sizeof(wf_compact_span) + 1u + 4u)
                    + ts * ts * 8u + 2u * (serialized + compressed)       // one layer's buffers
+                   + wf_layers_build_scratch_size((uint32_t)spans)       // the layer split, worst case
                    + BUILD_ARENA_SLACK;
     return bytes > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : (size_t)bytes;
 }

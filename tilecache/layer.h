@@ -39,10 +39,18 @@ typedef struct wf_layer_set {
 /// Splits a compact heightfield (with border) into 2D layers of the tile
 /// (tile_x, tile_z). Regions of monotone cells are grown, then merged into
 /// as few layers as possible without vertical overlap; layers whose cells
-/// are all border are dropped. WF_ERR_CAPACITY if more than 255 regions or
-/// the arena runs out.
+/// are all border are dropped. There is no limit on the number of regions
+/// (a region per walkable span works); WF_ERR_CAPACITY if the tile needs
+/// more than 256 layers (the layer index is one byte of the format) or the
+/// arena runs out.
 wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, int32_t tile_x,
                           int32_t tile_z, int32_t walkable_height, wf_layer_set* out);
+
+/// Arena bytes wf_layers_build needs besides the layers it returns (width x
+/// depth x 3 bytes plus a wf_layer each), for a field of span_count spans,
+/// however they split into regions: linear in the spans, about 100 bytes
+/// each in the worst case (every span its own region).
+size_t wf_layers_build_scratch_size(uint32_t span_count);
 
 /// Serialized layer: a 48-byte header (magic, version, tile x/z/layer,
 /// width, depth, hmin, hmax, bmin, bmax... see layer_format.c) followed by

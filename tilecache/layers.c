@@ -3,15 +3,18 @@
 // Compact heightfield -> 2D layers: a sweep partitions the tile's walkable
 // spans into monotone regions, a flood fill groups regions that never share
 // a column, close groups merge, and each group is written as one layer.
+#include <stdlib.h>
 #include <string.h>
 
 #include "navcore/check.h"
 #include "tilecache/layer.h"
 
-/// Region id of a span that belongs to no region (unwalkable, border).
-#define NO_REGION 0xffffu
-/// Region ids index 256-bit sets and byte maps; 0xff stays free for "none".
-#define MAX_REGIONS 255u
+/// Region (and group) id of a span that belongs to none (unwalkable, border).
+/// Ids are 32-bit: a tile has at most one region per walkable span, and a
+/// tile of stacked fragmented floors can have more than 65535 of those.
+#define NO_REGION 0xffffffffu
+/// The layer index is one byte of the serialized header (layer_format.c).
+#define MAX_LAYERS 256u
 /// Cell heights are bytes above hmin and 0xff marks an empty cell, so a
 /// layer spans at most this many cell-height units.
 #define MAX_LAYER_RANGE ((int32_t)WF_LAYER_EMPTY - 1)
@@ -19,50 +22,42 @@
 /// at most this many agent heights: fewer, larger layers mean fewer tiles to
 /// cache and rebuild (the factor Recast's layer builder uses).
 #define MERGE_GAP_AGENT_HEIGHTS 4
+/// Most bytes an arena allocation can lose to alignment here.
+#define ALIGN_SLACK 16u
+/// Neighbour lists up to this long are sorted by insertion, longer by qsort.
+#define SMALL_SORT 16u
 
-typedef struct region_set {
-    uint64_t bits[4];
-} region_set;
-
-static void set_add(region_set* s, uint32_t i) { s->bits[i >> 6] |= (uint64_t)1 << (i & 63u); }
-static bool set_has(const region_set* s, uint32_t i) {
-    return (s->bits[i >> 6] >> (i & 63u)) & 1u;
-}
-static void set_union(region_set* dst, const region_set* src) {
-    for (int i = 0; i < 4; ++i) {
-        dst->bits[i] |= src->bits[i];
-    }
-}
-static bool set_intersects(const region_set* a, const region_set* b) {
-    for (int i = 0; i < 4; ++i) {
-        if (a->bits[i] & b->bits[i]) {
-            return true;
-        }
-    }
-    return false;
-}
+// Regions and groups keep no neighbour or overlap sets (those are quadratic
+// in the region count): neighbours are listed from a region's cells when the
+// flood reaches it, and "shares a column with" is answered by walking the
+// columns of the smaller side and reading the other spans' groups. Memory
+// is linear in the walkable spans (wf_layers_build_scratch_size).
 
 typedef struct region {
-    region_set neighbours; ///< regions connected to this one across a cell edge
-    region_set overlaps;   ///< regions with a span in one of this region's columns
     uint16_t ymin, ymax;
-    uint8_t group;
+    uint32_t group;    ///< NO_REGION until the flood takes it
+    uint32_t next;     ///< next member of its group, NO_REGION ends
+    uint32_t seen;     ///< 1 + the region whose neighbour list holds it
+    uint32_t rejected; ///< 1 + the group whose flood could not take it (for good)
 } region;
 
 /// A set of regions that will become one layer.
 typedef struct group {
-    region_set members;
-    region_set overlaps; ///< union of the members' overlaps
     uint16_t ymin, ymax;
-    uint8_t first_region; ///< lowest member id: the tie-break of the layer order
-    bool absorbed;        ///< merged into another group
+    uint32_t first_region; ///< lowest member id: the tie-break of the layer order
+    uint32_t head, tail;   ///< member list, in the order they joined
+    uint32_t cells;        ///< cells of all members
+    uint32_t next_live;    ///< next group not absorbed, in id order
+    uint32_t incompatible; ///< 1 + the group it can never merge into
+    uint32_t layer;
+    bool absorbed; ///< merged into another group
 } group;
 
 /// A run of connected spans along one row, the unit of the sweep.
 typedef struct sweep {
-    uint16_t below;      ///< region on the previous row (-z) its links go to
+    uint32_t below;      ///< region on the previous row (-z) its links go to
+    uint32_t region;     ///< final region id
     uint16_t links;      ///< -z links into `below`
-    uint16_t region;     ///< final region id
     uint16_t ymin, ymax; ///< floor heights of its spans
     bool mixed;          ///< links into two different regions
 } sweep;
@@ -70,11 +65,16 @@ typedef struct sweep {
 typedef struct split {
     const wf_compact_heightfield* chf;
     int32_t x0, z0, x1, z1; ///< tile cells [x0, x1) x [z0, z1), border excluded
-    uint16_t* span_region;  ///< per span; sweep id while its row is swept
+    uint32_t* span_region;  ///< per span; sweep id while its row is swept, layer at the end
+    uint32_t max_regions;   ///< spans in the field: at most one region each
     region* regions;
     uint32_t region_count;
+    uint32_t* region_first; ///< region_count + 1: region r's cells are [first[r], first[r + 1])
+    uint32_t* region_cells; ///< field cell of each region span, grouped by region, row order
     group* groups;
     uint32_t group_count;
+    uint32_t* queue;      ///< flood queue
+    uint32_t* neighbours; ///< one region's neighbour list
 } split;
 
 static bool walkable(const wf_compact_heightfield* chf, uint32_t s) {
@@ -111,17 +111,36 @@ static bool range_fits(uint16_t amin, uint16_t amax, uint16_t bmin, uint16_t bma
     return hi - lo <= MAX_LAYER_RANGE;
 }
 
+/// The sweep's arrays; region_first, region_ymin and region_ymax (indexed by
+/// region id) outlive it: it counts each region's cells into
+/// region_first[r + 1] and keeps its height range.
+typedef struct partition_scratch {
+    sweep* sweeps;       ///< one per span of the longest row
+    uint32_t* touched;   ///< regions links_into counts this row, to clear
+    uint32_t* links_into;
+    uint16_t* region_ymin;
+    uint16_t* region_ymax;
+} partition_scratch;
+
 // Classic monotone partition: along each row, a span continues the sweep of
 // its -x neighbour; at the end of the row a sweep whose -z links all go to one
 // region, which no other sweep of the row touches, continues that region.
 // Sweeps and regions also stop growing where their height range would no
-// longer fit a layer, so no single region is too tall to store.
-static wf_status partition(split* sp, sweep* sweeps) {
+// longer fit a layer, so no single region is too tall to store. Every region
+// starts from a sweep of at least one walkable span: at most max_regions.
+static void partition(split* sp, const partition_scratch* ps) {
     const wf_compact_heightfield* chf = sp->chf;
-    uint32_t links_into[MAX_REGIONS];
-    uint16_t region_ymin[MAX_REGIONS], region_ymax[MAX_REGIONS];
+    sweep* sweeps = ps->sweeps;
+    uint32_t* links_into = ps->links_into;
+    uint16_t* region_ymin = ps->region_ymin;
+    uint16_t* region_ymax = ps->region_ymax;
+    uint32_t* cell_count = sp->region_first + 1;
+    for (uint32_t r = 0; r < sp->max_regions; ++r) {
+        links_into[r] = 0;
+        cell_count[r] = 0;
+    }
     for (int32_t z = sp->z0; z < sp->z1; ++z) {
-        memset(links_into, 0, sizeof links_into);
+        uint32_t touched = 0;
         uint32_t sweep_count = 0;
         for (int32_t x = sp->x0; x < sp->x1; ++x) {
             size_t c = cell_of(chf, x, z);
@@ -149,15 +168,17 @@ static wf_status partition(split* sp, sweep* sweeps) {
                 }
                 if (id == NO_REGION) {
                     id = sweep_count++;
-                    sweeps[id] = (sweep){NO_REGION, 0, NO_REGION, y, y, false};
+                    sweeps[id] = (sweep){NO_REGION, NO_REGION, 0, y, y, false};
                 }
                 sweep* sw = &sweeps[id];
                 sw->ymin = y < sw->ymin ? y : sw->ymin;
                 sw->ymax = y > sw->ymax ? y : sw->ymax;
                 uint32_t back = linked_span(chf, x, z, s, 3);
                 if (back != WF_NO_SPAN && sp->span_region[back] != NO_REGION) {
-                    uint16_t r = sp->span_region[back];
-                    links_into[r]++;
+                    uint32_t r = sp->span_region[back];
+                    if (links_into[r]++ == 0) {
+                        ps->touched[touched++] = r;
+                    }
                     if (sw->links == 0 && !sw->mixed) {
                         sw->below = r;
                     }
@@ -167,7 +188,7 @@ static wf_status partition(split* sp, sweep* sweeps) {
                         sw->mixed = true;
                     }
                 }
-                sp->span_region[s] = (uint16_t)id;
+                sp->span_region[s] = id;
             }
         }
         for (uint32_t i = 0; i < sweep_count; ++i) {
@@ -176,138 +197,250 @@ static wf_status partition(split* sp, sweep* sweeps) {
                 range_fits(region_ymin[sw->below], region_ymax[sw->below], sw->ymin, sw->ymax)) {
                 sw->region = sw->below;
             } else {
-                if (sp->region_count == MAX_REGIONS) {
-                    return WF_ERR_CAPACITY;
-                }
-                sw->region = (uint16_t)sp->region_count++;
+                sw->region = sp->region_count++;
                 region_ymin[sw->region] = sw->ymin;
                 region_ymax[sw->region] = sw->ymax;
             }
-            uint16_t r = sw->region;
+            uint32_t r = sw->region;
             region_ymin[r] = sw->ymin < region_ymin[r] ? sw->ymin : region_ymin[r];
             region_ymax[r] = sw->ymax > region_ymax[r] ? sw->ymax : region_ymax[r];
+        }
+        for (uint32_t i = 0; i < touched; ++i) {
+            links_into[ps->touched[i]] = 0;
         }
         for (int32_t x = sp->x0; x < sp->x1; ++x) {
             size_t c = cell_of(chf, x, z);
             uint32_t first = chf->cell_index[c];
             for (uint32_t s = first; s < first + chf->cell_count[c]; ++s) {
                 if (walkable(chf, s)) {
-                    sp->span_region[s] = sweeps[sp->span_region[s]].region;
+                    uint32_t r = sweeps[sp->span_region[s]].region;
+                    sp->span_region[s] = r;
+                    cell_count[r]++;
                 }
             }
         }
     }
-    return WF_OK;
 }
 
-// Height range, neighbours across cell edges and regions sharing a column.
-static void describe_regions(split* sp) {
+// Each region's cells (a counting sort of the tile's cells by region, the
+// counts from the sweep; a region holds at most one span per cell).
+static void describe_regions(split* sp, const partition_scratch* ps) {
     const wf_compact_heightfield* chf = sp->chf;
+    uint32_t* first = sp->region_first;
     for (uint32_t r = 0; r < sp->region_count; ++r) {
-        memset(&sp->regions[r], 0, sizeof sp->regions[r]);
-        sp->regions[r].ymin = 0xffffu;
-        sp->regions[r].group = 0xffu;
+        sp->regions[r] =
+            (region){ps->region_ymin[r], ps->region_ymax[r], NO_REGION, NO_REGION, 0, 0};
     }
+    first[0] = 0;
+    for (uint32_t r = 0; r < sp->region_count; ++r) {
+        first[r + 1] += first[r];
+    }
+    // Fill moving each start up to the next region's, then shift back.
     for (int32_t z = sp->z0; z < sp->z1; ++z) {
         for (int32_t x = sp->x0; x < sp->x1; ++x) {
             size_t c = cell_of(chf, x, z);
-            uint32_t first = chf->cell_index[c];
-            uint32_t end = first + chf->cell_count[c];
-            for (uint32_t s = first; s < end; ++s) {
+            uint32_t begin = chf->cell_index[c];
+            for (uint32_t s = begin; s < begin + chf->cell_count[c]; ++s) {
                 uint32_t r = sp->span_region[s];
-                if (r == NO_REGION) {
-                    continue;
-                }
-                region* reg = &sp->regions[r];
-                uint16_t y = chf->spans[s].y;
-                reg->ymin = y < reg->ymin ? y : reg->ymin;
-                reg->ymax = y > reg->ymax ? y : reg->ymax;
-                for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-                    uint32_t n = linked_span(chf, x, z, s, dir);
-                    if (n != WF_NO_SPAN && sp->span_region[n] != NO_REGION &&
-                        sp->span_region[n] != r) {
-                        set_add(&reg->neighbours, sp->span_region[n]);
-                    }
-                }
-                for (uint32_t t = first; t < s; ++t) {
-                    uint32_t other = sp->span_region[t];
-                    if (other != NO_REGION && other != r) {
-                        set_add(&reg->overlaps, other);
-                        set_add(&sp->regions[other].overlaps, r);
-                    }
+                if (r != NO_REGION) {
+                    sp->region_cells[first[r]++] = (uint32_t)c;
                 }
             }
         }
     }
+    for (uint32_t r = sp->region_count; r > 0; --r) {
+        first[r] = first[r - 1];
+    }
+    first[0] = 0;
+}
+
+static uint32_t region_cell_count(const split* sp, uint32_t r) {
+    return sp->region_first[r + 1] - sp->region_first[r];
+}
+
+/// Whether a span of another region in one of r's columns belongs to group g.
+static bool region_overlaps_group(const split* sp, uint32_t r, uint32_t g) {
+    const wf_compact_heightfield* chf = sp->chf;
+    for (uint32_t k = sp->region_first[r]; k < sp->region_first[r + 1]; ++k) {
+        uint32_t c = sp->region_cells[k];
+        uint32_t begin = chf->cell_index[c];
+        for (uint32_t t = begin; t < begin + chf->cell_count[c]; ++t) {
+            uint32_t other = sp->span_region[t];
+            if (other != NO_REGION && other != r && sp->regions[other].group == g) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/// Whether groups a and b share a column (walks the smaller one).
+static bool groups_overlap(const split* sp, uint32_t a, uint32_t b) {
+    if (sp->groups[a].cells > sp->groups[b].cells) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    for (uint32_t r = sp->groups[a].head; r != NO_REGION; r = sp->regions[r].next) {
+        if (region_overlaps_group(sp, r, b)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void sort_ids(uint32_t* ids, uint32_t count);
+
+/// Regions connected to r across a cell edge, ascending, into sp->neighbours.
+static uint32_t list_neighbours(split* sp, uint32_t r) {
+    const wf_compact_heightfield* chf = sp->chf;
+    uint32_t count = 0;
+    for (uint32_t k = sp->region_first[r]; k < sp->region_first[r + 1]; ++k) {
+        uint32_t c = sp->region_cells[k];
+        int32_t x = (int32_t)(c % (uint32_t)chf->width);
+        int32_t z = (int32_t)(c / (uint32_t)chf->width);
+        uint32_t begin = chf->cell_index[c];
+        uint32_t s = begin;
+        while (sp->span_region[s] != r) {
+            ++s;
+        }
+        for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
+            uint32_t n = linked_span(chf, x, z, s, dir);
+            if (n == WF_NO_SPAN) {
+                continue;
+            }
+            uint32_t nr = sp->span_region[n];
+            if (nr != NO_REGION && nr != r && sp->regions[nr].seen != r + 1u) {
+                sp->regions[nr].seen = r + 1u;
+                sp->neighbours[count++] = nr;
+            }
+        }
+    }
+    sort_ids(sp->neighbours, count);
+    return count;
+}
+
+static int compare_ids(const void* a, const void* b) {
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_ids(uint32_t* ids, uint32_t count) {
+    if (count > SMALL_SORT) {
+        qsort(ids, count, sizeof *ids, compare_ids);
+        return;
+    }
+    for (uint32_t i = 1; i < count; ++i) {
+        uint32_t v = ids[i], k = i;
+        for (; k > 0 && ids[k - 1] > v; --k) {
+            ids[k] = ids[k - 1];
+        }
+        ids[k] = v;
+    }
+}
+
+static void add_member(split* sp, uint32_t g, uint32_t r) {
+    group* gr = &sp->groups[g];
+    region* reg = &sp->regions[r];
+    reg->group = g;
+    reg->next = NO_REGION;
+    if (gr->tail == NO_REGION) {
+        gr->head = r;
+    } else {
+        sp->regions[gr->tail].next = r;
+    }
+    gr->tail = r;
+    gr->cells += region_cell_count(sp, r);
+    gr->ymin = reg->ymin < gr->ymin ? reg->ymin : gr->ymin;
+    gr->ymax = reg->ymax > gr->ymax ? reg->ymax : gr->ymax;
 }
 
 // Breadth-first flood from each unassigned region (in id order) through its
-// neighbours, taking a region only if it shares no column with the group
-// and keeps the group's height range storable.
+// neighbours (in id order), taking a region only if it shares no column
+// with the group and keeps the group's height range storable. A group only
+// grows, so a region it once refused it refuses for good: `rejected`
+// spares the column walk next time.
 static void grow_groups(split* sp) {
-    uint8_t queue[MAX_REGIONS];
     for (uint32_t root = 0; root < sp->region_count; ++root) {
-        if (sp->regions[root].group != 0xffu) {
+        if (sp->regions[root].group != NO_REGION) {
             continue;
         }
         uint32_t gi = sp->group_count++;
         group* g = &sp->groups[gi];
-        memset(g, 0, sizeof *g);
-        set_add(&g->members, root);
-        g->overlaps = sp->regions[root].overlaps;
-        g->ymin = sp->regions[root].ymin;
-        g->ymax = sp->regions[root].ymax;
-        g->first_region = (uint8_t)root;
-        sp->regions[root].group = (uint8_t)gi;
+        *g = (group){0xffffu, 0, root, NO_REGION, NO_REGION, 0, NO_REGION, 0, 0, false};
+        add_member(sp, gi, root);
         uint32_t head = 0, tail = 0;
-        queue[tail++] = (uint8_t)root;
+        sp->queue[tail++] = root;
         while (head < tail) {
-            const region* cur = &sp->regions[queue[head++]];
-            for (uint32_t n = 0; n < sp->region_count; ++n) {
+            uint32_t count = list_neighbours(sp, sp->queue[head++]);
+            for (uint32_t i = 0; i < count; ++i) {
+                uint32_t n = sp->neighbours[i];
                 region* nb = &sp->regions[n];
-                if (!set_has(&cur->neighbours, n) || nb->group != 0xffu ||
-                    set_has(&g->overlaps, n) || !range_fits(g->ymin, g->ymax, nb->ymin, nb->ymax)) {
+                if (nb->group != NO_REGION || nb->rejected == gi + 1u) {
                     continue;
                 }
-                nb->group = (uint8_t)gi;
-                set_add(&g->members, n);
-                set_union(&g->overlaps, &nb->overlaps);
-                g->ymin = nb->ymin < g->ymin ? nb->ymin : g->ymin;
-                g->ymax = nb->ymax > g->ymax ? nb->ymax : g->ymax;
-                queue[tail++] = (uint8_t)n;
+                if (!range_fits(g->ymin, g->ymax, nb->ymin, nb->ymax) ||
+                    region_overlaps_group(sp, n, gi)) {
+                    nb->rejected = gi + 1u;
+                    continue;
+                }
+                add_member(sp, gi, n);
+                sp->queue[tail++] = n;
             }
         }
     }
 }
 
 // Greedy merge of whole groups that are close in height, share no column
-// and stay within the storable range (they need not touch).
+// and stay within the storable range (they need not touch). After each merge
+// the search starts over from the first live group, as closeness can appear
+// when a range widens; a column shared or a range too tall never goes away,
+// so those pairs are marked and not tested again.
 static void merge_groups(split* sp, int32_t walkable_height) {
     int64_t gap = MERGE_GAP_AGENT_HEIGHTS * (int64_t)walkable_height;
+    for (uint32_t g = 0; g < sp->group_count; ++g) {
+        sp->groups[g].next_live = g + 1 < sp->group_count ? g + 1 : NO_REGION;
+    }
+    uint32_t live_head = sp->group_count > 0 ? 0 : NO_REGION;
     for (uint32_t i = 0; i < sp->group_count; ++i) {
         group* gi = &sp->groups[i];
         if (gi->absorbed) {
             continue;
         }
         for (;;) {
-            uint32_t found = sp->group_count;
-            for (uint32_t j = 0; j < sp->group_count && found == sp->group_count; ++j) {
-                const group* gj = &sp->groups[j];
-                if (j == i || gj->absorbed) {
+            uint32_t found = NO_REGION, prev = NO_REGION;
+            for (uint32_t j = live_head; j != NO_REGION; prev = j, j = sp->groups[j].next_live) {
+                group* gj = &sp->groups[j];
+                if (j == i || gj->incompatible == i + 1u) {
                     continue;
                 }
                 bool close = gj->ymin <= gi->ymax + gap && gi->ymin <= gj->ymax + gap;
-                if (close && range_fits(gi->ymin, gi->ymax, gj->ymin, gj->ymax) &&
-                    !set_intersects(&gi->overlaps, &gj->members)) {
-                    found = j;
+                if (!close) {
+                    continue;
                 }
+                if (!range_fits(gi->ymin, gi->ymax, gj->ymin, gj->ymax) ||
+                    groups_overlap(sp, i, j)) {
+                    gj->incompatible = i + 1u;
+                    continue;
+                }
+                found = j;
+                break;
             }
-            if (found == sp->group_count) {
+            if (found == NO_REGION) {
                 break;
             }
             group* gj = &sp->groups[found];
-            set_union(&gi->members, &gj->members);
-            set_union(&gi->overlaps, &gj->overlaps);
+            if (prev == NO_REGION) {
+                live_head = gj->next_live;
+            } else {
+                sp->groups[prev].next_live = gj->next_live;
+            }
+            for (uint32_t r = gj->head; r != NO_REGION; r = sp->regions[r].next) {
+                sp->regions[r].group = i;
+            }
+            sp->regions[gi->tail].next = gj->head;
+            gi->tail = gj->tail;
+            gi->cells += gj->cells;
             gi->ymin = gj->ymin < gi->ymin ? gj->ymin : gi->ymin;
             gi->ymax = gj->ymax > gi->ymax ? gj->ymax : gi->ymax;
             gi->first_region = gj->first_region < gi->first_region ? gj->first_region
@@ -317,47 +450,61 @@ static void merge_groups(split* sp, int32_t walkable_height) {
     }
 }
 
-// Layer index of every region: live groups ordered by (ymin, lowest region).
-static uint32_t order_layers(const split* sp, uint8_t* layer_of_region, uint16_t* layer_hmin) {
-    uint8_t order[MAX_REGIONS];
+typedef struct layer_key {
+    uint16_t ymin;
+    uint32_t first_region;
+    uint32_t group;
+} layer_key;
+
+static int compare_layer_keys(const void* a, const void* b) {
+    const layer_key* x = a;
+    const layer_key* y = b;
+    if (x->ymin != y->ymin) {
+        return x->ymin < y->ymin ? -1 : 1;
+    }
+    // Groups have disjoint members: first_region never ties, the order is total.
+    return (x->first_region > y->first_region) - (x->first_region < y->first_region);
+}
+
+// Live groups ordered by (ymin, lowest region) become layers 0, 1, ...; each
+// span's region id is replaced by its layer.
+static wf_status order_layers(split* sp, uint16_t* layer_hmin, uint32_t* out_count) {
+    layer_key keys[MAX_LAYERS];
     uint32_t count = 0;
     for (uint32_t g = 0; g < sp->group_count; ++g) {
         if (sp->groups[g].absorbed) {
             continue;
         }
-        // Insertion sort: at most 255 groups.
-        uint32_t k = count++;
-        while (k > 0) {
-            const group* a = &sp->groups[order[k - 1]];
-            const group* b = &sp->groups[g];
-            if (a->ymin < b->ymin || (a->ymin == b->ymin && a->first_region < b->first_region)) {
-                break;
-            }
-            order[k] = order[k - 1];
-            --k;
+        if (count == MAX_LAYERS) {
+            return WF_ERR_CAPACITY;
         }
-        order[k] = (uint8_t)g;
+        keys[count++] = (layer_key){sp->groups[g].ymin, sp->groups[g].first_region, g};
     }
+    qsort(keys, count, sizeof *keys, compare_layer_keys);
     for (uint32_t l = 0; l < count; ++l) {
-        const group* g = &sp->groups[order[l]];
-        layer_hmin[l] = g->ymin;
-        for (uint32_t r = 0; r < sp->region_count; ++r) {
-            if (set_has(&g->members, r)) {
-                layer_of_region[r] = (uint8_t)l;
+        layer_hmin[l] = keys[l].ymin;
+        sp->groups[keys[l].group].layer = l;
+    }
+    const wf_compact_heightfield* chf = sp->chf;
+    for (int32_t z = sp->z0; z < sp->z1; ++z) {
+        for (int32_t x = sp->x0; x < sp->x1; ++x) {
+            size_t c = cell_of(chf, x, z);
+            uint32_t begin = chf->cell_index[c];
+            for (uint32_t s = begin; s < begin + chf->cell_count[c]; ++s) {
+                uint32_t r = sp->span_region[s];
+                if (r != NO_REGION) {
+                    sp->span_region[s] = sp->groups[sp->regions[r].group].layer;
+                }
             }
         }
     }
-    return count;
+    *out_count = count;
+    return WF_OK;
 }
 
-// Cell data of one span: height above hmin, area, and per direction either
-// a link inside the layer (low nibble) or a portal (high nibble) to a
-// walkable neighbour in another layer or beyond the tile edge. Portal cells
-// take the higher floor of the two sides so both agree on the edge height.
-static void write_span(const split* sp, const uint8_t* layer_of_region, wf_layer* layers,
-                       int32_t x, int32_t z, uint32_t s) {
+static void write_span(const split* sp, wf_layer* layers, int32_t x, int32_t z, uint32_t s) {
     const wf_compact_heightfield* chf = sp->chf;
-    uint32_t l = layer_of_region[sp->span_region[s]];
+    uint32_t l = sp->span_region[s];
     wf_layer* layer = &layers[l];
     size_t idx = (size_t)(x - sp->x0) + (size_t)(z - sp->z0) * layer->width;
     int32_t h = (int32_t)chf->spans[s].y - (int32_t)layer->hmin;
@@ -368,7 +515,7 @@ static void write_span(const split* sp, const uint8_t* layer_of_region, wf_layer
             continue;
         }
         uint32_t nr = sp->span_region[n];
-        if (nr != NO_REGION && layer_of_region[nr] == l) {
+        if (nr == l) {
             cons |= (uint8_t)(1u << dir);
         } else {
             cons |= (uint8_t)(0x10u << dir);
@@ -382,8 +529,7 @@ static void write_span(const split* sp, const uint8_t* layer_of_region, wf_layer
 }
 
 static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, int32_t tile_z,
-                              const uint8_t* layer_of_region, const uint16_t* layer_hmin,
-                              uint32_t count, wf_layer_set* out) {
+                              const uint16_t* layer_hmin, uint32_t count, wf_layer_set* out) {
     const wf_compact_heightfield* chf = sp->chf;
     uint32_t width = (uint32_t)(sp->x1 - sp->x0);
     uint32_t depth = (uint32_t)(sp->z1 - sp->z0);
@@ -420,7 +566,7 @@ static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, 
             uint32_t first = chf->cell_index[c];
             for (uint32_t s = first; s < first + chf->cell_count[c]; ++s) {
                 if (sp->span_region[s] != NO_REGION) {
-                    write_span(sp, layer_of_region, layers, x, z, s);
+                    write_span(sp, layers, x, z, s);
                 }
             }
         }
@@ -487,7 +633,7 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
                 .z0 = chf->border,
                 .x1 = chf->width - chf->border,
                 .z1 = chf->depth - chf->border};
-    // A row has at most one sweep per walkable span in it.
+    // A row has at most one sweep per span in it.
     size_t max_row_spans = 1;
     for (int32_t z = sp.z0; z < sp.z1; ++z) {
         size_t row = 0;
@@ -496,9 +642,10 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
         }
         max_row_spans = row > max_row_spans ? row : max_row_spans;
     }
+    sp.max_regions = chf->span_count;
 
     wf_arena_mark start = wf_arena_get_mark(arena);
-    sp.span_region = WF_ARENA_ARRAY(arena, uint16_t, chf->span_count);
+    sp.span_region = WF_ARENA_ARRAY(arena, uint32_t, chf->span_count);
     if (sp.span_region == NULL && chf->span_count > 0) {
         return WF_ERR_CAPACITY;
     }
@@ -506,36 +653,67 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
         sp.span_region[s] = NO_REGION;
     }
     // The region bookkeeping is scratch, released before the layers are
-    // allocated; only the per-span region ids stay in the arena.
+    // allocated; only the per-span ids (layers by then) stay in the arena.
+    // Of the sweep's arrays, the per-region counts and ranges stay for the
+    // grouping; the rest makes way for the per-region arrays.
     wf_arena_mark scratch = wf_arena_get_mark(arena);
-    sweep* sweeps = WF_ARENA_ARRAY(arena, sweep, max_row_spans);
-    sp.regions = WF_ARENA_ARRAY(arena, region, MAX_REGIONS);
-    sp.groups = WF_ARENA_ARRAY(arena, group, MAX_REGIONS);
-    if (sweeps == NULL || sp.regions == NULL || sp.groups == NULL) {
+    size_t regions = (size_t)sp.max_regions + 1u;
+    partition_scratch ps;
+    sp.region_first = WF_ARENA_ARRAY(arena, uint32_t, regions);
+    ps.region_ymin = WF_ARENA_ARRAY(arena, uint16_t, regions);
+    ps.region_ymax = WF_ARENA_ARRAY(arena, uint16_t, regions);
+    wf_arena_mark sweep_mark = wf_arena_get_mark(arena);
+    ps.sweeps = WF_ARENA_ARRAY(arena, sweep, max_row_spans);
+    ps.touched = WF_ARENA_ARRAY(arena, uint32_t, max_row_spans);
+    ps.links_into = WF_ARENA_ARRAY(arena, uint32_t, regions);
+    if (sp.region_first == NULL || ps.region_ymin == NULL || ps.region_ymax == NULL ||
+        ps.sweeps == NULL || ps.touched == NULL || ps.links_into == NULL) {
         wf_arena_reset_to(arena, start);
         return WF_ERR_CAPACITY;
     }
-    wf_status st = partition(&sp, sweeps);
-    if (st != WF_OK) {
+    partition(&sp, &ps);
+    wf_arena_reset_to(arena, sweep_mark);
+    regions = (size_t)sp.region_count + 1u;
+    sp.regions = WF_ARENA_ARRAY(arena, region, regions);
+    sp.region_cells = WF_ARENA_ARRAY(arena, uint32_t, (size_t)sp.max_regions + 1u);
+    sp.groups = WF_ARENA_ARRAY(arena, group, regions);
+    sp.queue = WF_ARENA_ARRAY(arena, uint32_t, regions);
+    sp.neighbours = WF_ARENA_ARRAY(arena, uint32_t, regions);
+    if (sp.regions == NULL || sp.region_cells == NULL || sp.groups == NULL || sp.queue == NULL ||
+        sp.neighbours == NULL) {
+        wf_arena_reset_to(arena, start);
+        return WF_ERR_CAPACITY;
+    }
+    describe_regions(&sp, &ps);
+    grow_groups(&sp);
+    merge_groups(&sp, walkable_height);
+    uint16_t layer_hmin[MAX_LAYERS];
+    uint32_t count = 0;
+    wf_status st = order_layers(&sp, layer_hmin, &count);
+    wf_arena_reset_to(arena, scratch);
+    if (st != WF_OK || count == 0) {
         wf_arena_reset_to(arena, start);
         return st;
     }
-    describe_regions(&sp);
-    grow_groups(&sp);
-    merge_groups(&sp, walkable_height);
-    uint8_t layer_of_region[MAX_REGIONS];
-    uint16_t layer_hmin[MAX_REGIONS];
-    uint32_t count = order_layers(&sp, layer_of_region, layer_hmin);
-    wf_arena_reset_to(arena, scratch);
-    if (count == 0) {
-        wf_arena_reset_to(arena, start);
-        return WF_OK;
-    }
-    st = write_layers(&sp, arena, tile_x, tile_z, layer_of_region, layer_hmin, count, out);
+    st = write_layers(&sp, arena, tile_x, tile_z, layer_hmin, count, out);
     if (st != WF_OK) {
         out->layers = NULL;
         out->count = 0;
         wf_arena_reset_to(arena, start);
     }
     return st;
+}
+
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+
+size_t wf_layers_build_scratch_size(uint32_t span_count) {
+    // Every span its own region and one row holding them all: the ids, the
+    // per-region counts and ranges, then the rest of the sweep's arrays or
+    // the per-region ones (see wf_layers_build).
+    size_t n = (size_t)span_count + 1u;
+    size_t kept = n * (2u * sizeof(uint32_t) + 2u * sizeof(uint16_t)) + 4u * ALIGN_SLACK;
+    size_t sweep_phase = n * (sizeof(sweep) + 2u * sizeof(uint32_t)) + 3u * ALIGN_SLACK;
+    size_t region_phase = n * (sizeof(region) + sizeof(group) + 3u * sizeof(uint32_t)) +
+                          5u * ALIGN_SLACK;
+    return kept + max_size(sweep_phase, region_phase);
 }

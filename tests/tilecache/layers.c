@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Layer split: hand-built compact heightfields with exact layers (flat
 // platform, bridge, a ramp too tall for one layer, border cells, portals
-// between layers, the merge distance, region capacity), arena limits, bad
+// between layers, the merge distance, many regions), arena limits, bad
 // input, determinism; and Recast's layers of three real tiles.
 #include <math.h>
 #include <setjmp.h>
@@ -458,9 +458,11 @@ static void test_region_capacity(void** state) {
     // 30 x 17 holds 255 isolated cells: 255 regions, all merged into one layer.
     assert_int_equal(checkerboard(30, 17, &layers), WF_OK);
     assert_int_equal(layers, 1);
-    // 32 x 16: 256 regions.
-    assert_int_equal(checkerboard(32, 16, &layers), WF_ERR_CAPACITY);
-    assert_int_equal(layers, 0);
+    // 32 x 16: 256 regions, past the old one-byte region ids; and 2048.
+    assert_int_equal(checkerboard(32, 16, &layers), WF_OK);
+    assert_int_equal(layers, 1);
+    assert_int_equal(checkerboard(64, 64, &layers), WF_OK);
+    assert_int_equal(layers, 1);
 }
 
 static void test_empty_field(void** state) {
