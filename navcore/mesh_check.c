@@ -17,9 +17,11 @@
 #define DEFAULT_MAX_CLIMB 0.9f
 /// Polygons a probe ray may cross (it is short).
 #define SEAM_MAX_VISITED 64u
-/// A wall edge lies on the seam when both ends are this close to it
-/// (relative to the coordinate, for levels far from the origin).
-#define SEAM_TOLERANCE 1e-5f
+/// A point lies on the seam line when it is this close to it (m), plus
+/// SEAM_RELATIVE of the seam's coordinate (float vertices far from the
+/// origin are only as exact as their magnitude).
+#define SEAM_TOLERANCE 1e-4f
+#define SEAM_RELATIVE 1e-6f
 /// Polygons of one tile that can lie under a probe point (layers are
 /// separate tiles, so few overlap in one tile).
 #define MAX_UNDER 16u
@@ -94,9 +96,56 @@ static bool wall_on_seam(const wf_mesh* mesh, const wf_poly_ref* visited, uint32
     wf_mesh_resolve_unchecked(mesh, visited[count - 1u], &tile, &poly);
     wf_vec3 a = wf_tile_vertex(tile, poly->verts[edge]);
     wf_vec3 b = wf_tile_vertex(tile, poly->verts[(edge + 1u) % poly->vert_count]);
-    float tol = SEAM_TOLERANCE * fmaxf(1.0f, fabsf(seam));
+    float tol = SEAM_TOLERANCE + SEAM_RELATIVE * fabsf(seam);
     float ua = along_z ? a.x : a.z, ub = along_z ? b.x : b.z;
     return fabsf(ua - seam) <= tol && fabsf(ub - seam) <= tol;
+}
+
+/// Whether the tile across (tx, tz) reaches the seam at p: one of its
+/// polygons has an edge on the seam line through p, at a height within the
+/// climb (then both tiles are walkable at p: the stop is a wall between
+/// them). Else *out_gap is how close (XZ) its nearest polygon at that
+/// height comes to p (FLT_MAX when none is within max_gap): the two
+/// outlines meet the seam that far apart.
+static bool across_reaches(const wf_mesh* mesh, int32_t tx, int32_t tz, wf_vec3 p, bool along_z,
+                           float seam, float climb, float max_gap, float* out_gap) {
+    const wf_mesh_tile* tiles[WF_MAX_LAYERS_PER_CELL];
+    uint32_t tile_count = wf_mesh_tiles_at(mesh, tx, tz, tiles, WF_MAX_LAYERS_PER_CELL);
+    tile_count = tile_count < WF_MAX_LAYERS_PER_CELL ? tile_count : WF_MAX_LAYERS_PER_CELL;
+    float tol = SEAM_TOLERANCE + SEAM_RELATIVE * fabsf(seam);
+    float up = along_z ? p.z : p.x;
+    float gap = FLT_MAX;
+    for (uint32_t i = 0; i < tile_count; ++i) {
+        const wf_mesh_tile* t = tiles[i];
+        wf_vec3 lo = wf_v3(p.x - max_gap, p.y - climb, p.z - max_gap);
+        wf_vec3 hi = wf_v3(p.x + max_gap, p.y + climb, p.z + max_gap);
+        wf_poly_ref found[MAX_UNDER];
+        uint32_t m = wf_mesh_tile_polys_in_box(mesh, t, lo, hi, found, MAX_UNDER);
+        m = m < MAX_UNDER ? m : MAX_UNDER;
+        for (uint32_t k = 0; k < m; ++k) {
+            const wf_mesh_tile* pt;
+            const wf_tile_poly* poly;
+            wf_mesh_resolve_unchecked(mesh, found[k], &pt, &poly);
+            for (uint32_t e = 0; e < poly->vert_count; ++e) {
+                wf_vec3 a = wf_tile_vertex(pt, poly->verts[e]);
+                wf_vec3 b = wf_tile_vertex(pt, poly->verts[(e + 1u) % poly->vert_count]);
+                float seg_t;
+                float d = sqrtf(wf_dist_point_segment_sq_2d(p, a, b, &seg_t));
+                if (fabsf(a.y + (b.y - a.y) * seg_t - p.y) > climb) {
+                    continue;
+                }
+                float ca = along_z ? a.x : a.z, cb = along_z ? b.x : b.z;
+                float ua = along_z ? a.z : a.x, ub = along_z ? b.z : b.x;
+                if (fabsf(ca - seam) <= tol && fabsf(cb - seam) <= tol &&
+                    up >= fminf(ua, ub) - tol && up <= fmaxf(ua, ub) + tol) {
+                    return true;
+                }
+                gap = fminf(gap, d);
+            }
+        }
+    }
+    *out_gap = gap;
+    return false;
 }
 
 /// One probe position: every pair of polygons under a (tile ta) and b
@@ -129,6 +178,16 @@ static void probe_pair(checker* c, int32_t tax, int32_t taz, int32_t tbx, int32_
                 !wall_on_seam(mesh, visited, hit.visited_count, hit.edge, along_z, seam)) {
                 c->report->seam_grazing++;
                 continue;
+            }
+            if (s == WF_OK) {
+                wf_vec3 stop = wf_v3_lerp(from, to, hit.t);
+                float gap;
+                if (!across_reaches(mesh, tbx, tbz, stop, along_z, seam, c->desc.max_climb,
+                                    c->desc.seam_offset, &gap) &&
+                    gap <= c->desc.seam_offset) {
+                    c->report->seam_offset++;
+                    continue;
+                }
             }
             c->report->seam_blocked++;
             report_issue(c, WF_MESH_ISSUE_SEAM_BLOCKED, from, to, ua[i].ref, ub[j].ref,

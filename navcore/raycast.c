@@ -25,6 +25,9 @@ static wf_poly_ref exit_neighbour(const wf_mesh* mesh, wf_poly_ref ref, const wf
                                   const wf_tile_poly* poly, uint32_t edge, wf_vec3 va, wf_vec3 vb,
                                   wf_vec3 exit_pos, const wf_query_filter* filter) {
     float u = wf_edge_param_2d(exit_pos, va, vb);
+    if (u < -WF_RAYCAST_PORTAL_SLACK || u > 1.0f + WF_RAYCAST_PORTAL_SLACK) {
+        return (wf_poly_ref){0}; // the exit lies on a collinear edge beside this one
+    }
     uint32_t index = wf_tile_poly_index(tile, poly);
     for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
         const wf_tile_link* link = &tile->links[k];

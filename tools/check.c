@@ -60,10 +60,10 @@ static wf_status run_check(wf_query* q, const wf_mesh_check_desc* base, uint32_t
         printf("]}");
         return st;
     }
-    printf("%s],\n  \"seam_probes\": %u, \"seam_blocked\": %u, \"seam_grazing\": %u, \"links_checked\": %u, "
+    printf("%s],\n  \"seam_probes\": %u, \"seam_blocked\": %u, \"seam_grazing\": %u, \"seam_offset\": %u, \"links_checked\": %u, "
            "\"one_way_links\": %u, \"loose_offmesh_links\": %u, \"polys_checked\": %u, "
            "\"non_convex_polys\": %u, \"failures_total\": %u, \"failures_listed\": %u}",
-           p.printed > 0 ? "\n  " : "", r->seam_probes, r->seam_blocked, r->seam_grazing, r->links_checked,
+           p.printed > 0 ? "\n  " : "", r->seam_probes, r->seam_blocked, r->seam_grazing, r->seam_offset, r->links_checked,
            r->one_way_links, r->loose_offmesh_links, r->polys_checked, r->non_convex_polys,
            r->issue_count, p.printed);
     return WF_OK;

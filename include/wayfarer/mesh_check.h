@@ -8,10 +8,15 @@
  *   little either side of it that lie on polygons of both tiles at nearly
  *   the same height must see each other: a raycast from one to the other
  *   may not stop. A failure is an invisible wall the level does not have.
- *   A ray stopped by a wall on the seam line is a failure (a wall the
- *   tiles made); one stopped by an outline that leaves the seam (a real
- *   obstacle or wall touching the seam, its rounded corner simplified on
- *   both sides) is counted apart, as grazing, and is not a failure.
+ *   A ray stopped on the seam line where the tile across also reaches the
+ *   seam is a failure: both tiles are walkable there and not linked.
+ *   Counted apart, and not failures: a ray stopped by an outline that
+ *   leaves the seam (grazing: a real obstacle or wall touching the seam,
+ *   its rounded corner simplified on both sides), and one stopped where
+ *   the two tiles' outlines meet the seam a little apart (offset: each
+ *   tile erodes and simplifies its own cells, so an obstacle's edge may
+ *   reach the seam up to a cell or so apart on the two sides; at most
+ *   seam_offset).
  * - Links: every polygon-to-polygon link has a link back; every off-mesh
  *   link is attached at both ends.
  * - Polygons: convex and counter-clockwise seen from above.
@@ -59,8 +64,9 @@ typedef struct wf_mesh_check_desc {
 
 typedef struct wf_mesh_check_report {
     uint32_t seam_probes;     ///< rays cast across seams
-    uint32_t seam_blocked;    ///< of which stopped at a wall on the seam line (failures)
+    uint32_t seam_blocked;    ///< of which stopped at a wall between two tiles (failures)
     uint32_t seam_grazing;    ///< of which stopped at an outline off the seam (not failures)
+    uint32_t seam_offset;     ///< of which stopped where the outlines meet the seam apart (not failures)
     uint32_t links_checked;
     uint32_t one_way_links;
     uint32_t loose_offmesh_links;
