@@ -16,7 +16,7 @@
 // first goal node popped is the shortest path. Adjacency comes only from the
 // mesh's links (tile portals, layers), never from overlap in XZ.
 //
-// Geometry is in doubles; nodes store floats. Left and right are as seen
+// Geometry is in doubles, nodes too. Left and right are as seen
 // from the root looking through the interval (the funnel's convention:
 // a point p is left of a -> b when wf_v2_triangle_area2(a, b, p) > 0).
 #include <math.h>
@@ -50,12 +50,12 @@ typedef struct xp {
     double x, y, z;
 } xp;
 
-static xp xp_from(const float* p) { return (xp){p[0], p[1], p[2]}; }
+static xp xp_from(const double* p) { return (xp){p[0], p[1], p[2]}; }
 static xp xp_v3(wf_vec3 v) { return (xp){v.x, v.y, v.z}; }
-static void xp_store(xp p, float* out) {
-    out[0] = (float)p.x + 0.0f; // + 0: no negative zero in root keys
-    out[1] = (float)p.y + 0.0f;
-    out[2] = (float)p.z + 0.0f;
+static void xp_store(xp p, double* out) {
+    out[0] = p.x + 0.0; // + 0: no negative zero in root keys
+    out[1] = p.y + 0.0;
+    out[2] = p.z + 0.0;
 }
 static xp xp_lerp(xp a, xp b, double t) {
     return (xp){a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t};
@@ -195,17 +195,18 @@ static uint32_t open_pop(wf_exact_search* s) {
  * Root-level pruning: the best g found for each root point
  */
 
-static uint32_t root_hash(const float* p) {
-    uint32_t bits[3];
+static uint32_t root_hash(const double* p) {
+    uint64_t bits[3];
     memcpy(bits, p, sizeof bits);
-    uint32_t h = bits[0] * 0x9e3779b1u ^ bits[1] * 0x85ebca77u ^ bits[2] * 0xc2b2ae3du;
-    return h ^ (h >> 15);
+    uint64_t h = bits[0] * 0x9e3779b97f4a7c15u ^ bits[1] * 0xc2b2ae3d27d4eb4fu ^
+                 bits[2] * 0x165667b19e3779f9u;
+    return (uint32_t)(h ^ (h >> 29) ^ (h >> 41));
 }
 
-static uint32_t root_find(const wf_exact_search* s, const float* p) {
+static uint32_t root_find(const wf_exact_search* s, const double* p) {
     for (uint32_t i = s->root_buckets[root_hash(p) & s->root_mask]; i != NO_INDEX;
          i = s->roots[i].next) {
-        const float* q = s->roots[i].pos;
+        const double* q = s->roots[i].pos;
         if (q[0] == p[0] && q[1] == p[1] && q[2] == p[2]) {
             return i;
         }
@@ -215,7 +216,7 @@ static uint32_t root_find(const wf_exact_search* s, const float* p) {
 
 /// False when the root is already known at a better g (prune); otherwise
 /// records g. A full table just stops pruning new roots.
-static bool root_admit(wf_exact_search* s, const float* p, double g) {
+static bool root_admit(wf_exact_search* s, const double* p, double g) {
     uint32_t i = root_find(s, p);
     if (i != NO_INDEX) {
         if (s->roots[i].g + G_EPSILON < g) {
@@ -321,17 +322,6 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
     return true;
 }
 
-/// The edge of `poly` its link to `from` crosses, or NO_INDEX.
-static uint32_t entry_edge(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_poly_ref from) {
-    uint32_t index = wf_tile_poly_index(tile, poly);
-    for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
-        if (tile->links[k].ref == from.bits && tile->links[k].edge < poly->vert_count) {
-            return tile->links[k].edge;
-        }
-    }
-    return NO_INDEX;
-}
-
 /* ---------------------------------------------------------------------------
  * Nodes
  */
@@ -427,7 +417,7 @@ static bool turn_allowed(expansion* x, turn* t, bool is_portal_end) {
         t->g = x->g + dist2d(x->root, t->at);
         if (is_portal_end && dist2d(x->root, t->at) > SAME_POINT &&
             is_corner(x->mesh, &x->s->filter, x->poly, t->at)) {
-            float key[3];
+            double key[3];
             xp_store(t->at, key);
             if (root_admit(x->s, key, t->g)) {
                 t->state = 1;
@@ -478,8 +468,11 @@ static void outside_range(double lo, double hi, double* out_lo, double* out_hi) 
 /// a -> b; the portal's own ends are exact), seen from root.
 static bool add_piece(expansion* x, wf_poly_ref next, xp a, xp b, double p0, double p1,
                       xp portal_right, xp portal_left, double lo, double hi, xp root, double g) {
-    double t0 = lo > p0 ? lo : p0, t1 = hi < p1 ? hi : p1;
-    if ((t1 - t0) * dist2d(a, b) < MIN_INTERVAL) {
+    // A cut within SAME_POINT of a portal end is that end: a cone's side
+    // through a corner must leave the corner a turning point.
+    double len = dist2d(a, b), snap = len > 0.0 ? SAME_POINT / len : 0.0;
+    double t0 = lo > p0 + snap ? lo : p0, t1 = hi < p1 - snap ? hi : p1;
+    if ((t1 - t0) * len < MIN_INTERVAL) {
         return true;
     }
     bool right_end = t0 == p0, left_end = t1 == p1;
@@ -501,13 +494,10 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
     x.left.at = xp_from(node.left);
     bool start = (node.flags & EXACT_NODE_START) != 0;
     uint32_t n = poly->vert_count;
-    uint32_t k = NO_INDEX; // edge entered through
-    if (!start) {
-        k = entry_edge(tile, poly, wf_poly_ref_from_u64(s->nodes[node.parent].poly));
-        if (k == NO_INDEX) {
-            return true; // the link back is gone: nothing beyond
-        }
-    }
+    // Polygon entered from: never straight back. Its edge is not skipped:
+    // another portal on it (a tile border split differently on each side)
+    // is reached by turning at an interval end and running along the edge.
+    uint64_t back = start ? 0u : s->nodes[node.parent].poly;
     // A root on an interval end sees the whole polygon from that side.
     bool snap_right = start || dist2d(x.root, x.right.at) <= SAME_POINT;
     bool snap_left = start || dist2d(x.root, x.left.at) <= SAME_POINT;
@@ -527,7 +517,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         }
         if (root.x != x.root.x || root.z != x.root.z || root.y != x.root.y) {
             g += dist2d(x.root, root);
-            float key[3];
+            double key[3];
             xp_store(root, key);
             if (!root_admit(s, key, g)) {
                 return true;
@@ -563,8 +553,8 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         const wf_tile_link* link = &tile->links[l];
         wf_poly_ref next = wf_poly_ref_from_u64(link->ref);
         uint32_t e = link->edge;
-        if (e >= n || e == k || wf_poly_ref_is_null(next)) {
-            continue; // off-mesh links are not taken; never back through the entry edge
+        if (e >= n || link->ref == back || wf_poly_ref_is_null(next)) {
+            continue; // off-mesh links are not taken
         }
         const wf_mesh_tile* next_tile;
         const wf_tile_poly* next_poly;
@@ -665,7 +655,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     }
     s->root_count = 0;
     xp sp = xp_v3(s->start_pos);
-    float key[3];
+    double key[3];
     xp_store(sp, key);
     (void)root_admit(s, key, 0.0);
     // Capacity is at least WF_EXACT_NODES_PER_MAX_NODE: the start fits.

@@ -18,9 +18,11 @@
 #define WF_EXACT_NODES_PER_MAX_NODE 4u
 
 typedef struct wf_exact_node {
-    float root[3];   ///< where the path last turned (x, y, z)
-    float left[3];   ///< interval end on the left, seen from the root
-    float right[3];  ///< interval end on the right
+    // Doubles: a cone cast from a root through a float-rounded interval end
+    // would miss, by float noise, the corner its side runs through.
+    double root[3];  ///< where the path last turned (x, y, z)
+    double left[3];  ///< interval end on the left, seen from the root
+    double right[3]; ///< interval end on the right
     double g;        ///< XZ length from the start to the root
     double f;        ///< g + lower bound from the root through the interval to the goal
     uint64_t poly;   ///< polygon the interval leads into (wf_poly_ref bits)
@@ -35,9 +37,9 @@ typedef struct wf_exact_open {
 
 /// Best known g of a root point (root-level pruning).
 typedef struct wf_exact_root {
-    float pos[3];
-    uint32_t next;
+    double pos[3];
     double g;
+    uint32_t next;
 } wf_exact_root;
 
 typedef struct wf_exact_search {
