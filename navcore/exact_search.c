@@ -64,7 +64,10 @@ static xp xp_lerp(xp a, xp b, double t) {
 static double area2(xp a, xp b, xp c) {
     return (b.z - a.z) * (c.x - a.x) - (b.x - a.x) * (c.z - a.z);
 }
-static double dist2d(xp a, xp b) { return hypot(b.x - a.x, b.z - a.z); }
+static double dist2d(xp a, xp b) {
+    double dx = b.x - a.x, dz = b.z - a.z;
+    return sqrt(dx * dx + dz * dz);
+}
 /// Position of p along a -> b (XZ), 0 at a, 1 at b.
 static double edge_param(xp p, xp a, xp b) {
     double dx = b.x - a.x, dz = b.z - a.z, len_sq = dx * dx + dz * dz;
@@ -214,26 +217,35 @@ static uint32_t root_find(const wf_exact_search* s, const double* p) {
     return NO_INDEX;
 }
 
+/// The entry of point p, added (g infinite, corner unknown) if new;
+/// NO_INDEX when the table is full.
+static uint32_t root_get(wf_exact_search* s, const double* p) {
+    uint32_t i = root_find(s, p);
+    if (i == NO_INDEX && s->root_count < s->capacity) {
+        uint32_t b = root_hash(p) & s->root_mask;
+        i = s->root_count++;
+        wf_exact_root* r = &s->roots[i];
+        memcpy(r->pos, p, sizeof r->pos);
+        r->g = INFINITY;
+        r->corner = 0;
+        r->next = s->root_buckets[b];
+        s->root_buckets[b] = i;
+    }
+    return i;
+}
+
 /// False when the root is already known at a better g (prune); otherwise
 /// records g. A full table just stops pruning new roots.
 static bool root_admit(wf_exact_search* s, const double* p, double g) {
-    uint32_t i = root_find(s, p);
-    if (i != NO_INDEX) {
-        if (s->roots[i].g + G_EPSILON < g) {
-            return false;
-        }
-        if (g < s->roots[i].g) {
-            s->roots[i].g = g;
-        }
+    uint32_t i = root_get(s, p);
+    if (i == NO_INDEX) {
         return true;
     }
-    if (s->root_count < s->capacity) {
-        uint32_t b = root_hash(p) & s->root_mask;
-        wf_exact_root* r = &s->roots[s->root_count];
-        memcpy(r->pos, p, sizeof r->pos);
-        r->g = g;
-        r->next = s->root_buckets[b];
-        s->root_buckets[b] = s->root_count++;
+    if (s->roots[i].g + G_EPSILON < g) {
+        return false;
+    }
+    if (g < s->roots[i].g) {
+        s->roots[i].g = g;
     }
     return true;
 }
@@ -356,7 +368,7 @@ static double node_reach(const wf_exact_node* n) {
     return n->g + dist_point_segment(r, xp_from(n->right), xp_from(n->left), NULL);
 }
 
-/// Appends a node and pushes it; false when storage ran out.
+/// Appends a node (the caller pushes it); false when storage ran out.
 static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root, double g,
                      xp right, xp left, uint32_t flags) {
     if (s->node_count == s->capacity) {
@@ -387,7 +399,6 @@ static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp r
         s->best_node = i;
         s->best_distance = to_goal;
     }
-    open_push(s, i);
     return true;
 }
 
@@ -415,11 +426,19 @@ static bool turn_allowed(expansion* x, turn* t, bool is_portal_end) {
     if (t->state == 0) {
         t->state = -1;
         t->g = x->g + dist2d(x->root, t->at);
-        if (is_portal_end && dist2d(x->root, t->at) > SAME_POINT &&
-            is_corner(x->mesh, &x->s->filter, x->poly, t->at)) {
+        if (is_portal_end && dist2d(x->root, t->at) > SAME_POINT) {
             double key[3];
             xp_store(t->at, key);
-            if (root_admit(x->s, key, t->g)) {
+            // Corners are walked round once per search.
+            uint32_t i = root_get(x->s, key);
+            uint32_t corner = i != NO_INDEX ? x->s->roots[i].corner : 0u;
+            if (corner == 0) {
+                corner = is_corner(x->mesh, &x->s->filter, x->poly, t->at) ? 1u : 2u;
+                if (i != NO_INDEX) {
+                    x->s->roots[i].corner = corner;
+                }
+            }
+            if (corner == 1 && root_admit(x->s, key, t->g)) {
                 t->state = 1;
             }
         }
@@ -665,7 +684,32 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     } else {
         (void)add_node(s, NO_INDEX, start_ref, sp, 0.0, sp, sp, EXACT_NODE_START);
     }
+    open_push(s, 0);
     return WF_OK;
+}
+
+/// Expands a node; while an expansion yields a single successor that is
+/// not the goal, expands that one at once instead of pushing it
+/// (Polyanya's intermediate pruning: corridors cost no heap traffic).
+static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
+                         const wf_tile_poly* poly) {
+    wf_exact_search* s = &q->exact;
+    for (;;) {
+        uint32_t first = s->node_count;
+        if (!expand(q, index, tile, poly)) {
+            return false;
+        }
+        if (s->node_count == first + 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
+            index = first;
+            wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
+                                      &poly);
+            continue;
+        }
+        for (uint32_t i = first; i < s->node_count; ++i) {
+            open_push(s, i);
+        }
+        return true;
+    }
 }
 
 wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_t* out_iterations) {
@@ -693,7 +737,7 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
         if (root_is_beaten(s, &s->nodes[i])) {
             continue;
         }
-        if (!expand(query, i, tile, poly)) {
+        if (!expand_chain(query, i, tile, poly)) {
             s->status = WF_PARTIAL; // out of nodes
         }
     }

@@ -35,11 +35,13 @@ typedef struct wf_exact_open {
     uint32_t node;
 } wf_exact_open;
 
-/// Best known g of a root point (root-level pruning).
+/// A point met as a possible turn: its best g as a root (root-level
+/// pruning; infinite until it is one) and whether it is an obstacle corner.
 typedef struct wf_exact_root {
     double pos[3];
     double g;
     uint32_t next;
+    uint32_t corner; ///< 0 not known yet, 1 corner, 2 not a corner
 } wf_exact_root;
 
 typedef struct wf_exact_search {
