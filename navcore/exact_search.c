@@ -110,7 +110,6 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
     }
     memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
     s->goal_node = NO_INDEX;
-    s->best_node = NO_INDEX;
     return WF_OK;
 }
 
@@ -146,15 +145,19 @@ bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
 }
 
 /* ---------------------------------------------------------------------------
- * Open list (binary heap on f, ties by node index: deterministic)
+ * Open list (binary heap on f; ties to the larger g, which is nearer the
+ * goal on the same straight line, then to the lower node index)
  */
 
 static bool open_less(const wf_exact_open* a, const wf_exact_open* b) {
-    return a->f < b->f || (a->f == b->f && a->node < b->node);
+    if (a->f != b->f) {
+        return a->f < b->f;
+    }
+    return a->g > b->g || (a->g == b->g && a->node < b->node);
 }
 
 static void open_push(wf_exact_search* s, uint32_t node) {
-    wf_exact_open e = {s->nodes[node].f, node};
+    wf_exact_open e = {s->nodes[node].f, s->nodes[node].g, node};
     uint32_t i = s->open_count++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
@@ -385,20 +388,8 @@ static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp r
     n->parent = parent;
     n->flags = flags;
     xp t = xp_v3(s->end_pos);
-    double to_goal;
-    if ((flags & EXACT_NODE_GOAL) != 0) {
-        n->f = g + dist2d(root, t);
-        to_goal = 0.0;
-    } else {
-        n->f = g + heuristic(root, right, left, t);
-        to_goal = dist_point_segment(t, right, left, NULL);
-    }
-    // Partial results lead to the polygon that came nearest the goal.
-    if (s->best_node == NO_INDEX || to_goal < s->best_distance ||
-        (to_goal == s->best_distance && g < s->nodes[s->best_node].g)) {
-        s->best_node = i;
-        s->best_distance = to_goal;
-    }
+    n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, t)
+                                          : g + heuristic(root, right, left, t);
     return true;
 }
 
@@ -666,8 +657,6 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->node_count = 0;
     s->open_count = 0;
     s->goal_node = NO_INDEX;
-    s->best_node = NO_INDEX;
-    s->best_distance = 0.0;
     s->out_of_nodes = false;
     for (uint32_t i = 0; i < s->root_count; ++i) {
         s->root_buckets[root_hash(s->roots[i].pos) & s->root_mask] = NO_INDEX;
@@ -747,6 +736,25 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
     return s->status;
 }
 
+/// For partial results: the node whose interval came nearest the goal
+/// (ties: lower g, then lower index); goal nodes are at distance 0.
+static uint32_t best_reached_node(const wf_exact_search* s) {
+    xp t = xp_v3(s->end_pos);
+    uint32_t best = 0;
+    double best_distance = INFINITY;
+    for (uint32_t i = 0; i < s->node_count; ++i) {
+        const wf_exact_node* n = &s->nodes[i];
+        double d = (n->flags & EXACT_NODE_GOAL) != 0
+                       ? 0.0
+                       : dist_point_segment(t, xp_from(n->right), xp_from(n->left), NULL);
+        if (d < best_distance || (d == best_distance && n->g < s->nodes[best].g)) {
+            best = i;
+            best_distance = d;
+        }
+    }
+    return best;
+}
+
 /// Writes the polygons of target's parent chain, start first, keeping the
 /// start part when it does not fit. out->flags holds the search's flags.
 static wf_status write_chain(wf_query* query, uint32_t target, double cost, wf_poly_ref* path,
@@ -812,7 +820,7 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
             target = s->goal_node;
             cost = s->nodes[target].f;
         } else {
-            target = s->best_node;
+            target = best_reached_node(s);
             out->flags = WF_PATH_PARTIAL | (s->out_of_nodes ? WF_PATH_OUT_OF_NODES : 0u);
             cost = (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 ? s->nodes[target].f
                                                                     : node_reach(&s->nodes[target]);

@@ -32,6 +32,7 @@ typedef struct wf_exact_node {
 
 typedef struct wf_exact_open {
     double f;
+    double g; ///< ties on f go to the deeper node
     uint32_t node;
 } wf_exact_open;
 
@@ -59,8 +60,6 @@ typedef struct wf_exact_search {
     wf_vec3 start_pos, end_pos; ///< clamped into their polygons
     wf_query_filter filter;
     uint32_t goal_node;  ///< popped goal node (WF_OK)
-    uint32_t best_node;  ///< node nearest the goal (partial results)
-    double best_distance;
     bool out_of_nodes;
 } wf_exact_search;
 
