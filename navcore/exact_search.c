@@ -99,10 +99,13 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
     memset(s, 0, sizeof *s);
     uint64_t capacity = (uint64_t)max_nodes * WF_EXACT_NODES_PER_MAX_NODE;
     s->capacity = capacity > (1u << 26) ? (1u << 26) : (uint32_t)capacity;
-    s->root_mask = pow2_at_least(s->capacity) - 1u;
+    // Turning points are a fraction of the nodes (about a quarter on grid
+    // maps): one per max_nodes; a full table only stops pruning new ones.
+    s->root_capacity = max_nodes > 0 ? max_nodes : 1u;
+    s->root_mask = pow2_at_least(s->root_capacity) - 1u;
     s->nodes = WF_ALLOC_ARRAY(allocator, wf_exact_node, s->capacity);
     s->open = WF_ALLOC_ARRAY(allocator, wf_exact_open, s->capacity);
-    s->roots = WF_ALLOC_ARRAY(allocator, wf_exact_root, s->capacity);
+    s->roots = WF_ALLOC_ARRAY(allocator, wf_exact_root, s->root_capacity);
     s->root_buckets = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
     if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL) {
         wf_exact_destroy(s, allocator);
@@ -121,7 +124,7 @@ void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
         WF_FREE_ARRAY(allocator, s->open, wf_exact_open, s->capacity);
     }
     if (s->roots != NULL) {
-        WF_FREE_ARRAY(allocator, s->roots, wf_exact_root, s->capacity);
+        WF_FREE_ARRAY(allocator, s->roots, wf_exact_root, s->root_capacity);
     }
     if (s->root_buckets != NULL) {
         WF_FREE_ARRAY(allocator, s->root_buckets, uint32_t, (size_t)s->root_mask + 1u);
@@ -130,8 +133,8 @@ void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
 }
 
 size_t wf_exact_memory_bytes(const wf_exact_search* s) {
-    return (size_t)s->capacity *
-               (sizeof(wf_exact_node) + sizeof(wf_exact_open) + sizeof(wf_exact_root)) +
+    return (size_t)s->capacity * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
+           (size_t)s->root_capacity * sizeof(wf_exact_root) +
            ((size_t)s->root_mask + 1u) * sizeof(uint32_t);
 }
 
@@ -224,7 +227,7 @@ static uint32_t root_find(const wf_exact_search* s, const double* p) {
 /// NO_INDEX when the table is full.
 static uint32_t root_get(wf_exact_search* s, const double* p) {
     uint32_t i = root_find(s, p);
-    if (i == NO_INDEX && s->root_count < s->capacity) {
+    if (i == NO_INDEX && s->root_count < s->root_capacity) {
         uint32_t b = root_hash(p) & s->root_mask;
         i = s->root_count++;
         wf_exact_root* r = &s->roots[i];

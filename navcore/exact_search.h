@@ -50,7 +50,8 @@ typedef struct wf_exact_search {
     wf_exact_open* open;
     wf_exact_root* roots;
     uint32_t* root_buckets;
-    uint32_t capacity; ///< nodes, open entries and roots each
+    uint32_t capacity; ///< nodes and open entries
+    uint32_t root_capacity;
     uint32_t root_mask;
     uint32_t node_count, open_count, root_count;
     // The search (one-shot or time-sliced).

@@ -537,9 +537,10 @@ static void test_memory_includes_exact_storage(void** state) {
     (void)state;
     grid g = make_u(1, 1000);
     wf_query* small = make_query(g.mesh, 10);
-    // 4 interval nodes per max_node, each with an open entry and a root.
+    // 4 interval nodes per max_node, each with an open entry, plus a
+    // turning point.
     size_t per_node = wf_query_memory_bytes(g.q) - wf_query_memory_bytes(small);
-    assert_true(per_node > 990u * 4u * 32u);
+    assert_true(per_node > 990u * (4u * (104u + 24u) + 40u));
     wf_query_destroy(small);
     free_grid(&g);
 }
