@@ -321,6 +321,19 @@ static void exact_ratios(exact_mode_figures* r, const exact_pair* pairs, uint32_
     free(ratios);
 }
 
+/// A whole text file with a NUL after it (bench_read_file adds none).
+static char* exact_read_text(const char* path) {
+    size_t size = 0;
+    char* data = bench_read_file(path, &size);
+    char* text = data != NULL ? malloc(size + 1) : NULL;
+    if (text != NULL) {
+        memcpy(text, data, size);
+        text[size] = '\0';
+    }
+    free(data);
+    return text;
+}
+
 static void exact_print_header(void) {
     printf("\n# exact path mode vs default (reference: tsv = Polyanya optimum, octile = .scen,"
            " default = the default mode's length)\n");
@@ -364,8 +377,7 @@ static int exact_compare(const char* name, const wf_mesh* mesh, const exact_pair
 /// sx sy gx gy octile euclidean" (the arena TSV): the last five numbers
 /// are read, the optimum is the last (.scen) or last (TSV) column.
 static uint32_t exact_read_rows(const char* path, double (*rows)[5], uint32_t max) {
-    size_t size = 0;
-    char* text = bench_read_file(path, &size);
+    char* text = exact_read_text(path);
     if (text == NULL) {
         return 0;
     }
@@ -438,7 +450,7 @@ static int exact_bench_arena(const char* dir, const char* name, float tile_size,
     // TSV columns: bucket sx sy gx gy octile euclidean: the last five
     // numbers are sy gx gy octile euclidean, so read them whole instead.
     uint32_t count = 0;
-    char* tsv_text = bench_read_file(tsv, &size);
+    char* tsv_text = exact_read_text(tsv);
     if (text == NULL || tsv_text == NULL) {
         free(text);
         free(tsv_text);
@@ -458,7 +470,6 @@ static int exact_bench_arena(const char* dir, const char* name, float tile_size,
     free(tsv_text);
     wf_polyanya_import_desc d = {.tile_size = tile_size};
     wf_mesh* mesh = NULL;
-    size = strlen(text);
     wf_status s = wf_mesh_import_polyanya(&d, text, size, &mesh);
     free(text);
     if (s != WF_OK) {

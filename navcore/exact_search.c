@@ -344,6 +344,26 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
  * Nodes
  */
 
+/// True when a polygon's only way on is back where it was entered from
+/// (one walkable neighbour): a path never needs to go in unless the goal
+/// is there (Polyanya's dead-end pruning).
+static bool is_dead_end(const wf_query_filter* filter, const wf_mesh* mesh,
+                        const wf_mesh_tile* tile, const wf_tile_poly* poly) {
+    uint32_t index = wf_tile_poly_index(tile, poly), ways = 0;
+    for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK && ways < 2;
+         k = tile->links[k].next) {
+        wf_poly_ref to = wf_poly_ref_from_u64(tile->links[k].ref);
+        if (wf_poly_ref_is_null(to) || tile->links[k].edge >= poly->vert_count) {
+            continue;
+        }
+        const wf_mesh_tile* to_tile;
+        const wf_tile_poly* to_poly;
+        wf_mesh_resolve_unchecked(mesh, to, &to_tile, &to_poly);
+        ways += poly_is_walkable(filter, to_tile, to_poly);
+    }
+    return ways < 2;
+}
+
 /// Lower bound of the way from root r through interval (right R, left L)
 /// to t: the goal mirrored onto the far side of the interval's line, then
 /// straight if that line passes the interval, else round its nearer end.
@@ -572,7 +592,8 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         const wf_mesh_tile* next_tile;
         const wf_tile_poly* next_poly;
         wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
-        if (!poly_is_walkable(&s->filter, next_tile, next_poly)) {
+        if (!poly_is_walkable(&s->filter, next_tile, next_poly) ||
+            (next.bits != s->end_ref.bits && is_dead_end(&s->filter, q->mesh, next_tile, next_poly))) {
             continue;
         }
         wf_vec3 pl, pr;
