@@ -240,10 +240,9 @@ static uint32_t root_get(wf_exact_search* s, const double* p) {
     return i;
 }
 
-/// False when the root is already known at a better g (prune); otherwise
-/// records g. A full table just stops pruning new roots.
-static bool root_admit(wf_exact_search* s, const double* p, double g) {
-    uint32_t i = root_get(s, p);
+/// False when root entry i is already known at a better g (prune);
+/// otherwise records g. No entry (a full table) just stops pruning.
+static bool root_admit(wf_exact_search* s, uint32_t i, double g) {
     if (i == NO_INDEX) {
         return true;
     }
@@ -258,7 +257,7 @@ static bool root_admit(wf_exact_search* s, const double* p, double g) {
 
 /// True when a better way to the node's root was found after it was pushed.
 static bool root_is_beaten(const wf_exact_search* s, const wf_exact_node* n) {
-    uint32_t i = root_find(s, n->root);
+    uint32_t i = n->root_index;
     return i != NO_INDEX && s->roots[i].g + G_EPSILON < n->g;
 }
 
@@ -345,21 +344,14 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
  */
 
 /// True when a polygon's only way on is back where it was entered from
-/// (one walkable neighbour): a path never needs to go in unless the goal
-/// is there (Polyanya's dead-end pruning).
-static bool is_dead_end(const wf_query_filter* filter, const wf_mesh* mesh,
-                        const wf_mesh_tile* tile, const wf_tile_poly* poly) {
+/// (one linked neighbour across an edge): a path never needs to go in
+/// unless the goal is there (Polyanya's dead-end pruning). Neighbours the
+/// filter refuses still count: reading their flags costs more than it saves.
+static bool is_dead_end(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
     uint32_t index = wf_tile_poly_index(tile, poly), ways = 0;
     for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK && ways < 2;
          k = tile->links[k].next) {
-        wf_poly_ref to = wf_poly_ref_from_u64(tile->links[k].ref);
-        if (wf_poly_ref_is_null(to) || tile->links[k].edge >= poly->vert_count) {
-            continue;
-        }
-        const wf_mesh_tile* to_tile;
-        const wf_tile_poly* to_poly;
-        wf_mesh_resolve_unchecked(mesh, to, &to_tile, &to_poly);
-        ways += poly_is_walkable(filter, to_tile, to_poly);
+        ways += tile->links[k].edge < poly->vert_count && tile->links[k].ref != 0;
     }
     return ways < 2;
 }
@@ -395,8 +387,8 @@ static double node_reach(const wf_exact_node* n) {
 }
 
 /// Appends a node (the caller pushes it); false when storage ran out.
-static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root, double g,
-                     xp right, xp left, uint32_t flags) {
+static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root,
+                     uint32_t root_index, double g, xp right, xp left, uint32_t flags) {
     if (s->node_count == s->capacity) {
         s->out_of_nodes = true;
         return false;
@@ -410,6 +402,7 @@ static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp r
     n->poly = poly.bits;
     n->parent = parent;
     n->flags = flags;
+    n->root_index = root_index;
     xp t = xp_v3(s->end_pos);
     n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, t)
                                           : g + heuristic(root, right, left, t);
@@ -423,6 +416,7 @@ typedef struct turn {
     int state; ///< 0 unknown, 1 allowed, -1 refused
     xp at;
     double g;
+    uint32_t root_index;
 } turn;
 
 typedef struct expansion {
@@ -431,9 +425,9 @@ typedef struct expansion {
     uint32_t node;
     wf_poly_ref poly;
     xp root;
+    uint32_t root_index;
     double g;
     turn right, left;
-    uint32_t right_end_flag, left_end_flag;
 } expansion;
 
 static bool turn_allowed(expansion* x, turn* t, bool is_portal_end) {
@@ -452,8 +446,9 @@ static bool turn_allowed(expansion* x, turn* t, bool is_portal_end) {
                     x->s->roots[i].corner = corner;
                 }
             }
-            if (corner == 1 && root_admit(x->s, key, t->g)) {
+            if (corner == 1 && root_admit(x->s, i, t->g)) {
                 t->state = 1;
+                t->root_index = i;
             }
         }
     }
@@ -500,7 +495,8 @@ static void outside_range(double lo, double hi, double* out_lo, double* out_hi) 
 /// One successor: the part [lo, hi] of portal [p0, p1] (params along edge
 /// a -> b; the portal's own ends are exact), seen from root.
 static bool add_piece(expansion* x, wf_poly_ref next, xp a, xp b, double p0, double p1,
-                      xp portal_right, xp portal_left, double lo, double hi, xp root, double g) {
+                      xp portal_right, xp portal_left, double lo, double hi, xp root,
+                      uint32_t root_index, double g) {
     // A cut within SAME_POINT of a portal end is that end: a cone's side
     // through a corner must leave the corner a turning point.
     double len = dist2d(a, b), snap = len > 0.0 ? SAME_POINT / len : 0.0;
@@ -512,7 +508,7 @@ static bool add_piece(expansion* x, wf_poly_ref next, xp a, xp b, double p0, dou
     xp right = right_end ? portal_right : xp_lerp(a, b, t0);
     xp left = left_end ? portal_left : xp_lerp(a, b, t1);
     uint32_t flags = (right_end ? EXACT_NODE_RIGHT_END : 0u) | (left_end ? EXACT_NODE_LEFT_END : 0u);
-    return add_node(x->s, x->node, next, root, g, right, left, flags);
+    return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
 }
 
 /// Expands node `index` (its polygon live). False when storage ran out.
@@ -522,7 +518,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
     const wf_exact_node node = s->nodes[index];
     wf_poly_ref poly_ref = wf_poly_ref_from_u64(node.poly);
     expansion x = {.s = s, .mesh = q->mesh, .node = index, .poly = poly_ref,
-                   .root = xp_from(node.root), .g = node.g};
+                   .root = xp_from(node.root), .root_index = node.root_index, .g = node.g};
     x.right.at = xp_from(node.right);
     x.left.at = xp_from(node.left);
     bool start = (node.flags & EXACT_NODE_START) != 0;
@@ -542,6 +538,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         double fr = snap_right ? 0.0 : area2(x.root, x.right.at, t);
         double fl = snap_left ? 0.0 : area2(x.root, x.left.at, t);
         xp root = x.root;
+        uint32_t root_index = x.root_index;
         double g = x.g;
         if (fr < 0.0) {
             root = x.right.at;
@@ -552,11 +549,12 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
             g += dist2d(x.root, root);
             double key[3];
             xp_store(root, key);
-            if (!root_admit(s, key, g)) {
+            root_index = root_get(s, key);
+            if (!root_admit(s, root_index, g)) {
                 return true;
             }
         }
-        return add_node(s, index, poly_ref, root, g, t, t, EXACT_NODE_GOAL);
+        return add_node(s, index, poly_ref, root, root_index, g, t, t, EXACT_NODE_GOAL);
     }
 
     xp verts[WF_MAX_VERTS_PER_POLY];
@@ -593,7 +591,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         const wf_tile_poly* next_poly;
         wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
         if (!poly_is_walkable(&s->filter, next_tile, next_poly) ||
-            (next.bits != s->end_ref.bits && is_dead_end(&s->filter, q->mesh, next_tile, next_poly))) {
+            (next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly))) {
             continue;
         }
         wf_vec3 pl, pr;
@@ -602,19 +600,19 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         xp portal_right = xp_v3(pr), portal_left = xp_v3(pl);
         double p0 = edge_param(portal_right, a, b), p1 = edge_param(portal_left, a, b);
         if (!add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, obs_lo[e], obs_hi[e],
-                       x.root, x.g)) {
+                       x.root, x.root_index, x.g)) {
             return false;
         }
         if (right_lo[e] <= right_hi[e] && p0 < right_hi[e] && p1 > right_lo[e] &&
             turn_allowed(&x, &x.right, (node.flags & EXACT_NODE_RIGHT_END) != 0) &&
             !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, right_lo[e],
-                       right_hi[e], x.right.at, x.right.g)) {
+                       right_hi[e], x.right.at, x.right.root_index, x.right.g)) {
             return false;
         }
         if (left_lo[e] <= left_hi[e] && p0 < left_hi[e] && p1 > left_lo[e] &&
             turn_allowed(&x, &x.left, (node.flags & EXACT_NODE_LEFT_END) != 0) &&
             !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, left_lo[e], left_hi[e],
-                       x.left.at, x.left.g)) {
+                       x.left.at, x.left.root_index, x.left.g)) {
             return false;
         }
     }
@@ -689,13 +687,15 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     xp sp = xp_v3(s->start_pos);
     double key[3];
     xp_store(sp, key);
-    (void)root_admit(s, key, 0.0);
+    uint32_t root_index = root_get(s, key);
+    (void)root_admit(s, root_index, 0.0);
     // Capacity is at least WF_EXACT_NODES_PER_MAX_NODE: the start fits.
     if (start_ref.bits == end_ref.bits) {
         xp ep = xp_v3(s->end_pos);
-        (void)add_node(s, NO_INDEX, start_ref, sp, 0.0, ep, ep, EXACT_NODE_GOAL | EXACT_NODE_START);
+        (void)add_node(s, NO_INDEX, start_ref, sp, root_index, 0.0, ep, ep,
+                       EXACT_NODE_GOAL | EXACT_NODE_START);
     } else {
-        (void)add_node(s, NO_INDEX, start_ref, sp, 0.0, sp, sp, EXACT_NODE_START);
+        (void)add_node(s, NO_INDEX, start_ref, sp, root_index, 0.0, sp, sp, EXACT_NODE_START);
     }
     open_push(s, 0);
     return WF_OK;

@@ -28,6 +28,7 @@ typedef struct wf_exact_node {
     uint64_t poly;   ///< polygon the interval leads into (wf_poly_ref bits)
     uint32_t parent; ///< node whose polygon precedes poly in the corridor
     uint32_t flags;  ///< EXACT_NODE_* (exact_search.c)
+    uint32_t root_index; ///< the root's entry in the turning points, or none
 } wf_exact_node;
 
 typedef struct wf_exact_open {
