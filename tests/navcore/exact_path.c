@@ -540,7 +540,7 @@ static void test_memory_includes_exact_storage(void** state) {
     // 4 interval nodes per max_node, each with an open entry, plus a
     // turning point.
     size_t per_node = wf_query_memory_bytes(g.q) - wf_query_memory_bytes(small);
-    assert_true(per_node > 990u * (4u * (104u + 24u) + 40u)); // nodes are 112 bytes now
+    assert_true(per_node > 990u * (4u * (104u + 24u) + 40u));
     wf_query_destroy(small);
     free_grid(&g);
 }
