@@ -561,24 +561,18 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
     for (uint32_t i = 0; i < n; ++i) {
         verts[i] = xp_v3(wf_tile_vertex(tile, poly->verts[i]));
     }
-    // Per edge: the observable range and the ranges beside the cone.
+    // Per vertex, its side of the cone's right and left rays (0 when the
+    // root sits on that interval end); per edge, computed when a link
+    // needs it: the observable range and the ranges beside the cone.
+    double side_right[WF_MAX_VERTS_PER_POLY], side_left[WF_MAX_VERTS_PER_POLY];
+    for (uint32_t v = 0; v < n; ++v) {
+        side_right[v] = snap_right ? 0.0 : area2(x.root, x.right.at, verts[v]);
+        side_left[v] = snap_left ? 0.0 : -area2(x.root, x.left.at, verts[v]);
+    }
     double obs_lo[WF_MAX_VERTS_PER_POLY], obs_hi[WF_MAX_VERTS_PER_POLY];
     double right_lo[WF_MAX_VERTS_PER_POLY], right_hi[WF_MAX_VERTS_PER_POLY];
     double left_lo[WF_MAX_VERTS_PER_POLY], left_hi[WF_MAX_VERTS_PER_POLY];
-    for (uint32_t e = 0; e < n; ++e) {
-        xp a = verts[e], b = verts[(e + 1u) % n];
-        double rl = 0.0, rh = 1.0, ll = 0.0, lh = 1.0;
-        if (!snap_right) {
-            nonneg_range(area2(x.root, x.right.at, a), area2(x.root, x.right.at, b), &rl, &rh);
-        }
-        if (!snap_left) {
-            nonneg_range(-area2(x.root, x.left.at, a), -area2(x.root, x.left.at, b), &ll, &lh);
-        }
-        obs_lo[e] = rl > ll ? rl : ll;
-        obs_hi[e] = rh < lh ? rh : lh;
-        outside_range(rl, rh, &right_lo[e], &right_hi[e]);
-        outside_range(ll, lh, &left_lo[e], &left_hi[e]);
-    }
+    uint32_t ranges_done = 0; // bit per edge
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     for (uint32_t l = tile->first_link[poly_index]; l != WF_NULL_LINK; l = tile->links[l].next) {
         const wf_tile_link* link = &tile->links[l];
@@ -593,6 +587,17 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         if (!poly_is_walkable(&s->filter, next_tile, next_poly) ||
             (next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly))) {
             continue;
+        }
+        if ((ranges_done & (1u << e)) == 0) {
+            ranges_done |= 1u << e;
+            uint32_t w = (e + 1u) % n;
+            double rl, rh, ll, lh;
+            nonneg_range(side_right[e], side_right[w], &rl, &rh);
+            nonneg_range(side_left[e], side_left[w], &ll, &lh);
+            obs_lo[e] = rl > ll ? rl : ll;
+            obs_hi[e] = rh < lh ? rh : lh;
+            outside_range(rl, rh, &right_lo[e], &right_hi[e]);
+            outside_range(ll, lh, &left_lo[e], &left_hi[e]);
         }
         wf_vec3 pl, pr;
         wf_mesh_link_portal(poly_ref, tile, poly, link, next_tile, next_poly, &pl, &pr);
