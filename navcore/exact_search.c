@@ -204,12 +204,23 @@ static uint32_t open_pop(wf_exact_search* s) {
  * Root-level pruning: the best g found for each root point
  */
 
+/// Points are floats widened to doubles (the low mantissa bits are zero):
+/// each coordinate is folded and mixed (splitmix64's finaliser).
+static uint64_t mix64(uint64_t h) {
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    return h ^ (h >> 31);
+}
+
 static uint32_t root_hash(const double* p) {
     uint64_t bits[3];
     memcpy(bits, p, sizeof bits);
-    uint64_t h = bits[0] * 0x9e3779b97f4a7c15u ^ bits[1] * 0xc2b2ae3d27d4eb4fu ^
-                 bits[2] * 0x165667b19e3779f9u;
-    return (uint32_t)(h ^ (h >> 29) ^ (h >> 41));
+    uint64_t h = mix64(bits[0] ^ (bits[0] >> 29));
+    h = mix64(h ^ bits[2] ^ (bits[2] >> 29));
+    h = mix64(h ^ bits[1] ^ (bits[1] >> 29));
+    return (uint32_t)h;
 }
 
 static uint32_t root_find(const wf_exact_search* s, const double* p) {
