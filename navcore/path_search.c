@@ -42,6 +42,9 @@ typedef struct search_goal {
 } search_goal;
 
 static bool filter_is_valid(const wf_query_filter* filter) {
+    if (filter->path_mode > WF_PATH_MODE_EXACT) {
+        return false;
+    }
     for (uint32_t i = 0; i < WF_MAX_AREAS; ++i) {
         if (!isfinite(filter->area_cost[i]) || filter->area_cost[i] < 0.0f) {
             return false;
@@ -367,6 +370,7 @@ static search_goal sliced_goal(const wf_query* q) {
 
 /// The sliced search is over (finished, or its nodes reused by another).
 static void end_sliced(wf_query* q) {
+    q->exact.active = false;
     memset(&q->sliced, 0, sizeof q->sliced);
     q->sliced.best_node = WF_NO_NODE;
 }
@@ -377,6 +381,9 @@ wf_status wf_query_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     WF_CHECK_ARG(!wf_poly_ref_is_null(start_ref) && !wf_poly_ref_is_null(end_ref));
     WF_CHECK_ARG(wf_v3_is_finite(start_pos) && wf_v3_is_finite(end_pos));
     WF_CHECK_ARG(filter_is_valid(filter));
+    if (filter->path_mode == WF_PATH_MODE_EXACT) {
+        return wf_exact_begin_path(query, start_ref, end_ref, start_pos, end_pos, filter);
+    }
     wf_status s = wf_mesh_check_poly(query->mesh, start_ref);
     if (s == WF_OK) {
         s = wf_mesh_check_poly(query->mesh, end_ref);
@@ -402,6 +409,9 @@ wf_status wf_query_update_path(wf_query* query, uint32_t max_iterations,
                                uint32_t* out_iterations) {
     if (out_iterations != NULL) {
         *out_iterations = 0;
+    }
+    if (query != NULL && query->exact.active) {
+        return wf_exact_update_path(query, max_iterations, out_iterations);
     }
     WF_CHECK_ARG(query != NULL && query->sliced.active);
     wf_sliced_search* ss = &query->sliced;
@@ -447,6 +457,9 @@ wf_status wf_query_finish_path(wf_query* query, wf_poly_ref* path, uint32_t max_
                                wf_path_result* out) {
     clear_result(out);
     WF_CHECK_ARG(query != NULL && path != NULL && out != NULL && max_path > 0);
+    if (query->exact.active) {
+        return wf_exact_finish_path(query, NULL, 0, path, max_path, out);
+    }
     WF_CHECK_ARG(query->sliced.active);
     return finish_sliced(query, WF_NO_NODE, path, max_path, out);
 }
@@ -457,6 +470,9 @@ wf_status wf_query_finish_partial_path(wf_query* query, const wf_poly_ref* exist
     clear_result(out);
     WF_CHECK_ARG(query != NULL && existing != NULL && path != NULL && out != NULL);
     WF_CHECK_ARG(existing_count > 0 && max_path > 0);
+    if (query->exact.active) {
+        return wf_exact_finish_path(query, existing, existing_count, path, max_path, out);
+    }
     WF_CHECK_ARG(query->sliced.active);
     uint32_t target = WF_NO_NODE;
     if (query->sliced.status >= 0) {

@@ -20,6 +20,7 @@ wf_query_filter wf_query_filter_defaults(void) {
     }
     f.include_flags = 0xffffu;
     f.exclude_flags = 0;
+    f.path_mode = WF_PATH_MODE_DEFAULT;
     return f;
 }
 
@@ -41,6 +42,9 @@ wf_status wf_query_create(const wf_query_desc* desc, wf_query** out) {
     if (s == WF_OK) {
         s = wf_open_list_create(&q->open, &allocator, max_nodes);
     }
+    if (s == WF_OK) {
+        s = wf_exact_create(&q->exact, &allocator, max_nodes);
+    }
     if (s != WF_OK) {
         wf_query_destroy(q);
         return s;
@@ -56,6 +60,7 @@ void wf_query_destroy(wf_query* query) {
     wf_allocator allocator = query->allocator;
     wf_node_pool_destroy(&query->nodes, &allocator);
     wf_open_list_destroy(&query->open, &allocator);
+    wf_exact_destroy(&query->exact, &allocator);
     wf_free(&allocator, query, sizeof *query, _Alignof(wf_query));
 }
 
@@ -65,5 +70,5 @@ size_t wf_query_memory_bytes(const wf_query* query) {
     }
     return sizeof *query + (size_t)query->nodes.capacity * sizeof(wf_search_node) +
            ((size_t)query->nodes.bucket_mask + 1u) * sizeof(uint32_t) +
-           (size_t)query->open.capacity * sizeof(uint32_t);
+           (size_t)query->open.capacity * sizeof(uint32_t) + wf_exact_memory_bytes(&query->exact);
 }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "navcore/exact_search.h"
 #include "navcore/mesh_internal.h"
 #include "navcore/node_pool.h"
 #include "wayfarer/query.h"
@@ -28,6 +29,7 @@ struct wf_query {
     wf_node_pool nodes;
     wf_open_list open;
     wf_sliced_search sliced;
+    wf_exact_search exact; ///< exact path mode (exact_search.c)
 };
 
 /// Starts a search that reuses the node pool and open list (local queries,

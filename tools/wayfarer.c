@@ -60,15 +60,17 @@ static const subcommand subcommands[] = {
      "      loads a tile cache, builds its navmesh and prints tiles, layers, raw and\n"
      "      compressed bytes, walkable area, navmesh polygons and bytes, build times"},
     {"scen", cmd_scen,
-     "scen --polyanya-mesh FILE --scen FILE [--tile-size S] [--expected TSV]\n"
+     "scen --polyanya-mesh FILE --scen FILE [--tile-size S] [--expected TSV] [--exact]\n"
      "      runs every row of a Moving AI scenario file on a Polyanya mesh; prints\n"
      "      'row<TAB>ok|partial|none<TAB>length[<TAB>optimal<TAB>ratio]' per row and a\n"
      "      'summary' line; exits 3 if a path is missing or shorter than expected\n"
-     "  scen --map FILE.map --scen FILE [--cell-size M] [--agent-radius M]\n"
+     "  scen --map FILE.map --scen FILE [--cell-size M] [--agent-radius M] [--exact]\n"
      "      builds a tile cache and navmesh from the grid map (one metre per grid cell;\n"
      "      scenario points are cell centres) and runs every row the same way against\n"
      "      the .scen's octile optimum; exits 3 if a reachable pair is not found or\n"
-     "      more than 1% of the paths are longer than the octile optimum"},
+     "      more than 1% of the paths are longer than the octile optimum\n"
+     "      --exact: exact path mode (shortest any-angle paths); then a path longer\n"
+     "      than the expected optimum, or any longer than octile, also fails"},
     {"check", cmd_check,
      "check FILE.wfc [--obstacles N] [--seed S] [--offset M] [--spacing M] [--max-climb M]\n"
      "      [--max-failures K]\n"
@@ -487,8 +489,9 @@ typedef struct scen_points {
 
 /// Nearest polygons, corridor, funnel; length of the straight path in 3D.
 static row_status run_row(wf_query* q, const scen_row* row, const scen_points* at,
-                          wf_poly_ref* corridor, wf_straight_point* points, double* out_length) {
-    const wf_query_filter filter = wf_query_filter_defaults();
+                          const wf_query_filter* filter_in, wf_poly_ref* corridor,
+                          wf_straight_point* points, double* out_length) {
+    const wf_query_filter filter = *filter_in;
     wf_vec3 a = wf_v3((float)(row->start_x + at->offset), 0.0f, (float)(row->start_y + at->offset));
     wf_vec3 b = wf_v3((float)(row->goal_x + at->offset), 0.0f, (float)(row->goal_y + at->offset));
     wf_poly_ref start, goal;
@@ -525,7 +528,9 @@ typedef enum { CHECK_NONE, CHECK_NOT_SHORTER, CHECK_NOT_LONGER } scen_check;
 
 /// Runs every row, prints per-row lines and the summary; returns the exit code.
 static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const scen_points* at,
-                         scen_check check) {
+                         scen_check check, bool exact) {
+    wf_query_filter filter = wf_query_filter_defaults();
+    filter.path_mode = exact ? WF_PATH_MODE_EXACT : WF_PATH_MODE_DEFAULT;
     wf_poly_ref* corridor = malloc(SCEN_MAX_CORRIDOR * sizeof *corridor);
     wf_straight_point* points = malloc(SCEN_MAX_STRAIGHT * sizeof *points);
     if (corridor == NULL || points == NULL) {
@@ -540,7 +545,7 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const 
     double ratio_sum = 0.0, worst = 0.0;
     for (size_t i = 0; i < count; ++i) {
         double length;
-        row_status rs = run_row(q, &rows[i], at, corridor, points, &length);
+        row_status rs = run_row(q, &rows[i], at, &filter, corridor, points, &length);
         counts[rs]++;
         printf("%zu\t%s\t%.6f", i, names[rs], length);
         if (check != CHECK_NONE) {
@@ -558,7 +563,10 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const 
                 zero_wrong += length >= SCEN_TOLERANCE;
             }
             shorter += rs != ROW_NONE && length < opt - SCEN_TOLERANCE;
-            longer += rs != ROW_NONE && length > opt + SCEN_LONGER_TOLERANCE;
+            // Exact paths are the optimum itself (Polyanya's tolerance).
+            longer += rs != ROW_NONE &&
+                      length > opt + (exact && check == CHECK_NOT_SHORTER ? SCEN_TOLERANCE
+                                                                           : SCEN_LONGER_TOLERANCE);
             missing += rs != ROW_OK && opt > 0.0;
             printf("\t%.6f\t%.6f", opt, ratio);
         }
@@ -571,6 +579,9 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const 
                rated > 0 ? ratio_sum / (double)rated : NAN, worst, worst_row, zero_wrong);
         if (check == CHECK_NOT_SHORTER) {
             printf("\tshorter=%zu", shorter);
+            if (exact) {
+                printf("\tlonger=%zu", longer);
+            }
         } else {
             printf("\tlonger=%zu\tmissing=%zu", longer, missing);
         }
@@ -578,17 +589,24 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const 
     printf("\n");
     free(corridor);
     free(points);
+    double longer_allowed = exact ? 0.0 : SCEN_LONGER_ALLOWED * (double)count;
     bool failed = check == CHECK_NOT_LONGER
-                    ? missing + zero_wrong > 0 ||
-                          (double)longer > SCEN_LONGER_ALLOWED * (double)count
-                    : counts[ROW_PARTIAL] + counts[ROW_NONE] + shorter + zero_wrong > 0;
+                    ? missing + zero_wrong > 0 || (double)longer > longer_allowed
+                    : counts[ROW_PARTIAL] + counts[ROW_NONE] + shorter + zero_wrong > 0 ||
+                          (exact && longer > 0);
     return failed ? EXIT_CHECK : 0;
 }
 
 static int cmd_scen(int argc, char** argv) {
     const char *mesh_path = NULL, *map_path = NULL, *scen_path = NULL, *expected_path = NULL;
     double tile_size = 0.0, cell_size = 1.0, radius = 0.0;
+    bool exact = false;
     for (int i = 1; i < argc; i += 2) {
+        if (strcmp(argv[i], "--exact") == 0) {
+            exact = true;
+            i--; // a flag: no value follows
+            continue;
+        }
         const char** target = strcmp(argv[i], "--polyanya-mesh") == 0 ? &mesh_path
                             : strcmp(argv[i], "--map") == 0           ? &map_path
                             : strcmp(argv[i], "--scen") == 0          ? &scen_path
@@ -650,7 +668,7 @@ static int cmd_scen(int argc, char** argv) {
         rc = EXIT_INPUT;
     }
     if (rc == 0) {
-        rc = run_scenarios(q, rows, count, &at, check);
+        rc = run_scenarios(q, rows, count, &at, check, exact);
     }
     wf_query_destroy(q);
     wf_mesh_destroy(mesh);

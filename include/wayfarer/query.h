@@ -25,6 +25,23 @@
  * the goal crosses its portal (other searches: at portal midpoints); the
  * funnel then pulls the path tight through the corridor's portals.
  *
+ * Path modes (filter.path_mode, for find_path and begin_path; the other
+ * searches ignore it): WF_PATH_MODE_DEFAULT is the A* above.
+ * WF_PATH_MODE_EXACT finds the shortest path over the surface seen from
+ * above (lengths in the XZ plane; heights follow the polygons) with
+ * Polyanya: search nodes are intervals of portals seen from a root point,
+ * so the corridor it returns is the one the shortest path crosses and
+ * wf_query_find_straight_path on it gives that path. result.cost is the
+ * path's XZ length. Exact mode needs every area cost to be 1 (else
+ * WF_ERR_INVALID_ARG; flags still include and exclude polygons, excluded
+ * ones are walls), walks the surface only (off-mesh links are not taken;
+ * a link as start or end polygon is WF_ERR_INVALID_ARG), and uses its own
+ * storage: 4 interval nodes per max_nodes, sized at creation. It runs out
+ * like the default (WF_PATH_OUT_OF_NODES | WF_PATH_PARTIAL, the path then
+ * leads to the reached polygon nearest the goal); update_path counts node
+ * expansions as iterations. Other queries do not end an exact sliced
+ * search (they use other storage).
+ *
  * Every output array has a capacity; when it is too small the result says
  * so (WF_PATH_BUFFER_FULL) and holds what fit, never silently less.
  * Deterministic: same mesh, inputs and seed give the same answer.
@@ -41,11 +58,18 @@
 extern "C" {
 #endif
 
+/// How wf_query_find_path and wf_query_begin_path search (see "Path modes").
+typedef enum wf_path_mode {
+    WF_PATH_MODE_DEFAULT = 0, ///< A* over polygons, then the funnel: fast, near-shortest
+    WF_PATH_MODE_EXACT = 1,   ///< the shortest any-angle path over the surface (Polyanya)
+} wf_path_mode;
+
 /// Which polygons a query may use and what crossing them costs.
 typedef struct wf_query_filter {
     float area_cost[WF_MAX_AREAS]; ///< multiplier per area id, >= 0 (default 1)
     uint16_t include_flags;        ///< a polygon needs one of these (default 0xffff)
     uint16_t exclude_flags;        ///< and none of these (default 0)
+    uint32_t path_mode;            ///< wf_path_mode (default WF_PATH_MODE_DEFAULT)
 } wf_query_filter;
 
 /// All areas cost 1, every flag included, none excluded.
@@ -55,13 +79,14 @@ typedef struct wf_query wf_query;
 
 typedef struct wf_query_desc {
     const wf_mesh* mesh; ///< required; must outlive the query
-    uint32_t max_nodes;  ///< search nodes (polygons one search may touch); 0 = 2048, at most 2^24
+    uint32_t max_nodes;  ///< search nodes (polygons one search may touch); 0 = 2048, at most 2^24;
+                         ///< exact mode gets 4 interval nodes per max_nodes
     wf_allocator allocator;
 } wf_query_desc;
 
 WF_NODISCARD WF_API wf_status wf_query_create(const wf_query_desc* desc, wf_query** out);
 WF_API void wf_query_destroy(wf_query* query);
-/// Bytes the query holds (node pool, hash, open list).
+/// Bytes the query holds (node pool, hash, open list, exact-mode nodes).
 WF_API size_t wf_query_memory_bytes(const wf_query* query);
 
 /* ---------------------------------------------------------------------------

@@ -1,0 +1,870 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Exact path mode: Polyanya (Cui, Harabor, Grastien 2017) over the navmesh's
+// polygons in the XZ plane.
+//
+// A node is (root, interval, polygon): the path so far ends at the root, a
+// point where it turned (or the start), and continues in a straight line
+// through the interval (part of a portal) into the polygon. Expanding it
+// projects the interval through the polygon onto the polygon's other edges:
+// what the root sees through the interval keeps the root (observable
+// successors); what lies beside that cone is reached by turning at an
+// interval end that is an obstacle corner (non-observable successors, the
+// corner is their root). f = g(root) + the shortest way from the root
+// through the interval to the goal (the goal mirrored across the interval's
+// line when it lies on the root's side), which never overestimates, so the
+// first goal node popped is the shortest path. Adjacency comes only from the
+// mesh's links (tile portals, layers), never from overlap in XZ.
+//
+// Geometry is in doubles, nodes too. Left and right are as seen
+// from the root looking through the interval (the funnel's convention:
+// a point p is left of a -> b when wf_v2_triangle_area2(a, b, p) > 0).
+#include <math.h>
+#include <string.h>
+
+#include "navcore/alloc.h"
+#include "navcore/check.h"
+#include "navcore/geometry.h"
+#include "navcore/query_internal.h"
+
+#define EXACT_NODE_RIGHT_END 1u ///< the interval's right end is its portal's end
+#define EXACT_NODE_LEFT_END 2u  ///< the interval's left end is its portal's end
+#define EXACT_NODE_GOAL 4u      ///< the interval is the goal point
+#define EXACT_NODE_START 8u     ///< the start point in the start polygon
+
+#define NO_INDEX 0xffffffffu
+
+/// A root reached this much (metres) worse than its best g is pruned.
+#define G_EPSILON 1e-6
+/// Points this close (metres, XZ) are one point: a root on an interval end,
+/// a point on an edge.
+#define SAME_POINT 1e-5
+/// Intervals shorter than this are dropped: slivers left where a cone's
+/// side passes a vertex (what lies beyond is reached by the next edge).
+#define MIN_INTERVAL 1e-6
+/// Polygons walked round a vertex before calling it a corner anyway (a
+/// wrong "corner" costs time, never correctness).
+#define CORNER_WALK_MAX 32
+
+typedef struct xp {
+    double x, y, z;
+} xp;
+
+static xp xp_from(const double* p) { return (xp){p[0], p[1], p[2]}; }
+static xp xp_v3(wf_vec3 v) { return (xp){v.x, v.y, v.z}; }
+static void xp_store(xp p, double* out) {
+    out[0] = p.x + 0.0; // + 0: no negative zero in root keys
+    out[1] = p.y + 0.0;
+    out[2] = p.z + 0.0;
+}
+static xp xp_lerp(xp a, xp b, double t) {
+    return (xp){a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t};
+}
+/// Twice the signed XZ area of abc, the sign rule of wf_v2_triangle_area2.
+static double area2(xp a, xp b, xp c) {
+    return (b.z - a.z) * (c.x - a.x) - (b.x - a.x) * (c.z - a.z);
+}
+static double dist2d(xp a, xp b) {
+    double dx = b.x - a.x, dz = b.z - a.z;
+    return sqrt(dx * dx + dz * dz);
+}
+/// Position of p along a -> b (XZ), 0 at a, 1 at b.
+static double edge_param(xp p, xp a, xp b) {
+    double dx = b.x - a.x, dz = b.z - a.z, len_sq = dx * dx + dz * dz;
+    return len_sq > 0.0 ? ((p.x - a.x) * dx + (p.z - a.z) * dz) / len_sq : 0.0;
+}
+static double dist_point_segment(xp p, xp a, xp b, xp* out_closest) {
+    double t = edge_param(p, a, b);
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    xp c = xp_lerp(a, b, t);
+    if (out_closest != NULL) {
+        *out_closest = c;
+    }
+    return dist2d(p, c);
+}
+
+/* ---------------------------------------------------------------------------
+ * Storage
+ */
+
+static uint32_t pow2_at_least(uint32_t n) {
+    uint32_t p = 1;
+    while (p < n) {
+        p <<= 1;
+    }
+    return p;
+}
+
+wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uint32_t max_nodes) {
+    memset(s, 0, sizeof *s);
+    uint64_t capacity = (uint64_t)max_nodes * WF_EXACT_NODES_PER_MAX_NODE;
+    s->capacity = capacity > (1u << 26) ? (1u << 26) : (uint32_t)capacity;
+    // Turning points are a fraction of the nodes (about a quarter on grid
+    // maps): one per max_nodes; a full table only stops pruning new ones.
+    s->root_capacity = max_nodes > 0 ? max_nodes : 1u;
+    s->root_mask = pow2_at_least(s->root_capacity) - 1u;
+    s->nodes = WF_ALLOC_ARRAY(allocator, wf_exact_node, s->capacity);
+    s->open = WF_ALLOC_ARRAY(allocator, wf_exact_open, s->capacity);
+    s->roots = WF_ALLOC_ARRAY(allocator, wf_exact_root, s->root_capacity);
+    s->root_buckets = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
+    if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL) {
+        wf_exact_destroy(s, allocator);
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
+    s->goal_node = NO_INDEX;
+    return WF_OK;
+}
+
+void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
+    if (s->nodes != NULL) {
+        WF_FREE_ARRAY(allocator, s->nodes, wf_exact_node, s->capacity);
+    }
+    if (s->open != NULL) {
+        WF_FREE_ARRAY(allocator, s->open, wf_exact_open, s->capacity);
+    }
+    if (s->roots != NULL) {
+        WF_FREE_ARRAY(allocator, s->roots, wf_exact_root, s->root_capacity);
+    }
+    if (s->root_buckets != NULL) {
+        WF_FREE_ARRAY(allocator, s->root_buckets, uint32_t, (size_t)s->root_mask + 1u);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+size_t wf_exact_memory_bytes(const wf_exact_search* s) {
+    return (size_t)s->capacity * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
+           (size_t)s->root_capacity * sizeof(wf_exact_root) +
+           ((size_t)s->root_mask + 1u) * sizeof(uint32_t);
+}
+
+bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
+    for (uint32_t i = 0; i < WF_MAX_AREAS; ++i) {
+        if (filter->area_cost[i] != 1.0f) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * Open list (binary heap on f; ties to the larger g, which is nearer the
+ * goal on the same straight line, then to the lower node index)
+ */
+
+static bool open_less(const wf_exact_open* a, const wf_exact_open* b) {
+    if (a->f != b->f) {
+        return a->f < b->f;
+    }
+    return a->g > b->g || (a->g == b->g && a->node < b->node);
+}
+
+static void open_push(wf_exact_search* s, uint32_t node) {
+    wf_exact_open e = {s->nodes[node].f, s->nodes[node].g, node};
+    uint32_t i = s->open_count++;
+    while (i > 0) {
+        uint32_t parent = (i - 1) / 2;
+        if (!open_less(&e, &s->open[parent])) {
+            break;
+        }
+        s->open[i] = s->open[parent];
+        i = parent;
+    }
+    s->open[i] = e;
+}
+
+static uint32_t open_pop(wf_exact_search* s) {
+    if (s->open_count == 0) {
+        return NO_INDEX;
+    }
+    uint32_t top = s->open[0].node;
+    wf_exact_open last = s->open[--s->open_count];
+    uint32_t i = 0, n = s->open_count;
+    for (;;) {
+        uint32_t child = 2 * i + 1;
+        if (child >= n) {
+            break;
+        }
+        if (child + 1 < n && open_less(&s->open[child + 1], &s->open[child])) {
+            child++;
+        }
+        if (!open_less(&s->open[child], &last)) {
+            break;
+        }
+        s->open[i] = s->open[child];
+        i = child;
+    }
+    if (n > 0) {
+        s->open[i] = last;
+    }
+    return top;
+}
+
+/* ---------------------------------------------------------------------------
+ * Root-level pruning: the best g found for each root point
+ */
+
+/// Points are floats widened to doubles (the low mantissa bits are zero):
+/// each coordinate is folded and mixed (splitmix64's finaliser).
+static uint64_t mix64(uint64_t h) {
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    return h ^ (h >> 31);
+}
+
+static uint32_t root_hash(const double* p) {
+    uint64_t bits[3];
+    memcpy(bits, p, sizeof bits);
+    uint64_t h = mix64(bits[0] ^ (bits[0] >> 29));
+    h = mix64(h ^ bits[2] ^ (bits[2] >> 29));
+    h = mix64(h ^ bits[1] ^ (bits[1] >> 29));
+    return (uint32_t)h;
+}
+
+static uint32_t root_find(const wf_exact_search* s, const double* p) {
+    for (uint32_t i = s->root_buckets[root_hash(p) & s->root_mask]; i != NO_INDEX;
+         i = s->roots[i].next) {
+        const double* q = s->roots[i].pos;
+        if (q[0] == p[0] && q[1] == p[1] && q[2] == p[2]) {
+            return i;
+        }
+    }
+    return NO_INDEX;
+}
+
+/// The entry of point p, added (g infinite, corner unknown) if new;
+/// NO_INDEX when the table is full.
+static uint32_t root_get(wf_exact_search* s, const double* p) {
+    uint32_t i = root_find(s, p);
+    if (i == NO_INDEX && s->root_count < s->root_capacity) {
+        uint32_t b = root_hash(p) & s->root_mask;
+        i = s->root_count++;
+        wf_exact_root* r = &s->roots[i];
+        memcpy(r->pos, p, sizeof r->pos);
+        r->g = INFINITY;
+        r->corner = 0;
+        r->next = s->root_buckets[b];
+        s->root_buckets[b] = i;
+    }
+    return i;
+}
+
+/// False when root entry i is already known at a better g (prune);
+/// otherwise records g. No entry (a full table) just stops pruning.
+static bool root_admit(wf_exact_search* s, uint32_t i, double g) {
+    if (i == NO_INDEX) {
+        return true;
+    }
+    if (s->roots[i].g + G_EPSILON < g) {
+        return false;
+    }
+    if (g < s->roots[i].g) {
+        s->roots[i].g = g;
+    }
+    return true;
+}
+
+/// True when a better way to the node's root was found after it was pushed.
+static bool root_is_beaten(const wf_exact_search* s, const wf_exact_node* n) {
+    uint32_t i = n->root_index;
+    return i != NO_INDEX && s->roots[i].g + G_EPSILON < n->g;
+}
+
+/* ---------------------------------------------------------------------------
+ * Mesh helpers
+ */
+
+static bool poly_is_walkable(const wf_query_filter* filter, const wf_mesh_tile* tile,
+                             const wf_tile_poly* poly) {
+    return wf_poly_type(poly) == WF_POLY_TYPE_GROUND &&
+           wf_filter_passes(filter, tile, wf_tile_poly_index(tile, poly));
+}
+
+/// Tolerance for "p lies on an edge" at p's magnitude (float vertices).
+static double point_eps(xp p) { return 1e-4 + 1e-6 * (fabs(p.x) + fabs(p.z)); }
+
+/// True when p (on the boundary of polygon start) touches an obstacle: the
+/// polygons round p, walked through the links, do not close a loop. Only
+/// such points can be turning points of a shortest path. Each step leaves
+/// the polygon through the edge that ends at p (or runs through it), by the
+/// link covering the edge just before p: partial tile portals and layer
+/// seams work like whole edges.
+static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_poly_ref start,
+                      xp p) {
+    double eps = point_eps(p);
+    wf_poly_ref cur = start;
+    for (int step = 0; step < CORNER_WALK_MAX; ++step) {
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
+        uint32_t n = poly->vert_count, exit_edge = NO_INDEX;
+        xp a = {0, 0, 0}, b = {0, 0, 0};
+        for (uint32_t e = 0; e < n; ++e) {
+            a = xp_v3(wf_tile_vertex(tile, poly->verts[e]));
+            b = xp_v3(wf_tile_vertex(tile, poly->verts[(e + 1u) % n]));
+            if (dist_point_segment(p, a, b, NULL) <= eps && dist2d(p, a) > eps) {
+                exit_edge = e;
+                break;
+            }
+        }
+        if (exit_edge == NO_INDEX) {
+            return true;
+        }
+        double len = dist2d(a, b);
+        double probe = edge_param(p, a, b) - 2.0 * eps / len;
+        uint32_t index = wf_tile_poly_index(tile, poly);
+        wf_poly_ref next = {0};
+        for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
+            const wf_tile_link* link = &tile->links[k];
+            wf_poly_ref to = wf_poly_ref_from_u64(link->ref);
+            if (link->edge != exit_edge || wf_poly_ref_is_null(to)) {
+                continue;
+            }
+            const wf_mesh_tile* to_tile;
+            const wf_tile_poly* to_poly;
+            wf_mesh_resolve_unchecked(mesh, to, &to_tile, &to_poly);
+            if (wf_poly_type(to_poly) != WF_POLY_TYPE_GROUND) {
+                continue;
+            }
+            wf_vec3 left, right;
+            wf_mesh_link_portal(cur, tile, poly, link, to_tile, to_poly, &left, &right);
+            double t0 = edge_param(xp_v3(right), a, b), t1 = edge_param(xp_v3(left), a, b);
+            if (t0 <= probe && probe <= t1) {
+                if (!poly_is_walkable(filter, to_tile, to_poly)) {
+                    return true;
+                }
+                next = to;
+                break;
+            }
+        }
+        if (wf_poly_ref_is_null(next)) {
+            return true; // a wall
+        }
+        if (next.bits == start.bits) {
+            return false;
+        }
+        cur = next;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * Nodes
+ */
+
+/// True when a polygon's only way on is back where it was entered from
+/// (one linked neighbour across an edge): a path never needs to go in
+/// unless the goal is there (Polyanya's dead-end pruning). Neighbours the
+/// filter refuses still count: reading their flags costs more than it saves.
+static bool is_dead_end(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
+    uint32_t index = wf_tile_poly_index(tile, poly), ways = 0;
+    for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK && ways < 2;
+         k = tile->links[k].next) {
+        ways += tile->links[k].edge < poly->vert_count && tile->links[k].ref != 0;
+    }
+    return ways < 2;
+}
+
+/// Lower bound of the way from root r through interval (right R, left L)
+/// to t: the goal mirrored onto the far side of the interval's line, then
+/// straight if that line passes the interval, else round its nearer end.
+static double heuristic(xp r, xp right, xp left, xp t) {
+    // The polygon beyond lies where area2(right, left, x) < 0.
+    double side = area2(right, left, t);
+    if (side > 0.0) {
+        double dx = left.x - right.x, dz = left.z - right.z, len_sq = dx * dx + dz * dz;
+        if (len_sq > 0.0) {
+            double u = ((t.x - right.x) * dx + (t.z - right.z) * dz) / len_sq;
+            xp foot = {right.x + u * dx, t.y, right.z + u * dz};
+            t.x = 2.0 * foot.x - t.x;
+            t.z = 2.0 * foot.z - t.z;
+        }
+    }
+    if (area2(r, right, t) >= 0.0 && area2(r, left, t) <= 0.0) {
+        return dist2d(r, t);
+    }
+    double via_right = dist2d(r, right) + dist2d(right, t);
+    double via_left = dist2d(r, left) + dist2d(left, t);
+    return via_right < via_left ? via_right : via_left;
+}
+
+/// Length of the way to the node's polygon: to the root, then to the
+/// nearest point of the interval.
+static double node_reach(const wf_exact_node* n) {
+    xp r = xp_from(n->root);
+    return n->g + dist_point_segment(r, xp_from(n->right), xp_from(n->left), NULL);
+}
+
+/// Appends a node (the caller pushes it); false when storage ran out.
+static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root,
+                     uint32_t root_index, double g, xp right, xp left, uint32_t flags) {
+    if (s->node_count == s->capacity) {
+        s->out_of_nodes = true;
+        return false;
+    }
+    uint32_t i = s->node_count++;
+    wf_exact_node* n = &s->nodes[i];
+    xp_store(root, n->root);
+    xp_store(right, n->right);
+    xp_store(left, n->left);
+    n->g = g;
+    n->poly = poly.bits;
+    n->parent = parent;
+    n->flags = flags;
+    n->root_index = root_index;
+    xp t = xp_v3(s->end_pos);
+    n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, t)
+                                          : g + heuristic(root, right, left, t);
+    return true;
+}
+
+/// A turn at an interval end: allowed when the end is its portal's end, a
+/// corner of an obstacle, not the root itself, and not already reached
+/// more cheaply. Evaluated once per expansion and side (lazy).
+typedef struct turn {
+    int state; ///< 0 unknown, 1 allowed, -1 refused
+    xp at;
+    double g;
+    uint32_t root_index;
+} turn;
+
+typedef struct expansion {
+    wf_exact_search* s;
+    const wf_mesh* mesh;
+    uint32_t node;
+    wf_poly_ref poly;
+    xp root;
+    uint32_t root_index;
+    double g;
+    turn right, left;
+} expansion;
+
+static bool turn_allowed(expansion* x, turn* t, bool is_portal_end) {
+    if (t->state == 0) {
+        t->state = -1;
+        t->g = x->g + dist2d(x->root, t->at);
+        if (is_portal_end && dist2d(x->root, t->at) > SAME_POINT) {
+            double key[3];
+            xp_store(t->at, key);
+            // Corners are walked round once per search.
+            uint32_t i = root_get(x->s, key);
+            uint32_t corner = i != NO_INDEX ? x->s->roots[i].corner : 0u;
+            if (corner == 0) {
+                corner = is_corner(x->mesh, &x->s->filter, x->poly, t->at) ? 1u : 2u;
+                if (i != NO_INDEX) {
+                    x->s->roots[i].corner = corner;
+                }
+            }
+            if (corner == 1 && root_admit(x->s, i, t->g)) {
+                t->state = 1;
+                t->root_index = i;
+            }
+        }
+    }
+    return t->state == 1;
+}
+
+/// [lo, hi] of t in [0, 1] where f0 + t (f1 - f0) >= 0 (empty: lo > hi).
+static void nonneg_range(double f0, double f1, double* lo, double* hi) {
+    if (f0 >= 0.0 && f1 >= 0.0) {
+        *lo = 0.0;
+        *hi = 1.0;
+    } else if (f0 < 0.0 && f1 < 0.0) {
+        *lo = 1.0;
+        *hi = 0.0;
+    } else {
+        double t = f0 / (f0 - f1);
+        if (f0 < 0.0) {
+            *lo = t;
+            *hi = 1.0;
+        } else {
+            *lo = 0.0;
+            *hi = t;
+        }
+    }
+}
+
+/// The part of [0, 1] outside the range [lo, hi] of nonneg_range (one end).
+static void outside_range(double lo, double hi, double* out_lo, double* out_hi) {
+    if (lo > hi) {
+        *out_lo = 0.0;
+        *out_hi = 1.0;
+    } else if (lo > 0.0) {
+        *out_lo = 0.0;
+        *out_hi = lo;
+    } else if (hi < 1.0) {
+        *out_lo = hi;
+        *out_hi = 1.0;
+    } else {
+        *out_lo = 1.0;
+        *out_hi = 0.0;
+    }
+}
+
+/// One successor: the part [lo, hi] of portal [p0, p1] (params along edge
+/// a -> b; the portal's own ends are exact), seen from root.
+static bool add_piece(expansion* x, wf_poly_ref next, xp a, xp b, double p0, double p1,
+                      xp portal_right, xp portal_left, double lo, double hi, xp root,
+                      uint32_t root_index, double g) {
+    // A cut within SAME_POINT of a portal end is that end: a cone's side
+    // through a corner must leave the corner a turning point.
+    double len = dist2d(a, b), snap = len > 0.0 ? SAME_POINT / len : 0.0;
+    double t0 = lo > p0 + snap ? lo : p0, t1 = hi < p1 - snap ? hi : p1;
+    if ((t1 - t0) * len < MIN_INTERVAL) {
+        return true;
+    }
+    bool right_end = t0 == p0, left_end = t1 == p1;
+    xp right = right_end ? portal_right : xp_lerp(a, b, t0);
+    xp left = left_end ? portal_left : xp_lerp(a, b, t1);
+    uint32_t flags = (right_end ? EXACT_NODE_RIGHT_END : 0u) | (left_end ? EXACT_NODE_LEFT_END : 0u);
+    return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
+}
+
+/// Expands node `index` (its polygon live). False when storage ran out.
+static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
+                   const wf_tile_poly* poly) {
+    wf_exact_search* s = &q->exact;
+    const wf_exact_node node = s->nodes[index];
+    wf_poly_ref poly_ref = wf_poly_ref_from_u64(node.poly);
+    expansion x = {.s = s, .mesh = q->mesh, .node = index, .poly = poly_ref,
+                   .root = xp_from(node.root), .root_index = node.root_index, .g = node.g};
+    x.right.at = xp_from(node.right);
+    x.left.at = xp_from(node.left);
+    bool start = (node.flags & EXACT_NODE_START) != 0;
+    uint32_t n = poly->vert_count;
+    // Polygon entered from: never straight back. Its edge is not skipped:
+    // another portal on it (a tile border split differently on each side)
+    // is reached by turning at an interval end and running along the edge.
+    uint64_t back = start ? 0u : s->nodes[node.parent].poly;
+    // A root on an interval end sees the whole polygon from that side.
+    bool snap_right = start || dist2d(x.root, x.right.at) <= SAME_POINT;
+    bool snap_left = start || dist2d(x.root, x.left.at) <= SAME_POINT;
+    xp t = xp_v3(s->end_pos);
+
+    if (poly_ref.bits == s->end_ref.bits) {
+        // The goal's polygon is convex: straight on if the root sees the
+        // goal through the interval, else round the interval end.
+        double fr = snap_right ? 0.0 : area2(x.root, x.right.at, t);
+        double fl = snap_left ? 0.0 : area2(x.root, x.left.at, t);
+        xp root = x.root;
+        uint32_t root_index = x.root_index;
+        double g = x.g;
+        if (fr < 0.0) {
+            root = x.right.at;
+        } else if (fl > 0.0) {
+            root = x.left.at;
+        }
+        if (root.x != x.root.x || root.z != x.root.z || root.y != x.root.y) {
+            g += dist2d(x.root, root);
+            double key[3];
+            xp_store(root, key);
+            root_index = root_get(s, key);
+            if (!root_admit(s, root_index, g)) {
+                return true;
+            }
+        }
+        return add_node(s, index, poly_ref, root, root_index, g, t, t, EXACT_NODE_GOAL);
+    }
+
+    xp verts[WF_MAX_VERTS_PER_POLY];
+    for (uint32_t i = 0; i < n; ++i) {
+        verts[i] = xp_v3(wf_tile_vertex(tile, poly->verts[i]));
+    }
+    // Per vertex, its side of the cone's right and left rays (0 when the
+    // root sits on that interval end); per edge, computed when a link
+    // needs it: the observable range and the ranges beside the cone.
+    double side_right[WF_MAX_VERTS_PER_POLY], side_left[WF_MAX_VERTS_PER_POLY];
+    for (uint32_t v = 0; v < n; ++v) {
+        side_right[v] = snap_right ? 0.0 : area2(x.root, x.right.at, verts[v]);
+        side_left[v] = snap_left ? 0.0 : -area2(x.root, x.left.at, verts[v]);
+    }
+    double obs_lo[WF_MAX_VERTS_PER_POLY], obs_hi[WF_MAX_VERTS_PER_POLY];
+    double right_lo[WF_MAX_VERTS_PER_POLY], right_hi[WF_MAX_VERTS_PER_POLY];
+    double left_lo[WF_MAX_VERTS_PER_POLY], left_hi[WF_MAX_VERTS_PER_POLY];
+    uint32_t ranges_done = 0; // bit per edge
+    uint32_t poly_index = wf_tile_poly_index(tile, poly);
+    for (uint32_t l = tile->first_link[poly_index]; l != WF_NULL_LINK; l = tile->links[l].next) {
+        const wf_tile_link* link = &tile->links[l];
+        wf_poly_ref next = wf_poly_ref_from_u64(link->ref);
+        uint32_t e = link->edge;
+        if (e >= n || link->ref == back || wf_poly_ref_is_null(next)) {
+            continue; // off-mesh links are not taken
+        }
+        const wf_mesh_tile* next_tile;
+        const wf_tile_poly* next_poly;
+        wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
+        if (!poly_is_walkable(&s->filter, next_tile, next_poly) ||
+            (next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly))) {
+            continue;
+        }
+        if ((ranges_done & (1u << e)) == 0) {
+            ranges_done |= 1u << e;
+            uint32_t w = (e + 1u) % n;
+            double rl, rh, ll, lh;
+            nonneg_range(side_right[e], side_right[w], &rl, &rh);
+            nonneg_range(side_left[e], side_left[w], &ll, &lh);
+            obs_lo[e] = rl > ll ? rl : ll;
+            obs_hi[e] = rh < lh ? rh : lh;
+            outside_range(rl, rh, &right_lo[e], &right_hi[e]);
+            outside_range(ll, lh, &left_lo[e], &left_hi[e]);
+        }
+        wf_vec3 pl, pr;
+        wf_mesh_link_portal(poly_ref, tile, poly, link, next_tile, next_poly, &pl, &pr);
+        xp a = verts[e], b = verts[(e + 1u) % n];
+        xp portal_right = xp_v3(pr), portal_left = xp_v3(pl);
+        double p0 = edge_param(portal_right, a, b), p1 = edge_param(portal_left, a, b);
+        if (!add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, obs_lo[e], obs_hi[e],
+                       x.root, x.root_index, x.g)) {
+            return false;
+        }
+        if (right_lo[e] <= right_hi[e] && p0 < right_hi[e] && p1 > right_lo[e] &&
+            turn_allowed(&x, &x.right, (node.flags & EXACT_NODE_RIGHT_END) != 0) &&
+            !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, right_lo[e],
+                       right_hi[e], x.right.at, x.right.root_index, x.right.g)) {
+            return false;
+        }
+        if (left_lo[e] <= left_hi[e] && p0 < left_hi[e] && p1 > left_lo[e] &&
+            turn_allowed(&x, &x.left, (node.flags & EXACT_NODE_LEFT_END) != 0) &&
+            !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, left_lo[e], left_hi[e],
+                       x.left.at, x.left.root_index, x.left.g)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * The search
+ */
+
+static void clear_result(wf_path_result* out) {
+    if (out != NULL) {
+        out->count = 0;
+        out->flags = 0;
+        out->cost = 0.0f;
+    }
+}
+
+static wf_vec3 clamp_into(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, ref, &tile, &poly);
+    wf_vec3 out;
+    bool inside;
+    wf_mesh_closest_point_on_poly(tile, poly, pos, &out, &inside);
+    return out;
+}
+
+static wf_status check_ground_poly(const wf_mesh* mesh, wf_poly_ref ref) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_status s = wf_mesh_resolve(mesh, ref, &tile, &poly);
+    if (s == WF_OK && wf_poly_type(poly) != WF_POLY_TYPE_GROUND) {
+        s = WF_ERR_INVALID_ARG; // exact mode walks the surface only
+    }
+    return s;
+}
+
+wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref end_ref,
+                              wf_vec3 start_pos, wf_vec3 end_pos, const wf_query_filter* filter) {
+    WF_CHECK_ARG(query != NULL && filter != NULL);
+    WF_CHECK_ARG(filter->path_mode == WF_PATH_MODE_EXACT);
+    WF_CHECK_ARG(!wf_poly_ref_is_null(start_ref) && !wf_poly_ref_is_null(end_ref));
+    WF_CHECK_ARG(wf_v3_is_finite(start_pos) && wf_v3_is_finite(end_pos));
+    WF_CHECK_ARG(wf_exact_filter_is_valid(filter));
+    wf_status st = check_ground_poly(query->mesh, start_ref);
+    if (st == WF_OK) {
+        st = check_ground_poly(query->mesh, end_ref);
+    }
+    if (st != WF_OK) {
+        return st;
+    }
+    // This search replaces any sliced search of either mode.
+    memset(&query->sliced, 0, sizeof query->sliced);
+    query->sliced.best_node = WF_NO_NODE;
+    wf_exact_search* s = &query->exact;
+    s->active = true;
+    s->status = WF_IN_PROGRESS;
+    s->start_ref = start_ref;
+    s->end_ref = end_ref;
+    s->start_pos = clamp_into(query->mesh, start_ref, start_pos);
+    s->end_pos = clamp_into(query->mesh, end_ref, end_pos);
+    s->filter = *filter;
+    s->node_count = 0;
+    s->open_count = 0;
+    s->goal_node = NO_INDEX;
+    s->out_of_nodes = false;
+    for (uint32_t i = 0; i < s->root_count; ++i) {
+        s->root_buckets[root_hash(s->roots[i].pos) & s->root_mask] = NO_INDEX;
+    }
+    s->root_count = 0;
+    xp sp = xp_v3(s->start_pos);
+    double key[3];
+    xp_store(sp, key);
+    uint32_t root_index = root_get(s, key);
+    (void)root_admit(s, root_index, 0.0);
+    // Capacity is at least WF_EXACT_NODES_PER_MAX_NODE: the start fits.
+    if (start_ref.bits == end_ref.bits) {
+        xp ep = xp_v3(s->end_pos);
+        (void)add_node(s, NO_INDEX, start_ref, sp, root_index, 0.0, ep, ep,
+                       EXACT_NODE_GOAL | EXACT_NODE_START);
+    } else {
+        (void)add_node(s, NO_INDEX, start_ref, sp, root_index, 0.0, sp, sp, EXACT_NODE_START);
+    }
+    open_push(s, 0);
+    return WF_OK;
+}
+
+/// Expands a node; while an expansion yields a single successor that is
+/// not the goal, expands that one at once instead of pushing it
+/// (Polyanya's intermediate pruning: corridors cost no heap traffic).
+static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
+                         const wf_tile_poly* poly) {
+    wf_exact_search* s = &q->exact;
+    for (;;) {
+        uint32_t first = s->node_count;
+        if (!expand(q, index, tile, poly)) {
+            return false;
+        }
+        if (s->node_count == first + 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
+            index = first;
+            wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
+                                      &poly);
+            continue;
+        }
+        for (uint32_t i = first; i < s->node_count; ++i) {
+            open_push(s, i);
+        }
+        return true;
+    }
+}
+
+wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_t* out_iterations) {
+    wf_exact_search* s = &query->exact;
+    uint32_t iterations = 0;
+    while (s->status == WF_IN_PROGRESS && iterations < max_iterations) {
+        uint32_t i = open_pop(s);
+        if (i == NO_INDEX) {
+            s->status = WF_PARTIAL; // unreachable
+            break;
+        }
+        iterations++;
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        if (wf_mesh_resolve(query->mesh, wf_poly_ref_from_u64(s->nodes[i].poly), &tile, &poly) !=
+            WF_OK) {
+            s->status = WF_ERR_STALE_REF; // a tile went away between updates
+            break;
+        }
+        if ((s->nodes[i].flags & EXACT_NODE_GOAL) != 0) {
+            s->goal_node = i;
+            s->status = WF_OK;
+            break;
+        }
+        if (root_is_beaten(s, &s->nodes[i])) {
+            continue;
+        }
+        if (!expand_chain(query, i, tile, poly)) {
+            s->status = WF_PARTIAL; // out of nodes
+        }
+    }
+    if (out_iterations != NULL) {
+        *out_iterations = iterations;
+    }
+    return s->status;
+}
+
+/// For partial results: the node whose interval came nearest the goal
+/// (ties: lower g, then lower index); goal nodes are at distance 0.
+static uint32_t best_reached_node(const wf_exact_search* s) {
+    xp t = xp_v3(s->end_pos);
+    uint32_t best = 0;
+    double best_distance = INFINITY;
+    for (uint32_t i = 0; i < s->node_count; ++i) {
+        const wf_exact_node* n = &s->nodes[i];
+        double d = (n->flags & EXACT_NODE_GOAL) != 0
+                       ? 0.0
+                       : dist_point_segment(t, xp_from(n->right), xp_from(n->left), NULL);
+        if (d < best_distance || (d == best_distance && n->g < s->nodes[best].g)) {
+            best = i;
+            best_distance = d;
+        }
+    }
+    return best;
+}
+
+/// Writes the polygons of target's parent chain, start first, keeping the
+/// start part when it does not fit. out->flags holds the search's flags.
+static wf_status write_chain(wf_query* query, uint32_t target, double cost, wf_poly_ref* path,
+                             uint32_t max_path, wf_path_result* out) {
+    const wf_exact_search* s = &query->exact;
+    if ((s->nodes[target].flags & EXACT_NODE_GOAL) != 0 && s->nodes[target].parent != NO_INDEX) {
+        target = s->nodes[target].parent; // same polygon as its parent
+    }
+    uint32_t length = 0;
+    for (uint32_t i = target; i != NO_INDEX && length <= s->node_count; i = s->nodes[i].parent) {
+        length++;
+    }
+    uint32_t keep = length < max_path ? length : max_path;
+    uint32_t last = target;
+    for (uint32_t k = keep; k < length; ++k) {
+        last = s->nodes[last].parent;
+    }
+    uint32_t i = last;
+    for (uint32_t w = keep; w > 0; --w) {
+        wf_poly_ref ref = wf_poly_ref_from_u64(s->nodes[i].poly);
+        if (wf_mesh_check_poly(query->mesh, ref) != WF_OK) {
+            clear_result(out);
+            return WF_ERR_STALE_REF; // the mesh changed after the search
+        }
+        path[w - 1] = ref;
+        i = s->nodes[i].parent;
+    }
+    if (keep < length) {
+        out->flags |= WF_PATH_BUFFER_FULL;
+        cost = node_reach(&s->nodes[last]);
+    }
+    out->count = keep;
+    out->cost = (float)cost;
+    return out->flags == 0 ? WF_OK : WF_PARTIAL;
+}
+
+wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
+                               uint32_t existing_count, wf_poly_ref* path, uint32_t max_path,
+                               wf_path_result* out) {
+    wf_exact_search* s = &query->exact;
+    wf_status status = s->status;
+    s->active = false;
+    clear_result(out);
+    if (status < 0) {
+        return status;
+    }
+    uint32_t target = NO_INDEX;
+    double cost = 0.0;
+    // Replanning: the furthest polygon of the old corridor the search
+    // reached (the cheapest node into it).
+    for (uint32_t e = existing_count; e-- > 0 && target == NO_INDEX;) {
+        for (uint32_t i = 0; i < s->node_count; ++i) {
+            const wf_exact_node* n = &s->nodes[i];
+            if (n->poly == existing[e].bits && (n->flags & EXACT_NODE_GOAL) == 0 &&
+                (target == NO_INDEX || node_reach(n) < cost)) {
+                target = i;
+                cost = node_reach(n);
+            }
+        }
+    }
+    if (target == NO_INDEX) {
+        if (status == WF_OK) {
+            target = s->goal_node;
+            cost = s->nodes[target].f;
+        } else {
+            target = best_reached_node(s);
+            out->flags = WF_PATH_PARTIAL | (s->out_of_nodes ? WF_PATH_OUT_OF_NODES : 0u);
+            cost = (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 ? s->nodes[target].f
+                                                                    : node_reach(&s->nodes[target]);
+        }
+    }
+    return write_chain(query, target, cost, path, max_path, out);
+}

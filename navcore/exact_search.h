@@ -1,0 +1,84 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Exact path mode (WF_PATH_MODE_EXACT): the true shortest any-angle path
+// over the navmesh in the XZ plane, found with Polyanya (Cui, Harabor,
+// Grastien 2017). A search node is a root point, an interval of a portal
+// seen from it and the polygon the interval leads into. Storage is sized at
+// wf_query_create and separate from the polygon A*'s node pool.
+#ifndef WF_NAVCORE_EXACT_SEARCH_H
+#define WF_NAVCORE_EXACT_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wayfarer/query.h"
+
+/// Exact search nodes per max_nodes of the query (an interval search
+/// touches a polygon through several intervals).
+#define WF_EXACT_NODES_PER_MAX_NODE 4u
+
+typedef struct wf_exact_node {
+    // Doubles: a cone cast from a root through a float-rounded interval end
+    // would miss, by float noise, the corner its side runs through.
+    double root[3];  ///< where the path last turned (x, y, z)
+    double left[3];  ///< interval end on the left, seen from the root
+    double right[3]; ///< interval end on the right
+    double g;        ///< XZ length from the start to the root
+    double f;        ///< g + lower bound from the root through the interval to the goal
+    uint64_t poly;   ///< polygon the interval leads into (wf_poly_ref bits)
+    uint32_t parent; ///< node whose polygon precedes poly in the corridor
+    uint32_t flags;  ///< EXACT_NODE_* (exact_search.c)
+    uint32_t root_index; ///< the root's entry in the turning points, or none
+} wf_exact_node;
+
+typedef struct wf_exact_open {
+    double f;
+    double g; ///< ties on f go to the deeper node
+    uint32_t node;
+} wf_exact_open;
+
+/// A point met as a possible turn: its best g as a root (root-level
+/// pruning; infinite until it is one) and whether it is an obstacle corner.
+typedef struct wf_exact_root {
+    double pos[3];
+    double g;
+    uint32_t next;
+    uint32_t corner; ///< 0 not known yet, 1 corner, 2 not a corner
+} wf_exact_root;
+
+typedef struct wf_exact_search {
+    wf_exact_node* nodes;
+    wf_exact_open* open;
+    wf_exact_root* roots;
+    uint32_t* root_buckets;
+    uint32_t capacity; ///< nodes and open entries
+    uint32_t root_capacity;
+    uint32_t root_mask;
+    uint32_t node_count, open_count, root_count;
+    // The search (one-shot or time-sliced).
+    bool active;       ///< an exact begin_path is the query's current sliced search
+    wf_status status;  ///< WF_IN_PROGRESS while running
+    wf_poly_ref start_ref, end_ref;
+    wf_vec3 start_pos, end_pos; ///< clamped into their polygons
+    wf_query_filter filter;
+    uint32_t goal_node;  ///< popped goal node (WF_OK)
+    bool out_of_nodes;
+} wf_exact_search;
+
+wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uint32_t max_nodes);
+void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator);
+size_t wf_exact_memory_bytes(const wf_exact_search* s);
+
+/// True when the filter is one exact mode accepts (every area cost 1).
+bool wf_exact_filter_is_valid(const wf_query_filter* filter);
+
+/// wf_query_begin_path / update / finish / finish_partial in exact mode;
+/// path_search.c hands them over.
+wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref end_ref,
+                              wf_vec3 start_pos, wf_vec3 end_pos, const wf_query_filter* filter);
+wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_t* out_iterations);
+wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
+                               uint32_t existing_count, wf_poly_ref* path, uint32_t max_path,
+                               wf_path_result* out);
+
+#endif

@@ -1,0 +1,193 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Exact path mode on Moving AI grid maps built as `wayfarer scen --map`
+// builds them (one cell per grid cell, radius 0, tiles of 64 cells): every
+// scenario row is found, no longer than the .scen's octile optimum (an
+// any-angle path over the same free cells never is) and no longer than the
+// default mode's path. Skips without the data.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_data.h"
+#include "wayfarer/query.h"
+#include "wayfarer/tilecache.h"
+
+#define MOVINGAI_DIR WF_TESTDATA_DIR "/movingai"
+#define MAX_NODES 65536u
+#define MAX_CORRIDOR 65536u
+#define MAX_STRAIGHT 1024u
+/// Float noise on a path of a few hundred metres.
+#define LENGTH_TOLERANCE 1e-3
+
+typedef struct scen_row {
+    double sx, sz, gx, gz, octile;
+} scen_row;
+
+static size_t parse_scen(char* text, scen_row** out) {
+    size_t cap = 64, n = 0;
+    scen_row* rows = malloc(cap * sizeof *rows);
+    for (char* line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        unsigned bucket, w, h;
+        char map[256];
+        scen_row r;
+        if (sscanf(line, "%u %255s %u %u %lf %lf %lf %lf %lf", &bucket, map, &w, &h, &r.sx, &r.sz,
+                   &r.gx, &r.gz, &r.octile) != 9) {
+            continue; // the version line
+        }
+        if (n == cap) {
+            cap *= 2;
+            rows = realloc(rows, cap * sizeof *rows);
+        }
+        rows[n++] = r;
+    }
+    *out = rows;
+    return n;
+}
+
+static wf_mesh* build_map(const char* path) {
+    size_t size = 0;
+    char* text = test_data_read(path, &size);
+    if (text == NULL) {
+        return NULL;
+    }
+    wf_grid_data* grid = NULL;
+    assert_int_equal(wf_grid_load_movingai(text, size, 1.0f, &(wf_geom_load_desc){0}, &grid),
+                     WF_OK);
+    free(text);
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = wf_tilecache_params_recast_demo();
+    d.params.cell_size = 1.0f;
+    d.params.agent_radius = 0.0f;
+    d.params.tile_size = 64;
+    d.params.min_region_area = 0;
+    d.params.merge_region_area = 0;
+    d.params.max_edge_length = 0.0f;
+    d.params.max_simplification_error = 0.5f;
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    assert_int_equal(wf_tilecache_build_grid(tc, wf_grid_data_view(grid)), WF_OK);
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_true(wf_succeeded(wf_tilecache_build_navmesh(tc, mesh)));
+    wf_tilecache_destroy(tc);
+    wf_grid_data_destroy(grid);
+    return mesh;
+}
+
+/// Straight-path length (XZ) of a find_path in the filter's mode, or -1.
+static double path_length(wf_query* q, wf_poly_ref start, wf_poly_ref goal, wf_vec3 sp,
+                          wf_vec3 gp, const wf_query_filter* filter, wf_poly_ref* corridor,
+                          wf_straight_point* points) {
+    wf_path_result pr = {0, 0, 0.0f};
+    uint32_t n = 0;
+    if (wf_query_find_path(q, start, goal, sp, gp, filter, corridor, MAX_CORRIDOR, &pr) != WF_OK ||
+        wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, MAX_STRAIGHT, 0, &n) !=
+            WF_OK) {
+        return -1.0;
+    }
+    double length = 0.0;
+    for (uint32_t k = 1; k < n; ++k) {
+        length += wf_v2_distance(points[k - 1].pos, points[k].pos);
+    }
+    return length;
+}
+
+/// Every `stride`-th row of the map's scenarios.
+static void run_map(const char* name, size_t stride) {
+    char map_path[512], scen_path[512];
+    snprintf(map_path, sizeof map_path, "%s/maps/%s.map", MOVINGAI_DIR, name);
+    snprintf(scen_path, sizeof scen_path, "%s/scenarios/%s.map.scen", MOVINGAI_DIR, name);
+    size_t size = 0;
+    char* scen = test_data_read(scen_path, &size);
+    wf_mesh* mesh = scen != NULL ? build_map(map_path) : NULL;
+    if (mesh == NULL) {
+        free(scen);
+        skip();
+    }
+    scen_row* rows = NULL;
+    size_t count = parse_scen(scen, &rows);
+    assert_true(count > 100);
+    wf_query* q = NULL;
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = MAX_NODES}, &q),
+                     WF_OK);
+    wf_poly_ref* corridor = malloc(MAX_CORRIDOR * sizeof *corridor);
+    wf_straight_point* points = malloc(MAX_STRAIGHT * sizeof *points);
+    wf_query_filter def = wf_query_filter_defaults();
+    wf_query_filter exact = def;
+    exact.path_mode = WF_PATH_MODE_EXACT;
+    const wf_vec3 half = wf_v3(0.5f, 1.0f, 0.5f);
+    size_t run = 0, missing = 0, longer = 0, longer_than_default = 0, shorter_than_default = 0;
+    double ratio_sum = 0.0;
+    for (size_t i = 0; i < count; i += stride) {
+        const scen_row* r = &rows[i];
+        wf_vec3 a = wf_v3((float)r->sx + 0.5f, 0.0f, (float)r->sz + 0.5f);
+        wf_vec3 b = wf_v3((float)r->gx + 0.5f, 0.0f, (float)r->gz + 0.5f);
+        wf_poly_ref start, goal;
+        wf_vec3 sp, gp;
+        assert_int_equal(wf_query_find_nearest_poly(q, a, half, &def, &start, &sp), WF_OK);
+        assert_int_equal(wf_query_find_nearest_poly(q, b, half, &def, &goal, &gp), WF_OK);
+        run++;
+        double e = path_length(q, start, goal, sp, gp, &exact, corridor, points);
+        double d = path_length(q, start, goal, sp, gp, &def, corridor, points);
+        if (e < 0.0) {
+            missing++;
+            continue;
+        }
+        if (e > r->octile + LENGTH_TOLERANCE || (d >= 0.0 && e > d + LENGTH_TOLERANCE)) {
+            print_message("%s row %zu: exact %.6f, default %.6f, octile %.6f\n", name, i, e, d,
+                          r->octile);
+        }
+        longer += e > r->octile + LENGTH_TOLERANCE;
+        longer_than_default += d >= 0.0 && e > d + LENGTH_TOLERANCE;
+        shorter_than_default += d >= 0.0 && e < d - LENGTH_TOLERANCE;
+        ratio_sum += r->octile > 0.0 ? e / r->octile : 1.0;
+    }
+    print_message("%s: %zu rows, %zu not found, %zu longer than octile, %zu longer and %zu "
+                  "shorter than default, mean ratio to octile %.4f\n",
+                  name, run, missing, longer, longer_than_default, shorter_than_default,
+                  ratio_sum / (double)run);
+    assert_int_equal(missing, 0);
+    assert_int_equal(longer, 0);
+    assert_int_equal(longer_than_default, 0);
+    free(corridor);
+    free(points);
+    wf_query_destroy(q);
+    wf_mesh_destroy(mesh);
+    free(rows);
+    free(scen);
+}
+
+static void test_arena(void** state) {
+    (void)state;
+    run_map("dao/arena", 1);
+}
+
+static void test_den101d(void** state) {
+    (void)state;
+    run_map("dao/den101d", 1);
+}
+
+/// Every third row keeps a debug build under ten seconds.
+static void test_8room(void** state) {
+    (void)state;
+    run_map("rooms/8room_000", 3);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_den101d),
+        cmocka_unit_test(test_8room),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
