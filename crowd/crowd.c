@@ -141,13 +141,31 @@ static bool desc_valid(const wf_crowd_desc* d) {
         }
     }
     for (uint32_t i = 0; i < d->filter_count; ++i) {
+        const wf_query_filter* f = &d->filters[i];
+        bool exact = f->path_mode == WF_PATH_MODE_EXACT;
+        if (f->path_mode > WF_PATH_MODE_EXACT) {
+            return false;
+        }
         for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
-            if (!isfinite(d->filters[i].area_cost[a]) || d->filters[i].area_cost[a] < 0.0f) {
+            // Exact mode is exact on lengths: it takes no area costs.
+            if (!isfinite(f->area_cost[a]) || f->area_cost[a] < 0.0f ||
+                (exact && f->area_cost[a] != 1.0f)) {
                 return false;
             }
         }
     }
     return true;
+}
+
+/// Whether any filter asks for exact paths: only then do the crowd's
+/// queries carry exact mode's storage.
+static bool any_exact_filter(const wf_crowd_desc* d) {
+    for (uint32_t i = 0; i < d->filter_count; ++i) {
+        if (d->filters[i].path_mode == WF_PATH_MODE_EXACT) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static uint32_t or_default(uint32_t v, uint32_t def) { return v != 0 ? v : def; }
@@ -212,8 +230,14 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
         c->worker_phase_us == NULL) {
         goto fail;
     }
+    // Exact paths need their storage in every query that searches (quick
+    // searches and topology checks run on the worker queries).
+    uint32_t exact_storage = any_exact_filter(desc) ? 0u : WF_QUERY_NO_EXACT;
     for (uint32_t w = 0; w < c->worker_count; ++w) {
-        wf_query_desc qd = {.mesh = c->mesh, .max_nodes = 1024u, .allocator = allocator};
+        wf_query_desc qd = {.mesh = c->mesh,
+                            .max_nodes = 1024u,
+                            .exact_nodes_per_node = exact_storage,
+                            .allocator = allocator};
         s = wf_query_create(&qd, &c->worker_queries[w]);
         if (s != WF_OK) {
             goto fail;
@@ -221,6 +245,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     }
     wf_path_queue_desc pq = {
         .mesh = c->mesh,
+        .exact_nodes_per_node = exact_storage,
         .max_agents = c->max_agents,
         .capacity = or_default(desc->max_queued_paths, c->max_agents),
         .search_count = or_default(desc->max_searches, 8u),

@@ -41,7 +41,8 @@
  *     queue     heap (queue capacity), key and heap_pos (max_agents), raw
  *     searches  per search slot, SEARCH_RECORD bytes: agent, agent id,
  *               budget, used, status, expansions since begin, then the
- *               begin's start and end refs, positions and filter
+ *               begin's start and end refs, positions and filter (with
+ *               its path mode)
  *
  * Checksum: 64-bit FNV-1a (offset 14695981039346656037, prime
  * 1099511628211) over every byte of the blob with the checksum field read as
@@ -63,7 +64,7 @@
  */
 
 #define MAGIC 0x52434657u // "WFCR"
-#define VERSION 2u
+#define VERSION 3u
 #define BYTE_ORDER_MARK 0x01020304u
 #define SECTION_COUNT 5u
 #define LAYOUT_WORDS 8u
@@ -82,9 +83,10 @@ enum { SEC_SCALARS, SEC_IDS, SEC_AGENTS, SEC_QUEUE, SEC_SEARCHES };
 #define CORRIDOR_RECORD (4u + 2u * sizeof(wf_vec3))
 // Search record: agent 0, id 4, budget 12, used 16, status 20, expansions
 // 24, start ref 32, end ref 40, start pos 48, end pos 60, filter 72
-// (area costs, then include | exclude << 16).
+// (area costs, then include | exclude << 16, then the path mode).
 #define SEARCH_FILTER_AT 72u
-#define SEARCH_RECORD (SEARCH_FILTER_AT + 4u * WF_MAX_AREAS + 4u)
+#define SEARCH_MODE_AT (SEARCH_FILTER_AT + 4u * WF_MAX_AREAS + 4u)
+#define SEARCH_RECORD (SEARCH_MODE_AT + 4u)
 
 /// Every flag crowd_internal.h defines (a load rejects others).
 #define AGENT_FLAGS_ALL                                                                            \
@@ -266,6 +268,7 @@ static void write_search(const wf_path_search* s, unsigned char* p) {
     wf_bytes_put_u32(p + SEARCH_FILTER_AT + 4u * WF_MAX_AREAS,
                      (uint32_t)s->begin_filter.include_flags |
                          ((uint32_t)s->begin_filter.exclude_flags << 16));
+    wf_bytes_put_u32(p + SEARCH_MODE_AT, s->begin_filter.path_mode);
 }
 
 /// Struct padding of the records saved raw holds whatever the stack had
@@ -696,6 +699,7 @@ static void read_search(const unsigned char* p, wf_path_search* s) {
     uint32_t f = wf_bytes_get_u32(p + SEARCH_FILTER_AT + 4u * WF_MAX_AREAS);
     s->begin_filter.include_flags = (uint16_t)f;
     s->begin_filter.exclude_flags = (uint16_t)(f >> 16);
+    s->begin_filter.path_mode = wf_bytes_get_u32(p + SEARCH_MODE_AT);
 }
 
 /// Running searches: each serves a distinct live agent (by the id it began
@@ -720,9 +724,13 @@ static bool check_searches(const wf_crowd* c, const blob_view* v, const wf_id_po
             !finite3(s.begin_end_pos)) {
             return false;
         }
+        bool exact = s.begin_filter.path_mode == WF_PATH_MODE_EXACT;
+        if (s.begin_filter.path_mode > WF_PATH_MODE_EXACT) {
+            return false;
+        }
         for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
             float cost = s.begin_filter.area_cost[a];
-            if (!isfinite(cost) || cost < 0.0f) {
+            if (!isfinite(cost) || cost < 0.0f || (exact && cost != 1.0f)) {
                 return false;
             }
         }

@@ -73,7 +73,9 @@ wf_status wf_path_queue_create(wf_path_queue* q, const wf_allocator* allocator,
         s->agent = WF_PATH_QUEUE_NONE;
         s->status = WF_OK;
         s->path = WF_ALLOC_ARRAY(allocator, wf_poly_ref, desc->path_capacity);
-        wf_query_desc qd = {.mesh = desc->mesh, .max_nodes = desc->max_nodes,
+        wf_query_desc qd = {.mesh = desc->mesh,
+                            .max_nodes = desc->max_nodes,
+                            .exact_nodes_per_node = desc->exact_nodes_per_node,
                             .allocator = *allocator};
         wf_status st = s->path == NULL ? WF_ERR_OUT_OF_MEMORY : wf_query_create(&qd, &s->query);
         if (st != WF_OK) {

@@ -54,6 +54,7 @@ typedef struct wf_path_queue_desc {
     uint32_t capacity;
     uint32_t search_count;
     uint32_t max_nodes;
+    uint32_t exact_nodes_per_node; ///< as wf_query_desc (WF_QUERY_NO_EXACT: none)
     uint32_t path_capacity;
     uint32_t iterations_per_update;
 } wf_path_queue_desc;

@@ -95,9 +95,10 @@ static uint32_t pow2_at_least(uint32_t n) {
     return p;
 }
 
-wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uint32_t max_nodes) {
+wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uint32_t max_nodes,
+                          uint32_t nodes_per_node) {
     memset(s, 0, sizeof *s);
-    uint64_t capacity = (uint64_t)max_nodes * WF_EXACT_NODES_PER_MAX_NODE;
+    uint64_t capacity = (uint64_t)max_nodes * nodes_per_node;
     s->capacity = capacity > (1u << 26) ? (1u << 26) : (uint32_t)capacity;
     // Turning points are a fraction of the nodes (about a quarter on grid
     // maps): one per max_nodes; a full table only stops pruning new ones.
@@ -133,6 +134,9 @@ void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
 }
 
 size_t wf_exact_memory_bytes(const wf_exact_search* s) {
+    if (s->nodes == NULL) {
+        return 0; // created without exact storage
+    }
     return (size_t)s->capacity * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
            (size_t)s->root_capacity * sizeof(wf_exact_root) +
            ((size_t)s->root_mask + 1u) * sizeof(uint32_t);
@@ -674,6 +678,9 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     WF_CHECK_ARG(!wf_poly_ref_is_null(start_ref) && !wf_poly_ref_is_null(end_ref));
     WF_CHECK_ARG(wf_v3_is_finite(start_pos) && wf_v3_is_finite(end_pos));
     WF_CHECK_ARG(wf_exact_filter_is_valid(filter));
+    if (query->exact.capacity == 0) {
+        return WF_ERR_CAPACITY; // created with WF_QUERY_NO_EXACT
+    }
     wf_status st = check_ground_poly(query->mesh, start_ref);
     if (st == WF_OK) {
         st = check_ground_poly(query->mesh, end_ref);

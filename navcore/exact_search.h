@@ -16,6 +16,8 @@
 /// Exact search nodes per max_nodes of the query (an interval search
 /// touches a polygon through several intervals).
 #define WF_EXACT_NODES_PER_MAX_NODE 4u
+/// Most a query desc may ask for (the node count stays below 2^26).
+#define WF_EXACT_MAX_NODES_PER_MAX_NODE 64u
 
 typedef struct wf_exact_node {
     // Doubles: a cone cast from a root through a float-rounded interval end
@@ -65,7 +67,11 @@ typedef struct wf_exact_search {
     bool out_of_nodes;
 } wf_exact_search;
 
-wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uint32_t max_nodes);
+/// Storage for nodes_per_node interval nodes (and one turning point) per
+/// max_nodes. A query created without it (all zero) answers exact searches
+/// with WF_ERR_CAPACITY.
+wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uint32_t max_nodes,
+                          uint32_t nodes_per_node);
 void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator);
 size_t wf_exact_memory_bytes(const wf_exact_search* s);
 

@@ -28,6 +28,8 @@ wf_status wf_query_create(const wf_query_desc* desc, wf_query** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
     WF_CHECK_ARG(desc->mesh != NULL);
     WF_CHECK_ARG(desc->max_nodes <= QUERY_MAX_NODES);
+    WF_CHECK_ARG(desc->exact_nodes_per_node <= WF_EXACT_MAX_NODES_PER_MAX_NODE ||
+                 desc->exact_nodes_per_node == WF_QUERY_NO_EXACT);
     wf_allocator allocator;
     WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
     uint32_t max_nodes = desc->max_nodes != 0 ? desc->max_nodes : QUERY_DEFAULT_MAX_NODES;
@@ -42,8 +44,10 @@ wf_status wf_query_create(const wf_query_desc* desc, wf_query** out) {
     if (s == WF_OK) {
         s = wf_open_list_create(&q->open, &allocator, max_nodes);
     }
-    if (s == WF_OK) {
-        s = wf_exact_create(&q->exact, &allocator, max_nodes);
+    if (s == WF_OK && desc->exact_nodes_per_node != WF_QUERY_NO_EXACT) {
+        uint32_t per = desc->exact_nodes_per_node != 0 ? desc->exact_nodes_per_node
+                                                       : WF_EXACT_NODES_PER_MAX_NODE;
+        s = wf_exact_create(&q->exact, &allocator, max_nodes, per);
     }
     if (s != WF_OK) {
         wf_query_destroy(q);

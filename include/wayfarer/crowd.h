@@ -101,6 +101,10 @@ typedef struct wf_crowd_desc {
     wf_allocator allocator;
     wf_logger logger;
     /// Query filters agents pick by index (filter_count 0: one default filter).
+    /// A filter with path_mode WF_PATH_MODE_EXACT gives its agents exact
+    /// shortest paths (every search, sliced or quick, in that mode); it must
+    /// have every area cost 1 (else WF_ERR_INVALID_ARG), and with it every
+    /// crowd query carries exact mode's storage (wf_query_desc).
     const wf_query_filter* filters;
     uint32_t filter_count;    ///< <= WF_CROWD_MAX_FILTERS
     /// Avoidance presets by index (count 0: low, medium, high, ultra).

@@ -36,7 +36,7 @@
  * WF_ERR_INVALID_ARG; flags still include and exclude polygons, excluded
  * ones are walls), walks the surface only (off-mesh links are not taken;
  * a link as start or end polygon is WF_ERR_INVALID_ARG), and uses its own
- * storage: 4 interval nodes per max_nodes, sized at creation. It runs out
+ * storage, sized at creation (wf_query_desc.exact_nodes_per_node). It runs out
  * like the default (WF_PATH_OUT_OF_NODES | WF_PATH_PARTIAL, the path then
  * leads to the reached polygon nearest the goal); update_path counts node
  * expansions as iterations. Other queries do not end an exact sliced
@@ -79,10 +79,18 @@ typedef struct wf_query wf_query;
 
 typedef struct wf_query_desc {
     const wf_mesh* mesh; ///< required; must outlive the query
-    uint32_t max_nodes;  ///< search nodes (polygons one search may touch); 0 = 2048, at most 2^24;
-                         ///< exact mode gets 4 interval nodes per max_nodes
+    uint32_t max_nodes;  ///< search nodes (polygons one search may touch); 0 = 2048, at most 2^24
+    /// Exact mode's storage, in max_nodes units: 0 = 4 interval nodes (and
+    /// one turning point) per max_nodes, about 600 bytes per max_nodes;
+    /// WF_QUERY_NO_EXACT = none (an exact search is then WF_ERR_CAPACITY):
+    /// for queries that never search in exact mode, such as a crowd's
+    /// whose filters do not ask for it.
+    uint32_t exact_nodes_per_node;
     wf_allocator allocator;
 } wf_query_desc;
+
+/// wf_query_desc.exact_nodes_per_node: no storage for exact mode.
+#define WF_QUERY_NO_EXACT 0xffffffffu
 
 WF_NODISCARD WF_API wf_status wf_query_create(const wf_query_desc* desc, wf_query** out);
 WF_API void wf_query_destroy(wf_query* query);

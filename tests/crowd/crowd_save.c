@@ -35,7 +35,7 @@
 #define OFF_SECTIONS 96u
 #define SCALARS_SIZE 28u
 #define CORRIDOR_RECORD 28u
-#define SEARCH_RECORD 332u
+#define SEARCH_RECORD 336u
 
 /* ---------------------------------------------------------------------------
  * A busy scene: two walls with gaps and a pillar field, agents walking to
@@ -587,6 +587,7 @@ static void test_checksummed_bad_values_are_refused(void** state) {
         {running + 4, 12345, 4, WF_ERR_BAD_DATA},          // began for another agent id
         {running + 32, 0, 8, WF_ERR_BAD_DATA},             // no start polygon
         {running + 72, 0xffc00000u, 4, WF_ERR_BAD_DATA},   // NaN area cost
+        {running + 332, 2, 4, WF_ERR_BAD_DATA},            // no such path mode
         {l.queue + 0, AGENTS + 5, 4, WF_ERR_BAD_DATA},     // heap entry out of range
         {l.ids + 0, 0, 4, WF_ERR_BAD_DATA},                // the id pool's magic
         {OFF_VERSION, 99, 4, WF_ERR_VERSION},
