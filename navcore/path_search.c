@@ -360,14 +360,33 @@ static wf_vec3 entry_point(const search_goal* g, const wedge* w, wf_vec3 left,
     float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
     float best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
     float best_total = best_cost + best_distance * k;
-    // The parts of the portal beyond a side: round that side's vertex.
+    // The parts of the portal beyond a side: round that side's vertex (the
+    // window ends where the portal does unless a side cut it). A goal past
+    // the portal and not beyond that side is best reached straight.
+    bool cut_left = window_left.x != left.x || window_left.z != left.z;
+    bool cut_right = window_right.x != right.x || window_right.z != right.z;
+    if (!cut_left && !cut_right) {
+        *out_cost = best_cost;
+        *out_distance = best_distance;
+        return best;
+    }
+    wf_vec3 e = wf_v3_sub(right, left);
+    bool goal_past = aims && wf_v2_perp(e, wf_v3_sub(w->apex, left)) *
+                                     wf_v2_perp(e, wf_v3_sub(target, left)) <
+                                 0.0f;
     for (int side = 0; side < 2; ++side) {
+        if (!(side == 0 ? cut_left : cut_right)) {
+            continue;
+        }
         wf_vec3 corner = side == 0 ? w->left : w->right;
         wf_vec3 a = side == 0 ? left : window_right;
         wf_vec3 b = side == 0 ? window_left : right;
         if (wf_v2_distance_sq(a, b) <= WEDGE_SAME_POINT_SQ ||
             wedge_side_open(w->apex, corner)) {
             continue; // nothing of the portal beyond this side
+        }
+        if (goal_past && !(side == 0 ? beyond_left(w, target) : beyond_right(w, target))) {
+            continue;
         }
         wf_vec3 pos = aim_point(g, target, corner, a, b);
         float cost = w->apex_cost +
