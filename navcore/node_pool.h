@@ -25,20 +25,31 @@ typedef struct wf_search_node {
     float cost;         ///< cost from the start to pos
     float total;        ///< cost + heuristic (A* f value)
     wf_vec3 pos;        ///< where the search enters the polygon
-    /// The way to pos as a funnel sees it: straight from apex (the start,
-    /// a corner it bends round, or where an area or off-mesh link changes
-    /// the cost), reached at apex_cost, into the wedge between the rays
-    /// apex->left and apex->right (portal vertices; a side equal to the
-    /// apex is open). left_node / right_node: the node whose entry portal
-    /// holds that vertex, so a bend can replay the portals after it.
-    float apex_cost;
-    wf_vec3 apex, left, right;
-    uint32_t left_node, right_node;
-    wf_vec3 portal_left, portal_right; ///< the portal the search entered by
 } wf_search_node;
+
+/// The way to a node's pos as a funnel sees it: straight from apex (the
+/// start, a corner it bends round, or where an area or off-mesh link
+/// changes the cost), reached at apex_cost, into the wedge between the rays
+/// apex->left and apex->right (portal vertices; a side equal to the apex is
+/// open). left_node / right_node: the node whose entry portal holds that
+/// vertex, so a bend can replay the portals after it.
+typedef struct wf_search_wedge {
+    wf_vec3 apex, left, right;
+    float apex_cost;
+    uint32_t left_node, right_node;
+} wf_search_wedge;
+
+/// Path searches' funnel state per node, kept apart from wf_search_node so
+/// the hash chain and the open list touch small nodes only; written when a
+/// node is relaxed, read when it is expanded (and by replays).
+typedef struct wf_search_funnel {
+    wf_search_wedge wedge;
+    wf_vec3 portal_left, portal_right; ///< the portal the search entered by
+} wf_search_funnel;
 
 typedef struct wf_node_pool {
     wf_search_node* nodes;
+    wf_search_funnel* funnels; ///< one per node; not cleared (written before read)
     uint32_t* buckets; ///< hash -> first node
     uint32_t capacity;
     uint32_t bucket_mask;

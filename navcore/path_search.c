@@ -130,9 +130,11 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     wf_search_node* n = &q->nodes.nodes[start];
     n->pos = start_pos;
     n->cost = 0.0f;
-    n->apex = n->left = n->right = n->portal_left = n->portal_right = start_pos;
-    n->apex_cost = 0.0f;
-    n->left_node = n->right_node = start;
+    q->nodes.funnels[start] = (wf_search_funnel){
+        .wedge = {start_pos, start_pos, start_pos, 0.0f, start, start},
+        .portal_left = start_pos,
+        .portal_right = start_pos,
+    };
     n->total = goal_distance(g, start_pos) * g->h_scale;
     if (g->kind == SEARCH_TO_POLY && start_ref.bits == g->end_ref.bits) {
         // Start and end in one polygon: the whole way is across it.
@@ -159,12 +161,8 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
 /// yet): 0 its entry portal, 1 the end point as a one-point portal.
 #define FRESH_NODE(i) (WF_NO_NODE - 1u - (uint32_t)(i))
 
-/// The funnel state of a node (see wf_search_node) while it is computed.
-typedef struct wedge {
-    wf_vec3 apex, left, right;
-    float apex_cost;
-    uint32_t left_node, right_node;
-} wedge;
+/// The funnel state of a node (see wf_search_wedge) while it is computed.
+typedef wf_search_wedge wedge;
 
 typedef struct wedge_portal {
     wf_vec3 left, right;
@@ -261,9 +259,9 @@ static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
         // The vertex is on an older portal: collect the portals after it.
         uint32_t i = current;
         while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
-            const wf_search_node* n = &pool->nodes[i];
-            list[count++] = (wedge_portal){n->portal_left, n->portal_right, i};
-            i = n->parent;
+            const wf_search_funnel* fu = &pool->funnels[i];
+            list[count++] = (wedge_portal){fu->portal_left, fu->portal_right, i};
+            i = pool->nodes[i].parent;
         }
         if (i != corner_node) {
             count = 0;
@@ -425,7 +423,8 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
                    uint32_t current, const wf_mesh_tile* tile, const wf_tile_poly* poly,
                    wf_poly_ref parent_ref, bool* out_of_nodes) {
     wf_node_pool* pool = &q->nodes;
-    const wf_search_node* cur = &pool->nodes[current]; // never a neighbour of itself
+    const wf_poly_ref cur_ref = pool->nodes[current].ref;
+    const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
@@ -445,14 +444,14 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             return true;
         }
         wf_vec3 left, right;
-        wf_mesh_link_portal(cur->ref, tile, poly, &tile->links[k], next_tile, next_poly, &left,
+        wf_mesh_link_portal(cur_ref, tile, poly, &tile->links[k], next_tile, next_poly, &left,
                             &right);
         // The way to the portal runs straight from the wedge's apex (see
         // wf_search_node); the search enters the next polygon at the point
         // of the portal seen from there that is best towards the goal.
         float k_here = filter->area_cost[tile->poly_areas[poly_index]];
         float k_next = filter->area_cost[next_tile->poly_areas[next_index]];
-        wedge w = {cur->apex, cur->left, cur->right, cur->apex_cost, cur->left_node, cur->right_node};
+        wedge w = cur_wedge;
         wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)}, {g->end_pos, g->end_pos, FRESH_NODE(1)}};
         wf_vec3 window_left, window_right;
         wedge_pass(pool, current, &w, fresh, 1, k_here, &window_left, &window_right);
@@ -467,8 +466,7 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             if (!restart) {
                 // The end as a last, one-point portal: the way bends round
                 // a wedge side if the end lies beyond it.
-                wedge e = {cur->apex, cur->left, cur->right, cur->apex_cost, cur->left_node,
-                           cur->right_node};
+                wedge e = cur_wedge;
                 wedge_pass(pool, current, &e, fresh, 2, k_here, &window_left, &window_right);
                 cost = e.apex_cost + wf_v3_distance(e.apex, g->end_pos) * k_here;
             } else {
@@ -502,14 +500,9 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         n->pos = pos;
         n->cost = cost;
         n->total = total;
-        n->apex = w.apex;
-        n->left = w.left;
-        n->right = w.right;
-        n->apex_cost = w.apex_cost;
-        n->left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
-        n->right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
-        n->portal_left = left;
-        n->portal_right = right;
+        w.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
+        w.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
+        pool->funnels[next] = (wf_search_funnel){w, left, right};
         n->parent = current;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
                    (via_offmesh ? WF_NODE_PARENT_OFFMESH : 0u);

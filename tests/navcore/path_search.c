@@ -28,7 +28,8 @@ static void test_query_create_and_filter_defaults(void** state) {
     // turning point per node and its power-of-two hash.
     size_t exact = 4u * 2048u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
                    2048u * (sizeof(wf_exact_root) + sizeof(uint32_t));
-    size_t expected = sizeof(struct wf_query) + 2048u * sizeof(wf_search_node) +
+    size_t expected = sizeof(struct wf_query) +
+                      2048u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
                       2048u * sizeof(uint32_t) + 2048u * sizeof(uint32_t) + exact;
     assert_int_equal(wf_query_memory_bytes(f.query), expected);
     assert_int_equal(wf_query_memory_bytes(NULL), 0);
@@ -41,15 +42,16 @@ static void test_query_create_and_filter_defaults(void** state) {
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
     exact = 400u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
             100u * sizeof(wf_exact_root) + 128u * sizeof(uint32_t);
-    expected = sizeof(struct wf_query) + 100u * sizeof(wf_search_node) + 128u * sizeof(uint32_t) +
+    expected = sizeof(struct wf_query) + 100u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
+               128u * sizeof(uint32_t) +
                100u * sizeof(uint32_t) + exact;
     assert_int_equal(wf_query_memory_bytes(q), expected);
     wf_query_destroy(q);
     wf_query_destroy(NULL);
     assert_int_equal(counting_allocator_live(&counter), 0);
-    // Query, nodes, buckets, heap, the exact mode's four arrays: fail each
-    // allocation in turn.
-    for (unsigned long k = 1; k <= 8; ++k) {
+    // Query, nodes, funnels, buckets, heap, the exact mode's four arrays:
+    // fail each allocation in turn.
+    for (unsigned long k = 1; k <= 9; ++k) {
         counting_allocator_init(&counter);
         counter.fail_at = k;
         q = NULL;
