@@ -427,6 +427,10 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
     const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+    // A lower bound on any neighbour's total (see its use below); the
+    // margin covers float rounding in the totals.
+    float k_min = fminf(filter->area_cost[tile->poly_areas[poly_index]], g->h_scale);
+    float bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
         wf_poly_ref next_ref = wf_poly_ref_from_u64(tile->links[k].ref);
         if (wf_poly_ref_is_null(next_ref) || next_ref.bits == parent_ref.bits) {
@@ -443,9 +447,41 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         if (reaches_end && g->stop_on_reach) {
             return true;
         }
+        // Between ground polygons every link to one neighbour gives the
+        // same portal (their union, see wf_mesh_link_portal): relax the
+        // first of them only, and tell the portal how many there are.
+        uint32_t links_to = 1;
+        if (!via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH) {
+            bool seen = false, passed = false;
+            for (uint32_t j = tile->first_link[poly_index]; j != WF_NULL_LINK;
+                 j = tile->links[j].next) {
+                if (j == k) {
+                    passed = true;
+                } else if (tile->links[j].ref == next_ref.bits) {
+                    links_to++;
+                    seen |= !passed;
+                }
+            }
+            if (seen) {
+                continue;
+            }
+        }
+        uint32_t next = wf_node_pool_get(pool, next_ref);
+        if (next == WF_NO_NODE) {
+            *out_of_nodes = true;
+            continue;
+        }
+        wf_search_node* n = &pool->nodes[next];
+        // No way through this portal can cost less than going straight
+        // from the apex towards the goal at the lower of the area cost and
+        // the heuristic's weight: a neighbour reached for that already
+        // keeps its way (the relax test below would turn this one down).
+        if (!reaches_end && (n->flags & NODE_REACHED) != 0 && n->total <= bound) {
+            continue;
+        }
         wf_vec3 left, right;
-        wf_mesh_link_portal(cur_ref, tile, poly, &tile->links[k], next_tile, next_poly, &left,
-                            &right);
+        wf_mesh_link_portal_counted(cur_ref, tile, poly, &tile->links[k], next_tile, next_poly,
+                                    links_to, &left, &right);
         // The way to the portal runs straight from the wedge's apex (see
         // wf_search_node); the search enters the next polygon at the point
         // of the portal seen from there that is best towards the goal.
@@ -482,12 +518,6 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             w.apex = w.left = w.right = pos;
             w.apex_cost = entry_cost;
         }
-        uint32_t next = wf_node_pool_get(pool, next_ref);
-        if (next == WF_NO_NODE) {
-            *out_of_nodes = true;
-            continue;
-        }
-        wf_search_node* n = &pool->nodes[next];
         // Totals compare ways through different parts of a portal fairly;
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
