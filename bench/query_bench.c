@@ -3,6 +3,9 @@
 // Query speed: find_path + find_straight_path between random connected
 // points, find_nearest_poly and raycast, on a large generated tiled mesh
 // and (when ../shared/testdata is present) on the Polyanya arena mesh.
+// Then the default path mode's quality on scenarios with known optima
+// (testdata only): time per query and length ratios against the arena's
+// Euclidean optima and the Moving AI maps' octile optima.
 // Prints CSV; --smoke runs a tiny version for CI.
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -240,6 +243,472 @@ static int bench_polyanya(const char* dir, const char* name, float tile_size, in
     snprintf(label, sizeof label, "%s%s", name, tile_size > 0.0f ? "/tiled16" : "");
     print_row(label, wf_mesh_get_stats(mesh).poly_count, &r);
     wf_mesh_destroy(mesh);
+    return failed;
+}
+
+
+/* ---------------------------------------------------------------------------
+ * Default path mode: quality against known optima
+ *
+ * Each scenario row is one find_path + find_straight_path between fixed
+ * points; the straight path's length is compared with the row's optimum:
+ * the Euclidean (any-angle) optimum for the Polyanya arena meshes, the
+ * .scen's octile optimum for grid maps (an any-angle path on a mesh of
+ * the free cells is never longer than that, so any ratio above 1 is the
+ * search's doing). Times are the fastest of QUALITY_REPEATS passes (the
+ * least disturbed by other work on the machine).
+ */
+
+#define QUALITY_REPEATS 5
+/// Rows kept per scenario file (every k-th row past this) so the big maps
+/// stay within a few seconds.
+#define QUALITY_MAX_ROWS 1000u
+/// A path counts as longer than its octile optimum past this (relative):
+/// float noise, and the 2-decimal optima of older .scen files.
+#define QUALITY_LONGER_TOLERANCE 1e-3
+
+typedef struct quality_row {
+    wf_vec3 start, goal;
+    double optimum;
+} quality_row;
+
+typedef struct quality_set {
+    quality_row* rows;
+    size_t count;
+} quality_set;
+
+static void quality_set_free(quality_set* set) {
+    free(set->rows);
+    set->rows = NULL;
+    set->count = 0;
+}
+
+static int quality_push(quality_set* set, size_t* capacity, quality_row row) {
+    if (set->count == *capacity) {
+        size_t grown = *capacity ? *capacity * 2 : 256;
+        quality_row* rows = realloc(set->rows, grown * sizeof *rows);
+        if (rows == NULL) {
+            return 1;
+        }
+        set->rows = rows;
+        *capacity = grown;
+    }
+    set->rows[set->count++] = row;
+    return 0;
+}
+
+/// Keeps every k-th row so at most max remain (smoke: the first few).
+static void quality_thin(quality_set* set, size_t max) {
+    if (set->count <= max) {
+        return;
+    }
+    size_t step = (set->count + max - 1) / max, kept = 0;
+    for (size_t i = 0; i < set->count; i += step) {
+        set->rows[kept++] = set->rows[i];
+    }
+    set->count = kept;
+}
+
+/// Moving AI .scen rows: points at cell centres, the octile optimum.
+static int quality_read_scen(const char* path, quality_set* set) {
+    size_t size = 0, capacity = 0;
+    char* text = bench_read_file(path, &size);
+    if (text == NULL) {
+        return 1;
+    }
+    int failed = 0;
+    char* save = NULL;
+    for (char* line = strtok_r(text, "\n", &save); line != NULL && !failed;
+         line = strtok_r(NULL, "\n", &save)) {
+        int bucket, w, h;
+        double sx, sy, gx, gy, optimum;
+        char map[512];
+        if (sscanf(line, "%d %511s %d %d %lf %lf %lf %lf %lf", &bucket, map, &w, &h, &sx, &sy, &gx,
+                   &gy, &optimum) == 9) {
+            quality_row r = {wf_v3((float)sx + 0.5f, 0.0f, (float)sy + 0.5f),
+                             wf_v3((float)gx + 0.5f, 0.0f, (float)gy + 0.5f), optimum};
+            failed = quality_push(set, &capacity, r);
+        }
+    }
+    free(text);
+    return failed || set->count == 0;
+}
+
+/// expected/arena_euclidean.tsv: points at grid corners, the Euclidean optimum.
+static int quality_read_arena(const char* path, quality_set* set) {
+    size_t size = 0, capacity = 0;
+    char* text = bench_read_file(path, &size);
+    if (text == NULL) {
+        return 1;
+    }
+    int failed = 0;
+    char* save = NULL;
+    for (char* line = strtok_r(text, "\n", &save); line != NULL && !failed;
+         line = strtok_r(NULL, "\n", &save)) {
+        int bucket;
+        double sx, sy, gx, gy, octile, euclidean;
+        if (line[0] != '#' && sscanf(line, "%d %lf %lf %lf %lf %lf %lf", &bucket, &sx, &sy, &gx, &gy,
+                                     &octile, &euclidean) == 7) {
+            quality_row r = {wf_v3((float)sx, 0.0f, (float)sy), wf_v3((float)gx, 0.0f, (float)gy),
+                             euclidean};
+            failed = quality_push(set, &capacity, r);
+        }
+    }
+    free(text);
+    return failed || set->count == 0;
+}
+
+/// Moving AI map text -> one byte per cell (1 = blocked), width x height.
+static uint8_t* quality_read_map(const char* path, uint32_t* out_width, uint32_t* out_height) {
+    size_t size = 0;
+    char* text = bench_read_file(path, &size);
+    if (text == NULL) {
+        return NULL;
+    }
+    uint32_t width = 0, height = 0;
+    char* body = strstr(text, "\nmap");
+    char* h = strstr(text, "height ");
+    char* w = strstr(text, "width ");
+    uint8_t* blocked = NULL;
+    if (body != NULL && h != NULL && w != NULL && sscanf(h, "height %u", &height) == 1 &&
+        sscanf(w, "width %u", &width) == 1 && width > 0 && height > 0) {
+        blocked = malloc((size_t)width * height);
+        char* p = strchr(body + 1, '\n');
+        for (uint32_t z = 0; blocked != NULL && z < height; ++z) {
+            while (p != NULL && (*p == '\n' || *p == '\r')) {
+                p++;
+            }
+            for (uint32_t x = 0; x < width; ++x) {
+                char c = p != NULL && *p != '\0' && *p != '\n' && *p != '\r' ? *p++ : '@';
+                blocked[z * width + x] = !(c == '.' || c == 'G' || c == 'S');
+            }
+            p = p != NULL ? strchr(p, '\n') : NULL;
+        }
+    }
+    free(text);
+    *out_width = width;
+    *out_height = height;
+    return blocked;
+}
+
+/// One tile of a cell mesh: a square polygon per free cell.
+static wf_status quality_add_cell_tile(wf_mesh* mesh, const uint8_t* blocked, uint32_t width,
+                                       uint32_t height, uint32_t n, uint32_t tx, uint32_t tz) {
+    uint32_t vcount = (n + 1) * (n + 1);
+    float* verts = malloc(sizeof(float) * 3 * vcount);
+    uint16_t* polys = malloc(sizeof(uint16_t) * WF_MAX_VERTS_PER_POLY * n * n);
+    if (verts == NULL || polys == NULL) {
+        free(verts);
+        free(polys);
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t z = 0; z <= n; ++z) {
+        for (uint32_t x = 0; x <= n; ++x) {
+            float* v = &verts[3 * (z * (n + 1) + x)];
+            v[0] = (float)(tx * n + x);
+            v[1] = 0.0f;
+            v[2] = (float)(tz * n + z);
+        }
+    }
+    uint32_t pc = 0;
+    for (uint32_t z = 0; z < n; ++z) {
+        for (uint32_t x = 0; x < n; ++x) {
+            uint32_t gx = tx * n + x, gz = tz * n + z;
+            if (gx >= width || gz >= height || blocked[gz * width + gx]) {
+                continue;
+            }
+            uint16_t* p = &polys[WF_MAX_VERTS_PER_POLY * pc++];
+            for (int k = 0; k < WF_MAX_VERTS_PER_POLY; ++k) {
+                p[k] = WF_NULL_INDEX;
+            }
+            p[0] = (uint16_t)(z * (n + 1) + x);
+            p[1] = (uint16_t)((z + 1) * (n + 1) + x);
+            p[2] = (uint16_t)((z + 1) * (n + 1) + x + 1);
+            p[3] = (uint16_t)(z * (n + 1) + x + 1);
+        }
+    }
+    wf_tile_build_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_x = (int32_t)tx;
+    d.tile_z = (int32_t)tz;
+    d.bmin = wf_v3((float)(tx * n), -1.0f, (float)(tz * n));
+    d.bmax = wf_v3((float)((tx + 1) * n), 1.0f, (float)((tz + 1) * n));
+    d.verts = verts;
+    d.vert_count = vcount;
+    d.polys = polys;
+    d.poly_count = pc;
+    d.walkable_climb = 0.5f;
+    wf_status s = WF_OK;
+    if (pc > 0) {
+        void* blob = NULL;
+        size_t size = 0;
+        wf_tile_ref ref;
+        s = wf_tile_build(&d, &blob, &size);
+        if (s == WF_OK) {
+            s = wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &ref);
+        }
+    }
+    free(verts);
+    free(polys);
+    return s;
+}
+
+/// The map's free cells as square polygons, 64 x 64 cells a tile.
+static wf_mesh* quality_cell_mesh(const char* map_path) {
+    uint32_t width, height;
+    uint8_t* blocked = quality_read_map(map_path, &width, &height);
+    if (blocked == NULL) {
+        return NULL;
+    }
+    const uint32_t n = 64;
+    uint32_t tiles_x = (width + n - 1) / n, tiles_z = (height + n - 1) / n;
+    wf_mesh_desc md = {.tile_width = (float)n, .tile_depth = (float)n,
+                       .max_tiles = tiles_x * tiles_z};
+    wf_mesh* mesh = NULL;
+    wf_status s = wf_mesh_create(&md, &mesh);
+    for (uint32_t tz = 0; s == WF_OK && tz < tiles_z; ++tz) {
+        for (uint32_t tx = 0; s == WF_OK && tx < tiles_x; ++tx) {
+            s = quality_add_cell_tile(mesh, blocked, width, height, n, tx, tz);
+        }
+    }
+    free(blocked);
+    if (s != WF_OK) {
+        wf_mesh_destroy(mesh);
+        return NULL;
+    }
+    return mesh;
+}
+
+/// The map through the tile cache (agent radius 0, as `wayfarer scen --map`)
+/// with tile_cells cells a tile side.
+static wf_mesh* quality_tilecache_mesh(const char* map_path, uint32_t tile_cells) {
+    size_t size = 0;
+    char* text = bench_read_file(map_path, &size);
+    if (text == NULL) {
+        return NULL;
+    }
+    wf_grid_data* grid = NULL;
+    wf_status s = wf_grid_load_movingai(text, size, 1.0f, &(wf_geom_load_desc){0}, &grid);
+    free(text);
+    if (s != WF_OK) {
+        return NULL;
+    }
+    wf_tilecache_params p = wf_tilecache_params_recast_demo();
+    p.cell_size = 1.0f;
+    p.agent_radius = 0.0f;
+    p.tile_size = tile_cells;
+    p.min_region_area = 0;
+    p.merge_region_area = 0;
+    p.max_edge_length = 0.0f;
+    p.max_simplification_error = 0.5f;
+    wf_tilecache* tc = NULL;
+    wf_mesh* mesh = NULL;
+    s = wf_tilecache_create(&(wf_tilecache_desc){.params = p}, &tc);
+    if (s == WF_OK) {
+        s = wf_tilecache_build_grid(tc, wf_grid_data_view(grid));
+    }
+    if (s == WF_OK) {
+        wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+        s = wf_mesh_create(&md, &mesh);
+    }
+    if (s == WF_OK && wf_tilecache_build_navmesh(tc, mesh) < 0) {
+        s = WF_ERR_BAD_DATA;
+    }
+    if (s != WF_OK) {
+        wf_mesh_destroy(mesh);
+        mesh = NULL;
+    }
+    wf_tilecache_destroy(tc);
+    wf_grid_data_destroy(grid);
+    return mesh;
+}
+
+static int compare_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+/// Runs every row QUALITY_REPEATS times; prints one CSV line. half: the
+/// box find_nearest_poly snaps the points with.
+static int quality_run(const char* label, const wf_mesh* mesh, const quality_set* set,
+                       wf_vec3 half, bool octile) {
+    enum { MAX_PATH = 65536, MAX_POINTS = 4096 };
+    wf_query* q = NULL;
+    if (wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 262144}, &q) != WF_OK) {
+        return 1;
+    }
+    wf_query_filter f = wf_query_filter_defaults();
+    wf_poly_ref* path = malloc(MAX_PATH * sizeof *path);
+    wf_straight_point* points = malloc(MAX_POINTS * sizeof *points);
+    wf_poly_ref* refs = malloc(2 * set->count * sizeof *refs);
+    wf_vec3* pos = malloc(2 * set->count * sizeof *pos);
+    double* ratios = malloc(set->count * sizeof *ratios);
+    double times[QUALITY_REPEATS];
+    int failed = path == NULL || points == NULL || refs == NULL || pos == NULL || ratios == NULL;
+    size_t rated = 0, longer = 0, missing = 0;
+    double ratio_sum = 0.0;
+    for (size_t i = 0; !failed && i < set->count; ++i) {
+        if (wf_query_find_nearest_poly(q, set->rows[i].start, half, &f, &refs[2 * i],
+                                       &pos[2 * i]) != WF_OK ||
+            wf_query_find_nearest_poly(q, set->rows[i].goal, half, &f, &refs[2 * i + 1],
+                                       &pos[2 * i + 1]) != WF_OK) {
+            refs[2 * i] = (wf_poly_ref){0};
+        }
+    }
+    for (int rep = 0; !failed && rep < QUALITY_REPEATS; ++rep) {
+        double t0 = bench_now_seconds();
+        for (size_t i = 0; i < set->count; ++i) {
+            if (wf_poly_ref_is_null(refs[2 * i])) {
+                missing += rep == 0;
+                continue;
+            }
+            wf_path_result pr;
+            uint32_t n = 0;
+            wf_status ps = wf_query_find_path(q, refs[2 * i], refs[2 * i + 1], pos[2 * i],
+                                              pos[2 * i + 1], &f, path, MAX_PATH, &pr);
+            wf_status ss = ps < 0 ? ps
+                                  : wf_query_find_straight_path(q, pos[2 * i], pos[2 * i + 1],
+                                                                path, pr.count, points,
+                                                                MAX_POINTS, 0, &n);
+            if (rep > 0) {
+                continue;
+            }
+            if (ps != WF_OK || ss != WF_OK) {
+                missing++;
+                continue;
+            }
+            double length = 0.0;
+            for (uint32_t k = 1; k < n; ++k) {
+                length += wf_v3_distance(points[k - 1].pos, points[k].pos);
+            }
+            double optimum = set->rows[i].optimum;
+            if (optimum <= 0.0) {
+                continue;
+            }
+            double ratio = length / optimum;
+            ratios[rated++] = ratio;
+            ratio_sum += ratio;
+            longer += octile && ratio > 1.0 + QUALITY_LONGER_TOLERANCE;
+        }
+        times[rep] = bench_now_seconds() - t0;
+    }
+    if (!failed) {
+        qsort(ratios, rated, sizeof *ratios, compare_double);
+        qsort(times, QUALITY_REPEATS, sizeof *times, compare_double);
+        size_t p99 = rated > 0 ? (size_t)ceil(0.99 * (double)rated) - 1 : 0;
+        printf("%s,%zu,%zu,%.2f,%.6f,%.6f,%.6f,%s%.4f\n", label, set->count, missing,
+               times[0] * 1e6 / (double)set->count,
+               rated ? ratio_sum / (double)rated : 0.0, rated ? ratios[p99] : 0.0,
+               rated ? ratios[rated - 1] : 0.0, octile ? "" : "-",
+               octile && rated ? (double)longer / (double)rated : 0.0);
+        fflush(stdout);
+    }
+    free(path);
+    free(points);
+    free(refs);
+    free(pos);
+    free(ratios);
+    wf_query_destroy(q);
+    return failed || missing > 0;
+}
+
+static int quality_polyanya(const char* dir, const char* name, float tile_size, int smoke) {
+    char mesh_path[1024], tsv_path[1024];
+    snprintf(mesh_path, sizeof mesh_path, "%s/polyanya/meshes/%s", dir, name);
+    snprintf(tsv_path, sizeof tsv_path, "%s/polyanya/expected/arena_euclidean.tsv", dir);
+    quality_set set = {0};
+    size_t size = 0;
+    char* text = bench_read_file(mesh_path, &size);
+    if (text == NULL || quality_read_arena(tsv_path, &set) != 0) {
+        printf("# %s or its optima not found: skipped\n", mesh_path);
+        free(text);
+        quality_set_free(&set);
+        return 0;
+    }
+    quality_thin(&set, smoke ? 10u : QUALITY_MAX_ROWS);
+    wf_polyanya_import_desc d = {.tile_size = tile_size};
+    wf_mesh* mesh = NULL;
+    wf_status s = wf_mesh_import_polyanya(&d, text, size, &mesh);
+    free(text);
+    int failed = 1;
+    if (s == WF_OK) {
+        char label[256];
+        snprintf(label, sizeof label, "%s%s", name, tile_size > 0.0f ? "/tiled16" : "");
+        failed = quality_run(label, mesh, &set, wf_v3(0.01f, 1.0f, 0.01f), false);
+    }
+    wf_mesh_destroy(mesh);
+    quality_set_free(&set);
+    return failed;
+}
+
+/// A Moving AI map (set/name) as a cell mesh (on at most cell_rows rows:
+/// A* over single cells is slow on the big maps; 0: not at all), and
+/// through the tile cache with tile_cells cells a tile (0: not).
+static int quality_grid(const char* dir, const char* map, size_t cell_rows, uint32_t tile_cells,
+                        int smoke) {
+    char map_path[1024], scen_path[1024];
+    snprintf(map_path, sizeof map_path, "%s/movingai/maps/%s.map", dir, map);
+    snprintf(scen_path, sizeof scen_path, "%s/movingai/scenarios/%s.map.scen", dir, map);
+    quality_set set = {0};
+    if (quality_read_scen(scen_path, &set) != 0) {
+        printf("# %s not found: skipped\n", scen_path);
+        quality_set_free(&set);
+        return 0;
+    }
+    quality_thin(&set, smoke ? 10u : QUALITY_MAX_ROWS);
+    int failed = 0;
+    char label[256];
+    if (tile_cells > 0 && !smoke) {
+        wf_mesh* mesh = quality_tilecache_mesh(map_path, tile_cells);
+        if (mesh == NULL) {
+            printf("# %s: tile cache build with %u-cell tiles failed: skipped\n", map_path,
+                   tile_cells);
+        } else {
+            // Tile-seam walls and contour simplification may make some
+            // rows longer whatever the search does (see docs/navmesh.md).
+            snprintf(label, sizeof label, "%s/tilecache%u", map, tile_cells);
+            failed |= quality_run(label, mesh, &set, wf_v3(0.5f, 1.0f, 0.5f), true);
+            wf_mesh_destroy(mesh);
+        }
+    }
+    if (cell_rows > 0) {
+        quality_thin(&set, smoke ? 3u : cell_rows);
+        wf_mesh* mesh = quality_cell_mesh(map_path);
+        if (mesh == NULL) {
+            fprintf(stderr, "%s: cell mesh failed\n", map_path);
+            failed = 1;
+        } else {
+            snprintf(label, sizeof label, "%s/cells", map);
+            failed |= quality_run(label, mesh, &set, wf_v3(0.1f, 1.0f, 0.1f), true);
+            wf_mesh_destroy(mesh);
+        }
+    }
+    quality_set_free(&set);
+    return failed;
+}
+
+/// The default path mode's section of the output.
+static int bench_default_quality(const char* dir, int smoke) {
+    printf("# default path mode: find_path + find_straight_path per scenario row; ratio = "
+           "length / optimum (arena: Euclidean, grid maps: octile; longer_share: rows over "
+           "1.001 x octile, '-' for Euclidean rows)\n");
+    printf("mesh,rows,missing,us_per_query,mean_ratio,p99_ratio,worst_ratio,longer_share\n");
+    int failed = quality_polyanya(dir, "arena.mesh", 0.0f, smoke);
+    failed |= quality_polyanya(dir, "arena.mesh", 16.0f, smoke);
+    failed |= quality_polyanya(dir, "arena-merged.mesh", 0.0f, smoke);
+    failed |= quality_polyanya(dir, "arena-merged.mesh", 16.0f, smoke);
+    static const struct {
+        const char* map;
+        size_t cell_rows;
+        uint32_t tile_cells;
+    } maps[] = {
+        {"dao/arena", QUALITY_MAX_ROWS, 255},  {"dao/den101d", QUALITY_MAX_ROWS, 255},
+        {"bg512/AR0011SR", 200, 255},          {"rooms/8room_000", 50, 128},
+        {"mazes/maze512-4-0", 0, 128},
+    };
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i) {
+        failed |= quality_grid(dir, maps[i].map, maps[i].cell_rows, maps[i].tile_cells, smoke);
+    }
     return failed;
 }
 
@@ -618,6 +1087,7 @@ int main(int argc, char** argv) {
     failed |= bench_polyanya(data_dir, "arena.mesh", 0.0f, smoke);
     failed |= bench_polyanya(data_dir, "arena-merged.mesh", 0.0f, smoke);
     failed |= bench_polyanya(data_dir, "arena-merged.mesh", 16.0f, smoke);
+    failed |= bench_default_quality(data_dir, smoke);
     failed |= exact_bench_all(data_dir, smoke);
     return failed;
 }

@@ -214,6 +214,18 @@ void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
                          const wf_tile_poly* from_poly, const wf_tile_link* link,
                          const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
                          wf_vec3* out_left, wf_vec3* out_right) {
+    uint32_t links_to = wf_poly_type(from_poly) == WF_POLY_TYPE_OFFMESH ||
+                                wf_poly_type(to_poly) == WF_POLY_TYPE_OFFMESH
+                            ? 1u
+                            : link_count_to(from_tile, from_poly, wf_poly_ref_from_u64(link->ref));
+    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, links_to,
+                                out_left, out_right);
+}
+
+void wf_mesh_link_portal_counted(wf_poly_ref from, const wf_mesh_tile* from_tile,
+                                 const wf_tile_poly* from_poly, const wf_tile_link* link,
+                                 const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
+                                 uint32_t links_to, wf_vec3* out_left, wf_vec3* out_right) {
     if (wf_poly_type(from_poly) == WF_POLY_TYPE_OFFMESH) {
         // Leaving a link: at its end next to `to` (marker in the link).
         wf_vec3 p = wf_tile_vertex(from_tile, from_poly->verts[link->bmin == 0 ? 0 : 1]);
@@ -232,7 +244,7 @@ void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
     wf_vec3 b = wf_tile_vertex(from_tile, from_poly->verts[(e + 1u) % from_poly->vert_count]);
     wf_poly_ref to = wf_poly_ref_from_u64(link->ref);
     bool partial = link->side != 0xff && (link->bmin != 0 || link->bmax != 255);
-    if (partial || link_count_to(from_tile, from_poly, to) > 1) {
+    if (partial || links_to > 1) {
         // Two convex polygons share one segment of one line, but either may
         // cut it into several collinear edges (a tile border keeps the
         // vertices the tile across has), each with its own link, and a

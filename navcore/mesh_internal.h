@@ -155,6 +155,12 @@ void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
                          const wf_tile_poly* from_poly, const wf_tile_link* link,
                          const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
                          wf_vec3* out_left, wf_vec3* out_right);
+/// wf_mesh_link_portal for a caller that has counted from_poly's links to
+/// link->ref already (links_to, at least 1): skips that walk.
+void wf_mesh_link_portal_counted(wf_poly_ref from, const wf_mesh_tile* from_tile,
+                                 const wf_tile_poly* from_poly, const wf_tile_link* link,
+                                 const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
+                                 uint32_t links_to, wf_vec3* out_left, wf_vec3* out_right);
 
 /// Polygon centre (vertex average).
 wf_vec3 wf_mesh_poly_center(const wf_mesh_tile* tile, const wf_tile_poly* poly);

@@ -37,9 +37,11 @@ wf_status wf_node_pool_create(wf_node_pool* pool, const wf_allocator* allocator,
     memset(&p, 0, sizeof p);
     uint32_t buckets = bucket_count_for(capacity);
     p.nodes = WF_ALLOC_ARRAY(allocator, wf_search_node, capacity);
+    p.funnels = WF_ALLOC_ARRAY(allocator, wf_search_funnel, capacity);
     p.buckets = WF_ALLOC_ARRAY(allocator, uint32_t, buckets);
-    if (p.nodes == NULL || p.buckets == NULL) {
+    if (p.nodes == NULL || p.funnels == NULL || p.buckets == NULL) {
         WF_FREE_ARRAY(allocator, p.nodes, wf_search_node, capacity);
+        WF_FREE_ARRAY(allocator, p.funnels, wf_search_funnel, capacity);
         WF_FREE_ARRAY(allocator, p.buckets, uint32_t, buckets);
         return WF_ERR_OUT_OF_MEMORY;
     }
@@ -55,6 +57,7 @@ void wf_node_pool_destroy(wf_node_pool* pool, const wf_allocator* allocator) {
         return;
     }
     WF_FREE_ARRAY(allocator, pool->nodes, wf_search_node, pool->capacity);
+    WF_FREE_ARRAY(allocator, pool->funnels, wf_search_funnel, pool->capacity);
     WF_FREE_ARRAY(allocator, pool->buckets, uint32_t, pool->bucket_mask + 1u);
     memset(pool, 0, sizeof *pool);
 }

@@ -12,21 +12,44 @@
 #define WF_NODE_CLOSED 2u
 #define WF_NODE_PARENT_OFFMESH 4u ///< reached through an off-mesh link
 #define WF_NODE_GOAL 8u ///< marked as a goal before a many-goal search
+#define WF_NODE_EXPANDED 16u ///< expanded at least once (may be a parent)
 #define WF_NO_NODE 0xffffffffu
 
 typedef struct wf_search_node {
-    wf_vec3 pos;        ///< where the search enters the polygon
+    // Hot: the hash chain, the open list and the relax test read these.
+    wf_poly_ref ref;
+    uint32_t next;      ///< hash chain
+    uint32_t flags;     ///< WF_NODE_*
+    uint32_t parent;    ///< node index, WF_NO_NODE for the start
+    uint32_t heap_index; ///< position in the open list while open
     float cost;         ///< cost from the start to pos
     float total;        ///< cost + heuristic (A* f value)
-    uint32_t parent;    ///< node index, WF_NO_NODE for the start
-    uint32_t flags;     ///< WF_NODE_*
-    uint32_t heap_index; ///< position in the open list while open
-    uint32_t next;      ///< hash chain
-    wf_poly_ref ref;
+    wf_vec3 pos;        ///< where the search enters the polygon
 } wf_search_node;
+
+/// The way to a node's pos as a funnel sees it: straight from apex (the
+/// start, a corner it bends round, or where an area or off-mesh link
+/// changes the cost), reached at apex_cost, into the wedge between the rays
+/// apex->left and apex->right (portal vertices; a side equal to the apex is
+/// open). left_node / right_node: the node whose entry portal holds that
+/// vertex, so a bend can replay the portals after it.
+typedef struct wf_search_wedge {
+    wf_vec3 apex, left, right;
+    float apex_cost;
+    uint32_t left_node, right_node;
+} wf_search_wedge;
+
+/// Path searches' funnel state per node, kept apart from wf_search_node so
+/// the hash chain and the open list touch small nodes only; written when a
+/// node is relaxed, read when it is expanded (and by replays).
+typedef struct wf_search_funnel {
+    wf_search_wedge wedge;
+    wf_vec3 portal_left, portal_right; ///< the portal the search entered by
+} wf_search_funnel;
 
 typedef struct wf_node_pool {
     wf_search_node* nodes;
+    wf_search_funnel* funnels; ///< one per node; not cleared (written before read)
     uint32_t* buckets; ///< hash -> first node
     uint32_t capacity;
     uint32_t bucket_mask;

@@ -130,6 +130,11 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     wf_search_node* n = &q->nodes.nodes[start];
     n->pos = start_pos;
     n->cost = 0.0f;
+    q->nodes.funnels[start] = (wf_search_funnel){
+        .wedge = {start_pos, start_pos, start_pos, 0.0f, start, start},
+        .portal_left = start_pos,
+        .portal_right = start_pos,
+    };
     n->total = goal_distance(g, start_pos) * g->h_scale;
     if (g->kind == SEARCH_TO_POLY && start_ref.bits == g->end_ref.bits) {
         // Start and end in one polygon: the whole way is across it.
@@ -144,30 +149,272 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     wf_open_list_push(&q->open, &q->nodes, start);
 }
 
-/// Where the search enters a polygon through a portal: towards the goal,
-/// the point where the straight line from the current entry point to the
-/// goal crosses the portal (or the portal end nearest that line). Costs then
-/// follow the shortest way through each portal far better than portal
-/// midpoints do, which picks better corridors for the funnel.
-static wf_vec3 portal_entry(const search_goal* g, wf_vec3 from, wf_vec3 left, wf_vec3 right) {
-    if (g->kind != SEARCH_TO_POLY) {
-        return wf_v3_lerp(left, right, 0.5f);
+/// Squared distance (metres) under which a wedge side counts as the apex
+/// itself: an open side.
+#define WEDGE_SAME_POINT_SQ 1e-8f
+
+/// Portals a bend replays at most (see wedge_pass); past that the wedge
+/// opens to the newest portal.
+#define WEDGE_REPLAY_MAX 32u
+
+/// Node ids for portals of the node being relaxed (its index is not known
+/// yet): 0 its entry portal, 1 the end point as a one-point portal.
+#define FRESH_NODE(i) (WF_NO_NODE - 1u - (uint32_t)(i))
+
+/// The funnel state of a node (see wf_search_wedge) while it is computed.
+typedef wf_search_wedge wedge;
+
+typedef struct wedge_portal {
+    wf_vec3 left, right;
+    uint32_t node;
+} wedge_portal;
+
+static bool wedge_side_open(wf_vec3 apex, wf_vec3 side) {
+    return wf_v2_distance_sq(apex, side) < WEDGE_SAME_POINT_SQ;
+}
+
+/// p lies outside the wedge, beyond its right side (same sign rule as the
+/// funnel in funnel.c).
+static bool beyond_right(const wedge* w, wf_vec3 p) {
+    return !wedge_side_open(w->apex, w->right) && wf_v2_triangle_area2(w->apex, w->right, p) < 0.0f;
+}
+
+static bool beyond_left(const wedge* w, wf_vec3 p) {
+    return !wedge_side_open(w->apex, w->left) && wf_v2_triangle_area2(w->apex, w->left, p) > 0.0f;
+}
+
+/// Where the line apex->side crosses the portal (left, right), clamped to it.
+static wf_vec3 ray_on_portal(wf_vec3 apex, wf_vec3 side, wf_vec3 left, wf_vec3 right) {
+    wf_vec3 d = wf_v3_sub(side, apex);
+    wf_vec3 e = wf_v3_sub(right, left);
+    float den = wf_v2_perp(d, e);
+    if (den == 0.0f) {
+        return side;
     }
-    wf_vec3 dir = wf_v3_sub(g->end_pos, from);
-    wf_vec3 edge = wf_v3_sub(right, left);
-    float den = wf_v2_perp(dir, edge);
-    float t = 0.5f;
-    if (den * den > 1e-12f * wf_v2_length_sq(dir) * wf_v2_length_sq(edge)) {
-        t = wf_v2_perp(dir, wf_v3_sub(from, left)) / den;
-    } else {
-        // Parallel: the end of the portal nearer the goal.
-        t = wf_v2_distance_sq(left, g->end_pos) <= wf_v2_distance_sq(right, g->end_pos) ? 0.0f : 1.0f;
-    }
-    // Keep the entry point off the portal's very ends: a path through a
-    // vertex would slide along the wall.
-    const float margin = 0.001f;
-    t = t < margin ? margin : (t > 1.0f - margin ? 1.0f - margin : t);
+    float t = wf_v2_perp(d, wf_v3_sub(apex, left)) / den;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
     return wf_v3_lerp(left, right, t);
+}
+
+/// One funnel step through portal p: narrows the wedge and gives the part
+/// of the portal seen from the apex (0), or leaves it as it is when the
+/// portal lies wholly beyond its left (-1) or right (+1) side.
+static int wedge_narrow(wedge* w, const wedge_portal* p, wf_vec3* window_left,
+                        wf_vec3* window_right) {
+    if (beyond_right(w, p->left)) {
+        return 1;
+    }
+    if (beyond_left(w, p->right)) {
+        return -1;
+    }
+    *window_left = p->left;
+    *window_right = p->right;
+    if (beyond_left(w, p->left)) {
+        *window_left = ray_on_portal(w->apex, w->left, p->left, p->right);
+    } else {
+        w->left = p->left;
+        w->left_node = p->node;
+    }
+    if (beyond_right(w, p->right)) {
+        *window_right = ray_on_portal(w->apex, w->right, p->left, p->right);
+    } else {
+        w->right = p->right;
+        w->right_node = p->node;
+    }
+    return 0;
+}
+
+/// The way bends round the vertex of one side: it becomes the apex, with
+/// both sides open.
+static void wedge_bend(wedge* w, int side, float k) {
+    wf_vec3 corner = side < 0 ? w->left : w->right;
+    w->apex_cost += wf_v3_distance(w->apex, corner) * k;
+    w->apex = w->left = w->right = corner;
+}
+
+/// Moves the wedge of node `current` through the fresh portals (its
+/// neighbour's entry portal, maybe then the end point), in polygons that
+/// cost k per metre, as the funnel of funnel.c would: when a portal lies
+/// wholly beyond a side, the way bends round that side's vertex and the
+/// portals after the one holding it are replayed from there (walking the
+/// parent chain; if that vertex lies more than WEDGE_REPLAY_MAX portals
+/// back, only the fresh portals are, which can only make the cost lower).
+/// The window is the part of the last portal seen from the final apex.
+static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
+                       const wedge_portal* fresh, uint32_t fresh_count, float k,
+                       wf_vec3* window_left, wf_vec3* window_right) {
+    int side = 0;
+    uint32_t first = 0;
+    while (first < fresh_count &&
+           (side = wedge_narrow(w, &fresh[first], window_left, window_right)) == 0) {
+        first++;
+    }
+    if (first == fresh_count) {
+        return;
+    }
+    wedge_portal list[WEDGE_REPLAY_MAX + 2];
+    uint32_t count = 0;
+    uint32_t corner_node = side < 0 ? w->left_node : w->right_node;
+    if (corner_node < FRESH_NODE(fresh_count - 1u)) {
+        // The vertex is on an older portal: collect the portals after it.
+        uint32_t i = current;
+        while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
+            const wf_search_funnel* fu = &pool->funnels[i];
+            list[count++] = (wedge_portal){fu->portal_left, fu->portal_right, i};
+            i = pool->nodes[i].parent;
+        }
+        if (i != corner_node) {
+            count = 0;
+        }
+        for (uint32_t lo = 0, hi = count; lo + 1 < hi; ++lo, --hi) {
+            wedge_portal t = list[lo];
+            list[lo] = list[hi - 1u];
+            list[hi - 1u] = t;
+        }
+    }
+    uint32_t start = 0; // the portal after the vertex's
+    for (uint32_t j = 0; j < fresh_count; ++j) {
+        if (fresh[j].node == corner_node) {
+            start = count + j + 1u;
+        }
+        list[count + j] = fresh[j];
+    }
+    count += fresh_count;
+    wedge_bend(w, side, k);
+    for (uint32_t j = start; j < count; ++j) {
+        side = wedge_narrow(w, &list[j], window_left, window_right);
+        if (side != 0) {
+            // Bend again, then go on with the portal after the vertex's.
+            corner_node = side < 0 ? w->left_node : w->right_node;
+            uint32_t m = j;
+            while (m > start && list[m - 1u].node != corner_node) {
+                m--;
+            }
+            wedge_bend(w, side, k);
+            // (Not found cannot happen; then this portal is taken again,
+            // and the open wedge passes it.)
+            j = m > start ? m - 1u : j - 1u;
+        }
+    }
+}
+
+/// The point x of the window (a, b) that minimises |apex x| + |x target|
+/// on XZ: where the line apex->target crosses it (target mirrored over the
+/// window's line when both lie on one side), or the nearer end.
+static wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
+    wf_vec3 e = wf_v3_sub(b, a);
+    float e_sq = wf_v2_length_sq(e);
+    if (e_sq <= WEDGE_SAME_POINT_SQ) {
+        return a;
+    }
+    float side_apex = wf_v2_perp(e, wf_v3_sub(apex, a));
+    float side_target = wf_v2_perp(e, wf_v3_sub(target, a));
+    if (side_apex * side_target > 0.0f) {
+        // Mirror over the line: the shortest way touches it and comes back.
+        float s = 2.0f * side_target / e_sq;
+        target.x -= s * e.z;
+        target.z += s * e.x;
+        // (perp(e, v) = e.z * v.x - e.x * v.z, so the normal is (e.z, -e.x))
+    }
+    wf_vec3 d = wf_v3_sub(target, apex);
+    float den = wf_v2_perp(d, e);
+    float t;
+    if (den * den > 1e-12f * wf_v2_length_sq(d) * e_sq) {
+        t = wf_v2_perp(d, wf_v3_sub(apex, a)) / den;
+    } else {
+        t = wf_v2_distance(apex, a) + wf_v2_distance(a, target) <=
+                    wf_v2_distance(apex, b) + wf_v2_distance(b, target)
+                ? 0.0f
+                : 1.0f;
+    }
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    return wf_v3_lerp(a, b, t);
+}
+
+/// The point x of segment (a, b) that minimises the way from `from` to
+/// the target through it, or for Dijkstra (no target) its nearest point.
+static wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 from, wf_vec3 a,
+                         wf_vec3 b) {
+    if (g->kind == SEARCH_TO_GOALS) {
+        float t = 0.0f;
+        (void)wf_dist_point_segment_sq_2d(from, a, b, &t);
+        return wf_v3_lerp(a, b, t);
+    }
+    return window_point(from, a, b, target);
+}
+
+/// Where the search enters a polygon whose portal (left, right) the wedge
+/// w has just passed with the window (window_left, window_right): the
+/// portal point best towards the goal point (the box centre for box
+/// searches; Dijkstra: nearest to the start), reached straight through the
+/// window or round a wedge side's vertex for the parts of the portal beyond
+/// that side. *out_cost gets the cost to that point (k per metre),
+/// *out_distance its straight distance to the goal point (0 for Dijkstra).
+static wf_vec3 entry_point(const search_goal* g, const wedge* w, wf_vec3 left,
+                           wf_vec3 right, wf_vec3 window_left, wf_vec3 window_right, float k,
+                           float* out_cost, float* out_distance) {
+    bool aims = g->kind != SEARCH_TO_GOALS;
+    wf_vec3 target = g->kind == SEARCH_TO_POLY
+                         ? g->end_pos
+                         : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
+    wf_vec3 best = aim_point(g, target, w->apex, window_left, window_right);
+    float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
+    float best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
+    float best_total = best_cost + best_distance * k;
+    // The parts of the portal beyond a side: round that side's vertex (the
+    // window ends where the portal does unless a side cut it). A goal past
+    // the portal and not beyond that side is best reached straight.
+    bool cut_left = window_left.x != left.x || window_left.z != left.z;
+    bool cut_right = window_right.x != right.x || window_right.z != right.z;
+    if (!cut_left && !cut_right) {
+        *out_cost = best_cost;
+        *out_distance = best_distance;
+        return best;
+    }
+    wf_vec3 e = wf_v3_sub(right, left);
+    bool goal_past = aims && wf_v2_perp(e, wf_v3_sub(w->apex, left)) *
+                                     wf_v2_perp(e, wf_v3_sub(target, left)) <
+                                 0.0f;
+    for (int side = 0; side < 2; ++side) {
+        if (!(side == 0 ? cut_left : cut_right)) {
+            continue;
+        }
+        wf_vec3 corner = side == 0 ? w->left : w->right;
+        wf_vec3 a = side == 0 ? left : window_right;
+        wf_vec3 b = side == 0 ? window_left : right;
+        if (wf_v2_distance_sq(a, b) <= WEDGE_SAME_POINT_SQ ||
+            wedge_side_open(w->apex, corner)) {
+            continue; // nothing of the portal beyond this side
+        }
+        if (goal_past && !(side == 0 ? beyond_left(w, target) : beyond_right(w, target))) {
+            continue;
+        }
+        wf_vec3 pos = aim_point(g, target, corner, a, b);
+        float cost = w->apex_cost +
+                     (wf_v3_distance(w->apex, corner) + wf_v3_distance(corner, pos)) * k;
+        float distance = aims ? wf_v3_distance(pos, target) : 0.0f;
+        float total = cost + distance * k;
+        if (total < best_total) {
+            best = pos;
+            best_cost = cost;
+            best_distance = distance;
+            best_total = total;
+        }
+    }
+    *out_cost = best_cost;
+    *out_distance = best_distance;
+    return best;
+}
+
+/// True when node is `from` or one of its ancestors.
+static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint32_t from) {
+    for (uint32_t i = from, steps = 0; i != WF_NO_NODE && steps <= pool->count;
+         i = pool->nodes[i].parent, ++steps) {
+        if (i == node) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /// Relaxes every passable neighbour of an expanded node. Returns true when
@@ -176,9 +423,14 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
                    uint32_t current, const wf_mesh_tile* tile, const wf_tile_poly* poly,
                    wf_poly_ref parent_ref, bool* out_of_nodes) {
     wf_node_pool* pool = &q->nodes;
-    const wf_search_node cur = pool->nodes[current];
+    const wf_poly_ref cur_ref = pool->nodes[current].ref;
+    const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+    // A lower bound on any neighbour's total (see its use below); the
+    // margin covers float rounding in the totals.
+    float k_min = fminf(filter->area_cost[tile->poly_areas[poly_index]], g->h_scale);
+    float bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
         wf_poly_ref next_ref = wf_poly_ref_from_u64(tile->links[k].ref);
         if (wf_poly_ref_is_null(next_ref) || next_ref.bits == parent_ref.bits) {
@@ -195,20 +447,24 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         if (reaches_end && g->stop_on_reach) {
             return true;
         }
-        wf_vec3 left, right;
-        wf_mesh_link_portal(cur.ref, tile, poly, &tile->links[k], next_tile, next_poly, &left,
-                            &right);
-        // The search enters a polygon at a point of its portal (see
-        // portal_entry) and pays for the way across the polygon it leaves
-        // (off-mesh links: start to end).
-        wf_vec3 pos = portal_entry(g, cur.pos, left, right);
-        float cost = cur.cost + wf_filter_cost(filter, cur.pos, pos, tile, poly_index);
-        float heuristic;
-        if (reaches_end) {
-            cost += wf_filter_cost(filter, pos, g->end_pos, next_tile, next_index);
-            heuristic = 0.0f;
-        } else {
-            heuristic = goal_distance(g, pos) * g->h_scale;
+        // Between ground polygons every link to one neighbour gives the
+        // same portal (their union, see wf_mesh_link_portal): relax the
+        // first of them only, and tell the portal how many there are.
+        uint32_t links_to = 1;
+        if (!via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH) {
+            bool seen = false, passed = false;
+            for (uint32_t j = tile->first_link[poly_index]; j != WF_NULL_LINK;
+                 j = tile->links[j].next) {
+                if (j == k) {
+                    passed = true;
+                } else if (tile->links[j].ref == next_ref.bits) {
+                    links_to++;
+                    seen |= !passed;
+                }
+            }
+            if (seen) {
+                continue;
+            }
         }
         uint32_t next = wf_node_pool_get(pool, next_ref);
         if (next == WF_NO_NODE) {
@@ -216,15 +472,67 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             continue;
         }
         wf_search_node* n = &pool->nodes[next];
-        // Compare costs, not totals: entry points move with the parent, and
-        // only a strictly cheaper cost guarantees the parent chain stays a
-        // tree (a parent's cost is never below its ancestors').
-        if ((n->flags & NODE_REACHED) != 0 && cost >= n->cost) {
+        // No way through this portal can cost less than going straight
+        // from the apex towards the goal at the lower of the area cost and
+        // the heuristic's weight: a neighbour reached for that already
+        // keeps its way (the relax test below would turn this one down).
+        if (!reaches_end && (n->flags & NODE_REACHED) != 0 && n->total <= bound) {
+            continue;
+        }
+        wf_vec3 left, right;
+        wf_mesh_link_portal_counted(cur_ref, tile, poly, &tile->links[k], next_tile, next_poly,
+                                    links_to, &left, &right);
+        // The way to the portal runs straight from the wedge's apex (see
+        // wf_search_node); the search enters the next polygon at the point
+        // of the portal seen from there that is best towards the goal.
+        float k_here = filter->area_cost[tile->poly_areas[poly_index]];
+        float k_next = filter->area_cost[next_tile->poly_areas[next_index]];
+        wedge w = cur_wedge;
+        wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)}, {g->end_pos, g->end_pos, FRESH_NODE(1)}};
+        wf_vec3 window_left, window_right;
+        wedge_pass(pool, current, &w, fresh, 1, k_here, &window_left, &window_right);
+        float cost, distance;
+        wf_vec3 pos = entry_point(g, &w, left, right, window_left, window_right, k_here, &cost,
+                                  &distance);
+        bool restart = via_offmesh || k_next != k_here ||
+                       wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
+        float entry_cost = cost;
+        float heuristic;
+        if (reaches_end) {
+            if (!restart) {
+                // The end as a last, one-point portal: the way bends round
+                // a wedge side if the end lies beyond it.
+                wedge e = cur_wedge;
+                wedge_pass(pool, current, &e, fresh, 2, k_here, &window_left, &window_right);
+                cost = e.apex_cost + wf_v3_distance(e.apex, g->end_pos) * k_here;
+            } else {
+                cost += wf_v3_distance(pos, g->end_pos) * k_next;
+            }
+            heuristic = 0.0f;
+        } else {
+            heuristic = (g->kind == SEARCH_TO_POLY ? distance : goal_distance(g, pos)) * g->h_scale;
+        }
+        if (restart) {
+            // A straight line cannot cross a change of price or a jump: the
+            // way restarts from the entry point.
+            w.apex = w.left = w.right = pos;
+            w.apex_cost = entry_cost;
+        }
+        // Totals compare ways through different parts of a portal fairly;
+        // a node that has been a parent never takes a descendant as its
+        // parent, so parent chains stay trees.
+        float total = cost + heuristic;
+        if ((n->flags & NODE_REACHED) != 0 &&
+            (total >= n->total || ((n->flags & WF_NODE_EXPANDED) != 0 &&
+                                   is_ancestor(pool, next, current)))) {
             continue;
         }
         n->pos = pos;
         n->cost = cost;
-        n->total = cost + heuristic;
+        n->total = total;
+        w.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
+        w.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
+        pool->funnels[next] = (wf_search_funnel){w, left, right};
         n->parent = current;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
                    (via_offmesh ? WF_NODE_PARENT_OFFMESH : 0u);
@@ -254,7 +562,7 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
         }
         iterations++;
         wf_search_node* n = &pool->nodes[current];
-        n->flags = (n->flags & ~(uint32_t)WF_NODE_OPEN) | WF_NODE_CLOSED;
+        n->flags = (n->flags & ~(uint32_t)WF_NODE_OPEN) | WF_NODE_CLOSED | WF_NODE_EXPANDED;
         // A sliced search may see tiles removed between updates.
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;

@@ -72,7 +72,8 @@ size_t wf_query_memory_bytes(const wf_query* query) {
     if (query == NULL) {
         return 0;
     }
-    return sizeof *query + (size_t)query->nodes.capacity * sizeof(wf_search_node) +
+    return sizeof *query +
+           (size_t)query->nodes.capacity * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
            ((size_t)query->nodes.bucket_mask + 1u) * sizeof(uint32_t) +
            (size_t)query->open.capacity * sizeof(uint32_t) + wf_exact_memory_bytes(&query->exact);
 }

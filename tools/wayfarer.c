@@ -65,6 +65,7 @@ static const subcommand subcommands[] = {
      "      'row<TAB>ok|partial|none<TAB>length[<TAB>optimal<TAB>ratio]' per row and a\n"
      "      'summary' line; exits 3 if a path is missing or shorter than expected\n"
      "  scen --map FILE.map --scen FILE [--cell-size M] [--agent-radius M] [--exact]\n"
+     "      [--tile-size CELLS] (cells per tile side, default 64, at most 255)\n"
      "      builds a tile cache and navmesh from the grid map (one metre per grid cell;\n"
      "      scenario points are cell centres) and runs every row the same way against\n"
      "      the .scen's octile optimum; exits 3 if a reachable pair is not found or\n"
@@ -435,7 +436,8 @@ static int load_polyanya(const char* path, float tile_size, wf_mesh** out) {
 #define GRID_TILE_SIZE 64u
 #define GRID_MAX_ERROR 0.5f
 
-static int load_grid_map(const char* path, float cell_size, float radius, wf_mesh** out) {
+static int load_grid_map(const char* path, float cell_size, float radius, uint32_t tile_cells,
+                         wf_mesh** out) {
     char* text = NULL;
     size_t size = 0;
     int rc = read_file(path, &text, &size);
@@ -452,7 +454,7 @@ static int load_grid_map(const char* path, float cell_size, float radius, wf_mes
     wf_tilecache_params p = wf_tilecache_params_recast_demo();
     p.cell_size = cell_size;
     p.agent_radius = radius;
-    p.tile_size = GRID_TILE_SIZE;
+    p.tile_size = tile_cells > 0 ? tile_cells : GRID_TILE_SIZE;
     p.min_region_area = 0;
     p.merge_region_area = 0;
     p.max_edge_length = 0.0f;
@@ -462,7 +464,7 @@ static int load_grid_map(const char* path, float cell_size, float radius, wf_mes
     st = wf_tilecache_create(&(wf_tilecache_desc){.params = p}, &tc);
     wf_set_assert_hook(hook);
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer scen: --cell-size or --agent-radius out of range\n");
+        fprintf(stderr, "wayfarer scen: --cell-size, --agent-radius or --tile-size out of range\n");
         rc = EXIT_USAGE;
     } else if ((st = wf_tilecache_build_grid(tc, wf_grid_data_view(grid))) != WF_OK) {
         fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
@@ -659,7 +661,8 @@ static int cmd_scen(int argc, char** argv) {
     wf_mesh* mesh = NULL;
     wf_query* q = NULL;
     if (rc == 0) {
-        rc = map_path != NULL ? load_grid_map(map_path, (float)cell_size, (float)radius, &mesh)
+        rc = map_path != NULL ? load_grid_map(map_path, (float)cell_size, (float)radius,
+                                              (uint32_t)tile_size, &mesh)
                               : load_polyanya(mesh_path, (float)tile_size, &mesh);
     }
     if (rc == 0 &&

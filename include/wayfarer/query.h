@@ -21,9 +21,10 @@
  *
  * Costs: moving between polygons costs distance times the area cost of the
  * polygon being crossed; the filter also includes/excludes polygons by flags.
- * Path searches are A* over polygons, entering each where the line towards
- * the goal crosses its portal (other searches: at portal midpoints); the
- * funnel then pulls the path tight through the corridor's portals.
+ * Path searches are A* over polygons whose costs follow the funnel: each
+ * node keeps the last corner of the pulled way and the wedge it can leave
+ * through, so a corridor costs what the funnel makes of it (docs/navmesh.md);
+ * find_straight_path then pulls the path tight through its portals.
  *
  * Path modes (filter.path_mode, for find_path and begin_path; the other
  * searches ignore it): WF_PATH_MODE_DEFAULT is the A* above.

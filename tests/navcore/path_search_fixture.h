@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Shared fixture of the path search tests: grid meshes drawn as text, their
-// refs, path checks and the hand-derived entry points of the meshes' paths.
+// refs, path checks and the hand-derived shortest ways of the meshes' paths.
 #ifndef WF_TESTS_PATH_SEARCH_FIXTURE_H
 #define WF_TESTS_PATH_SEARCH_FIXTURE_H
 
@@ -21,18 +21,18 @@
 
 /*
  * Cost model used for the expected values: cells are 1 m squares, start and
- * end points are cell centres unless stated, and a search pays the straight
- * distance between consecutive points times the area cost of the cell it
- * crosses. Where it enters the next cell depends on the search:
- * - towards a polygon (find_path, sliced, path_exists): where the straight
- *   line from its entry point into the cell it leaves to the end point
- *   crosses the shared edge, kept 0.001 of the edge's length from its ends
- *   (the line, not the ray: a crossing behind the point or off the edge is
- *   clamped the same way). An edge parallel to that line: its end nearer the
- *   end point, 0.001 inside. Along a row holding start and end, every edge
- *   is crossed at its midpoint.
- * - to a box or the nearest goal: the edge's midpoint. Crossing a cell
- *   straight costs 1, turning in it sqrt(0.5) (TURN).
+ * end points are cell centres unless stated. A search pays the length of
+ * the pulled (funnel) way through the cells it has crossed, times the area
+ * cost of the cells it runs through; where the area cost changes the way
+ * restarts at the point where the search entered the cell (so a route of
+ * one price pays its straight length). The path's cost is that way to the
+ * end point; a partial path's, the way to the point where the search
+ * entered its last cell: the point of that cell's entry edge best towards
+ * the end point (round a corner where the straight line cannot reach it);
+ * for box searches towards the box's centre; for the nearest goal the
+ * edge point nearest the way's last corner. Crossing a cell straight
+ * costs 1, a quarter turn round a cell corner from a centre sqrt(0.5)
+ * (TURN).
  */
 #define TURN 0.70710678f
 #define EPS 1e-4f
@@ -183,25 +183,12 @@ static const char* const CORRIDOR[5] = {".....", "#####", "#####", "#####", "###
 static const char* const SNAKE[5] = {"..#..", "#.#.#", "#.#.#", "#...#", "#####"};
 static const uint32_t SNAKE_PATH[11][2] = {{0, 0}, {1, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 3},
                                            {3, 3}, {3, 2}, {3, 1}, {3, 0}, {4, 0}};
-// Where a search from (0.5, 0.5) to E = (4.5, 0.5) enters each cell of
-// SNAKE_PATH (x, z), then E; each from the line previous point -> E:
-//  (1,0): edge x = 1 meets the line z = 0.5 mid-way.
-//  (1,1): edge z = 1 parallel to z = 0.5: its end nearer E, (2,1) -> 1.999.
-//  (1,2): edge z = 2 met at x = 1.999 - 2 * 2.501 < 1 -> 1.001.
-//  (1,3): edge z = 3 met at x = 1.001 - 3.499 * 2/3 < 1 -> 1.001.
-//  (2,3): edge x = 2 met at z = 3 - 2.5 * 0.999/3.499 = 2.29 < 3 -> 3.001.
-//  (3,3): edge x = 3 met at z = 3.001 - 2.501 * 0.4 = 2.0006 -> 3.001.
-//  (3,2): edge z = 3 met at x = 3 + 1.5 * 0.001/2.501 = 3.0006 -> 3.001.
-//  (3,1): edge z = 2 met at x = 3.001 + 1.499 * 0.4 = 3.6006, inside.
-//  (3,0): same line, z = 1 at x = 4.2002 > 4 -> 3.999.
-//  (4,0): edge x = 4 met at z = 1 - 0.5 * 0.001/0.501 = 0.999002 -> 0.999.
-static const float SNAKE_ENTRIES[12][2] = {
-    {0.5f, 0.5f},    {1.0f, 0.5f},    {1.999f, 1.0f}, {1.001f, 2.0f},
-    {1.001f, 3.0f},  {2.0f, 3.001f},  {3.0f, 3.001f}, {3.001f, 3.0f},
-    {3.6006f, 2.0f}, {3.999f, 1.0f},  {4.0f, 0.999f}, {4.5f, 0.5f}};
-// 8.981; the shortest way, around the corners (1,1), (2,3), (3,3), (4,1),
-// is 2 * sqrt(0.5) + 2 * sqrt(5) + 1 = 6.886.
-#define SNAKE_COST polyline_length(SNAKE_ENTRIES, 12)
+// The shortest way along SNAKE_PATH from (0.5, 0.5) to E = (4.5, 0.5):
+// round the corners (1,1), (2,3), (3,3), (4,1);
+// 2 * sqrt(0.5) + 2 * sqrt(5) + 1 = 6.886.
+static const float SNAKE_CORNERS[6][2] = {{0.5f, 0.5f}, {1.0f, 1.0f}, {2.0f, 3.0f},
+                                          {3.0f, 3.0f}, {4.0f, 1.0f}, {4.5f, 0.5f}};
+#define SNAKE_COST polyline_length(SNAKE_CORNERS, 6)
 
 // Two routes from (0,0) to (4,0): row 0 (5 cells) or around the wall
 // through row 2 (9 cells).
@@ -209,19 +196,9 @@ static const char* const TWO_ROUTES[5] = {".....", ".###.", ".....", "#####", "#
 static const uint32_t SHORT_ROUTE[5][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}};
 static const uint32_t LONG_ROUTE[9][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 2}, {2, 2},
                                           {3, 2}, {4, 2}, {4, 1}, {4, 0}};
-// Entry points of the long route towards E = (4.5, 0.5), as for the snake:
-//  (0,1): edge z = 1 parallel to z = 0.5: its end (1,1) -> 0.999.
-//  (0,2): edge z = 2 met at x = 0.999 - 2 * 3.501 < 0 -> 0.001.
-//  (1,2): edge x = 1 met at z = 2 - 1.5 * 0.999/4.499 = 1.67 < 2 -> 2.001.
-//  (2,2), (3,2), (4,2): from (k, 2.001) the line meets x = k + 1 below
-//         z = 2 (at 1.57, 1.40, 1.0003) -> 2.001.
-//  (4,1): edge z = 2 met at x = 4 + 0.5 * 0.001/1.501 = 4.0003 -> 4.001.
-//  (4,0): edge z = 1 met at x = 4.001 + 0.499/1.5 = 4.334, inside: on the
-//         line (4.001, 2) -> E, so the rest is that straight line.
-static const float LONG_ENTRIES[9][2] = {{0.5f, 0.5f},   {0.999f, 1.0f}, {0.001f, 2.0f},
-                                         {1.0f, 2.001f}, {2.0f, 2.001f}, {3.0f, 2.001f},
-                                         {4.0f, 2.001f}, {4.001f, 2.0f}, {4.5f, 0.5f}};
-// 0.7064 + 1.4128 + 0.9990 + 3 + 0.0014 + 1.5808 = 7.700.
-#define LONG_ROUTE_COST polyline_length(LONG_ENTRIES, 9)
+// The long route's shortest way: round the wall's corners (1,2) and (4,2):
+// 2 * sqrt(2.5) + 3 = 6.162.
+static const float LONG_CORNERS[4][2] = {{0.5f, 0.5f}, {1.0f, 2.0f}, {4.0f, 2.0f}, {4.5f, 0.5f}};
+#define LONG_ROUTE_COST polyline_length(LONG_CORNERS, 4)
 
 #endif

@@ -25,8 +25,8 @@ static void test_finish_partial_path(void** state) {
     check_cells(&f, path, r.count, SNAKE_PATH, 4);
 
     // None of the old corridor seen: the best partial path, to (1,1)
-    // (entered at (1.999, 1), 2.55 from the goal; (1,0) at (1, 0.5) is 3.5,
-    // (1,2) at (1.001, 2) 3.81: SNAKE_ENTRIES).
+    // (entered at (2, 1), 2.55 from the goal; (1,0) at (1, 0.5) is 3.5,
+    // (1,2) at (2, 2) 2.92).
     assert_int_equal(wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0),
                                          &f.filter),
                      WF_OK);
@@ -112,9 +112,9 @@ static void test_path_to_box(void** state) {
     assert_float_equal(goal.x, 3.5f, EPS);
     assert_float_equal(goal.y, 0.0f, EPS);
     assert_float_equal(goal.z, 1.5f, EPS);
-    // Entry of (3,1) at (3.5, 2), then 0.5 to the goal point.
-    float to_31 = 0.5f + TURN + 1.0f + 1.0f + TURN + 1.0f + TURN + 1.0f;
-    assert_float_equal(r.cost, to_31 + 0.5f, EPS);
+    // The pulled way to the goal point (3.5, 1.5): round (1,1), (2,3) and
+    // (3,3): sqrt(0.5) + sqrt(5) + 1 + sqrt(2.5).
+    assert_float_equal(r.cost, TURN + sqrtf(5.0f) + 1.0f + sqrtf(2.5f), EPS);
 
     // A box over the start cell: just the start.
     assert_int_equal(wf_query_find_path_to_box(f.query, cell(&f, 0, 0), centre(0, 0),
@@ -126,7 +126,7 @@ static void test_path_to_box(void** state) {
     assert_float_equal(goal.z, 0.15f, EPS);
 
     // A box over blocked ground only: partial, to the reached cell whose
-    // entry point is nearest the box ((1,3) entered at (1.5, 3): 0.85).
+    // entry point is nearest the box ((1,3) entered at (1, 3): 0.42).
     assert_int_equal(wf_query_find_path_to_box(f.query, cell(&f, 0, 0), centre(0, 0),
                                                wf_v3(0.3f, -1, 3.3f), wf_v3(0.7f, 1, 3.7f),
                                                &f.filter, path, 16, &r, &goal),
@@ -188,7 +188,8 @@ static void test_nearest_goal(void** state) {
                      WF_OK);
     assert_int_equal(index, 2);
     check_cells(&f, path, r.count, SNAKE_PATH, 4);
-    assert_float_equal(r.cost, 0.5f + TURN + 1.0f, EPS);
+    // Round (1,1), then straight to the nearest point of (1,2)'s edge.
+    assert_float_equal(r.cost, TURN + 1.0f, EPS);
     // The start itself is a goal: found at once.
     goals[1] = cell(&f, 0, 0);
     assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), centre(0, 0), goals, 3,
@@ -211,7 +212,7 @@ static void test_nearest_goal(void** state) {
 
     // Many goals (marked in the node pool): every cell with max(x, z) >= 4
     // of an open 6 x 6 field over four tiles. From (0.5, 0, 0.2) the
-    // cheapest is (4,0): 0.583 to (1, 0.5), then 3 crossings.
+    // cheapest is (4,0): 0.5 to (1, 0.2), then 3 crossings.
     fixture_create(&f, 2, 2, 3, NULL, NULL, 0);
     wf_poly_ref many[36];
     uint32_t count = 0, expected_index = 0;
@@ -228,7 +229,8 @@ static void test_nearest_goal(void** state) {
     assert_int_equal(count, 20);
     static const uint32_t to_40[5][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}};
     wf_vec3 start = wf_v3(0.5f, 0, 0.2f);
-    float expected_cost = wf_v2_distance(start, wf_v3(1, 0, 0.5f)) + 3.0f;
+    // Straight east along z = 0.2: 0.5 to the first edge, then 3 cells.
+    float expected_cost = 0.5f + 3.0f;
     assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, many, count,
                                                 &f.filter, &index, path, 16, &r),
                      WF_OK);
