@@ -46,6 +46,37 @@ static void generate_blocks(level* l, wf_rng* rng, float fill) {
     }
 }
 
+/// Builds tile (tx, tz) of n x n one-metre cells from its vertices and
+/// polygons and adds it to the mesh (none when it has no polygon); frees
+/// both arrays.
+static wf_status add_grid_tile(wf_mesh* mesh, uint32_t tx, uint32_t tz, uint32_t n, float* verts,
+                               uint32_t vcount, uint16_t* polys, uint32_t pc, float climb) {
+    wf_tile_build_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_x = (int32_t)tx;
+    d.tile_z = (int32_t)tz;
+    d.bmin = wf_v3((float)(tx * n), -1.0f, (float)(tz * n));
+    d.bmax = wf_v3((float)((tx + 1) * n), 1.0f, (float)((tz + 1) * n));
+    d.verts = verts;
+    d.vert_count = vcount;
+    d.polys = polys;
+    d.poly_count = pc;
+    d.walkable_climb = climb;
+    wf_status s = WF_OK;
+    if (pc > 0) {
+        void* blob = NULL;
+        size_t size = 0;
+        wf_tile_ref ref;
+        s = wf_tile_build(&d, &blob, &size);
+        if (s == WF_OK) {
+            s = wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &ref);
+        }
+    }
+    free(verts);
+    free(polys);
+    return s;
+}
+
 static wf_status add_level_tile(wf_mesh* mesh, const level* l, uint32_t tx, uint32_t tz) {
     uint32_t n = l->cells, side = level_side(l);
     uint32_t vcount = (n + 1) * (n + 1);
@@ -81,30 +112,7 @@ static wf_status add_level_tile(wf_mesh* mesh, const level* l, uint32_t tx, uint
             }
         }
     }
-    wf_tile_build_desc d;
-    memset(&d, 0, sizeof d);
-    d.tile_x = (int32_t)tx;
-    d.tile_z = (int32_t)tz;
-    d.bmin = wf_v3((float)(tx * n), -1.0f, (float)(tz * n));
-    d.bmax = wf_v3((float)((tx + 1) * n), 1.0f, (float)((tz + 1) * n));
-    d.verts = verts;
-    d.vert_count = vcount;
-    d.polys = polys;
-    d.poly_count = pc;
-    d.walkable_climb = 0.9f;
-    wf_status s = WF_OK;
-    if (pc > 0) {
-        void* blob = NULL;
-        size_t size = 0;
-        wf_tile_ref ref;
-        s = wf_tile_build(&d, &blob, &size);
-        if (s == WF_OK) {
-            s = wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &ref);
-        }
-    }
-    free(verts);
-    free(polys);
-    return s;
+    return add_grid_tile(mesh, tx, tz, n, verts, vcount, polys, pc, 0.9f);
 }
 
 typedef struct results {
@@ -427,30 +435,7 @@ static wf_status quality_add_cell_tile(wf_mesh* mesh, const uint8_t* blocked, ui
             p[3] = (uint16_t)(z * (n + 1) + x + 1);
         }
     }
-    wf_tile_build_desc d;
-    memset(&d, 0, sizeof d);
-    d.tile_x = (int32_t)tx;
-    d.tile_z = (int32_t)tz;
-    d.bmin = wf_v3((float)(tx * n), -1.0f, (float)(tz * n));
-    d.bmax = wf_v3((float)((tx + 1) * n), 1.0f, (float)((tz + 1) * n));
-    d.verts = verts;
-    d.vert_count = vcount;
-    d.polys = polys;
-    d.poly_count = pc;
-    d.walkable_climb = 0.5f;
-    wf_status s = WF_OK;
-    if (pc > 0) {
-        void* blob = NULL;
-        size_t size = 0;
-        wf_tile_ref ref;
-        s = wf_tile_build(&d, &blob, &size);
-        if (s == WF_OK) {
-            s = wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &ref);
-        }
-    }
-    free(verts);
-    free(polys);
-    return s;
+    return add_grid_tile(mesh, tx, tz, n, verts, vcount, polys, pc, 0.5f);
 }
 
 /// The map's free cells as square polygons, 64 x 64 cells a tile.

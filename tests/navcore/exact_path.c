@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "test_scenarios.h"
+
 #include "test_hooks.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
@@ -78,53 +80,12 @@ static answer solve(wf_query* q, wf_poly_ref sr, wf_poly_ref gr, wf_vec3 sp, wf_
 
 #define ARENA_DIR WF_TESTDATA_DIR "/polyanya"
 
-static char* read_all(const char* path, size_t* out_size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* data = malloc((size_t)size + 1);
-    assert_non_null(data);
-    assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    data[size] = '\0';
-    *out_size = (size_t)size;
-    return data;
-}
-
-typedef struct arena_row {
-    float sx, sy, gx, gy;
-    double euclidean;
-} arena_row;
-
-static size_t read_arena_rows(arena_row* rows, size_t max) {
-    size_t size;
-    char* text = read_all(ARENA_DIR "/expected/arena_euclidean.tsv", &size);
-    assert_non_null(text);
-    size_t count = 0;
-    for (char* line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
-        int bucket;
-        double octile;
-        arena_row r;
-        if (line[0] != '#' && sscanf(line, "%d %f %f %f %f %lf %lf", &bucket, &r.sx, &r.sy, &r.gx,
-                                     &r.gy, &octile, &r.euclidean) == 7) {
-            assert_true(count < max);
-            rows[count++] = r;
-        }
-    }
-    free(text);
-    return count;
-}
-
 static void run_arena(const char* mesh_file, float tile_size) {
     size_t size;
-    char* text = read_all(mesh_file, &size);
+    char* text = test_read_all(mesh_file, &size);
     assert_non_null(text);
     static arena_row rows[512];
-    size_t count = read_arena_rows(rows, 512);
+    size_t count = test_read_arena_rows(ARENA_DIR "/expected/arena_euclidean.tsv", rows, 512);
     assert_int_equal(count, 160);
     wf_polyanya_import_desc d;
     memset(&d, 0, sizeof d);
@@ -466,7 +427,7 @@ static void test_time_sliced_equals_one_shot(void** state) {
     free_grid(&g);
     // And on every arena row, when the test data is there.
     size_t size;
-    char* text = read_all(ARENA_DIR "/meshes/arena-merged.mesh", &size);
+    char* text = test_read_all(ARENA_DIR "/meshes/arena-merged.mesh", &size);
     if (text == NULL) {
         return;
     }
@@ -478,7 +439,7 @@ static void test_time_sliced_equals_one_shot(void** state) {
     free(text);
     wf_query* q = make_query(mesh, 8192);
     static arena_row rows[512];
-    size_t count = read_arena_rows(rows, 512);
+    size_t count = test_read_arena_rows(ARENA_DIR "/expected/arena_euclidean.tsv", rows, 512);
     wf_vec3 half = wf_v3(0.01f, 1.0f, 0.01f);
     for (size_t i = 0; i < count; i += 4) {
         wf_poly_ref sr, gr;

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "test_scenarios.h"
+
 #include "test_meshes.h"
 #include "wayfarer/query.h"
 
@@ -252,30 +254,13 @@ static void test_cost_is_the_pulled_length(void** state) {
  * Shared test data
  */
 
-static char* read_all(const char* path, size_t* out_size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* data = malloc((size_t)size + 1);
-    assert_non_null(data);
-    assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    data[size] = '\0';
-    *out_size = (size_t)size;
-    return data;
-}
-
 /// Goals for the default mode on the arena (Euclidean optima): mean ratio
 /// at most 1.005 and every row at most 1.002 (the old rule: up to 1.040).
 static void run_arena(const char* name, float tile_size) {
     char path[512];
     snprintf(path, sizeof path, "%s/polyanya/meshes/%s", TESTDATA, name);
     size_t size;
-    char* text = read_all(path, &size);
+    char* text = test_read_all(path, &size);
     assert_non_null(text);
     wf_mesh* mesh = NULL;
     wf_polyanya_import_desc d = {.tile_size = tile_size};
@@ -284,7 +269,7 @@ static void run_arena(const char* name, float tile_size) {
     wf_query* q = NULL;
     assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 4096}, &q),
                      WF_OK);
-    text = read_all(TESTDATA "/polyanya/expected/arena_euclidean.tsv", &size);
+    text = test_read_all(TESTDATA "/polyanya/expected/arena_euclidean.tsv", &size);
     assert_non_null(text);
     size_t rows = 0, rated = 0, worst_row = 0;
     double sum = 0.0, worst = 0.0;
@@ -341,8 +326,8 @@ static void test_arena_rows_within_the_goals(void** state) {
 static void test_grid_map_never_longer_than_octile(void** state) {
     (void)state;
     size_t size;
-    char* map = read_all(TESTDATA "/movingai/maps/dao/arena.map", &size);
-    char* scen = read_all(TESTDATA "/movingai/scenarios/dao/arena.map.scen", &size);
+    char* map = test_read_all(TESTDATA "/movingai/maps/dao/arena.map", &size);
+    char* scen = test_read_all(TESTDATA "/movingai/scenarios/dao/arena.map.scen", &size);
     if (map == NULL || scen == NULL) {
         free(map);
         free(scen);
