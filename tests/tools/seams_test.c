@@ -275,9 +275,56 @@ static void test_check_bad_input_and_cut_seam(void** state) {
     wf_tilecache_destroy(tc);
 }
 
+/// The example: nav_test at the default tile size, flat ground
+/// across the seam of tiles 37 and 38. The landed build stopped this ray at
+/// t = 0.51 and priced the way round at 7.09 m for 0.8 m of line.
+static void test_nav_test_example_crosses(void** state) {
+    (void)state;
+    size_t size = 0;
+    char* text = test_data_read(WF_TESTDATA_DIR "/recast/meshes/nav_test.obj", &size);
+    if (text == NULL) {
+        skip();
+    }
+    wf_geom_data* geom = NULL;
+    assert_int_equal(wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &geom), WF_OK);
+    free(text);
+    wf_tilecache* tc = NULL;
+    wf_tilecache_desc td = {.params = wf_tilecache_params_recast_demo()};
+    td.logger.quiet = true;
+    assert_int_equal(wf_tilecache_create(&td, &tc), WF_OK);
+    assert_int_equal(wf_tilecache_build_geom(tc, wf_geom_data_view(geom), NULL, 0), WF_OK);
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_true(wf_tilecache_build_navmesh(tc, mesh) >= 0);
+    wf_query* q = NULL;
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh}, &q), WF_OK);
+    wf_query_filter f = wf_query_filter_defaults();
+    wf_vec3 ext = wf_v3(2, 4, 2);
+    wf_poly_ref ra, rb;
+    wf_vec3 pa, pb;
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(-14.9f, -2.27f, 15), ext, &f, &ra, &pa),
+                     WF_OK);
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(-14.1f, -2.27f, 15), ext, &f, &rb, &pb),
+                     WF_OK);
+    assert_true(wf_poly_ref_tile(ra) != wf_poly_ref_tile(rb)); // two tiles
+    wf_raycast_hit hit;
+    assert_int_equal(wf_query_raycast(q, ra, pa, pb, &f, NULL, 0, &hit), WF_OK);
+    assert_true(hit.t > 1.0f);
+    wf_poly_ref path[64];
+    wf_path_result r;
+    assert_int_equal(wf_query_find_path(q, ra, rb, pa, pb, &f, path, 64, &r), WF_OK);
+    assert_true(r.cost < 0.81f);
+    wf_query_destroy(q);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    wf_geom_data_destroy(geom);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_bad_input_and_cut_seam),
+        cmocka_unit_test(test_nav_test_example_crosses),
         cmocka_unit_test(test_grid),
         cmocka_unit_test(test_voxels),
         cmocka_unit_test(test_demo_level),
