@@ -46,6 +46,18 @@ static void generate_blocks(level* l, wf_rng* rng, float fill) {
     }
 }
 
+/// The (n + 1)^2 corner vertices of tile (tx, tz) of one-metre cells, y = 0.
+static void fill_grid_verts(float* verts, uint32_t n, uint32_t tx, uint32_t tz) {
+    for (uint32_t z = 0; z <= n; ++z) {
+        for (uint32_t x = 0; x <= n; ++x) {
+            float* v = &verts[3 * (z * (n + 1) + x)];
+            v[0] = (float)(tx * n + x);
+            v[1] = 0.0f;
+            v[2] = (float)(tz * n + z);
+        }
+    }
+}
+
 /// Builds tile (tx, tz) of n x n one-metre cells from its vertices and
 /// polygons and adds it to the mesh (none when it has no polygon); frees
 /// both arrays.
@@ -87,14 +99,7 @@ static wf_status add_level_tile(wf_mesh* mesh, const level* l, uint32_t tx, uint
         free(polys);
         return WF_ERR_OUT_OF_MEMORY;
     }
-    for (uint32_t z = 0; z <= n; ++z) {
-        for (uint32_t x = 0; x <= n; ++x) {
-            float* v = &verts[3 * (z * (n + 1) + x)];
-            v[0] = (float)(tx * n + x);
-            v[1] = 0.0f;
-            v[2] = (float)(tz * n + z);
-        }
-    }
+    fill_grid_verts(verts, n, tx, tz);
     uint32_t pc = 0;
     for (uint32_t z = 0; z < n; ++z) {
         for (uint32_t x = 0; x < n; ++x) {
@@ -410,14 +415,7 @@ static wf_status quality_add_cell_tile(wf_mesh* mesh, const uint8_t* blocked, ui
         free(polys);
         return WF_ERR_OUT_OF_MEMORY;
     }
-    for (uint32_t z = 0; z <= n; ++z) {
-        for (uint32_t x = 0; x <= n; ++x) {
-            float* v = &verts[3 * (z * (n + 1) + x)];
-            v[0] = (float)(tx * n + x);
-            v[1] = 0.0f;
-            v[2] = (float)(tz * n + z);
-        }
-    }
+    fill_grid_verts(verts, n, tx, tz);
     uint32_t pc = 0;
     for (uint32_t z = 0; z < n; ++z) {
         for (uint32_t x = 0; x < n; ++x) {

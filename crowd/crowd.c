@@ -141,17 +141,8 @@ static bool desc_valid(const wf_crowd_desc* d) {
         }
     }
     for (uint32_t i = 0; i < d->filter_count; ++i) {
-        const wf_query_filter* f = &d->filters[i];
-        bool exact = f->path_mode == WF_PATH_MODE_EXACT;
-        if (f->path_mode > WF_PATH_MODE_EXACT) {
+        if (!wf_crowd_filter_is_valid(&d->filters[i])) {
             return false;
-        }
-        for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
-            // Exact mode is exact on lengths: it takes no area costs.
-            if (!isfinite(f->area_cost[a]) || f->area_cost[a] < 0.0f ||
-                (exact && f->area_cost[a] != 1.0f)) {
-                return false;
-            }
         }
     }
     return true;

@@ -5,6 +5,7 @@
 #ifndef WF_CROWD_INTERNAL_H
 #define WF_CROWD_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -129,6 +130,23 @@ struct wf_crowd {
 /// Filter and preset of an agent.
 static inline const wf_query_filter* wf_crowd_filter(const wf_crowd* c, uint32_t i) {
     return &c->filters[c->params[i].filter];
+}
+
+/// A filter the crowd can search with: finite, non-negative area costs,
+/// a known path mode, and every cost 1 in exact mode (exact on lengths, it
+/// takes no costs). Checked at create and on loading a saved search.
+static inline bool wf_crowd_filter_is_valid(const wf_query_filter* f) {
+    if (f->path_mode > WF_PATH_MODE_EXACT) {
+        return false;
+    }
+    bool exact = f->path_mode == WF_PATH_MODE_EXACT;
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        float cost = f->area_cost[a];
+        if (!isfinite(cost) || cost < 0.0f || (exact && cost != 1.0f)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);

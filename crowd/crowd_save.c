@@ -724,15 +724,8 @@ static bool check_searches(const wf_crowd* c, const blob_view* v, const wf_id_po
             !finite3(s.begin_end_pos)) {
             return false;
         }
-        bool exact = s.begin_filter.path_mode == WF_PATH_MODE_EXACT;
-        if (s.begin_filter.path_mode > WF_PATH_MODE_EXACT) {
+        if (!wf_crowd_filter_is_valid(&s.begin_filter)) {
             return false;
-        }
-        for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
-            float cost = s.begin_filter.area_cost[a];
-            if (!isfinite(cost) || cost < 0.0f || (exact && cost != 1.0f)) {
-                return false;
-            }
         }
         for (uint32_t j = 0; j < k; ++j) {
             if (wf_bytes_get_u32(v->searches + (size_t)j * SEARCH_RECORD) == s.agent) {

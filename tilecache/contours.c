@@ -341,27 +341,18 @@ static uint32_t simplify(const wf_contour_vertex* raw, uint32_t n, uint32_t widt
             }
         }
     }
-    // Anything but a tile edge simplified onto a tile side would become a
-    // portal: keep the farthest vertex of such stretches (it lies inside).
+    // Stretches along a tile side: anything but a tile edge simplified onto
+    // it would become a portal, so keep its farthest vertex (it lies
+    // inside); a tile edge keeps to the ground's heights (see
+    // farthest_height_raw). A kept vertex splits a stretch into two of the
+    // same kind, which the loop then looks at in turn.
     for (uint32_t j = 0; j < count;) {
         uint32_t a = kept[j], b = kept[loop_next(j, count)];
         uint32_t i = UINT32_MAX;
-        if (raw[a].neighbour != WF_CONTOUR_TILE_EDGE &&
-            along_tile_side(&raw[a], &raw[b], width, depth)) {
-            i = farthest_raw(raw, n, a, b);
-        }
-        if (i != UINT32_MAX) {
-            insert_after(kept, &count, j, i);
-        } else {
-            j++;
-        }
-    }
-    for (uint32_t j = 0; j < count;) {
-        uint32_t a = kept[j], b = kept[loop_next(j, count)];
-        uint32_t i = UINT32_MAX;
-        if (raw[a].neighbour == WF_CONTOUR_TILE_EDGE &&
-            along_tile_side(&raw[a], &raw[b], width, depth)) {
-            i = farthest_height_raw(raw, n, a, b, TILE_SIDE_MAX_DY);
+        if (along_tile_side(&raw[a], &raw[b], width, depth)) {
+            i = raw[a].neighbour == WF_CONTOUR_TILE_EDGE
+                    ? farthest_height_raw(raw, n, a, b, TILE_SIDE_MAX_DY)
+                    : farthest_raw(raw, n, a, b);
         }
         if (i != UINT32_MAX) {
             insert_after(kept, &count, j, i);

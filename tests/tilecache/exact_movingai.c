@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "test_data.h"
+#include "test_movingai.h"
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
 
@@ -26,63 +27,6 @@
 #define MAX_STRAIGHT 1024u
 /// Float noise on a path of a few hundred metres.
 #define LENGTH_TOLERANCE 1e-3
-
-typedef struct scen_row {
-    double sx, sz, gx, gz, octile;
-} scen_row;
-
-static size_t parse_scen(char* text, scen_row** out) {
-    size_t cap = 64, n = 0;
-    scen_row* rows = malloc(cap * sizeof *rows);
-    for (char* line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
-        unsigned bucket, w, h;
-        char map[256];
-        scen_row r;
-        if (sscanf(line, "%u %255s %u %u %lf %lf %lf %lf %lf", &bucket, map, &w, &h, &r.sx, &r.sz,
-                   &r.gx, &r.gz, &r.octile) != 9) {
-            continue; // the version line
-        }
-        if (n == cap) {
-            cap *= 2;
-            rows = realloc(rows, cap * sizeof *rows);
-        }
-        rows[n++] = r;
-    }
-    *out = rows;
-    return n;
-}
-
-static wf_mesh* build_map(const char* path) {
-    size_t size = 0;
-    char* text = test_data_read(path, &size);
-    if (text == NULL) {
-        return NULL;
-    }
-    wf_grid_data* grid = NULL;
-    assert_int_equal(wf_grid_load_movingai(text, size, 1.0f, &(wf_geom_load_desc){0}, &grid),
-                     WF_OK);
-    free(text);
-    wf_tilecache_desc d;
-    memset(&d, 0, sizeof d);
-    d.params = wf_tilecache_params_recast_demo();
-    d.params.cell_size = 1.0f;
-    d.params.agent_radius = 0.0f;
-    d.params.tile_size = 64;
-    d.params.min_region_area = 0;
-    d.params.merge_region_area = 0;
-    d.params.max_edge_length = 0.0f;
-    d.params.max_simplification_error = 0.5f;
-    wf_tilecache* tc = NULL;
-    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
-    assert_int_equal(wf_tilecache_build_grid(tc, wf_grid_data_view(grid)), WF_OK);
-    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
-    wf_mesh* mesh = NULL;
-    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
-    assert_true(wf_succeeded(wf_tilecache_build_navmesh(tc, mesh)));
-    wf_tilecache_destroy(tc);
-    wf_grid_data_destroy(grid);
-    return mesh;
-}
 
 /// Straight-path length (XZ) of a find_path in the filter's mode, or -1.
 static double path_length(wf_query* q, wf_poly_ref start, wf_poly_ref goal, wf_vec3 sp,

@@ -1,0 +1,78 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Moving AI scenario files and maps for the tile cache's path tests
+// (include after cmocka.h and test_data.h): the rows of a .scen, and the
+// map built into a navmesh the way `wayfarer scen --map` builds it.
+#ifndef WF_TESTS_TILECACHE_TEST_MOVINGAI_H
+#define WF_TESTS_TILECACHE_TEST_MOVINGAI_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wayfarer/navmesh.h"
+#include "wayfarer/tilecache.h"
+
+typedef struct scen_row {
+    double sx, sz, gx, gz, octile;
+} scen_row;
+
+/// Rows: bucket map width height start_x start_y goal_x goal_y optimal.
+static inline size_t parse_scen(char* text, scen_row** out) {
+    size_t cap = 64, n = 0;
+    scen_row* rows = malloc(cap * sizeof *rows);
+    for (char* line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        unsigned bucket, w, h;
+        char map[256];
+        scen_row r;
+        if (sscanf(line, "%u %255s %u %u %lf %lf %lf %lf %lf", &bucket, map, &w, &h, &r.sx, &r.sz,
+                   &r.gx, &r.gz, &r.octile) != 9) {
+            continue; // the version line
+        }
+        if (n == cap) {
+            cap *= 2;
+            rows = realloc(rows, cap * sizeof *rows);
+        }
+        rows[n++] = r;
+    }
+    *out = rows;
+    return n;
+}
+
+/// Builds the map as the tool's `scen --map` does: cells of 1 m, radius 0,
+/// tiles of 64 cells, no region dropped or merged, contours within half a
+/// cell of the grid.
+static inline wf_mesh* build_map(const char* path) {
+    size_t size = 0;
+    char* text = test_data_read(path, &size);
+    if (text == NULL) {
+        return NULL;
+    }
+    wf_grid_data* grid = NULL;
+    assert_int_equal(wf_grid_load_movingai(text, size, 1.0f, &(wf_geom_load_desc){0}, &grid),
+                     WF_OK);
+    free(text);
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = wf_tilecache_params_recast_demo();
+    d.params.cell_size = 1.0f;
+    d.params.agent_radius = 0.0f;
+    d.params.tile_size = 64;
+    d.params.min_region_area = 0;
+    d.params.merge_region_area = 0;
+    d.params.max_edge_length = 0.0f;
+    d.params.max_simplification_error = 0.5f;
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    assert_int_equal(wf_tilecache_build_grid(tc, wf_grid_data_view(grid)), WF_OK);
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_true(wf_succeeded(wf_tilecache_build_navmesh(tc, mesh)));
+    // The mesh owns its tiles: the cache may go first.
+    wf_tilecache_destroy(tc);
+    wf_grid_data_destroy(grid);
+    return mesh;
+}
+
+#endif
