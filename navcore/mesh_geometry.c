@@ -154,25 +154,21 @@ wf_vec3 wf_mesh_poly_center(const wf_mesh_tile* tile, const wf_tile_poly* poly) 
     return wf_v3_scale(c, 1.0f / (float)poly->vert_count);
 }
 
-static const wf_tile_link* find_link(const wf_mesh_tile* tile, const wf_tile_poly* poly,
-                                     wf_poly_ref to) {
-    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
-         k = tile->links[k].next) {
-        if (tile->links[k].ref == to.bits) {
-            return &tile->links[k];
-        }
-    }
-    return NULL;
-}
 
-/// Links of a polygon to one neighbour.
-static uint32_t link_count_to(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_poly_ref to) {
+/// A polygon's first link to one neighbour (NULL if none) and how many
+/// links it has to it, in one walk.
+static const wf_tile_link* links_to(const wf_mesh_tile* tile, const wf_tile_poly* poly,
+                                    wf_poly_ref to, uint32_t* out_count) {
+    const wf_tile_link* first = NULL;
     uint32_t n = 0;
     for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
          k = tile->links[k].next) {
-        n += tile->links[k].ref == to.bits;
+        if (tile->links[k].ref == to.bits && n++ == 0) {
+            first = &tile->links[k];
+        }
     }
-    return n;
+    *out_count = n;
+    return first;
 }
 
 /// The span along a -> b (parameters, not clamped) covered by a polygon's
@@ -202,11 +198,13 @@ wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_
                                 const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
                                 wf_vec3* out_left, wf_vec3* out_right) {
     (void)mesh;
-    const wf_tile_link* link = find_link(from_tile, from_poly, to);
+    uint32_t count;
+    const wf_tile_link* link = links_to(from_tile, from_poly, to, &count);
     if (link == NULL) {
         return WF_ERR_NOT_FOUND;
     }
-    wf_mesh_link_portal(from, from_tile, from_poly, link, to_tile, to_poly, out_left, out_right);
+    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, count,
+                                out_left, out_right);
     return WF_OK;
 }
 
@@ -214,11 +212,12 @@ void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
                          const wf_tile_poly* from_poly, const wf_tile_link* link,
                          const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
                          wf_vec3* out_left, wf_vec3* out_right) {
-    uint32_t links_to = wf_poly_type(from_poly) == WF_POLY_TYPE_OFFMESH ||
-                                wf_poly_type(to_poly) == WF_POLY_TYPE_OFFMESH
-                            ? 1u
-                            : link_count_to(from_tile, from_poly, wf_poly_ref_from_u64(link->ref));
-    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, links_to,
+    uint32_t count = 1;
+    if (wf_poly_type(from_poly) == WF_POLY_TYPE_GROUND &&
+        wf_poly_type(to_poly) == WF_POLY_TYPE_GROUND) {
+        (void)links_to(from_tile, from_poly, wf_poly_ref_from_u64(link->ref), &count);
+    }
+    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, count,
                                 out_left, out_right);
 }
 
