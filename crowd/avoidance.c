@@ -514,13 +514,13 @@ bool wf_avoidance_params_valid(const wf_avoidance_params* params) {
     return p->grid_size >= 3u && p->grid_size <= 64u;
 }
 
-/// Share of the avoiding self takes against a neighbour: the lower
-/// priority yields more.
-static float avoid_share(uint8_t self_priority, uint8_t other_priority) {
-    if (self_priority == other_priority) {
+/// Share of the avoiding self takes against a neighbour: the lower rank
+/// yields more.
+static float avoid_share(uint32_t self_rank, uint32_t other_rank) {
+    if (self_rank == other_rank) {
         return 0.5f;
     }
-    return self_priority < other_priority ? 0.75f : 0.25f;
+    return self_rank < other_rank ? 0.75f : 0.25f;
 }
 
 /// Fills the obstacle constants (culling what cannot be reached within the
@@ -544,7 +544,7 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
         float px = nb->pos.x - self->pos.x, pz = nb->pos.z - self->pos.z;
         float dist_sq = px * px + pz * pz;
         float rsum = r + nb->radius;
-        float alpha = avoid_share(self->priority, nb->priority);
+        float alpha = avoid_share(self->rank, nb->rank);
         float ia = 1.0f / alpha;
         float k = (1.0f - alpha) * ia;
         float kx = self->vel.x * k + nb->vel.x, kz = self->vel.z * k + nb->vel.z;

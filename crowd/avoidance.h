@@ -17,14 +17,14 @@ typedef struct wf_avoid_agent {
     wf_vec3 dvel;     ///< desired velocity
     float radius;
     float max_speed;
-    uint8_t priority;
+    uint32_t rank;    ///< right of way: the lower rank yields more
 } wf_avoid_agent;
 
 typedef struct wf_avoid_neighbour {
     wf_vec3 pos;
     wf_vec3 vel;
     float radius;
-    uint8_t priority;
+    uint32_t rank;
 } wf_avoid_neighbour;
 
 /// Against walls the agent is a circle of this many radii: a margin that

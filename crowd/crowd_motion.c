@@ -172,6 +172,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         const wf_agent_params* p = &c->params[i];
         wf_vec3 pos = c->pos[i];
         wf_vec3 dvel = wf_v3(0, 0, 0);
+        float settle = 1.0f; // fades separation as the agent settles on its target
         uint32_t n = c->corner_count[i];
         if (c->target_state[i] == WF_TARGET_VELOCITY) {
             dvel = clamp_length_2d(c->request_vel[i], p->max_speed);
@@ -204,6 +205,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 float dist = wf_v2_distance(pos, last->pos);
                 if (dist < slow) {
                     speed *= dist / slow;
+                    settle = (last->flags & WF_STRAIGHT_END) ? dist / slow : 1.0f;
                 }
             }
             dvel = wf_v3_scale(dir, speed);
@@ -223,15 +225,18 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 }
                 float d = sqrtf(d2);
                 float t = d / reach;
-                float weight = p->separation_weight * (1.0f - t * t);
+                float weight = p->separation_weight * settle * (1.0f - t * t);
                 push.x += diff.x * (weight / d);
                 push.z += diff.z * (weight / d);
                 w++;
             }
-            if (w > 0) {
-                float speed = wf_v2_length(dvel);
+            // Separation bends a way, it does not make one: an agent that
+            // wants to stand (arrived, idle) stays put, and collisions alone
+            // move it (else a group at its targets drifts apart for good).
+            float speed = wf_v2_length(dvel);
+            if (w > 0 && speed > 0.0f) {
                 dvel = wf_v3_add(dvel, wf_v3_scale(push, 1.0f / (float)w));
-                dvel = clamp_length_2d(dvel, speed > 0.0f ? speed : p->max_speed * 0.5f);
+                dvel = clamp_length_2d(dvel, speed);
             }
         }
         c->dvel[i] = dvel;
@@ -253,16 +258,18 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         }
         wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i], .dvel = c->dvel[i],
                                .radius = p->radius, .max_speed = p->max_speed,
-                               .priority = p->priority};
+                               .rank = c->rank[i]};
         wf_avoid_neighbour nei[WF_CROWD_MAX_NEIGHBOURS];
         const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t n = c->neighbour_count[i];
         for (uint32_t k = 0; k < n; ++k) {
             uint32_t j = list[k];
             nei[k].pos = c->pos[j];
-            nei[k].vel = c->vel[j];
+            // One with the right of way is taken to go where it wants to
+            // (self makes way before it gets there); others as they move.
+            nei[k].vel = c->rank[j] > c->rank[i] ? c->intent[j] : c->vel[j];
             nei[k].radius = c->params[j].radius;
-            nei[k].priority = c->params[j].priority;
+            nei[k].rank = c->rank[j];
         }
         uint32_t samples = 0;
         c->nvel[i] = wf_avoidance_sample(&c->presets[p->avoidance_preset], &self, nei, n,
@@ -300,7 +307,7 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
  */
 
 /// Share of an overlap (or of avoiding) that agent a takes against b.
-static float yield_share(uint8_t a, uint8_t b) {
+static float yield_share(uint32_t a, uint32_t b) {
     return a == b ? 0.5f : (a < b ? 0.75f : 0.25f);
 }
 
@@ -341,7 +348,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
                 d = 1.0f;
             }
             float pen = rr - (d2 < 1e-8f ? 0.0f : sqrtf(d2));
-            float s = pen * yield_share(c->params[i].priority, c->params[j].priority) *
+            float s = pen * yield_share(c->rank[i], c->rank[j]) *
                       COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
             push.z += diff.z * s;

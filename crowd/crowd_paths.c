@@ -110,7 +110,10 @@ void wf_crowd_queue_replans(wf_crowd* c, wf_crowd_profile* profile) {
         if (c->target_state[i] != WF_TARGET_REQUESTED) {
             c->agent_flags[i] |= AGENT_IS_REPLAN;
         }
-        wf_crowd_push_event(c, i, WF_CROWD_EVENT_REPLANNED, (wf_poly_ref){0});
+        if (c->target_state[i] != WF_TARGET_ARRIVED) {
+            // (An arrived agent walking back to its spot does so silently.)
+            wf_crowd_push_event(c, i, WF_CROWD_EVENT_REPLANNED, (wf_poly_ref){0});
+        }
         profile->replans++;
     }
 }
@@ -156,6 +159,16 @@ static void apply_path(wf_crowd* c, uint32_t i, wf_query* q, const wf_poly_ref* 
     c->result[i].wait = (float)(c->time - c->request_time[i]);
     if (c->agent_flags[i] & AGENT_IS_REPLAN) {
         c->agent_flags[i] &= ~(uint32_t)AGENT_IS_REPLAN;
+        uint8_t ts = c->target_state[i];
+        if (ts == WF_TARGET_ARRIVED) {
+            return; // walking back to its spot: as far as the path goes
+        }
+        if (ts == WF_TARGET_BLOCKED) {
+            if (!partial) {
+                c->target_state[i] = WF_TARGET_VALID; // a retry found the way again
+            }
+            return;
+        }
         if (partial && !was_partial) {
             // The repair cannot reach the target any more: blocked.
             c->agent_flags[i] |= AGENT_NOTIFY_BLOCKED;

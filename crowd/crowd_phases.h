@@ -14,6 +14,8 @@
 #define WF_CROWD_ARRIVAL_RADII 0.25f
 /// Agents slow down within this many radii of the path's end.
 #define WF_CROWD_SLOW_DOWN_RADII 2.0f
+/// An arrived agent pushed more than this many radii off its spot walks back.
+#define WF_CROWD_HOLD_RADII 1.0f
 
 /// What a parallel phase gets: the crowd, the step, and for phases over a
 /// list of agents (or search slots) that list.
@@ -29,11 +31,13 @@ static inline bool wf_crowd_walking(const wf_crowd* c, uint32_t i) {
     return c->active[i] && c->mode[i] == WF_AGENT_WALKING;
 }
 
-/// States in which an agent follows its corridor.
+/// States in which an agent follows its corridor (an arrived agent while
+/// it walks back to its spot).
 static inline bool wf_crowd_follows_path(const wf_crowd* c, uint32_t i) {
     uint8_t ts = c->target_state[i];
     return ts == WF_TARGET_REQUESTED || ts == WF_TARGET_VALID ||
-           (ts == WF_TARGET_BLOCKED && (c->agent_flags[i] & AGENT_CONTINUE_BLOCKED));
+           (ts == WF_TARGET_BLOCKED && (c->agent_flags[i] & AGENT_CONTINUE_BLOCKED)) ||
+           (ts == WF_TARGET_ARRIVED && (c->agent_flags[i] & AGENT_RETURNING));
 }
 
 /// Adds a worker's time in a phase to the profile (thread time, summed

@@ -32,21 +32,121 @@ static void run_phase(wf_crowd* c, wf_crowd_phase phase, uint32_t count, uint32_
  * Events: arrivals and stuck agents (serial: replans enter the queue)
  */
 
-/// The end of the path is reached: done is due (once per arrival).
-static void arrive(wf_crowd* c, uint32_t i) {
+/// The end of the path is reached (kind ARRIVED), or as near as the agent
+/// gets (STOPPED_SHORT): done is due, once per arrival. The agent holds the
+/// spot it reached.
+static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
     c->stuck_timer[i] = 0.0f;
-    // A blocked agent at the end of a broken (partial) path has reached
-    // what was still valid: it waits there; done is for the end of a path.
-    // One that was blocked by others and went on does arrive.
-    bool broken = c->target_state[i] == WF_TARGET_BLOCKED && c->corridor_partial[i];
-    if (!(c->agent_flags[i] & AGENT_DONE_SENT) && !broken) {
-        c->agent_flags[i] |= AGENT_DONE_SENT | AGENT_NOTIFY_DONE;
-        wf_crowd_push_event(c, i, WF_CROWD_EVENT_ARRIVED, (wf_poly_ref){0});
+    bool short_of_it = kind == WF_CROWD_EVENT_STOPPED_SHORT;
+    c->hold_pos[i] = short_of_it ? c->pos[i] : c->corridor[i].target;
+    if (short_of_it) {
+        c->agent_flags[i] |= AGENT_STOPPED_SHORT;
+    } else {
+        c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT;
     }
+    if (!(c->agent_flags[i] & AGENT_DONE_SENT)) {
+        c->agent_flags[i] |= AGENT_DONE_SENT | AGENT_NOTIFY_DONE;
+        wf_crowd_push_event(c, i, kind, (wf_poly_ref){0});
+    }
+}
+
+/// Starts the stuck timer again when the agent got more than half a radius
+/// from where it stood; returns true when it did (it made progress).
+static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
+    if (c->stuck_timer[i] == 0.0f ||
+        wf_v2_distance(c->pos[i], c->stuck_spot[i]) > c->params[i].radius * 0.5f) {
+        c->stuck_spot[i] = c->pos[i];
+        c->stuck_timer[i] = dt;
+        return true;
+    }
+    return false;
+}
+
+/// Throws the corridor away and searches again from where the agent stands.
+static void search_again(wf_crowd* c, uint32_t i) {
+    wf_corridor* cor = &c->corridor[i];
+    wf_corridor_reset(cor, cor->polys[0], c->pos[i]);
+    c->agent_flags[i] |= AGENT_NEEDS_REPLAN;
+    c->corridor_partial[i] = 0;
+}
+
+/// An agent that stopped short of its target: the target has room for it
+/// again (no neighbour stands there).
+static bool target_freed(const wf_crowd* c, uint32_t i) {
+    const wf_agent_params* p = &c->params[i];
+    wf_vec3 target = c->target_pos[i];
+    if (!(c->agent_flags[i] & AGENT_STOPPED_SHORT)) {
+        return false; // it holds its target, the nearest point it reaches, or the game's spot
+    }
+    const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = nei[k];
+        float room = p->radius + c->params[j].radius;
+        if (wf_v2_distance_sq(c->pos[j], target) < room * room) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// An arrived agent (its request ended) holds its spot: pushed off it by
+/// others, it walks back along a path of its own, silently (no callbacks,
+/// no events), until it is back or can get no nearer (then it holds where
+/// it stands).
+static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
+    const wf_agent_params* p = &c->params[i];
+    uint32_t* flags = &c->agent_flags[i];
+    float off = wf_v2_distance(c->pos[i], c->hold_pos[i]);
+    if (!(*flags & AGENT_RETURNING)) {
+        // A negative timer is the pause after a failed walk back.
+        if (c->stuck_timer[i] < 0.0f) {
+            c->stuck_timer[i] = fminf(c->stuck_timer[i] + dt, 0.0f);
+            return;
+        }
+        bool freed = target_freed(c, i);
+        if (off > p->radius * WF_CROWD_HOLD_RADII || freed) {
+            if (freed) {
+                c->hold_pos[i] = c->target_pos[i]; // room at its target now: go for it
+            }
+            *flags |= AGENT_RETURNING;
+            search_again(c, i);
+        }
+        return;
+    }
+    float to_target = wf_v2_distance(c->pos[i], c->target_pos[i]);
+    float spot_to_target = wf_v2_distance(c->hold_pos[i], c->target_pos[i]);
+    float close = p->radius * WF_CROWD_ARRIVAL_RADII;
+    bool back = off <= close || to_target <= (spot_to_target > close ? spot_to_target : close);
+    if (to_target <= close) {
+        *flags &= ~(uint32_t)AGENT_STOPPED_SHORT; // got its target after all
+        c->hold_pos[i] = c->target_pos[i];
+    }
+    if (!back && (made_progress(c, i, dt) || (*flags & (AGENT_QUEUED | AGENT_NEEDS_REPLAN)))) {
+        return;
+    }
+    float pause = 0.0f;
+    if (!back) {
+        c->stuck_timer[i] += dt;
+        if (c->stuck_timer[i] < c->stuck_time) {
+            return;
+        }
+        pause = -c->stuck_time; // no way back now: stand, try again later
+        if (*flags & AGENT_STOPPED_SHORT) {
+            c->hold_pos[i] = c->pos[i]; // (its target taken again: it holds here)
+        }
+    }
+    *flags &= ~(uint32_t)AGENT_RETURNING;
+    c->stuck_timer[i] = pause;
+    wf_corridor* cor = &c->corridor[i];
+    wf_corridor_reset(cor, cor->polys[0], c->pos[i]);
 }
 
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
+        if (wf_crowd_walking(c, i) && c->target_state[i] == WF_TARGET_ARRIVED) {
+            hold_spot(c, i, dt);
+            continue;
+        }
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || c->target_state[i] == WF_TARGET_REQUESTED) {
             if (c->active[i]) {
                 c->stuck_timer[i] = 0.0f;
@@ -65,21 +165,20 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // A corridor waiting for a search, or for one to begin (cut back
         // to the agent's polygon when the tiles under the agent and its
         // target were rebuilt at once), ends where it was cut: no arrival.
-        // Close to the end, or as close as the agent gets: a target at a
-        // wall (or beside another agent) lies a radius away from where
-        // the agent stops.
-        float speed = wf_v2_length(c->vel[i]);
+        // Nor does the end of a broken path (blocked): that agent waits
+        // there and searches again now and then.
+        bool blocked = c->target_state[i] == WF_TARGET_BLOCKED;
+        bool broken = blocked && c->corridor_partial[i];
         bool near_end = direct && to_end <= p->radius * WF_CROWD_SLOW_DOWN_RADII &&
-                        !(c->agent_flags[i] & (AGENT_QUEUED | AGENT_NEEDS_REPLAN));
-        bool close = to_end <= p->radius * WF_CROWD_ARRIVAL_RADII || speed < p->max_speed * 0.1f;
-        if (near_end && close) {
-            arrive(c, i);
+                        !(c->agent_flags[i] & (AGENT_QUEUED | AGENT_NEEDS_REPLAN)) && !broken;
+        if (near_end && to_end <= p->radius * WF_CROWD_ARRIVAL_RADII) {
+            arrive(c, i, WF_CROWD_EVENT_ARRIVED);
             continue;
         }
         if ((c->agent_flags[i] & AGENT_DONE_SENT) && to_end > p->radius * 2.0f) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_DONE_SENT; // a follower pushed away
         }
-        if ((c->agent_flags[i] & AGENT_WAITS_OFFMESH) || c->target_state[i] == WF_TARGET_BLOCKED) {
+        if (c->agent_flags[i] & AGENT_WAITS_OFFMESH) {
             c->stuck_timer[i] = 0.0f;
             continue;
         }
@@ -89,11 +188,11 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // that keep changing under an agent that does not move (tiles
         // rebuilt nearby, shortcuts, the stuck replan itself) must not hide
         // that it is stuck.
-        if (c->stuck_timer[i] == 0.0f ||
-            wf_v2_distance(c->pos[i], c->stuck_spot[i]) > p->radius * 0.5f) {
+        if (made_progress(c, i, dt)) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED; // moved on
-            c->stuck_spot[i] = c->pos[i];
-            c->stuck_timer[i] = dt;
+            if (blocked && !broken) {
+                c->target_state[i] = WF_TARGET_VALID; // blocked by others, who made way
+            }
             continue;
         }
         if (c->agent_flags[i] & AGENT_QUEUED) {
@@ -101,21 +200,23 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         }
         c->stuck_timer[i] += dt;
         bool replanned = (c->agent_flags[i] & AGENT_STUCK_REPLANNED) != 0;
-        if (c->stuck_timer[i] < (replanned ? 2.0f : 1.0f) * c->stuck_time) {
+        if (c->stuck_timer[i] < (replanned && !blocked ? 2.0f : 1.0f) * c->stuck_time) {
             continue;
         }
         if (near_end) {
-            c->stuck_timer[i] = 0.0f;
-            arrive(c, i); // as near as it gets (others or a wall at the target)
+            arrive(c, i, WF_CROWD_EVENT_STOPPED_SHORT); // others or a wall at the target
             continue;
         }
-        if (!replanned) {
+        if (blocked) {
+            // Blocked agents are retried: a search from where they stand
+            // every stuck_time (a door may have opened, a jam cleared).
+            c->stuck_timer[i] = 0.0f;
+            search_again(c, i);
+        } else if (!replanned) {
             // First time: search again from where the agent stands (the
             // timer runs on: blocked after another stuck_time).
             c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
-            wf_corridor_reset(cor, cor->polys[0], c->pos[i]);
-            c->agent_flags[i] |= AGENT_NEEDS_REPLAN;
-            c->corridor_partial[i] = 0;
+            search_again(c, i);
         } else {
             c->stuck_timer[i] = 0.0f;
             c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED;
@@ -124,6 +225,20 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         }
     }
     wf_crowd_queue_replans(c, profile);
+}
+
+/* ---------------------------------------------------------------------------
+ * Right of way
+ */
+
+/// Who yields to whom this update (higher goes first; equal ranks share
+/// the avoiding): the game's priority, then agents on their way before
+/// idle ones (arrived, waiting, stopped), which step aside as people do and
+/// walk back afterwards.
+static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
+    bool on_way = wf_crowd_walking(c, i) &&
+                  (wf_crowd_follows_path(c, i) || c->target_state[i] == WF_TARGET_VELOCITY);
+    return ((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u);
 }
 
 /* ---------------------------------------------------------------------------
@@ -199,6 +314,8 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     for (uint32_t i = 0; i < n; ++i) {
         in_grid[i] = wf_crowd_walking(c, i);
         c->half_height[i] = c->params[i].height * 0.5f;
+        c->rank[i] = agent_rank(c, i);
+        c->intent[i] = c->dvel[i];
     }
     wf_proximity_grid_build(&c->grid, c->pos, c->half_height, in_grid, n);
     (void)serial_since(c, WF_CROWD_PHASE_GRID, t0);

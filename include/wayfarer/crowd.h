@@ -330,6 +330,10 @@ typedef enum wf_crowd_event_kind {
     WF_CROWD_EVENT_OFFMESH_START = 3,
     WF_CROWD_EVENT_OFFMESH_END = 4,
     WF_CROWD_EVENT_LOST = 5,       ///< the surface under the agent vanished
+    /// Instead of ARRIVED: the agent came within two radii of its target
+    /// but got no nearer for the stuck time (another agent stands there, or
+    /// the target is against a wall); done runs as for an arrival.
+    WF_CROWD_EVENT_STOPPED_SHORT = 6,
 } wf_crowd_event_kind;
 
 typedef struct wf_crowd_event {

@@ -36,7 +36,7 @@ static wf_avoid_neighbour as_neighbour(const wf_avoid_agent* a) {
     n.pos = a->pos;
     n.vel = a->vel;
     n.radius = a->radius;
-    n.priority = a->priority;
+    n.rank = a->rank;
     return n;
 }
 
@@ -111,7 +111,7 @@ static void test_never_exceeds_max_speed(void** state) {
                                          wf_rng_range(&rng, -8.0f, 8.0f));
         self.vel = wf_v3(wf_rng_range(&rng, -4.0f, 4.0f), 0.0f, wf_rng_range(&rng, -4.0f, 4.0f));
         self.max_speed = wf_rng_range(&rng, 0.1f, 6.0f);
-        self.priority = (uint8_t)wf_rng_below(&rng, 3u);
+        self.rank = (uint32_t)wf_rng_below(&rng, 3u);
         wf_avoid_neighbour nbs[6];
         uint32_t nn = wf_rng_below(&rng, 7u);
         for (uint32_t i = 0; i < nn; ++i) {
@@ -120,7 +120,7 @@ static void test_never_exceeds_max_speed(void** state) {
             nbs[i].pos = wf_v3(px, 0.0f, pz);
             nbs[i].vel = wf_v3(vx, 0.0f, vz);
             nbs[i].radius = wf_rng_range(&rng, 0.2f, 1.0f);
-            nbs[i].priority = (uint8_t)wf_rng_below(&rng, 3u);
+            nbs[i].rank = (uint32_t)wf_rng_below(&rng, 3u);
         }
         wf_vec3 walls[16];
         uint32_t nw = wf_rng_below(&rng, 9u);
@@ -286,8 +286,8 @@ static void test_lower_priority_yields_more(void** state) {
     wf_avoidance_params p = high();
     wf_avoid_agent low = make_agent(0.0f, 0.0f, 3.0f, 0.0f);
     wf_avoid_agent hi = make_agent(6.0f, 0.0f, -3.0f, 0.0f);
-    low.priority = 1;
-    hi.priority = 5;
+    low.rank = 1;
+    hi.rank = 5;
     wf_avoid_neighbour n_low = as_neighbour(&low), n_hi = as_neighbour(&hi);
     wf_vec3 v_low = wf_avoidance_sample(&p, &low, &n_hi, 1u, NULL, 0u, NULL);
     wf_vec3 v_hi = wf_avoidance_sample(&p, &hi, &n_low, 1u, NULL, 0u, NULL);
@@ -296,7 +296,7 @@ static void test_lower_priority_yields_more(void** state) {
     assert_true(dev_low > dev_hi * 1.2f);
 
     // Same priorities: the same deviation (mirror-symmetric setup).
-    hi.priority = low.priority;
+    hi.rank = low.rank;
     n_hi = as_neighbour(&hi);
     wf_vec3 v_a = wf_avoidance_sample(&p, &low, &n_hi, 1u, NULL, 0u, NULL);
     wf_vec3 v_b = wf_avoidance_sample(&p, &hi, &n_low, 1u, NULL, 0u, NULL);
@@ -342,7 +342,7 @@ static void test_deterministic_bits(void** state) {
     wf_avoid_neighbour nbs[3] = {
         {.pos = wf_v3(4.0f, 0.0f, 1.0f), .vel = wf_v3(-2.0f, 0.0f, 0.0f), .radius = 0.5f},
         {.pos = wf_v3(2.0f, 0.0f, -1.5f), .vel = wf_v3(0.0f, 0.0f, 1.0f), .radius = 0.7f,
-         .priority = 2},
+         .rank = 2},
         {.pos = wf_v3(0.9f, 0.0f, 0.1f), .vel = wf_v3(0.0f, 0.0f, 0.0f), .radius = 0.6f},
     };
     wf_vec3 walls[4] = {wf_v3(-2.0f, 0.0f, 2.0f), wf_v3(6.0f, 0.0f, 2.0f),

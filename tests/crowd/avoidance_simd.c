@@ -45,7 +45,7 @@ static void test_every_width_gives_the_same_bits(void** state) {
             .dvel = wf_v3(wf_rng_range(&rng, -4, 4), 0, wf_rng_range(&rng, -4, 4)),
             .radius = wf_rng_range(&rng, 0.2f, 0.8f),
             .max_speed = 3.5f,
-            .priority = (uint8_t)(k % 3u),
+            .rank = (uint32_t)(k % 3u),
         };
         wf_avoid_neighbour nb[8];
         uint32_t nn = k % 9u;
@@ -53,7 +53,7 @@ static void test_every_width_gives_the_same_bits(void** state) {
             nb[i].pos = wf_v3(wf_rng_range(&rng, -6, 6), 0, wf_rng_range(&rng, -6, 6));
             nb[i].vel = wf_v3(wf_rng_range(&rng, -3, 3), 0, wf_rng_range(&rng, -3, 3));
             nb[i].radius = wf_rng_range(&rng, 0.2f, 0.8f);
-            nb[i].priority = (uint8_t)(i % 3u);
+            nb[i].rank = (uint32_t)(i % 3u);
         }
         wf_vec3 walls[16];
         uint32_t nw = k % 5u;

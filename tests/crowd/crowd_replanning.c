@@ -131,6 +131,63 @@ static void test_door_closes_mid_path_then_opens(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+static void test_blocked_agent_goes_on_when_the_door_opens(void** state) {
+    (void)state;
+    // As above, but nobody asks again: a blocked agent is retried (its path
+    // searched again every stuck time), so it goes through once the door
+    // opens and arrives, with no new request and no second blocked call.
+    uint8_t blocked[20 * 20] = {0};
+    for (uint32_t z = 0; z < 20; ++z) {
+        blocked[z * 20 + 10] = z != 10 && z != 11;
+    }
+    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
+    wf_poly_ref door[2] = {test_grid_poly(mesh, 10, 10, 10), test_grid_poly(mesh, 10, 10, 11)};
+    wf_query_filter filter = wf_query_filter_defaults();
+    filter.exclude_flags = DOOR_FLAG;
+    wf_crowd_desc d = crowd_test_desc(mesh, 1);
+    d.filters = &filter;
+    d.filter_count = 1;
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    wf_agent_id a;
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 11.0f), &p, &a), WF_OK);
+    counters n = {0};
+    tagged t = {&n, 0};
+    wf_vec3 target = wf_v3(17.5f, 0, 11.0f);
+    assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
+    int frame = 0;
+    for (; crowd_test_state(c, a).position.x < 5.5f; ++frame) {
+        assert_true(frame < 300);
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    }
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u | DOOR_FLAG), WF_OK);
+    }
+    for (int k = 0; k < 30 * 8; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    }
+    wf_agent_state s = crowd_test_state(c, a);
+    assert_int_equal(n.blocked, 1);
+    assert_int_equal(s.target_state, WF_TARGET_BLOCKED);
+    assert_true(s.position.x < 10.0f);
+    int done_before = n.done;
+    // The door opens; nothing else happens on the game's side.
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u), WF_OK);
+    }
+    for (int k = 0; k < 30 * 12; ++k) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+    }
+    s = crowd_test_state(c, a);
+    assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
+    assert_true(crowd_test_dist2d(s.position, target) <= p.radius);
+    assert_int_equal(n.done, done_before + 1);
+    assert_int_equal(n.blocked, 1);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
 static void test_removed_tile_ahead_replans_around(void** state) {
     (void)state;
     wf_mesh* mesh = test_mesh_grid(3, 3, 10, 1.0f, NULL, NULL, NULL);
@@ -446,6 +503,7 @@ static void test_queue_is_fair_and_its_capacity_visible(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_door_closes_mid_path_then_opens),
+        cmocka_unit_test(test_blocked_agent_goes_on_when_the_door_opens),
         cmocka_unit_test(test_removed_tile_ahead_replans_around),
         cmocka_unit_test(test_pinned_agent_replans_then_reports_blocked),
         cmocka_unit_test(test_pinned_agent_blocked_while_its_tile_keeps_changing),
