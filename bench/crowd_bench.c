@@ -185,8 +185,10 @@ static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t fram
         uint32_t n;
         const wf_crowd_event* e = wf_crowd_events(crowd, &n);
         for (uint32_t k = 0; k < n && rc == 0; ++k) {
-            if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
-                out->arrivals += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+            bool arrived =
+                e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT;
+            if (arrived || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+                out->arrivals += arrived;
                 wf_poly_ref ref;
                 wf_vec3 to;
                 rc = wf_query_find_random_point(q, &filter, &rng, &ref, &to) != WF_OK;

@@ -147,7 +147,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             hold_spot(c, i, dt);
             continue;
         }
-        if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || c->target_state[i] == WF_TARGET_REQUESTED) {
+        if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) ||
+            c->target_state[i] == WF_TARGET_REQUESTED) {
             if (c->active[i]) {
                 c->stuck_timer[i] = 0.0f;
             }

@@ -224,8 +224,10 @@ int cmd_crowd(int argc, char** argv) {
         uint32_t n;
         const wf_crowd_event* e = wf_crowd_events(run.crowd, &n);
         for (uint32_t k = 0; k < n && rc == 0; ++k) {
-            if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
-                run.arrivals += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+            bool arrived =
+                e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT;
+            if (arrived || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+                run.arrivals += arrived;
                 blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED;
                 rc = new_target(&run, e[k].agent);
             }

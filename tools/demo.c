@@ -303,10 +303,12 @@ int cmd_demo(int argc, char** argv) {
         uint32_t n, frame_arrivals = 0, frame_blocked = 0;
         const wf_crowd_event* e = wf_crowd_events(crowd, &n);
         for (uint32_t k = 0; k < n; ++k) {
-            if (e[k].kind != WF_CROWD_EVENT_ARRIVED && e[k].kind != WF_CROWD_EVENT_BLOCKED) {
+            bool arrived =
+                e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT;
+            if (!arrived && e[k].kind != WF_CROWD_EVENT_BLOCKED) {
                 continue;
             }
-            frame_arrivals += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+            frame_arrivals += arrived;
             frame_blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED;
             wf_vec3 to;
             if (random_point(d, &to)) {

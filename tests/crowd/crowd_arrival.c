@@ -197,7 +197,8 @@ static void test_pushed_arrived_agent_walks_back(void** state) {
     assert_int_equal(wf_crowd_request_move(c, b, wf_v3(18.5f, 0, 10.5f), NULL, NULL), WF_OK);
     for (int k = 0; k < 2; ++k) {
         float z = 10.5f + (k == 0 ? -0.85f : 0.85f);
-        assert_int_equal(wf_crowd_request_move(c, others[k], wf_v3(18.5f, 0, z), NULL, NULL), WF_OK);
+        wf_vec3 to = wf_v3(18.5f, 0, z);
+        assert_int_equal(wf_crowd_request_move(c, others[k], to, NULL, NULL), WF_OK);
     }
     float pushed = 0.0f;
     for (int f = 0; f < 30 * 15; ++f) {
@@ -207,7 +208,6 @@ static void test_pushed_arrived_agent_walks_back(void** state) {
         pushed = d > pushed ? d : pushed;
     }
     wf_agent_state s = crowd_test_state(c, a);
-    printf("pushed %.3f final %.3f b at %.2f %.2f\n", (double)pushed, (double)crowd_test_dist2d(s.position, target), (double)crowd_test_state(c, b).position.x, (double)crowd_test_state(c, b).position.z);
     assert_true(pushed > p.radius * 1.5f); // it did make way
     assert_true(crowd_test_dist2d(s.position, target) <= p.radius * ARRIVAL_RADII + 1e-4f);
     assert_true(crowd_test_dist2d(crowd_test_state(c, b).position, wf_v3(18.5f, 0, 10.5f)) < 1.0f);
@@ -236,7 +236,6 @@ static void test_arrived_agent_put_elsewhere_stays(void** state) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
     }
     wf_agent_state s = crowd_test_state(c, a);
-    printf("at %.3f %.3f\n", (double)s.position.x, (double)s.position.z);
     assert_true(crowd_test_dist2d(s.position, elsewhere) < 0.01f);
     assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
     // Cancelled, it holds nothing: pushed away, it stays where it ends up.

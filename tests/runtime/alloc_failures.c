@@ -297,7 +297,8 @@ static void step(runner* r, wf_world* w, scene* sc, phase ph) {
     uint32_t n;
     const wf_crowd_event* e = wf_crowd_events(wf_world_crowd(w), &n);
     for (uint32_t k = 0; k < n; ++k) {
-        if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+        if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT ||
+            e[k].kind == WF_CROWD_EVENT_BLOCKED) {
             assert_int_equal(wf_crowd_request_move(wf_world_crowd(w), e[k].agent,
                                                    random_spot(&sc->rng), NULL, NULL),
                              WF_OK);

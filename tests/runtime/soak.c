@@ -508,7 +508,8 @@ static void count_events(soak* s, uint32_t frame) {
     uint32_t n;
     const wf_crowd_event* e = wf_crowd_events(crowd, &n);
     for (uint32_t k = 0; k < n; ++k) {
-        if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+        if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT ||
+            e[k].kind == WF_CROWD_EVENT_BLOCKED) {
             wf_agent_state a = crowd_test_state(crowd, e[k].agent);
             uint64_t i = a.params.user_data;
             assert_true(i < s->cfg.agents);
@@ -533,8 +534,13 @@ static void count_events(soak* s, uint32_t frame) {
                        (double)a.target.y, (double)a.target.z, a.corridor_count,
                        a.corridor_partial ? " partial" : "");
             }
+            if (e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT && off > 2.0f * a.params.radius) {
+                REPORT(s->st.false_arrivals, "frame %u agent %u: stopped short %.2f m away\n",
+                       frame, (unsigned)i, (double)off);
+            }
         }
-        s->st.arrivals += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+        s->st.arrivals +=
+            e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT;
         s->st.blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED;
         s->st.replans += e[k].kind == WF_CROWD_EVENT_REPLANNED;
         s->st.lost_events += e[k].kind == WF_CROWD_EVENT_LOST;

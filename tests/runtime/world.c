@@ -136,7 +136,8 @@ static void run(wf_world* w, scene* s, uint32_t from, uint32_t frames) {
         uint32_t n;
         const wf_crowd_event* e = wf_crowd_events(wf_world_crowd(w), &n);
         for (uint32_t k = 0; k < n; ++k) {
-            if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+            if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT ||
+                e[k].kind == WF_CROWD_EVENT_BLOCKED) {
                 assert_int_equal(wf_crowd_request_move(wf_world_crowd(w), e[k].agent,
                                                        random_spot(&s->rng), NULL, NULL),
                                  WF_OK);
@@ -394,7 +395,8 @@ static void test_agents_pass_a_doorway_narrower_than_themselves(void** state) {
         uint32_t n;
         const wf_crowd_event* e = wf_crowd_events(crowd, &n);
         for (uint32_t k = 0; k < n; ++k) {
-            arrived += e[k].kind == WF_CROWD_EVENT_ARRIVED;
+            arrived +=
+                e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT;
             blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED;
         }
     }

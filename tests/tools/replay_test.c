@@ -131,7 +131,8 @@ static replay* record(const scenario* sc, double* out_ms) {
         uint32_t n_events = 0, arrivals = 0;
         const wf_crowd_event* ev = wf_crowd_events(crowd, &n_events);
         for (uint32_t i = 0; i < n_events; ++i) {
-            if (ev[i].kind == WF_CROWD_EVENT_ARRIVED) {
+            if (ev[i].kind == WF_CROWD_EVENT_ARRIVED ||
+                ev[i].kind == WF_CROWD_EVENT_STOPPED_SHORT) {
                 arrivals++;
                 wf_vec3 goal = wf_v3(random_in(&seed, 0.5f, (float)side - 0.5f), 0,
                                      random_in(&seed, 0.5f, (float)side - 0.5f));
