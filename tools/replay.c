@@ -1001,6 +1001,10 @@ int replay_write_svg(const replay* r, const char* path) {
             }
         }
         size_t row = (size_t)last * r->desc.max_agents;
+        // Standing: on its way but not 10 cm from where it was a second ago.
+        uint32_t back = (uint32_t)lroundf(1.0f / (r->desc.dt * (float)r->desc.frame_stride));
+        back = back > 0 ? back : 1u;
+        size_t before = last >= back ? (size_t)(last - back) * r->desc.max_agents : row;
         fputs("<g stroke=\"#000000\" stroke-opacity=\"0.6\" stroke-width=\"0.04\">\n", f);
         for (uint32_t c = 0; c < r->col_count; ++c) {
             uint8_t s = r->state[row + c];
@@ -1008,8 +1012,15 @@ int replay_write_svg(const replay* r, const char* path) {
                 continue;
             }
             const int16_t* q = &r->pos[(row + c) * 3u];
+            const int16_t* q0 = &r->pos[(before + c) * 3u];
+            uint32_t target = s & 15u;
+            bool on_way = (s >> 4) == WF_AGENT_WALKING &&
+                          (target == WF_TARGET_REQUESTED || target == WF_TARGET_VALID);
+            bool stands = on_way && before != row && r->state[before + c] != STATE_ABSENT &&
+                          hypot((double)(q[0] - q0[0]) * u, (double)(q[2] - q0[2]) * u) < 0.1;
             fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"%s\"/>\n",
-                    ox + q[0] * u, oz + q[2] * u, r->col_radius[c] * u, state_colour(s));
+                    ox + q[0] * u, oz + q[2] * u, r->col_radius[c] * u,
+                    stands ? "#ffffff" : state_colour(s));
         }
         fputs("</g>\n", f);
     }
