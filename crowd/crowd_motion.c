@@ -243,6 +243,34 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
     }
 }
 
+/// True when neighbour j has the right of way over agent i: i then avoids
+/// where j wants to go, not where it goes now, and makes way before j gets
+/// there. j has it with a higher class, or, once i is stuck, when the two
+/// walk head-on into each other and j is further along its way (at a door,
+/// the one already through it). Agents in contact are left to the contact
+/// rules.
+static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
+    uint32_t ci = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
+    uint32_t cj = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+    if (cj != ci) {
+        return cj > ci;
+    }
+    wf_vec3 d = wf_v3_sub(c->pos[i], c->pos[j]);
+    float rsum = c->params[i].radius + c->params[j].radius;
+    wf_vec3 a = c->intent[i], b = c->intent[j];
+    bool towards = d.x * d.x + d.z * d.z > rsum * rsum && b.x * d.x + b.z * d.z > 0.0f;
+    if (!towards) {
+        return false;
+    }
+    if (c->rank[j] <= c->rank[i] || c->stuck_timer[i] < WF_CROWD_HEAD_ON_STUCK) {
+        return false;
+    }
+    // Head-on: the two want opposite ways (more than 120 degrees apart);
+    // merging into one stream is not head-on.
+    float ab = a.x * b.x + a.z * b.z;
+    return ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
+}
+
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -258,7 +286,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         }
         wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i], .dvel = c->dvel[i],
                                .radius = p->radius, .max_speed = p->max_speed,
-                               .rank = c->rank[i]};
+                               .rank = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT};
         wf_avoid_neighbour nei[WF_CROWD_MAX_NEIGHBOURS];
         const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t n = c->neighbour_count[i];
@@ -267,9 +295,9 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             nei[k].pos = c->pos[j];
             // One with the right of way is taken to go where it wants to
             // (self makes way before it gets there); others as they move.
-            nei[k].vel = c->rank[j] > c->rank[i] ? c->intent[j] : c->vel[j];
+            nei[k].vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
             nei[k].radius = c->params[j].radius;
-            nei[k].rank = c->rank[j];
+            nei[k].rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
         c->nvel[i] = wf_avoidance_sample(&c->presets[p->avoidance_preset], &self, nei, n,
@@ -348,7 +376,9 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
                 d = 1.0f;
             }
             float pen = rr - (d2 < 1e-8f ? 0.0f : sqrtf(d2));
-            float s = pen * yield_share(c->rank[i], c->rank[j]) *
+            float s = pen *
+                      yield_share(c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT,
+                                  c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) *
                       COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
             push.z += diff.z * s;

@@ -17,6 +17,12 @@
 /// An arrived agent pushed more than this many radii off its spot walks back.
 #define WF_CROWD_HOLD_RADII 1.0f
 
+/// Ranks (crowd_update.c) above this bit are the class: priority, then on
+/// its way or idle; below it, progress along the way.
+#define WF_CROWD_RANK_CLASS_SHIFT 23u
+/// Seconds stuck before an agent gives way head-on to one further along.
+#define WF_CROWD_HEAD_ON_STUCK 1.0f
+
 /// What a parallel phase gets: the crowd, the step, and for phases over a
 /// list of agents (or search slots) that list.
 typedef struct phase_ctx {
