@@ -215,8 +215,17 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
             wf_vec3 push = wf_v3(0, 0, 0);
             uint32_t w = 0;
+            // An agent that wants to stand (arrived, idle) keeps clear of
+            // those on their way only: it steps aside for them (and walks
+            // back later, if it holds a spot), but a group standing at its
+            // targets does not drift apart.
+            float speed = wf_v2_length(dvel);
+            uint32_t own_class = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
             for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
                 uint32_t j = nei[k];
+                if (speed == 0.0f && (c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) <= own_class) {
+                    continue;
+                }
                 wf_vec3 diff = wf_v3_sub(pos, c->pos[j]);
                 float reach = (p->radius + c->params[j].radius) * 2.0f;
                 float d2 = diff.x * diff.x + diff.z * diff.z;
@@ -230,13 +239,9 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 push.z += diff.z * (weight / d);
                 w++;
             }
-            // Separation bends a way, it does not make one: an agent that
-            // wants to stand (arrived, idle) stays put, and collisions alone
-            // move it (else a group at its targets drifts apart for good).
-            float speed = wf_v2_length(dvel);
-            if (w > 0 && speed > 0.0f) {
+            if (w > 0) {
                 dvel = wf_v3_add(dvel, wf_v3_scale(push, 1.0f / (float)w));
-                dvel = clamp_length_2d(dvel, speed);
+                dvel = clamp_length_2d(dvel, speed > 0.0f ? speed : p->max_speed * 0.5f);
             }
         }
         c->dvel[i] = dvel;
