@@ -276,7 +276,7 @@ static int build_corridor(scene* s, tri_list* t) {
 
 /// A T of 3 m corridors: the bar along x (50 m), the stem down -z (30 m)
 /// into a 14 x 12 m room. 20 agents (2 abreast, 10 deep) in each arm of
-/// the bar; their targets are spots in the room (the left arm's in its
+/// the bar (two abreast); their targets are spots in the room (the left arm's in its
 /// left half).
 static int build_tjunction(scene* s, tri_list* t) {
     add_floor(t, -25.0f, -1.5f, 25.0f, 1.5f);
@@ -288,6 +288,9 @@ static int build_tjunction(scene* s, tri_list* t) {
     place_block(s, 0, 2, 10, -16.0f, 0.0f, true);
     place_block(s, 20, 2, 10, 16.0f, 0.0f, true);
     for (uint32_t i = 0; i < 40u; ++i) {
+        // Two abreast 1.2 m apart: the eroded bar is 1.8 m wide, less a
+        // voxel where its edge falls on a voxel boundary.
+        s->starts[i].z *= 0.8f;
         uint32_t k = i % 20u, half = i / 20u;
         // 4 columns x 5 rows per half, 1.5 m apart, in the room.
         float x = (half == 0 ? -5.25f : 0.75f) + (float)(k % 4u) * SPACING;
