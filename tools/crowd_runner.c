@@ -122,7 +122,7 @@ static int send_requests(run_state* r) {
     return 0;
 }
 
-static int handle_events(run_state* r, scene_metrics* m) {
+static void handle_events(run_state* r, scene_metrics* m) {
     uint32_t n;
     const wf_crowd_event* e = wf_crowd_events(r->crowd, &n);
     for (uint32_t k = 0; k < n; ++k) {
@@ -145,7 +145,6 @@ static int handle_events(run_state* r, scene_metrics* m) {
             new_target(r, i, st.position);
         }
     }
-    return 0;
 }
 
 /// The per-frame measures of every agent after an update at time t.
@@ -187,7 +186,7 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
     measure_overlaps(r->bodies, walking, t > SETTLE_SECONDS, m);
 }
 
-static void summarize(run_state* r, const scene_settings* settings, scene_metrics* m) {
+static void summarize(run_state* r, scene_metrics* m) {
     uint32_t n = r->s->agent_count;
     double time_sum = 0.0, ratio_sum = 0.0;
     uint32_t ratio_count = 0, a10 = 0, a30 = 0, a60 = 0;
@@ -218,7 +217,6 @@ static void summarize(run_state* r, const scene_settings* settings, scene_metric
             m->path_ratio_max = ratio > m->path_ratio_max ? ratio : m->path_ratio_max;
         }
     }
-    (void)settings;
     m->never_arrived = n - m->arrived;
     m->arrived_10 = n > 0 ? (double)a10 / n : 0.0;
     m->arrived_30 = n > 0 ? (double)a30 / n : 0.0;
@@ -323,14 +321,12 @@ int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
             rc = EXIT_CHECK;
             break;
         }
-        rc = handle_events(&r, out);
-        if (rc == 0) {
-            measure_agents(&r, (float)(f + 1u) * SCENE_DT, out);
-            rc = send_requests(&r);
-        }
+        handle_events(&r, out);
+        measure_agents(&r, (float)(f + 1u) * SCENE_DT, out);
+        rc = send_requests(&r);
     }
     if (rc == 0) {
-        summarize(&r, settings, out);
+        summarize(&r, out);
         double agent_frames = (double)out->frames * (s->agent_count > 0 ? s->agent_count : 1u);
         out->us_per_agent_frame = update_ms * 1e3 / agent_frames;
     }

@@ -120,8 +120,8 @@ static void add_wall(tri_list* t, float x0, float z0, float x1, float z1) {
 }
 
 /// A wall across the room along z = 0 (x from x0 to x1) with doorways
-/// (centres and one clear width), and the floor either side and in the
-/// doorways. Returns the doorways' floor.
+/// (their centres, one width for all), and the floor either side of the
+/// wall and in the doorways.
 static void add_wall_with_doors(tri_list* t, float x0, float x1, float z_extent,
                                 const float* door_x, uint32_t door_count, float width) {
     float h = WALL_THICKNESS * 0.5f;
@@ -148,8 +148,9 @@ static bool alloc_agents(scene* s, uint32_t n) {
     return s->starts != NULL && s->targets != NULL;
 }
 
-/// A block of columns x rows agents starting at index first: centred on
-/// (cx, cz); `along` is the direction the rows face (unit x or z).
+/// A block of columns x rows agents, SPACING apart, from index first on,
+/// centred on (cx, cz); rows_along_x: the rows follow each other along x
+/// (the columns then spread along z), else along z.
 static void place_block(scene* s, uint32_t first, uint32_t columns, uint32_t rows, float cx,
                         float cz, bool rows_along_x) {
     for (uint32_t r = 0; r < rows; ++r) {
