@@ -53,5 +53,7 @@ int cmd_crowd(int argc, char** argv);
 int cmd_check(int argc, char** argv);
 /// `wayfarer demo` (demo.c).
 int cmd_demo(int argc, char** argv);
+/// `wayfarer scenarios` (scenarios.c).
+int cmd_scenarios(int argc, char** argv);
 
 #endif

@@ -1,0 +1,173 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The scenes of `wayfarer scenarios` (tools/crowd_scenes.c) and its runner
+// (tools/crowd_runner.c), structurally: every scene has its agent count,
+// starts and targets on the navmesh, a complete path for every agent, the
+// door walls block everywhere but at the doors; the same seed gives the
+// same scene; a run counts every agent once and gives the same figures
+// for any worker count. Nothing here depends on how well the crowd flows.
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tools/crowd_scenes.h"
+
+static scene_settings settings_for_test(void) {
+    scene_settings s;
+    memset(&s, 0, sizeof s);
+    s.avoidance = WF_AVOIDANCE_HIGH;
+    s.seed = 1;
+    s.testdata = WF_TESTDATA_DIR;
+    return s;
+}
+
+static uint32_t expected_agents(const char* name) {
+    return strcmp(name, "circle32") == 0      ? 32u
+         : strcmp(name, "circle128") == 0     ? 128u
+         : strcmp(name, "crossing") == 0      ? 100u
+         : strcmp(name, "nav_test500") == 0   ? 500u
+         : strcmp(name, "demo") == 0          ? 1000u
+                                              : 40u;
+}
+
+static float dist2d(wf_vec3 a, wf_vec3 b) {
+    return sqrtf((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z));
+}
+
+/// Every scene: its agent count, starts and targets on the navmesh, and a
+/// complete path for every agent no shorter than the straight line.
+static void test_every_scene_is_whole(void** state) {
+    (void)state;
+    scene_settings st = settings_for_test();
+    for (uint32_t k = 0; k < scene_name_count; ++k) {
+        scene s;
+        int rc = scene_build(scene_names[k], &st, &s);
+        if (rc == SCENE_SKIPPED) {
+            printf("skipped %s: %s\n", scene_names[k], s.skip_reason);
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        assert_string_equal(s.name, scene_names[k]);
+        assert_int_equal(s.agent_count, expected_agents(s.name));
+        assert_int_equal(s.starts_on_mesh, s.agent_count);
+        assert_int_equal(s.targets_on_mesh, s.agent_count);
+        assert_true(s.seconds > 0.0f);
+        for (uint32_t i = 0; i < s.agent_count; ++i) {
+            float length = scene_path_length(&s, s.starts[i], s.targets[i]);
+            assert_true(length >= 0.0f);
+            assert_true(length >= dist2d(s.starts[i], s.targets[i]) - 0.01f);
+            if (s.door_width > 0.0f) {
+                // Every door scene sends its agents across the wall.
+                assert_true(s.starts[i].z * s.targets[i].z < 0.0f);
+            }
+        }
+        scene_free(&s);
+    }
+}
+
+/// The wall of a door scene blocks except at its doorway: straight across
+/// beside the door is a detour, straight through the door is not; the
+/// two-door scene has both doors open.
+static void test_doors_are_the_only_way(void** state) {
+    (void)state;
+    scene_settings st = settings_for_test();
+    const char* names[] = {"door_1way_1.5", "door_1way_2", "door_2way_3", "two_doors"};
+    for (uint32_t k = 0; k < 4u; ++k) {
+        scene s;
+        assert_int_equal(scene_build(names[k], &st, &s), 0);
+        assert_true(s.door_width > 0.0f);
+        float through = scene_path_length(&s, (wf_vec3){0.0f, 0.0f, -3.0f}, (wf_vec3){0.0f, 0.0f, 3.0f});
+        float beside = scene_path_length(&s, (wf_vec3){4.0f, 0.0f, -3.0f}, (wf_vec3){4.0f, 0.0f, 3.0f});
+        if (strcmp(names[k], "two_doors") == 0) {
+            // Doors at x -8 and 8: the middle of the wall is solid.
+            float left = scene_path_length(&s, (wf_vec3){-8.0f, 0.0f, -3.0f}, (wf_vec3){-8.0f, 0.0f, 3.0f});
+            float right = scene_path_length(&s, (wf_vec3){8.0f, 0.0f, -3.0f}, (wf_vec3){8.0f, 0.0f, 3.0f});
+            assert_true(left > 0.0f && left < 6.1f);
+            assert_true(right > 0.0f && right < 6.1f);
+            assert_true(through > 12.0f);
+        } else {
+            assert_true(through > 0.0f && through < 6.1f);
+            // Around by the door, 4 m away: a clear detour.
+            assert_true(beside > 7.0f);
+        }
+        scene_free(&s);
+    }
+}
+
+static void test_same_seed_same_scene(void** state) {
+    (void)state;
+    scene_settings st = settings_for_test();
+    st.agents = 50;
+    scene a, b, c;
+    assert_int_equal(scene_build("demo", &st, &a), 0);
+    assert_int_equal(scene_build("demo", &st, &b), 0);
+    st.seed = 2;
+    assert_int_equal(scene_build("demo", &st, &c), 0);
+    assert_int_equal(a.agent_count, 50u);
+    assert_memory_equal(a.starts, b.starts, sizeof(wf_vec3) * a.agent_count);
+    assert_memory_equal(a.targets, b.targets, sizeof(wf_vec3) * a.agent_count);
+    assert_memory_not_equal(a.starts, c.starts, sizeof(wf_vec3) * a.agent_count);
+    assert_true(a.retarget);
+    scene_free(&a);
+    scene_free(&b);
+    scene_free(&c);
+}
+
+static void test_unknown_and_skipped(void** state) {
+    (void)state;
+    scene_settings st = settings_for_test();
+    scene s;
+    assert_int_equal(scene_build("circle33", &st, &s), SCENE_UNKNOWN);
+    st.testdata = "/no/such/folder";
+    assert_int_equal(scene_build("nav_test500", &st, &s), SCENE_SKIPPED);
+    assert_non_null(strstr(s.skip_reason, "/no/such/folder"));
+}
+
+/// Metrics that do not depend on the crowd's skill: counts add up, times
+/// and ratios lie in range; and the figures are the same on 1 and 3
+/// workers (everything but the wall time).
+static void test_run_counts_and_workers(void** state) {
+    (void)state;
+    scene_settings st = settings_for_test();
+    st.seconds = 4.0f;
+    scene_metrics m[2];
+    for (uint32_t k = 0; k < 2u; ++k) {
+        st.workers = k == 0 ? 1u : 3u;
+        scene s;
+        assert_int_equal(scene_build("door_2way_2", &st, &s), 0);
+        assert_int_equal(scene_run(&s, &st, &m[k]), 0);
+        scene_free(&s);
+        assert_int_equal(m[k].agents, 40u);
+        assert_int_equal(m[k].frames, 120u);
+        assert_int_equal(m[k].reachable, 40u);
+        assert_int_equal(m[k].arrived + m[k].never_arrived, 40u);
+        assert_true(m[k].arrived_10 <= m[k].arrived_30 && m[k].arrived_30 <= m[k].arrived_60 &&
+                    m[k].arrived_60 <= 1.0);
+        assert_true(m[k].within_at_end <= 40u);
+        assert_true(m[k].arrival_events_far <= m[k].arrival_events);
+        assert_true(m[k].standing_agent_seconds >= 0.0 &&
+                    m[k].standing_agent_seconds <= 40.0 * 4.0 + 1e-6);
+        assert_true(m[k].worst_overlap_after_2s <= m[k].worst_overlap);
+        assert_true(m[k].us_per_agent_frame > 0.0);
+        m[k].us_per_agent_frame = 0.0;
+    }
+    assert_memory_equal(&m[0], &m[1], sizeof m[0]);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_scene_is_whole),
+        cmocka_unit_test(test_doors_are_the_only_way),
+        cmocka_unit_test(test_same_seed_same_scene),
+        cmocka_unit_test(test_unknown_and_skipped),
+        cmocka_unit_test(test_run_counts_and_workers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,336 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The scenario runner (crowd_scenes.h): puts a scene's agents into a crowd
+// with the RecastDemo settings, updates it at 30 Hz and measures arrival
+// by distance (not by the crowd's own event), detours, overlaps, standing
+// time and the crowd's events; only wf_crowd_update is timed.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/crowd_scenes.h"
+#include "tools/tool.h"
+
+/// Overlaps deeper than this count as a pair-frame (m).
+#define OVERLAP_COUNTED 0.1f
+/// Overlaps in the first seconds come from the starting formation.
+#define SETTLE_SECONDS 2.0f
+/// Slower than this (m/s) is standing still.
+#define STANDING_SPEED 0.1f
+
+typedef struct body {
+    float x, y, z, radius, height;
+} body;
+
+typedef struct run_state {
+    scene* s;
+    wf_crowd* crowd;
+    wf_agent_id* ids;
+    wf_vec3* target;      ///< current target (first target until replaced)
+    wf_vec3* previous;    ///< position a frame ago
+    float* shortest;      ///< first target's shortest path (m), < 0 unreachable
+    float* walked;        ///< until the first arrival
+    float* first_arrival; ///< s, < 0: not yet
+    bool* ever;
+    bool* at_target;      ///< within the arrival radius of the current target
+    bool* request_due;    ///< a move request to (re)send (the queue was full)
+    body* bodies;
+    float max_speed;
+} run_state;
+
+static float dist2d(wf_vec3 a, wf_vec3 b) {
+    float dx = a.x - b.x, dz = a.z - b.z;
+    return sqrtf(dx * dx + dz * dz);
+}
+
+static int compare_bodies(const void* a, const void* b) {
+    float x = ((const body*)a)->x, y = ((const body*)b)->x;
+    return (x > y) - (x < y);
+}
+
+/// Overlapping pairs among walking agents on one floor: a sweep over the
+/// bodies sorted by x, so only neighbours within two radii are compared.
+static void measure_overlaps(body* b, uint32_t n, bool settled, scene_metrics* m) {
+    qsort(b, n, sizeof *b, compare_bodies);
+    float max_radius = 0.0f;
+    for (uint32_t i = 0; i < n; ++i) {
+        max_radius = b[i].radius > max_radius ? b[i].radius : max_radius;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        for (uint32_t j = i + 1; j < n && b[j].x - b[i].x < b[i].radius + max_radius; ++j) {
+            if (fabsf(b[i].y - b[j].y) > b[i].height) {
+                continue;
+            }
+            float dx = b[i].x - b[j].x, dz = b[i].z - b[j].z;
+            float overlap = b[i].radius + b[j].radius - sqrtf(dx * dx + dz * dz);
+            if (overlap <= 0.0f) {
+                continue;
+            }
+            m->overlap_pair_frames += overlap > OVERLAP_COUNTED;
+            m->worst_overlap = overlap > m->worst_overlap ? overlap : m->worst_overlap;
+            if (settled) {
+                m->overlap_pair_frames_after_2s += overlap > OVERLAP_COUNTED;
+                m->worst_overlap_after_2s =
+                    overlap > m->worst_overlap_after_2s ? overlap : m->worst_overlap_after_2s;
+            }
+        }
+    }
+}
+
+static uint32_t agent_index(const run_state* r, wf_agent_id id) {
+    for (uint32_t i = 0; i < r->s->agent_count; ++i) {
+        if (r->ids[i].bits == id.bits) {
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/// A new random target with a complete path (targets replaced on arrival).
+static void new_target(run_state* r, uint32_t i, wf_vec3 from) {
+    const wf_query_filter f = wf_query_filter_defaults();
+    for (uint32_t k = 0; k < 64u; ++k) {
+        wf_poly_ref ref;
+        wf_vec3 p;
+        if (wf_query_find_random_point(r->s->query, &f, &r->s->rng, &ref, &p) != WF_OK) {
+            return;
+        }
+        if (scene_path_length(r->s, from, p) >= 0.0f) {
+            r->target[i] = p;
+            r->at_target[i] = false;
+            r->request_due[i] = true;
+            return;
+        }
+    }
+}
+
+static int send_requests(run_state* r) {
+    for (uint32_t i = 0; i < r->s->agent_count; ++i) {
+        if (!r->request_due[i]) {
+            continue;
+        }
+        wf_status st = wf_crowd_request_move(r->crowd, r->ids[i], r->target[i], NULL, NULL);
+        if (st == WF_OK) {
+            r->request_due[i] = false;
+        } else if (st != WF_ERR_CAPACITY) { // a full queue: ask again next frame
+            fprintf(stderr, "wayfarer scenarios: %s: move request failed: %s\n", r->s->name,
+                    wf_status_string(st));
+            return EXIT_CHECK;
+        }
+    }
+    return 0;
+}
+
+static void handle_events(run_state* r, scene_metrics* m) {
+    uint32_t n;
+    const wf_crowd_event* e = wf_crowd_events(r->crowd, &n);
+    for (uint32_t k = 0; k < n; ++k) {
+        if (e[k].kind != WF_CROWD_EVENT_ARRIVED && e[k].kind != WF_CROWD_EVENT_BLOCKED) {
+            continue;
+        }
+        uint32_t i = agent_index(r, e[k].agent);
+        wf_agent_state st;
+        if (i == UINT32_MAX || wf_crowd_get_agent(r->crowd, e[k].agent, &st) != WF_OK) {
+            continue;
+        }
+        if (e[k].kind == WF_CROWD_EVENT_ARRIVED) {
+            m->arrival_events++;
+            m->arrival_events_far += dist2d(st.position, r->target[i]) > SCENE_ARRIVAL_RADIUS;
+        } else {
+            m->blocked_events++;
+        }
+        // As `wayfarer demo` does: a request that ended gets a new target.
+        if (r->s->retarget) {
+            new_target(r, i, st.position);
+        }
+    }
+}
+
+/// The per-frame measures of every agent after an update at time t.
+static void measure_agents(run_state* r, float t, scene_metrics* m) {
+    uint32_t walking = 0;
+    for (uint32_t i = 0; i < r->s->agent_count; ++i) {
+        wf_agent_state st;
+        if (wf_crowd_get_agent(r->crowd, r->ids[i], &st) != WF_OK) {
+            continue;
+        }
+        wf_vec3 p = st.position;
+        if (r->first_arrival[i] < 0.0f) {
+            float dx = p.x - r->previous[i].x, dy = p.y - r->previous[i].y;
+            float dz = p.z - r->previous[i].z;
+            r->walked[i] += sqrtf(dx * dx + dy * dy + dz * dz);
+        }
+        r->previous[i] = p;
+        bool within = dist2d(p, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
+        if (within && !r->at_target[i]) {
+            m->arrivals_total++;
+            r->ever[i] = true;
+            if (r->first_arrival[i] < 0.0f) {
+                r->first_arrival[i] = t;
+            }
+        }
+        r->at_target[i] = within;
+        bool done = r->s->retarget ? within : r->first_arrival[i] >= 0.0f;
+        float speed = sqrtf(st.velocity.x * st.velocity.x + st.velocity.z * st.velocity.z);
+        if (!done && speed < STANDING_SPEED) {
+            m->standing_agent_seconds += SCENE_DT;
+        }
+        if (within && r->s->retarget) {
+            new_target(r, i, p);
+        }
+        if (st.mode == WF_AGENT_WALKING) {
+            r->bodies[walking++] = (body){p.x, p.y, p.z, st.params.radius, st.params.height};
+        }
+    }
+    measure_overlaps(r->bodies, walking, t > SETTLE_SECONDS, m);
+}
+
+static void summarize(run_state* r, scene_metrics* m) {
+    uint32_t n = r->s->agent_count;
+    double time_sum = 0.0, ratio_sum = 0.0;
+    uint32_t ratio_count = 0, a10 = 0, a30 = 0, a60 = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        m->reachable += r->shortest[i] >= 0.0f;
+        bool feasible = r->shortest[i] >= 0.0f && r->shortest[i] <= r->max_speed * m->seconds;
+        m->first_feasible += feasible;
+        m->ever_arrived += r->ever[i];
+        wf_agent_state st;
+        if (wf_crowd_get_agent(r->crowd, r->ids[i], &st) == WF_OK) {
+            m->within_at_end += dist2d(st.position, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
+        }
+        float t = r->first_arrival[i];
+        if (t < 0.0f) {
+            continue;
+        }
+        m->arrived++;
+        m->first_feasible_arrived += feasible;
+        a10 += t <= 10.0f;
+        a30 += t <= 30.0f;
+        a60 += t <= 60.0f;
+        time_sum += t;
+        m->arrival_time_max = t > m->arrival_time_max ? t : m->arrival_time_max;
+        if (r->shortest[i] > 0.01f) {
+            double ratio = r->walked[i] / r->shortest[i];
+            ratio_sum += ratio;
+            ratio_count++;
+            m->path_ratio_max = ratio > m->path_ratio_max ? ratio : m->path_ratio_max;
+        }
+    }
+    m->never_arrived = n - m->arrived;
+    m->arrived_10 = n > 0 ? (double)a10 / n : 0.0;
+    m->arrived_30 = n > 0 ? (double)a30 / n : 0.0;
+    m->arrived_60 = n > 0 ? (double)a60 / n : 0.0;
+    m->arrival_time_mean = m->arrived > 0 ? time_sum / m->arrived : 0.0;
+    m->path_ratio_mean = ratio_count > 0 ? ratio_sum / ratio_count : 0.0;
+}
+
+static void free_state(run_state* r) {
+    wf_crowd_destroy(r->crowd);
+    free(r->ids);
+    free(r->target);
+    free(r->previous);
+    free(r->shortest);
+    free(r->walked);
+    free(r->first_arrival);
+    free(r->ever);
+    free(r->at_target);
+    free(r->request_due);
+    free(r->bodies);
+}
+
+static int start(run_state* r, const scene_settings* settings, wf_job_system jobs) {
+    scene* s = r->s;
+    uint32_t n = s->agent_count > 0 ? s->agent_count : 1u;
+    r->ids = calloc(n, sizeof *r->ids);
+    r->target = calloc(n, sizeof *r->target);
+    r->previous = calloc(n, sizeof *r->previous);
+    r->shortest = calloc(n, sizeof *r->shortest);
+    r->walked = calloc(n, sizeof *r->walked);
+    r->first_arrival = calloc(n, sizeof *r->first_arrival);
+    r->ever = calloc(n, sizeof *r->ever);
+    r->at_target = calloc(n, sizeof *r->at_target);
+    r->request_due = calloc(n, sizeof *r->request_due);
+    r->bodies = calloc(n, sizeof *r->bodies);
+    const wf_tilecache_params* tp = wf_tilecache_get_params(s->tc);
+    wf_crowd_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.mesh = s->mesh;
+    cd.max_agents = n;
+    cd.max_agent_radius = tp->agent_radius;
+    cd.jobs = jobs;
+    cd.logger.quiet = true;
+    if (r->ids == NULL || r->target == NULL || r->previous == NULL || r->shortest == NULL ||
+        r->walked == NULL || r->first_arrival == NULL || r->ever == NULL ||
+        r->at_target == NULL || r->request_due == NULL || r->bodies == NULL ||
+        wf_crowd_create(&cd, &r->crowd) != WF_OK) {
+        fprintf(stderr, "wayfarer scenarios: out of memory\n");
+        return EXIT_INPUT;
+    }
+    // RecastDemo's crowd agent: radius 0.6, height 2, 3.5 m/s, accel 8,
+    // separation 2, every update flag (the defaults), the chosen preset.
+    wf_agent_params p = wf_agent_params_defaults();
+    p.radius = tp->agent_radius;
+    p.height = tp->agent_height;
+    p.collision_query_range = p.radius * 12.0f;
+    p.path_optimization_range = p.radius * 30.0f;
+    p.avoidance_preset = (uint8_t)settings->avoidance;
+    r->max_speed = p.max_speed;
+    for (uint32_t i = 0; i < s->agent_count; ++i) {
+        wf_agent_state st;
+        wf_status e = wf_crowd_add_agent(r->crowd, s->starts[i], &p, &r->ids[i]);
+        if (e == WF_OK) {
+            e = wf_crowd_get_agent(r->crowd, r->ids[i], &st);
+        }
+        if (e != WF_OK) {
+            fprintf(stderr, "wayfarer scenarios: %s: cannot add agent %u: %s\n", s->name, i,
+                    wf_status_string(e));
+            return EXIT_INPUT;
+        }
+        r->previous[i] = st.position;
+        r->target[i] = s->targets[i];
+        r->shortest[i] = scene_path_length(s, st.position, s->targets[i]);
+        r->first_arrival[i] = -1.0f;
+        r->request_due[i] = true;
+    }
+    return send_requests(r);
+}
+
+int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
+    memset(out, 0, sizeof *out);
+    run_state r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    wf_thread_pool* pool = NULL;
+    wf_job_system jobs;
+    int rc = make_jobs(settings->workers, &pool, &jobs);
+    if (rc == 0) {
+        rc = start(&r, settings, jobs);
+    }
+    out->agents = s->agent_count;
+    out->seconds = settings->seconds > 0.0f ? settings->seconds : s->seconds;
+    out->frames = (uint32_t)lroundf(out->seconds / SCENE_DT);
+    double update_ms = 0.0;
+    for (uint32_t f = 0; f < out->frames && rc == 0; ++f) {
+        double t0 = now_ms();
+        wf_status st = wf_crowd_update(r.crowd, SCENE_DT, NULL);
+        update_ms += now_ms() - t0;
+        if (st != WF_OK) {
+            fprintf(stderr, "wayfarer scenarios: %s: update failed: %s\n", s->name,
+                    wf_status_string(st));
+            rc = EXIT_CHECK;
+            break;
+        }
+        handle_events(&r, out);
+        measure_agents(&r, (float)(f + 1u) * SCENE_DT, out);
+        rc = send_requests(&r);
+    }
+    if (rc == 0) {
+        summarize(&r, out);
+        double agent_frames = (double)out->frames * (s->agent_count > 0 ? s->agent_count : 1u);
+        out->us_per_agent_frame = update_ms * 1e3 / agent_frames;
+    }
+    free_state(&r);
+    wf_thread_pool_destroy(pool);
+    return rc;
+}

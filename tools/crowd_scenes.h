@@ -1,0 +1,101 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The crowd scenario suite of `wayfarer scenarios`: scenes built by name
+// (crowd_scenes.c: geometry, navmesh, agent starts and targets) and a
+// runner that moves a crowd through one and measures it (crowd_runner.c).
+#ifndef WF_TOOLS_CROWD_SCENES_H
+#define WF_TOOLS_CROWD_SCENES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wayfarer/crowd.h"
+#include "wayfarer/navmesh.h"
+#include "wayfarer/query.h"
+#include "wayfarer/rng.h"
+#include "wayfarer/tilecache.h"
+
+/// An agent counts as arrived within this distance (2D) of its target.
+#define SCENE_ARRIVAL_RADIUS 0.6f
+/// The RecastDemo crowd's frame.
+#define SCENE_DT (1.0f / 30.0f)
+
+/// What a run may change from a scene's own settings.
+typedef struct scene_settings {
+    float seconds;          ///< 0: the scene's own length (60 s; the demo 1,000 frames)
+    uint32_t agents;        ///< 0: the scene's own count (scenes of fixed formations ignore it)
+    uint32_t avoidance;     ///< avoidance preset index (wf_avoidance_quality), default high
+    uint32_t workers;       ///< 0 or 1: inline
+    uint32_t seed;          ///< placement seed (random scenes); 0 is a seed like any other
+    const char* testdata;   ///< the shared test data folder (NULL: ../shared/testdata)
+} scene_settings;
+
+/// scene_build results besides 0.
+enum { SCENE_SKIPPED = -1, SCENE_UNKNOWN = -2, SCENE_FAILED = -3 };
+
+/// A built scene: its navmesh and where each agent starts and goes.
+typedef struct scene {
+    const char* name;
+    wf_tilecache* tc;
+    wf_mesh* mesh;
+    wf_query* query;          ///< on mesh, with enough nodes for any path of the scene
+    uint32_t agent_count;
+    wf_vec3* starts;          ///< on the navmesh (snapped)
+    wf_vec3* targets;         ///< on the navmesh (snapped)
+    uint32_t starts_on_mesh;  ///< starts that lay on the navmesh before snapping (within 5 cm)
+    uint32_t targets_on_mesh;
+    float seconds;            ///< default run length
+    /// Targets are replaced on arrival (the demo): a new random reachable one.
+    bool retarget;
+    wf_rng rng;               ///< for new targets
+    float door_width;         ///< m, door scenes (0 otherwise)
+    const char* note;         ///< a remark for the report, or NULL
+    char skip_reason[160];    ///< why the scene was skipped (SCENE_SKIPPED)
+    wf_poly_ref* path_scratch;            ///< scene_path_length's buffers
+    wf_straight_point* straight_scratch;
+} scene;
+
+/// Scene names in suite order.
+extern const char* const scene_names[];
+extern const uint32_t scene_name_count;
+
+/// Builds a scene: 0, SCENE_UNKNOWN (no such name), SCENE_SKIPPED (its
+/// test data is absent: skip_reason says why) or SCENE_FAILED (a message
+/// went to stderr). The scene is freed on every failure.
+int scene_build(const char* name, const scene_settings* settings, scene* out);
+void scene_free(scene* s);
+
+/// Length (m) of the shortest path between two navmesh points (find_path
+/// and find_straight_path); negative when there is no complete path.
+float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to);
+
+/// What one run measured.
+typedef struct scene_metrics {
+    uint32_t agents, frames;
+    float seconds;
+    uint32_t reachable;             ///< agents with a complete path to their first target
+    double arrived_10, arrived_30, arrived_60; ///< shares whose first arrival came by then
+    uint32_t arrived;               ///< agents that reached their first target
+    uint32_t never_arrived;
+    double arrival_time_mean, arrival_time_max;   ///< s, of the arrived
+    double path_ratio_mean, path_ratio_max;       ///< walked / shortest, of the arrived
+    uint64_t overlap_pair_frames;   ///< pairs overlapping by more than 0.1 m, summed over frames
+    uint64_t overlap_pair_frames_after_2s;
+    double worst_overlap, worst_overlap_after_2s; ///< m (0: never touched)
+    double standing_agent_seconds;  ///< speed < 0.1 m/s while not arrived
+    uint32_t blocked_events, arrival_events;
+    uint32_t arrival_events_far;    ///< ARRIVED events further than the arrival radius
+    uint32_t within_at_end;         ///< agents within the arrival radius of their target at the end
+    double us_per_agent_frame;      ///< wall time of wf_crowd_update only
+    /// Targets replaced on arrival (the demo): every arrival, the agents
+    /// that ever arrived, and first targets reachable in the run's time at
+    /// full speed with how many of those were reached.
+    uint32_t arrivals_total;
+    uint32_t ever_arrived;
+    uint32_t first_feasible, first_feasible_arrived;
+} scene_metrics;
+
+/// Runs a built scene: 0, or non-zero with a message on stderr.
+int scene_run(scene* s, const scene_settings* settings, scene_metrics* out);
+
+#endif

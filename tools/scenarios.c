@@ -1,0 +1,245 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// `wayfarer scenarios`: the crowd scenario suite (crowd_scenes.h), every
+// scene or the named ones, as one JSON object or a table.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/crowd_scenes.h"
+#include "tools/tool.h"
+
+#define MAX_SELECTED 64u
+
+typedef struct scenario_options {
+    scene_settings settings;
+    const char* selected[MAX_SELECTED];
+    uint32_t selected_count;
+    const char* avoidance;
+    bool json;
+} scenario_options;
+
+/// Adds the scenes of a comma list; false for an unknown name.
+static bool select_scenes(scenario_options* o, char* list) {
+    for (char* name = strtok(list, ","); name != NULL; name = strtok(NULL, ",")) {
+        const char* known = NULL;
+        for (uint32_t k = 0; k < scene_name_count && known == NULL; ++k) {
+            known = strcmp(name, scene_names[k]) == 0 ? scene_names[k] : NULL;
+        }
+        if (known == NULL) {
+            fprintf(stderr, "wayfarer scenarios: unknown scene %s (known:", name);
+            for (uint32_t k = 0; k < scene_name_count; ++k) {
+                fprintf(stderr, " %s", scene_names[k]);
+            }
+            fprintf(stderr, ")\n");
+            return false;
+        }
+        if (o->selected_count == MAX_SELECTED) {
+            fprintf(stderr, "wayfarer scenarios: more than %u scenes named\n", MAX_SELECTED);
+            return false;
+        }
+        o->selected[o->selected_count++] = known;
+    }
+    return true;
+}
+
+static int parse_options(int argc, char** argv, scenario_options* o) {
+    memset(o, 0, sizeof *o);
+    o->settings.avoidance = WF_AVOIDANCE_HIGH;
+    o->settings.seed = 1;
+    o->avoidance = "high";
+    for (int i = 1; i < argc; ++i) {
+        const char* opt = argv[i];
+        uint32_t* number = strcmp(opt, "--agents") == 0    ? &o->settings.agents
+                         : strcmp(opt, "--workers") == 0   ? &o->settings.workers
+                         : strcmp(opt, "--seed") == 0      ? &o->settings.seed
+                                                           : NULL;
+        bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
+                           strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
+                           strcmp(opt, "--testdata") == 0;
+        if (strcmp(opt, "--json") == 0) {
+            o->json = true;
+            continue;
+        }
+        if (!takes_value) {
+            fprintf(stderr, "wayfarer scenarios: unknown option %s\n", opt);
+            return EXIT_USAGE;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "wayfarer scenarios: %s needs a value\n", opt);
+            return EXIT_USAGE;
+        }
+        char* value = argv[++i];
+        double seconds = 0.0;
+        if (number != NULL) {
+            if (!parse_count(value, number)) {
+                fprintf(stderr, "wayfarer scenarios: %s needs a whole number\n", opt);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(opt, "--scene") == 0) {
+            if (!select_scenes(o, value)) {
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(opt, "--seconds") == 0) {
+            if (!parse_double(value, &seconds) || seconds <= 0.0 || seconds > 3600.0) {
+                fprintf(stderr, "wayfarer scenarios: --seconds needs a number in (0, 3600]\n");
+                return EXIT_USAGE;
+            }
+            o->settings.seconds = (float)seconds;
+        } else if (strcmp(opt, "--testdata") == 0) {
+            o->settings.testdata = value;
+        } else {
+            static const char* presets[4] = {"low", "medium", "high", "ultra"};
+            uint32_t found = 4;
+            for (uint32_t k = 0; k < 4u; ++k) {
+                found = strcmp(value, presets[k]) == 0 ? k : found;
+            }
+            if (found == 4) {
+                fprintf(stderr, "wayfarer scenarios: --avoidance is low, medium, high or ultra\n");
+                return EXIT_USAGE;
+            }
+            o->settings.avoidance = found;
+            o->avoidance = presets[found];
+        }
+    }
+    if (o->settings.workers > 64u) {
+        fprintf(stderr, "wayfarer scenarios: --workers at most 64\n");
+        return EXIT_USAGE;
+    }
+    if (o->selected_count == 0) {
+        for (uint32_t k = 0; k < scene_name_count; ++k) {
+            o->selected[o->selected_count++] = scene_names[k];
+        }
+    }
+    return 0;
+}
+
+/// A JSON string: quotes, backslashes and control characters escaped.
+static void print_json_string(const char* text) {
+    putchar('"');
+    for (const unsigned char* c = (const unsigned char*)text; *c != '\0'; ++c) {
+        if (*c == '"' || *c == '\\') {
+            printf("\\%c", *c);
+        } else if (*c < 0x20u) {
+            printf("\\u%04x", *c);
+        } else {
+            putchar(*c);
+        }
+    }
+    putchar('"');
+}
+
+static void print_json_scene(const scene* s, const scene_metrics* m, bool first) {
+    printf("%s\n    {\"name\": \"%s\", \"agents\": %u, \"frames\": %u, \"seconds\": %.3f, "
+           "\"starts_on_mesh\": %u, \"targets_on_mesh\": %u, \"reachable\": %u,",
+           first ? "" : ",", s->name, m->agents, m->frames, m->seconds, s->starts_on_mesh,
+           s->targets_on_mesh, m->reachable);
+    if (s->door_width > 0.0f) {
+        printf(" \"door_width_m\": %.2f, \"door_connects\": %s,", s->door_width,
+               m->reachable == m->agents ? "true" : "false");
+    }
+    printf("\n     \"arrived_10s\": %.4f, \"arrived_30s\": %.4f, \"arrived_60s\": %.4f, "
+           "\"arrived\": %u, \"never_arrived\": %u, \"arrival_time_mean_s\": %.3f, "
+           "\"arrival_time_max_s\": %.3f, \"path_ratio_mean\": %.4f, \"path_ratio_max\": %.4f,\n"
+           "     \"overlap_pair_frames\": %llu, \"overlap_pair_frames_after_2s\": %llu, "
+           "\"worst_overlap_m\": %.4f, \"worst_overlap_after_2s_m\": %.4f, "
+           "\"standing_agent_s\": %.2f, \"blocked_events\": %u, \"arrival_events\": %u, "
+           "\"arrival_events_far\": %u, \"within_at_end\": %u, \"us_per_agent_frame\": %.4f",
+           m->arrived_10, m->arrived_30, m->arrived_60, m->arrived, m->never_arrived,
+           m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean, m->path_ratio_max,
+           (unsigned long long)m->overlap_pair_frames,
+           (unsigned long long)m->overlap_pair_frames_after_2s, m->worst_overlap,
+           m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
+           m->arrival_events, m->arrival_events_far, m->within_at_end, m->us_per_agent_frame);
+    if (s->retarget) {
+        printf(",\n     \"arrivals_total\": %u, \"ever_arrived\": %u, \"ever_arrived_share\": %.4f, "
+               "\"first_target_feasible\": %u, \"first_target_feasible_arrived\": %u",
+               m->arrivals_total, m->ever_arrived,
+               m->agents > 0 ? (double)m->ever_arrived / m->agents : 0.0, m->first_feasible,
+               m->first_feasible_arrived);
+    }
+    if (s->note != NULL) {
+        printf(", \"note\": ");
+        print_json_string(s->note);
+    }
+    printf("}");
+}
+
+static void print_table_header(void) {
+    printf("%-14s %6s %6s %6s %6s %7s %7s %6s %6s %7s %7s %7s %8s %6s %6s %6s %7s\n", "scene",
+           "agents", "arr10", "arr30", "arr60", "t_mean", "t_max", "ratio", "never",
+           "ovl>.1", "worst", "worst2s", "stand_s", "block", "arrEv", "atEnd", "us/a/f");
+}
+
+static void print_table_scene(const scene* s, const scene_metrics* m) {
+    printf("%-14s %6u %5.1f%% %5.1f%% %5.1f%% %7.2f %7.2f %6.3f %6u %7llu %7.3f %7.3f %8.1f "
+           "%6u %6u %6u %7.3f\n",
+           s->name, m->agents, 100.0 * m->arrived_10, 100.0 * m->arrived_30,
+           100.0 * m->arrived_60, m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean,
+           m->never_arrived, (unsigned long long)m->overlap_pair_frames, m->worst_overlap,
+           m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
+           m->arrival_events, m->within_at_end, m->us_per_agent_frame);
+    if (s->retarget) {
+        printf("%-14s arrivals %u, agents that ever arrived %u (%.1f%%), first targets "
+               "reachable in time %u, reached %u\n",
+               "", m->arrivals_total, m->ever_arrived,
+               m->agents > 0 ? 100.0 * m->ever_arrived / m->agents : 0.0, m->first_feasible,
+               m->first_feasible_arrived);
+    }
+}
+
+int cmd_scenarios(int argc, char** argv) {
+    scenario_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != 0) {
+        return rc;
+    }
+    if (o.json) {
+        printf("{\"avoidance\": \"%s\", \"workers\": %u, \"seed\": %u, \"dt\": %.6f, "
+               "\"arrival_radius_m\": %.2f, \"scenes\": [",
+               o.avoidance, o.settings.workers > 0 ? o.settings.workers : 1u, o.settings.seed,
+               SCENE_DT, SCENE_ARRIVAL_RADIUS);
+    } else {
+        printf("avoidance %s, %u worker(s), seed %u; arrival = within %.1f m (2D)\n",
+               o.avoidance, o.settings.workers > 0 ? o.settings.workers : 1u, o.settings.seed,
+               SCENE_ARRIVAL_RADIUS);
+        print_table_header();
+    }
+    uint32_t printed = 0;
+    for (uint32_t k = 0; k < o.selected_count && rc == 0; ++k) {
+        scene s;
+        int built = scene_build(o.selected[k], &o.settings, &s);
+        if (built == SCENE_SKIPPED) {
+            if (o.json) {
+                printf("%s\n    {\"name\": \"%s\", \"skipped\": ", printed > 0 ? "," : "",
+                       s.name);
+                print_json_string(s.skip_reason);
+                printf("}");
+            } else {
+                printf("%-14s skipped: %s\n", s.name, s.skip_reason);
+            }
+            printed++;
+            continue;
+        }
+        if (built != 0) {
+            rc = EXIT_INPUT;
+            break;
+        }
+        scene_metrics m;
+        rc = scene_run(&s, &o.settings, &m);
+        if (rc == 0) {
+            if (o.json) {
+                print_json_scene(&s, &m, printed == 0);
+            } else {
+                print_table_scene(&s, &m);
+            }
+            printed++;
+        }
+        fflush(stdout);
+        scene_free(&s);
+    }
+    if (o.json) {
+        printf("\n]}\n");
+    }
+    return rc;
+}
