@@ -131,9 +131,6 @@ static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
             return;
         }
         pause = -c->stuck_time; // no way back now: stand, try again later
-        if (*flags & AGENT_STOPPED_SHORT) {
-            c->hold_pos[i] = c->pos[i]; // (its target taken again: it holds here)
-        }
     }
     *flags &= ~(uint32_t)AGENT_RETURNING;
     c->stuck_timer[i] = pause;
@@ -238,8 +235,11 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
 /// people do and walk back afterwards. The low bits order agents on their
 /// way by how little of it is left (the corners ahead, then straight on).
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
-    bool on_way = wf_crowd_walking(c, i) &&
-                  (wf_crowd_follows_path(c, i) || c->target_state[i] == WF_TARGET_VELOCITY);
+    // An arrived agent walking back to its spot is not on its way: others
+    // holding theirs need not step aside for it (no shoving cascades).
+    uint8_t ts = c->target_state[i];
+    bool on_way = wf_crowd_walking(c, i) && ts != WF_TARGET_ARRIVED &&
+                  (wf_crowd_follows_path(c, i) || ts == WF_TARGET_VELOCITY);
     uint32_t rank = (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
                     << WF_CROWD_RANK_CLASS_SHIFT;
     if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {

@@ -126,7 +126,8 @@ static void handle_events(run_state* r, scene_metrics* m) {
     uint32_t n;
     const wf_crowd_event* e = wf_crowd_events(r->crowd, &n);
     for (uint32_t k = 0; k < n; ++k) {
-        if (e[k].kind != WF_CROWD_EVENT_ARRIVED && e[k].kind != WF_CROWD_EVENT_BLOCKED) {
+        if (e[k].kind != WF_CROWD_EVENT_ARRIVED && e[k].kind != WF_CROWD_EVENT_STOPPED_SHORT &&
+            e[k].kind != WF_CROWD_EVENT_BLOCKED) {
             continue;
         }
         uint32_t i = agent_index(r, e[k].agent);
@@ -137,6 +138,8 @@ static void handle_events(run_state* r, scene_metrics* m) {
         if (e[k].kind == WF_CROWD_EVENT_ARRIVED) {
             m->arrival_events++;
             m->arrival_events_far += dist2d(st.position, r->target[i]) > SCENE_ARRIVAL_RADIUS;
+        } else if (e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT) {
+            m->stopped_short_events++;
         } else {
             m->blocked_events++;
         }
@@ -197,7 +200,9 @@ static void summarize(run_state* r, scene_metrics* m) {
         m->ever_arrived += r->ever[i];
         wf_agent_state st;
         if (wf_crowd_get_agent(r->crowd, r->ids[i], &st) == WF_OK) {
-            m->within_at_end += dist2d(st.position, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
+            bool within = dist2d(st.position, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
+            m->within_at_end += within;
+            m->arrived_within_at_end += within && r->first_arrival[i] >= 0.0f;
         }
         float t = r->first_arrival[i];
         if (t < 0.0f) {

@@ -85,7 +85,9 @@ typedef struct scene_metrics {
     double standing_agent_seconds;  ///< speed < 0.1 m/s while not arrived
     uint32_t blocked_events, arrival_events;
     uint32_t arrival_events_far;    ///< ARRIVED events further than the arrival radius
+    uint32_t stopped_short_events;  ///< STOPPED_SHORT events (the target was taken)
     uint32_t within_at_end;         ///< agents within the arrival radius of their target at the end
+    uint32_t arrived_within_at_end; ///< of the arrived, those still within it at the end
     double us_per_agent_frame;      ///< wall time of wf_crowd_update only
     /// Targets replaced on arrival (the demo): every arrival, the agents
     /// that ever arrived, and first targets reachable in the run's time at

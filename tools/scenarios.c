@@ -144,13 +144,15 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
            "     \"overlap_pair_frames\": %llu, \"overlap_pair_frames_after_2s\": %llu, "
            "\"worst_overlap_m\": %.4f, \"worst_overlap_after_2s_m\": %.4f, "
            "\"standing_agent_s\": %.2f, \"blocked_events\": %u, \"arrival_events\": %u, "
-           "\"arrival_events_far\": %u, \"within_at_end\": %u, \"us_per_agent_frame\": %.4f",
+           "\"arrival_events_far\": %u, \"stopped_short_events\": %u, \"within_at_end\": %u, "
+           "\"arrived_within_at_end\": %u, \"us_per_agent_frame\": %.4f",
            m->arrived_10, m->arrived_30, m->arrived_60, m->arrived, m->never_arrived,
            m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean, m->path_ratio_max,
            (unsigned long long)m->overlap_pair_frames,
            (unsigned long long)m->overlap_pair_frames_after_2s, m->worst_overlap,
            m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
-           m->arrival_events, m->arrival_events_far, m->within_at_end, m->us_per_agent_frame);
+           m->arrival_events, m->arrival_events_far, m->stopped_short_events, m->within_at_end,
+           m->arrived_within_at_end, m->us_per_agent_frame);
     if (s->retarget) {
         printf(",\n     \"arrivals_total\": %u, \"ever_arrived\": %u, \"ever_arrived_share\": %.4f, "
                "\"first_target_feasible\": %u, \"first_target_feasible_arrived\": %u",
@@ -166,19 +168,21 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
 }
 
 static void print_table_header(void) {
-    printf("%-14s %6s %6s %6s %6s %7s %7s %6s %6s %7s %7s %7s %8s %6s %6s %6s %7s\n", "scene",
-           "agents", "arr10", "arr30", "arr60", "t_mean", "t_max", "ratio", "never",
-           "ovl>.1", "worst", "worst2s", "stand_s", "block", "arrEv", "atEnd", "us/a/f");
+    printf("%-14s %6s %6s %6s %6s %7s %7s %6s %6s %7s %7s %7s %8s %6s %6s %6s %6s %7s\n",
+           "scene", "agents", "arr10", "arr30", "arr60", "t_mean", "t_max", "ratio", "never",
+           "ovl>.1", "worst", "worst2s", "stand_s", "block", "arrEv", "short", "held", "us/a/f");
 }
 
 static void print_table_scene(const scene* s, const scene_metrics* m) {
     printf("%-14s %6u %5.1f%% %5.1f%% %5.1f%% %7.2f %7.2f %6.3f %6u %7llu %7.3f %7.3f %8.1f "
-           "%6u %6u %6u %7.3f\n",
+           "%6u %6u %6u %5.1f%% %7.3f\n",
            s->name, m->agents, 100.0 * m->arrived_10, 100.0 * m->arrived_30,
            100.0 * m->arrived_60, m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean,
            m->never_arrived, (unsigned long long)m->overlap_pair_frames, m->worst_overlap,
            m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
-           m->arrival_events, m->within_at_end, m->us_per_agent_frame);
+           m->arrival_events, m->stopped_short_events,
+           m->arrived > 0 ? 100.0 * m->arrived_within_at_end / m->arrived : 0.0,
+           m->us_per_agent_frame);
     if (s->retarget) {
         printf("%-14s arrivals %u, agents that ever arrived %u (%.1f%%), first targets "
                "reachable in time %u, reached %u\n",
