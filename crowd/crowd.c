@@ -62,7 +62,6 @@ static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
         SPEC(topology_timer, n),
         SPEC(stuck_timer, n),
         SPEC(stuck_spot, n),
-        SPEC(hold_pos, n),
         SPEC(rank, n),
         SPEC(intent, n),
         SPEC(offmesh, n),
@@ -352,8 +351,7 @@ static void end_request(wf_crowd* c, uint32_t i) {
                                      AGENT_NOTIFY_RESULT | AGENT_NOTIFY_BLOCKED |
                                      AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |
                                      AGENT_DONE_SENT | AGENT_STUCK_REPLANNED |
-                                     AGENT_CONTINUE_BLOCKED | AGENT_RETURNING |
-                                     AGENT_STOPPED_SHORT);
+                                     AGENT_CONTINUE_BLOCKED | AGENT_STOPPED_SHORT);
     memset(&c->callbacks[i], 0, sizeof c->callbacks[i]);
     c->callback_user[i] = NULL;
     c->stuck_timer[i] = 0.0f;
@@ -399,7 +397,6 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY); // collect at the first update
     c->topology_timer[i] = 0.0f;
     c->stuck_timer[i] = 0.0f;
-    c->hold_pos[i] = p;
     c->rank[i] = 0;
     memset(&c->offmesh[i], 0, sizeof c->offmesh[i]);
     c->agent_event_count[i] = 0;
@@ -479,12 +476,10 @@ wf_status wf_crowd_teleport_agent(wf_crowd* c, wf_agent_id id, wf_vec3 pos) {
     c->mode[i] = WF_AGENT_WALKING;
     wf_corridor_reset(&c->corridor[i], ref, p);
     // The game put it here: an arrived agent holds this spot now.
-    c->hold_pos[i] = p;
-    c->agent_flags[i] &=
-        ~(uint32_t)(AGENT_RETURNING | AGENT_STOPPED_SHORT | AGENT_NEEDS_REPLAN | AGENT_NEEDS_QUICK);
     if (c->target_state[i] == WF_TARGET_ARRIVED) {
-        drop_search(c, i); // a walk back to its old spot, if any
-        c->stuck_timer[i] = 0.0f;
+        drop_search(c, i); // a search back to its old target, if any
+        c->agent_flags[i] &=
+            ~(uint32_t)(AGENT_STOPPED_SHORT | AGENT_NEEDS_REPLAN | AGENT_NEEDS_QUICK);
     }
     c->corner_count[i] = 0;
     c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY);
@@ -537,7 +532,7 @@ wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* 
     out->neighbour_count = c->neighbour_count[i];
     out->path_wait = (c->agent_flags[i] & AGENT_QUEUED) ? (float)(c->time - c->request_time[i])
                                                          : 0.0f;
-    out->stuck_time = fmaxf(c->stuck_timer[i], 0.0f); // < 0: a pause (crowd_update.c)
+    out->stuck_time = c->stuck_timer[i];
     return WF_OK;
 }
 

@@ -34,8 +34,7 @@ enum {
     AGENT_WAITS_OFFMESH = 1u << 10,  ///< that link is busy: wait
     AGENT_STUCK_REPLANNED = 1u << 11, ///< stuck once: replanned; next time blocked
     AGENT_CONTINUE_BLOCKED = 1u << 12, ///< blocked, but moves on along what is valid
-    AGENT_RETURNING = 1u << 13,      ///< arrived, pushed off its spot: walks back to it
-    AGENT_STOPPED_SHORT = 1u << 14,  ///< arrived short of its target (it was taken)
+    AGENT_STOPPED_SHORT = 1u << 13,  ///< arrived short of its target (it was taken)
 };
 
 /// What the last finished search gave (for the result callback).
@@ -108,7 +107,6 @@ struct wf_crowd {
     float* topology_timer;
     float* stuck_timer;
     wf_vec3* stuck_spot;          ///< where the agent stood when the stuck timer started
-    wf_vec3* hold_pos;            ///< the spot an arrived agent holds (walks back to)
     uint32_t* rank;               ///< right of way this update (derived: not saved)
     wf_vec3* intent;              ///< desired velocity of the last update (derived: not saved)
     wf_crowd_offmesh* offmesh;

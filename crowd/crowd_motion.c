@@ -176,6 +176,10 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         uint32_t n = c->corner_count[i];
         if (c->target_state[i] == WF_TARGET_VELOCITY) {
             dvel = clamp_length_2d(c->request_vel[i], p->max_speed);
+        } else if (c->target_state[i] == WF_TARGET_ARRIVED &&
+                   wf_v2_distance(pos, c->corridor[i].target) <=
+                       p->radius * WF_CROWD_ARRIVAL_RADII) {
+            // On its spot: it stands (pushed off it, it steers back below).
         } else if (wf_crowd_follows_path(c, i) && n > 0 && !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
             const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
             wf_vec3 d0 = wf_v3_sub(cs[0].pos, pos);
@@ -215,15 +219,18 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
             wf_vec3 push = wf_v3(0, 0, 0);
             uint32_t w = 0;
-            // An agent that wants to stand (arrived, idle) keeps clear of
-            // those on their way only: it steps aside for them (and walks
-            // back later, if it holds a spot), but a group standing at its
-            // targets does not drift apart.
+            // Separation keeps an agent clear of its peers and of those
+            // with the right of way, not of those who make way for it: an
+            // idle agent steps aside for one on its way (and walks back
+            // later, if it holds a spot), that one is not pushed off its
+            // line (into a wall) by the idle one, and a group standing at
+            // its targets does not drift apart.
             float speed = wf_v2_length(dvel);
             uint32_t own_class = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
             for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
                 uint32_t j = nei[k];
-                if (speed == 0.0f && (c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) <= own_class) {
+                uint32_t other_class = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+                if (other_class < own_class || (speed == 0.0f && other_class == own_class)) {
                     continue;
                 }
                 wf_vec3 diff = wf_v3_sub(pos, c->pos[j]);
@@ -276,6 +283,20 @@ static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
     return ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
 }
 
+/// Two agents holding spots that (nearly) fit side by side, both near
+/// them: they do not dodge each other. Each steers to its own spot and the
+/// collision passes settle them; dodging, the one whose spot a neighbour
+/// crowds by a few centimetres would stand off a metre for good (the impact
+/// it sees at the end of its last step stops it). Spots that clearly
+/// overlap are left to avoidance.
+static bool settle_together(const wf_crowd* c, uint32_t i, uint32_t j) {
+    float ri = c->params[i].radius, rj = c->params[j].radius;
+    wf_vec3 si = c->corridor[i].target, sj = c->corridor[j].target;
+    return wf_v2_distance(si, sj) >= WF_CROWD_SPOTS_FIT * (ri + rj) &&
+           wf_v2_distance(c->pos[i], si) < WF_CROWD_SLOW_DOWN_RADII * ri &&
+           wf_v2_distance(c->pos[j], sj) < WF_CROWD_SLOW_DOWN_RADII * rj;
+}
+
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -295,17 +316,23 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         wf_avoid_neighbour nei[WF_CROWD_MAX_NEIGHBOURS];
         const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t n = c->neighbour_count[i];
+        bool holds = c->target_state[i] == WF_TARGET_ARRIVED;
+        uint32_t kept = 0;
         for (uint32_t k = 0; k < n; ++k) {
             uint32_t j = list[k];
-            nei[k].pos = c->pos[j];
+            if (holds && c->target_state[j] == WF_TARGET_ARRIVED && settle_together(c, i, j)) {
+                continue;
+            }
+            wf_avoid_neighbour* nb = &nei[kept++];
+            nb->pos = c->pos[j];
             // One with the right of way is taken to go where it wants to
             // (self makes way before it gets there); others as they move.
-            nei[k].vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
-            nei[k].radius = c->params[j].radius;
-            nei[k].rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+            nb->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
+            nb->radius = c->params[j].radius;
+            nb->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
-        c->nvel[i] = wf_avoidance_sample(&c->presets[p->avoidance_preset], &self, nei, n,
+        c->nvel[i] = wf_avoidance_sample(&c->presets[p->avoidance_preset], &self, nei, kept,
                                          c->walls + (size_t)i * c->max_walls * 2u,
                                          c->wall_count[i], &samples);
         samples_total += samples;

@@ -385,9 +385,13 @@ void wf_crowd_run_callbacks(wf_crowd* c) {
             if (cb->done != NULL && cb->done(id, user)) {
                 c->agent_flags[i] |= AGENT_FOLLOW;
             } else {
+                // The request ends; the agent holds the end of its corridor
+                // (or, short of a taken target, where it stopped).
                 c->agent_flags[i] &= ~(uint32_t)AGENT_FOLLOW;
                 c->target_state[i] = WF_TARGET_ARRIVED;
-                stop_agent(c, i);
+                if (c->agent_flags[i] & AGENT_STOPPED_SHORT) {
+                    stop_agent(c, i);
+                }
             }
         }
     }

@@ -14,14 +14,16 @@
 #define WF_CROWD_ARRIVAL_RADII 0.25f
 /// Agents slow down within this many radii of the path's end.
 #define WF_CROWD_SLOW_DOWN_RADII 2.0f
-/// An arrived agent pushed more than this many radii off its spot walks back.
-#define WF_CROWD_HOLD_RADII 1.0f
 
 /// Ranks (crowd_update.c) above this bit are the class: priority, then on
 /// its way or idle; below it, progress along the way.
 #define WF_CROWD_RANK_CLASS_SHIFT 23u
 /// Seconds stuck before an agent gives way head-on to one further along.
 #define WF_CROWD_HEAD_ON_STUCK 1.0f
+
+/// Two holding agents settle side by side (without dodging) when their spots
+/// are at least this share of their radii's sum apart (crowd_motion.c).
+#define WF_CROWD_SPOTS_FIT 0.9f
 
 /// What a parallel phase gets: the crowd, the step, and for phases over a
 /// list of agents (or search slots) that list.
@@ -37,13 +39,12 @@ static inline bool wf_crowd_walking(const wf_crowd* c, uint32_t i) {
     return c->active[i] && c->mode[i] == WF_AGENT_WALKING;
 }
 
-/// States in which an agent follows its corridor (an arrived agent while
-/// it walks back to its spot).
+/// States in which an agent follows its corridor. An arrived agent keeps
+/// the end of its own: it holds its spot (pushed off it, it walks back).
 static inline bool wf_crowd_follows_path(const wf_crowd* c, uint32_t i) {
     uint8_t ts = c->target_state[i];
-    return ts == WF_TARGET_REQUESTED || ts == WF_TARGET_VALID ||
-           (ts == WF_TARGET_BLOCKED && (c->agent_flags[i] & AGENT_CONTINUE_BLOCKED)) ||
-           (ts == WF_TARGET_ARRIVED && (c->agent_flags[i] & AGENT_RETURNING));
+    return ts == WF_TARGET_REQUESTED || ts == WF_TARGET_VALID || ts == WF_TARGET_ARRIVED ||
+           (ts == WF_TARGET_BLOCKED && (c->agent_flags[i] & AGENT_CONTINUE_BLOCKED));
 }
 
 /// Adds a worker's time in a phase to the profile (thread time, summed

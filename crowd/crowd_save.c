@@ -93,7 +93,7 @@ enum { SEC_SCALARS, SEC_IDS, SEC_AGENTS, SEC_QUEUE, SEC_SEARCHES };
     (AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |                \
      AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |                   \
      AGENT_DONE_SENT | AGENT_WANTS_OFFMESH | AGENT_WAITS_OFFMESH | AGENT_STUCK_REPLANNED |        \
-     AGENT_CONTINUE_BLOCKED | AGENT_RETURNING | AGENT_STOPPED_SHORT)
+     AGENT_CONTINUE_BLOCKED | AGENT_STOPPED_SHORT)
 
 /* ---------------------------------------------------------------------------
  * What is saved
@@ -108,8 +108,8 @@ enum {
     AR_DISP, AR_REQUEST_VEL, AR_CORRIDOR_POLYS, AR_CORRIDOR_PARTIAL, AR_TARGET_POS,
     AR_TARGET_REF, AR_REQUEST_TIME, AR_RESULT, AR_CORNERS, AR_CORNER_COUNT, AR_NEIGHBOURS,
     AR_NEIGHBOUR_COUNT, AR_WALLS, AR_WALL_COUNT, AR_BOUNDARY_CENTER, AR_BOUNDARY_POLYS,
-    AR_BOUNDARY_POLY_COUNT, AR_TOPOLOGY_TIMER, AR_STUCK_TIMER, AR_STUCK_SPOT, AR_HOLD_POS,
-    AR_OFFMESH, AR_COUNT
+    AR_BOUNDARY_POLY_COUNT, AR_TOPOLOGY_TIMER, AR_STUCK_TIMER, AR_STUCK_SPOT, AR_OFFMESH,
+    AR_COUNT
 };
 
 typedef struct span {
@@ -150,7 +150,6 @@ static void saved_arrays(const wf_crowd* c, span out[AR_COUNT]) {
     ARRAY(AR_TOPOLOGY_TIMER, topology_timer, n);
     ARRAY(AR_STUCK_TIMER, stuck_timer, n);
     ARRAY(AR_STUCK_SPOT, stuck_spot, n);
-    ARRAY(AR_HOLD_POS, hold_pos, n);
     ARRAY(AR_OFFMESH, offmesh, n);
 }
 
@@ -590,7 +589,7 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     }
     static const int vectors[] = {AR_POS,        AR_VEL,        AR_DVEL,
                                   AR_NVEL,       AR_DISP,       AR_REQUEST_VEL,
-                                  AR_TARGET_POS, AR_STUCK_SPOT, AR_HOLD_POS};
+                                  AR_TARGET_POS, AR_STUCK_SPOT};
     for (size_t k = 0; k < sizeof vectors / sizeof vectors[0]; ++k) {
         wf_vec3 x;
         GET(x, v->array[vectors[k]], i);

@@ -33,13 +33,10 @@ static void run_phase(wf_crowd* c, wf_crowd_phase phase, uint32_t count, uint32_
  */
 
 /// The end of the path is reached (kind ARRIVED), or as near as the agent
-/// gets (STOPPED_SHORT): done is due, once per arrival. The agent holds the
-/// spot it reached.
+/// gets (STOPPED_SHORT): done is due, once per arrival.
 static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
     c->stuck_timer[i] = 0.0f;
-    bool short_of_it = kind == WF_CROWD_EVENT_STOPPED_SHORT;
-    c->hold_pos[i] = short_of_it ? c->pos[i] : c->corridor[i].target;
-    if (short_of_it) {
+    if (kind == WF_CROWD_EVENT_STOPPED_SHORT) {
         c->agent_flags[i] |= AGENT_STOPPED_SHORT;
     } else {
         c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT;
@@ -70,14 +67,14 @@ static void search_again(wf_crowd* c, uint32_t i) {
     c->corridor_partial[i] = 0;
 }
 
-/// An agent that stopped short of its target: the target has room for it
-/// again (no neighbour stands there).
+/// An arrived agent that stopped short of its target: the target has room
+/// for it again (no neighbour stands there).
 static bool target_freed(const wf_crowd* c, uint32_t i) {
+    if (!(c->agent_flags[i] & AGENT_STOPPED_SHORT)) {
+        return false;
+    }
     const wf_agent_params* p = &c->params[i];
     wf_vec3 target = c->target_pos[i];
-    if (!(c->agent_flags[i] & AGENT_STOPPED_SHORT)) {
-        return false; // it holds its target, the nearest point it reaches, or the game's spot
-    }
     const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
         uint32_t j = nei[k];
@@ -89,59 +86,16 @@ static bool target_freed(const wf_crowd* c, uint32_t i) {
     return true;
 }
 
-/// An arrived agent (its request ended) holds its spot: pushed off it by
-/// others, it walks back along a path of its own, silently (no callbacks,
-/// no events), until it is back or can get no nearer (then it holds where
-/// it stands).
-static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
-    const wf_agent_params* p = &c->params[i];
-    uint32_t* flags = &c->agent_flags[i];
-    float off = wf_v2_distance(c->pos[i], c->hold_pos[i]);
-    if (!(*flags & AGENT_RETURNING)) {
-        // A negative timer is the pause after a failed walk back.
-        if (c->stuck_timer[i] < 0.0f) {
-            c->stuck_timer[i] = fminf(c->stuck_timer[i] + dt, 0.0f);
-            return;
-        }
-        bool freed = target_freed(c, i);
-        if (off > p->radius * WF_CROWD_HOLD_RADII || freed) {
-            if (freed) {
-                c->hold_pos[i] = c->target_pos[i]; // room at its target now: go for it
-            }
-            *flags |= AGENT_RETURNING;
-            search_again(c, i);
-        }
-        return;
-    }
-    float to_target = wf_v2_distance(c->pos[i], c->target_pos[i]);
-    float spot_to_target = wf_v2_distance(c->hold_pos[i], c->target_pos[i]);
-    float close = p->radius * WF_CROWD_ARRIVAL_RADII;
-    bool back = off <= close || to_target <= (spot_to_target > close ? spot_to_target : close);
-    if (to_target <= close) {
-        *flags &= ~(uint32_t)AGENT_STOPPED_SHORT; // got its target after all
-        c->hold_pos[i] = c->target_pos[i];
-    }
-    if (!back && (made_progress(c, i, dt) || (*flags & (AGENT_QUEUED | AGENT_NEEDS_REPLAN)))) {
-        return;
-    }
-    float pause = 0.0f;
-    if (!back) {
-        c->stuck_timer[i] += dt;
-        if (c->stuck_timer[i] < c->stuck_time) {
-            return;
-        }
-        pause = -c->stuck_time; // no way back now: stand, try again later
-    }
-    *flags &= ~(uint32_t)AGENT_RETURNING;
-    c->stuck_timer[i] = pause;
-    wf_corridor* cor = &c->corridor[i];
-    wf_corridor_reset(cor, cor->polys[0], c->pos[i]);
-}
-
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
-        if (wf_crowd_walking(c, i) && c->target_state[i] == WF_TARGET_ARRIVED) {
-            hold_spot(c, i, dt);
+        if (c->target_state[i] == WF_TARGET_ARRIVED) {
+            // It holds its spot (steering, crowd_motion.c); one that stopped
+            // short goes for its target once there is room.
+            c->stuck_timer[i] = 0.0f;
+            if (wf_crowd_walking(c, i) && target_freed(c, i)) {
+                c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT;
+                search_again(c, i);
+            }
             continue;
         }
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) ||
@@ -232,7 +186,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
 /// Who yields to whom this update. The top bits (the class, above
 /// WF_CROWD_RANK_CLASS_SHIFT): the game's priority, then agents on their
 /// way before idle ones (arrived, waiting, stopped), which step aside as
-/// people do and walk back afterwards. The low bits order agents on their
+/// people do (and walk back afterwards, if they hold a spot). The low bits order agents on their
 /// way by how little of it is left (the corners ahead, then straight on).
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     // An arrived agent walking back to its spot is not on its way: others
