@@ -354,9 +354,14 @@ static bool snap(scene* s, wf_vec3* p, bool* was_on) {
     return true;
 }
 
-static int snap_all(scene* s) {
+static int snap_all(scene* s, const scene_settings* settings) {
+    wf_rng rng = wf_rng_make(settings->seed, 0x6a177e5u);
     for (uint32_t i = 0; i < s->agent_count; ++i) {
         bool on_start = false, on_target = false;
+        if (settings->jitter > 0.0f) {
+            s->starts[i].x += (2.0f * wf_rng_float01(&rng) - 1.0f) * settings->jitter;
+            s->starts[i].z += (2.0f * wf_rng_float01(&rng) - 1.0f) * settings->jitter;
+        }
         if (!snap(s, &s->starts[i], &on_start) || !snap(s, &s->targets[i], &on_target)) {
             fprintf(stderr, "wayfarer scenarios: %s: agent %u is off the navmesh\n", s->name, i);
             return SCENE_FAILED;
@@ -491,7 +496,7 @@ static int build_named(scene* s, const scene_settings* settings, tri_list* t) {
                      .tri_count = t->tri_count};
         rc = build_navmesh(s, g);
     }
-    return rc != 0 ? rc : snap_all(s);
+    return rc != 0 ? rc : snap_all(s, settings);
 }
 
 int scene_build(const char* name, const scene_settings* settings, scene* out) {

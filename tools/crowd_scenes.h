@@ -27,6 +27,9 @@ typedef struct scene_settings {
     uint32_t avoidance;     ///< avoidance preset index (wf_avoidance_quality), default high
     uint32_t workers;       ///< 0 or 1: inline
     uint32_t seed;          ///< placement seed (random scenes); 0 is a seed like any other
+    /// Fixed formations: each start moved by up to this much (m, each axis,
+    /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
+    float jitter;
     const char* testdata;   ///< the shared test data folder (NULL: ../shared/testdata)
 } scene_settings;
 

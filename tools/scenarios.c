@@ -17,7 +17,70 @@ typedef struct scenario_options {
     uint32_t selected_count;
     const char* avoidance;
     bool json;
+    uint32_t runs; ///< runs per scene (seeds in turn, formations jittered when > 1)
 } scenario_options;
+
+/// Formations of --runs are shaken by up to this much (m, each axis), so
+/// each run is a different start of the same scene.
+#define RUNS_JITTER 0.15f
+
+/// Adds run k of n into the mean: shares and times averaged, counts
+/// averaged (rounded), the worst overlaps and times the worst of any run.
+static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uint32_t n) {
+    if (k == 0) {
+        *mean = *m;
+        if (n == 1) {
+            return;
+        }
+        memset(mean, 0, sizeof *mean);
+    }
+    double w = 1.0 / n;
+    mean->agents = m->agents;
+    mean->frames = m->frames;
+    mean->seconds = m->seconds;
+#define MEAN(f) mean->f += m->f * w
+    MEAN(arrived_10);
+    MEAN(arrived_30);
+    MEAN(arrived_60);
+    MEAN(arrival_time_mean);
+    MEAN(path_ratio_mean);
+    MEAN(standing_agent_seconds);
+    MEAN(us_per_agent_frame);
+#undef MEAN
+    mean->arrival_time_max = fmax(mean->arrival_time_max, m->arrival_time_max);
+    mean->path_ratio_max = fmax(mean->path_ratio_max, m->path_ratio_max);
+    mean->worst_overlap = fmax(mean->worst_overlap, m->worst_overlap);
+    mean->worst_overlap_after_2s = fmax(mean->worst_overlap_after_2s, m->worst_overlap_after_2s);
+    // Counts: summed here, divided (rounded) after the last run.
+    mean->reachable += m->reachable;
+    mean->arrived += m->arrived;
+    mean->never_arrived += m->never_arrived;
+    mean->overlap_pair_frames += m->overlap_pair_frames;
+    mean->overlap_pair_frames_after_2s += m->overlap_pair_frames_after_2s;
+    mean->blocked_events += m->blocked_events;
+    mean->arrival_events += m->arrival_events;
+    mean->arrival_events_far += m->arrival_events_far;
+    mean->stopped_short_events += m->stopped_short_events;
+    mean->within_at_end += m->within_at_end;
+    mean->arrived_within_at_end += m->arrived_within_at_end;
+    mean->arrivals_total += m->arrivals_total;
+    mean->ever_arrived += m->ever_arrived;
+    mean->first_feasible += m->first_feasible;
+    mean->first_feasible_arrived += m->first_feasible_arrived;
+    if (k + 1 == n) {
+        uint32_t* counts[] = {&mean->reachable, &mean->arrived, &mean->never_arrived,
+                              &mean->blocked_events, &mean->arrival_events,
+                              &mean->arrival_events_far, &mean->stopped_short_events,
+                              &mean->within_at_end, &mean->arrived_within_at_end,
+                              &mean->arrivals_total, &mean->ever_arrived,
+                              &mean->first_feasible, &mean->first_feasible_arrived};
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+            *counts[c] = (uint32_t)((*counts[c] + n / 2) / n);
+        }
+        mean->overlap_pair_frames = (mean->overlap_pair_frames + n / 2) / n;
+        mean->overlap_pair_frames_after_2s = (mean->overlap_pair_frames_after_2s + n / 2) / n;
+    }
+}
 
 /// Adds the scenes of a comma list; false for an unknown name.
 static bool select_scenes(scenario_options* o, char* list) {
@@ -53,6 +116,7 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         uint32_t* number = strcmp(opt, "--agents") == 0    ? &o->settings.agents
                          : strcmp(opt, "--workers") == 0   ? &o->settings.workers
                          : strcmp(opt, "--seed") == 0      ? &o->settings.seed
+                         : strcmp(opt, "--runs") == 0      ? &o->runs
                                                            : NULL;
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
@@ -106,6 +170,11 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         fprintf(stderr, "wayfarer scenarios: --workers at most 64\n");
         return EXIT_USAGE;
     }
+    if (o->runs > 100u) {
+        fprintf(stderr, "wayfarer scenarios: --runs at most 100\n");
+        return EXIT_USAGE;
+    }
+    o->runs = o->runs > 0 ? o->runs : 1u;
     if (o->selected_count == 0) {
         for (uint32_t k = 0; k < scene_name_count; ++k) {
             o->selected[o->selected_count++] = scene_names[k];
@@ -199,48 +268,59 @@ int cmd_scenarios(int argc, char** argv) {
         return rc;
     }
     if (o.json) {
-        printf("{\"avoidance\": \"%s\", \"workers\": %u, \"seed\": %u, \"dt\": %.6f, "
+        printf("{\"avoidance\": \"%s\", \"workers\": %u, \"seed\": %u, \"runs\": %u, \"dt\": %.6f, "
                "\"arrival_radius_m\": %.2f, \"scenes\": [",
                o.avoidance, o.settings.workers > 0 ? o.settings.workers : 1u, o.settings.seed,
-               SCENE_DT, SCENE_ARRIVAL_RADIUS);
+               o.runs, SCENE_DT, SCENE_ARRIVAL_RADIUS);
     } else {
-        printf("avoidance %s, %u worker(s), seed %u; arrival = within %.1f m (2D)\n",
+        printf("avoidance %s, %u worker(s), seed %u, %u run(s)%s; arrival = within %.1f m (2D)\n",
                o.avoidance, o.settings.workers > 0 ? o.settings.workers : 1u, o.settings.seed,
+               o.runs, o.runs > 1 ? " (means; formations jittered 0.15 m, seeds in turn)" : "",
                SCENE_ARRIVAL_RADIUS);
         print_table_header();
     }
     uint32_t printed = 0;
     for (uint32_t k = 0; k < o.selected_count && rc == 0; ++k) {
-        scene s;
-        int built = scene_build(o.selected[k], &o.settings, &s);
-        if (built == SCENE_SKIPPED) {
-            if (o.json) {
-                printf("%s\n    {\"name\": \"%s\", \"skipped\": ", printed > 0 ? "," : "",
-                       s.name);
-                print_json_string(s.skip_reason);
-                printf("}");
-            } else {
-                printf("%-14s skipped: %s\n", s.name, s.skip_reason);
+        scene_metrics mean;
+        memset(&mean, 0, sizeof mean);
+        for (uint32_t run = 0; run < o.runs && rc == 0; ++run) {
+            scene_settings settings = o.settings;
+            settings.seed = o.settings.seed + run;
+            settings.jitter = o.runs > 1 ? RUNS_JITTER : 0.0f;
+            scene s;
+            int built = scene_build(o.selected[k], &settings, &s);
+            if (built == SCENE_SKIPPED) {
+                if (o.json) {
+                    printf("%s\n    {\"name\": \"%s\", \"skipped\": ", printed > 0 ? "," : "",
+                           s.name);
+                    print_json_string(s.skip_reason);
+                    printf("}");
+                } else {
+                    printf("%-14s skipped: %s\n", s.name, s.skip_reason);
+                }
+                printed++;
+                break;
             }
-            printed++;
-            continue;
-        }
-        if (built != 0) {
-            rc = EXIT_INPUT;
-            break;
-        }
-        scene_metrics m;
-        rc = scene_run(&s, &o.settings, &m);
-        if (rc == 0) {
-            if (o.json) {
-                print_json_scene(&s, &m, printed == 0);
-            } else {
-                print_table_scene(&s, &m);
+            if (built != 0) {
+                rc = EXIT_INPUT;
+                break;
             }
-            printed++;
+            scene_metrics m;
+            rc = scene_run(&s, &settings, &m);
+            if (rc == 0) {
+                add_run(&mean, &m, run, o.runs);
+            }
+            if (rc == 0 && run + 1 == o.runs) {
+                if (o.json) {
+                    print_json_scene(&s, &mean, printed == 0);
+                } else {
+                    print_table_scene(&s, &mean);
+                }
+                printed++;
+            }
+            fflush(stdout);
+            scene_free(&s);
         }
-        fflush(stdout);
-        scene_free(&s);
     }
     if (o.json) {
         printf("\n]}\n");
