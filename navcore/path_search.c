@@ -45,12 +45,15 @@ static bool filter_is_valid(const wf_query_filter* filter) {
     if (filter->path_mode > WF_PATH_MODE_EXACT) {
         return false;
     }
+    // Finite and >= 0 on the bits: below +infinity's pattern, or -0. No
+    // early exit, so the loop vectorises (every query checks all areas).
+    uint32_t bits[WF_MAX_AREAS];
+    memcpy(bits, filter->area_cost, sizeof bits);
+    uint32_t bad = 0;
     for (uint32_t i = 0; i < WF_MAX_AREAS; ++i) {
-        if (!isfinite(filter->area_cost[i]) || filter->area_cost[i] < 0.0f) {
-            return false;
-        }
+        bad |= (uint32_t)(bits[i] >= 0x7f800000u) & (uint32_t)(bits[i] != 0x80000000u);
     }
-    return true;
+    return bad == 0;
 }
 
 static bool box_is_valid(wf_vec3 bmin, wf_vec3 bmax) {
@@ -301,7 +304,7 @@ static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
 /// The point x of the window (a, b) that minimises |apex x| + |x target|
 /// on XZ: where the line apex->target crosses it (target mirrored over the
 /// window's line when both lie on one side), or the nearer end.
-static wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
+static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
     wf_vec3 e = wf_v3_sub(b, a);
     float e_sq = wf_v2_length_sq(e);
     if (e_sq <= WEDGE_SAME_POINT_SQ) {
@@ -333,7 +336,7 @@ static wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) 
 
 /// The point x of segment (a, b) that minimises the way from `from` to
 /// the target through it, or for Dijkstra (no target) its nearest point.
-static wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 from, wf_vec3 a,
+static inline wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 from, wf_vec3 a,
                          wf_vec3 b) {
     if (g->kind == SEARCH_TO_GOALS) {
         float t = 0.0f;
@@ -350,13 +353,10 @@ static wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 from, wf_
 /// window or round a wedge side's vertex for the parts of the portal beyond
 /// that side. *out_cost gets the cost to that point (k per metre),
 /// *out_distance its straight distance to the goal point (0 for Dijkstra).
-static wf_vec3 entry_point(const search_goal* g, const wedge* w, wf_vec3 left,
+static wf_vec3 entry_point(const search_goal* g, wf_vec3 target, const wedge* w, wf_vec3 left,
                            wf_vec3 right, wf_vec3 window_left, wf_vec3 window_right, float k,
                            float* out_cost, float* out_distance) {
     bool aims = g->kind != SEARCH_TO_GOALS;
-    wf_vec3 target = g->kind == SEARCH_TO_POLY
-                         ? g->end_pos
-                         : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
     wf_vec3 best = aim_point(g, target, w->apex, window_left, window_right);
     float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
     float best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
@@ -417,6 +417,58 @@ static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint32_t from) 
     return false;
 }
 
+/// Links an expansion gathers before relaxing (more: the chain is walked
+/// per link instead).
+#define EXPAND_LINKS_MAX 48u
+
+/// The expanded node's wedge sides as vectors from the apex, and whether
+/// each is open: the same for every neighbour, so worked out once.
+typedef struct wedge_sides {
+    wf_vec3 left, right;
+    bool left_open, right_open;
+} wedge_sides;
+
+static wedge_sides wedge_sides_of(const wedge* w) {
+    wedge_sides s;
+    s.left = wf_v3_sub(w->left, w->apex);
+    s.right = wf_v3_sub(w->right, w->apex);
+    s.left_open = wf_v2_length_sq(s.left) < WEDGE_SAME_POINT_SQ;
+    s.right_open = wf_v2_length_sq(s.right) < WEDGE_SAME_POINT_SQ;
+    return s;
+}
+
+/// wedge_narrow for a fresh portal of the expanded node (its wedge `from`,
+/// sides precomputed): the same tests in the same order, into *w. Returns
+/// nonzero (w untouched) when the portal lies wholly beyond a side.
+static int wedge_narrow_fresh(const wedge* from, const wedge_sides* s, wf_vec3 left,
+                              wf_vec3 right, wedge* w, wf_vec3* window_left,
+                              wf_vec3* window_right) {
+    wf_vec3 to_left = wf_v3_sub(left, from->apex);
+    wf_vec3 to_right = wf_v3_sub(right, from->apex);
+    if (!s->right_open && wf_v2_perp(s->right, to_left) < 0.0f) {
+        return 1;
+    }
+    if (!s->left_open && wf_v2_perp(s->left, to_right) > 0.0f) {
+        return -1;
+    }
+    *w = *from;
+    *window_left = left;
+    *window_right = right;
+    if (!s->left_open && wf_v2_perp(s->left, to_left) > 0.0f) {
+        *window_left = ray_on_portal(from->apex, from->left, left, right);
+    } else {
+        w->left = left;
+        w->left_node = FRESH_NODE(0);
+    }
+    if (!s->right_open && wf_v2_perp(s->right, to_right) < 0.0f) {
+        *window_right = ray_on_portal(from->apex, from->right, left, right);
+    } else {
+        w->right = right;
+        w->right_node = FRESH_NODE(0);
+    }
+    return 0;
+}
+
 /// Relaxes every passable neighbour of an expanded node. Returns true when
 /// a stop_on_reach search has just reached its goal.
 static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal* g,
@@ -425,13 +477,45 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
     wf_node_pool* pool = &q->nodes;
     const wf_poly_ref cur_ref = pool->nodes[current].ref;
     const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
+    const wedge_sides sides = wedge_sides_of(&cur_wedge);
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+    float k_here = filter->area_cost[tile->poly_areas[poly_index]];
     // A lower bound on any neighbour's total (see its use below); the
     // margin covers float rounding in the totals.
-    float k_min = fminf(filter->area_cost[tile->poly_areas[poly_index]], g->h_scale);
+    float k_min = fminf(k_here, g->h_scale);
     float bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
+    // The goal point entry points aim at (box searches: the box centre).
+    const wf_vec3 target = g->kind == SEARCH_TO_POLY
+                               ? g->end_pos
+                               : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
+    // The links in one walk of the chain, so finding the other links to
+    // the same neighbour reads a small array.
+    // A 64-bit mask of the neighbours' hashed refs tells, in the same
+    // walk, whether two links may go to one neighbour (usually none do).
+    uint32_t link_ids[EXPAND_LINKS_MAX];
+    uint64_t link_refs[EXPAND_LINKS_MAX];
+    uint32_t link_count = 0;
+    bool gathered = true;
+    uint64_t seen_mask = 0;
+    bool may_repeat = false;
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
+        if (link_count == EXPAND_LINKS_MAX) {
+            gathered = false;
+            break;
+        }
+        uint64_t ref = tile->links[k].ref;
+        uint64_t bit = 1ull << ((ref * 0x9e3779b97f4a7c15ull) >> 58);
+        may_repeat |= (seen_mask & bit) != 0;
+        seen_mask |= bit;
+        link_ids[link_count] = k;
+        link_refs[link_count++] = ref;
+    }
+    uint32_t k = gathered ? (link_count > 0 ? link_ids[0] : WF_NULL_LINK)
+                          : tile->first_link[poly_index];
+    for (uint32_t at = 0; k != WF_NULL_LINK;
+         ++at, k = gathered ? (at < link_count ? link_ids[at] : WF_NULL_LINK)
+                            : tile->links[k].next) {
         wf_poly_ref next_ref = wf_poly_ref_from_u64(tile->links[k].ref);
         if (wf_poly_ref_is_null(next_ref) || next_ref.bits == parent_ref.bits) {
             continue; // going back never gets cheaper
@@ -451,15 +535,26 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         // same portal (their union, see wf_mesh_link_portal): relax the
         // first of them only, and tell the portal how many there are.
         uint32_t links_to = 1;
-        if (!via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH) {
-            bool seen = false, passed = false;
-            for (uint32_t j = tile->first_link[poly_index]; j != WF_NULL_LINK;
-                 j = tile->links[j].next) {
-                if (j == k) {
-                    passed = true;
-                } else if (tile->links[j].ref == next_ref.bits) {
-                    links_to++;
-                    seen |= !passed;
+        if (!via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH &&
+            (may_repeat || !gathered)) {
+            bool seen = false;
+            if (gathered) {
+                for (uint32_t j = 0; j < link_count; ++j) {
+                    if (j != at && link_refs[j] == next_ref.bits) {
+                        links_to++;
+                        seen |= j < at;
+                    }
+                }
+            } else {
+                bool passed = false;
+                for (uint32_t j = tile->first_link[poly_index]; j != WF_NULL_LINK;
+                     j = tile->links[j].next) {
+                    if (j == k) {
+                        passed = true;
+                    } else if (tile->links[j].ref == next_ref.bits) {
+                        links_to++;
+                        seen |= !passed;
+                    }
                 }
             }
             if (seen) {
@@ -480,19 +575,43 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             continue;
         }
         wf_vec3 left, right;
-        wf_mesh_link_portal_counted(cur_ref, tile, poly, &tile->links[k], next_tile, next_poly,
-                                    links_to, &left, &right);
+        const wf_tile_link* link = &tile->links[k];
+        if (links_to == 1 && !via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH &&
+            (link->side == 0xff || (link->bmin == 0 && link->bmax == 255))) {
+            // The common case of wf_mesh_link_portal_counted: the whole edge.
+            uint32_t e = link->edge;
+            right = wf_tile_vertex(tile, poly->verts[e]);
+            left = wf_tile_vertex(tile, poly->verts[e + 1u < poly->vert_count ? e + 1u : 0u]);
+        } else {
+            wf_mesh_link_portal_counted(cur_ref, tile, poly, link, next_tile, next_poly,
+                                        links_to, &left, &right);
+        }
         // The way to the portal runs straight from the wedge's apex (see
         // wf_search_node); the search enters the next polygon at the point
         // of the portal seen from there that is best towards the goal.
-        float k_here = filter->area_cost[tile->poly_areas[poly_index]];
         float k_next = filter->area_cost[next_tile->poly_areas[next_index]];
-        wedge w = cur_wedge;
-        wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)}, {g->end_pos, g->end_pos, FRESH_NODE(1)}};
+        wedge w;
         wf_vec3 window_left, window_right;
-        wedge_pass(pool, current, &w, fresh, 1, k_here, &window_left, &window_right);
+        int side = wedge_narrow_fresh(&cur_wedge, &sides, left, right, &w, &window_left,
+                                      &window_right);
+        if (side != 0) {
+            // Wholly beyond a side: the way bends round that side's vertex.
+            w = cur_wedge;
+            if ((side < 0 ? w.left_node : w.right_node) == current) {
+                // The vertex is on this node's own portal: nothing to
+                // replay, and the portal passes the fresh, open wedge
+                // whole (what wedge_pass does here, without its lists).
+                wedge_bend(&w, side, k_here);
+                w.left = window_left = left;
+                w.right = window_right = right;
+                w.left_node = w.right_node = FRESH_NODE(0);
+            } else {
+                wedge_portal fresh = {left, right, FRESH_NODE(0)};
+                wedge_pass(pool, current, &w, &fresh, 1, k_here, &window_left, &window_right);
+            }
+        }
         float cost, distance;
-        wf_vec3 pos = entry_point(g, &w, left, right, window_left, window_right, k_here, &cost,
+        wf_vec3 pos = entry_point(g, target, &w, left, right, window_left, window_right, k_here, &cost,
                                   &distance);
         bool restart = via_offmesh || k_next != k_here ||
                        wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
@@ -502,6 +621,8 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             if (!restart) {
                 // The end as a last, one-point portal: the way bends round
                 // a wedge side if the end lies beyond it.
+                wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)},
+                                         {g->end_pos, g->end_pos, FRESH_NODE(1)}};
                 wedge e = cur_wedge;
                 wedge_pass(pool, current, &e, fresh, 2, k_here, &window_left, &window_right);
                 cost = e.apex_cost + wf_v3_distance(e.apex, g->end_pos) * k_here;
@@ -532,7 +653,10 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         n->total = total;
         w.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
         w.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
-        pool->funnels[next] = (wf_search_funnel){w, left, right};
+        wf_search_funnel* fu = &pool->funnels[next];
+        fu->wedge = w;
+        fu->portal_left = left;
+        fu->portal_right = right;
         n->parent = current;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
                    (via_offmesh ? WF_NODE_PARENT_OFFMESH : 0u);
@@ -677,10 +801,14 @@ static search_goal sliced_goal(const wf_query* q) {
 }
 
 /// The sliced search is over (finished, or its nodes reused by another).
+/// (Only the fields read while no search is active are reset: every query
+/// passes here, and the rest is written by begin before it is read.)
 static void end_sliced(wf_query* q) {
     q->exact.active = false;
-    memset(&q->sliced, 0, sizeof q->sliced);
+    q->sliced.status = WF_OK;
+    q->sliced.active = false;
     q->sliced.best_node = WF_NO_NODE;
+    q->sliced.out_of_nodes = false;
 }
 
 wf_status wf_query_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref end_ref,
@@ -803,15 +931,50 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
                              wf_poly_ref* path, uint32_t max_path, wf_path_result* out) {
     clear_result(out);
     WF_CHECK_ARG(path != NULL && out != NULL && max_path > 0);
-    wf_status s = wf_query_begin_path(query, start_ref, end_ref, start_pos, end_pos, filter);
+    WF_CHECK_ARG(query != NULL && filter != NULL);
+    if (filter->path_mode == WF_PATH_MODE_EXACT) {
+        wf_status s = wf_query_begin_path(query, start_ref, end_ref, start_pos, end_pos, filter);
+        if (s != WF_OK) {
+            return s;
+        }
+        do {
+            s = wf_query_update_path(query, UINT32_MAX, NULL);
+        } while (s == WF_IN_PROGRESS);
+        return wf_query_finish_path(query, path, max_path, out);
+    }
+    // The sliced search run whole, without copying the filter into the
+    // sliced state (the same steps as begin, update and finish).
+    WF_CHECK_ARG(!wf_poly_ref_is_null(start_ref) && !wf_poly_ref_is_null(end_ref));
+    WF_CHECK_ARG(wf_v3_is_finite(start_pos) && wf_v3_is_finite(end_pos));
+    WF_CHECK_ARG(filter_is_valid(filter));
+    wf_status s = wf_mesh_check_poly(query->mesh, start_ref);
+    if (s == WF_OK) {
+        s = wf_mesh_check_poly(query->mesh, end_ref);
+    }
     if (s != WF_OK) {
         return s;
     }
-    s = wf_query_update_path(query, UINT32_MAX, NULL);
-    while (s == WF_IN_PROGRESS) {
-        s = wf_query_update_path(query, UINT32_MAX, NULL); // more than 2^32 expansions
+    end_sliced(query);
+    search_goal g;
+    memset(&g, 0, sizeof g);
+    g.kind = SEARCH_TO_POLY;
+    g.end_ref = end_ref;
+    g.end_pos = end_pos;
+    g.h_scale = H_SCALE;
+    search_start(query, filter, &g, start_ref, start_pos);
+    uint32_t target = WF_NO_NODE;
+    bool out_of_nodes = false;
+    do {
+        s = search_step(query, filter, &g, UINT32_MAX, NULL, &target, &out_of_nodes);
+    } while (s == WF_IN_PROGRESS);
+    if (s < 0) {
+        return s;
     }
-    return wf_query_finish_path(query, path, max_path, out);
+    if (s != WF_OK) {
+        target = best_reached_node(query, &g);
+        out->flags = partial_flags(out_of_nodes);
+    }
+    return write_path(query, target, path, max_path, out);
 }
 
 /// Runs a whole non-sliced search from start_ref.
