@@ -620,11 +620,17 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         if (reaches_end) {
             if (!restart) {
                 // The end as a last, one-point portal: the way bends round
-                // a wedge side if the end lies beyond it.
-                wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)},
-                                         {g->end_pos, g->end_pos, FRESH_NODE(1)}};
-                wedge e = cur_wedge;
-                wedge_pass(pool, current, &e, fresh, 2, k_here, &window_left, &window_right);
+                // a wedge side if the end lies beyond it. Inside the wedge
+                // (usually) it is the pass through the portal, then
+                // straight on.
+                wedge e = w;
+                if (beyond_right(&w, g->end_pos) || beyond_left(&w, g->end_pos)) {
+                    wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)},
+                                             {g->end_pos, g->end_pos, FRESH_NODE(1)}};
+                    wf_vec3 end_left, end_right;
+                    e = cur_wedge;
+                    wedge_pass(pool, current, &e, fresh, 2, k_here, &end_left, &end_right);
+                }
                 cost = e.apex_cost + wf_v3_distance(e.apex, g->end_pos) * k_here;
             } else {
                 cost += wf_v3_distance(pos, g->end_pos) * k_next;
