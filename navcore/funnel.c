@@ -30,6 +30,7 @@
 
 typedef struct funnel {
     const wf_mesh* mesh;
+    const wf_node_pool* pool; ///< the query's last search (see search_portal)
     const wf_poly_ref* path;
     uint32_t count; ///< corridor polygons used (cut at a break)
     uint32_t checked; ///< path[0..checked] are known to be live
@@ -73,6 +74,29 @@ static wf_status corridor_portal(const wf_mesh* mesh, const wf_poly_ref* path, u
 
 static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
 
+/// The portal between path[i] and path[i + 1] as the query's last path
+/// search stored it, when that search entered path[i + 1] from path[i] (a
+/// corridor it just found): the same wf_mesh_link_portal_counted result,
+/// without finding the link again. Tiles are replaced under a new
+/// generation, so two live refs keep the links the search saw.
+static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+    const wf_node_pool* pool = f->pool;
+    if (!pool->funnels_valid) {
+        return false;
+    }
+    uint32_t node = wf_node_pool_find(pool, f->path[i + 1]);
+    if (node == WF_NO_NODE) {
+        return false;
+    }
+    uint32_t parent = pool->nodes[node].parent;
+    if (parent == WF_NO_NODE || pool->nodes[parent].ref.bits != f->path[i].bits) {
+        return false;
+    }
+    *out_left = pool->funnels[node].portal_left;
+    *out_right = pool->funnels[node].portal_right;
+    return true;
+}
+
 /// Portal i of the funnel: the corridor portal, or for the last polygon the
 /// end point as a zero-width portal. Polygons are checked as the funnel
 /// reaches them, not all up front: a crowd string-pulls long corridors
@@ -94,7 +118,8 @@ static bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out
         }
         f->checked = i + 1;
     }
-    if (corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
+    if (!search_portal(f, i, out_left, out_right) &&
+        corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
         f->count = i + 1;
         f->end = clamp_to_poly(f->mesh, f->path[i], f->end_pos);
         *out_left = f->end;
@@ -291,6 +316,7 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
     }
     funnel f = {
         .mesh = mesh,
+        .pool = &query->nodes,
         .path = path,
         .count = path_count,
         .checked = 0,

@@ -74,6 +74,7 @@ void wf_node_pool_clear(wf_node_pool* pool) {
         }
     }
     pool->count = 0;
+    pool->funnels_valid = false;
 }
 
 uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref) {

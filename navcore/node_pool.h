@@ -54,6 +54,10 @@ typedef struct wf_node_pool {
     uint32_t capacity;
     uint32_t bucket_mask;
     uint32_t count;
+    /// Every node with a parent has its funnel record, portal included
+    /// (set by path searches; a clear drops it, as other searches leave
+    /// funnels unwritten). Straight paths reuse those portals.
+    bool funnels_valid;
 } wf_node_pool;
 
 /// A heap entry carries its key, so ordering never touches the nodes

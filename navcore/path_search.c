@@ -130,6 +130,7 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     }
     uint32_t start = wf_node_pool_get(&q->nodes, start_ref);
     WF_ASSERT(start != WF_NO_NODE); // callers leave room for it
+    q->nodes.funnels_valid = true; // expand writes a node's funnel with its parent
     wf_search_node* n = &q->nodes.nodes[start];
     n->pos = start_pos;
     n->cost = 0.0f;
@@ -163,6 +164,14 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
 /// Node ids for portals of the node being relaxed (its index is not known
 /// yet): 0 its entry portal, 1 the end point as a one-point portal.
 #define FRESH_NODE(i) (WF_NO_NODE - 1u - (uint32_t)(i))
+
+/// Kept out of the relaxation loop: rarely taken, and inlined it would
+/// crowd the common case's registers.
+#if defined(__GNUC__)
+#define RARE_PATH __attribute__((noinline, cold))
+#else
+#define RARE_PATH
+#endif
 
 /// The funnel state of a node (see wf_search_wedge) while it is computed.
 typedef wf_search_wedge wedge;
@@ -243,7 +252,7 @@ static void wedge_bend(wedge* w, int side, float k) {
 /// parent chain; if that vertex lies more than WEDGE_REPLAY_MAX portals
 /// back, only the fresh portals are, which can only make the cost lower).
 /// The window is the part of the last portal seen from the final apex.
-static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
+RARE_PATH static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
                        const wedge_portal* fresh, uint32_t fresh_count, float k,
                        wf_vec3* window_left, wf_vec3* window_right) {
     int side = 0;
@@ -407,7 +416,7 @@ static wf_vec3 entry_point(const search_goal* g, wf_vec3 target, const wedge* w,
 }
 
 /// True when node is `from` or one of its ancestors.
-static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint32_t from) {
+RARE_PATH static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint32_t from) {
     for (uint32_t i = from, steps = 0; i != WF_NO_NODE && steps <= pool->count;
          i = pool->nodes[i].parent, ++steps) {
         if (i == node) {
@@ -678,9 +687,12 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
 
 /// Runs up to max_iterations expansions. WF_IN_PROGRESS, WF_OK (goal node
 /// in *goal_node), WF_PARTIAL (open list empty) or WF_ERR_STALE_REF.
+/// `sliced`: the mesh may have changed since the search began, so every
+/// expanded node and its parent are checked; a search run whole within one
+/// call reaches live polygons only (through the links of live tiles).
 static wf_status search_step(wf_query* q, const wf_query_filter* filter, const search_goal* g,
                              uint32_t max_iterations, uint32_t* out_iterations,
-                             uint32_t* goal_node, bool* out_of_nodes) {
+                             uint32_t* goal_node, bool* out_of_nodes, bool sliced) {
     wf_node_pool* pool = &q->nodes;
     uint32_t iterations = 0;
     wf_status status = WF_IN_PROGRESS;
@@ -696,17 +708,16 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
         // A sliced search may see tiles removed between updates.
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
-        if (wf_mesh_resolve(q->mesh, n->ref, &tile, &poly) != WF_OK) {
-            status = WF_ERR_STALE_REF;
-            break;
-        }
         wf_poly_ref parent_ref = {0};
         if (n->parent != WF_NO_NODE) {
             parent_ref = pool->nodes[n->parent].ref;
-            if (wf_mesh_check_poly(q->mesh, parent_ref) != WF_OK) {
-                status = WF_ERR_STALE_REF;
-                break;
-            }
+        }
+        if (!sliced) {
+            wf_mesh_resolve_unchecked(q->mesh, n->ref, &tile, &poly);
+        } else if (wf_mesh_resolve(q->mesh, n->ref, &tile, &poly) != WF_OK ||
+                   (n->parent != WF_NO_NODE && wf_mesh_check_poly(q->mesh, parent_ref) != WF_OK)) {
+            status = WF_ERR_STALE_REF;
+            break;
         }
         if (is_goal(q, g, current, tile, poly)) {
             *goal_node = current;
@@ -751,8 +762,10 @@ static uint32_t best_reached_node(const wf_query* q, const search_goal* g) {
 
 /// Writes the start..target chain into path, keeping the start part when
 /// it does not fit. out->flags must hold the search's flags already.
+/// `sliced`: the polygons are checked again (the mesh may have changed
+/// since the search).
 static wf_status write_path(const wf_query* q, uint32_t target, wf_poly_ref* path,
-                            uint32_t max_path, wf_path_result* out) {
+                            uint32_t max_path, wf_path_result* out, bool sliced) {
     const wf_search_node* nodes = q->nodes.nodes;
     uint32_t length = 0;
     // Parent chains are trees (see expand); the bound only guards the loop.
@@ -766,7 +779,7 @@ static wf_status write_path(const wf_query* q, uint32_t target, wf_poly_ref* pat
     }
     uint32_t i = last;
     for (uint32_t w = keep; w > 0; --w) {
-        if (wf_mesh_check_poly(q->mesh, nodes[i].ref) != WF_OK) {
+        if (sliced && wf_mesh_check_poly(q->mesh, nodes[i].ref) != WF_OK) {
             out->count = 0;
             out->flags = 0;
             out->cost = 0.0f;
@@ -863,7 +876,7 @@ wf_status wf_query_update_path(wf_query* query, uint32_t max_iterations,
     search_goal g = sliced_goal(query);
     uint32_t goal_node = WF_NO_NODE;
     ss->status = search_step(query, &ss->filter, &g, max_iterations, out_iterations, &goal_node,
-                             &ss->out_of_nodes);
+                             &ss->out_of_nodes, true);
     if (ss->status == WF_OK) {
         ss->best_node = goal_node;
     }
@@ -890,7 +903,7 @@ static wf_status finish_sliced(wf_query* query, uint32_t target, wf_poly_ref* pa
             out->flags = partial_flags(ss->out_of_nodes);
         }
     }
-    wf_status s = write_path(query, target, path, max_path, out);
+    wf_status s = write_path(query, target, path, max_path, out, true);
     end_sliced(query);
     return s;
 }
@@ -971,7 +984,7 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
     uint32_t target = WF_NO_NODE;
     bool out_of_nodes = false;
     do {
-        s = search_step(query, filter, &g, UINT32_MAX, NULL, &target, &out_of_nodes);
+        s = search_step(query, filter, &g, UINT32_MAX, NULL, &target, &out_of_nodes, false);
     } while (s == WF_IN_PROGRESS);
     if (s < 0) {
         return s;
@@ -980,7 +993,7 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
         target = best_reached_node(query, &g);
         out->flags = partial_flags(out_of_nodes);
     }
-    return write_path(query, target, path, max_path, out);
+    return write_path(query, target, path, max_path, out, false);
 }
 
 /// Runs a whole non-sliced search from start_ref.
@@ -993,7 +1006,7 @@ static wf_status run_search(wf_query* query, const wf_query_filter* filter, cons
     *out_of_nodes = false;
     wf_status s;
     do {
-        s = search_step(query, filter, g, UINT32_MAX, NULL, goal_node, out_of_nodes);
+        s = search_step(query, filter, g, UINT32_MAX, NULL, goal_node, out_of_nodes, false);
     } while (s == WF_IN_PROGRESS);
     return s;
 }
@@ -1079,7 +1092,7 @@ wf_status wf_query_find_path_to_box(wf_query* query, wf_poly_ref start_ref, wf_v
     if (reached) {
         goal = clamp_to_box(goal, box_min, box_max);
     }
-    s = write_path(query, target, path, max_path, out);
+    s = write_path(query, target, path, max_path, out, false);
     if (s >= 0) {
         *out_goal = goal;
         if ((out->flags & WF_PATH_BUFFER_FULL) == 0) {
@@ -1133,7 +1146,7 @@ wf_status wf_query_find_nearest_goal(wf_query* query, wf_poly_ref start_ref, wf_
     while (goals[index].bits != reached.bits) {
         index++; // the first occurrence when a goal is listed twice
     }
-    s = write_path(query, target, path, max_path, out);
+    s = write_path(query, target, path, max_path, out, false);
     if (s >= 0) {
         *out_goal_index = index;
     }
