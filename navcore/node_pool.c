@@ -13,13 +13,6 @@
 /// power of two) must fit in 32 bits.
 #define NODE_POOL_MAX_CAPACITY (1u << 30)
 
-/// Fibonacci hashing: the multiply spreads the poly, tile and generation
-/// bits over the high word, which picks the bucket.
-static uint32_t hash_ref(wf_poly_ref ref, uint32_t mask) {
-    uint64_t h = ref.bits * 0x9e3779b97f4a7c15ull;
-    return (uint32_t)(h >> 32) & mask;
-}
-
 static uint32_t bucket_count_for(uint32_t capacity) {
     uint32_t n = 1;
     while (n < capacity) {
@@ -70,42 +63,11 @@ void wf_node_pool_clear(wf_node_pool* pool) {
         memset(pool->buckets, 0xff, sizeof(uint32_t) * ((size_t)pool->bucket_mask + 1u));
     } else {
         for (uint32_t i = 0; i < pool->count; ++i) {
-            pool->buckets[hash_ref(pool->nodes[i].ref, pool->bucket_mask)] = WF_NO_NODE;
+            pool->buckets[wf_node_pool_hash(pool->nodes[i].ref, pool->bucket_mask)] = WF_NO_NODE;
         }
     }
     pool->count = 0;
     pool->funnels_valid = false;
-}
-
-uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref) {
-    uint32_t i = pool->buckets[hash_ref(ref, pool->bucket_mask)];
-    while (i != WF_NO_NODE) {
-        if (pool->nodes[i].ref.bits == ref.bits) {
-            return i;
-        }
-        i = pool->nodes[i].next;
-    }
-    return WF_NO_NODE;
-}
-
-uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
-    uint32_t bucket = hash_ref(ref, pool->bucket_mask);
-    for (uint32_t i = pool->buckets[bucket]; i != WF_NO_NODE; i = pool->nodes[i].next) {
-        if (pool->nodes[i].ref.bits == ref.bits) {
-            return i;
-        }
-    }
-    if (pool->count == pool->capacity) {
-        return WF_NO_NODE;
-    }
-    uint32_t index = pool->count++;
-    wf_search_node* n = &pool->nodes[index];
-    memset(n, 0, sizeof *n);
-    n->parent = WF_NO_NODE;
-    n->ref = ref;
-    n->next = pool->buckets[bucket];
-    pool->buckets[bucket] = index;
-    return index;
 }
 
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator,

@@ -76,11 +76,48 @@ typedef struct wf_open_list {
 wf_status wf_node_pool_create(wf_node_pool* pool, const wf_allocator* allocator, uint32_t capacity);
 void wf_node_pool_destroy(wf_node_pool* pool, const wf_allocator* allocator);
 void wf_node_pool_clear(wf_node_pool* pool);
+
+/// Fibonacci hashing: the multiply spreads the poly, tile and generation
+/// bits over the high word, which picks the bucket.
+static inline uint32_t wf_node_pool_hash(wf_poly_ref ref, uint32_t mask) {
+    uint64_t h = ref.bits * 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(h >> 32) & mask;
+}
+
+// find and get are inline: searches call them per neighbour, and a call
+// there makes the caller spill its floats (all vector registers are
+// caller-saved).
+
+/// The node for ref or WF_NO_NODE if it was never reached.
+static inline uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref) {
+    uint32_t i = pool->buckets[wf_node_pool_hash(ref, pool->bucket_mask)];
+    while (i != WF_NO_NODE) {
+        if (pool->nodes[i].ref.bits == ref.bits) {
+            return i;
+        }
+        i = pool->nodes[i].next;
+    }
+    return WF_NO_NODE;
+}
+
 /// The node for ref, created (zeroed, parent WF_NO_NODE) if new; WF_NO_NODE
 /// when the pool is full.
-uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref);
-/// The node for ref or WF_NO_NODE if it was never reached.
-uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref);
+static inline uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
+    uint32_t bucket = wf_node_pool_hash(ref, pool->bucket_mask);
+    for (uint32_t i = pool->buckets[bucket]; i != WF_NO_NODE; i = pool->nodes[i].next) {
+        if (pool->nodes[i].ref.bits == ref.bits) {
+            return i;
+        }
+    }
+    if (pool->count == pool->capacity) {
+        return WF_NO_NODE;
+    }
+    uint32_t index = pool->count++;
+    pool->nodes[index] = (wf_search_node){.ref = ref, .next = pool->buckets[bucket],
+                                          .parent = WF_NO_NODE};
+    pool->buckets[bucket] = index;
+    return index;
+}
 
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator, uint32_t capacity);
 void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator);

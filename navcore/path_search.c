@@ -615,8 +615,13 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
                 w.right = window_right = right;
                 w.left_node = w.right_node = FRESH_NODE(0);
             } else {
+                // (Through a copy: w's address never escapes, so it can
+                // stay in registers.)
                 wedge_portal fresh = {left, right, FRESH_NODE(0)};
-                wedge_pass(pool, current, &w, &fresh, 1, k_here, &window_left, &window_right);
+                wedge bent = cur_wedge;
+                wedge_pass(pool, current, &bent, &fresh, 1, k_here, &window_left,
+                           &window_right);
+                w = bent;
             }
         }
         float cost, distance;
@@ -666,10 +671,13 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         n->pos = pos;
         n->cost = cost;
         n->total = total;
-        w.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
-        w.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
         wf_search_funnel* fu = &pool->funnels[next];
-        fu->wedge = w;
+        fu->wedge.apex = w.apex;
+        fu->wedge.left = w.left;
+        fu->wedge.right = w.right;
+        fu->wedge.apex_cost = w.apex_cost;
+        fu->wedge.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
+        fu->wedge.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
         fu->portal_left = left;
         fu->portal_right = right;
         n->parent = current;
