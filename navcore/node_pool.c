@@ -141,18 +141,6 @@ static wf_open_entry entry_of(const wf_node_pool* pool, uint32_t node) {
     return e;
 }
 
-// The caller keeps the node's WF_NODE_OPEN / CLOSED flags; the list only
-// orders indices. A node is in the list at most once, so capacity = pool
-// capacity never overflows.
-void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
-    WF_ASSERT(list->count < list->capacity && node < pool->count);
-    if (list->count == list->capacity) {
-        return;
-    }
-    list->count++;
-    sift_up(list, pool, list->count - 1u, entry_of(pool, node));
-}
-
 uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
     if (list->count == 0) {
         return WF_NO_NODE;

@@ -122,7 +122,30 @@ static inline uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator, uint32_t capacity);
 void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator);
 static inline void wf_open_list_clear(wf_open_list* list) { list->count = 0; }
-void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node);
+/// Adds node, keyed on its total (inline: searches push per neighbour).
+/// The caller keeps the node's WF_NODE_OPEN / CLOSED flags; the list only
+/// orders indices. A node is in the list at most once, so capacity = pool
+/// capacity never overflows.
+static inline void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
+    if (list->count == list->capacity) {
+        return;
+    }
+    wf_open_entry e = {pool->nodes[node].total, node};
+    uint32_t slot = list->count++;
+    while (slot > 0) {
+        uint32_t parent = (slot - 1u) / 2u;
+        wf_open_entry p = list->heap[parent];
+        // (the order of wf_open_list: total, then node index)
+        if (!(e.total < p.total || (e.total == p.total && e.node < p.node))) {
+            break;
+        }
+        list->heap[slot] = p;
+        pool->nodes[p.node].heap_index = slot;
+        slot = parent;
+    }
+    list->heap[slot] = e;
+    pool->nodes[node].heap_index = slot;
+}
 uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool);
 /// Restores heap order after node's total changed (decreased or grew).
 void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node);

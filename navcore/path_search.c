@@ -490,10 +490,10 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     float k_here = filter->area_cost[tile->poly_areas[poly_index]];
-    // A lower bound on any neighbour's total (see its use below); the
-    // margin covers float rounding in the totals.
-    float k_min = fminf(k_here, g->h_scale);
-    float bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
+    // A lower bound on any neighbour's total (see its use below; worked
+    // out when a reached neighbour first needs it); the margin covers
+    // float rounding in the totals.
+    float bound = -1.0f;
     // The goal point entry points aim at (box searches: the box centre).
     const wf_vec3 target = g->kind == SEARCH_TO_POLY
                                ? g->end_pos
@@ -580,8 +580,14 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         // from the apex towards the goal at the lower of the area cost and
         // the heuristic's weight: a neighbour reached for that already
         // keeps its way (the relax test below would turn this one down).
-        if (!reaches_end && (n->flags & NODE_REACHED) != 0 && n->total <= bound) {
-            continue;
+        if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
+            if (bound < 0.0f) {
+                float k_min = fminf(k_here, g->h_scale);
+                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
+            }
+            if (n->total <= bound) {
+                continue;
+            }
         }
         wf_vec3 left, right;
         const wf_tile_link* link = &tile->links[k];
