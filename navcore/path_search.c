@@ -39,6 +39,9 @@ typedef struct search_goal {
     bool goals_marked; ///< goals carry WF_NODE_GOAL in the pool
     float h_scale;     ///< 0: Dijkstra
     bool stop_on_reach; ///< done as soon as the goal is reached (no path needed)
+    /// Dead ends (see expand) are not relaxed: only where no partial
+    /// result can be asked for (a search that fails runs again without).
+    bool skip_dead_ends;
 } search_goal;
 
 static bool filter_is_valid(const wf_query_filter* filter) {
@@ -570,6 +573,19 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
                 continue;
             }
         }
+        if (g->skip_dead_ends && !reaches_end &&
+            wf_poly_type(next_poly) == WF_POLY_TYPE_GROUND) {
+            // A neighbour whose links all lead back here is a dead end: a
+            // way through it can only turn back, so it never carries a path
+            // to the goal (it is no goal itself).
+            uint32_t j = next_tile->first_link[next_index];
+            while (j != WF_NULL_LINK && next_tile->links[j].ref == cur_ref.bits) {
+                j = next_tile->links[j].next;
+            }
+            if (j == WF_NULL_LINK && next_tile->first_link[next_index] != WF_NULL_LINK) {
+                continue;
+            }
+        }
         uint32_t next = wf_node_pool_get(pool, next_ref);
         if (next == WF_NO_NODE) {
             *out_of_nodes = true;
@@ -994,12 +1010,23 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
     g.end_ref = end_ref;
     g.end_pos = end_pos;
     g.h_scale = H_SCALE;
+    g.skip_dead_ends = true;
     search_start(query, filter, &g, start_ref, start_pos);
     uint32_t target = WF_NO_NODE;
     bool out_of_nodes = false;
     do {
         s = search_step(query, filter, &g, UINT32_MAX, NULL, &target, &out_of_nodes, false);
     } while (s == WF_IN_PROGRESS);
+    if (s == WF_PARTIAL) {
+        // No path: the partial one goes to the reached polygon nearest the
+        // goal, dead ends included, so search again relaxing them.
+        g.skip_dead_ends = false;
+        out_of_nodes = false;
+        search_start(query, filter, &g, start_ref, start_pos);
+        do {
+            s = search_step(query, filter, &g, UINT32_MAX, NULL, &target, &out_of_nodes, false);
+        } while (s == WF_IN_PROGRESS);
+    }
     if (s < 0) {
         return s;
     }
