@@ -172,8 +172,10 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
 /// crowd the common case's registers.
 #if defined(__GNUC__)
 #define RARE_PATH __attribute__((noinline, cold))
+#define ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define RARE_PATH
+#define ALWAYS_INLINE
 #endif
 
 /// The funnel state of a node (see wf_search_wedge) while it is computed.
@@ -348,9 +350,9 @@ static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 t
 
 /// The point x of segment (a, b) that minimises the way from `from` to
 /// the target through it, or for Dijkstra (no target) its nearest point.
-static inline wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 from, wf_vec3 a,
-                         wf_vec3 b) {
-    if (g->kind == SEARCH_TO_GOALS) {
+static inline wf_vec3 aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, wf_vec3 a,
+                                wf_vec3 b) {
+    if (kind == SEARCH_TO_GOALS) {
         float t = 0.0f;
         (void)wf_dist_point_segment_sq_2d(from, a, b, &t);
         return wf_v3_lerp(a, b, t);
@@ -365,19 +367,19 @@ static inline wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 fr
 /// window or round a wedge side's vertex for the parts of the portal beyond
 /// that side. *out_cost gets the cost to that point (k per metre),
 /// *out_distance its straight distance to the goal point (0 for Dijkstra).
-static wf_vec3 entry_point(const search_goal* g, wf_vec3 target, const wedge* w, wf_vec3 left,
-                           wf_vec3 right, wf_vec3 window_left, wf_vec3 window_right, float k,
-                           float* out_cost, float* out_distance) {
-    bool aims = g->kind != SEARCH_TO_GOALS;
-    wf_vec3 best = aim_point(g, target, w->apex, window_left, window_right);
+ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target, const wedge* w,
+                                  wf_vec3 left, wf_vec3 right, wf_vec3 window_left,
+                                  wf_vec3 window_right, bool cut_left, bool cut_right, float k,
+                                  float* out_cost, float* out_distance) {
+    bool aims = kind != SEARCH_TO_GOALS;
+    wf_vec3 best = aim_point(kind, target, w->apex, window_left, window_right);
     float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
     float best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
     float best_total = best_cost + best_distance * k;
     // The parts of the portal beyond a side: round that side's vertex (the
-    // window ends where the portal does unless a side cut it). A goal past
-    // the portal and not beyond that side is best reached straight.
-    bool cut_left = window_left.x != left.x || window_left.z != left.z;
-    bool cut_right = window_right.x != right.x || window_right.z != right.z;
+    // window ends where the portal does unless a side cut it; a cut that
+    // left the end where it was has nothing beyond it, see below). A goal
+    // past the portal and not beyond that side is best reached straight.
     if (!cut_left && !cut_right) {
         *out_cost = best_cost;
         *out_distance = best_distance;
@@ -401,7 +403,7 @@ static wf_vec3 entry_point(const search_goal* g, wf_vec3 target, const wedge* w,
         if (goal_past && !(side == 0 ? beyond_left(w, target) : beyond_right(w, target))) {
             continue;
         }
-        wf_vec3 pos = aim_point(g, target, corner, a, b);
+        wf_vec3 pos = aim_point(kind, target, corner, a, b);
         float cost = w->apex_cost +
                      (wf_v3_distance(w->apex, corner) + wf_v3_distance(corner, pos)) * k;
         float distance = aims ? wf_v3_distance(pos, target) : 0.0f;
@@ -452,9 +454,9 @@ static wedge_sides wedge_sides_of(const wedge* w) {
 /// wedge_narrow for a fresh portal of the expanded node (its wedge `from`,
 /// sides precomputed): the same tests in the same order, into *w. Returns
 /// nonzero (w untouched) when the portal lies wholly beyond a side.
-static int wedge_narrow_fresh(const wedge* from, const wedge_sides* s, wf_vec3 left,
+ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedge_sides* s, wf_vec3 left,
                               wf_vec3 right, wedge* w, wf_vec3* window_left,
-                              wf_vec3* window_right) {
+                              wf_vec3* window_right, bool* cut_left, bool* cut_right) {
     wf_vec3 to_left = wf_v3_sub(left, from->apex);
     wf_vec3 to_right = wf_v3_sub(right, from->apex);
     if (!s->right_open && wf_v2_perp(s->right, to_left) < 0.0f) {
@@ -466,13 +468,15 @@ static int wedge_narrow_fresh(const wedge* from, const wedge_sides* s, wf_vec3 l
     *w = *from;
     *window_left = left;
     *window_right = right;
-    if (!s->left_open && wf_v2_perp(s->left, to_left) > 0.0f) {
+    *cut_left = !s->left_open && wf_v2_perp(s->left, to_left) > 0.0f;
+    *cut_right = !s->right_open && wf_v2_perp(s->right, to_right) < 0.0f;
+    if (*cut_left) {
         *window_left = ray_on_portal(from->apex, from->left, left, right);
     } else {
         w->left = left;
         w->left_node = FRESH_NODE(0);
     }
-    if (!s->right_open && wf_v2_perp(s->right, to_right) < 0.0f) {
+    if (*cut_right) {
         *window_right = ray_on_portal(from->apex, from->right, left, right);
     } else {
         w->right = right;
@@ -483,9 +487,13 @@ static int wedge_narrow_fresh(const wedge* from, const wedge_sides* s, wf_vec3 l
 
 /// Relaxes every passable neighbour of an expanded node. Returns true when
 /// a stop_on_reach search has just reached its goal.
-static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal* g,
-                   uint32_t current, const wf_mesh_tile* tile, const wf_tile_poly* poly,
-                   wf_poly_ref parent_ref, bool* out_of_nodes) {
+/// `kind` is g->kind, passed apart so that each search's copy drops the
+/// others' branches.
+ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filter,
+                                        const search_goal* g, search_kind kind,
+                                        uint32_t current, const wf_mesh_tile* tile,
+                                        const wf_tile_poly* poly, wf_poly_ref parent_ref,
+                                        bool* out_of_nodes) {
     wf_node_pool* pool = &q->nodes;
     const wf_poly_ref cur_ref = pool->nodes[current].ref;
     const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
@@ -498,7 +506,7 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
     // float rounding in the totals.
     float bound = -1.0f;
     // The goal point entry points aim at (box searches: the box centre).
-    const wf_vec3 target = g->kind == SEARCH_TO_POLY
+    const wf_vec3 target = kind == SEARCH_TO_POLY
                                ? g->end_pos
                                : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
     // The links in one walk of the chain, so finding the other links to
@@ -535,11 +543,11 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         const wf_mesh_tile* next_tile;
         const wf_tile_poly* next_poly;
         wf_mesh_resolve_unchecked(q->mesh, next_ref, &next_tile, &next_poly);
-        uint32_t next_index = wf_tile_poly_index(next_tile, next_poly);
+        uint32_t next_index = wf_poly_ref_poly(next_ref);
         if (!wf_filter_passes(filter, next_tile, next_index)) {
             continue;
         }
-        bool reaches_end = g->kind == SEARCH_TO_POLY && next_ref.bits == g->end_ref.bits;
+        bool reaches_end = kind == SEARCH_TO_POLY && next_ref.bits == g->end_ref.bits;
         if (reaches_end && g->stop_on_reach) {
             return true;
         }
@@ -623,8 +631,9 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         float k_next = filter->area_cost[next_tile->poly_areas[next_index]];
         wedge w;
         wf_vec3 window_left, window_right;
+        bool cut_left = false, cut_right = false;
         int side = wedge_narrow_fresh(&cur_wedge, &sides, left, right, &w, &window_left,
-                                      &window_right);
+                                      &window_right, &cut_left, &cut_right);
         if (side != 0) {
             // Wholly beyond a side: the way bends round that side's vertex.
             w = cur_wedge;
@@ -644,11 +653,13 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
                 wedge_pass(pool, current, &bent, &fresh, 1, k_here, &window_left,
                            &window_right);
                 w = bent;
+                cut_left = window_left.x != left.x || window_left.z != left.z;
+                cut_right = window_right.x != right.x || window_right.z != right.z;
             }
         }
         float cost, distance;
-        wf_vec3 pos = entry_point(g, target, &w, left, right, window_left, window_right, k_here, &cost,
-                                  &distance);
+        wf_vec3 pos = entry_point(kind, target, &w, left, right, window_left, window_right,
+                                  cut_left, cut_right, k_here, &cost, &distance);
         bool restart = via_offmesh || k_next != k_here ||
                        wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
         float entry_cost = cost;
@@ -673,7 +684,7 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
             }
             heuristic = 0.0f;
         } else {
-            heuristic = (g->kind == SEARCH_TO_POLY ? distance : goal_distance(g, pos)) * g->h_scale;
+            heuristic = (kind == SEARCH_TO_POLY ? distance : goal_distance(g, pos)) * g->h_scale;
         }
         if (restart) {
             // A straight line cannot cross a change of price or a jump: the
@@ -754,7 +765,13 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
             status = WF_OK;
             break;
         }
-        if (expand(q, filter, g, current, tile, poly, parent_ref, out_of_nodes)) {
+        // (The common path search gets its own copy of expand.)
+        bool stop = g->kind == SEARCH_TO_POLY
+                        ? expand(q, filter, g, SEARCH_TO_POLY, current, tile, poly, parent_ref,
+                                 out_of_nodes)
+                        : expand(q, filter, g, g->kind, current, tile, poly, parent_ref,
+                                 out_of_nodes);
+        if (stop) {
             *goal_node = current;
             status = WF_OK;
             break;
