@@ -141,19 +141,6 @@ static wf_open_entry entry_of(const wf_node_pool* pool, uint32_t node) {
     return e;
 }
 
-uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
-    if (list->count == 0) {
-        return WF_NO_NODE;
-    }
-    uint32_t top = list->heap[0].node;
-    list->count--;
-    if (list->count > 0) {
-        sift_down(list, pool, 0, list->heap[list->count]);
-    }
-    pool->nodes[top].heap_index = WF_NO_NODE;
-    return top;
-}
-
 // Moves the node either way, so a total that grew (a cheaper cost entered
 // at a point further from the goal) keeps the heap valid too.
 void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node) {

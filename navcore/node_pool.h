@@ -146,7 +146,44 @@ static inline void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uin
     list->heap[slot] = e;
     pool->nodes[node].heap_index = slot;
 }
-uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool);
+/// Removes and returns the first node (WF_NO_NODE when empty); inline as
+/// push is.
+static inline uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
+    if (list->count == 0) {
+        return WF_NO_NODE;
+    }
+    uint32_t top = list->heap[0].node;
+    uint32_t count = --list->count;
+    if (count > 0) {
+        // Sift the last entry down from the root.
+        wf_open_entry e = list->heap[count];
+        uint32_t slot = 0;
+        for (;;) {
+            uint32_t child = slot * 2u + 1u;
+            if (child >= count) {
+                break;
+            }
+            wf_open_entry c = list->heap[child];
+            if (child + 1u < count) {
+                wf_open_entry d = list->heap[child + 1u];
+                if (d.total < c.total || (d.total == c.total && d.node < c.node)) {
+                    c = d;
+                    child++;
+                }
+            }
+            if (!(c.total < e.total || (c.total == e.total && c.node < e.node))) {
+                break;
+            }
+            list->heap[slot] = c;
+            pool->nodes[c.node].heap_index = slot;
+            slot = child;
+        }
+        list->heap[slot] = e;
+        pool->nodes[e.node].heap_index = slot;
+    }
+    pool->nodes[top].heap_index = WF_NO_NODE;
+    return top;
+}
 /// Restores heap order after node's total changed (decreased or grew).
 void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node);
 

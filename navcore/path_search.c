@@ -760,7 +760,8 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
             status = WF_ERR_STALE_REF;
             break;
         }
-        if (is_goal(q, g, current, tile, poly)) {
+        if (g->kind == SEARCH_TO_POLY ? n->ref.bits == g->end_ref.bits
+                                      : is_goal(q, g, current, tile, poly)) {
             *goal_node = current;
             status = WF_OK;
             break;
