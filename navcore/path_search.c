@@ -614,13 +614,20 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             }
         }
         wf_vec3 left, right;
+        // (A whole edge's vertices are copied into the funnel record from
+        // the tile: copied from the stack, where they sit as single floats,
+        // the record's wider loads would wait on store forwarding.)
+        const float* left_src = NULL;
+        const float* right_src = NULL;
         const wf_tile_link* link = &tile->links[k];
         if (links_to == 1 && !via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH &&
             (link->side == 0xff || (link->bmin == 0 && link->bmax == 255))) {
             // The common case of wf_mesh_link_portal_counted: the whole edge.
             uint32_t e = link->edge;
-            right = wf_tile_vertex(tile, poly->verts[e]);
-            left = wf_tile_vertex(tile, poly->verts[e + 1u < poly->vert_count ? e + 1u : 0u]);
+            right_src = &tile->verts[3u * poly->verts[e]];
+            left_src = &tile->verts[3u * poly->verts[e + 1u < poly->vert_count ? e + 1u : 0u]];
+            right = wf_v3(right_src[0], right_src[1], right_src[2]);
+            left = wf_v3(left_src[0], left_src[1], left_src[2]);
         } else {
             wf_mesh_link_portal_counted(cur_ref, tile, poly, link, next_tile, next_poly,
                                         links_to, &left, &right);
@@ -711,8 +718,13 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         fu->wedge.apex_cost = w.apex_cost;
         fu->wedge.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
         fu->wedge.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
-        fu->portal_left = left;
-        fu->portal_right = right;
+        if (left_src != NULL) {
+            memcpy(&fu->portal_left, left_src, sizeof fu->portal_left);
+            memcpy(&fu->portal_right, right_src, sizeof fu->portal_right);
+        } else {
+            fu->portal_left = left;
+            fu->portal_right = right;
+        }
         n->parent = current;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
                    (via_offmesh ? WF_NODE_PARENT_OFFMESH : 0u);
