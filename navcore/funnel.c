@@ -41,17 +41,26 @@ typedef struct funnel {
     wf_straight_point* points;
     uint32_t max_points;
     uint32_t point_count;
+    /// Whether path[link_index[k]] is an off-mesh link, for the two
+    /// polygons last asked about (each portal asks about both its sides).
+    uint32_t link_index[2];
+    bool link_value[2];
 } funnel;
 
 static bool same_point_2d(wf_vec3 a, wf_vec3 b) {
     return wf_v2_distance_sq(a, b) < WF_FUNNEL_SAME_POINT * WF_FUNNEL_SAME_POINT;
 }
 
-static bool poly_is_link(const funnel* f, uint32_t i) {
-    const wf_mesh_tile* tile;
-    const wf_tile_poly* poly;
-    wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
-    return wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+static bool poly_is_link(funnel* f, uint32_t i) {
+    uint32_t slot = i & 1u;
+    if (f->link_index[slot] != i) {
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
+        f->link_index[slot] = i;
+        f->link_value[slot] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+    }
+    return f->link_value[slot];
 }
 
 static uint8_t poly_area(const funnel* f, uint32_t i) {
@@ -117,6 +126,8 @@ static bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out
             return false;
         }
         f->checked = i + 1;
+        f->link_index[(i + 1) & 1u] = i + 1;
+        f->link_value[(i + 1) & 1u] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     }
     if (!search_portal(f, i, out_left, out_right) &&
         corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
@@ -326,6 +337,7 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
         .error = WF_OK,
         .points = out_points,
         .max_points = max_points,
+        .link_index = {UINT32_MAX, UINT32_MAX},
     };
     wf_vec3 start = clamp_to_poly(mesh, path[0], start_pos);
     bool fits = append_point(&f, start, WF_STRAIGHT_START, path[0]) && run_funnel(&f, start);
