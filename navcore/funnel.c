@@ -86,11 +86,11 @@ static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
 /// The portal between path[i] and path[i + 1] as the query's last path
 /// search stored it, when that search entered path[i + 1] from path[i] (a
 /// corridor it just found): the same wf_mesh_link_portal_counted result,
-/// without finding the link again. Tiles are replaced under a new
-/// generation, so two live refs keep the links the search saw.
+/// without finding the link again, while no tile has been added or removed
+/// since that search.
 static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     const wf_node_pool* pool = f->pool;
-    if (!pool->funnels_valid) {
+    if (!pool->funnels_valid || pool->mesh_stamp != f->mesh->change_count) {
         return false;
     }
     uint32_t node = wf_node_pool_find(pool, f->path[i + 1]);

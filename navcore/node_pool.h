@@ -56,8 +56,10 @@ typedef struct wf_node_pool {
     uint32_t count;
     /// Every node with a parent has its funnel record, portal included
     /// (set by path searches; a clear drops it, as other searches leave
-    /// funnels unwritten). Straight paths reuse those portals.
+    /// funnels unwritten). Straight paths reuse those portals while the
+    /// mesh's change_count is still mesh_stamp.
     bool funnels_valid;
+    uint32_t mesh_stamp;
 } wf_node_pool;
 
 /// A heap entry carries its key, so ordering never touches the nodes

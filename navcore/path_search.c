@@ -134,6 +134,7 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     uint32_t start = wf_node_pool_get(&q->nodes, start_ref);
     WF_ASSERT(start != WF_NO_NODE); // callers leave room for it
     q->nodes.funnels_valid = true; // expand writes a node's funnel with its parent
+    q->nodes.mesh_stamp = q->mesh->change_count;
     wf_search_node* n = &q->nodes.nodes[start];
     n->pos = start_pos;
     n->cost = 0.0f;
