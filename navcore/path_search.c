@@ -259,8 +259,8 @@ static void wedge_bend(wedge* w, int side, float k) {
 /// back, only the fresh portals are, which can only make the cost lower).
 /// The window is the part of the last portal seen from the final apex.
 RARE_PATH static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
-                       const wedge_portal* fresh, uint32_t fresh_count, float k,
-                       wf_vec3* window_left, wf_vec3* window_right) {
+                                 const wedge_portal* fresh, uint32_t fresh_count, float k,
+                                 wf_vec3* window_left, wf_vec3* window_right) {
     int side = 0;
     uint32_t first = 0;
     while (first < fresh_count &&
@@ -368,10 +368,11 @@ static inline wf_vec3 aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, 
 /// window or round a wedge side's vertex for the parts of the portal beyond
 /// that side. *out_cost gets the cost to that point (k per metre),
 /// *out_distance its straight distance to the goal point (0 for Dijkstra).
-ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target, const wedge* w,
-                                  wf_vec3 left, wf_vec3 right, wf_vec3 window_left,
-                                  wf_vec3 window_right, bool cut_left, bool cut_right, float k,
-                                  float* out_cost, float* out_distance) {
+ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target,
+                                                const wedge* w, wf_vec3 left, wf_vec3 right,
+                                                wf_vec3 window_left, wf_vec3 window_right,
+                                                bool cut_left, bool cut_right, float k,
+                                                float* out_cost, float* out_distance) {
     bool aims = kind != SEARCH_TO_GOALS;
     wf_vec3 best = aim_point(kind, target, w->apex, window_left, window_right);
     float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
@@ -455,9 +456,10 @@ static wedge_sides wedge_sides_of(const wedge* w) {
 /// wedge_narrow for a fresh portal of the expanded node (its wedge `from`,
 /// sides precomputed): the same tests in the same order, into *w. Returns
 /// nonzero (w untouched) when the portal lies wholly beyond a side.
-ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedge_sides* s, wf_vec3 left,
-                              wf_vec3 right, wedge* w, wf_vec3* window_left,
-                              wf_vec3* window_right, bool* cut_left, bool* cut_right) {
+ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedge_sides* s,
+                                                   wf_vec3 left, wf_vec3 right, wedge* w,
+                                                   wf_vec3* window_left, wf_vec3* window_right,
+                                                   bool* cut_left, bool* cut_right) {
     wf_vec3 to_left = wf_v3_sub(left, from->apex);
     wf_vec3 to_right = wf_v3_sub(right, from->apex);
     if (!s->right_open && wf_v2_perp(s->right, to_left) < 0.0f) {
@@ -511,9 +513,9 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                                ? g->end_pos
                                : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
     // The links in one walk of the chain, so finding the other links to
-    // the same neighbour reads a small array.
-    // A 64-bit mask of the neighbours' hashed refs tells, in the same
-    // walk, whether two links may go to one neighbour (usually none do).
+    // the same neighbour reads a small array; a 64-bit mask of the hashed
+    // refs tells in the same walk whether two links may go to one
+    // neighbour (usually none do, and then nothing is looked for).
     uint32_t link_ids[EXPAND_LINKS_MAX];
     uint64_t link_refs[EXPAND_LINKS_MAX];
     uint32_t link_count = 0;
@@ -608,7 +610,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = fminf(k_here, g->h_scale);
-                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
+                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) *
+                        0.99999f;
             }
             if (n->total <= bound) {
                 continue;
