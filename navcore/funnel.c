@@ -111,7 +111,10 @@ static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec
 /// reaches them, not all up front: a crowd string-pulls long corridors
 /// every frame but needs only their first corners. A pair that is not
 /// linked ends the corridor there; a stale ref stops the funnel (false).
-static bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+#if defined(__GNUC__)
+__attribute__((always_inline)) // once per portal: no call in the funnel's loop
+#endif
+static inline bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     if (i + 1 >= f->count) {
         *out_left = f->end;
         *out_right = f->end;
