@@ -219,21 +219,30 @@ static wf_vec3 ray_on_portal(wf_vec3 apex, wf_vec3 side, wf_vec3 left, wf_vec3 r
 /// portal lies wholly beyond its left (-1) or right (+1) side.
 static int wedge_narrow(wedge* w, const wedge_portal* p, wf_vec3* window_left,
                         wf_vec3* window_right) {
-    if (beyond_right(w, p->left)) {
+    // beyond_left / beyond_right, with each side's openness and vector
+    // worked out once (the apex and the side a test reads do not change
+    // before it).
+    wf_vec3 to_left = wf_v3_sub(w->left, w->apex);
+    wf_vec3 to_right = wf_v3_sub(w->right, w->apex);
+    bool left_closed = !(wf_v2_length_sq(to_left) < WEDGE_SAME_POINT_SQ);
+    bool right_closed = !(wf_v2_length_sq(to_right) < WEDGE_SAME_POINT_SQ);
+    wf_vec3 pl = wf_v3_sub(p->left, w->apex);
+    wf_vec3 pr = wf_v3_sub(p->right, w->apex);
+    if (right_closed && wf_v2_perp(to_right, pl) < 0.0f) {
         return 1;
     }
-    if (beyond_left(w, p->right)) {
+    if (left_closed && wf_v2_perp(to_left, pr) > 0.0f) {
         return -1;
     }
     *window_left = p->left;
     *window_right = p->right;
-    if (beyond_left(w, p->left)) {
+    if (left_closed && wf_v2_perp(to_left, pl) > 0.0f) {
         *window_left = ray_on_portal(w->apex, w->left, p->left, p->right);
     } else {
         w->left = p->left;
         w->left_node = p->node;
     }
-    if (beyond_right(w, p->right)) {
+    if (right_closed && wf_v2_perp(to_right, pr) < 0.0f) {
         *window_right = ray_on_portal(w->apex, w->right, p->left, p->right);
     } else {
         w->right = p->right;
