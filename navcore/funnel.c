@@ -30,6 +30,7 @@
 
 typedef struct funnel {
     const wf_mesh* mesh;
+    const wf_node_pool* pool; ///< the query's last search (see search_portal)
     const wf_poly_ref* path;
     uint32_t count; ///< corridor polygons used (cut at a break)
     uint32_t checked; ///< path[0..checked] are known to be live
@@ -40,17 +41,26 @@ typedef struct funnel {
     wf_straight_point* points;
     uint32_t max_points;
     uint32_t point_count;
+    /// Whether path[link_index[k]] is an off-mesh link, for the two
+    /// polygons last asked about (each portal asks about both its sides).
+    uint32_t link_index[2];
+    bool link_value[2];
 } funnel;
 
 static bool same_point_2d(wf_vec3 a, wf_vec3 b) {
     return wf_v2_distance_sq(a, b) < WF_FUNNEL_SAME_POINT * WF_FUNNEL_SAME_POINT;
 }
 
-static bool poly_is_link(const funnel* f, uint32_t i) {
-    const wf_mesh_tile* tile;
-    const wf_tile_poly* poly;
-    wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
-    return wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+static bool poly_is_link(funnel* f, uint32_t i) {
+    uint32_t slot = i & 1u;
+    if (f->link_index[slot] != i) {
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
+        f->link_index[slot] = i;
+        f->link_value[slot] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+    }
+    return f->link_value[slot];
 }
 
 static uint8_t poly_area(const funnel* f, uint32_t i) {
@@ -73,12 +83,38 @@ static wf_status corridor_portal(const wf_mesh* mesh, const wf_poly_ref* path, u
 
 static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
 
+/// The portal between path[i] and path[i + 1] as the query's last path
+/// search stored it, when that search entered path[i + 1] from path[i] (a
+/// corridor it just found): the same wf_mesh_link_portal_counted result,
+/// without finding the link again, while no tile has been added or removed
+/// since that search.
+static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+    const wf_node_pool* pool = f->pool;
+    if (!pool->funnels_valid || pool->mesh_stamp != f->mesh->change_count) {
+        return false;
+    }
+    uint32_t node = wf_node_pool_find(pool, f->path[i + 1]);
+    if (node == WF_NO_NODE) {
+        return false;
+    }
+    uint32_t parent = pool->nodes[node].parent;
+    if (parent == WF_NO_NODE || pool->nodes[parent].ref.bits != f->path[i].bits) {
+        return false;
+    }
+    *out_left = pool->funnels[node].portal_left;
+    *out_right = pool->funnels[node].portal_right;
+    return true;
+}
+
 /// Portal i of the funnel: the corridor portal, or for the last polygon the
 /// end point as a zero-width portal. Polygons are checked as the funnel
 /// reaches them, not all up front: a crowd string-pulls long corridors
 /// every frame but needs only their first corners. A pair that is not
 /// linked ends the corridor there; a stale ref stops the funnel (false).
-static bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+#if defined(__GNUC__)
+__attribute__((always_inline)) // once per portal: no call in the funnel's loop
+#endif
+static inline bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     if (i + 1 >= f->count) {
         *out_left = f->end;
         *out_right = f->end;
@@ -93,8 +129,11 @@ static bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out
             return false;
         }
         f->checked = i + 1;
+        f->link_index[(i + 1) & 1u] = i + 1;
+        f->link_value[(i + 1) & 1u] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     }
-    if (corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
+    if (!search_portal(f, i, out_left, out_right) &&
+        corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
         f->count = i + 1;
         f->end = clamp_to_poly(f->mesh, f->path[i], f->end_pos);
         *out_left = f->end;
@@ -291,6 +330,7 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
     }
     funnel f = {
         .mesh = mesh,
+        .pool = &query->nodes,
         .path = path,
         .count = path_count,
         .checked = 0,
@@ -300,6 +340,7 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
         .error = WF_OK,
         .points = out_points,
         .max_points = max_points,
+        .link_index = {UINT32_MAX, UINT32_MAX},
     };
     wf_vec3 start = clamp_to_poly(mesh, path[0], start_pos);
     bool fits = append_point(&f, start, WF_STRAIGHT_START, path[0]) && run_funnel(&f, start);

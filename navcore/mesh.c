@@ -791,6 +791,7 @@ static wf_status add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags
     t->next_in_cell = mesh->cell_heads[bucket];
     mesh->cell_heads[bucket] = slot;
     mesh->tile_count++;
+    mesh->change_count++;
 
     connect_internal(mesh, t);
     connect_offmesh_starts(mesh, t);
@@ -920,6 +921,7 @@ wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data, 
     }
     mesh->free_tail = slot;
     mesh->tile_count--;
+    mesh->change_count++;
     return WF_OK;
 }
 

@@ -58,6 +58,9 @@ struct wf_mesh {
     uint32_t free_head;
     uint32_t free_tail; ///< freed slots are appended here (WF_NO_TILE: list empty)
     uint32_t tile_count;
+    /// Counts tile additions and removals (links change only then): what a
+    /// query kept from an earlier search is only reused while it holds.
+    uint32_t change_count;
 };
 
 #define WF_NO_TILE 0xffffffffu

@@ -13,13 +13,6 @@
 /// power of two) must fit in 32 bits.
 #define NODE_POOL_MAX_CAPACITY (1u << 30)
 
-/// Fibonacci hashing: the multiply spreads the poly, tile and generation
-/// bits over the high word, which picks the bucket.
-static uint32_t hash_ref(wf_poly_ref ref, uint32_t mask) {
-    uint64_t h = ref.bits * 0x9e3779b97f4a7c15ull;
-    return (uint32_t)(h >> 32) & mask;
-}
-
 static uint32_t bucket_count_for(uint32_t capacity) {
     uint32_t n = 1;
     while (n < capacity) {
@@ -70,41 +63,11 @@ void wf_node_pool_clear(wf_node_pool* pool) {
         memset(pool->buckets, 0xff, sizeof(uint32_t) * ((size_t)pool->bucket_mask + 1u));
     } else {
         for (uint32_t i = 0; i < pool->count; ++i) {
-            pool->buckets[hash_ref(pool->nodes[i].ref, pool->bucket_mask)] = WF_NO_NODE;
+            pool->buckets[wf_node_pool_hash(pool->nodes[i].ref, pool->bucket_mask)] = WF_NO_NODE;
         }
     }
     pool->count = 0;
-}
-
-uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref) {
-    uint32_t i = pool->buckets[hash_ref(ref, pool->bucket_mask)];
-    while (i != WF_NO_NODE) {
-        if (pool->nodes[i].ref.bits == ref.bits) {
-            return i;
-        }
-        i = pool->nodes[i].next;
-    }
-    return WF_NO_NODE;
-}
-
-uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
-    uint32_t bucket = hash_ref(ref, pool->bucket_mask);
-    for (uint32_t i = pool->buckets[bucket]; i != WF_NO_NODE; i = pool->nodes[i].next) {
-        if (pool->nodes[i].ref.bits == ref.bits) {
-            return i;
-        }
-    }
-    if (pool->count == pool->capacity) {
-        return WF_NO_NODE;
-    }
-    uint32_t index = pool->count++;
-    wf_search_node* n = &pool->nodes[index];
-    memset(n, 0, sizeof *n);
-    n->parent = WF_NO_NODE;
-    n->ref = ref;
-    n->next = pool->buckets[bucket];
-    pool->buckets[bucket] = index;
-    return index;
+    pool->funnels_valid = false;
 }
 
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator,
@@ -176,31 +139,6 @@ static void sift_down(wf_open_list* list, wf_node_pool* pool, uint32_t slot, wf_
 static wf_open_entry entry_of(const wf_node_pool* pool, uint32_t node) {
     wf_open_entry e = {pool->nodes[node].total, node};
     return e;
-}
-
-// The caller keeps the node's WF_NODE_OPEN / CLOSED flags; the list only
-// orders indices. A node is in the list at most once, so capacity = pool
-// capacity never overflows.
-void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
-    WF_ASSERT(list->count < list->capacity && node < pool->count);
-    if (list->count == list->capacity) {
-        return;
-    }
-    list->count++;
-    sift_up(list, pool, list->count - 1u, entry_of(pool, node));
-}
-
-uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
-    if (list->count == 0) {
-        return WF_NO_NODE;
-    }
-    uint32_t top = list->heap[0].node;
-    list->count--;
-    if (list->count > 0) {
-        sift_down(list, pool, 0, list->heap[list->count]);
-    }
-    pool->nodes[top].heap_index = WF_NO_NODE;
-    return top;
 }
 
 // Moves the node either way, so a total that grew (a cheaper cost entered

@@ -54,6 +54,12 @@ typedef struct wf_node_pool {
     uint32_t capacity;
     uint32_t bucket_mask;
     uint32_t count;
+    /// Every node with a parent has its funnel record, portal included
+    /// (set by path searches; a clear drops it, as other searches leave
+    /// funnels unwritten). Straight paths reuse those portals while the
+    /// mesh's change_count is still mesh_stamp.
+    bool funnels_valid;
+    uint32_t mesh_stamp;
 } wf_node_pool;
 
 /// A heap entry carries its key, so ordering never touches the nodes
@@ -72,17 +78,114 @@ typedef struct wf_open_list {
 wf_status wf_node_pool_create(wf_node_pool* pool, const wf_allocator* allocator, uint32_t capacity);
 void wf_node_pool_destroy(wf_node_pool* pool, const wf_allocator* allocator);
 void wf_node_pool_clear(wf_node_pool* pool);
+
+/// Fibonacci hashing: the multiply spreads the poly, tile and generation
+/// bits over the high word, which picks the bucket.
+static inline uint32_t wf_node_pool_hash(wf_poly_ref ref, uint32_t mask) {
+    uint64_t h = ref.bits * 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(h >> 32) & mask;
+}
+
+// find and get are inline: searches call them per neighbour, and a call
+// there makes the caller spill its floats (all vector registers are
+// caller-saved).
+
+/// The node for ref or WF_NO_NODE if it was never reached.
+static inline uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref) {
+    uint32_t i = pool->buckets[wf_node_pool_hash(ref, pool->bucket_mask)];
+    while (i != WF_NO_NODE) {
+        if (pool->nodes[i].ref.bits == ref.bits) {
+            return i;
+        }
+        i = pool->nodes[i].next;
+    }
+    return WF_NO_NODE;
+}
+
 /// The node for ref, created (zeroed, parent WF_NO_NODE) if new; WF_NO_NODE
 /// when the pool is full.
-uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref);
-/// The node for ref or WF_NO_NODE if it was never reached.
-uint32_t wf_node_pool_find(const wf_node_pool* pool, wf_poly_ref ref);
+static inline uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
+    uint32_t bucket = wf_node_pool_hash(ref, pool->bucket_mask);
+    for (uint32_t i = pool->buckets[bucket]; i != WF_NO_NODE; i = pool->nodes[i].next) {
+        if (pool->nodes[i].ref.bits == ref.bits) {
+            return i;
+        }
+    }
+    if (pool->count == pool->capacity) {
+        return WF_NO_NODE;
+    }
+    uint32_t index = pool->count++;
+    pool->nodes[index] = (wf_search_node){.ref = ref, .next = pool->buckets[bucket],
+                                          .parent = WF_NO_NODE};
+    pool->buckets[bucket] = index;
+    return index;
+}
 
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator, uint32_t capacity);
 void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator);
 static inline void wf_open_list_clear(wf_open_list* list) { list->count = 0; }
-void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node);
-uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool);
+/// Adds node, keyed on its total (inline: searches push per neighbour).
+/// The caller keeps the node's WF_NODE_OPEN / CLOSED flags; the list only
+/// orders indices. A node is in the list at most once, so capacity = pool
+/// capacity never overflows.
+static inline void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
+    if (list->count == list->capacity) {
+        return;
+    }
+    wf_open_entry e = {pool->nodes[node].total, node};
+    uint32_t slot = list->count++;
+    while (slot > 0) {
+        uint32_t parent = (slot - 1u) / 2u;
+        wf_open_entry p = list->heap[parent];
+        // (the order of wf_open_list: total, then node index)
+        if (!(e.total < p.total || (e.total == p.total && e.node < p.node))) {
+            break;
+        }
+        list->heap[slot] = p;
+        pool->nodes[p.node].heap_index = slot;
+        slot = parent;
+    }
+    list->heap[slot] = e;
+    pool->nodes[node].heap_index = slot;
+}
+/// Removes and returns the first node (WF_NO_NODE when empty); inline as
+/// push is.
+static inline uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
+    if (list->count == 0) {
+        return WF_NO_NODE;
+    }
+    uint32_t top = list->heap[0].node;
+    uint32_t count = --list->count;
+    if (count > 0) {
+        // Sift the last entry down from the root.
+        wf_open_entry e = list->heap[count];
+        uint32_t slot = 0;
+        for (;;) {
+            uint32_t child = slot * 2u + 1u;
+            if (child >= count) {
+                break;
+            }
+            wf_open_entry c = list->heap[child];
+            if (child + 1u < count) {
+                wf_open_entry d = list->heap[child + 1u];
+                if (d.total < c.total || (d.total == c.total && d.node < c.node)) {
+                    c = d;
+                    child++;
+                }
+            }
+            if (!(c.total < e.total || (c.total == e.total && c.node < e.node))) {
+                break;
+            }
+            list->heap[slot] = c;
+            pool->nodes[c.node].heap_index = slot;
+            slot = child;
+        }
+        list->heap[slot] = e;
+        pool->nodes[e.node].heap_index = slot;
+    }
+    pool->nodes[top].heap_index = WF_NO_NODE;
+    return top;
+}
 /// Restores heap order after node's total changed (decreased or grew).
 void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node);
 

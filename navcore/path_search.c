@@ -39,18 +39,24 @@ typedef struct search_goal {
     bool goals_marked; ///< goals carry WF_NODE_GOAL in the pool
     float h_scale;     ///< 0: Dijkstra
     bool stop_on_reach; ///< done as soon as the goal is reached (no path needed)
+    /// Dead ends (see expand) are not relaxed: only where no partial
+    /// result can be asked for (a search that fails runs again without).
+    bool skip_dead_ends;
 } search_goal;
 
 static bool filter_is_valid(const wf_query_filter* filter) {
     if (filter->path_mode > WF_PATH_MODE_EXACT) {
         return false;
     }
+    // Finite and >= 0 on the bits: below +infinity's pattern, or -0. No
+    // early exit, so the loop vectorises (every query checks all areas).
+    uint32_t bits[WF_MAX_AREAS];
+    memcpy(bits, filter->area_cost, sizeof bits);
+    uint32_t bad = 0;
     for (uint32_t i = 0; i < WF_MAX_AREAS; ++i) {
-        if (!isfinite(filter->area_cost[i]) || filter->area_cost[i] < 0.0f) {
-            return false;
-        }
+        bad |= (uint32_t)(bits[i] >= 0x7f800000u) & (uint32_t)(bits[i] != 0x80000000u);
     }
-    return true;
+    return bad == 0;
 }
 
 static bool box_is_valid(wf_vec3 bmin, wf_vec3 bmax) {
@@ -127,6 +133,8 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     }
     uint32_t start = wf_node_pool_get(&q->nodes, start_ref);
     WF_ASSERT(start != WF_NO_NODE); // callers leave room for it
+    q->nodes.funnels_valid = true; // expand writes a node's funnel with its parent
+    q->nodes.mesh_stamp = q->mesh->change_count;
     wf_search_node* n = &q->nodes.nodes[start];
     n->pos = start_pos;
     n->cost = 0.0f;
@@ -160,6 +168,16 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
 /// Node ids for portals of the node being relaxed (its index is not known
 /// yet): 0 its entry portal, 1 the end point as a one-point portal.
 #define FRESH_NODE(i) (WF_NO_NODE - 1u - (uint32_t)(i))
+
+/// Kept out of the relaxation loop: rarely taken, and inlined it would
+/// crowd the common case's registers.
+#if defined(__GNUC__)
+#define RARE_PATH __attribute__((noinline, cold))
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define RARE_PATH
+#define ALWAYS_INLINE
+#endif
 
 /// The funnel state of a node (see wf_search_wedge) while it is computed.
 typedef wf_search_wedge wedge;
@@ -201,21 +219,30 @@ static wf_vec3 ray_on_portal(wf_vec3 apex, wf_vec3 side, wf_vec3 left, wf_vec3 r
 /// portal lies wholly beyond its left (-1) or right (+1) side.
 static int wedge_narrow(wedge* w, const wedge_portal* p, wf_vec3* window_left,
                         wf_vec3* window_right) {
-    if (beyond_right(w, p->left)) {
+    // beyond_left / beyond_right, with each side's openness and vector
+    // worked out once (the apex and the side a test reads do not change
+    // before it).
+    wf_vec3 to_left = wf_v3_sub(w->left, w->apex);
+    wf_vec3 to_right = wf_v3_sub(w->right, w->apex);
+    bool left_closed = !(wf_v2_length_sq(to_left) < WEDGE_SAME_POINT_SQ);
+    bool right_closed = !(wf_v2_length_sq(to_right) < WEDGE_SAME_POINT_SQ);
+    wf_vec3 pl = wf_v3_sub(p->left, w->apex);
+    wf_vec3 pr = wf_v3_sub(p->right, w->apex);
+    if (right_closed && wf_v2_perp(to_right, pl) < 0.0f) {
         return 1;
     }
-    if (beyond_left(w, p->right)) {
+    if (left_closed && wf_v2_perp(to_left, pr) > 0.0f) {
         return -1;
     }
     *window_left = p->left;
     *window_right = p->right;
-    if (beyond_left(w, p->left)) {
+    if (left_closed && wf_v2_perp(to_left, pl) > 0.0f) {
         *window_left = ray_on_portal(w->apex, w->left, p->left, p->right);
     } else {
         w->left = p->left;
         w->left_node = p->node;
     }
-    if (beyond_right(w, p->right)) {
+    if (right_closed && wf_v2_perp(to_right, pr) < 0.0f) {
         *window_right = ray_on_portal(w->apex, w->right, p->left, p->right);
     } else {
         w->right = p->right;
@@ -240,9 +267,9 @@ static void wedge_bend(wedge* w, int side, float k) {
 /// parent chain; if that vertex lies more than WEDGE_REPLAY_MAX portals
 /// back, only the fresh portals are, which can only make the cost lower).
 /// The window is the part of the last portal seen from the final apex.
-static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
-                       const wedge_portal* fresh, uint32_t fresh_count, float k,
-                       wf_vec3* window_left, wf_vec3* window_right) {
+RARE_PATH static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
+                                 const wedge_portal* fresh, uint32_t fresh_count, float k,
+                                 wf_vec3* window_left, wf_vec3* window_right) {
     int side = 0;
     uint32_t first = 0;
     while (first < fresh_count &&
@@ -301,7 +328,7 @@ static void wedge_pass(const wf_node_pool* pool, uint32_t current, wedge* w,
 /// The point x of the window (a, b) that minimises |apex x| + |x target|
 /// on XZ: where the line apex->target crosses it (target mirrored over the
 /// window's line when both lie on one side), or the nearer end.
-static wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
+static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
     wf_vec3 e = wf_v3_sub(b, a);
     float e_sq = wf_v2_length_sq(e);
     if (e_sq <= WEDGE_SAME_POINT_SQ) {
@@ -333,9 +360,9 @@ static wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) 
 
 /// The point x of segment (a, b) that minimises the way from `from` to
 /// the target through it, or for Dijkstra (no target) its nearest point.
-static wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 from, wf_vec3 a,
-                         wf_vec3 b) {
-    if (g->kind == SEARCH_TO_GOALS) {
+static inline wf_vec3 aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, wf_vec3 a,
+                                wf_vec3 b) {
+    if (kind == SEARCH_TO_GOALS) {
         float t = 0.0f;
         (void)wf_dist_point_segment_sq_2d(from, a, b, &t);
         return wf_v3_lerp(a, b, t);
@@ -350,22 +377,20 @@ static wf_vec3 aim_point(const search_goal* g, wf_vec3 target, wf_vec3 from, wf_
 /// window or round a wedge side's vertex for the parts of the portal beyond
 /// that side. *out_cost gets the cost to that point (k per metre),
 /// *out_distance its straight distance to the goal point (0 for Dijkstra).
-static wf_vec3 entry_point(const search_goal* g, const wedge* w, wf_vec3 left,
-                           wf_vec3 right, wf_vec3 window_left, wf_vec3 window_right, float k,
-                           float* out_cost, float* out_distance) {
-    bool aims = g->kind != SEARCH_TO_GOALS;
-    wf_vec3 target = g->kind == SEARCH_TO_POLY
-                         ? g->end_pos
-                         : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
-    wf_vec3 best = aim_point(g, target, w->apex, window_left, window_right);
+ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target,
+                                                const wedge* w, wf_vec3 left, wf_vec3 right,
+                                                wf_vec3 window_left, wf_vec3 window_right,
+                                                bool cut_left, bool cut_right, float k,
+                                                float* out_cost, float* out_distance) {
+    bool aims = kind != SEARCH_TO_GOALS;
+    wf_vec3 best = aim_point(kind, target, w->apex, window_left, window_right);
     float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
     float best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
     float best_total = best_cost + best_distance * k;
     // The parts of the portal beyond a side: round that side's vertex (the
-    // window ends where the portal does unless a side cut it). A goal past
-    // the portal and not beyond that side is best reached straight.
-    bool cut_left = window_left.x != left.x || window_left.z != left.z;
-    bool cut_right = window_right.x != right.x || window_right.z != right.z;
+    // window ends where the portal does unless a side cut it; a cut that
+    // left the end where it was has nothing beyond it, see below). A goal
+    // past the portal and not beyond that side is best reached straight.
     if (!cut_left && !cut_right) {
         *out_cost = best_cost;
         *out_distance = best_distance;
@@ -389,7 +414,7 @@ static wf_vec3 entry_point(const search_goal* g, const wedge* w, wf_vec3 left,
         if (goal_past && !(side == 0 ? beyond_left(w, target) : beyond_right(w, target))) {
             continue;
         }
-        wf_vec3 pos = aim_point(g, target, corner, a, b);
+        wf_vec3 pos = aim_point(kind, target, corner, a, b);
         float cost = w->apex_cost +
                      (wf_v3_distance(w->apex, corner) + wf_v3_distance(corner, pos)) * k;
         float distance = aims ? wf_v3_distance(pos, target) : 0.0f;
@@ -407,7 +432,7 @@ static wf_vec3 entry_point(const search_goal* g, const wedge* w, wf_vec3 left,
 }
 
 /// True when node is `from` or one of its ancestors.
-static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint32_t from) {
+RARE_PATH static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint32_t from) {
     for (uint32_t i = from, steps = 0; i != WF_NO_NODE && steps <= pool->count;
          i = pool->nodes[i].parent, ++steps) {
         if (i == node) {
@@ -417,21 +442,112 @@ static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint32_t from) 
     return false;
 }
 
+/// Links an expansion gathers before relaxing (more: the chain is walked
+/// per link instead).
+#define EXPAND_LINKS_MAX 48u
+
+/// The expanded node's wedge sides as vectors from the apex, and whether
+/// each is open: the same for every neighbour, so worked out once.
+typedef struct wedge_sides {
+    wf_vec3 left, right;
+    bool left_open, right_open;
+} wedge_sides;
+
+static wedge_sides wedge_sides_of(const wedge* w) {
+    wedge_sides s;
+    s.left = wf_v3_sub(w->left, w->apex);
+    s.right = wf_v3_sub(w->right, w->apex);
+    s.left_open = wf_v2_length_sq(s.left) < WEDGE_SAME_POINT_SQ;
+    s.right_open = wf_v2_length_sq(s.right) < WEDGE_SAME_POINT_SQ;
+    return s;
+}
+
+/// wedge_narrow for a fresh portal of the expanded node (its wedge `from`,
+/// sides precomputed): the same tests in the same order, into *w. Returns
+/// nonzero (w untouched) when the portal lies wholly beyond a side.
+ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedge_sides* s,
+                                                   wf_vec3 left, wf_vec3 right, wedge* w,
+                                                   wf_vec3* window_left, wf_vec3* window_right,
+                                                   bool* cut_left, bool* cut_right) {
+    wf_vec3 to_left = wf_v3_sub(left, from->apex);
+    wf_vec3 to_right = wf_v3_sub(right, from->apex);
+    if (!s->right_open && wf_v2_perp(s->right, to_left) < 0.0f) {
+        return 1;
+    }
+    if (!s->left_open && wf_v2_perp(s->left, to_right) > 0.0f) {
+        return -1;
+    }
+    *w = *from;
+    *window_left = left;
+    *window_right = right;
+    *cut_left = !s->left_open && wf_v2_perp(s->left, to_left) > 0.0f;
+    *cut_right = !s->right_open && wf_v2_perp(s->right, to_right) < 0.0f;
+    if (*cut_left) {
+        *window_left = ray_on_portal(from->apex, from->left, left, right);
+    } else {
+        w->left = left;
+        w->left_node = FRESH_NODE(0);
+    }
+    if (*cut_right) {
+        *window_right = ray_on_portal(from->apex, from->right, left, right);
+    } else {
+        w->right = right;
+        w->right_node = FRESH_NODE(0);
+    }
+    return 0;
+}
+
 /// Relaxes every passable neighbour of an expanded node. Returns true when
 /// a stop_on_reach search has just reached its goal.
-static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal* g,
-                   uint32_t current, const wf_mesh_tile* tile, const wf_tile_poly* poly,
-                   wf_poly_ref parent_ref, bool* out_of_nodes) {
+/// `kind` is g->kind, passed apart so that each search's copy drops the
+/// others' branches.
+ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filter,
+                                        const search_goal* g, search_kind kind,
+                                        uint32_t current, const wf_mesh_tile* tile,
+                                        const wf_tile_poly* poly, wf_poly_ref parent_ref,
+                                        bool* out_of_nodes) {
     wf_node_pool* pool = &q->nodes;
     const wf_poly_ref cur_ref = pool->nodes[current].ref;
     const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
+    const wedge_sides sides = wedge_sides_of(&cur_wedge);
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
-    // A lower bound on any neighbour's total (see its use below); the
-    // margin covers float rounding in the totals.
-    float k_min = fminf(filter->area_cost[tile->poly_areas[poly_index]], g->h_scale);
-    float bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
+    float k_here = filter->area_cost[tile->poly_areas[poly_index]];
+    // A lower bound on any neighbour's total (see its use below; worked
+    // out when a reached neighbour first needs it); the margin covers
+    // float rounding in the totals.
+    float bound = -1.0f;
+    // The goal point entry points aim at (box searches: the box centre).
+    const wf_vec3 target = kind == SEARCH_TO_POLY
+                               ? g->end_pos
+                               : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
+    // The links in one walk of the chain, so finding the other links to
+    // the same neighbour reads a small array; a 64-bit mask of the hashed
+    // refs tells in the same walk whether two links may go to one
+    // neighbour (usually none do, and then nothing is looked for).
+    uint32_t link_ids[EXPAND_LINKS_MAX];
+    uint64_t link_refs[EXPAND_LINKS_MAX];
+    uint32_t link_count = 0;
+    bool gathered = true;
+    uint64_t seen_mask = 0;
+    bool may_repeat = false;
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
+        if (link_count == EXPAND_LINKS_MAX) {
+            gathered = false;
+            break;
+        }
+        uint64_t ref = tile->links[k].ref;
+        uint64_t bit = 1ull << ((ref * 0x9e3779b97f4a7c15ull) >> 58);
+        may_repeat |= (seen_mask & bit) != 0;
+        seen_mask |= bit;
+        link_ids[link_count] = k;
+        link_refs[link_count++] = ref;
+    }
+    uint32_t k = gathered ? (link_count > 0 ? link_ids[0] : WF_NULL_LINK)
+                          : tile->first_link[poly_index];
+    for (uint32_t at = 0; k != WF_NULL_LINK;
+         ++at, k = gathered ? (at < link_count ? link_ids[at] : WF_NULL_LINK)
+                            : tile->links[k].next) {
         wf_poly_ref next_ref = wf_poly_ref_from_u64(tile->links[k].ref);
         if (wf_poly_ref_is_null(next_ref) || next_ref.bits == parent_ref.bits) {
             continue; // going back never gets cheaper
@@ -439,11 +555,11 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         const wf_mesh_tile* next_tile;
         const wf_tile_poly* next_poly;
         wf_mesh_resolve_unchecked(q->mesh, next_ref, &next_tile, &next_poly);
-        uint32_t next_index = wf_tile_poly_index(next_tile, next_poly);
+        uint32_t next_index = wf_poly_ref_poly(next_ref);
         if (!wf_filter_passes(filter, next_tile, next_index)) {
             continue;
         }
-        bool reaches_end = g->kind == SEARCH_TO_POLY && next_ref.bits == g->end_ref.bits;
+        bool reaches_end = kind == SEARCH_TO_POLY && next_ref.bits == g->end_ref.bits;
         if (reaches_end && g->stop_on_reach) {
             return true;
         }
@@ -451,18 +567,42 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         // same portal (their union, see wf_mesh_link_portal): relax the
         // first of them only, and tell the portal how many there are.
         uint32_t links_to = 1;
-        if (!via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH) {
-            bool seen = false, passed = false;
-            for (uint32_t j = tile->first_link[poly_index]; j != WF_NULL_LINK;
-                 j = tile->links[j].next) {
-                if (j == k) {
-                    passed = true;
-                } else if (tile->links[j].ref == next_ref.bits) {
-                    links_to++;
-                    seen |= !passed;
+        if (!via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH &&
+            (may_repeat || !gathered)) {
+            bool seen = false;
+            if (gathered) {
+                for (uint32_t j = 0; j < link_count; ++j) {
+                    if (j != at && link_refs[j] == next_ref.bits) {
+                        links_to++;
+                        seen |= j < at;
+                    }
+                }
+            } else {
+                bool passed = false;
+                for (uint32_t j = tile->first_link[poly_index]; j != WF_NULL_LINK;
+                     j = tile->links[j].next) {
+                    if (j == k) {
+                        passed = true;
+                    } else if (tile->links[j].ref == next_ref.bits) {
+                        links_to++;
+                        seen |= !passed;
+                    }
                 }
             }
             if (seen) {
+                continue;
+            }
+        }
+        if (g->skip_dead_ends && !reaches_end &&
+            wf_poly_type(next_poly) == WF_POLY_TYPE_GROUND) {
+            // A neighbour whose links all lead back here is a dead end: a
+            // way through it can only turn back, so it never carries a path
+            // to the goal (it is no goal itself).
+            uint32_t j = next_tile->first_link[next_index];
+            while (j != WF_NULL_LINK && next_tile->links[j].ref == cur_ref.bits) {
+                j = next_tile->links[j].next;
+            }
+            if (j == WF_NULL_LINK && next_tile->first_link[next_index] != WF_NULL_LINK) {
                 continue;
             }
         }
@@ -476,24 +616,70 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         // from the apex towards the goal at the lower of the area cost and
         // the heuristic's weight: a neighbour reached for that already
         // keeps its way (the relax test below would turn this one down).
-        if (!reaches_end && (n->flags & NODE_REACHED) != 0 && n->total <= bound) {
-            continue;
+        if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
+            if (bound < 0.0f) {
+                float k_min = fminf(k_here, g->h_scale);
+                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) *
+                        0.99999f;
+            }
+            if (n->total <= bound) {
+                continue;
+            }
         }
         wf_vec3 left, right;
-        wf_mesh_link_portal_counted(cur_ref, tile, poly, &tile->links[k], next_tile, next_poly,
-                                    links_to, &left, &right);
+        // (A whole edge's vertices are copied into the funnel record from
+        // the tile: copied from the stack, where they sit as single floats,
+        // the record's wider loads would wait on store forwarding.)
+        const float* left_src = NULL;
+        const float* right_src = NULL;
+        const wf_tile_link* link = &tile->links[k];
+        if (links_to == 1 && !via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH &&
+            (link->side == 0xff || (link->bmin == 0 && link->bmax == 255))) {
+            // The common case of wf_mesh_link_portal_counted: the whole edge.
+            uint32_t e = link->edge;
+            right_src = &tile->verts[3u * poly->verts[e]];
+            left_src = &tile->verts[3u * poly->verts[e + 1u < poly->vert_count ? e + 1u : 0u]];
+            right = wf_v3(right_src[0], right_src[1], right_src[2]);
+            left = wf_v3(left_src[0], left_src[1], left_src[2]);
+        } else {
+            wf_mesh_link_portal_counted(cur_ref, tile, poly, link, next_tile, next_poly,
+                                        links_to, &left, &right);
+        }
         // The way to the portal runs straight from the wedge's apex (see
         // wf_search_node); the search enters the next polygon at the point
         // of the portal seen from there that is best towards the goal.
-        float k_here = filter->area_cost[tile->poly_areas[poly_index]];
         float k_next = filter->area_cost[next_tile->poly_areas[next_index]];
-        wedge w = cur_wedge;
-        wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)}, {g->end_pos, g->end_pos, FRESH_NODE(1)}};
+        wedge w;
         wf_vec3 window_left, window_right;
-        wedge_pass(pool, current, &w, fresh, 1, k_here, &window_left, &window_right);
+        bool cut_left = false, cut_right = false;
+        int side = wedge_narrow_fresh(&cur_wedge, &sides, left, right, &w, &window_left,
+                                      &window_right, &cut_left, &cut_right);
+        if (side != 0) {
+            // Wholly beyond a side: the way bends round that side's vertex.
+            w = cur_wedge;
+            if ((side < 0 ? w.left_node : w.right_node) == current) {
+                // The vertex is on this node's own portal: nothing to
+                // replay, and the portal passes the fresh, open wedge
+                // whole (what wedge_pass does here, without its lists).
+                wedge_bend(&w, side, k_here);
+                w.left = window_left = left;
+                w.right = window_right = right;
+                w.left_node = w.right_node = FRESH_NODE(0);
+            } else {
+                // (Through a copy: w's address never escapes, so it can
+                // stay in registers.)
+                wedge_portal fresh = {left, right, FRESH_NODE(0)};
+                wedge bent = cur_wedge;
+                wedge_pass(pool, current, &bent, &fresh, 1, k_here, &window_left,
+                           &window_right);
+                w = bent;
+                cut_left = window_left.x != left.x || window_left.z != left.z;
+                cut_right = window_right.x != right.x || window_right.z != right.z;
+            }
+        }
         float cost, distance;
-        wf_vec3 pos = entry_point(g, &w, left, right, window_left, window_right, k_here, &cost,
-                                  &distance);
+        wf_vec3 pos = entry_point(kind, target, &w, left, right, window_left, window_right,
+                                  cut_left, cut_right, k_here, &cost, &distance);
         bool restart = via_offmesh || k_next != k_here ||
                        wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
         float entry_cost = cost;
@@ -501,16 +687,24 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         if (reaches_end) {
             if (!restart) {
                 // The end as a last, one-point portal: the way bends round
-                // a wedge side if the end lies beyond it.
-                wedge e = cur_wedge;
-                wedge_pass(pool, current, &e, fresh, 2, k_here, &window_left, &window_right);
+                // a wedge side if the end lies beyond it. Inside the wedge
+                // (usually) it is the pass through the portal, then
+                // straight on.
+                wedge e = w;
+                if (beyond_right(&w, g->end_pos) || beyond_left(&w, g->end_pos)) {
+                    wedge_portal fresh[2] = {{left, right, FRESH_NODE(0)},
+                                             {g->end_pos, g->end_pos, FRESH_NODE(1)}};
+                    wf_vec3 end_left, end_right;
+                    e = cur_wedge;
+                    wedge_pass(pool, current, &e, fresh, 2, k_here, &end_left, &end_right);
+                }
                 cost = e.apex_cost + wf_v3_distance(e.apex, g->end_pos) * k_here;
             } else {
                 cost += wf_v3_distance(pos, g->end_pos) * k_next;
             }
             heuristic = 0.0f;
         } else {
-            heuristic = (g->kind == SEARCH_TO_POLY ? distance : goal_distance(g, pos)) * g->h_scale;
+            heuristic = (kind == SEARCH_TO_POLY ? distance : goal_distance(g, pos)) * g->h_scale;
         }
         if (restart) {
             // A straight line cannot cross a change of price or a jump: the
@@ -530,9 +724,20 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
         n->pos = pos;
         n->cost = cost;
         n->total = total;
-        w.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
-        w.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
-        pool->funnels[next] = (wf_search_funnel){w, left, right};
+        wf_search_funnel* fu = &pool->funnels[next];
+        fu->wedge.apex = w.apex;
+        fu->wedge.left = w.left;
+        fu->wedge.right = w.right;
+        fu->wedge.apex_cost = w.apex_cost;
+        fu->wedge.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
+        fu->wedge.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
+        if (left_src != NULL) {
+            memcpy(&fu->portal_left, left_src, sizeof fu->portal_left);
+            memcpy(&fu->portal_right, right_src, sizeof fu->portal_right);
+        } else {
+            fu->portal_left = left;
+            fu->portal_right = right;
+        }
         n->parent = current;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
                    (via_offmesh ? WF_NODE_PARENT_OFFMESH : 0u);
@@ -548,9 +753,12 @@ static bool expand(wf_query* q, const wf_query_filter* filter, const search_goal
 
 /// Runs up to max_iterations expansions. WF_IN_PROGRESS, WF_OK (goal node
 /// in *goal_node), WF_PARTIAL (open list empty) or WF_ERR_STALE_REF.
+/// `sliced`: the mesh may have changed since the search began, so every
+/// expanded node and its parent are checked; a search run whole within one
+/// call reaches live polygons only (through the links of live tiles).
 static wf_status search_step(wf_query* q, const wf_query_filter* filter, const search_goal* g,
                              uint32_t max_iterations, uint32_t* out_iterations,
-                             uint32_t* goal_node, bool* out_of_nodes) {
+                             uint32_t* goal_node, bool* out_of_nodes, bool sliced) {
     wf_node_pool* pool = &q->nodes;
     uint32_t iterations = 0;
     wf_status status = WF_IN_PROGRESS;
@@ -566,24 +774,30 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
         // A sliced search may see tiles removed between updates.
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
-        if (wf_mesh_resolve(q->mesh, n->ref, &tile, &poly) != WF_OK) {
-            status = WF_ERR_STALE_REF;
-            break;
-        }
         wf_poly_ref parent_ref = {0};
         if (n->parent != WF_NO_NODE) {
             parent_ref = pool->nodes[n->parent].ref;
-            if (wf_mesh_check_poly(q->mesh, parent_ref) != WF_OK) {
-                status = WF_ERR_STALE_REF;
-                break;
-            }
         }
-        if (is_goal(q, g, current, tile, poly)) {
+        if (!sliced) {
+            wf_mesh_resolve_unchecked(q->mesh, n->ref, &tile, &poly);
+        } else if (wf_mesh_resolve(q->mesh, n->ref, &tile, &poly) != WF_OK ||
+                   (n->parent != WF_NO_NODE && wf_mesh_check_poly(q->mesh, parent_ref) != WF_OK)) {
+            status = WF_ERR_STALE_REF;
+            break;
+        }
+        if (g->kind == SEARCH_TO_POLY ? n->ref.bits == g->end_ref.bits
+                                      : is_goal(q, g, current, tile, poly)) {
             *goal_node = current;
             status = WF_OK;
             break;
         }
-        if (expand(q, filter, g, current, tile, poly, parent_ref, out_of_nodes)) {
+        // (The common path search gets its own copy of expand.)
+        bool stop = g->kind == SEARCH_TO_POLY
+                        ? expand(q, filter, g, SEARCH_TO_POLY, current, tile, poly, parent_ref,
+                                 out_of_nodes)
+                        : expand(q, filter, g, g->kind, current, tile, poly, parent_ref,
+                                 out_of_nodes);
+        if (stop) {
             *goal_node = current;
             status = WF_OK;
             break;
@@ -621,8 +835,10 @@ static uint32_t best_reached_node(const wf_query* q, const search_goal* g) {
 
 /// Writes the start..target chain into path, keeping the start part when
 /// it does not fit. out->flags must hold the search's flags already.
+/// `sliced`: the polygons are checked again (the mesh may have changed
+/// since the search).
 static wf_status write_path(const wf_query* q, uint32_t target, wf_poly_ref* path,
-                            uint32_t max_path, wf_path_result* out) {
+                            uint32_t max_path, wf_path_result* out, bool sliced) {
     const wf_search_node* nodes = q->nodes.nodes;
     uint32_t length = 0;
     // Parent chains are trees (see expand); the bound only guards the loop.
@@ -636,7 +852,7 @@ static wf_status write_path(const wf_query* q, uint32_t target, wf_poly_ref* pat
     }
     uint32_t i = last;
     for (uint32_t w = keep; w > 0; --w) {
-        if (wf_mesh_check_poly(q->mesh, nodes[i].ref) != WF_OK) {
+        if (sliced && wf_mesh_check_poly(q->mesh, nodes[i].ref) != WF_OK) {
             out->count = 0;
             out->flags = 0;
             out->cost = 0.0f;
@@ -677,10 +893,14 @@ static search_goal sliced_goal(const wf_query* q) {
 }
 
 /// The sliced search is over (finished, or its nodes reused by another).
+/// (Only the fields read while no search is active are reset: every query
+/// passes here, and the rest is written by begin before it is read.)
 static void end_sliced(wf_query* q) {
     q->exact.active = false;
-    memset(&q->sliced, 0, sizeof q->sliced);
+    q->sliced.status = WF_OK;
+    q->sliced.active = false;
     q->sliced.best_node = WF_NO_NODE;
+    q->sliced.out_of_nodes = false;
 }
 
 wf_status wf_query_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref end_ref,
@@ -729,7 +949,7 @@ wf_status wf_query_update_path(wf_query* query, uint32_t max_iterations,
     search_goal g = sliced_goal(query);
     uint32_t goal_node = WF_NO_NODE;
     ss->status = search_step(query, &ss->filter, &g, max_iterations, out_iterations, &goal_node,
-                             &ss->out_of_nodes);
+                             &ss->out_of_nodes, true);
     if (ss->status == WF_OK) {
         ss->best_node = goal_node;
     }
@@ -756,7 +976,7 @@ static wf_status finish_sliced(wf_query* query, uint32_t target, wf_poly_ref* pa
             out->flags = partial_flags(ss->out_of_nodes);
         }
     }
-    wf_status s = write_path(query, target, path, max_path, out);
+    wf_status s = write_path(query, target, path, max_path, out, true);
     end_sliced(query);
     return s;
 }
@@ -803,15 +1023,61 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
                              wf_poly_ref* path, uint32_t max_path, wf_path_result* out) {
     clear_result(out);
     WF_CHECK_ARG(path != NULL && out != NULL && max_path > 0);
-    wf_status s = wf_query_begin_path(query, start_ref, end_ref, start_pos, end_pos, filter);
+    WF_CHECK_ARG(query != NULL && filter != NULL);
+    if (filter->path_mode == WF_PATH_MODE_EXACT) {
+        wf_status s = wf_query_begin_path(query, start_ref, end_ref, start_pos, end_pos, filter);
+        if (s != WF_OK) {
+            return s;
+        }
+        do {
+            s = wf_query_update_path(query, UINT32_MAX, NULL);
+        } while (s == WF_IN_PROGRESS);
+        return wf_query_finish_path(query, path, max_path, out);
+    }
+    // The sliced search run whole, without copying the filter into the
+    // sliced state (the same steps as begin, update and finish).
+    WF_CHECK_ARG(!wf_poly_ref_is_null(start_ref) && !wf_poly_ref_is_null(end_ref));
+    WF_CHECK_ARG(wf_v3_is_finite(start_pos) && wf_v3_is_finite(end_pos));
+    WF_CHECK_ARG(filter_is_valid(filter));
+    wf_status s = wf_mesh_check_poly(query->mesh, start_ref);
+    if (s == WF_OK) {
+        s = wf_mesh_check_poly(query->mesh, end_ref);
+    }
     if (s != WF_OK) {
         return s;
     }
-    s = wf_query_update_path(query, UINT32_MAX, NULL);
-    while (s == WF_IN_PROGRESS) {
-        s = wf_query_update_path(query, UINT32_MAX, NULL); // more than 2^32 expansions
+    end_sliced(query);
+    search_goal g;
+    memset(&g, 0, sizeof g);
+    g.kind = SEARCH_TO_POLY;
+    g.end_ref = end_ref;
+    g.end_pos = end_pos;
+    g.h_scale = H_SCALE;
+    g.skip_dead_ends = true;
+    search_start(query, filter, &g, start_ref, start_pos);
+    uint32_t target = WF_NO_NODE;
+    bool out_of_nodes = false;
+    do {
+        s = search_step(query, filter, &g, UINT32_MAX, NULL, &target, &out_of_nodes, false);
+    } while (s == WF_IN_PROGRESS);
+    if (s == WF_PARTIAL) {
+        // No path: the partial one goes to the reached polygon nearest the
+        // goal, dead ends included, so search again relaxing them.
+        g.skip_dead_ends = false;
+        out_of_nodes = false;
+        search_start(query, filter, &g, start_ref, start_pos);
+        do {
+            s = search_step(query, filter, &g, UINT32_MAX, NULL, &target, &out_of_nodes, false);
+        } while (s == WF_IN_PROGRESS);
     }
-    return wf_query_finish_path(query, path, max_path, out);
+    if (s < 0) {
+        return s;
+    }
+    if (s != WF_OK) {
+        target = best_reached_node(query, &g);
+        out->flags = partial_flags(out_of_nodes);
+    }
+    return write_path(query, target, path, max_path, out, false);
 }
 
 /// Runs a whole non-sliced search from start_ref.
@@ -824,7 +1090,7 @@ static wf_status run_search(wf_query* query, const wf_query_filter* filter, cons
     *out_of_nodes = false;
     wf_status s;
     do {
-        s = search_step(query, filter, g, UINT32_MAX, NULL, goal_node, out_of_nodes);
+        s = search_step(query, filter, g, UINT32_MAX, NULL, goal_node, out_of_nodes, false);
     } while (s == WF_IN_PROGRESS);
     return s;
 }
@@ -910,7 +1176,7 @@ wf_status wf_query_find_path_to_box(wf_query* query, wf_poly_ref start_ref, wf_v
     if (reached) {
         goal = clamp_to_box(goal, box_min, box_max);
     }
-    s = write_path(query, target, path, max_path, out);
+    s = write_path(query, target, path, max_path, out, false);
     if (s >= 0) {
         *out_goal = goal;
         if ((out->flags & WF_PATH_BUFFER_FULL) == 0) {
@@ -964,7 +1230,7 @@ wf_status wf_query_find_nearest_goal(wf_query* query, wf_poly_ref start_ref, wf_
     while (goals[index].bits != reached.bits) {
         index++; // the first occurrence when a goal is listed twice
     }
-    s = write_path(query, target, path, max_path, out);
+    s = write_path(query, target, path, max_path, out, false);
     if (s >= 0) {
         *out_goal_index = index;
     }

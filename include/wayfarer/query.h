@@ -149,7 +149,9 @@ typedef struct wf_path_result {
 
 /// A* from start to end polygon. WF_OK for a complete path, WF_PARTIAL when
 /// out->flags has WF_PATH_PARTIAL or WF_PATH_BUFFER_FULL (the path then
-/// leads to the reached polygon nearest the goal).
+/// leads to the reached polygon nearest the goal). It skips dead ends on the
+/// way, so finding that there is no path takes a second search (with them,
+/// for that nearest polygon); the sliced search below does it in one.
 WF_NODISCARD WF_API wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref,
                                                  wf_poly_ref end_ref, wf_vec3 start_pos,
                                                  wf_vec3 end_pos, const wf_query_filter* filter,
