@@ -1018,6 +1018,25 @@ wf_status wf_mesh_get_poly_area(const wf_mesh* mesh, wf_poly_ref ref, uint8_t* o
     return s;
 }
 
+wf_status wf_mesh_get_poly_surface(const wf_mesh* mesh, wf_poly_ref ref, float* out_m2) {
+    WF_CHECK_ARG(mesh != NULL && out_m2 != NULL);
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    wf_status s = wf_mesh_resolve(mesh, ref, &t, &p);
+    if (s != WF_OK) {
+        return s;
+    }
+    // Shoelace over the outline on XZ.
+    float twice = 0.0f;
+    for (uint32_t k = 0; k < p->vert_count; ++k) {
+        const float* a = &t->verts[3u * p->verts[k]];
+        const float* b = &t->verts[3u * p->verts[k + 1u < p->vert_count ? k + 1u : 0u]];
+        twice += a[0] * b[2] - b[0] * a[2];
+    }
+    *out_m2 = wf_poly_type(p) == WF_POLY_TYPE_OFFMESH ? 0.0f : fabsf(twice) * 0.5f;
+    return WF_OK;
+}
+
 bool wf_mesh_is_offmesh_link(const wf_mesh* mesh, wf_poly_ref ref) {
     const wf_mesh_tile* t;
     const wf_tile_poly* p;

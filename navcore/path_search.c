@@ -150,7 +150,8 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
         const wf_tile_poly* poly;
         wf_mesh_resolve_unchecked(q->mesh, start_ref, &tile, &poly);
         n->cost = wf_filter_cost(filter, start_pos, g->end_pos, tile,
-                                 wf_tile_poly_index(tile, poly));
+                                 wf_tile_poly_index(tile, poly)) *
+                  wf_query_poly_scale(q, start_ref);
         n->total = n->cost;
     }
     n->flags |= WF_NODE_OPEN;
@@ -512,7 +513,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     const wedge_sides sides = wedge_sides_of(&cur_wedge);
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
-    float k_here = filter->area_cost[tile->poly_areas[poly_index]];
+    float k_here = filter->area_cost[tile->poly_areas[poly_index]] * wf_query_poly_scale(q, cur_ref);
     // A lower bound on any neighbour's total (see its use below; worked
     // out when a reached neighbour first needs it); the margin covers
     // float rounding in the totals.
@@ -648,7 +649,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // The way to the portal runs straight from the wedge's apex (see
         // wf_search_node); the search enters the next polygon at the point
         // of the portal seen from there that is best towards the goal.
-        float k_next = filter->area_cost[next_tile->poly_areas[next_index]];
+        float k_next =
+            filter->area_cost[next_tile->poly_areas[next_index]] * wf_query_poly_scale(q, next_ref);
         wedge w;
         wf_vec3 window_left, window_right;
         bool cut_left = false, cut_right = false;

@@ -68,6 +68,15 @@ void wf_query_destroy(wf_query* query) {
     wf_free(&allocator, query, sizeof *query, _Alignof(wf_query));
 }
 
+void wf_query_set_cost_scale(wf_query* query, wf_poly_cost_fn fn, const void* user) {
+    if (query == NULL) {
+        WF_REPORT_MISUSE("query != NULL");
+        return;
+    }
+    query->cost_scale = fn;
+    query->cost_scale_user = fn != NULL ? user : NULL;
+}
+
 size_t wf_query_memory_bytes(const wf_query* query) {
     if (query == NULL) {
         return 0;

@@ -30,7 +30,18 @@ struct wf_query {
     wf_open_list open;
     wf_sliced_search sliced;
     wf_exact_search exact; ///< exact path mode (exact_search.c)
+    wf_poly_cost_fn cost_scale;  ///< default-mode searches: area cost factor per polygon
+    const void* cost_scale_user;
 };
+
+/// The cost scale of a polygon (1 without a scale; never below 1 or NaN).
+static inline float wf_query_poly_scale(const wf_query* q, wf_poly_ref ref) {
+    if (q->cost_scale == NULL) {
+        return 1.0f;
+    }
+    float s = q->cost_scale(q->cost_scale_user, ref);
+    return s >= 1.0f && s <= 1e6f ? s : (s > 1e6f ? 1e6f : 1.0f);
+}
 
 /// Starts a search that reuses the node pool and open list (local queries,
 /// random points): a sliced path search in progress is over, its nodes gone.

@@ -268,6 +268,9 @@ WF_NODISCARD WF_API wf_status wf_mesh_set_poly_area(wf_mesh* mesh, wf_poly_ref r
                                                     uint8_t area);
 WF_NODISCARD WF_API wf_status wf_mesh_get_poly_area(const wf_mesh* mesh, wf_poly_ref ref,
                                                     uint8_t* out_area);
+/// Area (m^2) of a polygon seen from above (an off-mesh link: 0).
+WF_NODISCARD WF_API wf_status wf_mesh_get_poly_surface(const wf_mesh* mesh, wf_poly_ref ref,
+                                                       float* out_m2);
 
 /// True for an off-mesh link, false for a polygon (stale refs: false).
 WF_API bool wf_mesh_is_offmesh_link(const wf_mesh* mesh, wf_poly_ref ref);

@@ -158,6 +158,18 @@ WF_NODISCARD WF_API wf_status wf_query_find_path(wf_query* query, wf_poly_ref st
                                                  wf_poly_ref* path, uint32_t max_path,
                                                  wf_path_result* out);
 
+/// Cost scale of a polygon: a factor (clamped to at least 1) on its area
+/// cost, for costs that change while the game runs without touching the
+/// mesh (a crowd's crowding). Called from the thread searching; it must
+/// answer the same for a polygon while one search lasts.
+typedef float (*wf_poly_cost_fn)(const void* user, wf_poly_ref poly);
+
+/// Sets (fn != NULL) or clears the cost scale the query's default-mode path
+/// searches apply (find_path, the sliced search; exact mode ignores it, as
+/// it has no costs). Searches then stay exact in cost (the heuristic and
+/// pruning use the filter's costs, which the scale only raises).
+WF_API void wf_query_set_cost_scale(wf_query* query, wf_poly_cost_fn fn, const void* user);
+
 /// Time-sliced find_path: begin, then update until it stops returning
 /// WF_IN_PROGRESS, then finish. The mesh must not change in between unless
 /// the caller accepts that update returns WF_ERR_STALE_REF for a search

@@ -547,6 +547,24 @@ static void test_add_tile_bad_arguments(void** state) {
     wf_set_assert_hook(previous);
 }
 
+static void test_poly_surface(void** state) {
+    (void)state;
+    // Cells of 0.5 m: a quarter square metre each; stale and null refs fail.
+    wf_mesh* mesh = test_mesh_grid(1, 1, 4, 0.5f, NULL, NULL, NULL);
+    assert_non_null(mesh);
+    float m2 = -1.0f;
+    wf_poly_ref ref = test_grid_poly(mesh, 4, 2, 3);
+    assert_int_equal(wf_mesh_get_poly_surface(mesh, ref, &m2), WF_OK);
+    assert_float_equal(m2, 0.25f, 1e-6f);
+    wf_poly_ref none = {0};
+    assert_true(wf_mesh_get_poly_surface(mesh, none, &m2) < 0);
+    wf_tile_ref tiles[1];
+    assert_int_equal(wf_mesh_get_tiles(mesh, tiles, 1), 1u);
+    assert_int_equal(wf_mesh_remove_tile(mesh, tiles[0], NULL, NULL), WF_OK);
+    assert_true(wf_mesh_get_poly_surface(mesh, ref, &m2) < 0);
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_rejects_bad_desc),
@@ -560,6 +578,7 @@ int main(void) {
         cmocka_unit_test(test_empty_tile_can_be_removed),
         cmocka_unit_test(test_flags_and_areas),
         cmocka_unit_test(test_add_tile_bad_arguments),
+        cmocka_unit_test(test_poly_surface),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
