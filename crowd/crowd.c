@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "crowd/avoidance.h"
-#include "crowd/crowd_internal.h"
+#include "crowd/crowd_phases.h"
 #include "navcore/alloc.h"
 #include "navcore/check.h"
 
@@ -70,6 +70,8 @@ static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
         SPEC(events, n * WF_CROWD_EVENTS_PER_AGENT),
         SPEC(scratch_agents, n),
         SPEC(half_height, n),
+        SPEC(crowding_keys, c->crowding_capacity),
+        SPEC(crowding_scale, c->crowding_capacity),
     };
     uint32_t count = (uint32_t)(sizeof specs / sizeof specs[0]);
     if (out != NULL) {
@@ -134,7 +136,8 @@ static bool desc_valid(const wf_crowd_desc* d) {
         (d->avoidance_count > 0 && d->avoidance == NULL) ||
         d->max_neighbours > WF_CROWD_MAX_NEIGHBOURS || d->max_walls > WF_CROWD_MAX_WALLS ||
         (d->max_corridor != 0 && d->max_corridor < 2) || !isfinite(d->stuck_time) ||
-        d->stuck_time < 0.0f || (d->jobs.enqueue != NULL && d->jobs.wait == NULL)) {
+        d->stuck_time < 0.0f || !(d->crowding_cost >= 0.0f && d->crowding_cost <= 1000.0f) ||
+        (d->jobs.enqueue != NULL && d->jobs.wait == NULL)) {
         return false;
     }
     for (uint32_t i = 0; i < d->avoidance_count; ++i) {
@@ -187,6 +190,11 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->max_topology = or_default(desc->max_topology_per_update, 8u);
     c->collision_iterations = or_default(desc->collision_iterations, 4u);
     c->stuck_time = desc->stuck_time > 0.0f ? desc->stuck_time : 2.0f;
+    c->crowding_cost = desc->crowding_cost;
+    c->crowding_capacity = 16u;
+    while (c->crowding_capacity < 2u * c->max_agents) {
+        c->crowding_capacity *= 2u;
+    }
     c->filter_count = desc->filter_count > 0 ? desc->filter_count : 1u;
     for (uint32_t i = 0; i < c->filter_count; ++i) {
         c->filters[i] = desc->filter_count > 0 ? desc->filters[i] : wf_query_filter_defaults();
@@ -249,6 +257,14 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     s = wf_path_queue_create(&c->queue, &allocator, &pq);
     if (s != WF_OK) {
         goto fail;
+    }
+    if (c->crowding_cost > 0.0f) {
+        for (uint32_t w = 0; w < c->worker_count; ++w) {
+            wf_query_set_cost_scale(c->worker_queries[w], wf_crowding_scale, c);
+        }
+        for (uint32_t k = 0; k < c->queue.search_count; ++k) {
+            wf_query_set_cost_scale(c->queue.searches[k].query, wf_crowding_scale, c);
+        }
     }
     // Cells of four radii (a third of the default query range): the ring
     // search usually stops after the 3 x 3 cells around an agent

@@ -126,6 +126,13 @@ struct wf_crowd {
 
     wf_crowd_event* events;      ///< the last update's, in agent order
     uint32_t event_count;
+    // Crowding (crowding.c): a table polygon ref -> cost factor, refreshed
+    // every WF_CROWDING_FRAMES updates when crowding_cost > 0.
+    float crowding_cost;
+    uint32_t crowding_capacity;  ///< a power of two, at least twice max_agents
+    uint64_t* crowding_keys;     ///< 0: free slot
+    float* crowding_scale;
+
     uint32_t* scratch_agents;    ///< max_agents: agent lists built per phase
     float* half_height;          ///< per agent, for the proximity grid
 };

@@ -281,6 +281,25 @@ static void fill_searches(wf_crowd* c) {
     }
 }
 
+void wf_crowd_restart_searches(wf_crowd* c) {
+    wf_path_queue* pq = &c->queue;
+    for (uint32_t k = 0; k < pq->search_count; ++k) {
+        wf_path_search* s = &pq->searches[k];
+        if (s->agent == WF_PATH_QUEUE_NONE || s->status != WF_IN_PROGRESS) {
+            continue;
+        }
+        s->iterations = 0;
+        if (wf_query_begin_path(s->query, s->begin_start, s->begin_end, s->begin_start_pos,
+                                s->begin_end_pos, &s->begin_filter) != WF_OK) {
+            // Start or target gone: the agent searches again from scratch.
+            uint32_t i = s->agent;
+            wf_path_queue_drop_search(pq, k);
+            c->agent_flags[i] &= ~(uint32_t)AGENT_QUEUED;
+            c->agent_flags[i] |= AGENT_NEEDS_REPLAN;
+        }
+    }
+}
+
 void wf_crowd_serve_queue(wf_crowd* c, phase_ctx* ctx, wf_crowd_profile* profile) {
     wf_path_queue* pq = &c->queue;
     uint32_t share = pq->iterations_per_update / pq->search_count;

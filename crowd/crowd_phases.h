@@ -64,6 +64,17 @@ void wf_crowd_run_callbacks(wf_crowd* c);
 uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out);
 void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 
+// Crowding (crowding.c).
+/// Updates between two counts of the agents per polygon.
+#define WF_CROWDING_FRAMES 15u
+/// An agent's local density counts the neighbours within this many radii.
+#define WF_CROWDING_RADII 3.0f
+void wf_crowding_refresh(wf_crowd* c);
+/// The crowd's wf_poly_cost_fn (user: the crowd).
+float wf_crowding_scale(const void* user, wf_poly_ref poly);
+/// Searches running in the queue begin again (the crowding table changed).
+void wf_crowd_restart_searches(wf_crowd* c);
+
 // Movement (crowd_motion.c).
 /// Neighbours and walls, corners, steering and avoidance of each agent in
 /// one pass: they read only the agent's own slot and every agent's

@@ -109,7 +109,7 @@ enum {
     AR_TARGET_REF, AR_REQUEST_TIME, AR_RESULT, AR_CORNERS, AR_CORNER_COUNT, AR_NEIGHBOURS,
     AR_NEIGHBOUR_COUNT, AR_WALLS, AR_WALL_COUNT, AR_BOUNDARY_CENTER, AR_BOUNDARY_POLYS,
     AR_BOUNDARY_POLY_COUNT, AR_TOPOLOGY_TIMER, AR_STUCK_TIMER, AR_STUCK_SPOT, AR_OFFMESH,
-    AR_COUNT
+    AR_CROWDING_KEYS, AR_CROWDING_SCALE, AR_COUNT
 };
 
 typedef struct span {
@@ -151,6 +151,9 @@ static void saved_arrays(const wf_crowd* c, span out[AR_COUNT]) {
     ARRAY(AR_STUCK_TIMER, stuck_timer, n);
     ARRAY(AR_STUCK_SPOT, stuck_spot, n);
     ARRAY(AR_OFFMESH, offmesh, n);
+    // The crowding table is data, not scratch: searches replay over it.
+    ARRAY(AR_CROWDING_KEYS, crowding_keys, c->crowding_capacity);
+    ARRAY(AR_CROWDING_SCALE, crowding_scale, c->crowding_capacity);
 }
 
 enum { QA_HEAP, QA_KEY, QA_HEAP_POS, QA_COUNT };
@@ -765,6 +768,17 @@ static wf_status check_body(wf_crowd* c, const blob_view* v) {
     }
     if (!check_queue(c, v, &ids) || !check_searches(c, v, &ids)) {
         return WF_ERR_BAD_DATA;
+    }
+    // Crowding factors are at least 1 (a lookup clamps others, but a save
+    // that holds them was not written by a crowd).
+    for (uint32_t k = 0; k < c->crowding_capacity; ++k) {
+        uint64_t key;
+        float scale;
+        GET(key, v->array[AR_CROWDING_KEYS], k);
+        GET(scale, v->array[AR_CROWDING_SCALE], k);
+        if (key != 0 && !(scale >= 1.0f && isfinite(scale))) {
+            return WF_ERR_BAD_DATA;
+        }
     }
     return WF_OK;
 }

@@ -248,6 +248,12 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     memset(c->agent_event_count, 0, c->max_agents);
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
+    if (c->crowding_cost > 0.0f && c->frame % WF_CROWDING_FRAMES == 0) {
+        double t_crowd = wf_crowd_now_us();
+        wf_crowding_refresh(c);
+        wf_crowd_restart_searches(c);
+        (void)serial_since(c, WF_CROWD_PHASE_PATHS, t_crowd);
+    }
     const uint32_t block = 16u;
 
     run_phase(c, WF_CROWD_PHASE_VALIDATE, n, block, wf_crowd_validate_fn, &ctx);

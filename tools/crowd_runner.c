@@ -35,6 +35,7 @@ typedef struct run_state {
     bool* ever;
     bool* at_target;      ///< within the arrival radius of the current target
     bool* request_due;    ///< a move request to (re)send (the queue was full)
+    bool* second_door;    ///< went through the scene's second door (two_doors)
     body* bodies;
     float max_speed;
 } run_state;
@@ -164,6 +165,11 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
             float dz = p.z - r->previous[i].z;
             r->walked[i] += sqrtf(dx * dx + dy * dy + dz * dz);
         }
+        if (r->s->second_door_width > 0.0f &&
+            fabsf(p.x - r->s->second_door_x) < r->s->second_door_width * 0.5f &&
+            fabsf(p.z) < 0.5f) {
+            r->second_door[i] = true; // in the wall's plane, in that doorway
+        }
         r->previous[i] = p;
         bool within = dist2d(p, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
         if (within && !r->at_target[i]) {
@@ -203,6 +209,7 @@ static void summarize(run_state* r, scene_metrics* m) {
             bool within = dist2d(st.position, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
             m->within_at_end += within;
             m->arrived_within_at_end += within && r->first_arrival[i] >= 0.0f;
+            m->second_door_agents += r->second_door[i];
         }
         float t = r->first_arrival[i];
         if (t < 0.0f) {
@@ -241,6 +248,7 @@ static void free_state(run_state* r) {
     free(r->ever);
     free(r->at_target);
     free(r->request_due);
+    free(r->second_door);
     free(r->bodies);
 }
 
@@ -256,6 +264,7 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     r->ever = calloc(n, sizeof *r->ever);
     r->at_target = calloc(n, sizeof *r->at_target);
     r->request_due = calloc(n, sizeof *r->request_due);
+    r->second_door = calloc(n, sizeof *r->second_door);
     r->bodies = calloc(n, sizeof *r->bodies);
     const wf_tilecache_params* tp = wf_tilecache_get_params(s->tc);
     wf_crowd_desc cd;
@@ -265,9 +274,11 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     cd.max_agent_radius = tp->agent_radius;
     cd.jobs = jobs;
     cd.logger.quiet = true;
+    cd.crowding_cost = settings->crowding;
     if (r->ids == NULL || r->target == NULL || r->previous == NULL || r->shortest == NULL ||
         r->walked == NULL || r->first_arrival == NULL || r->ever == NULL ||
-        r->at_target == NULL || r->request_due == NULL || r->bodies == NULL ||
+        r->at_target == NULL || r->request_due == NULL || r->second_door == NULL ||
+        r->bodies == NULL ||
         wf_crowd_create(&cd, &r->crowd) != WF_OK) {
         fprintf(stderr, "wayfarer scenarios: out of memory\n");
         return EXIT_INPUT;

@@ -248,6 +248,8 @@ static int build_two_doors(scene* s, tri_list* t) {
     float x0 = room_left(doors[0], 2.0f, 20.0f), x1 = 20.0f;
     add_wall_with_doors(t, x0, x1, ROOM_DEPTH, doors, 2, 2.0f);
     s->door_width = 2.0f;
+    s->second_door_x = doors[1];
+    s->second_door_width = 2.0f;
     if (!alloc_agents(s, 40u)) {
         return SCENE_FAILED;
     }

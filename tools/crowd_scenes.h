@@ -30,6 +30,7 @@ typedef struct scene_settings {
     /// Fixed formations: each start moved by up to this much (m, each axis,
     /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
     float jitter;
+    float crowding;         ///< wf_crowd_desc.crowding_cost (0: off)
     const char* testdata;   ///< the shared test data folder (NULL: ../shared/testdata)
 } scene_settings;
 
@@ -52,6 +53,9 @@ typedef struct scene {
     bool retarget;
     wf_rng rng;               ///< for new targets
     float door_width;         ///< m, door scenes (0 otherwise)
+    /// two_doors: the free door's centre on the wall (x; the wall is z = 0)
+    /// and width (0: no second door).
+    float second_door_x, second_door_width;
     const char* note;         ///< a remark for the report, or NULL
     char skip_reason[160];    ///< why the scene was skipped (SCENE_SKIPPED)
     wf_poly_ref* path_scratch;            ///< scene_path_length's buffers
@@ -91,6 +95,7 @@ typedef struct scene_metrics {
     uint32_t stopped_short_events;  ///< STOPPED_SHORT events (the target was taken)
     uint32_t within_at_end;         ///< agents within the arrival radius of their target at the end
     uint32_t arrived_within_at_end; ///< of the arrived, those still within it at the end
+    uint32_t second_door_agents;    ///< two_doors: agents that went through the free door
     double us_per_agent_frame;      ///< wall time of wf_crowd_update only
     /// Targets replaced on arrival (the demo): every arrival, the agents
     /// that ever arrived, and first targets reachable in the run's time at

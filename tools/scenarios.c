@@ -67,13 +67,15 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
     mean->ever_arrived += m->ever_arrived;
     mean->first_feasible += m->first_feasible;
     mean->first_feasible_arrived += m->first_feasible_arrived;
+    mean->second_door_agents += m->second_door_agents;
     if (k + 1 == n) {
         uint32_t* counts[] = {&mean->reachable, &mean->arrived, &mean->never_arrived,
                               &mean->blocked_events, &mean->arrival_events,
                               &mean->arrival_events_far, &mean->stopped_short_events,
                               &mean->within_at_end, &mean->arrived_within_at_end,
                               &mean->arrivals_total, &mean->ever_arrived,
-                              &mean->first_feasible, &mean->first_feasible_arrived};
+                              &mean->first_feasible, &mean->first_feasible_arrived,
+                              &mean->second_door_agents};
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
             *counts[c] = (uint32_t)((*counts[c] + n / 2) / n);
         }
@@ -120,7 +122,7 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
                                                            : NULL;
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
-                           strcmp(opt, "--testdata") == 0;
+                           strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0;
         if (strcmp(opt, "--json") == 0) {
             o->json = true;
             continue;
@@ -150,6 +152,13 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
                 return EXIT_USAGE;
             }
             o->settings.seconds = (float)seconds;
+        } else if (strcmp(opt, "--crowding") == 0) {
+            double cost = 0.0;
+            if (!parse_double(value, &cost) || !(cost >= 0.0 && cost <= 1000.0)) {
+                fprintf(stderr, "wayfarer scenarios: --crowding needs a number in [0, 1000]\n");
+                return EXIT_USAGE;
+            }
+            o->settings.crowding = (float)cost;
         } else if (strcmp(opt, "--testdata") == 0) {
             o->settings.testdata = value;
         } else {
@@ -222,6 +231,9 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
            m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
            m->arrival_events, m->arrival_events_far, m->stopped_short_events, m->within_at_end,
            m->arrived_within_at_end, m->us_per_agent_frame);
+    if (s->second_door_width > 0.0f) {
+        printf(", \"second_door_agents\": %u", m->second_door_agents);
+    }
     if (s->retarget) {
         printf(",\n     \"arrivals_total\": %u, \"ever_arrived\": %u, \"ever_arrived_share\": %.4f, "
                "\"first_target_feasible\": %u, \"first_target_feasible_arrived\": %u",
@@ -252,6 +264,9 @@ static void print_table_scene(const scene* s, const scene_metrics* m) {
            m->arrival_events, m->stopped_short_events,
            m->arrived > 0 ? 100.0 * m->arrived_within_at_end / m->arrived : 0.0,
            m->us_per_agent_frame);
+    if (s->second_door_width > 0.0f) {
+        printf("%-14s through the free door: %u agents\n", "", m->second_door_agents);
+    }
     if (s->retarget) {
         printf("%-14s arrivals %u, agents that ever arrived %u (%.1f%%), first targets "
                "reachable in time %u, reached %u\n",

@@ -100,7 +100,8 @@ static const subcommand subcommands[] = {
      "      the mesh, memory, and the mean ms of every phase"},
     {"scenarios", cmd_scenarios,
      "scenarios [--scene NAME[,NAME...]] [--seconds S] [--avoidance low|medium|high|ultra]\n"
-     "      [--workers N] [--agents N] [--seed S] [--runs N] [--testdata DIR] [--json]\n"
+     "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--testdata DIR]\n"
+     "      [--json]\n"
      "      the crowd scenario suite (default: every scene): circle32, circle128, crossing,\n"
      "      door_1way_1.5|2|3, door_2way_1.5|2|3, two_doors, corridor, tjunction, nav_test500\n"
      "      (skipped without DIR/recast, default ../shared/testdata), demo; RecastDemo crowd\n"
@@ -108,7 +109,8 @@ static const subcommand subcommands[] = {
      "      arrivals (within 0.6 m) at 10/30/60 s, arrival times, path length over the\n"
      "      shortest, overlaps, standing time, crowd events, us per agent per frame\n"
      "      (docs/crowd.md); a table, or one JSON object with --json; --runs N: means of N\n"
-     "      runs (seeds S, S+1, ..., formations shaken up to 0.15 m), at most 100"},
+     "      runs (seeds S, S+1, ..., formations shaken up to 0.15 m), at most 100;\n"
+     "      --crowding C: the crowd's crowding_cost (routes around jams; default 0, off)"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 

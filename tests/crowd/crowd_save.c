@@ -90,8 +90,12 @@ static wf_vec3 random_open_cell(wf_rng* rng) {
 }
 
 /// Searches span several updates: a tiny budget, two slots, a 1-expansion quick slice.
+/// Crowding costs of the scenes (the crowding table is saved state).
+static float scene_crowding = 0.0f;
+
 static wf_crowd_desc scene_desc(const wf_mesh* mesh, uint32_t max_agents) {
     wf_crowd_desc d = crowd_test_desc(mesh, max_agents);
+    d.crowding_cost = scene_crowding;
     d.max_searches = 2;
     d.path_iterations_per_update = 40;
     d.quick_search_iterations = 1;
@@ -292,6 +296,15 @@ static void continue_identically(bool reload) {
 static void test_restored_crowd_continues_identically(void** state) {
     (void)state;
     continue_identically(true);
+}
+
+/// With crowding costs: saved between two counts (every 15 updates), the
+/// table comes back with the searches that read it.
+static void test_restore_with_crowding_costs(void** state) {
+    (void)state;
+    scene_crowding = 2.0f;
+    continue_identically(true);
+    scene_crowding = 0.0f;
 }
 
 /// The mesh built again the same way, the crowd on three workers.
@@ -819,6 +832,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restored_crowd_continues_identically),
         cmocka_unit_test(test_restore_over_a_rebuilt_mesh),
+        cmocka_unit_test(test_restore_with_crowding_costs),
         cmocka_unit_test(test_save_is_reproducible),
         cmocka_unit_test(test_save_ignores_struct_padding),
         cmocka_unit_test(test_other_capacities_are_refused),

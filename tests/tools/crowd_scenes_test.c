@@ -161,6 +161,31 @@ static void test_run_counts_and_workers(void** state) {
     assert_memory_equal(&m[0], &m[1], sizeof m[0]);
 }
 
+/// Routes around crowds (wf_crowd_desc.crowding_cost): in two_doors all 40
+/// agents start in front of one door; without crowding costs every one
+/// queues there, with them some that search again once the door is jammed
+/// take the free door 16 m along the wall. (How many more arrive is a mean
+/// over runs, docs/benchmarks.md: one run of a jam is chaos.)
+static void test_crowding_costs_open_the_second_door(void** state) {
+    (void)state;
+    scene_metrics m[2];
+    const float costs[2] = {0.0f, 5.0f};
+    for (uint32_t k = 0; k < 2u; ++k) {
+        scene_settings st = settings_for_test();
+        st.crowding = costs[k];
+        st.seconds = 45.0f;
+        scene s;
+        assert_int_equal(scene_build("two_doors", &st, &s), 0);
+        assert_true(s.second_door_width > 0.0f);
+        assert_int_equal(scene_run(&s, &st, &m[k]), 0);
+        scene_free(&s);
+        printf("two_doors, crowding cost %.0f: %u through the free door, %u arrived\n",
+               (double)costs[k], m[k].second_door_agents, m[k].arrived);
+    }
+    assert_int_equal(m[0].second_door_agents, 0u);
+    assert_true(m[1].second_door_agents >= 1u);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_scene_is_whole),
@@ -168,6 +193,7 @@ int main(void) {
         cmocka_unit_test(test_same_seed_same_scene),
         cmocka_unit_test(test_unknown_and_skipped),
         cmocka_unit_test(test_run_counts_and_workers),
+        cmocka_unit_test(test_crowding_costs_open_the_second_door),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
