@@ -129,7 +129,7 @@ double wf_crowd_now_us(void) {
 static bool finite_positive(float v) { return isfinite(v) && v > 0.0f; }
 
 static bool desc_valid(const wf_crowd_desc* d) {
-    if (d->mesh == NULL || d->max_agents == 0 || d->max_agents > (1u << 24) ||
+    if (d->mesh == NULL || d->max_agents == 0 || d->max_agents > WF_CROWD_MAX_AGENTS ||
         !finite_positive(d->max_agent_radius) || d->filter_count > WF_CROWD_MAX_FILTERS ||
         (d->filter_count > 0 && d->filters == NULL) ||
         d->avoidance_count > WF_CROWD_MAX_AVOIDANCE_PRESETS ||

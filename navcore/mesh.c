@@ -161,13 +161,20 @@ wf_poly_ref wf_mesh_poly_ref(const wf_mesh* mesh, wf_tile_ref tile, uint32_t ind
 }
 
 void wf_mesh_tile_at(const wf_mesh* mesh, wf_vec3 pos, int32_t* out_x, int32_t* out_z) {
-    float fx = floorf((pos.x - mesh->origin.x) / mesh->tile_width);
-    float fz = floorf((pos.z - mesh->origin.z) / mesh->tile_depth);
-    // Clamp so NaN or far-away points give a valid (empty) cell.
-    fx = fx > 1e9f ? 1e9f : (fx < -1e9f ? -1e9f : (isnan(fx) ? 0.0f : fx));
-    fz = fz > 1e9f ? 1e9f : (fz < -1e9f ? -1e9f : (isnan(fz) ? 0.0f : fz));
-    *out_x = (int32_t)fx;
-    *out_z = (int32_t)fz;
+    float fx = 0.0f, fz = 0.0f;
+    if (mesh != NULL) {
+        fx = floorf((pos.x - mesh->origin.x) / mesh->tile_width);
+        fz = floorf((pos.z - mesh->origin.z) / mesh->tile_depth);
+        // Clamp so NaN or far-away points give a valid (empty) cell.
+        fx = fx > 1e9f ? 1e9f : (fx < -1e9f ? -1e9f : (isnan(fx) ? 0.0f : fx));
+        fz = fz > 1e9f ? 1e9f : (fz < -1e9f ? -1e9f : (isnan(fz) ? 0.0f : fz));
+    }
+    if (out_x != NULL) {
+        *out_x = (int32_t)fx;
+    }
+    if (out_z != NULL) {
+        *out_z = (int32_t)fz;
+    }
 }
 
 uint32_t wf_mesh_tiles_at(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,

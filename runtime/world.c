@@ -161,7 +161,11 @@ wf_status wf_world_create(const wf_world_desc* desc, wf_world** out) {
             cd->max_agents = 1000;
         }
         if (cd->max_agent_radius == 0.0f) {
-            cd->max_agent_radius = wf_tilecache_get_params(w->tc)->agent_radius;
+            // A cache built for agent radius 0 (an uneroded navmesh) names no
+            // width: the default agent's, so that default agents fit.
+            float cache_radius = wf_tilecache_get_params(w->tc)->agent_radius;
+            cd->max_agent_radius =
+                cache_radius > 0.0f ? cache_radius : wf_agent_params_defaults().radius;
         }
         s = wf_crowd_create(cd, &w->crowd);
     }

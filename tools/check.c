@@ -4,6 +4,7 @@
 // navmesh integrity check (wayfarer/mesh_check.h) on it, optionally again
 // after obstacles dropped across tile seams have been carved; prints one
 // JSON report with every failure and exits 0 only when all is clean.
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,17 +141,17 @@ int cmd_check(int argc, char** argv) {
         } else if (ok && strcmp(o, "--max-failures") == 0) {
             ok = parse_count(v, &max_printed);
         } else if (ok && strcmp(o, "--offset") == 0) {
-            ok = parse_double(v, &offset) && offset > 0.0;
+            ok = parse_double(v, &offset) && offset > 0.0 && offset <= FLT_MAX;
         } else if (ok && strcmp(o, "--spacing") == 0) {
-            ok = parse_double(v, &spacing) && spacing > 0.0;
+            ok = parse_double(v, &spacing) && spacing > 0.0 && spacing <= FLT_MAX;
         } else if (ok && strcmp(o, "--max-climb") == 0) {
-            ok = parse_double(v, &climb) && climb > 0.0;
+            ok = parse_double(v, &climb) && climb > 0.0 && climb <= FLT_MAX;
         } else {
             fprintf(stderr, "wayfarer check: unknown option %s\n", o);
             return usage();
         }
         if (!ok) {
-            fprintf(stderr, "wayfarer check: %s needs a positive number\n", o);
+            fprintf(stderr, "wayfarer check: %s needs a positive number (a float)\n", o);
             return usage();
         }
     }

@@ -130,12 +130,16 @@ int cmd_crowd(int argc, char** argv) {
     for (uint32_t q = 0; q < 4; ++q) {
         preset = strcmp(quality, qualities[q]) == 0 ? q : preset;
     }
-    if (path == NULL || agents == 0 || frames == 0 || preset == 4) {
+    if (path == NULL || preset == 4) {
         return usage();
+    }
+    int rc = check_run_options("crowd", agents, frames, workers);
+    if (rc != 0) {
+        return rc;
     }
     char* data = NULL;
     size_t size = 0;
-    int rc = read_file(path, &data, &size);
+    rc = read_file(path, &data, &size);
     if (rc != 0) {
         return rc;
     }
@@ -162,6 +166,11 @@ int cmd_crowd(int argc, char** argv) {
         double ms;
         rc = cache_navmesh(tc, &mesh, &ms);
     }
+    if (rc == 0 && wf_mesh_get_stats(mesh).poly_count == 0) {
+        fprintf(stderr, "wayfarer crowd: %s: no walkable area (the navmesh has no polygon)\n",
+                path);
+        rc = EXIT_INPUT;
+    }
     const wf_tilecache_params* params = rc == 0 ? wf_tilecache_get_params(tc) : NULL;
     if (rc == 0) {
         wf_query_desc qd = {.mesh = mesh};
@@ -169,14 +178,16 @@ int cmd_crowd(int argc, char** argv) {
         memset(&cd, 0, sizeof cd);
         cd.mesh = mesh;
         cd.max_agents = agents;
-        cd.max_agent_radius = params->agent_radius;
+        cd.max_agent_radius = cache_agent_radius(params);
         cd.jobs = jobs;
         cd.logger.quiet = true;
         ids = calloc(agents, sizeof *ids);
         frame_ms = calloc(frames, sizeof *frame_ms);
-        if (ids == NULL || frame_ms == NULL || wf_query_create(&qd, &run.query) != WF_OK ||
-            wf_crowd_create(&cd, &run.crowd) != WF_OK) {
-            fprintf(stderr, "wayfarer crowd: out of memory\n");
+        wf_status st = ids == NULL || frame_ms == NULL ? WF_ERR_OUT_OF_MEMORY : WF_OK;
+        st = st == WF_OK ? wf_query_create(&qd, &run.query) : st;
+        st = st == WF_OK ? wf_crowd_create(&cd, &run.crowd) : st;
+        if (st != WF_OK) {
+            fprintf(stderr, "wayfarer crowd: cannot make the crowd: %s\n", wf_status_string(st));
             rc = EXIT_INPUT;
         }
     }
@@ -184,7 +195,7 @@ int cmd_crowd(int argc, char** argv) {
     if (rc == 0) {
         // The Detour crowd demo's agent: its radius is the cache's.
         wf_agent_params p = wf_agent_params_defaults();
-        p.radius = params->agent_radius;
+        p.radius = cache_agent_radius(params);
         p.height = params->agent_height;
         p.collision_query_range = p.radius * 12.0f;
         p.path_optimization_range = p.radius * 30.0f;

@@ -145,7 +145,11 @@ static bool alloc_agents(scene* s, uint32_t n) {
     s->agent_count = n;
     s->starts = calloc(n > 0 ? n : 1u, sizeof(wf_vec3));
     s->targets = calloc(n > 0 ? n : 1u, sizeof(wf_vec3));
-    return s->starts != NULL && s->targets != NULL;
+    if (s->starts == NULL || s->targets == NULL) {
+        fprintf(stderr, "wayfarer scenarios: out of memory for %u agents\n", n);
+        return false;
+    }
+    return true;
 }
 
 /// A block of columns x rows agents, SPACING apart, from index first on,

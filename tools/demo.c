@@ -85,11 +85,7 @@ static int parse_options(int argc, char** argv, demo_options* o) {
             return EXIT_USAGE;
         }
     }
-    if (o->agents == 0 || o->frames == 0) {
-        fprintf(stderr, "wayfarer demo: --agents and --frames must be at least 1\n");
-        return EXIT_USAGE;
-    }
-    return 0;
+    return check_run_options("demo", o->agents, o->frames, o->workers);
 }
 
 static bool ends_with(const char* s, const char* tail) {
@@ -141,8 +137,15 @@ static int make_world(const demo_options* o, demo_state* d) {
         fprintf(stderr, "wayfarer demo: cannot make the world: %s\n", wf_status_string(s));
         return EXIT_INPUT;
     }
+    if (wf_mesh_get_stats(wf_world_mesh(d->world)).poly_count == 0) {
+        fprintf(stderr, "wayfarer demo: %s: no walkable area (the navmesh has no polygon)\n",
+                o->level != NULL ? o->level : "the generated level");
+        return EXIT_INPUT;
+    }
     wf_query_desc qd = {.mesh = wf_world_mesh(d->world)};
-    if (wf_query_create(&qd, &d->query) != WF_OK) {
+    s = wf_query_create(&qd, &d->query);
+    if (s != WF_OK) {
+        fprintf(stderr, "wayfarer demo: cannot make the query: %s\n", wf_status_string(s));
         return EXIT_INPUT;
     }
     return 0;
@@ -253,7 +256,7 @@ int cmd_demo(int argc, char** argv) {
     if (rc == 0) {
         wf_agent_params p = wf_agent_params_defaults();
         const wf_tilecache_params* tp = wf_tilecache_get_params(wf_world_tilecache(d->world));
-        p.radius = tp->agent_radius;
+        p.radius = cache_agent_radius(tp);
         p.height = tp->agent_height;
         p.collision_query_range = p.radius * 12.0f;
         p.path_optimization_range = p.radius * 30.0f;
@@ -268,13 +271,17 @@ int cmd_demo(int argc, char** argv) {
                 placed++;
             }
         }
+        if (placed == 0) {
+            fprintf(stderr, "wayfarer demo: no agent could be placed on the navmesh\n");
+            rc = EXIT_INPUT;
+        }
         replay_desc rd = {.max_agents = placed,
                           .max_frames = REPLAY_FRAMES,
                           .frame_stride = (o.frames + REPLAY_FRAMES - 1u) / REPLAY_FRAMES,
                           .dt = DEMO_DT,
                           .title = "Wayfarer demo"};
-        rp = replay_create(&rd);
-        if (rp == NULL || replay_set_mesh(rp, wf_world_mesh(d->world)) != 0) {
+        rp = rc == 0 ? replay_create(&rd) : NULL;
+        if (rc == 0 && (rp == NULL || replay_set_mesh(rp, wf_world_mesh(d->world)) != 0)) {
             fprintf(stderr, "wayfarer demo: out of memory for the replay\n");
             rc = EXIT_INPUT;
         }

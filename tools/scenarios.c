@@ -175,6 +175,10 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             o->avoidance = presets[found];
         }
     }
+    if (o->settings.agents > WF_CROWD_MAX_AGENTS) {
+        fprintf(stderr, "wayfarer scenarios: --agents at most %u\n", WF_CROWD_MAX_AGENTS);
+        return EXIT_USAGE;
+    }
     if (o->settings.workers > 64u) {
         fprintf(stderr, "wayfarer scenarios: --workers at most 64\n");
         return EXIT_USAGE;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "wayfarer/crowd.h"
+
 /// Whole file into a malloc'd buffer (not NUL-terminated for the importer,
 /// but one spare NUL byte is added for the line parsers here).
 int read_file(const char* path, char** out, size_t* out_size) {
@@ -86,9 +88,34 @@ int write_file(const char* path, const void* data, size_t size) {
 
 /// --workers N: a pool of N - 1 threads (the caller is the last worker);
 /// 0 or 1 runs inline.
+int check_run_options(const char* command, uint32_t agents, uint32_t frames, uint32_t workers) {
+    if (agents == 0 || agents > WF_CROWD_MAX_AGENTS) {
+        fprintf(stderr, "wayfarer %s: --agents %u: 1 to %u\n", command, agents, WF_CROWD_MAX_AGENTS);
+        return EXIT_USAGE;
+    }
+    if (frames == 0 || frames > MAX_FRAMES) {
+        fprintf(stderr, "wayfarer %s: --frames %u: 1 to %u\n", command, frames, MAX_FRAMES);
+        return EXIT_USAGE;
+    }
+    if (workers > WF_JOBS_MAX_WORKERS) {
+        fprintf(stderr, "wayfarer %s: --workers %u: at most %u\n", command, workers,
+                WF_JOBS_MAX_WORKERS);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+float cache_agent_radius(const wf_tilecache_params* params) {
+    return params->agent_radius > 0.0f ? params->agent_radius : wf_agent_params_defaults().radius;
+}
+
 int make_jobs(uint32_t workers, wf_thread_pool** pool, wf_job_system* jobs) {
     memset(jobs, 0, sizeof *jobs);
     *pool = NULL;
+    if (workers > WF_JOBS_MAX_WORKERS) {
+        fprintf(stderr, "wayfarer: --workers %u: at most %u\n", workers, WF_JOBS_MAX_WORKERS);
+        return EXIT_USAGE;
+    }
     if (workers <= 1) {
         return 0;
     }

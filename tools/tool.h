@@ -28,8 +28,17 @@ bool parse_count(const char* s, uint32_t* out);
 /// Wall clock, milliseconds.
 double now_ms(void);
 /// --workers N: a pool of N - 1 threads (the caller is the last worker);
-/// 0 or 1 runs inline (*pool stays NULL).
+/// 0 or 1 runs inline (*pool stays NULL). N above WF_JOBS_MAX_WORKERS is a
+/// usage error (EXIT_USAGE), reported here.
 int make_jobs(uint32_t workers, wf_thread_pool** pool, wf_job_system* jobs);
+/// Most --frames of a crowd run (its per-frame times are kept: 8 MB).
+#define MAX_FRAMES 1000000u
+/// --agents, --frames and --workers of a crowd run in range: 0, or
+/// EXIT_USAGE with the reason printed under the command's name.
+int check_run_options(const char* command, uint32_t agents, uint32_t frames, uint32_t workers);
+/// The radius of the tools' agents on a cache: the cache's agent radius, or
+/// where it was built for radius 0, the default agent's (as the world does).
+float cache_agent_radius(const wf_tilecache_params* params);
 /// Builds the navmesh of a cache into a new mesh (tiles owned by the mesh).
 int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms);
 /// An assert hook that does nothing: out-of-range settings are reported

@@ -3,6 +3,7 @@
 // The `wayfarer` command: one function per subcommand (shared helpers in
 // tool.c, larger subcommands in files of their own); results go to stdout
 // as tab-separated lines or JSON, diagnostics to stderr.
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,8 @@ static const subcommand subcommands[] = {
      "      from the seed) or your own, N agents (default 1000) walking to new random\n"
      "      targets for F frames of 1/30 s (default 1000) while doors open and close and\n"
      "      crates drop and go; shows progress, prints a summary and writes an HTML replay\n"
-     "      (default wayfarer-demo.html; open it in a browser)"},
+     "      (default wayfarer-demo.html; open it in a browser); agents at most 16777216,\n"
+     "      frames at most 1000000, workers at most 256 (the same for crowd)"},
     {"build", cmd_build,
      "build MESH.obj -o OUT.wfc [--cell-size M] [--cell-height M] [--agent-height M]\n"
      "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
@@ -92,7 +94,8 @@ static const subcommand subcommands[] = {
     {"crowd", cmd_crowd,
      "crowd --cache FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
      "      [--gap-every K] [--avoidance low|medium|high|ultra]\n"
-     "      N agents (default 1000; radius = the cache's agent radius, 3.5 m/s, accel 8,\n"
+     "      N agents (default 1000; radius = the cache's agent radius, or 0.6 m for a cache\n"
+     "      built with radius 0; 3.5 m/s, accel 8,\n"
      "      avoidance preset default high) walk to random targets on the cache's navmesh for F frames of\n"
      "      1/30 s (default 300), a new target on every arrival; prints one JSON object:\n"
      "      frame ms mean and p95, us per agent per frame, arrivals, path waits, replans,\n"
@@ -635,8 +638,9 @@ static int cmd_scen(int argc, char** argv) {
             fprintf(stderr, "wayfarer scen: unknown or incomplete option %s\n", argv[i]);
             return usage();
         }
-        if (number != NULL && (!parse_double(argv[i + 1], number) || *number < 0.0)) {
-            fprintf(stderr, "wayfarer scen: %s needs a number >= 0\n", argv[i]);
+        if (number != NULL &&
+            (!parse_double(argv[i + 1], number) || *number < 0.0 || *number > FLT_MAX)) {
+            fprintf(stderr, "wayfarer scen: %s needs a number >= 0 (a float)\n", argv[i]);
             return usage();
         }
         if (target != NULL) {
@@ -675,7 +679,7 @@ static int cmd_scen(int argc, char** argv) {
     wf_query* q = NULL;
     if (rc == 0) {
         rc = map_path != NULL ? load_grid_map(map_path, (float)cell_size, (float)radius,
-                                              (uint32_t)tile_size, &mesh)
+                                              (uint32_t)fmin(tile_size, 4294967295.0), &mesh)
                               : load_polyanya(mesh_path, (float)tile_size, &mesh);
     }
     if (rc == 0 &&

@@ -92,10 +92,12 @@ WF_API wf_avoidance_params wf_avoidance_preset(wf_avoidance_quality quality);
 /// Most neighbours (max_neighbours) and wall segments (max_walls) per agent.
 #define WF_CROWD_MAX_NEIGHBOURS 32u
 #define WF_CROWD_MAX_WALLS 32u
+/// Most agents a crowd is made for (max_agents).
+#define WF_CROWD_MAX_AGENTS (1u << 24)
 
 typedef struct wf_crowd_desc {
     const wf_mesh* mesh;      ///< required; the crowd reads it during wf_crowd_update only
-    uint32_t max_agents;      ///< required, >= 1
+    uint32_t max_agents;      ///< required, 1..WF_CROWD_MAX_AGENTS
     float max_agent_radius;   ///< required, > 0: agents may not be wider
     wf_job_system jobs;       ///< all zero: inline
     wf_allocator allocator;

@@ -228,7 +228,9 @@ WF_NODISCARD WF_API wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref til
 WF_NODISCARD WF_API wf_status wf_mesh_find_tile(const wf_mesh* mesh, int32_t tile_x,
                                                 int32_t tile_z, int32_t layer,
                                                 wf_tile_ref* out_tile);
-/// Grid cell containing a world position.
+/// Grid cell containing a world position (NaN and far-away coordinates are
+/// clamped to a valid, empty cell). A NULL mesh gives cell (0, 0); a NULL
+/// out pointer is skipped.
 WF_API void wf_mesh_tile_at(const wf_mesh* mesh, wf_vec3 pos, int32_t* out_x, int32_t* out_z);
 
 /// Information about a tile.

@@ -51,7 +51,8 @@ typedef struct wf_world_desc {
     uint32_t max_pending_requests;
     /// The crowd: capacities, filters, presets (its mesh, jobs, allocator
     /// and logger are the world's). max_agents 0 = 1000; max_agent_radius
-    /// 0 = the cache's agent radius.
+    /// 0 = the cache's agent radius, or where the cache was built for agent
+    /// radius 0, the default agent's (wf_agent_params_defaults: 0.6 m).
     wf_crowd_desc crowd;
     wf_allocator allocator;
     wf_logger logger;

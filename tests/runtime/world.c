@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The world: creation from geometry and from a cache file (and bad descs),
+// a cache built for agent radius 0 (the crowd's default width),
 // a step that carries obstacles into the crowd, the same state for any
 // worker count, agents through a doorway narrower than themselves, and
 // save/restore that continues bit-identically, keeps ids valid and rejects
@@ -187,6 +188,54 @@ static void test_create_and_bad_descs(void** state) {
     wf_world_destroy(a);
     wf_world_destroy(b);
     wf_world_destroy(NULL);
+}
+
+/// A valid cache built for agent radius 0 makes a world whose crowd takes
+/// default agents (its width defaults to the default agent's, not to 0),
+/// from geometry and from the saved file.
+static void test_radius_zero_cache_makes_a_world(void** state) {
+    (void)state;
+    static level lv;
+    wf_geom g = make_level(&lv);
+    wf_world_desc d;
+    memset(&d, 0, sizeof d);
+    d.geom = &g;
+    d.params = wf_tilecache_params_recast_demo();
+    d.params.agent_radius = 0.0f;
+    d.worker_count = 1;
+    d.logger.quiet = true;
+    wf_world* a = NULL;
+    assert_int_equal(wf_world_create(&d, &a), WF_OK);
+    size_t size = 0;
+    assert_int_equal(wf_tilecache_save_size(wf_world_tilecache(a), &size), WF_OK);
+    unsigned char* file = malloc(size);
+    assert_non_null(file);
+    assert_int_equal(wf_tilecache_save(wf_world_tilecache(a), file, size), WF_OK);
+    memset(&d, 0, sizeof d);
+    d.cache_data = file;
+    d.cache_size = size;
+    d.worker_count = 1;
+    d.logger.quiet = true;
+    wf_world* b = NULL;
+    assert_int_equal(wf_world_create(&d, &b), WF_OK);
+    free(file);
+    assert_true(wf_tilecache_get_params(wf_world_tilecache(b))->agent_radius == 0.0f);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
+    wf_world* worlds[2] = {a, b};
+    for (int k = 0; k < 2; ++k) {
+        wf_crowd* crowd = wf_world_crowd(worlds[k]);
+        wf_agent_params p = wf_agent_params_defaults();
+        wf_agent_id id;
+        assert_int_equal(wf_crowd_add_agent(crowd, wf_v3(3, 0, 3), &p, &id), WF_OK);
+        assert_int_equal(wf_crowd_request_move(crowd, id, wf_v3(3, 0, 30), NULL, NULL), WF_OK);
+        p.radius = 0.61f; // wider than the documented fallback
+        assert_int_equal(wf_crowd_add_agent(crowd, wf_v3(3, 0, 5), &p, &id), WF_ERR_INVALID_ARG);
+        assert_int_equal(wf_crowd_agent_count(crowd), 1);
+        assert_int_equal(wf_world_step(worlds[k], DT, NULL, NULL), WF_OK);
+    }
+    wf_set_assert_hook(previous);
+    wf_world_destroy(a);
+    wf_world_destroy(b);
 }
 
 static void test_obstacle_reaches_the_crowd(void** state) {
@@ -412,6 +461,7 @@ static void test_agents_pass_a_doorway_narrower_than_themselves(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_and_bad_descs),
+        cmocka_unit_test(test_radius_zero_cache_makes_a_world),
         cmocka_unit_test(test_obstacle_reaches_the_crowd),
         cmocka_unit_test(test_agents_pass_a_doorway_narrower_than_themselves),
         cmocka_unit_test(test_same_state_for_any_worker_count),
