@@ -364,6 +364,13 @@ static void test_mesh_misuse(void** state) {
     EXPECT(wf_mesh_get_poly_area(f->mesh, p, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_mesh_get_poly_area(f->mesh, p, &area), WF_OK);
     EXPECT_TRUE(area == 0);
+    float surface = -1.0f;
+    EXPECT(wf_mesh_get_poly_surface(NULL, p, &surface), WF_ERR_INVALID_ARG);
+    EXPECT(wf_mesh_get_poly_surface(f->mesh, p, NULL), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(wf_mesh_get_poly_surface(f->mesh, null_poly, &surface) < 0);
+    EXPECT_TRUE(surface == -1.0f); // untouched on failure
+    EXPECT(wf_mesh_get_poly_surface(f->mesh, p, &surface), WF_OK);
+    EXPECT_TRUE(surface > 0.0f && isfinite(surface));
     uint16_t flags_after = 0;
     EXPECT(wf_mesh_get_poly_flags(f->mesh, p, &flags_after), WF_OK);
     EXPECT_TRUE(flags_after == flags);
@@ -526,6 +533,10 @@ static void test_query_misuse(void** state) {
     // Paths
     wf_poly_ref path[64];
     wf_path_result pr;
+    // A cost scale on no query is reported and does nothing; one set and
+    // cleared again leaves the searches below as they were.
+    wf_query_set_cost_scale(NULL, NULL, NULL);
+    wf_query_set_cost_scale(q, NULL, q);
     wf_query_filter nan_cost = *fl, negative_cost = *fl;
     nan_cost.area_cost[0] = NAN_F;
     negative_cost.area_cost[3] = -1.0f;
