@@ -427,7 +427,12 @@ static wf_status load_layer(wf_tilecache* tc, const unsigned char* dir, const un
     wf_arena* arena = &tc->workers[0].scratch;
     wf_arena_reset(arena);
     unsigned char* raw = wf_arena_alloc(arena, raw_size, 16);
-    if (raw == NULL || tc->codec.decompress(bytes, size, raw, raw_size, tc->codec.user) != WF_OK) {
+    // The scratch holds a layer of the params' tile size (tile_scratch_bytes).
+    WF_ASSERT(raw != NULL);
+    if (raw == NULL) {
+        return WF_ERR_CAPACITY;
+    }
+    if (tc->codec.decompress(bytes, size, raw, raw_size, tc->codec.user) != WF_OK) {
         return WF_ERR_BAD_DATA;
     }
     wf_layer layer;
@@ -494,7 +499,7 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
         at += pad(wf_bytes_get_u32(dir + 16));
     }
     if (s != WF_OK) {
-        if (s != WF_ERR_OUT_OF_MEMORY) {
+        if (s == WF_ERR_BAD_DATA || s == WF_ERR_VERSION) {
             wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: a damaged layer in the cache file");
         }
         wf_tilecache_destroy(tc);

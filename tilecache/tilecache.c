@@ -106,12 +106,18 @@ size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size) {
 
 /// Per-worker scratch: the full bound is for adversarial layers (a
 /// checkerboard of heights gives thousands of polygons); real 48 x 48 layers
-/// use under 20 KiB. Workers get at most WF_TILECACHE_WORKER_SCRATCH; a layer
-/// that needs more is built after the parallel pass in a full-size arena
-/// made for it (and counted in the stats).
+/// use under 20 KiB. Workers get the WF_TILECACHE_WORKER_SCRATCH budget of a
+/// 48 x 48 tile scaled by the tile's cells (never below it, never above
+/// the full bound), so the decompressed layer always fits with room to
+/// build real layers of any tile size; a layer that needs more is built
+/// after the parallel pass in a full-size arena made for it (and counted in
+/// the stats). Loading a cache file decompresses into this scratch too.
 static size_t tile_scratch_bytes(uint32_t tile_size) {
     size_t full = wf_tilecache_full_scratch_bytes(tile_size);
-    return full < WF_TILECACHE_WORKER_SCRATCH ? full : WF_TILECACHE_WORKER_SCRATCH;
+    size_t cells = (size_t)tile_size * tile_size;
+    size_t scaled = cells * WF_TILECACHE_WORKER_SCRATCH / WF_TILECACHE_WORKER_SCRATCH_CELLS;
+    size_t budget = scaled > WF_TILECACHE_WORKER_SCRATCH ? scaled : WF_TILECACHE_WORKER_SCRATCH;
+    return full < budget ? full : budget;
 }
 
 static size_t staging_bytes(uint32_t tile_size) {

@@ -166,9 +166,11 @@ bool wf_tilecache_bounds_touch_tiles(const wf_tilecache* tc, const float bmin[3]
 bool wf_tilecache_params_valid(const wf_tilecache_params* params);
 /// True when the params leave the world bounds to the input.
 bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
-/// Scratch per worker for layer -> tile builds (the budget for
-/// 48 x 48 tiles is 64 KiB).
+/// Scratch per worker for layer -> tile builds: the budget for
+/// 48 x 48 tiles is 64 KiB; larger tiles get it scaled by their cells
+/// (a 255 x 255 layer alone is 190 KiB decompressed).
 #define WF_TILECACHE_WORKER_SCRATCH ((size_t)64 << 10)
+#define WF_TILECACHE_WORKER_SCRATCH_CELLS ((size_t)48 * 48)
 /// Scratch that builds any layer of this tile size, however hostile.
 size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
 /// Wall clock in milliseconds, for build statistics.

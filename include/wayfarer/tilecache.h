@@ -206,7 +206,9 @@ typedef struct wf_tilecache_stats {
     uint64_t walkable_cells;
     double walkable_area;         ///< m^2, cells * cell_size^2
     double build_ms;              ///< last build, wall clock
-    size_t scratch_bytes_per_worker; ///< layer -> tile scratch arena size (at most 64 KiB)
+    /// Layer -> tile scratch arena size: 64 KiB up to 48 x 48 tiles, scaled
+    /// by the cells above (1.8 MiB at 255 x 255).
+    size_t scratch_bytes_per_worker;
     uint32_t oversize_layers;     ///< last navmesh pass: layers that needed more scratch
                                   ///< (built serially in a temporary full-size arena)
     size_t memory_bytes;
