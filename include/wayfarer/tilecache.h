@@ -136,6 +136,16 @@ typedef struct wf_tilecache_params {
     wf_vec3 bmin, bmax;     ///< world bounds; all zero = the input's bounds
 } wf_tilecache_params;
 
+/// Limits on the sizes derived from the params, so every one stays finite:
+/// tile_size x cell_size is below WF_MAX_TILE_WIDTH, cell_height and every
+/// coordinate of the world bounds (the params' or the input's) at most
+/// WF_TILECACHE_MAX_COORD, and the bounds need at most
+/// WF_TILECACHE_MAX_TILES tiles. Params beyond them are refused by create
+/// (WF_ERR_INVALID_ARG, the setting named in the log); a cache file with
+/// them is WF_ERR_BAD_DATA.
+#define WF_TILECACHE_MAX_COORD 1e30f
+#define WF_TILECACHE_MAX_TILES (1u << 22)
+
 /// The Recast demo's settings: cell 0.3/0.2, agent 2.0/0.6/0.9, slope 45,
 /// tile 48, region min 8, merge 20, edge 12, error 1.3, 6 verts per poly.
 WF_API wf_tilecache_params wf_tilecache_params_recast_demo(void);
