@@ -4,12 +4,14 @@
 // builds its navmesh into a mesh, gets one more obstacle and runs one
 // update (its loaded obstacles and the new one are stamped and rebuilt),
 // is queried, and saves back to exactly the bytes it was loaded from. Each
-// input runs as it is, with its checksums repaired, and with its layers
-// re-encoded (fuzz_reencode_cache_file).
+// input runs as it is, with its checksums repaired, with its layers
+// re-encoded (fuzz_reencode_cache_file), and with one size field (cell
+// size, cell height, a bound) set to an extreme value.
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "navcore/bytes.h"
 
 static void run(const unsigned char* p, size_t size, uint64_t seed) {
     wf_tilecache_desc d;
@@ -67,6 +69,24 @@ static void run(const unsigned char* p, size_t size, uint64_t seed) {
     wf_tilecache_destroy(tc);
 }
 
+/// Sizes a byte-flipping fuzzer rarely makes of a float field: the limits
+/// (1e30), past them, and far beyond (a 1e37 m cell once made an infinite
+/// tile width that passed the load).
+static const float g_extremes[] = {1e37f, 3e38f, 3.4028235e38f, 2e28f, 2.1e28f, 1e30f,
+                                   -1e30f, -3e38f, 1e-38f, 1e-45f, 6.5e4f, 1e9f};
+
+/// One field of the header (cell size, cell height, a params bound, a
+/// world bound) set to an extreme size, picked by the input's seed.
+static void set_extreme_field(unsigned char* p, uint64_t seed) {
+    // Offsets of the float fields: cell size and height (40, 44), params
+    // bounds (88..108), world bounds (112..132); cell size most often.
+    static const uint32_t fields[] = {40, 40, 40, 44, 88, 92, 96, 100, 104, 108,
+                                      112, 116, 120, 124, 128, 132};
+    uint32_t field = fields[seed % (sizeof fields / sizeof fields[0])];
+    float v = g_extremes[(seed >> 8) % (sizeof g_extremes / sizeof g_extremes[0])];
+    wf_bytes_put_f32(p + field, v);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint64_t seed = fuzz_seed(data, size);
     unsigned char* p = fuzz_copy(data, size);
@@ -83,6 +103,14 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         run(p2, size2, seed);
     }
     free(p2);
+    // The same file with one size field pushed to an extreme, checksums
+    // repaired: every derived size must be checked where it is made.
+    if (size >= 144) {
+        memcpy(p, data, size);
+        set_extreme_field(p, seed);
+        fuzz_fix_cache_file(p, size);
+        run(p, size, seed);
+    }
     free(p);
     return 0;
 }

@@ -41,8 +41,8 @@ static uint32_t cell_hash(int32_t x, int32_t z, uint32_t mask) {
 wf_status wf_mesh_create(const wf_mesh_desc* desc, wf_mesh** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
     wf_mesh_desc d = wf_mesh_desc_defaults(desc);
-    WF_CHECK_ARG(isfinite(d.tile_width) && d.tile_width > 0.0f);
-    WF_CHECK_ARG(isfinite(d.tile_depth) && d.tile_depth > 0.0f);
+    WF_CHECK_ARG(d.tile_width > 0.0f && d.tile_width < WF_MAX_TILE_WIDTH);
+    WF_CHECK_ARG(d.tile_depth > 0.0f && d.tile_depth < WF_MAX_TILE_WIDTH);
     WF_CHECK_ARG(wf_v3_is_finite(d.origin));
     WF_CHECK_ARG(d.max_tiles <= WF_MAX_TILES);
     wf_allocator a;

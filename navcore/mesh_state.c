@@ -209,7 +209,7 @@ wf_status wf_mesh_load(const wf_mesh_desc* desc, const void* data, size_t size, 
     d.max_tiles = wf_bytes_get_u32(in + 36);
     uint32_t tile_count = wf_bytes_get_u32(in + 40);
     if (!wf_v3_is_finite(d.origin) || !(d.tile_width > 0.0f) || !(d.tile_depth > 0.0f) ||
-        !(d.tile_width < 1e30f) || !(d.tile_depth < 1e30f) || d.max_tiles == 0 ||
+        !(d.tile_width < WF_MAX_TILE_WIDTH) || !(d.tile_depth < WF_MAX_TILE_WIDTH) || d.max_tiles == 0 ||
         d.max_tiles > WF_MAX_TILES || tile_count > d.max_tiles) {
         return WF_ERR_BAD_DATA;
     }

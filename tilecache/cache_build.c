@@ -449,6 +449,16 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
     job.cp = cell_params_of(&tc->params);
     job.bmin = bmin;
     job.bmax = bmax;
+    // The input's own bounds (params bounds are checked at creation): far
+    // coordinates, or a grid or voxel extent that overflows, would make
+    // tile corners infinite.
+    if (!wf_tilecache_bounds_within_limits(bmin, bmax)) {
+        wf_log(&tc->logger, WF_LOG_ERROR,
+               "tilecache: the input reaches beyond +-1e30 m (bounds %g %g %g .. %g %g %g)",
+               (double)bmin.x, (double)bmin.y, (double)bmin.z, (double)bmax.x, (double)bmax.y,
+               (double)bmax.z);
+        return WF_ERR_INVALID_ARG;
+    }
     double tx = ceil(((double)bmax.x - bmin.x) / job.cp.tile_width);
     double tz = ceil(((double)bmax.z - bmin.z) / job.cp.tile_width);
     tx = tx < 1.0 ? 1.0 : tx;

@@ -346,7 +346,8 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
  */
 
 /// Header fields and directory: sizes, counts, order, padding, checksum.
-static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache_params* params) {
+static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache_params* params,
+                              const wf_logger* logger) {
     if (size < HEADER_BYTES || wf_bytes_get_u32(in) != FILE_MAGIC) {
         return WF_ERR_BAD_DATA;
     }
@@ -374,18 +375,27 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
     get_params(in + PARAMS_AT, params);
     int32_t tiles_x = (int32_t)wf_bytes_get_u32(in + 28);
     int32_t tiles_z = (int32_t)wf_bytes_get_u32(in + 32);
-    if (!wf_tilecache_params_valid(params) || tiles_x < 0 || tiles_z < 0 ||
+    // The params as create checks them: every derived size finite (a
+    // 144-byte file with 1e37 m cells once made an infinite tile width).
+    const char* problem = wf_tilecache_params_problem(params);
+    if (problem != NULL) {
+        wf_log(logger, WF_LOG_ERROR, "tilecache: the cache file's params: %s", problem);
+        return WF_ERR_BAD_DATA;
+    }
+    if (tiles_x < 0 || tiles_z < 0 ||
         (int64_t)tiles_x * tiles_z > (int64_t)WF_TILECACHE_MAX_TILES) {
         return WF_ERR_BAD_DATA;
     }
     // Tiles are found by position in floats: an origin so far away (in
     // tile widths) that a tile's corners round into its neighbours cannot
-    // be a real level (found by fuzzing).
+    // be a real level (found by fuzzing). The tile width is below 1e30, so
+    // 65536 of them are finite.
     float tile_width = (float)params->tile_size * params->cell_size;
     for (int i = 0; i < 3; ++i) {
         float lo = wf_bytes_get_f32(in + BOUNDS_AT + 4 * i);
         float hi = wf_bytes_get_f32(in + BOUNDS_AT + 12 + 4 * i);
-        if (!isfinite(lo) || !isfinite(hi) || lo > hi ||
+        if (!(fabsf(lo) <= WF_TILECACHE_MAX_COORD) || !(fabsf(hi) <= WF_TILECACHE_MAX_COORD) ||
+            lo > hi ||
             (i != 1 && !(fabsf(lo) < tile_width * 65536.0f && fabsf(hi) < tile_width * 65536.0f))) {
             return WF_ERR_BAD_DATA;
         }
@@ -427,7 +437,12 @@ static wf_status load_layer(wf_tilecache* tc, const unsigned char* dir, const un
     wf_arena* arena = &tc->workers[0].scratch;
     wf_arena_reset(arena);
     unsigned char* raw = wf_arena_alloc(arena, raw_size, 16);
-    if (raw == NULL || tc->codec.decompress(bytes, size, raw, raw_size, tc->codec.user) != WF_OK) {
+    // The scratch holds a layer of the params' tile size (tile_scratch_bytes).
+    WF_ASSERT(raw != NULL);
+    if (raw == NULL) {
+        return WF_ERR_CAPACITY;
+    }
+    if (tc->codec.decompress(bytes, size, raw, raw_size, tc->codec.user) != WF_OK) {
         return WF_ERR_BAD_DATA;
     }
     wf_layer layer;
@@ -456,7 +471,7 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
     WF_CHECK_ARG(desc != NULL && out != NULL && (data != NULL || size == 0));
     const unsigned char* in = data;
     wf_tilecache_params params;
-    wf_status s = check_layout(in, size, &params);
+    wf_status s = check_layout(in, size, &params, &desc->logger);
     if (s != WF_OK) {
         wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: not a valid cache file (%s)",
                wf_status_string(s));
@@ -494,7 +509,7 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
         at += pad(wf_bytes_get_u32(dir + 16));
     }
     if (s != WF_OK) {
-        if (s != WF_ERR_OUT_OF_MEMORY) {
+        if (s == WF_ERR_BAD_DATA || s == WF_ERR_VERSION) {
             wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: a damaged layer in the cache file");
         }
         wf_tilecache_destroy(tc);

@@ -57,31 +57,92 @@ bool wf_tilecache_bounds_unset(const wf_tilecache_params* p) {
            p->bmax.y == 0.0f && p->bmax.z == 0.0f;
 }
 
-bool wf_tilecache_params_valid(const wf_tilecache_params* p) {
-    bool sizes = isfinite(p->cell_size) && p->cell_size > 0.0f && isfinite(p->cell_height) &&
-                 p->cell_height > 0.0f;
-    bool agent = isfinite(p->agent_height) && p->agent_height >= 0.0f &&
-                 isfinite(p->agent_radius) && p->agent_radius >= 0.0f &&
-                 isfinite(p->agent_climb) && p->agent_climb >= 0.0f &&
-                 p->agent_max_slope >= 0.0f && p->agent_max_slope <= 90.0f;
-    if (!sizes || !agent) {
-        return false;
+/// Tiles the bounds need, in doubles (no overflow for any finite bounds).
+static double bounds_tiles(const wf_tilecache_params* p) {
+    double width = (double)p->tile_size * p->cell_size;
+    double tx = ceil(((double)p->bmax.x - p->bmin.x) / width);
+    double tz = ceil(((double)p->bmax.z - p->bmin.z) / width);
+    return (tx < 1.0 ? 1.0 : tx) * (tz < 1.0 ? 1.0 : tz);
+}
+
+static bool within_coord_limit(wf_vec3 v) {
+    return fabsf(v.x) <= WF_TILECACHE_MAX_COORD && fabsf(v.y) <= WF_TILECACHE_MAX_COORD &&
+           fabsf(v.z) <= WF_TILECACHE_MAX_COORD;
+}
+
+const char* wf_tilecache_params_problem(const wf_tilecache_params* p) {
+    if (!(isfinite(p->cell_size) && p->cell_size > 0.0f)) {
+        return "cell_size must be finite and above 0";
+    }
+    if (!(isfinite(p->cell_height) && p->cell_height > 0.0f)) {
+        return "cell_height must be finite and above 0";
+    }
+    if (!(isfinite(p->agent_height) && p->agent_height >= 0.0f) ||
+        !(isfinite(p->agent_radius) && p->agent_radius >= 0.0f) ||
+        !(isfinite(p->agent_climb) && p->agent_climb >= 0.0f)) {
+        return "agent_height, agent_radius and agent_climb must be finite and at least 0";
+    }
+    if (!(p->agent_max_slope >= 0.0f && p->agent_max_slope <= 90.0f)) {
+        return "agent_max_slope must be 0..90 degrees";
+    }
+    if (p->tile_size < 1 || p->tile_size > WF_LAYER_MAX_SIZE) {
+        return "tile_size must be 1..255 cells";
+    }
+    // Every length the build derives stays finite: a tile corner is the
+    // origin plus a tile index (below 2^22) times the tile width, and span
+    // tops are up to 65535 cell heights (found: cells of 1e37 m made
+    // tiles of 4.8e38 m, past FLT_MAX).
+    if (!((float)p->tile_size * p->cell_size < WF_MAX_TILE_WIDTH)) {
+        return "cell_size: the tile width (tile_size x cell_size) must be below 1e30 m";
+    }
+    if (!(p->cell_height <= WF_TILECACHE_MAX_COORD)) {
+        return "cell_height must be at most 1e30 m";
     }
     // In cells: the compact heightfield keeps free heights in a byte.
-    bool cells = ceilf(p->agent_height / p->cell_height) <= 255.0f &&
-                 floorf(p->agent_climb / p->cell_height) <= 255.0f &&
-                 ceilf(p->agent_radius / p->cell_size) <= MAX_RADIUS_CELLS;
-    bool tile = p->tile_size >= 1 && p->tile_size <= WF_LAYER_MAX_SIZE &&
-                p->max_verts_per_poly >= 3 && p->max_verts_per_poly <= WF_MAX_VERTS_PER_POLY &&
-                isfinite(p->max_edge_length) && p->max_edge_length >= 0.0f &&
-                isfinite(p->max_simplification_error) && p->max_simplification_error >= 0.0f &&
-                // The build measures edges in cells: a tiny cell must not
-                // make that infinite (found by fuzzing cache files).
-                isfinite(p->max_edge_length / p->cell_size);
-    bool bounds = wf_tilecache_bounds_unset(p) || (wf_v3_is_finite(p->bmin) && wf_v3_is_finite(p->bmax) &&
-                                      p->bmin.x < p->bmax.x && p->bmin.z < p->bmax.z &&
-                                      p->bmin.y <= p->bmax.y);
-    return cells && tile && bounds;
+    if (ceilf(p->agent_height / p->cell_height) > 255.0f) {
+        return "agent_height must be at most 255 cell heights";
+    }
+    if (floorf(p->agent_climb / p->cell_height) > 255.0f) {
+        return "agent_climb must be at most 255 cell heights";
+    }
+    if (ceilf(p->agent_radius / p->cell_size) > MAX_RADIUS_CELLS) {
+        return "agent_radius must be at most 64 cells";
+    }
+    if (p->max_verts_per_poly < 3 || p->max_verts_per_poly > WF_MAX_VERTS_PER_POLY) {
+        return "max_verts_per_poly must be 3..WF_MAX_VERTS_PER_POLY";
+    }
+    // The build measures edges in cells: a tiny cell must not make that
+    // infinite (found by fuzzing cache files).
+    if (!(isfinite(p->max_edge_length) && p->max_edge_length >= 0.0f &&
+          isfinite(p->max_edge_length / p->cell_size))) {
+        return "max_edge_length must be at least 0 and finite in cells";
+    }
+    if (!(isfinite(p->max_simplification_error) && p->max_simplification_error >= 0.0f)) {
+        return "max_simplification_error must be finite and at least 0";
+    }
+    if (wf_tilecache_bounds_unset(p)) {
+        return NULL;
+    }
+    if (!(wf_v3_is_finite(p->bmin) && wf_v3_is_finite(p->bmax) && p->bmin.x < p->bmax.x &&
+          p->bmin.z < p->bmax.z && p->bmin.y <= p->bmax.y)) {
+        return "bmin/bmax must be finite, bmin below bmax in x and z and not above it in y";
+    }
+    if (!within_coord_limit(p->bmin) || !within_coord_limit(p->bmax)) {
+        return "bmin/bmax must lie within +-1e30 m";
+    }
+    if (!(bounds_tiles(p) <= (double)WF_TILECACHE_MAX_TILES)) {
+        return "bmin/bmax need more than 4194304 tiles of tile_size x cell_size";
+    }
+    return NULL;
+}
+
+bool wf_tilecache_params_valid(const wf_tilecache_params* p) {
+    return wf_tilecache_params_problem(p) == NULL;
+}
+
+bool wf_tilecache_bounds_within_limits(wf_vec3 bmin, wf_vec3 bmax) {
+    return wf_v3_is_finite(bmin) && wf_v3_is_finite(bmax) && within_coord_limit(bmin) &&
+           within_coord_limit(bmax);
 }
 
 /* ---------------------------------------------------------------------------
@@ -106,12 +167,18 @@ size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size) {
 
 /// Per-worker scratch: the full bound is for adversarial layers (a
 /// checkerboard of heights gives thousands of polygons); real 48 x 48 layers
-/// use under 20 KiB. Workers get at most WF_TILECACHE_WORKER_SCRATCH; a layer
-/// that needs more is built after the parallel pass in a full-size arena
-/// made for it (and counted in the stats).
+/// use under 20 KiB. Workers get the WF_TILECACHE_WORKER_SCRATCH budget of a
+/// 48 x 48 tile scaled by the tile's cells (never below it, never above
+/// the full bound), so the decompressed layer always fits with room to
+/// build real layers of any tile size; a layer that needs more is built
+/// after the parallel pass in a full-size arena made for it (and counted in
+/// the stats). Loading a cache file decompresses into this scratch too.
 static size_t tile_scratch_bytes(uint32_t tile_size) {
     size_t full = wf_tilecache_full_scratch_bytes(tile_size);
-    return full < WF_TILECACHE_WORKER_SCRATCH ? full : WF_TILECACHE_WORKER_SCRATCH;
+    size_t cells = (size_t)tile_size * tile_size;
+    size_t scaled = cells * WF_TILECACHE_WORKER_SCRATCH / WF_TILECACHE_WORKER_SCRATCH_CELLS;
+    size_t budget = scaled > WF_TILECACHE_WORKER_SCRATCH ? scaled : WF_TILECACHE_WORKER_SCRATCH;
+    return full < budget ? full : budget;
 }
 
 static size_t staging_bytes(uint32_t tile_size) {
@@ -222,7 +289,11 @@ void wf_tilecache_destroy(wf_tilecache* tc) {
 
 wf_status wf_tilecache_create(const wf_tilecache_desc* desc, wf_tilecache** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
-    WF_CHECK_ARG(wf_tilecache_params_valid(&desc->params));
+    const char* problem = wf_tilecache_params_problem(&desc->params);
+    if (problem != NULL) {
+        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: params: %s", problem);
+    }
+    WF_CHECK_ARG(problem == NULL);
     WF_CHECK_ARG(desc->jobs.enqueue == NULL || desc->jobs.wait != NULL);
     WF_CHECK_ARG(desc->max_obstacles <= WF_ID_POOL_MAX_CAPACITY);
     wf_allocator a;

@@ -12,8 +12,6 @@
 #include "tilecache/obstacle.h"
 #include "wayfarer/tilecache.h"
 
-/// Most tiles one cache covers: bounds that need more are a mistake.
-#define WF_TILECACHE_MAX_TILES (1u << 22)
 
 /// One stored layer: what it holds and its compressed bytes.
 typedef struct wf_tilecache_entry {
@@ -164,11 +162,18 @@ bool wf_tilecache_bounds_touch_tiles(const wf_tilecache* tc, const float bmin[3]
 #define WF_TILECACHE_BLOB_ALIGN 16u
 
 bool wf_tilecache_params_valid(const wf_tilecache_params* params);
+/// NULL when the params are valid, else what is wrong, naming the setting.
+const char* wf_tilecache_params_problem(const wf_tilecache_params* params);
+/// Finite world bounds within +-WF_TILECACHE_MAX_COORD (what a build and a
+/// cache file may have).
+bool wf_tilecache_bounds_within_limits(wf_vec3 bmin, wf_vec3 bmax);
 /// True when the params leave the world bounds to the input.
 bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
-/// Scratch per worker for layer -> tile builds (the budget for
-/// 48 x 48 tiles is 64 KiB).
+/// Scratch per worker for layer -> tile builds: the budget for
+/// 48 x 48 tiles is 64 KiB; larger tiles get it scaled by their cells
+/// (a 255 x 255 layer alone is 190 KiB decompressed).
 #define WF_TILECACHE_WORKER_SCRATCH ((size_t)64 << 10)
+#define WF_TILECACHE_WORKER_SCRATCH_CELLS ((size_t)48 * 48)
 /// Scratch that builds any layer of this tile size, however hostile.
 size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
 /// Wall clock in milliseconds, for build statistics.

@@ -79,6 +79,10 @@ typedef struct wf_tile_ref {
 #define WF_MAX_TILES (1u << WF_POLY_REF_TILE_BITS)
 /// Most layers (tiles) in one grid cell; one more is WF_ERR_CAPACITY.
 #define WF_MAX_LAYERS_PER_CELL 64u
+/// Tile widths and depths are below this (m): a tile corner (origin plus a
+/// tile index times the width) stays finite, and a mesh that creates saves
+/// and loads (the save format refuses wider tiles).
+#define WF_MAX_TILE_WIDTH 1e30f
 
 static inline wf_poly_ref wf_poly_ref_make(uint32_t generation, uint32_t tile, uint32_t poly) {
     wf_poly_ref r;
@@ -187,8 +191,8 @@ typedef struct wf_mesh wf_mesh;
 
 typedef struct wf_mesh_desc {
     wf_vec3 origin;     ///< world position of tile (0, 0)'s minimum corner
-    float tile_width;   ///< along X; required (> 0)
-    float tile_depth;   ///< along Z; required (> 0)
+    float tile_width;   ///< along X; required (> 0, < WF_MAX_TILE_WIDTH)
+    float tile_depth;   ///< along Z; required (> 0, < WF_MAX_TILE_WIDTH)
     uint32_t max_tiles; ///< tile slots; 0 = 1024; at most WF_MAX_TILES
     wf_allocator allocator;
     wf_logger logger;

@@ -136,6 +136,16 @@ typedef struct wf_tilecache_params {
     wf_vec3 bmin, bmax;     ///< world bounds; all zero = the input's bounds
 } wf_tilecache_params;
 
+/// Limits on the sizes derived from the params, so every one stays finite:
+/// tile_size x cell_size is below WF_MAX_TILE_WIDTH, cell_height and every
+/// coordinate of the world bounds (the params' or the input's) at most
+/// WF_TILECACHE_MAX_COORD, and the bounds need at most
+/// WF_TILECACHE_MAX_TILES tiles. Params beyond them are refused by create
+/// (WF_ERR_INVALID_ARG, the setting named in the log); a cache file with
+/// them is WF_ERR_BAD_DATA.
+#define WF_TILECACHE_MAX_COORD 1e30f
+#define WF_TILECACHE_MAX_TILES (1u << 22)
+
 /// The Recast demo's settings: cell 0.3/0.2, agent 2.0/0.6/0.9, slope 45,
 /// tile 48, region min 8, merge 20, edge 12, error 1.3, 6 verts per poly.
 WF_API wf_tilecache_params wf_tilecache_params_recast_demo(void);
@@ -206,7 +216,9 @@ typedef struct wf_tilecache_stats {
     uint64_t walkable_cells;
     double walkable_area;         ///< m^2, cells * cell_size^2
     double build_ms;              ///< last build, wall clock
-    size_t scratch_bytes_per_worker; ///< layer -> tile scratch arena size (at most 64 KiB)
+    /// Layer -> tile scratch arena size: 64 KiB up to 48 x 48 tiles, scaled
+    /// by the cells above (1.8 MiB at 255 x 255).
+    size_t scratch_bytes_per_worker;
     uint32_t oversize_layers;     ///< last navmesh pass: layers that needed more scratch
                                   ///< (built serially in a temporary full-size arena)
     size_t memory_bytes;

@@ -67,7 +67,19 @@ static void test_create_rejects_bad_desc(void** state) {
     assert_int_equal(wf_mesh_create(&d, &mesh), WF_ERR_INVALID_ARG);
     d = (wf_mesh_desc){.tile_width = 1, .tile_depth = 1, .max_tiles = WF_MAX_TILES + 1};
     assert_int_equal(wf_mesh_create(&d, &mesh), WF_ERR_INVALID_ARG);
+    // Infinite and finite-but-huge tiles (a cache file's 1e37 m cells made
+    // one of 4.8e38 m, past FLT_MAX); the save format refuses such widths.
+    d = (wf_mesh_desc){.tile_width = INFINITY, .tile_depth = 1};
+    assert_int_equal(wf_mesh_create(&d, &mesh), WF_ERR_INVALID_ARG);
+    d = (wf_mesh_desc){.tile_width = 1, .tile_depth = WF_MAX_TILE_WIDTH};
+    assert_int_equal(wf_mesh_create(&d, &mesh), WF_ERR_INVALID_ARG);
+    d = (wf_mesh_desc){.tile_width = 3e38f, .tile_depth = 1};
+    assert_int_equal(wf_mesh_create(&d, &mesh), WF_ERR_INVALID_ARG);
     assert_null(mesh);
+    d = (wf_mesh_desc){.tile_width = 1e29f, .tile_depth = 1e29f};
+    assert_int_equal(wf_mesh_create(&d, &mesh), WF_OK);
+    wf_mesh_destroy(mesh);
+    mesh = NULL;
     assert_int_equal(wf_mesh_desc_defaults(NULL).max_tiles, 1024);
     counting_allocator c;
     counting_allocator_init(&c);

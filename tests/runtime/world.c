@@ -4,8 +4,8 @@
 // a cache built for agent radius 0 (the crowd's default width),
 // a step that carries obstacles into the crowd, the same state for any
 // worker count, agents through a doorway narrower than themselves, and
-// save/restore that continues bit-identically, keeps ids valid and rejects
-// damaged blobs without touching the world.
+// save/restore that continues bit-identically (at the largest tile size
+// too), keeps ids valid and rejects damaged blobs without touching the world.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,12 +68,18 @@ static wf_geom make_level(level* l) {
     return g;
 }
 
-static wf_world* make_world(uint32_t workers) {
+/// tile_size 0: the default params (the Recast demo's); else those with
+/// this tile size.
+static wf_world* make_world_tiled(uint32_t workers, uint32_t tile_size) {
     static level lv;
     wf_geom g = make_level(&lv);
     wf_world_desc d;
     memset(&d, 0, sizeof d);
     d.geom = &g;
+    if (tile_size != 0) {
+        d.params = wf_tilecache_params_recast_demo();
+        d.params.tile_size = tile_size;
+    }
     d.worker_count = workers;
     d.crowd.max_agents = AGENTS;
     d.crowd.max_searches = 2;
@@ -84,6 +90,8 @@ static wf_world* make_world(uint32_t workers) {
     assert_int_equal(wf_world_create(&d, &w), WF_OK);
     return w;
 }
+
+static wf_world* make_world(uint32_t workers) { return make_world_tiled(workers, 0); }
 
 static wf_vec3 random_spot(wf_rng* rng) {
     for (;;) {
@@ -337,6 +345,35 @@ static void test_save_and_restore_continue_identically(void** state) {
     wf_world_destroy(b);
 }
 
+/// Tiles of 148 to 255 cells built and saved, but their layers did not fit
+/// the 64 KiB scratch the cache file is loaded into: the world's own save
+/// would not restore. The largest tile size, one tile over the level.
+static void test_save_and_restore_at_the_largest_tile_size(void** state) {
+    (void)state;
+    wf_world* a = make_world_tiled(2, 255);
+    assert_int_equal(wf_tilecache_get_params(wf_world_tilecache(a))->tile_size, 255);
+    scene* sa = calloc(1, sizeof *sa);
+    populate(a, sa);
+    run(a, sa, 0, 55); // a crate standing, searches running
+    size_t size = 0;
+    assert_int_equal(wf_world_save_size(a, &size), WF_OK);
+    unsigned char* blob = malloc(size);
+    assert_int_equal(wf_world_save(a, blob, size), WF_OK);
+    scene* sb = malloc(sizeof *sb);
+    memcpy(sb, sa, sizeof *sb);
+    wf_world* b = make_world_tiled(1, 255);
+    assert_int_equal(wf_world_restore(b, blob, size), WF_OK);
+    assert_true(crowd_test_hash(wf_world_crowd(b)) == crowd_test_hash(wf_world_crowd(a)));
+    run(a, sa, 55, 60);
+    run(b, sb, 55, 60);
+    assert_true(crowd_test_hash(wf_world_crowd(b)) == crowd_test_hash(wf_world_crowd(a)));
+    free(blob);
+    free(sa);
+    free(sb);
+    wf_world_destroy(a);
+    wf_world_destroy(b);
+}
+
 /// The world save's checksums (docs/formats.md): the mesh section's hash
 /// (byte-wise FNV-1a 32, its field as zero, folded) and the world's FNV-1a 64.
 static void reseal_world(unsigned char* blob, size_t size) {
@@ -466,6 +503,7 @@ int main(void) {
         cmocka_unit_test(test_agents_pass_a_doorway_narrower_than_themselves),
         cmocka_unit_test(test_same_state_for_any_worker_count),
         cmocka_unit_test(test_save_and_restore_continue_identically),
+        cmocka_unit_test(test_save_and_restore_at_the_largest_tile_size),
         cmocka_unit_test(test_restore_refuses_a_mesh_off_the_cache_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,11 +4,14 @@
 // out as documented, obstacles (same ids, descs and stamped navmesh; queued
 // requests saved as applied), damage (every flipped byte, every
 // truncation, forged layers and obstacles behind valid checksums), a codec
-// mismatch, and allocation failures at every step of loading.
+// mismatch, allocation failures at every step of loading, and crafted
+// headers whose sizes overflow (cell sizes, cell heights, bounds).
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -770,6 +773,129 @@ static void test_load_out_of_memory(void** state) {
     free(data);
 }
 
+/* A cache file written field by field (docs/formats.md): header only, no
+ * layer, no obstacle, the params of the Recast demo but the cell size. */
+static void put_crafted_header(unsigned char* f, float cell_size, float cell_height) {
+    memset(f, 0, HEADER);
+    memcpy(f, "WFTC", 4);
+    wf_bytes_put_u32(f + 4, 2);                              // version
+    wf_bytes_put_u32(f + 12, wf_layer_codec_lz4().id);       // the default codec
+    wf_bytes_put_u64(f + 16, HEADER);                        // file size
+    const float params[6] = {cell_size, cell_height, 2.0f, 0.6f, 0.9f, 45.0f};
+    for (int i = 0; i < 6; ++i) {
+        wf_bytes_put_f32(f + 40 + 4 * i, params[i]);
+    }
+    wf_bytes_put_u32(f + 64, 48);      // tile size
+    wf_bytes_put_u32(f + 68, 64);      // min region area
+    wf_bytes_put_u32(f + 72, 400);     // merge region area
+    wf_bytes_put_f32(f + 76, 12.0f);   // max edge length
+    wf_bytes_put_f32(f + 80, 1.3f);    // max simplification error
+    wf_bytes_put_u32(f + 84, 6);       // verts per poly
+    reseal(f, 0); // layer count, tiles, bounds and obstacles stay 0
+}
+
+/// Every message since the last reset, one a line.
+typedef struct log_capture {
+    char all[1024];
+    int count;
+} log_capture;
+
+static void capture_log(wf_log_level level, const char* message, void* user) {
+    (void)level;
+    log_capture* c = user;
+    size_t used = strlen(c->all);
+    snprintf(c->all + used, sizeof c->all - used, "%s\n", message);
+    c->count++;
+}
+
+/// Found by fuzz_cache_file: a 144-byte file with cells of 1e37 m and tiles
+/// of 48 cells (a tile 4.8e38 m wide: infinite in floats) passed every
+/// check, then wf_mesh_create asserted on the cache's mesh desc. It is bad
+/// data, refused before anything is made. The same file with 0.3 m cells
+/// loads (so the bytes are right). Kept as the fuzz seed
+/// fuzz/corpus/cache_file/regress_infinite_tile_width.wfc.
+static void test_infinite_tile_width_is_bad_data(void** state) {
+    (void)state;
+    unsigned char f[HEADER];
+    counting_allocator c;
+    counting_allocator_init(&c);
+    wf_tilecache_desc d = make_desc(&c);
+    log_capture logs = {{0}, 0};
+    d.logger.quiet = false;
+    d.logger.log = capture_log;
+    d.logger.user = &logs;
+    wf_tilecache* tc = NULL;
+    put_crafted_header(f, 0.3f, 0.2f);
+    assert_int_equal(wf_tilecache_load(&d, f, sizeof f, &tc), WF_OK);
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    assert_int_equal(logs.count, 0);
+
+    // Cells whose tile is infinite or past the limit, and cell heights
+    // past it; the default assert hook stays: no check may fire.
+    const struct {
+        float cell_size, cell_height;
+        const char* setting;
+    } cases[] = {
+        {1e37f, 0.2f, "cell_size"},  {3e38f, 0.2f, "cell_size"},
+        {2.1e28f, 0.2f, "cell_size"}, {0.3f, 3e38f, "cell_height"},
+        {0.3f, INFINITY, "cell_height"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        put_crafted_header(f, cases[i].cell_size, cases[i].cell_height);
+        logs.count = 0;
+        logs.all[0] = '\0';
+        tc = (wf_tilecache*)(uintptr_t)16;
+        assert_int_equal(wf_tilecache_load(&d, f, sizeof f, &tc), WF_ERR_BAD_DATA);
+        assert_ptr_equal(tc, (wf_tilecache*)(uintptr_t)16);
+        assert_true(logs.count >= 1);
+        if (strstr(logs.all, cases[i].setting) == NULL) {
+            print_error("case %zu: log '%s' lacks '%s'\n", i, logs.all, cases[i].setting);
+            fail();
+        }
+    }
+    // 2e28 m cells make 9.6e29 m tiles: below the limit, they load.
+    put_crafted_header(f, 2e28f, 0.2f);
+    assert_int_equal(wf_tilecache_load(&d, f, sizeof f, &tc), WF_OK);
+    md = wf_tilecache_mesh_desc(tc);
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    assert_int_equal(counting_allocator_live(&c), 0);
+}
+
+/// World bounds in the file (params and the built world's) past +-1e30 m,
+/// or needing more tiles than a cache covers: bad data.
+static void test_huge_bounds_are_bad_data(void** state) {
+    (void)state;
+    unsigned char f[HEADER];
+    wf_tilecache_desc d = make_desc(NULL);
+    wf_tilecache* tc = NULL;
+    // Params bounds: beyond the limit, and 1e9 m with 14.4 m tiles.
+    const float far[2][6] = {{-3e38f, 0.0f, 0.0f, 3e38f, 1.0f, 1.0f},
+                             {0.0f, 0.0f, 0.0f, 1e9f, 1.0f, 1e9f}};
+    for (int k = 0; k < 2; ++k) {
+        put_crafted_header(f, 0.3f, 0.2f);
+        for (int i = 0; i < 6; ++i) {
+            wf_bytes_put_f32(f + 88 + 4 * i, far[k][i]);
+        }
+        reseal(f, 0);
+        assert_int_equal(wf_tilecache_load(&d, f, sizeof f, &tc), WF_ERR_BAD_DATA);
+    }
+    // The world's heights (Y is not tied to the tile width): past 1e30.
+    put_crafted_header(f, 0.3f, 0.2f);
+    wf_bytes_put_f32(f + 112 + 4, -3e38f);
+    reseal(f, 0);
+    assert_int_equal(wf_tilecache_load(&d, f, sizeof f, &tc), WF_ERR_BAD_DATA);
+    wf_bytes_put_f32(f + 112 + 4, -1e29f);
+    reseal(f, 0);
+    assert_int_equal(wf_tilecache_load(&d, f, sizeof f, &tc), WF_OK);
+    wf_tilecache_destroy(tc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
@@ -780,6 +906,8 @@ int main(void) {
         cmocka_unit_test(test_obstacles_round_trip),
         cmocka_unit_test(test_obstacle_damage_is_rejected),
         cmocka_unit_test(test_forged_obstacles_are_rejected),
+        cmocka_unit_test(test_infinite_tile_width_is_bad_data),
+        cmocka_unit_test(test_huge_bounds_are_bad_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

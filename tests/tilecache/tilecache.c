@@ -4,11 +4,13 @@
 // voxels on hand-built scenes with known walkable cells and layers,
 // capacity and bad input, the navmesh pass, allocation failures, and the
 // same bytes for 0, 1, 2 and 3 worker threads.
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +101,107 @@ static void test_params_whose_cell_lengths_overflow(void** state) {
     d.params.max_edge_length = 0.0f; // no edge splitting: nothing to measure
     assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
     wf_tilecache_destroy(tc);
+}
+
+typedef struct log_capture {
+    char all[1024];
+    int count;
+} log_capture;
+
+static void capture_log(wf_log_level level, const char* message, void* user) {
+    (void)level;
+    log_capture* c = user;
+    size_t used = strlen(c->all);
+    snprintf(c->all + used, sizeof c->all - used, "%s\n", message);
+    c->count++;
+}
+
+/// Finite params whose derived sizes were not: cells of 1e37 or 3e38 m
+/// make a tile wider than FLT_MAX (`wayfarer build --cell-size 3e38` ran
+/// into signed overflow and a heightfield assert), cell heights past
+/// 1e30 m, bounds past +-1e30 m or needing more tiles than a cache covers.
+/// Create refuses each and its log names the setting.
+static void test_params_whose_sizes_overflow(void** state) {
+    (void)state;
+    const struct {
+        float cell_size, cell_height;
+        wf_vec3 bmin, bmax;
+        const char* setting;
+    } cases[] = {
+        {1e37f, 0.25f, {0, 0, 0}, {0, 0, 0}, "cell_size"},
+        {3e38f, 0.25f, {0, 0, 0}, {0, 0, 0}, "cell_size"},
+        {FLT_MAX, 0.25f, {0, 0, 0}, {0, 0, 0}, "cell_size"},
+        {7e28f, 0.25f, {0, 0, 0}, {0, 0, 0}, "cell_size"}, // 1.1e30 m tiles
+        {0.25f, 3e38f, {0, 0, 0}, {0, 0, 0}, "cell_height"},
+        {0.25f, 0.25f, {-3e38f, 0, 0}, {3e38f, 1, 1}, "bmin/bmax"},
+        {0.25f, 0.25f, {0, -2e30f, 0}, {1, 1, 1}, "bmin/bmax"},
+        {0.25f, 0.25f, {0, 0, 0}, {1e7f, 1, 1e7f}, "bmin/bmax"}, // 6e12 tiles
+        {1e20f, 0.25f, {-3e38f, 0, 0}, {3e38f, 1, 1}, "bmin/bmax"},
+    };
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        log_capture logs = {{0}, 0};
+        wf_tilecache_desc d;
+        memset(&d, 0, sizeof d);
+        d.params = scene_params();
+        d.params.agent_radius = 0.0f;
+        d.params.cell_size = cases[i].cell_size;
+        d.params.cell_height = cases[i].cell_height;
+        d.params.bmin = cases[i].bmin;
+        d.params.bmax = cases[i].bmax;
+        d.logger.log = capture_log;
+        d.logger.user = &logs;
+        wf_tilecache* tc = NULL;
+        assert_int_equal(wf_tilecache_create(&d, &tc), WF_ERR_INVALID_ARG);
+        assert_null(tc);
+        if (strstr(logs.all, cases[i].setting) == NULL) {
+            print_error("case %zu: log '%s' lacks '%s'\n", i, logs.all, cases[i].setting);
+            fail();
+        }
+    }
+    wf_set_assert_hook(previous);
+    // Just inside the limits: 6e28 m cells (9.6e29 m tiles) and bounds of
+    // +-1e30 m in one tile create, build and make a mesh.
+    wf_tilecache_params p = scene_params();
+    p.agent_radius = 0.0f;
+    p.cell_size = 6e28f;
+    p.bmin = wf_v3(-1e30f, -1.0f, -1e30f);
+    p.bmax = wf_v3(-1e30f + 9e29f, 1.0f, -1e30f + 9e29f);
+    wf_tilecache* tc = make_cache(&p, NULL);
+    test_scene* s = scene_new();
+    scene_floor(s, -1e30f, -1e30f, -1e30f + 5e29f, -1e30f + 5e29f, 0.0f);
+    assert_int_equal(wf_tilecache_build_geom(tc, scene_geom(s), NULL, 0), WF_OK);
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_int_equal(wf_tilecache_build_navmesh(tc, mesh), WF_OK);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    // Input past +-1e30 m with the bounds left to it: refused by the build.
+    tc = make_cache(&(wf_tilecache_params){.cell_size = 1.0f, .cell_height = 1.0f,
+                                            .tile_size = 16, .max_verts_per_poly = 6},
+                    NULL);
+    s->tri_count = s->vert_count = 0;
+    scene_floor(s, -3e38f, 0.0f, -3e38f + 1e37f, 4.0f, 0.0f);
+    assert_int_equal(wf_tilecache_build_geom(tc, scene_geom(s), NULL, 0), WF_ERR_INVALID_ARG);
+    // A grid whose extent overflows (cells of 3e38 m).
+    uint8_t walkable[4] = {1, 1, 1, 1};
+    wf_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.width = grid.depth = 2;
+    grid.cell_size = 3e38f;
+    grid.walkable = walkable;
+    assert_int_equal(wf_tilecache_build_grid(tc, grid), WF_ERR_INVALID_ARG);
+    uint8_t solid[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    wf_voxels vox;
+    memset(&vox, 0, sizeof vox);
+    vox.size_x = vox.size_y = vox.size_z = 2;
+    vox.cube_size = 3e38f;
+    vox.solid = solid;
+    assert_int_equal(wf_tilecache_build_voxels(tc, vox), WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_tilecache_layer_count(tc), 0);
+    wf_tilecache_destroy(tc);
+    free(s);
 }
 
 static size_t dummy_bound(size_t size, void* user) {
@@ -347,11 +450,15 @@ static void test_bad_geometry(void** state) {
     memset(&empty, 0, sizeof empty);
     assert_int_equal(wf_tilecache_build_geom(tc, empty, NULL, 0), WF_OK);
     assert_int_equal(wf_tilecache_layer_count(tc), 0);
-    // Bounds needing millions of tiles are a mistake.
-    wf_tilecache_params huge = p;
-    huge.bmax = wf_v3(1.0e7f, 1.0f, 1.0e7f);
-    wf_tilecache* big = make_cache(&huge, &c);
+    // Input bounds needing millions of tiles are a mistake (params bounds
+    // that do are refused by create: test_params_whose_sizes_overflow).
+    wf_tilecache_params unset = p;
+    unset.bmin = unset.bmax = wf_v3(0.0f, 0.0f, 0.0f);
+    wf_tilecache* big = make_cache(&unset, &c);
+    float far_corner = s->verts[0];
+    s->verts[0] = 1.0e7f;
     assert_int_equal(wf_tilecache_build_geom(big, g, NULL, 0), WF_ERR_INVALID_ARG);
+    s->verts[0] = far_corner;
     wf_tilecache_destroy(big);
     // No bounds in the params and an empty mesh: nothing to size tiles by.
     wf_tilecache_params unbounded = scene_params();
@@ -821,6 +928,7 @@ int main(void) {
         cmocka_unit_test(test_recast_demo_params),
         cmocka_unit_test(test_params_whose_cell_lengths_overflow),
         cmocka_unit_test(test_create_rejects_bad_desc),
+        cmocka_unit_test(test_params_whose_sizes_overflow),
         cmocka_unit_test(test_floor_inside_bounds),
         cmocka_unit_test(test_floating_floor_is_eroded),
         cmocka_unit_test(test_platform_gives_second_layer),
