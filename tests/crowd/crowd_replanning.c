@@ -66,40 +66,67 @@ static bool has_event(const wf_crowd* c, wf_agent_id id, wf_crowd_event_kind kin
     return false;
 }
 
-static void test_door_closes_mid_path_then_opens(void** state) {
-    (void)state;
-    // A wall along x = 10 with a door two cells wide at z = 10 and 11.
+/// A wall along x = 10 with a door two cells wide at z = 10 and 11 (its
+/// polygons in door), a crowd whose filter excludes DOOR_FLAG, and one
+/// agent on its way from (2.5, 11) to target, walked to x = 5.5.
+typedef struct door_scene {
+    wf_mesh* mesh;
+    wf_poly_ref door[2];
+    wf_query_filter filter;
+    wf_crowd* c;
+    wf_agent_params p;
+    wf_agent_id a;
+    wf_vec3 target;
+} door_scene;
+
+static void door_scene_start(door_scene* ds, counters* n, tagged* t) {
     uint8_t blocked[20 * 20] = {0};
     for (uint32_t z = 0; z < 20; ++z) {
         blocked[z * 20 + 10] = z != 10 && z != 11;
     }
-    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
-    wf_poly_ref door[2] = {test_grid_poly(mesh, 10, 10, 10), test_grid_poly(mesh, 10, 10, 11)};
-    wf_query_filter filter = wf_query_filter_defaults();
-    filter.exclude_flags = DOOR_FLAG;
-    wf_crowd_desc d = crowd_test_desc(mesh, 2);
-    d.filters = &filter;
+    ds->mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
+    ds->door[0] = test_grid_poly(ds->mesh, 10, 10, 10);
+    ds->door[1] = test_grid_poly(ds->mesh, 10, 10, 11);
+    ds->filter = wf_query_filter_defaults();
+    ds->filter.exclude_flags = DOOR_FLAG;
+    wf_crowd_desc d = crowd_test_desc(ds->mesh, 2);
+    d.filters = &ds->filter;
     d.filter_count = 1;
-    wf_crowd* c;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = crowd_test_params();
-    wf_agent_id a;
-    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 11.0f), &p, &a), WF_OK);
-    counters n = {0};
-    tagged t = {&n, 0};
-    wf_vec3 target = wf_v3(17.5f, 0, 11.0f);
-    assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
-    int frame = 0;
-    for (; crowd_test_state(c, a).position.x < 5.5f; ++frame) {
+    assert_int_equal(wf_crowd_create(&d, &ds->c), WF_OK);
+    ds->p = crowd_test_params();
+    assert_int_equal(wf_crowd_add_agent(ds->c, wf_v3(2.5f, 0, 11.0f), &ds->p, &ds->a), WF_OK);
+    *n = (counters){0};
+    *t = (tagged){n, 0};
+    ds->target = wf_v3(17.5f, 0, 11.0f);
+    assert_int_equal(wf_crowd_request_move(ds->c, ds->a, ds->target, &callbacks, t), WF_OK);
+    for (int frame = 0; crowd_test_state(ds->c, ds->a).position.x < 5.5f; ++frame) {
         assert_true(frame < 300);
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        assert_int_equal(wf_crowd_update(ds->c, DT, NULL), WF_OK);
     }
+}
+
+static void door_scene_set(door_scene* ds, bool open) {
+    for (int k = 0; k < 2; ++k) {
+        uint16_t flags = open ? 1u : (uint16_t)(1u | DOOR_FLAG);
+        assert_int_equal(wf_mesh_set_poly_flags(ds->mesh, ds->door[k], flags), WF_OK);
+    }
+}
+
+static void test_door_closes_mid_path_then_opens(void** state) {
+    (void)state;
+    door_scene ds;
+    counters n;
+    tagged t;
+    door_scene_start(&ds, &n, &t);
+    wf_crowd* c = ds.c;
+    wf_mesh* mesh = ds.mesh;
+    wf_agent_id a = ds.a;
+    wf_agent_params p = ds.p;
+    wf_vec3 target = ds.target;
     assert_int_equal(n.results, 1);
     assert_int_equal(n.partial_results, 0);
     // The door closes: its polygon stays, its flags exclude it.
-    for (int k = 0; k < 2; ++k) {
-        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u | DOOR_FLAG), WF_OK);
-    }
+    door_scene_set(&ds, false);
     bool replanned = false;
     for (int k = 0; k < 300; ++k) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
@@ -114,9 +141,7 @@ static void test_door_closes_mid_path_then_opens(void** state) {
     assert_int_equal(n.done, 0);
 
     // Open again: a new request goes through.
-    for (int k = 0; k < 2; ++k) {
-        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u), WF_OK);
-    }
+    door_scene_set(&ds, true);
     assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
     for (int k = 0; k < 450; ++k) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
@@ -136,34 +161,16 @@ static void test_blocked_agent_goes_on_when_the_door_opens(void** state) {
     // As above, but nobody asks again: a blocked agent is retried (its path
     // searched again every stuck time), so it goes through once the door
     // opens and arrives, with no new request and no second blocked call.
-    uint8_t blocked[20 * 20] = {0};
-    for (uint32_t z = 0; z < 20; ++z) {
-        blocked[z * 20 + 10] = z != 10 && z != 11;
-    }
-    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
-    wf_poly_ref door[2] = {test_grid_poly(mesh, 10, 10, 10), test_grid_poly(mesh, 10, 10, 11)};
-    wf_query_filter filter = wf_query_filter_defaults();
-    filter.exclude_flags = DOOR_FLAG;
-    wf_crowd_desc d = crowd_test_desc(mesh, 1);
-    d.filters = &filter;
-    d.filter_count = 1;
-    wf_crowd* c;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = crowd_test_params();
-    wf_agent_id a;
-    assert_int_equal(wf_crowd_add_agent(c, wf_v3(2.5f, 0, 11.0f), &p, &a), WF_OK);
-    counters n = {0};
-    tagged t = {&n, 0};
-    wf_vec3 target = wf_v3(17.5f, 0, 11.0f);
-    assert_int_equal(wf_crowd_request_move(c, a, target, &callbacks, &t), WF_OK);
-    int frame = 0;
-    for (; crowd_test_state(c, a).position.x < 5.5f; ++frame) {
-        assert_true(frame < 300);
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-    }
-    for (int k = 0; k < 2; ++k) {
-        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u | DOOR_FLAG), WF_OK);
-    }
+    door_scene ds;
+    counters n;
+    tagged t;
+    door_scene_start(&ds, &n, &t);
+    wf_crowd* c = ds.c;
+    wf_mesh* mesh = ds.mesh;
+    wf_agent_id a = ds.a;
+    wf_agent_params p = ds.p;
+    wf_vec3 target = ds.target;
+    door_scene_set(&ds, false);
     for (int k = 0; k < 30 * 8; ++k) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
     }
@@ -173,9 +180,7 @@ static void test_blocked_agent_goes_on_when_the_door_opens(void** state) {
     assert_true(s.position.x < 10.0f);
     int done_before = n.done;
     // The door opens; nothing else happens on the game's side.
-    for (int k = 0; k < 2; ++k) {
-        assert_int_equal(wf_mesh_set_poly_flags(mesh, door[k], 1u), WF_OK);
-    }
+    door_scene_set(&ds, true);
     for (int k = 0; k < 30 * 12; ++k) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
     }
