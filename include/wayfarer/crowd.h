@@ -214,8 +214,14 @@ typedef enum wf_target_state {
     WF_TARGET_REQUESTED = 1,  ///< waiting for its path (moving on a quick partial one)
     WF_TARGET_VALID = 2,      ///< following its path
     WF_TARGET_VELOCITY = 3,   ///< steered by a velocity request
-    WF_TARGET_ARRIVED = 4,    ///< reached the end of its path; stays until a new request
-    WF_TARGET_BLOCKED = 5,    ///< path broken and not repaired; stopped or moving to the last valid point
+    /// Reached the end of its path (within a quarter radius) or stopped short
+    /// of a taken target; holds that spot (walks back when pushed off it)
+    /// until a new request or a cancel.
+    WF_TARGET_ARRIVED = 4,
+    /// Path broken and not repaired, or stuck: stopped, or moving to the last
+    /// valid point and searched again every stuck_time (VALID again once the
+    /// way is found).
+    WF_TARGET_BLOCKED = 5,
     WF_TARGET_FAILED = 6,     ///< no path at all (rejected or unreachable)
 } wf_target_state;
 
@@ -264,9 +270,11 @@ typedef struct wf_move_callbacks {
     /// The path broke and a repair failed: true to keep moving along what
     /// is still valid [true], false to stop now.
     bool (*blocked)(wf_agent_id agent, void* user);
-    /// The agent reached the end of its path: true to keep following the
+    /// The agent reached the end of its path (ARRIVED event) or stopped
+    /// short of a taken target (STOPPED_SHORT): true to keep following the
     /// target (a follow behaviour: it moves again when the target moves or
-    /// it is pushed away) [false: the request ends].
+    /// it is pushed away) [false: the request ends; the agent holds its
+    /// spot, stepping aside for others and walking back].
     bool (*done)(wf_agent_id agent, void* user);
 } wf_move_callbacks;
 
