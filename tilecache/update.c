@@ -508,29 +508,104 @@ static void wait_and_commit(update_run* run) {
     }
 }
 
-/// Steps 4 and 5 with workers and no time budget: every free slot gets a
-/// layer, all of them are waited for, and the results are committed in
-/// layer order, round after round. Tiles then enter the mesh in the same
-/// order as with no workers, so their links (and every search over them)
-/// come out the same for any worker count.
-static void build_in_rounds(update_run* run) {
+/// No workers to build on: builds run on the calling thread.
+static bool runs_inline(const wf_tilecache* tc) {
+    return tc->jobs.enqueue == NULL || wf_jobs_worker_count(&tc->jobs) <= 1;
+}
+
+/// Waits for every build still running (started by a call with a time
+/// limit) and keeps or drops each as settle decides.
+static void wait_all(update_run* run) {
     wf_tilecache* tc = run->tc;
+    for (uint32_t i = 0; i < tc->slot_count; ++i) {
+        wf_build_slot* slot = &tc->slots[i];
+        if (slot->busy) {
+            wf_jobs_wait_task(&tc->jobs, &slot->task);
+            slot->busy = false;
+            run->waited++;
+            settle(run, slot);
+        }
+    }
+}
+
+/// A slot for a build of `layer`: a free one, else one whose ready result
+/// is for a later layer (dropped: that layer is built again when its turn
+/// comes). NULL when every slot holds a build of an earlier layer.
+static wf_build_slot* slot_for(wf_tilecache* tc, uint32_t layer) {
+    wf_build_slot* later = NULL;
+    for (uint32_t i = 0; i < tc->slot_count; ++i) {
+        wf_build_slot* slot = &tc->slots[i];
+        if (!slot->busy && !slot->ready) {
+            return slot;
+        }
+        if (slot->ready && slot->layer > layer && (later == NULL || slot->layer > later->layer)) {
+            later = slot;
+        }
+    }
+    if (later != NULL) {
+        later->ready = false;
+        tc->layer_states[later->layer].in_flight = false;
+    }
+    return later;
+}
+
+/// The ready build of `layer`, if a slot holds one.
+static wf_build_slot* ready_slot(wf_tilecache* tc, uint32_t layer) {
+    for (uint32_t i = 0; i < tc->slot_count; ++i) {
+        if (tc->slots[i].ready && tc->slots[i].layer == layer) {
+            return &tc->slots[i];
+        }
+    }
+    return NULL;
+}
+
+/// Steps 3 to 5 with no time limit, with or without workers: the dirty
+/// layers are taken in layer order, each built (or its ready build from an
+/// earlier call taken) and committed, until max_commits tiles are in, as if
+/// one thread built them one by one. Workers build a window of the next
+/// layers at once, never more than the commits left allow, so which tiles
+/// a call commits, and in which order, depends on the inputs alone: never
+/// on the worker count, the slots or what earlier calls built ahead.
+static void commit_in_order(update_run* run) {
+    wf_tilecache* tc = run->tc;
+    bool on_workers = !runs_inline(tc);
+    wait_all(run);
     for (;;) {
-        start_builds(run);
-        bool any = false;
-        for (uint32_t i = 0; i < tc->slot_count; ++i) {
-            wf_build_slot* slot = &tc->slots[i];
-            if (slot->busy) {
-                wf_jobs_wait_task(&tc->jobs, &slot->task);
-                slot->busy = false;
-                run->waited++;
-                settle(run, slot);
-                any = true;
+        uint32_t want = run->max_commits == 0 ? UINT32_MAX : run->max_commits - run->commits;
+        uint32_t start = run->cursor, end = start, window = 0;
+        for (; end < tc->layer_state_count && window < want; ++end) {
+            wf_layer_state* ls = &tc->layer_states[end];
+            if (!is_dirty(ls)) {
+                continue;
+            }
+            if (!ls->in_flight) {
+                wf_build_slot* slot = slot_for(tc, end);
+                if (slot == NULL) {
+                    break; // the slots hold the window: commit it first
+                }
+                prepare_slot(tc, slot, end, applied_list(run));
+                if (on_workers && wf_jobs_submit(&tc->jobs, &slot->task, build_fn, slot) == WF_OK) {
+                    slot->busy = true;
+                } else {
+                    build_fn(slot); // no workers (or no task): built here, in turn
+                    run->waited++;
+                    settle(run, slot);
+                }
+            }
+            window++;
+        }
+        if (window == 0) {
+            return;
+        }
+        wait_all(run);
+        for (uint32_t layer = start; layer < end; ++layer) {
+            wf_build_slot* slot = ready_slot(tc, layer);
+            if (slot != NULL) {
+                commit_slot(run, slot);
             }
         }
-        uint32_t before = run->commits;
-        commit_ready(run);
-        if (!any || !may_commit(run) || run->commits == before) {
+        run->cursor = end;
+        if (!may_commit(run)) {
             return;
         }
     }
@@ -548,10 +623,6 @@ static void build_inline(update_run* run) {
         settle(run, slot);
         commit_slot(run, slot);
     }
-}
-
-static bool runs_inline(const wf_tilecache* tc) {
-    return tc->jobs.enqueue == NULL || wf_jobs_worker_count(&tc->jobs) <= 1;
 }
 
 static void fill_result(const update_run* run, uint32_t applied,
@@ -594,14 +665,16 @@ wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mesh, const wf_tilecach
     uint32_t applied = apply_requests(tc);
     if (tc->layer_states != NULL) {
         drop_stale(tc);
-        commit_ready(&run);
-        if (runs_inline(tc)) {
-            build_inline(&run);
-        } else if (run.max_time_us == 0) {
-            build_in_rounds(&run);
+        if (run.max_time_us == 0) {
+            commit_in_order(&run);
         } else {
-            start_builds(&run);
-            wait_and_commit(&run);
+            commit_ready(&run);
+            if (runs_inline(tc)) {
+                build_inline(&run);
+            } else {
+                start_builds(&run);
+                wait_and_commit(&run);
+            }
         }
     }
     fill_result(&run, applied, out);

@@ -16,8 +16,9 @@
  * A step applies the obstacle requests queued since the last one, commits
  * rebuilt tiles within the budget (builds run on the workers and may go on
  * between steps), tells the crowd which tiles changed, then updates the
- * crowd. With no time budget a step commits every tile it rebuilds, and the
- * world is a pure function of its inputs: the same for any worker count.
+ * crowd. With no time budget (tile_time_us 0, any tile_commits) a step
+ * commits the dirty layers in layer order up to tile_commits, and the world
+ * is a pure function of its inputs: the same for any worker count.
  */
 #ifndef WAYFARER_WORLD_H
 #define WAYFARER_WORLD_H

@@ -322,7 +322,8 @@ static void test_tiny_time_budget(void** state) {
     wf_thread_pool_destroy(pool);
 }
 
-/// Builds left in flight by a one-commit budget; the obstacle moves twice
+/// Builds left in flight by a one-commit budget with a time limit (with
+/// none, a call builds only what it commits); the obstacle moves twice
 /// meanwhile (the layers it left and the ones it reaches are touched while
 /// their builds run). The result equals a fresh build with the final place.
 static void test_layer_touched_while_in_flight(void** state) {
@@ -331,7 +332,7 @@ static void test_layer_touched_while_in_flight(void** state) {
     level* l = level_new(16, 8);
     world w = world_make(l, wf_thread_pool_job_system(pool), NULL);
     wf_obstacle_id id = obstacle_add(w.tc, obstacle_box(8.0f, 4.0f, 2.5f, 2.5f));
-    wf_tilecache_budget one = {0, 1};
+    wf_tilecache_budget one = {1, 1}; // a time limit: slots build ahead
     wf_tilecache_update_result r;
     assert_int_equal(wf_tilecache_update(w.tc, w.mesh, &one, &r), WF_OK);
     assert_true(r.builds_in_flight >= 1);
@@ -477,7 +478,7 @@ static void test_destroy_with_builds_in_flight(void** state) {
     level* l = level_new(64, 64);
     world w = world_make(l, wf_thread_pool_job_system(pool), &c);
     obstacle_add(w.tc, obstacle_box(32.0f, 32.0f, 20.0f, 20.0f));
-    wf_tilecache_budget one = {0, 1};
+    wf_tilecache_budget one = {1, 1}; // a time limit: slots build ahead
     wf_tilecache_update_result r;
     assert_int_equal(wf_tilecache_update(w.tc, w.mesh, &one, &r), WF_OK);
     assert_true(r.builds_in_flight > 0);
