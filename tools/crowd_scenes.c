@@ -5,6 +5,7 @@
 // cache with the Recast demo settings, and the agents' starts and targets,
 // all fixed by the scene's name and the seed.
 #include "tools/crowd_scenes.h"
+#include "tools/tri_builder.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -45,84 +46,33 @@ const uint32_t scene_name_count = sizeof scene_names / sizeof scene_names[0];
  * Triangles
  */
 
-typedef struct tri_list {
-    float* verts;
-    uint32_t* tris;
-    uint32_t vert_count, tri_count, vert_cap, tri_cap;
-    bool failed;
-} tri_list;
-
-static uint32_t add_vert(tri_list* t, float x, float y, float z) {
-    if (t->vert_count == t->vert_cap) {
-        uint32_t cap = t->vert_cap > 0 ? t->vert_cap * 2u : 256u;
-        float* v = realloc(t->verts, sizeof(float) * 3u * cap);
-        if (v == NULL) {
-            t->failed = true;
-            return 0;
-        }
-        t->verts = v;
-        t->vert_cap = cap;
-    }
-    float* v = &t->verts[3u * t->vert_count];
-    v[0] = x;
-    v[1] = y;
-    v[2] = z;
-    return t->vert_count++;
-}
-
-static void add_tri(tri_list* t, uint32_t a, uint32_t b, uint32_t c) {
-    if (t->failed) {
-        return;
-    }
-    if (t->tri_count == t->tri_cap) {
-        uint32_t cap = t->tri_cap > 0 ? t->tri_cap * 2u : 256u;
-        uint32_t* v = realloc(t->tris, sizeof(uint32_t) * 3u * cap);
-        if (v == NULL) {
-            t->failed = true;
-            return;
-        }
-        t->tris = v;
-        t->tri_cap = cap;
-    }
-    uint32_t* v = &t->tris[3u * t->tri_count++];
-    v[0] = a;
-    v[1] = b;
-    v[2] = c;
-}
-
-/// A quad a-b-c-d, counter-clockwise seen from above for a floor.
-static void add_quad(tri_list* t, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
-    add_tri(t, a, b, c);
-    add_tri(t, a, c, d);
-}
-
 /// A floor rectangle at y 0 (x0 < x1, z0 < z1).
-static void add_floor(tri_list* t, float x0, float z0, float x1, float z1) {
-    uint32_t a = add_vert(t, x0, 0.0f, z0), b = add_vert(t, x0, 0.0f, z1);
-    uint32_t c = add_vert(t, x1, 0.0f, z1), d = add_vert(t, x1, 0.0f, z0);
-    add_quad(t, a, b, c, d);
+static void add_floor(tri_builder* t, float x0, float z0, float x1, float z1) {
+    uint32_t a = tri_builder_vert(t, x0, 0.0f, z0), b = tri_builder_vert(t, x0, 0.0f, z1);
+    uint32_t c = tri_builder_vert(t, x1, 0.0f, z1), d = tri_builder_vert(t, x1, 0.0f, z0);
+    tri_builder_quad(t, a, b, c, d);
 }
 
 /// A wall: a closed box from the floor to WALL_HEIGHT (no floor under it;
 /// its top is too narrow to survive erosion, its sides are vertical).
-static void add_wall(tri_list* t, float x0, float z0, float x1, float z1) {
+static void add_wall(tri_builder* t, float x0, float z0, float x1, float z1) {
     uint32_t v[8];
     for (uint32_t k = 0; k < 8u; ++k) {
-        v[k] = add_vert(t, (k & 1u) ? x1 : x0, (k & 4u) ? WALL_HEIGHT : 0.0f,
+        v[k] = tri_builder_vert(t, (k & 1u) ? x1 : x0, (k & 4u) ? WALL_HEIGHT : 0.0f,
                         (k & 2u) ? z1 : z0);
     }
     // Indices: bit 0 = x1, bit 1 = z1, bit 2 = top.
-    add_quad(t, v[4], v[6], v[7], v[5]); // top, counter-clockwise from above
-    add_quad(t, v[0], v[4], v[5], v[1]); // z0 side
-    add_quad(t, v[3], v[7], v[6], v[2]); // z1 side
-    add_quad(t, v[2], v[6], v[4], v[0]); // x0 side
-    add_quad(t, v[1], v[5], v[7], v[3]); // x1 side
+    tri_builder_quad(t, v[4], v[6], v[7], v[5]); // top, counter-clockwise from above
+    tri_builder_quad(t, v[0], v[4], v[5], v[1]); // z0 side
+    tri_builder_quad(t, v[3], v[7], v[6], v[2]); // z1 side
+    tri_builder_quad(t, v[2], v[6], v[4], v[0]); // x0 side
+    tri_builder_quad(t, v[1], v[5], v[7], v[3]); // x1 side
 }
 
 /// A wall across the room along z = 0 (x from x0 to x1) with doorways
 /// (their centres, one width for all), and the floor either side of the
 /// wall and in the doorways.
-static void add_wall_with_doors(tri_list* t, float x0, float x1, float z_extent,
+static void add_wall_with_doors(tri_builder* t, float x0, float x1, float z_extent,
                                 const float* door_x, uint32_t door_count, float width) {
     float h = WALL_THICKNESS * 0.5f;
     add_floor(t, x0, -z_extent, x1, -h);
@@ -171,7 +121,7 @@ static void place_block(scene* s, uint32_t first, uint32_t columns, uint32_t row
  * Scenes
  */
 
-static int build_circle(scene* s, tri_list* t, uint32_t n) {
+static int build_circle(scene* s, tri_builder* t, uint32_t n) {
     const float radius = 20.0f;
     add_floor(t, -25.0f, -25.0f, 25.0f, 25.0f);
     if (!alloc_agents(s, n)) {
@@ -188,7 +138,7 @@ static int build_circle(scene* s, tri_list* t, uint32_t n) {
 /// Two blocks of 5 x 10 crossing at right angles: one walks along +x, the
 /// other along +z; each agent goes to its start mirrored about the
 /// crossing's centre line (the blocks start 15 m before it, so about 30 m).
-static int build_crossing(scene* s, tri_list* t) {
+static int build_crossing(scene* s, tri_builder* t) {
     add_floor(t, -30.0f, -30.0f, 30.0f, 30.0f);
     if (!alloc_agents(s, 100u)) {
         return SCENE_FAILED;
@@ -225,7 +175,7 @@ static float room_left(float first_door_x, float width, float half_width) {
 
 /// One doorway: 40 agents (8 x 5) on one side, or 20 each way (5 x 4
 /// each side); every target is the start mirrored about the wall.
-static int build_door(scene* s, tri_list* t, float width, bool two_way) {
+static int build_door(scene* s, tri_builder* t, float width, bool two_way) {
     float x0 = room_left(0.0f, width, 15.0f), x1 = -x0;
     float door = 0.0f;
     add_wall_with_doors(t, x0, x1, ROOM_DEPTH, &door, 1, width);
@@ -247,7 +197,7 @@ static int build_door(scene* s, tri_list* t, float width, bool two_way) {
 
 /// Two 2 m doors 16 m apart; 40 agents in front of the first one, every
 /// target beyond the wall (mirrored): do later agents take the free door?
-static int build_two_doors(scene* s, tri_list* t) {
+static int build_two_doors(scene* s, tri_builder* t) {
     const float doors[2] = {-8.0f, 8.0f};
     float x0 = room_left(doors[0], 2.0f, 20.0f), x1 = 20.0f;
     add_wall_with_doors(t, x0, x1, ROOM_DEPTH, doors, 2, 2.0f);
@@ -266,7 +216,7 @@ static int build_two_doors(scene* s, tri_list* t) {
 
 /// A corridor 3 m wide and 30 m long between two 12 x 12 m rooms; 20
 /// agents (5 x 4) in each room go to the other (mirrored about x = 0).
-static int build_corridor(scene* s, tri_list* t) {
+static int build_corridor(scene* s, tri_builder* t) {
     add_floor(t, -27.0f, -6.0f, -15.0f, 6.0f);
     add_floor(t, -15.0f, -1.5f, 15.0f, 1.5f);
     add_floor(t, 15.0f, -6.0f, 27.0f, 6.0f);
@@ -285,7 +235,7 @@ static int build_corridor(scene* s, tri_list* t) {
 /// into a 14 x 12 m room. 20 agents (2 abreast, 10 deep) in each arm of
 /// the bar (two abreast); their targets are spots in the room (the left arm's in its
 /// left half).
-static int build_tjunction(scene* s, tri_list* t) {
+static int build_tjunction(scene* s, tri_builder* t) {
     add_floor(t, -25.0f, -1.5f, 25.0f, 1.5f);
     add_floor(t, -1.5f, -31.5f, 1.5f, -1.5f);
     add_floor(t, -7.0f, -43.5f, 7.0f, -31.5f);
@@ -472,7 +422,7 @@ static int build_level(scene* s, const scene_settings* settings, bool demo) {
     return rc != 0 ? rc : place_random(s, settings->agents > 0 ? settings->agents : NAV_TEST_AGENTS);
 }
 
-static int build_named(scene* s, const scene_settings* settings, tri_list* t) {
+static int build_named(scene* s, const scene_settings* settings, tri_builder* t) {
     const char* n = s->name;
     if (strcmp(n, "nav_test500") == 0 || strcmp(n, "demo") == 0) {
         return build_level(s, settings, strcmp(n, "demo") == 0);
@@ -515,7 +465,7 @@ int scene_build(const char* name, const scene_settings* settings, scene* out) {
     }
     out->seconds = SCENE_SECONDS;
     out->rng = wf_rng_make(settings->seed, 0x5ce4e5u);
-    tri_list t;
+    tri_builder t;
     memset(&t, 0, sizeof t);
     int rc = build_named(out, settings, &t);
     free(t.verts);

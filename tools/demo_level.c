@@ -32,6 +32,7 @@
  * given build.
  */
 #include "tools/demo_level.h"
+#include "tools/tri_builder.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -167,75 +168,6 @@ static const door_def DOORS[] = {
 };
 #define DOOR_COUNT (sizeof DOORS / sizeof DOORS[0])
 
-/* ---------------------------------------------------------------------------
- * Triangle builder
- */
-
-typedef struct builder {
-    float* verts;
-    uint32_t vert_count, vert_cap;
-    uint32_t* tris;
-    uint32_t tri_count, tri_cap;
-    bool failed;
-} builder;
-
-static uint32_t b_vert(builder* b, float x, float y, float z) {
-    if (b->failed) {
-        return 0;
-    }
-    if (b->vert_count == b->vert_cap) {
-        uint32_t cap = b->vert_cap != 0u ? 2u * b->vert_cap : 4096u;
-        float* v = realloc(b->verts, sizeof *v * 3u * cap);
-        if (v == NULL) {
-            b->failed = true;
-            return 0;
-        }
-        b->verts = v;
-        b->vert_cap = cap;
-    }
-    float* v = &b->verts[3u * b->vert_count];
-    v[0] = x;
-    v[1] = y;
-    v[2] = z;
-    return b->vert_count++;
-}
-
-/// A triangle; degenerate ones (zero area) are dropped.
-static void b_tri(builder* b, uint32_t i0, uint32_t i1, uint32_t i2) {
-    if (b->failed) {
-        return;
-    }
-    const float* p = &b->verts[3u * i0];
-    const float* q = &b->verts[3u * i1];
-    const float* r = &b->verts[3u * i2];
-    float e0[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-    float e1[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
-    float n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2],
-                  e0[0] * e1[1] - e0[1] * e1[0]};
-    if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 1e-8f)) {
-        return;
-    }
-    if (b->tri_count == b->tri_cap) {
-        uint32_t cap = b->tri_cap != 0u ? 2u * b->tri_cap : 4096u;
-        uint32_t* t = realloc(b->tris, sizeof *t * 3u * cap);
-        if (t == NULL) {
-            b->failed = true;
-            return;
-        }
-        b->tris = t;
-        b->tri_cap = cap;
-    }
-    uint32_t* t = &b->tris[3u * b->tri_count++];
-    t[0] = i0;
-    t[1] = i1;
-    t[2] = i2;
-}
-
-static void b_quad(builder* b, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t i3) {
-    b_tri(b, i0, i1, i2);
-    b_tri(b, i0, i2, i3);
-}
-
 static bool rect_empty(rect r) {
     return !(r.x1 - r.x0 > 1e-4f && r.z1 - r.z0 > 1e-4f);
 }
@@ -254,32 +186,32 @@ static void rect_corners(rect r, float out[4][2]) {
 }
 
 /// A horizontal rectangle facing up (walkable) or down.
-static void b_hrect(builder* b, rect r, float y, bool up) {
+static void b_hrect(tri_builder* b, rect r, float y, bool up) {
     if (rect_empty(r)) {
         return;
     }
-    uint32_t i0 = b_vert(b, r.x0, y, r.z0), i1 = b_vert(b, r.x0, y, r.z1);
-    uint32_t i2 = b_vert(b, r.x1, y, r.z1), i3 = b_vert(b, r.x1, y, r.z0);
+    uint32_t i0 = tri_builder_vert(b, r.x0, y, r.z0), i1 = tri_builder_vert(b, r.x0, y, r.z1);
+    uint32_t i2 = tri_builder_vert(b, r.x1, y, r.z1), i3 = tri_builder_vert(b, r.x1, y, r.z0);
     if (up) {
-        b_quad(b, i0, i1, i2, i3);
+        tri_builder_quad(b, i0, i1, i2, i3);
     } else {
-        b_quad(b, i0, i3, i2, i1);
+        tri_builder_quad(b, i0, i3, i2, i1);
     }
 }
 
 /// A vertical face under the edge (x0, z0) -> (x1, z1) of a counter-clockwise
 /// outline, facing out of it, from y0 to the heights top0 and top1 (one of
 /// them may equal y0: the face is then a triangle).
-static void b_side(builder* b, float x0, float z0, float x1, float z1, float y0, float top0,
+static void b_side(tri_builder* b, float x0, float z0, float x1, float z1, float y0, float top0,
                    float top1) {
-    uint32_t b0 = b_vert(b, x0, y0, z0), b1 = b_vert(b, x1, y0, z1);
-    uint32_t t0 = b_vert(b, x0, top0, z0), t1 = b_vert(b, x1, top1, z1);
-    b_tri(b, b1, t1, t0);
-    b_tri(b, b1, t0, b0);
+    uint32_t b0 = tri_builder_vert(b, x0, y0, z0), b1 = tri_builder_vert(b, x1, y0, z1);
+    uint32_t t0 = tri_builder_vert(b, x0, top0, z0), t1 = tri_builder_vert(b, x1, top1, z1);
+    tri_builder_tri(b, b1, t1, t0);
+    tri_builder_tri(b, b1, t0, b0);
 }
 
 /// An axis-aligned box; the bottom face only for boxes with space below.
-static void b_box(builder* b, rect r, float y0, float y1, bool bottom) {
+static void b_box(tri_builder* b, rect r, float y0, float y1, bool bottom) {
     if (rect_empty(r) || !(y1 - y0 > 1e-4f)) {
         return;
     }
@@ -296,7 +228,7 @@ static void b_box(builder* b, rect r, float y0, float y1, bool bottom) {
 }
 
 /// A box turned by yaw about Y (no bottom face).
-static void b_turned_box(builder* b, float cx, float cz, float hx, float hz, float yaw, float y0,
+static void b_turned_box(tri_builder* b, float cx, float cz, float hx, float hz, float yaw, float y0,
                          float y1) {
     const float local[4][2] = {{-hx, -hz}, {-hx, hz}, {hx, hz}, {hx, -hz}};
     float s = sinf(yaw), co = cosf(yaw);
@@ -306,9 +238,9 @@ static void b_turned_box(builder* b, float cx, float cz, float hx, float hz, flo
         // A rotation keeps the outline's orientation.
         c[i][0] = cx + local[i][0] * co - local[i][1] * s;
         c[i][1] = cz + local[i][0] * s + local[i][1] * co;
-        top[i] = b_vert(b, c[i][0], y1, c[i][1]);
+        top[i] = tri_builder_vert(b, c[i][0], y1, c[i][1]);
     }
-    b_quad(b, top[0], top[1], top[2], top[3]);
+    tri_builder_quad(b, top[0], top[1], top[2], top[3]);
     for (int i = 0; i < 4; ++i) {
         int j = (i + 1) % 4;
         b_side(b, c[i][0], c[i][1], c[j][0], c[j][1], y0, y1, y1);
@@ -319,7 +251,7 @@ enum { HIGH_X1, HIGH_X0, HIGH_Z1, HIGH_Z0 };
 
 /// A solid ramp (wedge) on footprint r standing on y_base, rising from
 /// y_base at one end to y_high at the end `high`.
-static void b_ramp(builder* b, rect r, int high, float y_base, float y_high) {
+static void b_ramp(tri_builder* b, rect r, int high, float y_base, float y_high) {
     float c[4][2];
     rect_corners(r, c);
     float h[4];
@@ -332,9 +264,9 @@ static void b_ramp(builder* b, rect r, int high, float y_base, float y_high) {
     }
     uint32_t top[4];
     for (int i = 0; i < 4; ++i) {
-        top[i] = b_vert(b, c[i][0], h[i], c[i][1]);
+        top[i] = tri_builder_vert(b, c[i][0], h[i], c[i][1]);
     }
-    b_quad(b, top[0], top[1], top[2], top[3]);
+    tri_builder_quad(b, top[0], top[1], top[2], top[3]);
     for (int i = 0; i < 4; ++i) {
         int j = (i + 1) % 4;
         b_side(b, c[i][0], c[i][1], c[j][0], c[j][1], y_base, h[i], h[j]);
@@ -342,7 +274,7 @@ static void b_ramp(builder* b, rect r, int high, float y_base, float y_high) {
 }
 
 /// r minus the cuts, as horizontal rectangles at y.
-static void b_rect_minus(builder* b, rect r, const rect* cuts, uint32_t n, float y, bool up) {
+static void b_rect_minus(tri_builder* b, rect r, const rect* cuts, uint32_t n, float y, bool up) {
     if (rect_empty(r)) {
         return;
     }
@@ -365,7 +297,7 @@ static void b_rect_minus(builder* b, rect r, const rect* cuts, uint32_t n, float
 
 /// A floor slab (top at y_top) with an optional hole through it; the top
 /// face is also cut under top_cut (a solid standing on the slab).
-static void b_slab(builder* b, rect r, float y_top, const rect* hole, const rect* top_cut) {
+static void b_slab(tri_builder* b, rect r, float y_top, const rect* hole, const rect* top_cut) {
     rect cuts[2];
     uint32_t n = 0;
     if (hole != NULL) {
@@ -446,14 +378,14 @@ static float ground_height(const float* h, float x, float z) {
     return h00 + (h10 - h00) * u + (h11 - h10) * w; // (x0, z0), (x1, z1), (x1, z0)
 }
 
-static void b_ground(builder* b, const float* h) {
+static void b_ground(tri_builder* b, const float* h) {
     // Solids standing on the ground: no ground under them.
     const rect cuts[] = {RAMP01, TOWER, TOWER_RAMP};
     const uint32_t cut_count = (uint32_t)(sizeof cuts / sizeof cuts[0]);
     uint32_t first = b->vert_count;
     for (uint32_t iz = 0; iz < GRID_VERTS; ++iz) {
         for (uint32_t ix = 0; ix < GRID_VERTS; ++ix) {
-            (void)b_vert(b, -GROUND_HALF + GROUND_STEP * (float)ix, h[iz * GRID_VERTS + ix],
+            (void)tri_builder_vert(b, -GROUND_HALF + GROUND_STEP * (float)ix, h[iz * GRID_VERTS + ix],
                          -GROUND_HALF + GROUND_STEP * (float)iz);
         }
     }
@@ -475,8 +407,8 @@ static void b_ground(builder* b, const float* h) {
             if (cut) {
                 b_rect_minus(b, cell, cuts, cut_count, 0.0f, true);
             } else {
-                b_tri(b, i00, i01, i11);
-                b_tri(b, i00, i11, i10);
+                tri_builder_tri(b, i00, i01, i11);
+                tri_builder_tri(b, i00, i11, i10);
             }
         }
     }
@@ -501,7 +433,7 @@ static void half_range(int half, float* z0, float* z1) {
 
 /// One wall of one floor with its openings (positions along the wall,
 /// ascending): solid pieces between them and lintels above.
-static void b_wall(builder* b, const wall_def* w, float y0, float y1, const float* openings,
+static void b_wall(tri_builder* b, const wall_def* w, float y0, float y1, const float* openings,
                    uint32_t count) {
     float start = w->a0;
     for (uint32_t i = 0; i <= count; ++i) {
@@ -523,7 +455,7 @@ static int compare_float(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-static void b_building(builder* b, const float* door_pos) {
+static void b_building(tri_builder* b, const float* door_pos) {
     const rect footprint = {BX0, BZ0, BX1, BZ1};
     b_slab(b, footprint, floor_y(1), &RAMP01, &RAMP12);
     b_slab(b, footprint, floor_y(2), &RAMP12, NULL);
@@ -557,7 +489,7 @@ static void b_building(builder* b, const float* door_pos) {
 }
 
 /// The bridge (deck and rails), the tower with its parapet, and its ramp.
-static void b_bridge_and_tower(builder* b) {
+static void b_bridge_and_tower(tri_builder* b) {
     float y = TOWER_H;
     b_box(b, BRIDGE, y - SLAB_T, y, true);
     b_box(b, (rect){BRIDGE.x0, BRIDGE.z0, BRIDGE.x1, BRIDGE.z0 + RAIL_T}, y, y + RAIL_H, false);
@@ -652,7 +584,7 @@ static uint32_t place_boxes(wf_rng* rng, const hill* hills, uint32_t hill_count,
     return count;
 }
 
-static void b_boxes(builder* b, const scatter_box* boxes, uint32_t count, const float* h) {
+static void b_boxes(tri_builder* b, const scatter_box* boxes, uint32_t count, const float* h) {
     for (uint32_t i = 0; i < count; ++i) {
         const scatter_box* s = &boxes[i];
         // Sunk a little into the ground, the top level over the highest point.
@@ -779,7 +711,7 @@ int demo_level_generate(uint64_t seed, demo_level* out) {
     }
     uint32_t box_count = place_boxes(&box_rng, hills, hill_count, boxes);
 
-    builder b;
+    tri_builder b;
     memset(&b, 0, sizeof b);
     b_ground(&b, heights);
     b_building(&b, door_pos);
