@@ -13,9 +13,8 @@
 #include "navcore/check.h"
 
 /* ---------------------------------------------------------------------------
- * Storage: one table lists every per-agent array, so creation, destruction
- * and the memory figure cannot disagree. A new array that outlives an
- * update must also join saved_arrays in crowd_save.c.
+ * Storage: every per-agent array comes from agent_fields.h, so creation,
+ * destruction, the memory figure and the save cannot disagree.
  */
 
 typedef struct array_spec {
@@ -25,60 +24,18 @@ typedef struct array_spec {
     size_t align;
 } array_spec;
 
-#define SPEC(field, n) {(void**)&c->field, (n), sizeof(*c->field), _Alignof(__typeof__(*c->field))}
+#define SPEC(name, type, count, keep, check) {(void**)&c->name, (count), sizeof(type), _Alignof(type)},
 
 static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
     size_t n = c->max_agents;
-    array_spec specs[] = {
-        SPEC(active, n),
-        SPEC(params, n),
-        SPEC(mode, n),
-        SPEC(target_state, n),
-        SPEC(agent_flags, n),
-        SPEC(pos, n),
-        SPEC(vel, n),
-        SPEC(dvel, n),
-        SPEC(nvel, n),
-        SPEC(disp, n),
-        SPEC(request_vel, n),
-        SPEC(corridor, n),
-        SPEC(corridor_polys, n * c->max_corridor),
-        SPEC(corridor_partial, n),
-        SPEC(target_pos, n),
-        SPEC(target_ref, n),
-        SPEC(callbacks, n),
-        SPEC(callback_user, n),
-        SPEC(request_time, n),
-        SPEC(result, n),
-        SPEC(corners, n * WF_CROWD_MAX_CORNERS),
-        SPEC(corner_count, n),
-        SPEC(neighbours, n * c->max_neighbours),
-        SPEC(neighbour_count, n),
-        SPEC(walls, n * c->max_walls * 2u),
-        SPEC(wall_count, n),
-        SPEC(boundary_center, n),
-        SPEC(boundary_polys, n * WF_LOCAL_BOUNDARY_MAX_POLYS),
-        SPEC(boundary_poly_count, n),
-        SPEC(topology_timer, n),
-        SPEC(stuck_timer, n),
-        SPEC(stuck_spot, n),
-        SPEC(rank, n),
-        SPEC(intent, n),
-        SPEC(offmesh, n),
-        SPEC(agent_events, n * WF_CROWD_EVENTS_PER_AGENT),
-        SPEC(agent_event_count, n),
-        SPEC(events, n * WF_CROWD_EVENTS_PER_AGENT),
-        SPEC(scratch_agents, n),
-        SPEC(half_height, n),
-        SPEC(crowding_keys, c->crowding_capacity),
-        SPEC(crowding_scale, c->crowding_capacity),
-    };
+    array_spec specs[] = {WF_CROWD_AGENT_FIELDS(SPEC)};
     uint32_t count = (uint32_t)(sizeof specs / sizeof specs[0]);
     if (out != NULL) {
         memcpy(out, specs, sizeof specs);
     }
     return count;
 }
+#undef SPEC
 
 #define MAX_ARRAYS 64u
 
@@ -320,7 +277,7 @@ size_t wf_crowd_memory_bytes(const wf_crowd* c) {
  * Agents
  */
 
-static bool params_valid(const wf_crowd* c, const wf_agent_params* p) {
+bool wf_crowd_params_valid(const wf_crowd* c, const wf_agent_params* p) {
     return finite_positive(p->radius) && p->radius <= c->max_agent_radius &&
            finite_positive(p->height) && isfinite(p->max_speed) && p->max_speed >= 0.0f &&
            isfinite(p->max_acceleration) && p->max_acceleration >= 0.0f &&
@@ -378,7 +335,7 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     WF_CHECK_ARG(c != NULL && params != NULL && out_id != NULL);
     out_id->bits = 0;
     WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
-    WF_CHECK_ARG(wf_v3_is_finite(pos) && params_valid(c, params));
+    WF_CHECK_ARG(wf_v3_is_finite(pos) && wf_crowd_params_valid(c, params));
     wf_poly_ref ref;
     wf_vec3 p;
     wf_status s = place_on_mesh(c, pos, &c->filters[params->filter], &ref, &p);
@@ -440,7 +397,7 @@ wf_status wf_crowd_set_agent_params(wf_crowd* c, wf_agent_id id, const wf_agent_
     if (s != WF_OK) {
         return s;
     }
-    WF_CHECK_ARG(params_valid(c, params));
+    WF_CHECK_ARG(wf_crowd_params_valid(c, params));
     bool new_filter = params->filter != c->params[i].filter;
     c->params[i] = *params;
     if (new_filter) {

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "crowd/agent_fields.h"
 #include "crowd/corridor.h"
 #include "crowd/local_boundary.h"
 #include "crowd/path_queue.h"
@@ -74,44 +75,10 @@ struct wf_crowd {
     uint32_t frame;          ///< updates run
     uint64_t next_request_seq;
 
-    // Agents, by slot.
-    uint8_t* active;
-    wf_agent_params* params;
-    uint8_t* mode;           ///< wf_agent_mode
-    uint8_t* target_state;   ///< wf_target_state
-    uint32_t* agent_flags;
-    wf_vec3* pos;
-    wf_vec3* vel;
-    wf_vec3* dvel;
-    wf_vec3* nvel;           ///< avoidance's choice
-    wf_vec3* disp;           ///< positions after a collision pass (swapped with pos)
-    wf_vec3* request_vel;    ///< velocity requests
-    wf_corridor* corridor;   ///< views into corridor_polys
-    wf_poly_ref* corridor_polys;
-    uint8_t* corridor_partial;
-    wf_vec3* target_pos;     ///< the request's target on the mesh
-    wf_poly_ref* target_ref;
-    wf_move_callbacks* callbacks;
-    void** callback_user;
-    double* request_time;    ///< when the pending search was asked for
-    wf_crowd_result* result;
-    wf_straight_point* corners;   ///< WF_CROWD_MAX_CORNERS per agent
-    uint8_t* corner_count;
-    uint32_t* neighbours;         ///< max_neighbours per agent, nearest first
-    uint8_t* neighbour_count;
-    wf_vec3* walls;               ///< max_walls segments (2 points) per agent
-    uint8_t* wall_count;
-    wf_vec3* boundary_center;
-    wf_poly_ref* boundary_polys;  ///< WF_LOCAL_BOUNDARY_MAX_POLYS per agent
-    uint8_t* boundary_poly_count;
-    float* topology_timer;
-    float* stuck_timer;
-    wf_vec3* stuck_spot;          ///< where the agent stood when the stuck timer started
-    uint32_t* rank;               ///< right of way this update (derived: not saved)
-    wf_vec3* intent;              ///< desired velocity of the last update (derived: not saved)
-    wf_crowd_offmesh* offmesh;
-    wf_crowd_event* agent_events; ///< WF_CROWD_EVENTS_PER_AGENT per agent
-    uint8_t* agent_event_count;
+    // Agents, by slot: one array per field of agent_fields.h.
+#define WF_CROWD_DECLARE_FIELD(name, type, count, keep, check) type* name;
+    WF_CROWD_AGENT_FIELDS(WF_CROWD_DECLARE_FIELD)
+#undef WF_CROWD_DECLARE_FIELD
 
     // Per worker: a query for local work (quick searches, surface moves).
     uint32_t worker_count;
@@ -124,17 +91,12 @@ struct wf_crowd {
     wf_proximity_grid grid;
     bool tiles_changed;          ///< check whole corridors in the next update
 
-    wf_crowd_event* events;      ///< the last update's, in agent order
-    uint32_t event_count;
-    // Crowding (crowding.c): a table polygon ref -> cost factor, refreshed
-    // every WF_CROWDING_FRAMES updates when crowding_cost > 0.
+    uint32_t event_count;        ///< in events, the last update's
+    // Crowding (crowding.c): a table polygon ref -> cost factor (the
+    // crowding_keys / crowding_scale fields), refreshed every
+    // WF_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
     uint32_t crowding_capacity;  ///< a power of two, at least twice max_agents
-    uint64_t* crowding_keys;     ///< 0: free slot
-    float* crowding_scale;
-
-    uint32_t* scratch_agents;    ///< max_agents: agent lists built per phase
-    float* half_height;          ///< per agent, for the proximity grid
 };
 
 /// Filter and preset of an agent.
@@ -159,6 +121,8 @@ static inline bool wf_crowd_filter_is_valid(const wf_query_filter* f) {
     return true;
 }
 
+/// Agent params the crowd accepts (add, set, and a load's live agents).
+bool wf_crowd_params_valid(const wf_crowd* c, const wf_agent_params* p);
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
 double wf_crowd_now_us(void);
 

@@ -35,8 +35,8 @@
  *     scalars   time (f64 bits), frame, next request sequence number,
  *               tiles_changed, queue count
  *     ids       the id pool, as wf_id_pool_save writes it
- *     agents    each saved per-agent array whole (every slot, live or not)
- *               in saved_arrays order, then per agent its corridor's count,
+ *     agents    each SAVED array of agent_fields.h whole (every slot, live
+ *               or not) in the table's order, then per agent its corridor's count,
  *               pos and target (the polys pointer is rebuilt, not saved)
  *     queue     heap (queue capacity), key and heap_pos (max_agents), raw
  *     searches  per search slot, SEARCH_RECORD bytes: agent, agent id,
@@ -99,62 +99,35 @@ enum { SEC_SCALARS, SEC_IDS, SEC_AGENTS, SEC_QUEUE, SEC_SEARCHES };
  * What is saved
  */
 
-/// The per-agent arrays saved as raw bytes. Every array of crowd.c's
-/// agent_arrays is here except the corridor views (saved as records),
-/// callbacks and their users (code), and per-update scratch (agent events,
-/// events, scratch_agents, half_height, rank).
-enum {
-    AR_ACTIVE, AR_PARAMS, AR_MODE, AR_TARGET_STATE, AR_FLAGS, AR_POS, AR_VEL, AR_DVEL, AR_NVEL,
-    AR_DISP, AR_REQUEST_VEL, AR_CORRIDOR_POLYS, AR_CORRIDOR_PARTIAL, AR_TARGET_POS,
-    AR_TARGET_REF, AR_REQUEST_TIME, AR_RESULT, AR_CORNERS, AR_CORNER_COUNT, AR_NEIGHBOURS,
-    AR_NEIGHBOUR_COUNT, AR_WALLS, AR_WALL_COUNT, AR_BOUNDARY_CENTER, AR_BOUNDARY_POLYS,
-    AR_BOUNDARY_POLY_COUNT, AR_TOPOLOGY_TIMER, AR_STUCK_TIMER, AR_STUCK_SPOT, AR_OFFMESH,
-    AR_CROWDING_KEYS, AR_CROWDING_SCALE, AR_COUNT
-};
+/// The per-agent arrays saved as raw bytes: agent_fields.h's SAVED fields,
+/// in its order. Each has an index AR_<field> (the field's own name, so the
+/// table stays the one list).
+#define AR_INDEX(name, type, count, keep, check) AR_INDEX_##keep(name)
+#define AR_INDEX_SAVED(name) AR_##name,
+#define AR_INDEX_VIEW(name)
+#define AR_INDEX_CODE(name)
+#define AR_INDEX_SCRATCH(name)
+enum { WF_CROWD_AGENT_FIELDS(AR_INDEX) AR_COUNT };
+#undef AR_INDEX
 
 typedef struct span {
     void* data;
     size_t size;
 } span;
 
-#define ARRAY(id, field, n) out[id] = (span){(void*)c->field, (size_t)(n) * sizeof *c->field}
+#define AR_SPAN(name, type, count, keep, check) AR_SPAN_##keep(name, type, count)
+#define AR_SPAN_SAVED(name, type, count)                                                          \
+    out[AR_##name] = (span){(void*)c->name, (size_t)(count) * sizeof(type)};
+#define AR_SPAN_VIEW(name, type, count)
+#define AR_SPAN_CODE(name, type, count)
+#define AR_SPAN_SCRATCH(name, type, count)
 
+/// Saved by role, not address: pos and disp swap buffers every update.
 static void saved_arrays(const wf_crowd* c, span out[AR_COUNT]) {
     size_t n = c->max_agents;
-    ARRAY(AR_ACTIVE, active, n);
-    ARRAY(AR_PARAMS, params, n);
-    ARRAY(AR_MODE, mode, n);
-    ARRAY(AR_TARGET_STATE, target_state, n);
-    ARRAY(AR_FLAGS, agent_flags, n);
-    ARRAY(AR_POS, pos, n); // pos and disp swap buffers: saved by role, not by address
-    ARRAY(AR_VEL, vel, n);
-    ARRAY(AR_DVEL, dvel, n);
-    ARRAY(AR_NVEL, nvel, n);
-    ARRAY(AR_DISP, disp, n);
-    ARRAY(AR_REQUEST_VEL, request_vel, n);
-    ARRAY(AR_CORRIDOR_POLYS, corridor_polys, n * c->max_corridor);
-    ARRAY(AR_CORRIDOR_PARTIAL, corridor_partial, n);
-    ARRAY(AR_TARGET_POS, target_pos, n);
-    ARRAY(AR_TARGET_REF, target_ref, n);
-    ARRAY(AR_REQUEST_TIME, request_time, n);
-    ARRAY(AR_RESULT, result, n);
-    ARRAY(AR_CORNERS, corners, n * WF_CROWD_MAX_CORNERS);
-    ARRAY(AR_CORNER_COUNT, corner_count, n);
-    ARRAY(AR_NEIGHBOURS, neighbours, n * c->max_neighbours);
-    ARRAY(AR_NEIGHBOUR_COUNT, neighbour_count, n);
-    ARRAY(AR_WALLS, walls, n * c->max_walls * 2u);
-    ARRAY(AR_WALL_COUNT, wall_count, n);
-    ARRAY(AR_BOUNDARY_CENTER, boundary_center, n);
-    ARRAY(AR_BOUNDARY_POLYS, boundary_polys, n * WF_LOCAL_BOUNDARY_MAX_POLYS);
-    ARRAY(AR_BOUNDARY_POLY_COUNT, boundary_poly_count, n);
-    ARRAY(AR_TOPOLOGY_TIMER, topology_timer, n);
-    ARRAY(AR_STUCK_TIMER, stuck_timer, n);
-    ARRAY(AR_STUCK_SPOT, stuck_spot, n);
-    ARRAY(AR_OFFMESH, offmesh, n);
-    // The crowding table is data, not scratch: searches replay over it.
-    ARRAY(AR_CROWDING_KEYS, crowding_keys, c->crowding_capacity);
-    ARRAY(AR_CROWDING_SCALE, crowding_scale, c->crowding_capacity);
+    WF_CROWD_AGENT_FIELDS(AR_SPAN)
 }
+#undef AR_SPAN
 
 enum { QA_HEAP, QA_KEY, QA_HEAP_POS, QA_COUNT };
 
@@ -284,14 +257,14 @@ static void write_search(const wf_path_search* s, unsigned char* p) {
 static void clear_padding(uint32_t array, unsigned char* p, size_t size) {
     unsigned char clean[sizeof(wf_agent_params) + sizeof(wf_crowd_result) +
                         sizeof(wf_straight_point)];
-    size_t stride = array == AR_PARAMS   ? sizeof(wf_agent_params)
-                    : array == AR_RESULT ? sizeof(wf_crowd_result)
-                    : array == AR_CORNERS ? sizeof(wf_straight_point)
+    size_t stride = array == AR_params   ? sizeof(wf_agent_params)
+                    : array == AR_result ? sizeof(wf_crowd_result)
+                    : array == AR_corners ? sizeof(wf_straight_point)
                                           : 0;
     for (size_t at = 0; stride != 0 && at + stride <= size; at += stride) {
         const unsigned char* rec = p + at;
         memset(clean, 0, stride);
-        if (array == AR_PARAMS) {
+        if (array == AR_params) {
             KEEP_FIELD(wf_agent_params, radius);
             KEEP_FIELD(wf_agent_params, height);
             KEEP_FIELD(wf_agent_params, max_speed);
@@ -304,7 +277,7 @@ static void clear_padding(uint32_t array, unsigned char* p, size_t size) {
             KEEP_FIELD(wf_agent_params, filter);
             KEEP_FIELD(wf_agent_params, priority);
             KEEP_FIELD(wf_agent_params, user_data);
-        } else if (array == AR_RESULT) {
+        } else if (array == AR_result) {
             KEEP_FIELD(wf_crowd_result, corridor_count);
             KEEP_FIELD(wf_crowd_result, partial);
             KEEP_FIELD(wf_crowd_result, cost);
@@ -508,18 +481,11 @@ static wf_allocator scratch_allocator(wf_crowd* c, scratch_block* b) {
 }
 
 static bool finite3(wf_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
-
-/// As wf_crowd_add_agent checks them.
-static bool params_valid(const wf_crowd* c, const wf_agent_params* p) {
-    return isfinite(p->radius) && p->radius > 0.0f && p->radius <= c->max_agent_radius &&
-           isfinite(p->height) && p->height > 0.0f && isfinite(p->max_speed) &&
-           p->max_speed >= 0.0f && isfinite(p->max_acceleration) &&
-           p->max_acceleration >= 0.0f && isfinite(p->collision_query_range) &&
-           p->collision_query_range > p->radius && isfinite(p->path_optimization_range) &&
-           p->path_optimization_range >= 0.0f && isfinite(p->separation_weight) &&
-           p->separation_weight >= 0.0f && (p->update_flags & ~(uint32_t)WF_AGENT_ALL) == 0 &&
-           p->avoidance_preset < c->preset_count && p->filter < c->filter_count;
-}
+static bool finite_f32(float x) { return isfinite(x); }
+static bool finite_f64(double x) { return isfinite(x); }
+static bool nan3(wf_vec3 v) { return isnan(v.x) || isnan(v.y) || isnan(v.z); }
+#define FINITE(x) _Generic((x), float: finite_f32, double: finite_f64, wf_vec3: finite3)(x)
+#define HAS_NAN(x) _Generic((x), wf_vec3: nan3)(x)
 
 /// Corridor record of agent i.
 static void get_corridor(const blob_view* v, uint32_t i, uint32_t* count, wf_vec3* pos,
@@ -535,11 +501,11 @@ static void get_corridor(const blob_view* v, uint32_t i, uint32_t* count, wf_vec
 /// enums, flags, params and the floats that steer them.
 static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool live) {
     uint8_t active, mode, ts, corners, neighbours, walls, bpolys;
-    GET(active, v->array[AR_ACTIVE], i);
-    GET(corners, v->array[AR_CORNER_COUNT], i);
-    GET(neighbours, v->array[AR_NEIGHBOUR_COUNT], i);
-    GET(walls, v->array[AR_WALL_COUNT], i);
-    GET(bpolys, v->array[AR_BOUNDARY_POLY_COUNT], i);
+    GET(active, v->array[AR_active], i);
+    GET(corners, v->array[AR_corner_count], i);
+    GET(neighbours, v->array[AR_neighbour_count], i);
+    GET(walls, v->array[AR_wall_count], i);
+    GET(bpolys, v->array[AR_boundary_poly_count], i);
     uint32_t count;
     wf_vec3 cpos, ctarget;
     get_corridor(v, i, &count, &cpos, &ctarget);
@@ -550,7 +516,7 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     }
     for (uint32_t k = 0; k < neighbours; ++k) {
         uint32_t other;
-        GET(other, v->array[AR_NEIGHBOURS], (size_t)i * c->max_neighbours + k);
+        GET(other, v->array[AR_neighbours], (size_t)i * c->max_neighbours + k);
         if (other >= c->max_agents) {
             return false;
         }
@@ -560,14 +526,14 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     }
     uint32_t flags;
     wf_agent_params params;
-    GET(mode, v->array[AR_MODE], i);
-    GET(ts, v->array[AR_TARGET_STATE], i);
-    GET(flags, v->array[AR_FLAGS], i);
-    GET(params, v->array[AR_PARAMS], i);
+    GET(mode, v->array[AR_mode], i);
+    GET(ts, v->array[AR_target_state], i);
+    GET(flags, v->array[AR_agent_flags], i);
+    GET(params, v->array[AR_params], i);
     wf_poly_ref target_ref;
-    GET(target_ref, v->array[AR_TARGET_REF], i);
+    GET(target_ref, v->array[AR_target_ref], i);
     if (mode > WF_AGENT_LOST || ts > WF_TARGET_FAILED || (flags & ~(uint32_t)AGENT_FLAGS_ALL) ||
-        count == 0 || !params_valid(c, &params) || !finite3(cpos) || !finite3(ctarget) ||
+        count == 0 || !wf_crowd_params_valid(c, &params) || !finite3(cpos) || !finite3(ctarget) ||
         target_ref.bits == 0) {
         return false;
     }
@@ -576,60 +542,61 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     // reach the path searches as misuse.
     for (uint32_t k = 0; k < count; ++k) {
         wf_poly_ref ref;
-        GET(ref, v->array[AR_CORRIDOR_POLYS], (size_t)i * c->max_corridor + k);
+        GET(ref, v->array[AR_corridor_polys], (size_t)i * c->max_corridor + k);
         if (ref.bits == 0) {
             return false;
         }
     }
     // The result record is handed to the result callback; its bool may only
     // hold 0 or 1 (read as a byte: any other value is no bool at all).
-    const unsigned char* result = v->array[AR_RESULT] + (size_t)i * sizeof(wf_crowd_result);
+    const unsigned char* result = v->array[AR_result] + (size_t)i * sizeof(wf_crowd_result);
     float cost, wait;
     memcpy(&cost, result + offsetof(wf_crowd_result, cost), sizeof cost);
     memcpy(&wait, result + offsetof(wf_crowd_result, wait), sizeof wait);
     if (result[offsetof(wf_crowd_result, partial)] > 1u || !isfinite(cost) || !isfinite(wait)) {
         return false;
     }
-    static const int vectors[] = {AR_POS,        AR_VEL,        AR_DVEL,
-                                  AR_NVEL,       AR_DISP,       AR_REQUEST_VEL,
-                                  AR_TARGET_POS, AR_STUCK_SPOT};
-    for (size_t k = 0; k < sizeof vectors / sizeof vectors[0]; ++k) {
-        wf_vec3 x;
-        GET(x, v->array[vectors[k]], i);
-        if (!finite3(x)) {
-            return false;
-        }
+    // The table's FINITE and NOT_NAN fields.
+#define CHECK_FIELD(name, type, count, keep, check) CHECK_##keep##_##check(name, type)
+#define CHECK_SAVED_FINITE(name, type)                                                             \
+    {                                                                                              \
+        type x;                                                                                    \
+        GET(x, v->array[AR_##name], i);                                                            \
+        if (!FINITE(x)) {                                                                          \
+            return false;                                                                          \
+        }                                                                                          \
     }
-    static const int scalars[] = {AR_TOPOLOGY_TIMER, AR_STUCK_TIMER};
-    for (size_t k = 0; k < sizeof scalars / sizeof scalars[0]; ++k) {
-        float x;
-        GET(x, v->array[scalars[k]], i);
-        if (!isfinite(x)) {
-            return false;
-        }
+#define CHECK_SAVED_NOT_NAN(name, type)                                                            \
+    {                                                                                              \
+        type x;                                                                                    \
+        GET(x, v->array[AR_##name], i);                                                            \
+        if (HAS_NAN(x)) {                                                                          \
+            return false;                                                                          \
+        }                                                                                          \
     }
-    double request_time;
-    wf_vec3 center;
+#define CHECK_SAVED_NONE(name, type)
+#define CHECK_SAVED_CUSTOM(name, type)
+#define CHECK_VIEW_NONE(name, type)
+#define CHECK_CODE_NONE(name, type)
+#define CHECK_SCRATCH_NONE(name, type)
+    WF_CROWD_AGENT_FIELDS(CHECK_FIELD)
+#undef CHECK_FIELD
     wf_crowd_offmesh om;
-    GET(request_time, v->array[AR_REQUEST_TIME], i);
-    GET(center, v->array[AR_BOUNDARY_CENTER], i);
-    GET(om, v->array[AR_OFFMESH], i);
-    // The boundary centre is infinite on purpose (walls due); never NaN.
-    if (!isfinite(request_time) || isnan(center.x) || isnan(center.y) || isnan(center.z) ||
-        !finite3(om.start) || !finite3(om.end) || !isfinite(om.t) || !isfinite(om.duration) ||
+    GET(om, v->array[AR_offmesh], i);
+    if (!finite3(om.start) || !finite3(om.end) || !isfinite(om.t) || !isfinite(om.duration) ||
         om.duration < 0.0f) {
         return false;
     }
     for (uint32_t k = 0; k < corners; ++k) {
         wf_straight_point pt;
-        GET(pt, v->array[AR_CORNERS], (size_t)i * WF_CROWD_MAX_CORNERS + k);
+        GET(pt, v->array[AR_corners], (size_t)i * WF_CROWD_MAX_CORNERS + k);
         if (!finite3(pt.pos)) {
             return false;
         }
     }
     for (uint32_t k = 0; k < 2u * walls; ++k) {
         wf_vec3 x;
-        GET(x, v->array[AR_WALLS], (size_t)i * c->max_walls * 2u + k);
+        GET(x, v->array[AR_walls], (size_t)i * c->max_walls * 2u + k);
         if (!finite3(x)) {
             return false;
         }
@@ -774,8 +741,8 @@ static wf_status check_body(wf_crowd* c, const blob_view* v) {
     for (uint32_t k = 0; k < c->crowding_capacity; ++k) {
         uint64_t key;
         float scale;
-        GET(key, v->array[AR_CROWDING_KEYS], k);
-        GET(scale, v->array[AR_CROWDING_SCALE], k);
+        GET(key, v->array[AR_crowding_keys], k);
+        GET(scale, v->array[AR_crowding_scale], k);
         if (key != 0 && !(scale >= 1.0f && isfinite(scale))) {
             return WF_ERR_BAD_DATA;
         }
@@ -832,8 +799,15 @@ static void commit(wf_crowd* c, const blob_view* v) {
         cor->polys = c->corridor_polys + (size_t)i * c->max_corridor;
         cor->capacity = c->max_corridor;
     }
-    memset(c->callbacks, 0, sizeof *c->callbacks * c->max_agents);
-    memset(c->callback_user, 0, sizeof *c->callback_user * c->max_agents);
+    // Code and user pointers are the caller's to set again.
+#define CLEAR_CODE(name, type, count, keep, check) CLEAR_CODE_##keep(name, type, count)
+#define CLEAR_CODE_CODE(name, type, count) memset(c->name, 0, (size_t)(count) * sizeof(type));
+#define CLEAR_CODE_SAVED(name, type, count)
+#define CLEAR_CODE_VIEW(name, type, count)
+#define CLEAR_CODE_SCRATCH(name, type, count)
+    size_t n = c->max_agents;
+    WF_CROWD_AGENT_FIELDS(CLEAR_CODE)
+#undef CLEAR_CODE
     memset(c->agent_event_count, 0, c->max_agents);
     c->event_count = 0;
 
