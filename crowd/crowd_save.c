@@ -850,7 +850,7 @@ static void replay_searches(wf_crowd* c) {
     }
 }
 
-wf_status wf_crowd_load(wf_crowd* c, const void* data, size_t size) {
+wf_status wf_crowd_restore(wf_crowd* c, const void* data, size_t size) {
     WF_CHECK_ARG(c != NULL && (data != NULL || size == 0));
     WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     blob_view v;

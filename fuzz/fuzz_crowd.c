@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Fuzz target: a crowd save (wf_crowd_load) into a new crowd with the
+// Fuzz target: a crowd save (wf_crowd_restore) into a new crowd with the
 // seeds' capacities over the fixture level's navmesh. A save that loads
 // runs a few updates (searches in progress were replayed by the load),
 // reads every agent back and saves again.
@@ -16,7 +16,7 @@ static void run(const unsigned char* p, size_t size) {
     d.mesh = g_mesh;
     wf_crowd* crowd = NULL;
     FUZZ_REQUIRE(wf_crowd_create(&d, &crowd) == WF_OK);
-    wf_status s = wf_crowd_load(crowd, p, size);
+    wf_status s = wf_crowd_restore(crowd, p, size);
     if (s != WF_OK) {
         FUZZ_REQUIRE(s == WF_ERR_BAD_DATA || s == WF_ERR_VERSION || s == WF_ERR_CAPACITY);
         FUZZ_REQUIRE(wf_crowd_agent_count(crowd) == 0); // unchanged on failure

@@ -55,7 +55,7 @@ static void verify_seed(const char* target, const void* data, size_t size) {
         d.mesh = mesh;
         wf_crowd* crowd = NULL;
         check(mesh != NULL && wf_crowd_create(&d, &crowd) == WF_OK, "crowd");
-        s = wf_crowd_load(crowd, data, size);
+        s = wf_crowd_restore(crowd, data, size);
         wf_crowd_destroy(crowd);
         wf_mesh_destroy(mesh);
     } else if (strcmp(target, "world") == 0) {

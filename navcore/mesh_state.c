@@ -10,6 +10,7 @@
 #include "navcore/check.h"
 #include "navcore/log.h"
 #include "navcore/mesh_internal.h"
+#include "navcore/mesh_replace.h"
 
 #define TILE_STATE_MAGIC 0x53544657u // "WFTS"
 #define TILE_STATE_VERSION 1u
@@ -188,6 +189,15 @@ wf_status wf_mesh_save(const wf_mesh* mesh, void* out, size_t size) {
     }
     wf_bytes_put_u32(o + 12, hash_bytes(o, need, 12));
     return WF_OK;
+}
+
+void wf_mesh_swap_contents(wf_mesh* a, wf_mesh* b) {
+    wf_mesh t = *a;
+    *a = *b;
+    *b = t;
+    uint32_t next = (a->change_count > b->change_count ? a->change_count : b->change_count) + 1u;
+    a->change_count = next;
+    b->change_count = next;
 }
 
 wf_status wf_mesh_load(const wf_mesh_desc* desc, const void* data, size_t size, wf_mesh** out) {

@@ -13,7 +13,9 @@
 #include "navcore/bytes.h"
 #include "navcore/check.h"
 #include "navcore/log.h"
+#include "navcore/mesh_replace.h"
 #include "tilecache/tilecache_internal.h"
+#include "tilecache/tilecache_replace.h"
 
 struct wf_world {
     wf_allocator allocator;
@@ -414,7 +416,7 @@ wf_status wf_world_restore(wf_world* w, const void* data, size_t size) {
         s = wf_crowd_create(&cd, &crowd);
     }
     if (s == WF_OK) {
-        s = wf_crowd_load(crowd, at + tc_size + mesh_size, (size_t)crowd_size);
+        s = wf_crowd_restore(crowd, at + tc_size + mesh_size, (size_t)crowd_size);
     }
     if (s == WF_OK) {
         s = size_changed(w, tc);
@@ -423,11 +425,16 @@ wf_status wf_world_restore(wf_world* w, const void* data, size_t size) {
         destroy_parts(crowd, mesh, tc);
         return s;
     }
-    destroy_parts(w->crowd, w->mesh, w->tc);
-    w->tc = tc;
-    w->mesh = mesh;
-    w->crowd = crowd;
-    w->crowd_desc.mesh = mesh;
+    // All of it loaded: the new contents move into the objects the game
+    // holds (wf_world_crowd & co stay valid), and the old ones go. The
+    // crowd restores its bytes a second time, in place, over the swapped
+    // mesh: the same checks against the same capacities, so it succeeds.
+    wf_crowd_destroy(crowd);
+    wf_tilecache_swap_contents(w->tc, tc);
+    wf_mesh_swap_contents(w->mesh, mesh);
+    s = wf_crowd_restore(w->crowd, at + tc_size + mesh_size, (size_t)crowd_size);
+    WF_ASSERT(s == WF_OK);
+    destroy_parts(NULL, mesh, tc);
     w->frame = wf_bytes_get_u64(p + 8);
     return WF_OK;
 }

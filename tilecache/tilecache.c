@@ -13,6 +13,7 @@
 #include "navcore/log.h"
 #include "tilecache/tile_builder.h"
 #include "tilecache/tilecache_internal.h"
+#include "tilecache/tilecache_replace.h"
 
 /// Erosion radius limit (cells): distances are kept in a byte.
 #define MAX_RADIUS_CELLS 64.0f
@@ -268,6 +269,22 @@ static size_t runtime_bytes(const wf_tilecache* tc) {
     return (size_t)tc->max_obstacles * (sizeof(wf_obstacle_record) + 3u * sizeof(uint32_t)) +
            (size_t)tc->max_requests * sizeof(wf_obstacle_request) + tc->slot_count * slot +
            wf_tilecache_layer_state_bytes(tc);
+}
+
+void wf_tilecache_swap_contents(wf_tilecache* a, wf_tilecache* b) {
+    // Builds in flight write their slots through slot->tc: none may run
+    // while the contents move.
+    wf_tilecache_release_layer_states(a);
+    wf_tilecache_release_layer_states(b);
+    wf_tilecache t = *a;
+    *a = *b;
+    *b = t;
+    for (uint32_t i = 0; a->slots != NULL && i < a->slot_count; ++i) {
+        a->slots[i].tc = a;
+    }
+    for (uint32_t i = 0; b->slots != NULL && i < b->slot_count; ++i) {
+        b->slots[i].tc = b;
+    }
 }
 
 void wf_tilecache_destroy(wf_tilecache* tc) {

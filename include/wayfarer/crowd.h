@@ -383,7 +383,7 @@ WF_NODISCARD WF_API wf_status wf_crowd_save(const wf_crowd* crowd, void* out, si
 /// created with the same capacities (else WF_ERR_CAPACITY); damaged or
 /// truncated bytes give WF_ERR_BAD_DATA, another format WF_ERR_VERSION;
 /// on any error the crowd is unchanged. Allocates nothing.
-WF_NODISCARD WF_API wf_status wf_crowd_load(wf_crowd* crowd, const void* data, size_t size);
+WF_NODISCARD WF_API wf_status wf_crowd_restore(wf_crowd* crowd, const void* data, size_t size);
 /// Attaches callbacks to an agent's running request (after a restore).
 WF_NODISCARD WF_API wf_status wf_crowd_set_callbacks(wf_crowd* crowd, wf_agent_id id,
                                                      const wf_move_callbacks* callbacks,

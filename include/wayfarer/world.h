@@ -62,8 +62,9 @@ typedef struct wf_world_desc {
 WF_NODISCARD WF_API wf_status wf_world_create(const wf_world_desc* desc, wf_world** out);
 WF_API void wf_world_destroy(wf_world* world);
 
-/// The world's parts, owned by the world. A restore replaces them: ask for
-/// the pointers again after wf_world_restore (ids and refs stay valid).
+/// The world's parts, owned by the world. The pointers stay valid for the
+/// world's life: wf_world_restore replaces their contents in place (and
+/// ids and refs the game kept stay valid too).
 WF_API wf_crowd* wf_world_crowd(wf_world* world);
 WF_API wf_tilecache* wf_world_tilecache(wf_world* world);
 WF_API wf_mesh* wf_world_mesh(wf_world* world);
@@ -104,7 +105,9 @@ WF_NODISCARD WF_API wf_status wf_world_step(wf_world* world, float dt,
  */
 WF_NODISCARD WF_API wf_status wf_world_save_size(wf_world* world, size_t* out_size);
 WF_NODISCARD WF_API wf_status wf_world_save(wf_world* world, void* out, size_t size);
-/// Replaces the world's state. WF_ERR_BAD_DATA (damaged, truncated),
+/// Replaces the world's state in place (the part pointers stay valid; a
+/// query the game made on wf_world_mesh searches the restored navmesh).
+/// WF_ERR_BAD_DATA (damaged, truncated),
 /// WF_ERR_VERSION, WF_ERR_CAPACITY (saved by a world with other crowd
 /// capacities: create the world from the same desc), WF_ERR_OUT_OF_MEMORY:
 /// on any error the world is unchanged. While it runs, the old and the new

@@ -1469,16 +1469,16 @@ static void test_crowd_misuse(void** state) {
     EXPECT(wf_crowd_save(c, NULL, size), WF_ERR_INVALID_ARG);
     EXPECT(wf_crowd_save(c, save, size - 1), WF_ERR_CAPACITY);
     EXPECT(wf_crowd_save(c, save, size), WF_OK);
-    EXPECT(wf_crowd_load(NULL, save, size), WF_ERR_INVALID_ARG);
-    EXPECT(wf_crowd_load(c, NULL, size), WF_ERR_INVALID_ARG);
-    EXPECT(wf_crowd_load(c, save, 0), WF_ERR_BAD_DATA);
-    EXPECT(wf_crowd_load(c, save, size - 1), WF_ERR_BAD_DATA);
-    EXPECT(wf_crowd_load(c, save, size / 2), WF_ERR_BAD_DATA);
+    EXPECT(wf_crowd_restore(NULL, save, size), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_restore(c, NULL, size), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_restore(c, save, 0), WF_ERR_BAD_DATA);
+    EXPECT(wf_crowd_restore(c, save, size - 1), WF_ERR_BAD_DATA);
+    EXPECT(wf_crowd_restore(c, save, size / 2), WF_ERR_BAD_DATA);
     save[0] ^= 0xff;
-    EXPECT(wf_crowd_load(c, save, size), WF_ERR_BAD_DATA);
+    EXPECT(wf_crowd_restore(c, save, size), WF_ERR_BAD_DATA);
     save[0] ^= 0xff;
     save[size / 2] ^= 0x10;
-    EXPECT(wf_crowd_load(c, save, size), WF_ERR_BAD_DATA);
+    EXPECT(wf_crowd_restore(c, save, size), WF_ERR_BAD_DATA);
     save[size / 2] ^= 0x10;
     {
         // A crowd of other capacities refuses the bytes.
@@ -1486,12 +1486,12 @@ static void test_crowd_misuse(void** state) {
         big.max_agents = MAX_AGENTS + 1;
         wf_crowd* other = NULL;
         assert_int_equal(wf_crowd_create(&big, &other), WF_OK);
-        EXPECT(wf_crowd_load(other, save, size), WF_ERR_CAPACITY);
+        EXPECT(wf_crowd_restore(other, save, size), WF_ERR_CAPACITY);
         EXPECT_TRUE(wf_crowd_agent_count(other) == 0);
         wf_crowd_destroy(other);
     }
     EXPECT_UNCHANGED(f, &before);
-    EXPECT(wf_crowd_load(c, save, size), WF_OK);
+    EXPECT(wf_crowd_restore(c, save, size), WF_OK);
     free(save);
     EXPECT_UNCHANGED(f, &before);
     wf_crowd_destroy(NULL);
@@ -1567,7 +1567,7 @@ static bool reenter(wf_agent_id agent, const wf_path_info* info, void* user) {
     RECORD(r, wf_crowd_tiles_changed(c, &t, 1));
     RECORD(r, wf_crowd_save_size(c, &size));
     RECORD(r, wf_crowd_save(c, buf, sizeof buf));
-    RECORD(r, wf_crowd_load(c, buf, sizeof buf));
+    RECORD(r, wf_crowd_restore(c, buf, sizeof buf));
     RECORD(r, wf_crowd_set_callbacks(c, agent, &cbs, NULL));
     if (r->world != NULL) {
         RECORD(r, wf_world_step(r->world, 0.1f, NULL, NULL));

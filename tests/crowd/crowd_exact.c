@@ -145,7 +145,7 @@ static void test_exact_search_survives_save(void** state) {
     assert_int_equal(wf_crowd_save_size(a, &size), WF_OK);
     void* blob = malloc(size);
     assert_int_equal(wf_crowd_save(a, blob, size), WF_OK);
-    assert_int_equal(wf_crowd_load(b, blob, size), WF_OK);
+    assert_int_equal(wf_crowd_restore(b, blob, size), WF_OK);
     assert_int_equal(wf_crowd_set_callbacks(b, id, &callbacks, &rb), WF_OK);
     for (int i = 0; i < 3000 && (ra.results == 0 || rb.results == 0); ++i) {
         assert_int_equal(wf_crowd_update(a, DT, NULL), WF_OK);

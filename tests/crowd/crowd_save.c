@@ -257,7 +257,7 @@ static void continue_identically(bool reload) {
     wf_crowd* b;
     assert_int_equal(wf_crowd_create(&d, &b), WF_OK);
     unsigned long before = (unsigned long)ca.allocations;
-    assert_int_equal(wf_crowd_load(b, blob, size), WF_OK);
+    assert_int_equal(wf_crowd_restore(b, blob, size), WF_OK);
     assert_int_equal((unsigned long)ca.allocations, before); // load allocates nothing
     uint32_t ne = 99;
     (void)wf_crowd_events(b, &ne);
@@ -331,7 +331,7 @@ static void test_save_is_reproducible(void** state) {
     // Loading a crowd's own state changes nothing of it (the searches
     // replay to where they were).
     uint64_t h = crowd_test_hash(c);
-    assert_int_equal(wf_crowd_load(c, b1, n1), WF_OK);
+    assert_int_equal(wf_crowd_restore(c, b1, n1), WF_OK);
     assert_int_equal(crowd_test_hash(c), h);
     unsigned char* b3 = save_crowd(c, &n2);
     assert_int_equal(n1, n2);
@@ -439,7 +439,7 @@ static void test_other_capacities_are_refused(void** state) {
         assert_int_equal(wf_crowd_request_move(c, id, wf_v3(30.5f, 0, 30.5f), NULL, NULL), WF_OK);
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
         snapshot before = take(c);
-        assert_int_equal(wf_crowd_load(c, blob, size), WF_ERR_CAPACITY);
+        assert_int_equal(wf_crowd_restore(c, blob, size), WF_ERR_CAPACITY);
         assert_unchanged(c, &before);
         free(before.blob);
         wf_crowd_destroy(c);
@@ -493,7 +493,7 @@ static void test_damaged_bytes_are_refused(void** state) {
     for (size_t at = 0; at < t.size; at += at < HEADER_SIZE ? 1u : 257u) {
         memcpy(copy, t.blob, t.size);
         copy[at] ^= 0x10;
-        wf_status st = wf_crowd_load(t.crowd, copy, t.size);
+        wf_status st = wf_crowd_restore(t.crowd, copy, t.size);
         if (st != WF_ERR_BAD_DATA) {
             fail_msg("flipped byte %zu: status %d", at, (int)st);
         }
@@ -502,11 +502,11 @@ static void test_damaged_bytes_are_refused(void** state) {
     // Cut short at many lengths, or one byte too long.
     memcpy(copy, t.blob, t.size);
     for (size_t len = 0; len < t.size; len += len < 2u * HEADER_SIZE ? 1u : 1009u) {
-        assert_int_equal(wf_crowd_load(t.crowd, copy, len), WF_ERR_BAD_DATA);
+        assert_int_equal(wf_crowd_restore(t.crowd, copy, len), WF_ERR_BAD_DATA);
     }
-    assert_int_equal(wf_crowd_load(t.crowd, copy, t.size - 1), WF_ERR_BAD_DATA);
+    assert_int_equal(wf_crowd_restore(t.crowd, copy, t.size - 1), WF_ERR_BAD_DATA);
     copy[t.size] = 0;
-    assert_int_equal(wf_crowd_load(t.crowd, copy, t.size + 1), WF_ERR_BAD_DATA);
+    assert_int_equal(wf_crowd_restore(t.crowd, copy, t.size + 1), WF_ERR_BAD_DATA);
     assert_unchanged(t.crowd, &t.before);
     free(copy);
     target_teardown(&t);
@@ -628,7 +628,7 @@ static void test_checksummed_bad_values_are_refused(void** state) {
             wf_bytes_put_u32(copy + cases[k].at, cases[k].value);
         }
         reseal(copy, t.size);
-        wf_status st = wf_crowd_load(t.crowd, copy, t.size);
+        wf_status st = wf_crowd_restore(t.crowd, copy, t.size);
         if (st != cases[k].want) {
             fail_msg("case %zu: status %d, want %d", k, (int)st, (int)cases[k].want);
         }
@@ -659,7 +659,7 @@ static bool reentrant_result(wf_agent_id agent, const wf_path_info* info, void* 
     size_t n;
     r->save_size = wf_crowd_save_size(r->crowd, &n);
     r->save = wf_crowd_save(r->crowd, g_small, sizeof g_small);
-    r->load = wf_crowd_load(r->crowd, r->blob, r->size);
+    r->load = wf_crowd_restore(r->crowd, r->blob, r->size);
     r->set_callbacks = wf_crowd_set_callbacks(r->crowd, agent, NULL, NULL);
     r->calls++;
     return true;
@@ -683,9 +683,9 @@ static void test_arguments_and_busy(void** state) {
     assert_int_equal(wf_crowd_save_size(c, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_save(NULL, blob, size), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_save(c, NULL, size), WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_crowd_load(NULL, blob, size), WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_crowd_load(c, NULL, size), WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_crowd_load(c, NULL, 0), WF_ERR_BAD_DATA);
+    assert_int_equal(wf_crowd_restore(NULL, blob, size), WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_crowd_restore(c, NULL, size), WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_crowd_restore(c, NULL, 0), WF_ERR_BAD_DATA);
     wf_move_callbacks cb = {0};
     assert_int_equal(wf_crowd_set_callbacks(NULL, a, &cb, NULL), WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous_hook);
@@ -699,7 +699,7 @@ static void test_arguments_and_busy(void** state) {
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(5.5f, 0, 2.5f), &p, &b), WF_OK);
     assert_int_equal(wf_crowd_remove_agent(c, a), WF_OK);
     assert_int_equal(wf_crowd_set_callbacks(c, a, &cb, NULL), WF_ERR_STALE_REF);
-    assert_int_equal(wf_crowd_load(c, blob, size), WF_OK);
+    assert_int_equal(wf_crowd_restore(c, blob, size), WF_OK);
     assert_int_equal(wf_crowd_set_callbacks(c, b, &cb, NULL), WF_ERR_STALE_REF);
     assert_int_equal(wf_crowd_set_callbacks(c, a, &cb, NULL), WF_OK);
     assert_int_equal(wf_crowd_agent_count(c), 1);
@@ -757,7 +757,7 @@ static void test_callbacks_attach_after_load(void** state) {
     d.mesh = mesh_b;
     wf_crowd* b;
     assert_int_equal(wf_crowd_create(&d, &b), WF_OK);
-    assert_int_equal(wf_crowd_load(b, blob, size), WF_OK);
+    assert_int_equal(wf_crowd_restore(b, blob, size), WF_OK);
     int done = 0;
     wf_move_callbacks cb = {.done = count_done};
     assert_int_equal(wf_crowd_set_callbacks(b, id, &cb, &done), WF_OK);
@@ -807,7 +807,7 @@ static void test_load_over_another_mesh_replans(void** state) {
     wf_crowd_desc d = scene_desc(mesh_b, AGENTS);
     wf_crowd* b;
     assert_int_equal(wf_crowd_create(&d, &b), WF_OK);
-    assert_int_equal(wf_crowd_load(b, blob, size), WF_OK);
+    assert_int_equal(wf_crowd_restore(b, blob, size), WF_OK);
     assert_int_equal(searches_mid_way(b), 0); // none could be replayed
     script sb = s;
     for (int f = 0; f < 400; ++f) {

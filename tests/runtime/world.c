@@ -345,6 +345,68 @@ static void test_save_and_restore_continue_identically(void** state) {
     wf_world_destroy(b);
 }
 
+/// A straight path from a to b on the query's mesh, as a hash of its points.
+static uint64_t path_hash(wf_query* q, wf_vec3 a, wf_vec3 b) {
+    wf_query_filter f = wf_query_filter_defaults();
+    wf_vec3 ext = wf_v3(2.0f, 4.0f, 2.0f), sp, gp;
+    wf_poly_ref start, goal, corridor[256];
+    assert_int_equal(wf_query_find_nearest_poly(q, a, ext, &f, &start, &sp), WF_OK);
+    assert_int_equal(wf_query_find_nearest_poly(q, b, ext, &f, &goal, &gp), WF_OK);
+    wf_path_result pr;
+    assert_true(wf_query_find_path(q, start, goal, sp, gp, &f, corridor, 256, &pr) >= 0);
+    wf_straight_point pts[64];
+    uint32_t n = 0;
+    assert_true(wf_query_find_straight_path(q, sp, gp, corridor, pr.count, pts, 64, 0, &n) >= 0);
+    uint64_t h = 14695981039346656037ull;
+    const unsigned char* bytes = (const unsigned char*)pts;
+    for (size_t k = 0; k < n * sizeof pts[0]; ++k) {
+        h = (h ^ bytes[k]) * 1099511628211ull;
+    }
+    return h ^ n;
+}
+
+/// The crowd, tile cache and mesh pointers a game took before a restore
+/// stay valid after it (the restore replaces their contents in place), and
+/// a query the game made on the old mesh searches the restored one.
+static void test_parts_stay_valid_across_restore(void** state) {
+    (void)state;
+    wf_world* a = make_world(2);
+    scene* sa = calloc(1, sizeof *sa);
+    populate(a, sa);
+    run(a, sa, 0, 95);
+    size_t size = 0;
+    assert_int_equal(wf_world_save_size(a, &size), WF_OK);
+    unsigned char* blob = malloc(size);
+    assert_int_equal(wf_world_save(a, blob, size), WF_OK);
+
+    wf_world* b = make_world(2);
+    wf_crowd* crowd = wf_world_crowd(b);
+    wf_tilecache* tc = wf_world_tilecache(b);
+    wf_mesh* mesh = wf_world_mesh(b);
+    wf_query* q = NULL;
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh}, &q), WF_OK);
+    wf_vec3 from = wf_v3(2.0f, 0.0f, 2.0f), to = wf_v3(33.0f, 0.0f, 33.0f);
+    (void)path_hash(q, from, to); // the query keeps what it can reuse
+    assert_int_equal(wf_world_restore(b, blob, size), WF_OK);
+    assert_ptr_equal(wf_world_crowd(b), crowd);
+    assert_ptr_equal(wf_world_tilecache(b), tc);
+    assert_ptr_equal(wf_world_mesh(b), mesh);
+
+    wf_agent_state st;
+    assert_int_equal(wf_crowd_get_agent(crowd, sa->ids[7], &st), WF_OK);
+    assert_int_equal(wf_tilecache_obstacle_count(tc), wf_tilecache_obstacle_count(wf_world_tilecache(a)));
+    wf_query* qa = NULL;
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = wf_world_mesh(a)}, &qa), WF_OK);
+    assert_true(path_hash(q, from, to) == path_hash(qa, from, to));
+    assert_true(crowd_test_hash(crowd) == crowd_test_hash(wf_world_crowd(a)));
+    wf_query_destroy(q);
+    wf_query_destroy(qa);
+    free(blob);
+    free(sa);
+    wf_world_destroy(a);
+    wf_world_destroy(b);
+}
+
 /// Tiles of 148 to 255 cells built and saved, but their layers did not fit
 /// the 64 KiB scratch the cache file is loaded into: the world's own save
 /// would not restore. The largest tile size, one tile over the level.
@@ -503,6 +565,7 @@ int main(void) {
         cmocka_unit_test(test_agents_pass_a_doorway_narrower_than_themselves),
         cmocka_unit_test(test_same_state_for_any_worker_count),
         cmocka_unit_test(test_save_and_restore_continue_identically),
+        cmocka_unit_test(test_parts_stay_valid_across_restore),
         cmocka_unit_test(test_save_and_restore_at_the_largest_tile_size),
         cmocka_unit_test(test_restore_refuses_a_mesh_off_the_cache_grid),
     };
