@@ -85,29 +85,68 @@ double wf_crowd_now_us(void) {
 
 static bool finite_positive(float v) { return isfinite(v) && v > 0.0f; }
 
-static bool desc_valid(const wf_crowd_desc* d) {
-    if (d->mesh == NULL || d->max_agents == 0 || d->max_agents > WF_CROWD_MAX_AGENTS ||
-        !finite_positive(d->max_agent_radius) || d->filter_count > WF_CROWD_MAX_FILTERS ||
-        (d->filter_count > 0 && d->filters == NULL) ||
-        d->avoidance_count > WF_CROWD_MAX_AVOIDANCE_PRESETS ||
-        (d->avoidance_count > 0 && d->avoidance == NULL) ||
-        d->max_neighbours > WF_CROWD_MAX_NEIGHBOURS || d->max_walls > WF_CROWD_MAX_WALLS ||
-        (d->max_corridor != 0 && d->max_corridor < 2) || !isfinite(d->stuck_time) ||
-        d->stuck_time < 0.0f || !(d->crowding_cost >= 0.0f && d->crowding_cost <= 1000.0f) ||
-        (d->jobs.enqueue != NULL && d->jobs.wait == NULL)) {
-        return false;
+static uint32_t or_default(uint32_t v, uint32_t def) { return v != 0 ? v : def; }
+
+wf_crowd_desc wf_crowd_desc_defaults(const wf_crowd_desc* desc) {
+    wf_crowd_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc != NULL) {
+        d = *desc;
     }
+    d.max_corridor = or_default(d.max_corridor, 256u);
+    d.max_neighbours = or_default(d.max_neighbours, 6u);
+    d.max_walls = or_default(d.max_walls, 8u);
+    d.max_queued_paths = or_default(d.max_queued_paths, d.max_agents);
+    d.max_searches = or_default(d.max_searches, 8u);
+    d.path_iterations_per_update = or_default(d.path_iterations_per_update, 4096u);
+    d.max_search_nodes = or_default(d.max_search_nodes, 4096u);
+    d.quick_search_iterations = or_default(d.quick_search_iterations, 32u);
+    d.peek_ahead = or_default(d.peek_ahead, 10u);
+    d.max_topology_per_update = or_default(d.max_topology_per_update, 8u);
+    d.collision_iterations = or_default(d.collision_iterations, 4u);
+    if (d.stuck_time == 0.0f) {
+        d.stuck_time = 2.0f;
+    }
+    return d;
+}
+
+/// Every rule of a desc, each logged by name when it fails.
+static wf_status check_desc(const wf_crowd_desc* d) {
+    const wf_logger* log = &d->logger;
+    WF_CHECK_DESC(log, "crowd", d->mesh != NULL, "mesh is required");
+    WF_CHECK_DESC(log, "crowd", d->max_agents > 0 && d->max_agents <= WF_CROWD_MAX_AGENTS,
+                  "max_agents must be 1..WF_CROWD_MAX_AGENTS");
+    WF_CHECK_DESC(log, "crowd", finite_positive(d->max_agent_radius),
+                  "max_agent_radius must be finite and > 0");
+    WF_CHECK_DESC(log, "crowd", d->filter_count <= WF_CROWD_MAX_FILTERS,
+                  "filter_count is above WF_CROWD_MAX_FILTERS");
+    WF_CHECK_DESC(log, "crowd", d->filter_count == 0 || d->filters != NULL,
+                  "filters is NULL with filter_count > 0");
+    WF_CHECK_DESC(log, "crowd", d->avoidance_count <= WF_CROWD_MAX_AVOIDANCE_PRESETS,
+                  "avoidance_count is above WF_CROWD_MAX_AVOIDANCE_PRESETS");
+    WF_CHECK_DESC(log, "crowd", d->avoidance_count == 0 || d->avoidance != NULL,
+                  "avoidance is NULL with avoidance_count > 0");
+    WF_CHECK_DESC(log, "crowd", d->max_neighbours <= WF_CROWD_MAX_NEIGHBOURS,
+                  "max_neighbours is above WF_CROWD_MAX_NEIGHBOURS");
+    WF_CHECK_DESC(log, "crowd", d->max_walls <= WF_CROWD_MAX_WALLS,
+                  "max_walls is above WF_CROWD_MAX_WALLS");
+    WF_CHECK_DESC(log, "crowd", d->max_corridor >= 2, "max_corridor must be 0 (default) or >= 2");
+    WF_CHECK_DESC(log, "crowd", isfinite(d->stuck_time) && d->stuck_time >= 0.0f,
+                  "stuck_time must be finite and >= 0");
+    WF_CHECK_DESC(log, "crowd", d->crowding_cost >= 0.0f && d->crowding_cost <= 1000.0f,
+                  "crowding_cost must be 0..1000");
+    WF_CHECK_DESC(log, "crowd", d->jobs.enqueue == NULL || d->jobs.wait != NULL,
+                  "jobs: enqueue without wait");
     for (uint32_t i = 0; i < d->avoidance_count; ++i) {
-        if (!wf_avoidance_params_valid(&d->avoidance[i])) {
-            return false;
-        }
+        WF_CHECK_DESC(log, "crowd", wf_avoidance_params_valid(&d->avoidance[i]),
+                      "an avoidance preset is out of range (see wf_avoidance_params)");
     }
     for (uint32_t i = 0; i < d->filter_count; ++i) {
-        if (!wf_crowd_filter_is_valid(&d->filters[i])) {
-            return false;
-        }
+        WF_CHECK_DESC(log, "crowd", wf_crowd_filter_is_valid(&d->filters[i]),
+                      "a filter has a negative or non-finite area cost, an unknown path mode, "
+                      "or exact mode with an area cost other than 1");
     }
-    return true;
+    return WF_OK;
 }
 
 /// Whether any filter asks for exact paths: only then do the crowd's
@@ -121,14 +160,18 @@ static bool any_exact_filter(const wf_crowd_desc* d) {
     return false;
 }
 
-static uint32_t or_default(uint32_t v, uint32_t def) { return v != 0 ? v : def; }
-
 wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
     *out = NULL;
-    WF_CHECK_ARG(desc_valid(desc));
+    const wf_crowd_desc d = wf_crowd_desc_defaults(desc);
+    wf_status checked = check_desc(&d);
+    if (checked != WF_OK) {
+        return checked;
+    }
     wf_allocator allocator;
-    WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
+    WF_CHECK_DESC(&d.logger, "crowd", wf_allocator_resolve(&d.allocator, &allocator) == WF_OK,
+                  "allocator: alloc and free must be both set or both NULL");
+    desc = &d;
     wf_crowd* c = wf_alloc_zeroed(&allocator, sizeof *c, _Alignof(wf_crowd));
     if (c == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
@@ -139,14 +182,14 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->mesh = desc->mesh;
     c->max_agents = desc->max_agents;
     c->max_agent_radius = desc->max_agent_radius;
-    c->max_corridor = or_default(desc->max_corridor, 256u);
-    c->max_neighbours = or_default(desc->max_neighbours, 6u);
-    c->max_walls = or_default(desc->max_walls, 8u);
-    c->quick_iterations = or_default(desc->quick_search_iterations, 32u);
-    c->peek_ahead = or_default(desc->peek_ahead, 10u);
-    c->max_topology = or_default(desc->max_topology_per_update, 8u);
-    c->collision_iterations = or_default(desc->collision_iterations, 4u);
-    c->stuck_time = desc->stuck_time > 0.0f ? desc->stuck_time : 2.0f;
+    c->max_corridor = desc->max_corridor;
+    c->max_neighbours = desc->max_neighbours;
+    c->max_walls = desc->max_walls;
+    c->quick_iterations = desc->quick_search_iterations;
+    c->peek_ahead = desc->peek_ahead;
+    c->max_topology = desc->max_topology_per_update;
+    c->collision_iterations = desc->collision_iterations;
+    c->stuck_time = desc->stuck_time;
     c->crowding_cost = desc->crowding_cost;
     c->crowding_capacity = 16u;
     while (c->crowding_capacity < 2u * c->max_agents) {
@@ -205,11 +248,11 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
         .mesh = c->mesh,
         .exact_nodes_per_node = exact_storage,
         .max_agents = c->max_agents,
-        .capacity = or_default(desc->max_queued_paths, c->max_agents),
-        .search_count = or_default(desc->max_searches, 8u),
-        .max_nodes = or_default(desc->max_search_nodes, 4096u),
+        .capacity = desc->max_queued_paths,
+        .search_count = desc->max_searches,
+        .max_nodes = desc->max_search_nodes,
         .path_capacity = c->max_corridor,
-        .iterations_per_update = or_default(desc->path_iterations_per_update, 4096u),
+        .iterations_per_update = desc->path_iterations_per_update,
     };
     s = wf_path_queue_create(&c->queue, &allocator, &pq);
     if (s != WF_OK) {
@@ -258,19 +301,24 @@ void wf_crowd_destroy(wf_crowd* c) {
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
 }
 
-size_t wf_crowd_memory_bytes(const wf_crowd* c) {
+wf_crowd_stats wf_crowd_get_stats(const wf_crowd* c) {
+    wf_crowd_stats st = {0};
     if (c == NULL) {
-        return 0;
+        return st;
     }
+    st.agent_count = c->ids.live_count;
+    st.max_agents = c->max_agents;
+    st.paths_queued = c->queue.count;
     size_t n = sizeof *c + arrays_bytes(c) + wf_path_queue_memory_bytes(&c->queue) +
                wf_proximity_grid_memory_bytes(&c->grid) +
                (size_t)c->worker_count *
                    (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
                     c->max_corridor * sizeof(wf_poly_ref));
     for (uint32_t w = 0; w < c->worker_count; ++w) {
-        n += wf_query_memory_bytes(c->worker_queries[w]);
+        n += wf_query_get_stats(c->worker_queries[w]).memory_bytes;
     }
-    return n;
+    st.memory_bytes = n;
+    return st;
 }
 
 /* ---------------------------------------------------------------------------

@@ -105,7 +105,7 @@ size_t wf_path_queue_memory_bytes(const wf_path_queue* q) {
                (size_t)q->search_count * (sizeof(wf_path_search) +
                                           (size_t)q->path_capacity * sizeof(wf_poly_ref));
     for (uint32_t i = 0; i < q->search_count; ++i) {
-        n += wf_query_memory_bytes(q->searches[i].query);
+        n += wf_query_get_stats(q->searches[i].query).memory_bytes;
     }
     return n;
 }

@@ -5,6 +5,7 @@
 #ifndef WF_NAVCORE_CHECK_H
 #define WF_NAVCORE_CHECK_H
 
+#include "navcore/log.h"
 #include "wayfarer/base.h"
 
 /// Reports a failed check to the assert hook (debug builds only).
@@ -26,6 +27,18 @@ void wf_assert_failed(const char* expression, const char* file, int line);
     } while (0)
 
 #define WF_CHECK_ARG(cond) WF_CHECK_OR(cond, WF_ERR_INVALID_ARG)
+
+/// One rule of a desc: when cond is false, the desc's logger gets
+/// "<object>: <rule>" (the rule names the field and its range), then the
+/// call returns WF_ERR_INVALID_ARG as WF_CHECK_ARG does.
+#define WF_CHECK_DESC(logger, object, cond, rule)                                                  \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            wf_log((logger), WF_LOG_ERROR, "%s: %s", (object), (rule));                            \
+            WF_REPORT_MISUSE(#cond);                                                               \
+            return WF_ERR_INVALID_ARG;                                                             \
+        }                                                                                          \
+    } while (0)
 
 /// Internal invariant (library bug, not user misuse): hook in debug builds.
 #ifdef NDEBUG

@@ -15,11 +15,6 @@
 #define WF_PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
 #else
 #define WF_PRINTF_LIKE(fmt_index, args_index)
-/// Logs an error about a line of a text input: "source: line N: message".
-/// For parsers, whose own printf-like wrappers pass their va_list here.
-void wf_log_line_error(const wf_logger* logger, const char* source, size_t line,
-                       const char* format, va_list args);
-
 #endif
 
 /// logger may be NULL (the default behaviour applies).

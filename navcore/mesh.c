@@ -41,12 +41,16 @@ static uint32_t cell_hash(int32_t x, int32_t z, uint32_t mask) {
 wf_status wf_mesh_create(const wf_mesh_desc* desc, wf_mesh** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
     wf_mesh_desc d = wf_mesh_desc_defaults(desc);
-    WF_CHECK_ARG(d.tile_width > 0.0f && d.tile_width < WF_MAX_TILE_WIDTH);
-    WF_CHECK_ARG(d.tile_depth > 0.0f && d.tile_depth < WF_MAX_TILE_WIDTH);
-    WF_CHECK_ARG(wf_v3_is_finite(d.origin));
-    WF_CHECK_ARG(d.max_tiles <= WF_MAX_TILES);
+    const wf_logger* log = &d.logger;
+    WF_CHECK_DESC(log, "mesh", d.tile_width > 0.0f && d.tile_width < WF_MAX_TILE_WIDTH,
+                  "tile_width must be > 0 and < WF_MAX_TILE_WIDTH");
+    WF_CHECK_DESC(log, "mesh", d.tile_depth > 0.0f && d.tile_depth < WF_MAX_TILE_WIDTH,
+                  "tile_depth must be > 0 and < WF_MAX_TILE_WIDTH");
+    WF_CHECK_DESC(log, "mesh", wf_v3_is_finite(d.origin), "origin must be finite");
+    WF_CHECK_DESC(log, "mesh", d.max_tiles <= WF_MAX_TILES, "max_tiles is above WF_MAX_TILES");
     wf_allocator a;
-    WF_CHECK_ARG(wf_allocator_resolve(&d.allocator, &a) == WF_OK);
+    WF_CHECK_DESC(log, "mesh", wf_allocator_resolve(&d.allocator, &a) == WF_OK,
+                  "allocator: alloc and free must be both set or both NULL");
     uint32_t buckets = 1;
     while (buckets < d.max_tiles) {
         buckets <<= 1;

@@ -24,15 +24,35 @@ wf_query_filter wf_query_filter_defaults(void) {
     return f;
 }
 
+wf_query_desc wf_query_desc_defaults(const wf_query_desc* desc) {
+    wf_query_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc != NULL) {
+        d = *desc;
+    }
+    if (d.max_nodes == 0) {
+        d.max_nodes = QUERY_DEFAULT_MAX_NODES;
+    }
+    if (d.exact_nodes_per_node == 0) {
+        d.exact_nodes_per_node = WF_EXACT_NODES_PER_MAX_NODE;
+    }
+    return d;
+}
+
 wf_status wf_query_create(const wf_query_desc* desc, wf_query** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
-    WF_CHECK_ARG(desc->mesh != NULL);
-    WF_CHECK_ARG(desc->max_nodes <= QUERY_MAX_NODES);
-    WF_CHECK_ARG(desc->exact_nodes_per_node <= WF_EXACT_MAX_NODES_PER_MAX_NODE ||
-                 desc->exact_nodes_per_node == WF_QUERY_NO_EXACT);
+    const wf_logger* log = &desc->logger;
+    wf_query_desc d = wf_query_desc_defaults(desc);
+    WF_CHECK_DESC(log, "query", d.mesh != NULL, "mesh is required");
+    WF_CHECK_DESC(log, "query", d.max_nodes <= QUERY_MAX_NODES, "max_nodes is above 2^24");
+    WF_CHECK_DESC(log, "query",
+                  d.exact_nodes_per_node <= WF_EXACT_MAX_NODES_PER_MAX_NODE ||
+                      d.exact_nodes_per_node == WF_QUERY_NO_EXACT,
+                  "exact_nodes_per_node is above its limit (and not WF_QUERY_NO_EXACT)");
     wf_allocator allocator;
-    WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
-    uint32_t max_nodes = desc->max_nodes != 0 ? desc->max_nodes : QUERY_DEFAULT_MAX_NODES;
+    WF_CHECK_DESC(log, "query", wf_allocator_resolve(&d.allocator, &allocator) == WF_OK,
+                  "allocator: alloc and free must be both set or both NULL");
+    uint32_t max_nodes = d.max_nodes;
 
     wf_query* q = wf_alloc_zeroed(&allocator, sizeof *q, _Alignof(wf_query));
     if (q == NULL) {
@@ -44,10 +64,8 @@ wf_status wf_query_create(const wf_query_desc* desc, wf_query** out) {
     if (s == WF_OK) {
         s = wf_open_list_create(&q->open, &allocator, max_nodes);
     }
-    if (s == WF_OK && desc->exact_nodes_per_node != WF_QUERY_NO_EXACT) {
-        uint32_t per = desc->exact_nodes_per_node != 0 ? desc->exact_nodes_per_node
-                                                       : WF_EXACT_NODES_PER_MAX_NODE;
-        s = wf_exact_create(&q->exact, &allocator, max_nodes, per);
+    if (s == WF_OK && d.exact_nodes_per_node != WF_QUERY_NO_EXACT) {
+        s = wf_exact_create(&q->exact, &allocator, max_nodes, d.exact_nodes_per_node);
     }
     if (s != WF_OK) {
         wf_query_destroy(q);
@@ -77,12 +95,15 @@ void wf_query_set_cost_scale(wf_query* query, wf_poly_cost_fn fn, const void* us
     query->cost_scale_user = fn != NULL ? user : NULL;
 }
 
-size_t wf_query_memory_bytes(const wf_query* query) {
+wf_query_stats wf_query_get_stats(const wf_query* query) {
+    wf_query_stats st = {0};
     if (query == NULL) {
-        return 0;
+        return st;
     }
-    return sizeof *query +
+    st.max_nodes = query->nodes.capacity;
+    st.memory_bytes = sizeof *query +
            (size_t)query->nodes.capacity * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
            ((size_t)query->nodes.bucket_mask + 1u) * sizeof(uint32_t) +
            (size_t)query->open.capacity * sizeof(uint32_t) + wf_exact_memory_bytes(&query->exact);
+    return st;
 }

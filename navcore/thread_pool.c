@@ -293,10 +293,13 @@ static void stop_threads(wf_thread_pool* pool, uint32_t started) {
 
 wf_status wf_thread_pool_create(const wf_thread_pool_desc* desc, wf_thread_pool** out) {
     WF_CHECK_ARG(desc != NULL && out != NULL);
-    WF_CHECK_ARG(desc->thread_count < WF_JOBS_MAX_WORKERS);
+    WF_CHECK_DESC(&desc->logger, "thread pool", desc->thread_count < WF_JOBS_MAX_WORKERS,
+                  "thread_count must be below WF_JOBS_MAX_WORKERS");
     wf_thread_pool_desc d = wf_thread_pool_desc_defaults(desc);
     wf_allocator allocator;
-    WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
+    WF_CHECK_DESC(&desc->logger, "thread pool",
+                  wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK,
+                  "allocator: alloc and free must be both set or both NULL");
 
     wf_thread_pool* pool = wf_alloc_zeroed(&allocator, sizeof *pool, _Alignof(wf_thread_pool));
     if (pool == NULL) {

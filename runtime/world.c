@@ -85,14 +85,46 @@ static void destroy_parts(wf_crowd* crowd, wf_mesh* mesh, wf_tilecache* tc) {
     wf_tilecache_destroy(tc);
 }
 
-wf_status wf_world_create(const wf_world_desc* desc, wf_world** out) {
-    WF_CHECK_ARG(desc != NULL && out != NULL);
+wf_world_desc wf_world_desc_defaults(const wf_world_desc* desc) {
+    wf_world_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc != NULL) {
+        d = *desc;
+    }
+    if (d.jobs.enqueue == NULL && d.worker_count == 0) {
+        d.worker_count = wf_thread_pool_desc_defaults(NULL).thread_count + 1u;
+    }
+    if (d.cache_data == NULL && d.params.cell_size == 0.0f && d.params.tile_size == 0) {
+        d.params = wf_tilecache_params_recast_demo();
+    }
+    if (d.crowd.max_agents == 0) {
+        d.crowd.max_agents = 1000;
+    }
+    d.crowd = wf_crowd_desc_defaults(&d.crowd);
+    return d;
+}
+
+wf_status wf_world_create(const wf_world_desc* desc_in, wf_world** out) {
+    WF_CHECK_ARG(desc_in != NULL && out != NULL);
     *out = NULL;
-    WF_CHECK_ARG((desc->cache_data != NULL) != (desc->geom != NULL));
-    WF_CHECK_ARG(desc->cache_data == NULL || desc->cache_size > 0);
-    WF_CHECK_ARG(desc->jobs.enqueue == NULL || desc->jobs.wait != NULL);
+    const wf_world_desc resolved = wf_world_desc_defaults(desc_in);
+    const wf_world_desc* desc = &resolved;
+    const wf_logger* log = &desc->logger;
+    WF_CHECK_DESC(log, "world", (desc->cache_data != NULL) != (desc->geom != NULL),
+                  "give exactly one of cache_data and geom");
+    WF_CHECK_DESC(log, "world", desc->cache_data == NULL || desc->cache_size > 0,
+                  "cache_size is 0 with cache_data set");
+    WF_CHECK_DESC(log, "world", desc->jobs.enqueue == NULL || desc->jobs.wait != NULL,
+                  "jobs: enqueue without wait");
+    WF_CHECK_DESC(log, "world", desc->worker_count <= WF_JOBS_MAX_WORKERS,
+                  "worker_count is above WF_JOBS_MAX_WORKERS");
+    WF_CHECK_DESC(log, "world",
+                  desc->crowd.filter_count <= WF_CROWD_MAX_FILTERS &&
+                      desc->crowd.avoidance_count <= WF_CROWD_MAX_AVOIDANCE_PRESETS,
+                  "crowd: filter_count or avoidance_count is above its maximum");
     wf_allocator allocator;
-    WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
+    WF_CHECK_DESC(log, "world", wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK,
+                  "allocator: alloc and free must be both set or both NULL");
     wf_world* w = wf_alloc_zeroed(&allocator, sizeof *w, _Alignof(wf_world));
     if (w == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
@@ -123,10 +155,6 @@ wf_status wf_world_create(const wf_world_desc* desc, wf_world** out) {
     if (s == WF_OK && desc->cache_data != NULL) {
         s = wf_tilecache_load(td, desc->cache_data, desc->cache_size, &w->tc);
     } else if (s == WF_OK) {
-        bool unset = desc->params.cell_size == 0.0f && desc->params.tile_size == 0;
-        if (unset) {
-            td->params = wf_tilecache_params_recast_demo();
-        }
         s = wf_tilecache_create(td, &w->tc);
         if (s == WF_OK) {
             s = wf_tilecache_build_geom(w->tc, *desc->geom, NULL, 0);
@@ -142,11 +170,6 @@ wf_status wf_world_create(const wf_world_desc* desc, wf_world** out) {
         // The crowd desc is kept for restores, with its arrays copied in.
         wf_crowd_desc* cd = &w->crowd_desc;
         *cd = desc->crowd;
-        if (cd->filter_count > WF_CROWD_MAX_FILTERS ||
-            cd->avoidance_count > WF_CROWD_MAX_AVOIDANCE_PRESETS) {
-            wf_world_destroy(w);
-            return WF_ERR_INVALID_ARG;
-        }
         if (cd->filter_count > 0 && cd->filters != NULL) {
             memcpy(w->filters, cd->filters, sizeof(wf_query_filter) * cd->filter_count);
             cd->filters = w->filters;
@@ -159,9 +182,6 @@ wf_status wf_world_create(const wf_world_desc* desc, wf_world** out) {
         cd->jobs = w->jobs;
         cd->allocator = allocator;
         cd->logger = desc->logger;
-        if (cd->max_agents == 0) {
-            cd->max_agents = 1000;
-        }
         if (cd->max_agent_radius == 0.0f) {
             // A cache built for agent radius 0 (an uneroded navmesh) names no
             // width: the default agent's, so that default agents fit.
@@ -193,6 +213,22 @@ void wf_world_destroy(wf_world* w) {
 wf_crowd* wf_world_crowd(wf_world* w) { return w != NULL ? w->crowd : NULL; }
 wf_tilecache* wf_world_tilecache(wf_world* w) { return w != NULL ? w->tc : NULL; }
 wf_mesh* wf_world_mesh(wf_world* w) { return w != NULL ? w->mesh : NULL; }
+
+wf_world_stats wf_world_get_stats(const wf_world* w) {
+    wf_world_stats st = {0};
+    if (w == NULL) {
+        return st;
+    }
+    st.frame = w->frame;
+    st.memory_bytes = sizeof *w + (size_t)w->changed_capacity * sizeof(wf_tile_ref) +
+                      wf_tilecache_get_stats(w->tc).memory_bytes +
+                      wf_mesh_get_stats(w->mesh).memory_bytes +
+                      wf_crowd_get_stats(w->crowd).memory_bytes;
+    if (w->pool != NULL) {
+        st.memory_bytes += wf_thread_pool_get_stats(w->pool).memory_bytes;
+    }
+    return st;
+}
 
 wf_job_system wf_world_jobs(const wf_world* w) {
     wf_job_system none;

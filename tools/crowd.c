@@ -273,7 +273,7 @@ int cmd_crowd(int argc, char** argv) {
                placed, frames, workers, seed, quality, mean, p95, mean * 1e3 / placed, run.arrivals,
                run.results, run.partial, run.results > 0 ? run.wait_sum / run.results : 0.0,
                run.wait_max, max_queued, replans, blocked, isfinite(gap) ? gap : -1.0,
-               off_mesh(run.crowd, run.query, ids, placed), wf_crowd_memory_bytes(run.crowd));
+               off_mesh(run.crowd, run.query, ids, placed), wf_crowd_get_stats(run.crowd).memory_bytes);
         for (int k = 0; k < WF_CROWD_PHASE_COUNT; ++k) {
             printf("%s\"%s\": %.4f", k > 0 ? ", " : "", phase_names[k], phase_ms[k] / frames);
         }

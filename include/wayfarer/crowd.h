@@ -144,11 +144,26 @@ typedef struct wf_crowd_desc {
     float crowding_cost;
 } wf_crowd_desc;
 
+/// The desc with every field left zero set to its default (NULL: all
+/// defaults). mesh and max_agent_radius have none: they stay as given.
+WF_API wf_crowd_desc wf_crowd_desc_defaults(const wf_crowd_desc* desc);
+
+/// Errors: WF_ERR_INVALID_ARG for a desc outside the ranges above (the
+/// logger says which field), WF_ERR_OUT_OF_MEMORY.
 WF_NODISCARD WF_API wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out);
 /// Destroys the crowd (NULL is fine). No callback runs.
 WF_API void wf_crowd_destroy(wf_crowd* crowd);
-/// Bytes the crowd holds; fixed at creation (steady frames allocate nothing).
-WF_API size_t wf_crowd_memory_bytes(const wf_crowd* crowd);
+
+typedef struct wf_crowd_stats {
+    uint32_t agent_count;  ///< live agents
+    uint32_t max_agents;
+    uint32_t paths_queued; ///< requests waiting for a search
+    /// Bytes the crowd holds from its allocator, its queries included;
+    /// fixed at creation (steady frames allocate nothing).
+    size_t memory_bytes;
+} wf_crowd_stats;
+/// All zero for NULL.
+WF_API wf_crowd_stats wf_crowd_get_stats(const wf_crowd* crowd);
 
 /* ---------------------------------------------------------------------------
  * Agents

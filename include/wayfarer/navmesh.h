@@ -198,7 +198,11 @@ typedef struct wf_mesh_desc {
     wf_logger logger;
 } wf_mesh_desc;
 
+/// The desc with every field left zero set to its default (NULL: all
+/// defaults): max_tiles 1024. The tile sizes have none.
 WF_API wf_mesh_desc wf_mesh_desc_defaults(const wf_mesh_desc* desc);
+/// Errors: WF_ERR_INVALID_ARG (a desc rule broken: the logger names it),
+/// WF_ERR_OUT_OF_MEMORY.
 WF_NODISCARD WF_API wf_status wf_mesh_create(const wf_mesh_desc* desc, wf_mesh** out);
 /// Frees the mesh and every blob it owns. NULL is ignored.
 WF_API void wf_mesh_destroy(wf_mesh* mesh);

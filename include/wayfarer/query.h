@@ -88,15 +88,28 @@ typedef struct wf_query_desc {
     /// whose filters do not ask for it.
     uint32_t exact_nodes_per_node;
     wf_allocator allocator;
+    wf_logger logger;  ///< told which desc rule a refused create broke
 } wf_query_desc;
 
 /// wf_query_desc.exact_nodes_per_node: no storage for exact mode.
 #define WF_QUERY_NO_EXACT 0xffffffffu
 
+/// The desc with every field left zero set to its default (NULL: all
+/// defaults; mesh stays as given).
+WF_API wf_query_desc wf_query_desc_defaults(const wf_query_desc* desc);
+/// Errors: WF_ERR_INVALID_ARG (no mesh, max_nodes above 2^24, too much
+/// exact storage: the logger says which), WF_ERR_OUT_OF_MEMORY.
 WF_NODISCARD WF_API wf_status wf_query_create(const wf_query_desc* desc, wf_query** out);
 WF_API void wf_query_destroy(wf_query* query);
-/// Bytes the query holds (node pool, hash, open list, exact-mode nodes).
-WF_API size_t wf_query_memory_bytes(const wf_query* query);
+
+typedef struct wf_query_stats {
+    uint32_t max_nodes;   ///< search nodes, as resolved from the desc
+    /// Bytes the query holds from its allocator (node pool, hash, open
+    /// list, exact-mode nodes); fixed at creation.
+    size_t memory_bytes;
+} wf_query_stats;
+/// All zero for NULL.
+WF_API wf_query_stats wf_query_get_stats(const wf_query* query);
 
 /* ---------------------------------------------------------------------------
  * Points and polygons

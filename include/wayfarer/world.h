@@ -19,6 +19,16 @@
  * crowd. With no time budget (tile_time_us 0, any tile_commits) a step
  * commits the dirty layers in layer order up to tile_commits, and the world
  * is a pure function of its inputs: the same for any worker count.
+ *
+ * Threads. The world is the one object that owns threads: with `jobs` all
+ * zero it makes a thread pool of worker_count - 1 threads, the stepping
+ * thread being the last worker (worker_count 0 = one per core, 1 = no
+ * thread at all). Every other object (tile cache, crowd) takes a job
+ * system and owns none, so a zero job system there means inline, on the
+ * calling thread. Pass the game's scheduler in `jobs` to use no thread of
+ * the world's own. Results are the same for any worker count. The world is
+ * not itself thread-safe: call it from one thread (crowd callbacks run on
+ * that thread too, during wf_world_step).
  */
 #ifndef WAYFARER_WORLD_H
 #define WAYFARER_WORLD_H
@@ -43,8 +53,9 @@ typedef struct wf_world_desc {
     size_t cache_size;
     const wf_geom* geom;
     wf_tilecache_params params;
-    /// Threads: the game's job system, or (all zero) a pool of
-    /// worker_count - 1 threads (0 = one per core; 1 = no thread).
+    /// Threads (see "Threads" above): the game's job system, or (all zero)
+    /// a pool of worker_count - 1 threads (0 = one per core; 1 = no
+    /// thread), worker_count at most WF_JOBS_MAX_WORKERS.
     wf_job_system jobs;
     uint32_t worker_count;
     /// Tile cache capacities (0 = defaults of wf_tilecache_desc).
@@ -59,8 +70,28 @@ typedef struct wf_world_desc {
     wf_logger logger;
 } wf_world_desc;
 
+/// The desc with every field left zero set to its default (NULL: all
+/// defaults): worker_count one per core (without `jobs`), params the
+/// Recast demo's (without cache_data), the crowd's through
+/// wf_crowd_desc_defaults with max_agents 1000. max_agent_radius stays 0
+/// (it comes from the level, see `crowd`).
+WF_API wf_world_desc wf_world_desc_defaults(const wf_world_desc* desc);
+/// Errors: WF_ERR_INVALID_ARG (a desc rule broken: the logger names it),
+/// WF_ERR_BAD_DATA and WF_ERR_VERSION (cache_data damaged or of another
+/// format), WF_ERR_CAPACITY (a limit of the tile cache or the navmesh),
+/// WF_ERR_OUT_OF_MEMORY, WF_ERR_THREAD (the pool's threads would not
+/// start).
 WF_NODISCARD WF_API wf_status wf_world_create(const wf_world_desc* desc, wf_world** out);
 WF_API void wf_world_destroy(wf_world* world);
+
+typedef struct wf_world_stats {
+    uint64_t frame;       ///< steps run
+    /// Bytes the world holds from its allocator: its tile cache, navmesh,
+    /// crowd and thread pool included.
+    size_t memory_bytes;
+} wf_world_stats;
+/// All zero for NULL.
+WF_API wf_world_stats wf_world_get_stats(const wf_world* world);
 
 /// The world's parts, owned by the world. The pointers stay valid for the
 /// world's life: wf_world_restore replaces their contents in place (and

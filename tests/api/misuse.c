@@ -1897,8 +1897,8 @@ static void test_getters_and_builders_misuse(void** state) {
     uint32_t n = 7;
     EXPECT_TRUE(wf_crowd_events(NULL, &n) == NULL && n == 0);
     EXPECT_TRUE(wf_crowd_events(f->crowd, NULL) != NULL); // the count is optional
-    EXPECT_TRUE(wf_crowd_memory_bytes(NULL) == 0 && wf_crowd_memory_bytes(f->crowd) > 0);
-    EXPECT_TRUE(wf_query_memory_bytes(NULL) == 0 && wf_query_memory_bytes(f->q) > 0);
+    EXPECT_TRUE(wf_crowd_get_stats(NULL).memory_bytes == 0 && wf_crowd_get_stats(f->crowd).memory_bytes > 0);
+    EXPECT_TRUE(wf_query_get_stats(NULL).memory_bytes == 0 && wf_query_get_stats(f->q).memory_bytes > 0);
     EXPECT_TRUE(wf_tilecache_get_params(NULL) == NULL && wf_tilecache_get_params(f->tc) != NULL);
     EXPECT_TRUE(wf_tilecache_get_stats(NULL).layer_count == 0);
     EXPECT_TRUE(wf_tilecache_get_stats(f->tc).layer_count == before.layers);
@@ -1907,6 +1907,7 @@ static void test_getters_and_builders_misuse(void** state) {
     EXPECT_TRUE(none.enqueue == NULL && none.wait == NULL);
     EXPECT_TRUE(wf_thread_pool_thread_count(NULL) == 0);
     EXPECT_TRUE(wf_thread_pool_get_stats(NULL).memory_bytes == 0);
+    EXPECT_TRUE(wf_world_get_stats(NULL).memory_bytes == 0 && wf_world_get_stats(NULL).frame == 0);
     EXPECT_TRUE(wf_jobs_task_is_done(NULL)); // nothing to wait for
     const char* version = wf_version_string(); // takes nothing: cannot be misused
     EXPECT_TRUE(version != NULL && strcmp(version, WF_VERSION_STRING) == 0);
@@ -1917,6 +1918,11 @@ static void test_getters_and_builders_misuse(void** state) {
     wf_grid grv = wf_grid_data_view(NULL);
     EXPECT_TRUE(grv.walkable == NULL && grv.width == 0 && grv.depth == 0);
     EXPECT_TRUE(wf_mesh_desc_defaults(NULL).max_tiles > 0);
+    wf_crowd_desc cdd = wf_crowd_desc_defaults(NULL);
+    EXPECT_TRUE(cdd.mesh == NULL && cdd.max_agents == 0 && cdd.max_corridor > 0);
+    EXPECT_TRUE(wf_query_desc_defaults(NULL).mesh == NULL && wf_query_desc_defaults(NULL).max_nodes > 0);
+    wf_world_desc wdd = wf_world_desc_defaults(NULL);
+    EXPECT_TRUE(wdd.worker_count >= 1 && wdd.crowd.max_agents == 1000 && wdd.geom == NULL);
     wf_thread_pool_desc pd = wf_thread_pool_desc_defaults(NULL);
     EXPECT_TRUE(pd.thread_count < WF_JOBS_MAX_WORKERS);
 

@@ -183,11 +183,11 @@ static void test_exact_filters_checked_and_storage_on_demand(void** state) {
 
     f = wf_query_filter_defaults();
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    size_t plain = wf_crowd_memory_bytes(c);
+    size_t plain = wf_crowd_get_stats(c).memory_bytes;
     wf_crowd_destroy(c);
     f.path_mode = WF_PATH_MODE_EXACT;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    size_t exact = wf_crowd_memory_bytes(c);
+    size_t exact = wf_crowd_get_stats(c).memory_bytes;
     wf_crowd_destroy(c);
     assert_true(exact > plain + 1000000u); // 8 searches of 4096 nodes and the workers'
     wf_mesh_destroy(mesh);

@@ -500,7 +500,7 @@ static void test_memory_includes_exact_storage(void** state) {
     wf_query* small = make_query(g.mesh, 10);
     // 4 interval nodes per max_node, each with an open entry, plus a
     // turning point.
-    size_t per_node = wf_query_memory_bytes(g.q) - wf_query_memory_bytes(small);
+    size_t per_node = wf_query_get_stats(g.q).memory_bytes - wf_query_get_stats(small).memory_bytes;
     assert_true(per_node > 990u * (4u * (104u + 24u) + 40u));
     wf_query_destroy(small);
     free_grid(&g);

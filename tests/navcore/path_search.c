@@ -31,8 +31,8 @@ static void test_query_create_and_filter_defaults(void** state) {
     size_t expected = sizeof(struct wf_query) +
                       2048u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
                       2048u * sizeof(uint32_t) + 2048u * sizeof(uint32_t) + exact;
-    assert_int_equal(wf_query_memory_bytes(f.query), expected);
-    assert_int_equal(wf_query_memory_bytes(NULL), 0);
+    assert_int_equal(wf_query_get_stats(f.query).memory_bytes, expected);
+    assert_int_equal(wf_query_get_stats(NULL).memory_bytes, 0);
 
     counting_allocator counter;
     counting_allocator_init(&counter);
@@ -45,7 +45,7 @@ static void test_query_create_and_filter_defaults(void** state) {
     expected = sizeof(struct wf_query) + 100u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
                128u * sizeof(uint32_t) +
                100u * sizeof(uint32_t) + exact;
-    assert_int_equal(wf_query_memory_bytes(q), expected);
+    assert_int_equal(wf_query_get_stats(q).memory_bytes, expected);
     wf_query_destroy(q);
     wf_query_destroy(NULL);
     assert_int_equal(counting_allocator_live(&counter), 0);

@@ -22,7 +22,7 @@
 //    BLOCKED event; no request waits more than WAIT_LIMIT_S for its path;
 //  - an ARRIVED agent is at the end of its path (the target, or the
 //    reachable point nearest to it), within the crowd's slow-down distance;
-//  - memory flat: wf_crowd_memory_bytes never changes, and the world's
+//  - memory flat: wf_crowd_get_stats().memory_bytes never changes, and the world's
 //    counting allocator sees no allocation or free after the warm-up (which
 //    commits every tile layer once);
 //  - the same run on one worker gives the same crowd hash at every
@@ -573,7 +573,7 @@ static void run_soak(soak* s) {
         toggle_door(s, pick_door(s, false));
     }
     wf_crowd* crowd = wf_world_crowd(s->world);
-    s->st.crowd_bytes = wf_crowd_memory_bytes(crowd);
+    s->st.crowd_bytes = wf_crowd_get_stats(crowd).memory_bytes;
     s->st.allocations_at_warmup = atomic_load(&s->alloc.allocations);
     unsigned long frees = atomic_load(&s->alloc.frees);
     uint32_t checkpoint_every = s->cfg.frames / CHECKPOINTS > 0 ? s->cfg.frames / CHECKPOINTS : 1u;
@@ -590,9 +590,9 @@ static void run_soak(soak* s) {
         assert_true(r.tiles.up_to_date); // no budget: every change is in this frame's mesh
         count_events(s, f);
         check_agents(s, f);
-        if (wf_crowd_memory_bytes(crowd) != s->st.crowd_bytes) {
+        if (wf_crowd_get_stats(crowd).memory_bytes != s->st.crowd_bytes) {
             REPORT(s->st.memory_changes, "frame %u: crowd memory %zu bytes, was %zu\n", f,
-                   wf_crowd_memory_bytes(crowd), s->st.crowd_bytes);
+                   wf_crowd_get_stats(crowd).memory_bytes, s->st.crowd_bytes);
         }
         unsigned long allocs = atomic_load(&s->alloc.allocations);
         unsigned long fr = atomic_load(&s->alloc.frees);
