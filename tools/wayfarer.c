@@ -298,6 +298,9 @@ static int cmd_build(int argc, char** argv) {
             {"compressed_bytes", (double)s.compressed_bytes, true},
             {"walkable_area", s.walkable_area, false},
             {"build_ms", s.build_ms, false},
+            {"build_cells", (double)s.build_cells, true},
+            {"triangle_refs", (double)s.triangle_refs, true},
+            {"triangle_cells", (double)s.triangle_cells, true},
             {"file_bytes", (double)file_size, true},
         };
         print_report(fields, sizeof fields / sizeof fields[0], false);
