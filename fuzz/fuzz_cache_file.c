@@ -6,7 +6,9 @@
 // is queried, and saves back to exactly the bytes it was loaded from. Each
 // input runs as it is, with its checksums repaired, with its layers
 // re-encoded (fuzz_reencode_cache_file), and with one size field (cell
-// size, cell height, a bound) set to an extreme value.
+// size, cell height, a bound, the tile size, the tile grid) set to an
+// extreme value. The desc's limits are small (1024 tiles, 4 MiB of
+// navmesh): what is over them must be refused before the work.
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,9 @@ static void run(const unsigned char* p, size_t size, uint64_t seed) {
     d.logger = fuzz_logger();
     d.max_obstacles = FUZZ_MAX_OBSTACLES;
     d.max_pending_requests = FUZZ_MAX_OBSTACLES;
+    // Small limits, so huge grids and navmeshes are refused, not built.
+    d.max_tiles = 1024;
+    d.max_navmesh_bytes = (uint64_t)4 << 20;
     wf_tilecache* tc = NULL;
     wf_status s = wf_tilecache_load(&d, p, size, &tc);
     if (s != WF_OK) {
@@ -75,9 +80,22 @@ static void run(const unsigned char* p, size_t size, uint64_t seed) {
 static const float g_extremes[] = {1e37f, 3e38f, 3.4028235e38f, 2e28f, 2.1e28f, 1e30f,
                                    -1e30f, -3e38f, 1e-38f, 1e-45f, 6.5e4f, 1e9f};
 
+/// Tile sizes and grid sides a byte-flipping fuzzer rarely makes: the
+/// largest tile, past it, and grids around the loading desc's max_tiles.
+static const uint32_t g_extreme_counts[] = {255, 256, 1, 31, 32, 33, 1024, 65536, 0x7fffffffu};
+
 /// One field of the header (cell size, cell height, a params bound, a
-/// world bound) set to an extreme size, picked by the input's seed.
+/// world bound, the tile size, the tile grid) set to an extreme size,
+/// picked by the input's seed.
 static void set_extreme_field(unsigned char* p, uint64_t seed) {
+    if ((seed >> 16) % 4u == 0) {
+        // The tile size (params word 6) or the grid's tiles x / z.
+        static const uint32_t counts_at[] = {64, 28, 32};
+        uint32_t at = counts_at[(seed >> 20) % 3u];
+        wf_bytes_put_u32(p + at, g_extreme_counts[(seed >> 24) % (sizeof g_extreme_counts /
+                                                                  sizeof g_extreme_counts[0])]);
+        return;
+    }
     // Offsets of the float fields: cell size and height (40, 44), params
     // bounds (88..108), world bounds (112..132); cell size most often.
     static const uint32_t fields[] = {40, 40, 40, 44, 88, 92, 96, 100, 104, 108,

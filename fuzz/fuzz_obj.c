@@ -1,36 +1,59 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Fuzz target: Wavefront OBJ text (wf_geom_load_obj). A mesh that loads and
-// is small (at most 256 triangles inside 16 x 16 x 16 m) is also built into
-// a tile cache and a navmesh, which is then queried.
+// Fuzz target: Wavefront OBJ text (wf_geom_load_obj). A mesh that loads
+// with at most 2048 triangles is also built into a tile cache and a
+// navmesh, which is then queried. The input picks the cell and tile size
+// (from 1 cm cells of 1-cell tiles to 1e20 m cells of 255) and any extent
+// is built: the desc's build limits, set small here, must refuse what
+// would be too much (WF_ERR_CAPACITY) before the work, so a run stays fast.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
 
-#define MAX_BUILD_TRIS 256u
-#define MAX_BUILD_EXTENT 16.0f
+#define MAX_BUILD_TRIS 2048u
+
+static const float g_cell_sizes[] = {0.0f, 0.01f, 0.3f, 1.0f, 7.0f, 100.0f, 1e4f, 1e20f};
+static const uint32_t g_tile_sizes[] = {16, 1, 8, 48, 255};
 
 static void build_and_query(const wf_geom_data* g, uint64_t seed) {
     wf_geom view = wf_geom_data_view(g);
-    wf_vec3 lo, hi;
-    if (view.tri_count == 0 || view.tri_count > MAX_BUILD_TRIS || !wf_geom_bounds(&view, &lo, &hi) ||
-        !(hi.x - lo.x <= MAX_BUILD_EXTENT) || !(hi.y - lo.y <= MAX_BUILD_EXTENT) ||
-        !(hi.z - lo.z <= MAX_BUILD_EXTENT)) {
+    if (view.tri_count == 0 || view.tri_count > MAX_BUILD_TRIS) {
         return;
     }
     wf_tilecache_desc d;
     memset(&d, 0, sizeof d);
     d.params = fuzz_level_params();
+    float cs = g_cell_sizes[seed % (sizeof g_cell_sizes / sizeof g_cell_sizes[0])];
+    if (cs > 0.0f) { // 0: the level's own
+        d.params.cell_size = cs;
+        d.params.cell_height = cs < 1.0f ? d.params.cell_height : cs;
+        d.params.agent_radius = cs < 1.0f ? d.params.agent_radius : 0.0f;
+    }
+    d.params.tile_size = g_tile_sizes[(seed >> 8) % (sizeof g_tile_sizes / sizeof g_tile_sizes[0])];
+    // Small limits: a few hundred milliseconds of build at most.
+    d.max_tiles = 256;
+    d.max_cells = (uint64_t)1 << 20;
+    d.max_triangle_refs = 1u << 14;
+    d.max_navmesh_bytes = (uint64_t)4 << 20;
     d.logger = fuzz_logger();
     wf_tilecache* tc = NULL;
     if (wf_tilecache_create(&d, &tc) != WF_OK) {
         return;
     }
+    wf_vec3 lo, hi;
+    wf_tilecache_build_plan plan;
+    if (wf_geom_bounds(&view, &lo, &hi)) {
+        wf_status p = wf_tilecache_plan_build(tc, lo, hi, &plan);
+        FUZZ_REQUIRE(p == WF_OK || p == WF_ERR_CAPACITY || p == WF_ERR_INVALID_ARG);
+    }
     wf_status s = wf_tilecache_build_geom(tc, view, NULL, 0);
-    FUZZ_REQUIRE(s == WF_OK || s == WF_ERR_OUT_OF_MEMORY || s == WF_ERR_CAPACITY);
+    FUZZ_REQUIRE(s == WF_OK || s == WF_ERR_OUT_OF_MEMORY || s == WF_ERR_CAPACITY ||
+                 s == WF_ERR_INVALID_ARG);
     if (s == WF_OK) {
+        wf_tilecache_stats st = wf_tilecache_get_stats(tc);
+        FUZZ_REQUIRE(st.build_cells <= d.max_cells && st.triangle_refs <= d.max_triangle_refs);
         wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
         md.logger = fuzz_logger();
         wf_mesh* mesh = NULL;

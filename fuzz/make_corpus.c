@@ -114,6 +114,17 @@ static void obj_seeds(void) {
                "v -2 0 -2 1.0\r\nv -2 0 2\r\nv 2 0 2\r\nv 2 0 -2 # corner\r\n"
                "vt 0 0\r\nvn 0 1 0\r\nusemtl floor\r\ns off\r\n"
                "f 1/1/1 2/1/1 3/1/1\r\nf 1//1 3//1 4//1\r\n");
+    // Hardening II, denial of service (docs/reliability.md): the 58-byte
+    // square of 29.49 km (4.2 million tiles; now refused by max_tiles) and
+    // 1,023 copies of one 300 m triangle (now refused by max_cells).
+    write_text("obj", "regress_huge_square.obj",
+               "v 0 0 0\nv 29490 0 0\nv 29490 0 29490\nv 0 0 29490\nf 1 2 3 4\n");
+    static char repeated[128 + 8 * 1023];
+    int n = snprintf(repeated, sizeof repeated, "v 0 0 0\nv 300 0 0\nv 0 0 300\n");
+    for (int i = 0; i < 1023; ++i) {
+        n += snprintf(repeated + n, sizeof repeated - (size_t)n, "f 1 3 2\n");
+    }
+    write_text("obj", "regress_repeated_triangle.obj", repeated);
 }
 
 static void movingai_seeds(void) {
@@ -315,11 +326,45 @@ static void tile_and_mesh_seeds(void) {
     wf_mesh_destroy(mesh);
 }
 
+/// The cache of layers whose areas alternate per cell (every cell
+/// its own region and polygon), small: 2 x 2 layers of 64 x 64 cells, a
+/// file of a few KB whose navmesh is about a hundred times bigger. The
+/// fuzz target loads it with a small max_navmesh_bytes.
+static void alternating_areas_seed(void) {
+    enum { TILES = 2, TILE = 64, SIDE = TILES * TILE };
+    static uint8_t walkable[SIDE * SIDE], areas[SIDE * SIDE];
+    for (uint32_t i = 0; i < SIDE * SIDE; ++i) {
+        walkable[i] = 1;
+        areas[i] = (uint8_t)(1u + (i % SIDE + i / SIDE) % 2u);
+    }
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = fuzz_level_params();
+    d.params.cell_size = 1.0f;
+    d.params.agent_radius = 0.0f;
+    d.params.tile_size = TILE;
+    d.params.min_region_area = 0;
+    d.params.merge_region_area = 0;
+    wf_tilecache* tc = NULL;
+    wf_grid grid = {.width = SIDE, .depth = SIDE, .cell_size = 1.0f, .walkable = walkable,
+                    .areas = areas};
+    check(wf_tilecache_create(&d, &tc) == WF_OK && wf_tilecache_build_grid(tc, grid) == WF_OK,
+          "alternating areas cache");
+    size_t size = 0;
+    check(wf_tilecache_save_size(tc, &size) == WF_OK, "alternating areas size");
+    unsigned char* file = malloc(size);
+    check(file != NULL && wf_tilecache_save(tc, file, size) == WF_OK, "alternating areas save");
+    write_seed("cache_file", "regress_alternating_areas.wfc", file, size);
+    free(file);
+    wf_tilecache_destroy(tc);
+}
+
 static void layer_and_cache_seeds(void) {
     size_t size = 0;
     unsigned char* file = fuzz_level_cache_file(&size);
     check(file != NULL, "level cache file");
     write_seed("cache_file", "level.wfc", file, size);
+    alternating_areas_seed();
 
     // The compressed layers, straight from the file's directory, and one
     // decompressed (a serialized layer: the target takes both).

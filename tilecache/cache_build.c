@@ -78,6 +78,7 @@ typedef struct build_job {
     uint32_t* bin_tris;
     uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
     uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
+    uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
     wf_arena* arenas;    ///< per worker, grown to the largest tile it built
     size_t* high_water;  ///< per worker
     tile_result* results;
@@ -106,70 +107,143 @@ static void tile_range(double lo, double hi, double origin, double width, double
     *out_last = last < 0.0 ? -1 : last >= (double)count ? count - 1 : (int32_t)last;
 }
 
-/// Bins triangle indices into the tiles their XZ boxes touch (two passes:
-/// count, then fill), checking indices and areas on the way.
+/// The x extent of a triangle's XZ footprint inside the slab s0 <= z <= s1
+/// (false when they do not meet): the clipped polygon's corners are the
+/// triangle's own inside the slab and its edges' crossings of the slab's
+/// two sides.
+static bool slab_x_range(const double* px, const double* pz, double s0, double s1,
+                         double* out_lo, double* out_hi) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        if (pz[i] >= s0 && pz[i] <= s1) {
+            lo = px[i] < lo ? px[i] : lo;
+            hi = px[i] > hi ? px[i] : hi;
+        }
+        int j = i == 2 ? 0 : i + 1;
+        for (int k = 0; k < 2; ++k) {
+            double side = k == 0 ? s0 : s1;
+            if ((pz[i] < side && pz[j] > side) || (pz[i] > side && pz[j] < side)) {
+                double x = px[i] + (side - pz[i]) / (pz[j] - pz[i]) * (px[j] - px[i]);
+                lo = x < lo ? x : lo;
+                hi = x > hi ? x : hi;
+            }
+        }
+    }
+    *out_lo = lo;
+    *out_hi = hi;
+    return lo <= hi;
+}
+
+/// Running totals of the binning's counting pass.
+typedef struct bin_totals {
+    uint64_t refs;
+    uint64_t cells; ///< per pair, the triangle's box cells in the tile (clamped to the tile)
+} bin_totals;
+
+/// Bins triangle t into the tiles whose bordered rectangle its XZ footprint
+/// really overlaps (not every tile of its box: a long diagonal triangle
+/// across n x n tiles meets O(n) of them). Row by row of the box's tiles:
+/// the footprint clipped to the row's bordered z slab gives the x range of
+/// tiles. Both ranges are an epsilon wide, so rounding can only add a tile
+/// (the rasterizer clips to the tile anyway). Pass 0 counts, pass 1 fills.
+static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* totals) {
+    const wf_geom* g = &job->in->geom;
+    const cell_params* c = &job->cp;
+    const uint32_t* tri = &g->tris[3u * t];
+    double px[3], pz[3];
+    for (int k = 0; k < 3; ++k) {
+        px[k] = g->verts[3u * tri[k]];
+        pz[k] = g->verts[3u * tri[k] + 2u];
+    }
+    double lo[2] = {px[0], pz[0]}, hi[2] = {px[0], pz[0]};
+    for (int k = 1; k < 3; ++k) {
+        lo[0] = px[k] < lo[0] ? px[k] : lo[0], hi[0] = px[k] > hi[0] ? px[k] : hi[0];
+        lo[1] = pz[k] < lo[1] ? pz[k] : lo[1], hi[1] = pz[k] > hi[1] ? pz[k] : hi[1];
+    }
+    double width = c->tile_width, pad = (double)c->border * c->cs, eps = 1e-4 * width;
+    int32_t z0, z1;
+    tile_range(lo[1], hi[1], job->bmin.z, width, pad, job->tiles_z, &z0, &z1);
+    // Cells under the box, at most a column each (for the span guess).
+    double cx = (hi[0] - lo[0]) / c->cs + 2.0;
+    double cz = (hi[1] - lo[1]) / c->cs + 2.0;
+    cx = cx < (double)c->side ? cx : (double)c->side;
+    cz = cz < (double)c->side ? cz : (double)c->side;
+    uint64_t cells = (uint64_t)(cx * cz);
+    for (int32_t tz = z0; tz <= z1; ++tz) {
+        double s0 = (double)job->bmin.z + (double)tz * width - pad - eps;
+        double s1 = (double)job->bmin.z + (double)(tz + 1) * width + pad + eps;
+        double xa, xb;
+        if (!slab_x_range(px, pz, s0, s1, &xa, &xb)) {
+            continue;
+        }
+        int32_t x0, x1;
+        tile_range(xa, xb, job->bmin.x, width, pad, job->tiles_x, &x0, &x1);
+        for (int32_t tx = x0; tx <= x1; ++tx) {
+            uint32_t tile = (uint32_t)(tz * job->tiles_x + tx);
+            if (pass == 0) {
+                job->bin_start[tile + 1]++;
+                job->bin_cells[tile] += cells;
+                totals->refs++;
+                totals->cells += cells;
+            } else {
+                job->bin_tris[job->bin_start[tile]++] = t;
+            }
+        }
+    }
+}
+
+/// Bins triangle indices into the tiles they overlap (two passes: count,
+/// then fill), checking indices and areas on the way. The count stops as
+/// soon as the pairs or the cells under them pass the desc's limits
+/// (WF_ERR_CAPACITY before the lists are allocated or a tile is built).
 static wf_status bin_triangles(build_job* job) {
     const wf_geom* g = &job->in->geom;
-    const wf_allocator* a = &job->tc->allocator;
-    const cell_params* c = &job->cp;
+    const wf_tilecache* tc = job->tc;
+    const wf_allocator* a = &tc->allocator;
     uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
     job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)tiles + 1u);
     job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, tiles);
     if (job->bin_start == NULL || job->bin_cells == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
     }
-    double pad = (double)c->border * c->cs;
-    uint64_t total = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        for (uint32_t t = 0; t < g->tri_count; ++t) {
-            const uint32_t* tri = &g->tris[3u * t];
-            if (tri[0] >= g->vert_count || tri[1] >= g->vert_count || tri[2] >= g->vert_count ||
-                (g->tri_areas != NULL && g->tri_areas[t] >= WF_MAX_AREAS &&
-                 g->tri_areas[t] != WF_AREA_NULL)) {
-                wf_log(&job->tc->logger, WF_LOG_ERROR,
-                       "tilecache: triangle %u has a vertex index or area out of range", t);
-                return WF_ERR_INVALID_ARG;
-            }
-            const float* v0 = &g->verts[3u * tri[0]];
-            float lo[2] = {v0[0], v0[2]}, hi[2] = {v0[0], v0[2]};
-            for (int k = 1; k < 3; ++k) {
-                const float* v = &g->verts[3u * tri[k]];
-                lo[0] = v[0] < lo[0] ? v[0] : lo[0], hi[0] = v[0] > hi[0] ? v[0] : hi[0];
-                lo[1] = v[2] < lo[1] ? v[2] : lo[1], hi[1] = v[2] > hi[1] ? v[2] : hi[1];
-            }
-            int32_t x0, x1, z0, z1;
-            tile_range(lo[0], hi[0], job->bmin.x, c->tile_width, pad, job->tiles_x, &x0, &x1);
-            tile_range(lo[1], hi[1], job->bmin.z, c->tile_width, pad, job->tiles_z, &z0, &z1);
-            // Cells under the box, at most a column each (for the span guess).
-            double cx = ((double)hi[0] - lo[0]) / c->cs + 2.0;
-            double cz = ((double)hi[1] - lo[1]) / c->cs + 2.0;
-            cx = cx < (double)c->side ? cx : (double)c->side;
-            cz = cz < (double)c->side ? cz : (double)c->side;
-            for (int32_t tz = z0; tz <= z1; ++tz) {
-                for (int32_t tx = x0; tx <= x1; ++tx) {
-                    uint32_t tile = (uint32_t)(tz * job->tiles_x + tx);
-                    if (pass == 0) {
-                        job->bin_start[tile + 1]++;
-                        job->bin_cells[tile] += (uint64_t)(cx * cz);
-                        total++;
-                    } else {
-                        job->bin_tris[job->bin_start[tile]++] = t;
-                    }
-                }
-            }
+    bin_totals totals = {0, 0};
+    for (uint32_t t = 0; t < g->tri_count; ++t) {
+        const uint32_t* tri = &g->tris[3u * t];
+        if (tri[0] >= g->vert_count || tri[1] >= g->vert_count || tri[2] >= g->vert_count ||
+            (g->tri_areas != NULL && g->tri_areas[t] >= WF_MAX_AREAS &&
+             g->tri_areas[t] != WF_AREA_NULL)) {
+            wf_log(&tc->logger, WF_LOG_ERROR,
+                   "tilecache: triangle %u has a vertex index or area out of range", t);
+            return WF_ERR_INVALID_ARG;
         }
-        if (pass == 0) {
-            if (total > UINT32_MAX) {
-                return WF_ERR_CAPACITY;
-            }
-            for (uint32_t i = 0; i < tiles; ++i) {
-                job->bin_start[i + 1] += job->bin_start[i];
-            }
-            job->bin_tris = WF_ALLOC_ARRAY(a, uint32_t, total);
-            if (job->bin_tris == NULL) {
-                return WF_ERR_OUT_OF_MEMORY;
-            }
+        bin_triangle(job, t, 0, &totals);
+        if (totals.refs > tc->max_triangle_refs) {
+            wf_log(&tc->logger, WF_LOG_ERROR,
+                   "tilecache: the first %u of %u triangles already overlap %llu tiles in all, "
+                   "more than max_triangle_refs %u",
+                   t + 1u, g->tri_count, (unsigned long long)totals.refs, tc->max_triangle_refs);
+            return WF_ERR_CAPACITY;
         }
+        if (totals.cells > tc->max_cells) {
+            wf_log(&tc->logger, WF_LOG_ERROR,
+                   "tilecache: the first %u of %u triangles already cover %llu cells to "
+                   "rasterize, more than max_cells %llu",
+                   t + 1u, g->tri_count, (unsigned long long)totals.cells,
+                   (unsigned long long)tc->max_cells);
+            return WF_ERR_CAPACITY;
+        }
+    }
+    job->triangle_refs = totals.refs;
+    job->triangle_cells = totals.cells;
+    for (uint32_t i = 0; i < tiles; ++i) {
+        job->bin_start[i + 1] += job->bin_start[i];
+    }
+    job->bin_tris = WF_ALLOC_ARRAY(a, uint32_t, totals.refs);
+    if (job->bin_tris == NULL && totals.refs > 0) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t t = 0; t < g->tri_count; ++t) {
+        bin_triangle(job, t, 1, &totals);
     }
     // The fill pass moved each start to the next tile's: shift back.
     for (uint32_t i = tiles; i > 0; --i) {
@@ -440,15 +514,11 @@ static wf_status gather(wf_tilecache* tc, build_job* job) {
     return WF_OK;
 }
 
-static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin, wf_vec3 bmax) {
-    double start = wf_tilecache_now_ms();
-    build_job job;
-    memset(&job, 0, sizeof job);
-    job.tc = tc;
-    job.in = in;
-    job.cp = cell_params_of(&tc->params);
-    job.bmin = bmin;
-    job.bmax = bmax;
+/// Tiles and cells of a build over the bounds, checked against the hard
+/// limits (WF_ERR_INVALID_ARG) and then the desc's (WF_ERR_CAPACITY).
+static wf_status plan_build(const wf_tilecache* tc, wf_vec3 bmin, wf_vec3 bmax,
+                            wf_tilecache_build_plan* out) {
+    memset(out, 0, sizeof *out);
     // The input's own bounds (params bounds are checked at creation): far
     // coordinates, or a grid or voxel extent that overflows, would make
     // tile corners infinite.
@@ -459,17 +529,65 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
                (double)bmax.z);
         return WF_ERR_INVALID_ARG;
     }
-    double tx = ceil(((double)bmax.x - bmin.x) / job.cp.tile_width);
-    double tz = ceil(((double)bmax.z - bmin.z) / job.cp.tile_width);
+    cell_params cp = cell_params_of(&tc->params);
+    double tx = ceil(((double)bmax.x - bmin.x) / cp.tile_width);
+    double tz = ceil(((double)bmax.z - bmin.z) / cp.tile_width);
     tx = tx < 1.0 ? 1.0 : tx;
     tz = tz < 1.0 ? 1.0 : tz;
     if (!(tx * tz <= (double)WF_TILECACHE_MAX_TILES)) {
         wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: bounds need %.0f x %.0f tiles", tx, tz);
         return WF_ERR_INVALID_ARG;
     }
-    job.tiles_x = (int32_t)tx;
-    job.tiles_z = (int32_t)tz;
-    uint32_t tiles = (uint32_t)(job.tiles_x * job.tiles_z);
+    out->tiles_x = (uint32_t)tx;
+    out->tiles_z = (uint32_t)tz;
+    out->tiles = (uint64_t)out->tiles_x * out->tiles_z;
+    out->cells = out->tiles * (uint64_t)cp.side * (uint64_t)cp.side;
+    // Before anything is allocated: a 58-byte OBJ of a 29.5 km square
+    // once asked for 4.2 million tiles and built for twenty minutes.
+    if (out->tiles > tc->max_tiles) {
+        wf_log(&tc->logger, WF_LOG_ERROR,
+               "tilecache: the bounds need %llu tiles (%u x %u), more than max_tiles %u",
+               (unsigned long long)out->tiles, out->tiles_x, out->tiles_z, tc->max_tiles);
+        return WF_ERR_CAPACITY;
+    }
+    if (out->cells > tc->max_cells) {
+        wf_log(&tc->logger, WF_LOG_ERROR,
+               "tilecache: the bounds need %llu cells (%llu tiles of %d x %d with borders), "
+               "more than max_cells %llu",
+               (unsigned long long)out->cells, (unsigned long long)out->tiles, cp.side, cp.side,
+               (unsigned long long)tc->max_cells);
+        return WF_ERR_CAPACITY;
+    }
+    return WF_OK;
+}
+
+wf_status wf_tilecache_plan_build(const wf_tilecache* tc, wf_vec3 bmin, wf_vec3 bmax,
+                                  wf_tilecache_build_plan* out) {
+    WF_CHECK_ARG(tc != NULL && out != NULL);
+    if (!wf_tilecache_bounds_unset(&tc->params)) {
+        bmin = tc->params.bmin;
+        bmax = tc->params.bmax;
+    }
+    return plan_build(tc, bmin, bmax, out);
+}
+
+static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin, wf_vec3 bmax) {
+    double start = wf_tilecache_now_ms();
+    build_job job;
+    memset(&job, 0, sizeof job);
+    job.tc = tc;
+    job.in = in;
+    job.cp = cell_params_of(&tc->params);
+    job.bmin = bmin;
+    job.bmax = bmax;
+    wf_tilecache_build_plan plan;
+    wf_status planned = plan_build(tc, bmin, bmax, &plan);
+    if (planned != WF_OK) {
+        return planned;
+    }
+    job.tiles_x = (int32_t)plan.tiles_x;
+    job.tiles_z = (int32_t)plan.tiles_z;
+    uint32_t tiles = (uint32_t)plan.tiles;
     const wf_allocator* a = &tc->allocator;
     job.results = WF_ALLOC_ARRAY(a, tile_result, tiles);
     job.arenas = WF_ALLOC_ARRAY(a, wf_arena, tc->worker_count);
@@ -507,6 +625,9 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
             }
         }
         tc->build_ms = wf_tilecache_now_ms() - start;
+        tc->build_cells = plan.cells;
+        tc->triangle_refs = job.triangle_refs;
+        tc->triangle_cells = job.triangle_cells;
     }
     free_job(&job);
     return s;

@@ -490,6 +490,14 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
         wf_tilecache_destroy(tc);
         return WF_ERR_BAD_DATA;
     }
+    uint64_t tiles = (uint64_t)wf_bytes_get_u32(in + 28) * wf_bytes_get_u32(in + 32);
+    if (tiles > tc->max_tiles) {
+        wf_log(&desc->logger, WF_LOG_ERROR,
+               "tilecache: the cache file's grid has %llu tiles, more than max_tiles %u",
+               (unsigned long long)tiles, tc->max_tiles);
+        wf_tilecache_destroy(tc);
+        return WF_ERR_CAPACITY;
+    }
     uint32_t count = wf_bytes_get_u32(in + 24);
     if (count > 0) {
         // Zeroed, so a partly loaded array frees cleanly.

@@ -4,6 +4,7 @@
 // stamps the applied obstacles and builds its blob in per-worker scratch,
 // then adds the tiles in layer order. The layer build is shared with updates.
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -115,7 +116,31 @@ typedef struct navmesh_job {
     uint32_t applied_count;
     /// Per worker, room for every applied obstacle's stamp.
     wf_obstacle_stamp* stamps;
+    /// Blob bytes claimed so far (each blob's size is added before it is
+    /// allocated); once past max_navmesh_bytes `over` is set and the layers
+    /// not yet built are skipped. Whether the pass goes over does not
+    /// depend on the worker count: it does when the blobs' sum is past the
+    /// limit.
+    atomic_ullong bytes;
+    atomic_bool over;
 } navmesh_job;
+
+/// Claims `size` blob bytes; false (and `over` set) when that passes the
+/// cache's max_navmesh_bytes.
+static bool claim_bytes(navmesh_job* job, size_t size) {
+    unsigned long long total =
+        atomic_fetch_add_explicit(&job->bytes, (unsigned long long)size, memory_order_relaxed) +
+        size;
+    if (total > job->tc->max_navmesh_bytes) {
+        atomic_store_explicit(&job->over, true, memory_order_relaxed);
+        return false;
+    }
+    return true;
+}
+
+static bool is_over(navmesh_job* job) {
+    return atomic_load_explicit(&job->over, memory_order_relaxed);
+}
 
 /// The applied obstacles touching layer `index`, gathered into the
 /// worker's part of the job's stamp buffer.
@@ -137,11 +162,17 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
     for (uint32_t i = begin; i < end; ++i) {
         layer_blob* b = &job->blobs[i];
         b->size = 0;
+        if (is_over(job)) {
+            b->status = WF_ERR_CAPACITY; // the whole pass is refused: skip the work
+            continue;
+        }
         const wf_obstacle_stamp* stamps;
         uint32_t stamp_count = job_stamps(job, i, worker, &stamps);
         b->status = wf_tilecache_layer_to_tile(tc, i, stamps, stamp_count, &w->scratch, w->staging,
                                                tc->staging_bytes, &b->size);
-        if (b->status == WF_OK) {
+        if (b->status == WF_OK && !claim_bytes(job, b->size)) {
+            b->status = WF_ERR_CAPACITY;
+        } else if (b->status == WF_OK) {
             b->data = wf_alloc(&tc->allocator, b->size, WF_TILECACHE_BLOB_ALIGN);
             if (b->data == NULL) {
                 b->status = WF_ERR_OUT_OF_MEMORY;
@@ -154,7 +185,7 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
 
 /// A layer that did not fit the worker's scratch or staging: built again,
 /// serially, in a full-size arena and straight into a blob of its own size.
-static void build_large_blob(wf_tilecache* tc, const navmesh_job* job, uint32_t index,
+static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index,
                              layer_blob* b) {
     const wf_obstacle_stamp* stamps;
     uint32_t stamp_count = job_stamps(job, index, 0, &stamps);
@@ -172,6 +203,11 @@ static void build_large_blob(wf_tilecache* tc, const navmesh_job* job, uint32_t 
             wf_arena_destroy(&big, &tc->allocator);
             return; // a real failure (or no tile), reported as such
         }
+    }
+    if (!claim_bytes(job, need)) {
+        wf_arena_destroy(&big, &tc->allocator);
+        b->status = WF_ERR_CAPACITY;
+        return;
     }
     b->data = wf_alloc(&tc->allocator, need, WF_TILECACHE_BLOB_ALIGN);
     if (b->data == NULL) {
@@ -263,7 +299,9 @@ wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh) {
     }
     // The applied obstacles are stamped as an update would, so a fresh
     // build equals what updates converge to.
-    navmesh_job job = {tc, blobs, NULL, wf_tilecache_list_applied(tc, NULL), NULL};
+    navmesh_job job = {tc, blobs, NULL, wf_tilecache_list_applied(tc, NULL), NULL, 0, false};
+    atomic_init(&job.bytes, 0u);
+    atomic_init(&job.over, false);
     size_t stamp_slots = (size_t)job.applied_count * tc->worker_count;
     if (job.applied_count > 0) {
         job.applied = WF_ALLOC_ARRAY(&tc->allocator, uint32_t, job.applied_count);
@@ -278,15 +316,29 @@ wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh) {
     }
     wf_status s = wf_jobs_parallel_for(&tc->jobs, tc->entry_count, 1, navmesh_fn, &job);
     tc->oversize_layers = 0;
-    for (uint32_t i = 0; s == WF_OK && i < tc->entry_count; ++i) {
+    // Over the byte limit in the parallel pass (every layer that fitted its
+    // worker was counted): refused whatever else failed.
+    bool over = is_over(&job);
+    for (uint32_t i = 0; s == WF_OK && !over && i < tc->entry_count; ++i) {
         if (blobs[i].status == WF_ERR_CAPACITY) {
             tc->oversize_layers++;
             build_large_blob(tc, &job, i, &blobs[i]);
         }
+        over = is_over(&job);
         // The first failure in layer order; an empty layer is no failure.
         if (blobs[i].status != WF_OK && blobs[i].status != WF_ERR_NOT_FOUND) {
             s = blobs[i].status;
         }
+    }
+    if (over) {
+        // A crafted cache file of 196 layers whose areas alternate per
+        // cell once made a 612 MB navmesh from 72 KB.
+        wf_log(&tc->logger, WF_LOG_ERROR,
+               "tilecache: the navmesh tiles need more than max_navmesh_bytes %llu "
+               "(%llu claimed when building stopped, %u layers)",
+               (unsigned long long)tc->max_navmesh_bytes,
+               (unsigned long long)atomic_load(&job.bytes), tc->entry_count);
+        s = WF_ERR_CAPACITY;
     }
     WF_FREE_ARRAY(&tc->allocator, job.applied, uint32_t, job.applied_count);
     WF_FREE_ARRAY(&tc->allocator, job.stamps, wf_obstacle_stamp, stamp_slots);

@@ -313,6 +313,11 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc, wf_tilecache** out)
     WF_CHECK_ARG(problem == NULL);
     WF_CHECK_ARG(desc->jobs.enqueue == NULL || desc->jobs.wait != NULL);
     WF_CHECK_ARG(desc->max_obstacles <= WF_ID_POOL_MAX_CAPACITY);
+    if (desc->max_tiles > WF_TILECACHE_MAX_TILES) {
+        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: max_tiles %u is above %u",
+               desc->max_tiles, WF_TILECACHE_MAX_TILES);
+    }
+    WF_CHECK_ARG(desc->max_tiles <= WF_TILECACHE_MAX_TILES);
     wf_allocator a;
     WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &a) == WF_OK);
     wf_layer_codec codec;
@@ -325,6 +330,12 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc, wf_tilecache** out)
     tc->codec = codec;
     tc->jobs = desc->jobs;
     tc->max_layers = desc->max_layers;
+    tc->max_tiles = desc->max_tiles != 0 ? desc->max_tiles : WF_TILECACHE_DEFAULT_MAX_TILES;
+    tc->max_cells = desc->max_cells != 0 ? desc->max_cells : WF_TILECACHE_DEFAULT_MAX_CELLS;
+    tc->max_triangle_refs = desc->max_triangle_refs != 0 ? desc->max_triangle_refs
+                                                         : WF_TILECACHE_DEFAULT_MAX_TRIANGLE_REFS;
+    tc->max_navmesh_bytes = desc->max_navmesh_bytes != 0 ? desc->max_navmesh_bytes
+                                                         : WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES;
     tc->allocator = a;
     tc->logger = desc->logger;
     tc->origin = desc->params.bmin;
@@ -398,6 +409,9 @@ wf_tilecache_stats wf_tilecache_get_stats(const wf_tilecache* tc) {
     st.memory_bytes += runtime_bytes(tc);
     st.walkable_area = (double)st.walkable_cells * tc->params.cell_size * tc->params.cell_size;
     st.build_ms = tc->build_ms;
+    st.build_cells = tc->build_cells;
+    st.triangle_refs = tc->triangle_refs;
+    st.triangle_cells = tc->triangle_cells;
     st.scratch_bytes_per_worker = tc->scratch_bytes;
     st.oversize_layers = tc->oversize_layers;
     return st;

@@ -106,6 +106,11 @@ struct wf_tilecache {
     wf_layer_codec codec;       ///< resolved (LZ4 when the desc's was zero)
     wf_job_system jobs;
     uint32_t max_layers;
+    /* Build limits, resolved (desc 0 = default). */
+    uint32_t max_tiles;
+    uint64_t max_cells;
+    uint32_t max_triangle_refs;
+    uint64_t max_navmesh_bytes;
     wf_allocator allocator;     ///< resolved
     wf_logger logger;
     /// World bounds of the last build (or of the params before any build):
@@ -135,6 +140,9 @@ struct wf_tilecache {
     uint64_t build_order;          ///< builds submitted so far (slot order numbers)
     uint32_t update_oversize_layers; ///< layers updates built outside their slot (all calls)
     double build_ms;
+    uint64_t build_cells;    ///< last build's tile cells
+    uint64_t triangle_refs;  ///< last triangle build's binned pairs
+    uint64_t triangle_cells; ///< and the cells under them
     uint32_t oversize_layers; ///< layers of the last navmesh pass built outside worker scratch
     size_t build_high_water; ///< largest per-tile build arena use of the last build
 };

@@ -54,9 +54,13 @@ static const subcommand subcommands[] = {
      "build MESH.obj -o OUT.wfc [--cell-size M] [--cell-height M] [--agent-height M]\n"
      "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
      "      [--min-region CELLS] [--merge-region CELLS] [--max-edge M] [--max-error CELLS]\n"
-     "      [--verts-per-poly N] [--workers N]\n"
+     "      [--verts-per-poly N] [--workers N] [--max-tiles N] [--max-cells N]\n"
+     "      [--max-triangle-refs N]\n"
      "      builds a tile cache from a Wavefront OBJ (defaults: the Recast demo settings)\n"
-     "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms)"},
+     "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms).\n"
+     "      Says on stderr how many tiles and cells it is about to build and refuses\n"
+     "      (exit 2) above --max-tiles (default 65536), --max-cells (default 268435456,\n"
+     "      also the cells its triangles cover) or --max-triangle-refs (default 16777216)"},
     {"info", cmd_info,
      "info FILE.wfc [--json]\n"
      "      loads a tile cache, builds its navmesh and prints tiles, layers, raw and\n"
@@ -135,10 +139,44 @@ typedef struct number_option {
     uint32_t* whole;
 } number_option;
 
+/// Says how many tiles and cells the build covers before it starts, and
+/// refuses (exit 2) above --max-tiles or --max-cells, naming the option.
+static int announce_build(const wf_tilecache* tc, const wf_geom_data* geom, uint32_t max_tiles,
+                          uint64_t max_cells) {
+    wf_geom view = wf_geom_data_view(geom);
+    wf_vec3 lo = wf_v3(0, 0, 0), hi = wf_v3(0, 0, 0);
+    if (!wf_geom_bounds(&view, &lo, &hi)) {
+        return 0; // the build says what is wrong
+    }
+    wf_tilecache_build_plan plan;
+    wf_status s = wf_tilecache_plan_build(tc, lo, hi, &plan);
+    if (s == WF_ERR_INVALID_ARG) {
+        return 0; // likewise
+    }
+    fprintf(stderr, "wayfarer build: building %llu tiles (%u x %u), %llu cells\n",
+            (unsigned long long)plan.tiles, plan.tiles_x, plan.tiles_z,
+            (unsigned long long)plan.cells);
+    if (s == WF_ERR_CAPACITY) {
+        max_tiles = max_tiles != 0 ? max_tiles : WF_TILECACHE_DEFAULT_MAX_TILES;
+        max_cells = max_cells != 0 ? max_cells : WF_TILECACHE_DEFAULT_MAX_CELLS;
+        if (plan.tiles > max_tiles) {
+            fprintf(stderr, "wayfarer build: %llu tiles is more than --max-tiles %u; raise it "
+                            "to build this\n", (unsigned long long)plan.tiles, max_tiles);
+        } else {
+            fprintf(stderr, "wayfarer build: %llu cells is more than --max-cells %llu; raise it "
+                            "to build this\n", (unsigned long long)plan.cells,
+                    (unsigned long long)max_cells);
+        }
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 static int cmd_build(int argc, char** argv) {
     const char *mesh_path = NULL, *out_path = NULL;
     wf_tilecache_params p = wf_tilecache_params_recast_demo();
-    uint32_t workers = 1;
+    uint32_t workers = 1, max_tiles = 0, max_refs = 0;
+    float max_cells = 0.0f; // a count, read as a number (it may pass 2^32)
     const number_option options[] = {
         {"--cell-size", &p.cell_size, NULL},
         {"--cell-height", &p.cell_height, NULL},
@@ -153,6 +191,9 @@ static int cmd_build(int argc, char** argv) {
         {"--max-error", &p.max_simplification_error, NULL},
         {"--verts-per-poly", NULL, &p.max_verts_per_poly},
         {"--workers", NULL, &workers},
+        {"--max-tiles", NULL, &max_tiles},
+        {"--max-triangle-refs", NULL, &max_refs},
+        {"--max-cells", &max_cells, NULL},
     };
     for (int i = 1; i < argc; ++i) {
         if (argv[i][0] != '-') {
@@ -212,16 +253,33 @@ static int cmd_build(int argc, char** argv) {
     if (rc == 0) {
         // Out-of-range settings are reported, not asserted on.
         wf_assert_fn* hook = wf_set_assert_hook(quiet_assert);
-        st = wf_tilecache_create(&(wf_tilecache_desc){.params = p, .jobs = jobs}, &tc);
+        bool limits_ok = max_tiles <= WF_TILECACHE_MAX_TILES && max_cells >= 0.0f &&
+                         max_cells < 1.8e19f && max_cells == floorf(max_cells);
+        wf_tilecache_desc d = {.params = p, .jobs = jobs, .max_tiles = max_tiles,
+                               .max_cells = (uint64_t)(limits_ok ? max_cells : 0.0f),
+                               .max_triangle_refs = max_refs};
+        st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
         wf_set_assert_hook(hook);
-        if (st != WF_OK) {
+        if (!limits_ok) {
+            fprintf(stderr, "wayfarer build: --max-tiles must be at most %u, --max-cells a "
+                            "whole number\n", WF_TILECACHE_MAX_TILES);
+            rc = EXIT_USAGE;
+        } else if (st != WF_OK) {
             fprintf(stderr, "wayfarer build: the settings are out of range\n");
             rc = EXIT_USAGE;
         }
     }
+    if (rc == 0) {
+        rc = announce_build(tc, geom, max_tiles, (uint64_t)max_cells);
+    }
     if (rc == 0 && (st = wf_tilecache_build_geom(tc, wf_geom_data_view(geom), NULL, 0)) != WF_OK) {
         fprintf(stderr, "wayfarer build: %s: %s\n", mesh_path, wf_status_string(st));
         rc = EXIT_INPUT;
+        if (st == WF_ERR_CAPACITY) {
+            fprintf(stderr, "wayfarer build: its triangles are over a limit (above); raise "
+                            "--max-cells or --max-triangle-refs to build it\n");
+            rc = EXIT_USAGE;
+        }
     }
     unsigned char* file = NULL;
     size_t file_size = 0;
@@ -240,6 +298,9 @@ static int cmd_build(int argc, char** argv) {
             {"compressed_bytes", (double)s.compressed_bytes, true},
             {"walkable_area", s.walkable_area, false},
             {"build_ms", s.build_ms, false},
+            {"build_cells", (double)s.build_cells, true},
+            {"triangle_refs", (double)s.triangle_refs, true},
+            {"triangle_cells", (double)s.triangle_cells, true},
             {"file_bytes", (double)file_size, true},
         };
         print_report(fields, sizeof fields / sizeof fields[0], false);

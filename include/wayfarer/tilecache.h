@@ -146,6 +146,18 @@ typedef struct wf_tilecache_params {
 #define WF_TILECACHE_MAX_COORD 1e30f
 #define WF_TILECACHE_MAX_TILES (1u << 22)
 
+/// Defaults of the build limits in wf_tilecache_desc, sized from the real
+/// levels in the test data (docs/reliability.md lists their figures): the
+/// largest needs a few hundred tiles, a few million cells, under a million
+/// triangle references and a few MiB of navmesh with the demo settings, so
+/// each default leaves about a hundred times that while a refused input
+/// costs milliseconds: 65,536 tiles (256 x 256), 2^28 cells, 2^24 triangle
+/// references (64 MiB of lists) and 256 MiB of navmesh tiles.
+#define WF_TILECACHE_DEFAULT_MAX_TILES 65536u
+#define WF_TILECACHE_DEFAULT_MAX_CELLS ((uint64_t)1 << 28)
+#define WF_TILECACHE_DEFAULT_MAX_TRIANGLE_REFS (1u << 24)
+#define WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES ((uint64_t)256 << 20)
+
 /// The Recast demo's settings: cell 0.3/0.2, agent 2.0/0.6/0.9, slope 45,
 /// tile 48, region min 8, merge 20, edge 12, error 1.3, 6 verts per poly.
 WF_API wf_tilecache_params wf_tilecache_params_recast_demo(void);
@@ -174,6 +186,25 @@ typedef struct wf_tilecache_desc {
     uint32_t max_obstacles;        ///< live obstacles; 0 = 1024
     uint32_t max_pending_requests; ///< obstacle adds/removes/moves queued between updates; 0 = 256
     uint32_t max_builds_in_flight; ///< layer rebuilds running at once; 0 = 2 x workers
+    /* What one build may cost, so hostile input (a 58-byte OBJ of a 30 km
+     * square, a triangle repeated a thousand times, a cache file of layers
+     * whose areas alternate per cell) is refused with WF_ERR_CAPACITY
+     * before the work instead of running for minutes. 0 = the default;
+     * the log names the limit and the figure. */
+    /// Tiles one build covers (tiles_x x tiles_z of its bounds), also the
+    /// tile grid a loaded cache file may have; 0 = WF_TILECACHE_DEFAULT_MAX_TILES,
+    /// at most WF_TILECACHE_MAX_TILES.
+    uint32_t max_tiles;
+    /// Cells one build covers (tiles x (tile_size + 2 x border)^2), and for
+    /// triangles also the cells it rasterizes (each triangle's box cells in
+    /// each tile it overlaps, clamped to the tile); 0 = WF_TILECACHE_DEFAULT_MAX_CELLS.
+    uint64_t max_cells;
+    /// Triangle-tile pairs a triangle build bins (4 bytes each); 0 =
+    /// WF_TILECACHE_DEFAULT_MAX_TRIANGLE_REFS.
+    uint32_t max_triangle_refs;
+    /// Bytes of navmesh tile blobs one wf_tilecache_build_navmesh makes (the
+    /// mesh memory it adds); 0 = WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES.
+    uint64_t max_navmesh_bytes;
     wf_allocator allocator;
     wf_logger logger;
 } wf_tilecache_desc;
@@ -182,9 +213,26 @@ WF_NODISCARD WF_API wf_status wf_tilecache_create(const wf_tilecache_desc* desc,
                                                   wf_tilecache** out);
 WF_API void wf_tilecache_destroy(wf_tilecache* tc);
 
+/// What a build over these world bounds covers (the params' bounds when set
+/// replace them, as in a build).
+typedef struct wf_tilecache_build_plan {
+    uint32_t tiles_x, tiles_z;
+    uint64_t tiles;
+    uint64_t cells; ///< tiles x (tile_size + 2 x border)^2
+} wf_tilecache_build_plan;
+
+/// Fills *out for a build over [bmin, bmax] without doing any of it, so a
+/// tool can say what it is about to build. WF_ERR_CAPACITY when it is more
+/// than the desc's max_tiles or max_cells (out is still filled; the log
+/// names the limit), WF_ERR_INVALID_ARG for bounds no build takes (not
+/// finite, beyond WF_TILECACHE_MAX_COORD or WF_TILECACHE_MAX_TILES).
+WF_NODISCARD WF_API wf_status wf_tilecache_plan_build(const wf_tilecache* tc, wf_vec3 bmin,
+                                                      wf_vec3 bmax, wf_tilecache_build_plan* out);
+
 /// Builds every tile from triangles (replacing what the cache held).
 /// WF_ERR_INVALID_ARG (bad geometry or params), WF_ERR_OUT_OF_MEMORY,
-/// WF_ERR_CAPACITY (more layers than max_layers).
+/// WF_ERR_CAPACITY (more layers than max_layers, or more than max_tiles,
+/// max_cells or max_triangle_refs: refused before any tile is built).
 WF_NODISCARD WF_API wf_status wf_tilecache_build_geom(wf_tilecache* tc, wf_geom geom,
                                                       const wf_convex_volume* volumes,
                                                       uint32_t volume_count);
@@ -197,6 +245,9 @@ WF_API wf_mesh_desc wf_tilecache_mesh_desc(const wf_tilecache* tc);
 /// Builds a navmesh tile from every layer and adds it to mesh (parallel over
 /// layers; tiles are added in layer order, so the mesh is the same for any
 /// worker count). Existing tiles at the same cell and layer are replaced.
+/// WF_ERR_CAPACITY, mesh unchanged, when the tiles would take more than
+/// the desc's max_navmesh_bytes (layers are built in bounded scratch and
+/// counted before their blob is allocated; building stops once it is over).
 WF_NODISCARD WF_API wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh);
 
 typedef struct wf_tilecache_layer_info {
@@ -216,6 +267,9 @@ typedef struct wf_tilecache_stats {
     uint64_t walkable_cells;
     double walkable_area;         ///< m^2, cells * cell_size^2
     double build_ms;              ///< last build, wall clock
+    uint64_t build_cells;         ///< last build: cells of its tiles (with borders)
+    uint64_t triangle_refs;       ///< last triangle build: triangle-tile pairs binned
+    uint64_t triangle_cells;      ///< last triangle build: cells under the binned pairs
     /// Layer -> tile scratch arena size: 64 KiB up to 48 x 48 tiles, scaled
     /// by the cells above (1.8 MiB at 255 x 255).
     size_t scratch_bytes_per_worker;
@@ -240,8 +294,9 @@ WF_API const wf_tilecache_params* wf_tilecache_get_params(const wf_tilecache* tc
 /// checksums. Loading validates everything (WF_ERR_BAD_DATA, WF_ERR_VERSION).
 WF_NODISCARD WF_API wf_status wf_tilecache_save_size(const wf_tilecache* tc, size_t* out_size);
 WF_NODISCARD WF_API wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size);
-/// desc supplies codec, jobs, allocator, logger (its params are replaced
-/// by the file's).
+/// desc supplies codec, jobs, allocator, logger and limits (its params are
+/// replaced by the file's); a file whose tile grid is more than max_tiles
+/// is WF_ERR_CAPACITY.
 WF_NODISCARD WF_API wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data,
                                                 size_t size, wf_tilecache** out);
 

@@ -951,7 +951,27 @@ static void test_tilecache_misuse(void** state) {
     EXPECT(wf_tilecache_create(&b, &tc), WF_OK); // no enqueue: inline
     wf_tilecache_destroy(tc);
     tc = NULL;
+    // Build limits: max_tiles above the hard tile limit; the others take
+    // any value (0 = the default).
+    b = d;
+    b.max_tiles = WF_TILECACHE_MAX_TILES + 1u;
+    EXPECT(wf_tilecache_create(&b, &tc), WF_ERR_INVALID_ARG);
     EXPECT(wf_tilecache_create(&d, &tc), WF_OK);
+
+    // plan_build: NULL, non-finite or far bounds; over a limit is CAPACITY
+    wf_tilecache_build_plan plan;
+    EXPECT(wf_tilecache_plan_build(NULL, wf_v3(0, 0, 0), wf_v3(1, 1, 1), &plan),
+           WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_plan_build(tc, wf_v3(0, 0, 0), wf_v3(1, 1, 1), NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_plan_build(tc, wf_v3(0, 0, 0), wf_v3(INF_F, 1, 1), &plan),
+           WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_plan_build(tc, wf_v3(-1e31f, 0, 0), wf_v3(1, 1, 1), &plan),
+           WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_plan_build(tc, wf_v3(0, 0, 0), wf_v3(1e6f, 1, 1e6f), &plan),
+           WF_ERR_INVALID_ARG); // past WF_TILECACHE_MAX_TILES
+    EXPECT(wf_tilecache_plan_build(tc, wf_v3(0, 0, 0), wf_v3(1e4f, 1, 1e4f), &plan),
+           WF_ERR_CAPACITY); // past max_tiles
+    EXPECT(wf_tilecache_plan_build(tc, wf_v3(0, 0, 0), wf_v3(10, 1, 10), &plan), WF_OK);
 
     // build_geom: NULL, missing arrays, NaN vertices, indices out of range
     wf_geom g = floor_geom();
