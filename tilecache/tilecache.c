@@ -227,11 +227,9 @@ static void destroy_runtime(wf_tilecache* tc) {
 
 static wf_status create_runtime(wf_tilecache* tc, const wf_tilecache_desc* desc) {
     const wf_allocator* a = &tc->allocator;
-    tc->max_obstacles = desc->max_obstacles != 0 ? desc->max_obstacles : DEFAULT_MAX_OBSTACLES;
-    tc->max_requests =
-        desc->max_pending_requests != 0 ? desc->max_pending_requests : DEFAULT_MAX_REQUESTS;
-    uint32_t slots = desc->max_builds_in_flight != 0 ? desc->max_builds_in_flight
-                                                     : BUILDS_PER_WORKER * tc->worker_count;
+    tc->max_obstacles = desc->max_obstacles;
+    tc->max_requests = desc->max_pending_requests;
+    uint32_t slots = desc->max_builds_in_flight;
     if (wf_id_pool_create(&tc->obstacle_ids, a, tc->max_obstacles, WF_ID_KIND_OBSTACLE) != WF_OK) {
         return WF_ERR_OUT_OF_MEMORY;
     }
@@ -304,24 +302,62 @@ void wf_tilecache_destroy(wf_tilecache* tc) {
     wf_free(&a, tc, sizeof *tc, _Alignof(wf_tilecache));
 }
 
-wf_status wf_tilecache_create(const wf_tilecache_desc* desc, wf_tilecache** out) {
-    WF_CHECK_ARG(desc != NULL && out != NULL);
+wf_tilecache_desc wf_tilecache_desc_defaults(const wf_tilecache_desc* desc) {
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc != NULL) {
+        d = *desc;
+    }
+    if (d.codec.max_compressed_size == NULL && d.codec.compress == NULL &&
+        d.codec.decompress == NULL) {
+        d.codec = wf_layer_codec_lz4();
+    }
+    if (d.max_obstacles == 0) {
+        d.max_obstacles = DEFAULT_MAX_OBSTACLES;
+    }
+    if (d.max_pending_requests == 0) {
+        d.max_pending_requests = DEFAULT_MAX_REQUESTS;
+    }
+    if (d.max_builds_in_flight == 0) {
+        d.max_builds_in_flight = BUILDS_PER_WORKER * wf_jobs_worker_count(&d.jobs);
+    }
+    if (d.max_tiles == 0) {
+        d.max_tiles = WF_TILECACHE_DEFAULT_MAX_TILES;
+    }
+    if (d.max_cells == 0) {
+        d.max_cells = WF_TILECACHE_DEFAULT_MAX_CELLS;
+    }
+    if (d.max_triangle_refs == 0) {
+        d.max_triangle_refs = WF_TILECACHE_DEFAULT_MAX_TRIANGLE_REFS;
+    }
+    if (d.max_navmesh_bytes == 0) {
+        d.max_navmesh_bytes = WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES;
+    }
+    return d;
+}
+
+wf_status wf_tilecache_create(const wf_tilecache_desc* desc_in, wf_tilecache** out) {
+    WF_CHECK_ARG(desc_in != NULL && out != NULL);
+    const wf_tilecache_desc resolved = wf_tilecache_desc_defaults(desc_in);
+    const wf_tilecache_desc* desc = &resolved;
+    const wf_logger* log = &desc->logger;
     const char* problem = wf_tilecache_params_problem(&desc->params);
     if (problem != NULL) {
-        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: params: %s", problem);
+        wf_log(log, WF_LOG_ERROR, "tilecache: params: %s", problem);
     }
     WF_CHECK_ARG(problem == NULL);
-    WF_CHECK_ARG(desc->jobs.enqueue == NULL || desc->jobs.wait != NULL);
-    WF_CHECK_ARG(desc->max_obstacles <= WF_ID_POOL_MAX_CAPACITY);
-    if (desc->max_tiles > WF_TILECACHE_MAX_TILES) {
-        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: max_tiles %u is above %u",
-               desc->max_tiles, WF_TILECACHE_MAX_TILES);
-    }
-    WF_CHECK_ARG(desc->max_tiles <= WF_TILECACHE_MAX_TILES);
+    WF_CHECK_DESC(log, "tilecache", desc->jobs.enqueue == NULL || desc->jobs.wait != NULL,
+                  "jobs: enqueue without wait");
+    WF_CHECK_DESC(log, "tilecache", desc->max_obstacles <= WF_ID_POOL_MAX_CAPACITY,
+                  "max_obstacles is above 2^24");
+    WF_CHECK_DESC(log, "tilecache", desc->max_tiles <= WF_TILECACHE_MAX_TILES,
+                  "max_tiles is above WF_TILECACHE_MAX_TILES");
     wf_allocator a;
-    WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &a) == WF_OK);
+    WF_CHECK_DESC(log, "tilecache", wf_allocator_resolve(&desc->allocator, &a) == WF_OK,
+                  "allocator: alloc and free must be both set or both NULL");
     wf_layer_codec codec;
-    WF_CHECK_ARG(resolve_codec(&desc->codec, &codec));
+    WF_CHECK_DESC(log, "tilecache", resolve_codec(&desc->codec, &codec),
+                  "codec: max_compressed_size, compress and decompress must all be set");
     wf_tilecache* tc = wf_alloc_zeroed(&a, sizeof *tc, _Alignof(wf_tilecache));
     if (tc == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
@@ -330,12 +366,10 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc, wf_tilecache** out)
     tc->codec = codec;
     tc->jobs = desc->jobs;
     tc->max_layers = desc->max_layers;
-    tc->max_tiles = desc->max_tiles != 0 ? desc->max_tiles : WF_TILECACHE_DEFAULT_MAX_TILES;
-    tc->max_cells = desc->max_cells != 0 ? desc->max_cells : WF_TILECACHE_DEFAULT_MAX_CELLS;
-    tc->max_triangle_refs = desc->max_triangle_refs != 0 ? desc->max_triangle_refs
-                                                         : WF_TILECACHE_DEFAULT_MAX_TRIANGLE_REFS;
-    tc->max_navmesh_bytes = desc->max_navmesh_bytes != 0 ? desc->max_navmesh_bytes
-                                                         : WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES;
+    tc->max_tiles = desc->max_tiles;
+    tc->max_cells = desc->max_cells;
+    tc->max_triangle_refs = desc->max_triangle_refs;
+    tc->max_navmesh_bytes = desc->max_navmesh_bytes;
     tc->allocator = a;
     tc->logger = desc->logger;
     tc->origin = desc->params.bmin;

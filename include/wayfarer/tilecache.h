@@ -209,6 +209,12 @@ typedef struct wf_tilecache_desc {
     wf_logger logger;
 } wf_tilecache_desc;
 
+/// The desc with every field left zero set to its default (NULL: all
+/// defaults): the LZ4 codec, the capacities and limits above (builds in
+/// flight from the job system's worker count). params have none.
+WF_API wf_tilecache_desc wf_tilecache_desc_defaults(const wf_tilecache_desc* desc);
+/// Errors: WF_ERR_INVALID_ARG (params out of range or a desc rule broken:
+/// the logger names which), WF_ERR_OUT_OF_MEMORY.
 WF_NODISCARD WF_API wf_status wf_tilecache_create(const wf_tilecache_desc* desc,
                                                   wf_tilecache** out);
 WF_API void wf_tilecache_destroy(wf_tilecache* tc);

@@ -1938,6 +1938,8 @@ static void test_getters_and_builders_misuse(void** state) {
     wf_grid grv = wf_grid_data_view(NULL);
     EXPECT_TRUE(grv.walkable == NULL && grv.width == 0 && grv.depth == 0);
     EXPECT_TRUE(wf_mesh_desc_defaults(NULL).max_tiles > 0);
+    wf_tilecache_desc tdd = wf_tilecache_desc_defaults(NULL);
+    EXPECT_TRUE(tdd.max_obstacles > 0 && tdd.max_tiles > 0 && tdd.codec.compress != NULL);
     wf_crowd_desc cdd = wf_crowd_desc_defaults(NULL);
     EXPECT_TRUE(cdd.mesh == NULL && cdd.max_agents == 0 && cdd.max_corridor > 0);
     EXPECT_TRUE(wf_query_desc_defaults(NULL).mesh == NULL && wf_query_desc_defaults(NULL).max_nodes > 0);
