@@ -2,10 +2,13 @@
 // SPDX-License-Identifier: MIT
 // Velocity-sampling avoidance. The obstacles are turned once per call into
 // flat arrays of per-obstacle constants; candidates are then scored four at
-// a time with SSE where the target has it, else one at a time. Both paths
-// do the same IEEE operations in the same order (+, -, *, sqrt, and max/min
-// written as a > b ? a : b, which is what MAXPS/MINPS do), so they give the
-// same bits: the choice does not depend on the build.
+// a time with SSE where the target has it (eight with AVX where the
+// processor has it), else one at a time. Every path does the same IEEE
+// operations in the same order (+, -, *, sqrt, and max/min written as
+// a > b ? a : b, which is what MAXPS/MINPS do), so they give the same bits:
+// the choice does not depend on the build. The scalar path is always built,
+// as the reference the wider ones mirror, and tests run all of them
+// (wf_avoidance_sample_with).
 //
 // Impacts are kept as inverse times (1 / t): the earliest impact is the
 // largest inverse, "no impact" is 0, and the circle root needs no division
@@ -168,7 +171,6 @@ static inline float overlap_inv_time(const avoid_setup* s, uint32_t i, float vx,
 }
 
 // The scalar path (also the reference the SSE path mirrors, op for op).
-#if !AVOID_SSE
 static inline float minf(float a, float b) { return a < b ? a : b; }
 
 static inline float face_inv_time(const avoid_setup* s, uint32_t i, float vx, float vz) {
@@ -212,7 +214,6 @@ static inline float max_inv_time(const avoid_setup* s, float vx, float vz) {
     }
     return inv;
 }
-#endif
 
 /// Score weights folded with their normalizations.
 typedef struct avoid_weights {
@@ -231,7 +232,6 @@ typedef struct avoid_best {
     float score;
 } avoid_best;
 
-#if !AVOID_SSE
 static inline float score_of(const avoid_weights* w, float vx, float vz, float inv, float side) {
     float ddx = vx - w->dvx, ddz = vz - w->dvz;
     float cdx = vx - w->vx, cdz = vz - w->vz;
@@ -242,7 +242,18 @@ static inline float score_of(const avoid_weights* w, float vx, float vz, float i
     return w->desired * sqrtf(ddx * ddx + ddz * ddz) + w->current * sqrtf(cdx * cdx + cdz * cdz) +
            w->side * side + w->impact * impact;
 }
-#endif
+
+/// score_of over every obstacle, one candidate at a time.
+static void scalar_score(const avoid_setup* s, const avoid_weights* w, const float* vxs,
+                         const float* vzs, uint32_t n, float* out_score) {
+    for (uint32_t j = 0; j < n; ++j) {
+        float sd = 0.0f;
+        for (uint32_t i = 0; i < s->sd_count; ++i) {
+            sd += side_term(s, i, vxs[j], vzs[j]);
+        }
+        out_score[j] = score_of(w, vxs[j], vzs[j], max_inv_time(s, vxs[j], vzs[j]), sd);
+    }
+}
 
 #if AVOID_SSE
 static inline __m128 sse_max(__m128 a, __m128 b) { return _mm_max_ps(a, b); }
@@ -433,41 +444,63 @@ static AVX_FN void avx_score(const avoid_setup* s, const avoid_weights* w, const
 }
 #endif
 
-/// Scores candidates (vx, vz)[0..n) and keeps the best in *best (the first
-/// of equal scores). The arrays have room for n rounded up to four.
-static void score_batch(const avoid_setup* s, const avoid_weights* w, float* vx, float* vz,
-                        uint32_t n, avoid_best* best) {
-    _Alignas(16) float score[AVOID_BATCH_STORAGE];
-#if AVOID_SSE
-    // Pad the last group with copies of the last candidate.
+bool wf_avoidance_kernel_available(wf_avoid_kernel kernel) {
+    switch (kernel) {
+    case WF_AVOID_KERNEL_AUTO:
+    case WF_AVOID_KERNEL_SCALAR:
+        return true;
+    case WF_AVOID_KERNEL_SSE2:
+        return AVOID_SSE != 0;
+    case WF_AVOID_KERNEL_AVX:
 #if AVOID_AVX
-    bool avx = __builtin_cpu_supports("avx");
+        return __builtin_cpu_supports("avx");
 #else
-    bool avx = false;
+        return false;
 #endif
-    uint32_t padded = avx ? (n + 7u) & ~7u : (n + 3u) & ~3u;
+    }
+    return false;
+}
+
+/// The kernel AUTO means: the widest this build and processor run.
+static wf_avoid_kernel resolve_kernel(wf_avoid_kernel kernel) {
+    if (kernel != WF_AVOID_KERNEL_AUTO && wf_avoidance_kernel_available(kernel)) {
+        return kernel;
+    }
+    if (wf_avoidance_kernel_available(WF_AVOID_KERNEL_AVX)) {
+        return WF_AVOID_KERNEL_AVX;
+    }
+    return AVOID_SSE ? WF_AVOID_KERNEL_SSE2 : WF_AVOID_KERNEL_SCALAR;
+}
+
+/// Scores candidates (vx, vz)[0..n) with `kernel` (resolved) and keeps the
+/// best in *best (the first of equal scores). The arrays have room for n
+/// rounded up to eight.
+static void score_batch(wf_avoid_kernel kernel, const avoid_setup* s, const avoid_weights* w,
+                        float* vx, float* vz, uint32_t n, avoid_best* best) {
+    _Alignas(32) float score[AVOID_BATCH_STORAGE];
+    // Pad the last group with copies of the last candidate.
+    uint32_t padded = kernel == WF_AVOID_KERNEL_AVX    ? (n + 7u) & ~7u
+                      : kernel == WF_AVOID_KERNEL_SSE2 ? (n + 3u) & ~3u
+                                                       : n;
     for (uint32_t j = n; j < padded; ++j) {
         vx[j] = vx[n - 1u];
         vz[j] = vz[n - 1u];
     }
+    switch (kernel) {
 #if AVOID_AVX
-    if (avx) {
+    case WF_AVOID_KERNEL_AVX:
         avx_score(s, w, vx, vz, padded, score);
-    } else {
+        break;
+#endif
+#if AVOID_SSE
+    case WF_AVOID_KERNEL_SSE2:
         sse_score(s, w, vx, vz, padded, score);
-    }
-#else
-    sse_score(s, w, vx, vz, padded, score);
+        break;
 #endif
-#else
-    for (uint32_t j = 0; j < n; ++j) {
-        float sd = 0.0f;
-        for (uint32_t i = 0; i < s->sd_count; ++i) {
-            sd += side_term(s, i, vx[j], vz[j]);
-        }
-        score[j] = score_of(w, vx[j], vz[j], max_inv_time(s, vx[j], vz[j]), sd);
+    default:
+        scalar_score(s, w, vx, vz, padded, score);
+        break;
     }
-#endif
     for (uint32_t j = 0; j < n; ++j) {
         if (score[j] < best->score) {
             best->score = score[j];
@@ -692,6 +725,14 @@ static void keep_side_terms(avoid_setup* s, const wf_avoidance_params* params, f
 wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_agent* self,
                             const wf_avoid_neighbour* neighbours, uint32_t neighbour_count,
                             const wf_vec3* walls, uint32_t wall_count, uint32_t* out_samples) {
+    return wf_avoidance_sample_with(WF_AVOID_KERNEL_AUTO, params, self, neighbours,
+                                    neighbour_count, walls, wall_count, out_samples);
+}
+
+wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_params* params,
+                                 const wf_avoid_agent* self, const wf_avoid_neighbour* neighbours,
+                                 uint32_t neighbour_count, const wf_vec3* walls,
+                                 uint32_t wall_count, uint32_t* out_samples) {
     const float max_speed = self->max_speed;
     if (out_samples != NULL) {
         *out_samples = 0u;
@@ -707,12 +748,16 @@ wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_ag
         return wf_v3(dvx, 0.0f, dvz);
     }
     keep_side_terms(&s, params, dvx, dvz);
+    kernel = resolve_kernel(kernel);
 
     // Range adaption from the first impact at the desired velocity: narrow
     // while it is far (fine corrections suffice), full when imminent.
     const float horizon = params->horizon_time;
 #if AVOID_SSE
-    float desired_inv = _mm_cvtss_f32(sse_max_inv(&s, _mm_set1_ps(dvx), _mm_set1_ps(dvz)));
+    float desired_inv =
+        kernel == WF_AVOID_KERNEL_SCALAR
+            ? max_inv_time(&s, dvx, dvz)
+            : _mm_cvtss_f32(sse_max_inv(&s, _mm_set1_ps(dvx), _mm_set1_ps(dvz)));
 #else
     float desired_inv = max_inv_time(&s, dvx, dvz);
 #endif
@@ -811,7 +856,7 @@ wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_ag
                 clamp_speed(&bx[n], &bz[n], max_speed);
                 ++n;
             }
-            score_batch(&s, &w, bx, bz, n, &best);
+            score_batch(kernel, &s, &w, bx, bz, n, &best);
             samples += n;
         }
     } else {
@@ -831,14 +876,14 @@ wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_ag
                 bx[n] = x;
                 bz[n] = z;
                 if (++n == AVOID_BATCH) {
-                    score_batch(&s, &w, bx, bz, n, &best);
+                    score_batch(kernel, &s, &w, bx, bz, n, &best);
                     samples += n;
                     n = 0;
                 }
             }
         }
         if (n > 0u) {
-            score_batch(&s, &w, bx, bz, n, &best);
+            score_batch(kernel, &s, &w, bx, bz, n, &best);
             samples += n;
         }
         if (samples == 0u) {

@@ -72,10 +72,30 @@ bool wf_avoidance_params_valid(const wf_avoidance_params* params);
 /// square around the centre, those beyond max_speed skipped.
 ///
 /// Deterministic: the same inputs in the same order give the same bits, with
-/// or without SIMD (both paths do the same float operations in the same
+/// or without SIMD (every path does the same float operations in the same
 /// order). No allocation, no global state; safe from any thread.
 wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_agent* self,
                             const wf_avoid_neighbour* neighbours, uint32_t neighbour_count,
                             const wf_vec3* walls, uint32_t wall_count, uint32_t* out_samples);
+
+/// The code that scores candidates. All give the same bits; the choice is
+/// for tests that prove it (AUTO, what wf_avoidance_sample runs, is the
+/// widest this build and processor have).
+typedef enum wf_avoid_kernel {
+    WF_AVOID_KERNEL_AUTO = 0,
+    WF_AVOID_KERNEL_SCALAR, ///< one candidate at a time (every build)
+    WF_AVOID_KERNEL_SSE2,   ///< four at a time (x86 builds with SSE2, not -Davoidance_simd=false)
+    WF_AVOID_KERNEL_AVX,    ///< eight at a time (x86-64 GCC/clang builds, AVX processors)
+} wf_avoid_kernel;
+
+/// True when this build on this processor can run `kernel`.
+bool wf_avoidance_kernel_available(wf_avoid_kernel kernel);
+
+/// wf_avoidance_sample with the given kernel (one that is not available
+/// runs as AUTO).
+wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_params* params,
+                                 const wf_avoid_agent* self, const wf_avoid_neighbour* neighbours,
+                                 uint32_t neighbour_count, const wf_vec3* walls,
+                                 uint32_t wall_count, uint32_t* out_samples);
 
 #endif

@@ -280,6 +280,16 @@ fail:
     return s;
 }
 
+wf_status wf_crowd_set_avoidance_kernel(wf_crowd* c, wf_avoid_kernel kernel) {
+    WF_CHECK_ARG(c != NULL && !c->busy);
+    WF_CHECK_ARG(kernel <= WF_AVOID_KERNEL_AVX);
+    if (!wf_avoidance_kernel_available(kernel)) {
+        return WF_ERR_INVALID_ARG; // this build or processor lacks it: not misuse
+    }
+    c->avoid_kernel = kernel;
+    return WF_OK;
+}
+
 void wf_crowd_destroy(wf_crowd* c) {
     if (c == NULL) {
         return;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "crowd/agent_fields.h"
+#include "crowd/avoidance.h"
 #include "crowd/corridor.h"
 #include "crowd/local_boundary.h"
 #include "crowd/path_queue.h"
@@ -70,6 +71,9 @@ struct wf_crowd {
     uint32_t filter_count;
     wf_avoidance_params presets[WF_CROWD_MAX_AVOIDANCE_PRESETS];
     uint32_t preset_count;
+    /// Avoidance's scoring code: AUTO (zero) unless a test pins one
+    /// (wf_crowd_set_avoidance_kernel).
+    wf_avoid_kernel avoid_kernel;
     wf_vec3 search_extents;  ///< half box for nearest-poly lookups
     double time;             ///< seconds simulated
     uint32_t frame;          ///< updates run
@@ -123,6 +127,13 @@ static inline bool wf_crowd_filter_is_valid(const wf_query_filter* f) {
 
 /// Agent params the crowd accepts (add, set, and a load's live agents).
 bool wf_crowd_params_valid(const wf_crowd* c, const wf_agent_params* p);
+
+/// Internal, for tests: the avoidance kernel this crowd runs (every kernel
+/// gives the same bits; the determinism suite proves it on whole scenes).
+/// WF_ERR_INVALID_ARG when this build or processor lacks it; not while
+/// updating.
+wf_status wf_crowd_set_avoidance_kernel(wf_crowd* c, wf_avoid_kernel kernel);
+
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
 double wf_crowd_now_us(void);
 

@@ -332,9 +332,10 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             nb->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
-        c->nvel[i] = wf_avoidance_sample(&c->presets[p->avoidance_preset], &self, nei, kept,
-                                         c->walls + (size_t)i * c->max_walls * 2u,
-                                         c->wall_count[i], &samples);
+        c->nvel[i] = wf_avoidance_sample_with(c->avoid_kernel, &c->presets[p->avoidance_preset],
+                                              &self, nei, kept,
+                                              c->walls + (size_t)i * c->max_walls * 2u,
+                                              c->wall_count[i], &samples);
         samples_total += samples;
     }
     c->worker_iterations[worker] += samples_total;

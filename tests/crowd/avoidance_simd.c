@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Avoidance gives the same bits whatever vector width runs it: the
-// library's build (AVX where the processor has it) against the same source
-// built here for SSE2 only, on many random crowds.
+// Avoidance gives the same bits whatever kernel runs it: scalar (the
+// reference, used where SSE2 is absent), SSE2 and AVX where this build and
+// processor have them, on many random crowds.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,28 +11,16 @@
 
 #include <cmocka.h>
 
+#include "crowd/avoidance.h"
 #include "wayfarer/crowd.h"
 #include "wayfarer/rng.h"
-
-// The same source twice more, renamed, with the wider paths switched off.
-#define WF_AVOID_NO_AVX
-#define wf_avoidance_sample sse_avoidance_sample
-#define wf_avoidance_params_valid sse_avoidance_params_valid
-#include "../../crowd/avoidance.c" // the source, not this directory's test
-#undef wf_avoidance_sample
-#undef wf_avoidance_params_valid
-
-wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_agent* self,
-                            const wf_avoid_neighbour* neighbours, uint32_t neighbour_count,
-                            const wf_vec3* walls, uint32_t wall_count, uint32_t* out_samples);
 
 static void test_every_width_gives_the_same_bits(void** state) {
     (void)state;
     wf_rng rng = wf_rng_make(99, 5);
-    uint32_t avx_capable = 0;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    avx_capable = __builtin_cpu_supports("avx") ? 1u : 0u;
-#endif
+    const wf_avoid_kernel kernels[3] = {WF_AVOID_KERNEL_SCALAR, WF_AVOID_KERNEL_SSE2,
+                                        WF_AVOID_KERNEL_AVX};
+    const char* names[3] = {"scalar", "SSE2", "AVX"};
     for (uint32_t k = 0; k < 20000; ++k) {
         wf_avoidance_params p = wf_avoidance_preset((wf_avoidance_quality)(k % 4u));
         if (k % 7u == 0) {
@@ -60,13 +48,29 @@ static void test_every_width_gives_the_same_bits(void** state) {
         for (uint32_t i = 0; i < 2u * nw; ++i) {
             walls[i] = wf_v3(wf_rng_range(&rng, -5, 5), 0, wf_rng_range(&rng, -5, 5));
         }
-        uint32_t s_lib = 0, s_sse = 0;
-        wf_vec3 v_lib = wf_avoidance_sample(&p, &a, nb, nn, walls, nw, &s_lib);
-        wf_vec3 v_sse = sse_avoidance_sample(&p, &a, nb, nn, walls, nw, &s_sse);
-        assert_memory_equal(&v_lib, &v_sse, sizeof v_lib);
-        assert_int_equal(s_lib, s_sse);
+        uint32_t s_ref = 0;
+        wf_vec3 v_ref = wf_avoidance_sample_with(WF_AVOID_KERNEL_SCALAR, &p, &a, nb, nn, walls, nw,
+                                                 &s_ref);
+        for (uint32_t q = 1; q < 3; ++q) {
+            if (!wf_avoidance_kernel_available(kernels[q])) {
+                continue;
+            }
+            uint32_t s_q = 0;
+            wf_vec3 v_q = wf_avoidance_sample_with(kernels[q], &p, &a, nb, nn, walls, nw, &s_q);
+            assert_memory_equal(&v_ref, &v_q, sizeof v_ref);
+            assert_int_equal(s_ref, s_q);
+        }
+        // What the crowd runs (AUTO) is one of them.
+        uint32_t s_auto = 0;
+        wf_vec3 v_auto = wf_avoidance_sample(&p, &a, nb, nn, walls, nw, &s_auto);
+        assert_memory_equal(&v_ref, &v_auto, sizeof v_ref);
+        assert_int_equal(s_ref, s_auto);
     }
-    print_message("library path: %s\n", avx_capable ? "AVX" : "SSE2");
+    for (uint32_t q = 0; q < 3; ++q) {
+        bool have = wf_avoidance_kernel_available(kernels[q]);
+        print_message("%s kernel: %s\n", names[q],
+                      have ? "compared" : "not in this build or processor");
+    }
 }
 
 int main(void) {

@@ -1,0 +1,157 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The scenes the golden hashes pin (header only): a world built from the
+// demo level (tools/demo_level.c, generated: no test data needed) on a
+// given worker count, agents walking between random points of its navmesh
+// and asking for a new target whenever a request ends.
+#ifndef WF_TESTS_GOLDEN_WORLD_H
+#define WF_TESTS_GOLDEN_WORLD_H
+
+#include "golden.h"
+#include "tools/demo_level.h"
+#include "wayfarer/query.h"
+#include "wayfarer/rng.h"
+#include "wayfarer/world.h"
+
+#define GOLDEN_LEVEL_SEED 7u
+#define GOLDEN_TARGETS 128u
+#define GOLDEN_MAX_AGENTS 300u
+#define GOLDEN_DT (1.0f / 30.0f)
+
+typedef struct golden_world {
+    demo_level level;
+    wf_world* world;
+    wf_rng rng;
+    wf_vec3 targets[GOLDEN_TARGETS];
+    wf_agent_id ids[GOLDEN_MAX_AGENTS];
+    uint32_t agent_count;
+} golden_world;
+
+/// The demo level's world on `workers` workers (1: no thread) with
+/// `agents` agents, each asked to walk to a random target.
+static inline void golden_world_open(golden_world* g, uint32_t workers, uint32_t agents) {
+    memset(g, 0, sizeof *g);
+    if (agents > GOLDEN_MAX_AGENTS || demo_level_generate(GOLDEN_LEVEL_SEED, &g->level) != 0) {
+        abort();
+    }
+    wf_geom geom = demo_level_geom(&g->level);
+    wf_world_desc d;
+    memset(&d, 0, sizeof d);
+    d.geom = &geom;
+    d.worker_count = workers;
+    d.max_obstacles = 64;
+    d.crowd.max_agents = GOLDEN_MAX_AGENTS;
+    d.logger.quiet = true;
+    if (wf_world_create(&d, &g->world) != WF_OK) {
+        abort();
+    }
+    // Targets: random points of the bare navmesh, from a fixed seed.
+    wf_query_desc qd = {.mesh = wf_world_mesh(g->world), .max_nodes = 256};
+    wf_query* q = NULL;
+    if (wf_query_create(&qd, &q) != WF_OK) {
+        abort();
+    }
+    wf_query_filter filter = wf_query_filter_defaults();
+    g->rng = wf_rng_make(GOLDEN_LEVEL_SEED, 3u);
+    for (uint32_t k = 0; k < GOLDEN_TARGETS; ++k) {
+        wf_poly_ref ref;
+        if (wf_query_find_random_point(q, &filter, &g->rng, &ref, &g->targets[k]) != WF_OK) {
+            abort();
+        }
+    }
+    wf_query_destroy(q);
+
+    wf_crowd* crowd = wf_world_crowd(g->world);
+    const wf_tilecache_params* tp = wf_tilecache_get_params(wf_world_tilecache(g->world));
+    wf_agent_params p = wf_agent_params_defaults();
+    p.radius = tp->agent_radius;
+    p.height = tp->agent_height;
+    p.collision_query_range = p.radius * 12.0f;
+    p.path_optimization_range = p.radius * 30.0f;
+    for (uint32_t i = 0; i < agents; ++i) {
+        p.priority = (uint8_t)(i % 3u);
+        p.avoidance_preset = (uint8_t)(i % 4u); // every avoidance pattern
+        wf_vec3 at = g->targets[wf_rng_next_u32(&g->rng) % GOLDEN_TARGETS];
+        if (wf_crowd_add_agent(crowd, at, &p, &g->ids[i]) != WF_OK) {
+            abort();
+        }
+        wf_vec3 to = g->targets[wf_rng_next_u32(&g->rng) % GOLDEN_TARGETS];
+        if (wf_crowd_request_move(crowd, g->ids[i], to, NULL, NULL) != WF_OK) {
+            abort();
+        }
+    }
+    g->agent_count = agents;
+}
+
+/// A new target for every agent whose request ended in the last step.
+static inline void golden_world_retarget(golden_world* g) {
+    wf_crowd* crowd = wf_world_crowd(g->world);
+    uint32_t n;
+    const wf_crowd_event* e = wf_crowd_events(crowd, &n);
+    for (uint32_t k = 0; k < n; ++k) {
+        if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED ||
+            e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT) {
+            wf_vec3 to = g->targets[wf_rng_next_u32(&g->rng) % GOLDEN_TARGETS];
+            wf_status s = wf_crowd_request_move(crowd, e[k].agent, to, NULL, NULL);
+            if (s != WF_OK && s != WF_ERR_STALE_REF) {
+                abort();
+            }
+        }
+    }
+}
+
+/// One step with no time limit on tile commits (at most `commits` a step),
+/// so the world is a pure function of its inputs. Returns the step's hash:
+/// the tiles it committed, in order, then every agent.
+static inline uint64_t golden_world_step(golden_world* g, uint32_t commits, uint64_t h) {
+    const wf_world_budget budget = {.tile_time_us = 0, .tile_commits = commits};
+    wf_world_report r;
+    if (wf_world_step(g->world, GOLDEN_DT, &budget, &r) != WF_OK) {
+        abort();
+    }
+    h = golden_u32(h, r.tiles.tiles_committed);
+    for (uint32_t i = 0; i < r.tiles.changed_count; ++i) {
+        const wf_tilecache_changed_tile* c = &r.tiles.changed[i];
+        int32_t where[3] = {c->tile_x, c->tile_z, c->layer};
+        h = golden_fnv(h, where, sizeof where);
+        h = golden_fnv(h, &c->old_tile.bits, sizeof c->old_tile.bits);
+        h = golden_fnv(h, &c->new_tile.bits, sizeof c->new_tile.bits);
+    }
+    h = golden_crowd(h, wf_world_crowd(g->world));
+    golden_world_retarget(g);
+    return h;
+}
+
+static inline void golden_world_close(golden_world* g) {
+    wf_world_destroy(g->world);
+    demo_level_free(&g->level);
+}
+
+/// The crowd scene: GOLDEN_CROWD_AGENTS agents over the bare level for
+/// GOLDEN_CROWD_FRAMES steps; the hash of every step, chained. `prepare`
+/// (optional) sees the world before the first step.
+#define GOLDEN_CROWD_AGENTS 200u
+#define GOLDEN_CROWD_FRAMES 90u
+/// Its pinned hash (crowd_golden.c on 1, 2 and 4 workers;
+/// avoidance_kernels.c with every avoidance kernel). If you change
+/// behaviour on purpose (level, tile build, crowd), update it in the same
+/// commit and say why in the commit message; the tests print the new value.
+#define GOLDEN_CROWD_HASH 0xd193c989b575af77ull
+typedef void golden_prepare_fn(wf_world* world, void* user);
+
+static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
+                                          void* user) {
+    static golden_world g; // large (the level): not on the stack
+    golden_world_open(&g, workers, GOLDEN_CROWD_AGENTS);
+    if (prepare != NULL) {
+        prepare(g.world, user);
+    }
+    uint64_t h = GOLDEN_FNV_START;
+    for (uint32_t f = 0; f < GOLDEN_CROWD_FRAMES; ++f) {
+        h = golden_world_step(&g, 0, h);
+    }
+    golden_world_close(&g);
+    return h;
+}
+
+#endif

@@ -1,0 +1,136 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Golden hash of a world that changes under its crowd: on the demo level,
+// crates of every obstacle shape (cylinder, box, turned box, prism, and a
+// painted patch) come and go and doors close and open while 100 agents
+// walk, for 120 steps of at most 2 tile commits with no time limit (so the
+// step is a pure function of its inputs), on 1, 2 and 4 workers. Each
+// step's committed tiles and agents are hashed, and the navmesh at the end.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "golden_world.h"
+
+// If you change behaviour on purpose (level, tile build, obstacles, crowd),
+// update this hash in the same commit and say why in the commit message
+// (docs/reliability.md, "Golden hashes"); the test prints the new value.
+#define EXPECTED_HASH 0xd0e6c92d7a322473ull
+
+#define AGENTS 100u
+#define STEPS 120u
+#define COMMITS 2u
+#define LIVE_CRATES 6u
+
+/// The crate dropped at step `n`: shapes in turn, at the level's crate
+/// spots (open ground) in turn.
+static wf_obstacle_desc crate(const demo_level* level, uint32_t n) {
+    wf_obstacle_desc od;
+    memset(&od, 0, sizeof od);
+    wf_vec3 at = level->crate_spots[(n * 7u) % level->crate_spot_count];
+    od.position = at;
+    switch (n % 5u) {
+    case 0:
+        od.shape = WF_OBSTACLE_CYLINDER;
+        od.radius = 0.9f;
+        od.height = 1.5f;
+        break;
+    case 1:
+        od.shape = WF_OBSTACLE_BOX;
+        od.position.y += 0.6f;
+        od.half_extents = wf_v3(0.8f, 0.6f, 1.1f);
+        break;
+    case 2:
+        od.shape = WF_OBSTACLE_ORIENTED_BOX;
+        od.position.y += 0.6f;
+        od.half_extents = wf_v3(1.2f, 0.6f, 0.5f);
+        od.yaw = 0.5f;
+        break;
+    case 3:
+        od.shape = WF_OBSTACLE_PRISM;
+        od.height = 1.5f;
+        od.vert_count = 3;
+        od.verts[0] = wf_v3(at.x - 1.0f, 0.0f, at.z - 0.8f);
+        od.verts[1] = wf_v3(at.x + 1.0f, 0.0f, at.z - 0.8f);
+        od.verts[2] = wf_v3(at.x, 0.0f, at.z + 1.2f);
+        break;
+    default:
+        od.shape = WF_OBSTACLE_BOX; // mud: painted, not carved
+        od.paint = true;
+        od.area = 3;
+        od.position.y += 0.5f;
+        od.half_extents = wf_v3(2.5f, 1.0f, 2.5f);
+        break;
+    }
+    return od;
+}
+
+static wf_obstacle_desc door(const demo_door* d) {
+    wf_obstacle_desc od;
+    memset(&od, 0, sizeof od);
+    od.shape = d->yaw != 0.0f ? WF_OBSTACLE_ORIENTED_BOX : WF_OBSTACLE_BOX;
+    od.position = d->center;
+    od.half_extents = d->half_extents;
+    od.yaw = d->yaw;
+    return od;
+}
+
+static uint64_t run(uint32_t workers) {
+    static golden_world g;
+    golden_world_open(&g, workers, AGENTS);
+    wf_tilecache* tc = wf_world_tilecache(g.world);
+    wf_obstacle_id crates[LIVE_CRATES] = {{0}};
+    wf_obstacle_id doors[3] = {{0}};
+    uint64_t h = GOLDEN_FNV_START;
+    for (uint32_t f = 0; f < STEPS; ++f) {
+        if (f % 6u == 2u) {
+            uint32_t n = f / 6u;
+            wf_obstacle_id* slot = &crates[n % LIVE_CRATES];
+            if (slot->bits != 0) {
+                assert_int_equal(wf_tilecache_remove_obstacle(tc, *slot), WF_OK);
+            }
+            wf_obstacle_desc od = crate(&g.level, n);
+            assert_int_equal(wf_tilecache_add_obstacle(tc, &od, slot), WF_OK);
+        }
+        if (f == 10u || f == 40u || f == 70u) {
+            // Three doors close (a third of the way apart in the list)...
+            uint32_t k = (f / 30u) % 3u;
+            wf_obstacle_desc od = door(&g.level.doors[(k * g.level.door_count) / 3u]);
+            assert_int_equal(wf_tilecache_add_obstacle(tc, &od, &doors[k]), WF_OK);
+        }
+        if (f == 60u || f == 100u) {
+            // ... and two open again.
+            uint32_t k = f == 60u ? 0u : 2u;
+            assert_int_equal(wf_tilecache_remove_obstacle(tc, doors[k]), WF_OK);
+        }
+        h = golden_world_step(&g, COMMITS, h);
+    }
+    h = golden_mesh(h, wf_world_mesh(g.world));
+    golden_world_close(&g);
+    return h;
+}
+
+static void test_world_matches_golden_hash(void** state) {
+    (void)state;
+    const uint32_t workers[] = {1, 2, 4};
+    uint64_t first = 0;
+    for (size_t k = 0; k < sizeof workers / sizeof workers[0]; ++k) {
+        uint64_t h = run(workers[k]);
+        printf("%u workers: 0x%016" PRIx64 "\n", workers[k], h);
+        if (k == 0) {
+            first = h;
+        }
+        assert_true(h == first);
+    }
+    assert_true(golden_matches("world", first, EXPECTED_HASH));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_world_matches_golden_hash),
+    };
+    return golden_exit(cmocka_run_group_tests(tests, NULL, NULL));
+}
