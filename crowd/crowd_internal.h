@@ -160,6 +160,5 @@ static inline bool wf_crowd_filter_is_valid(const wf_query_filter* f) {
 }
 
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
-double wf_crowd_now_us(void);
 
 #endif
