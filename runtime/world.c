@@ -13,7 +13,6 @@
 #include "navcore/clock.h"
 #include "navcore/hash.h"
 #include "navcore/log.h"
-#include "tilecache/tilecache_internal.h"
 
 struct wf_world {
     wf_allocator allocator;

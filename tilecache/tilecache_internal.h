@@ -192,8 +192,6 @@ uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out);
 /// out (room for slot_count), in list order; returns how many.
 uint32_t wf_tilecache_gather_stamps(const wf_tilecache* tc, const uint32_t* slots,
                                     uint32_t slot_count, uint32_t index, wf_obstacle_stamp* out);
-/// The mesh's tile grid is the cache's (checked at the first and last layer).
-bool wf_tilecache_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh);
 
 /// Before the entries are replaced (a new build) or freed (destroy):
 /// waits for builds in flight, which read the entries, drops their results

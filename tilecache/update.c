@@ -9,7 +9,7 @@
 #include "navcore/check.h"
 #include "navcore/clock.h"
 #include "navcore/log.h"
-#include "navcore/mesh_internal.h"
+#include "navcore/mesh_commit.h"
 #include "tilecache/tilecache_internal.h"
 
 /* ---------------------------------------------------------------------------

@@ -1034,6 +1034,12 @@ static void test_tilecache_misuse(void** state) {
     EXPECT(wf_tilecache_build_navmesh(tc, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_tilecache_build_navmesh(tc, other), WF_ERR_INVALID_ARG);
     EXPECT_TRUE(wf_mesh_get_stats(other).tile_count == 0);
+    // mesh_matches: NULL either side is no match, never a crash
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(NULL, f->mesh));
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(tc, NULL));
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(NULL, NULL));
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(tc, other));
+    EXPECT_TRUE(wf_tilecache_mesh_matches(tc, f->mesh));
     // build_tile, get_layer_info
     _Alignas(16) unsigned char small[64];
     size_t out_size = 0;
