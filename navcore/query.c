@@ -77,6 +77,10 @@ void wf_query_set_cost_scale(wf_query* query, wf_poly_cost_fn fn, const void* us
     query->cost_scale_user = fn != NULL ? user : NULL;
 }
 
+const wf_mesh* wf_query_get_mesh(const wf_query* query) {
+    return query != NULL ? query->mesh : NULL;
+}
+
 size_t wf_query_memory_bytes(const wf_query* query) {
     if (query == NULL) {
         return 0;

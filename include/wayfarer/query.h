@@ -97,6 +97,8 @@ WF_NODISCARD WF_API wf_status wf_query_create(const wf_query_desc* desc, wf_quer
 WF_API void wf_query_destroy(wf_query* query);
 /// Bytes the query holds (node pool, hash, open list, exact-mode nodes).
 WF_API size_t wf_query_memory_bytes(const wf_query* query);
+/// The mesh the query reads (wf_query_desc.mesh); NULL for NULL.
+WF_API const wf_mesh* wf_query_get_mesh(const wf_query* query);
 
 /* ---------------------------------------------------------------------------
  * Points and polygons

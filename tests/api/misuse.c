@@ -1905,6 +1905,7 @@ static void test_getters_and_builders_misuse(void** state) {
     EXPECT_TRUE(wf_crowd_events(f->crowd, NULL) != NULL); // the count is optional
     EXPECT_TRUE(wf_crowd_memory_bytes(NULL) == 0 && wf_crowd_memory_bytes(f->crowd) > 0);
     EXPECT_TRUE(wf_query_memory_bytes(NULL) == 0 && wf_query_memory_bytes(f->q) > 0);
+    EXPECT_TRUE(wf_query_get_mesh(NULL) == NULL && wf_query_get_mesh(f->q) == f->mesh);
     EXPECT_TRUE(wf_tilecache_get_params(NULL) == NULL && wf_tilecache_get_params(f->tc) != NULL);
     EXPECT_TRUE(wf_tilecache_get_stats(NULL).layer_count == 0);
     EXPECT_TRUE(wf_tilecache_get_stats(f->tc).layer_count == before.layers);
