@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tilecache/tilecache_internal.h"
+#include "tilecache/tilecache_internal.h" // white-box: one layer's build and commit timed alone
 #include "bench_util.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/query.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tilecache/tilecache_internal.h"
+#include "tilecache/tilecache_internal.h" // white-box: the workers' scratch high water
 #include "bench_util.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/rng.h"

@@ -2,10 +2,8 @@
 // SPDX-License-Identifier: MIT
 // The crowd object: creation with every array sized up front, agents by
 // id, movement requests, and the read-only views of agent state.
-#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "crowd/avoidance.h"
 #include "crowd/crowd_phases.h"
@@ -71,12 +69,6 @@ static size_t arrays_bytes(const wf_crowd* c) {
         total += specs[i].count * specs[i].size;
     }
     return total;
-}
-
-double wf_crowd_now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
 /* ---------------------------------------------------------------------------

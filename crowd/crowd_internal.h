@@ -135,6 +135,5 @@ bool wf_crowd_params_valid(const wf_crowd* c, const wf_agent_params* p);
 wf_status wf_crowd_set_avoidance_kernel(wf_crowd* c, wf_avoid_kernel kernel);
 
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
-double wf_crowd_now_us(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include "crowd/avoidance.h"
 #include "crowd/crowd_phases.h"
 #include "navcore/check.h"
+#include "navcore/clock.h"
 
 /// Collision pushes resolve this share of an overlap per pass (less than
 /// all of it keeps crowds from jittering).
@@ -471,15 +472,15 @@ void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
 void wf_crowd_decide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
-    double t0 = wf_crowd_now_us();
+    double t0 = wf_clock_us();
     wf_crowd_neighbours_fn(begin, end, worker, context);
-    double t1 = wf_crowd_now_us();
+    double t1 = wf_clock_us();
     wf_crowd_corners_fn(begin, end, worker, context);
-    double t2 = wf_crowd_now_us();
+    double t2 = wf_clock_us();
     wf_crowd_steering_fn(begin, end, worker, context);
-    double t3 = wf_crowd_now_us();
+    double t3 = wf_clock_us();
     wf_crowd_avoidance_fn(begin, end, worker, context);
-    double t4 = wf_crowd_now_us();
+    double t4 = wf_clock_us();
     wf_crowd_add_time(c, worker, WF_CROWD_PHASE_NEIGHBOURS, t1 - t0);
     wf_crowd_add_time(c, worker, WF_CROWD_PHASE_CORNERS, t2 - t1);
     wf_crowd_add_time(c, worker, WF_CROWD_PHASE_STEERING, t3 - t2);

@@ -11,6 +11,7 @@
 #include "crowd/crowd_internal.h"
 #include "navcore/bytes.h"
 #include "navcore/check.h"
+#include "navcore/hash.h"
 
 /*
  * Format, version 2 (1 also saved a derivable stuck distance). Header words and the scalar, queue count and search
@@ -184,19 +185,9 @@ static void capacity_words(const wf_crowd* c, uint32_t out[CAPACITY_WORDS]) {
     out[8] = c->preset_count;
 }
 
-static uint64_t fnv1a(uint64_t h, const unsigned char* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        h = (h ^ p[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
 /// The blob's checksum: its bytes with the checksum field as zeros.
 static uint64_t blob_checksum(const unsigned char* p, size_t n) {
-    static const unsigned char zeros[8] = {0};
-    uint64_t h = fnv1a(14695981039346656037ull, p, OFF_CHECKSUM);
-    h = fnv1a(h, zeros, 8);
-    return fnv1a(h, p + OFF_CHECKSUM + 8u, n - (OFF_CHECKSUM + 8u));
+    return wf_fnv1a64_zeroed(p, n, OFF_CHECKSUM, 8u);
 }
 
 /* ---------------------------------------------------------------------------

@@ -10,13 +10,14 @@
 
 #include "crowd/crowd_phases.h"
 #include "navcore/check.h"
+#include "navcore/clock.h"
 
 /// Runs a phase body and charges its time to the phase.
 static void timed_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
-    double t0 = wf_crowd_now_us();
+    double t0 = wf_clock_us();
     ctx->fn(begin, end, worker, context);
-    wf_crowd_add_time(ctx->c, worker, ctx->phase, wf_crowd_now_us() - t0);
+    wf_crowd_add_time(ctx->c, worker, ctx->phase, wf_clock_us() - t0);
 }
 
 static void run_phase(wf_crowd* c, wf_crowd_phase phase, uint32_t count, uint32_t min_block,
@@ -229,7 +230,7 @@ static uint32_t list_agents(wf_crowd* c, uint32_t flag) {
 
 /// Serial work charged to a phase (worker 0's account).
 static double serial_since(wf_crowd* c, wf_crowd_phase phase, double t0) {
-    double now = wf_crowd_now_us();
+    double now = wf_clock_us();
     wf_crowd_add_time(c, 0, phase, now - t0);
     return now;
 }
@@ -241,7 +242,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     c->busy = true;
     wf_crowd_profile profile;
     memset(&profile, 0, sizeof profile);
-    double start = wf_crowd_now_us();
+    double start = wf_clock_us();
     memset(c->worker_iterations, 0, sizeof(uint32_t) * c->worker_count);
     memset(c->worker_phase_us, 0,
            sizeof(double) * (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
@@ -249,7 +250,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
     if (c->crowding_cost > 0.0f && c->frame % WF_CROWDING_FRAMES == 0) {
-        double t_crowd = wf_crowd_now_us();
+        double t_crowd = wf_clock_us();
         wf_crowding_refresh(c);
         wf_crowd_restart_searches(c);
         (void)serial_since(c, WF_CROWD_PHASE_PATHS, t_crowd);
@@ -257,7 +258,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     const uint32_t block = 16u;
 
     run_phase(c, WF_CROWD_PHASE_VALIDATE, n, block, wf_crowd_validate_fn, &ctx);
-    double t0 = wf_crowd_now_us();
+    double t0 = wf_clock_us();
     wf_crowd_queue_replans(c, &profile);
     c->tiles_changed = false;
     t0 = serial_since(c, WF_CROWD_PHASE_VALIDATE, t0);
@@ -265,7 +266,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     uint32_t quick = list_agents(c, AGENT_NEEDS_QUICK);
     ctx.list = c->scratch_agents;
     run_phase(c, WF_CROWD_PHASE_PATHS, quick, 4u, wf_crowd_quick_fn, &ctx);
-    t0 = wf_crowd_now_us();
+    t0 = wf_clock_us();
     wf_crowd_settle_quick(c, c->scratch_agents, quick);
     for (uint32_t k = 0; k < quick; ++k) {
         profile.paths_completed += (c->agent_flags[c->scratch_agents[k]] & AGENT_QUEUED) == 0;
@@ -287,7 +288,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     profile.topology_optimizations = topo;
     ctx.list = NULL;
 
-    t0 = wf_crowd_now_us();
+    t0 = wf_clock_us();
     uint8_t* in_grid = (uint8_t*)c->scratch_agents; // free again: n bytes fit
     for (uint32_t i = 0; i < n; ++i) {
         in_grid[i] = wf_crowd_walking(c, i);
@@ -307,7 +308,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     for (uint32_t w = 0; w < c->worker_count; ++w) {
         profile.avoidance_samples += c->worker_iterations[w];
     }
-    t0 = wf_crowd_now_us();
+    t0 = wf_clock_us();
     wf_crowd_start_offmesh(c);
     (void)serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
 
@@ -322,7 +323,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     }
     run_phase(c, WF_CROWD_PHASE_SURFACE, n, block, wf_crowd_surface_fn, &ctx);
 
-    t0 = wf_crowd_now_us();
+    t0 = wf_clock_us();
     c->time += dt;
     c->frame++;
     detect_events(c, dt, &profile);
@@ -344,7 +345,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
             profile.phase_us[p] += c->worker_phase_us[(size_t)w * WF_CROWD_PHASE_COUNT + p];
         }
     }
-    profile.total_us = wf_crowd_now_us() - start;
+    profile.total_us = wf_clock_us() - start;
     c->busy = false;
     if (out_profile != NULL) {
         *out_profile = profile;

@@ -7,7 +7,6 @@
 #include <math.h>
 
 #include "navcore/check.h"
-#include "navcore/query_internal.h"
 
 float wf_segment_distance_sq_2d(wf_vec3 p, wf_vec3 a, wf_vec3 b) {
     float dx = b.x - a.x, dz = b.z - a.z;
@@ -60,7 +59,7 @@ uint32_t wf_local_boundary_collect(wf_query* query, wf_poly_ref ref, wf_vec3 pos
     uint32_t n = 0;
     for (uint32_t p = 0; p < poly_count && max_walls > 0; ++p) {
         // An off-mesh link (only ever the start) has no walls; asking is misuse.
-        if (wf_mesh_is_offmesh_link(query->mesh, polys[p])) {
+        if (wf_mesh_is_offmesh_link(wf_query_get_mesh(query), polys[p])) {
             continue;
         }
         wf_vec3 segs[2u * WF_LOCAL_BOUNDARY_MAX_POLY_WALLS];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "navcore/bytes.h"
+#include "navcore/hash.h"
 #include "navcore/tile_format.h"
 #include "tilecache/layer.h"
 
@@ -62,35 +63,8 @@ unsigned char* fuzz_copy(const uint8_t* data, size_t size) {
  * Checksums (docs/formats.md)
  */
 
-static uint32_t fnv32(uint32_t h, const unsigned char* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        h = (h ^ p[i]) * 16777619u;
-    }
-    return h;
-}
-
-static uint64_t fnv64(uint64_t h, const unsigned char* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        h = (h ^ p[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
-/// Byte-wise FNV-1a 32 of [0, size) with the 4 bytes at `at` as zero.
-static uint32_t fnv32_skip(const unsigned char* p, size_t size, size_t at) {
-    static const unsigned char zero[8] = {0};
-    uint32_t h = fnv32(2166136261u, p, at);
-    h = fnv32(h, zero, 4);
-    return fnv32(h, p + at + 4, size - at - 4);
-}
-
-/// Byte-wise FNV-1a 64 of [0, size) with the 8 bytes at `at` as zero.
-static uint64_t fnv64_skip(const unsigned char* p, size_t size, size_t at) {
-    static const unsigned char zero[8] = {0};
-    uint64_t h = fnv64(14695981039346656037ull, p, at);
-    h = fnv64(h, zero, 8);
-    return fnv64(h, p + at + 8, size - at - 8);
-}
+// The library's own checksums (navcore/hash.h): a fixed-up input must
+// pass exactly the check the library makes.
 
 void fuzz_fix_tile(unsigned char* p, size_t size) {
     if (size < sizeof(wf_tile_header)) {
@@ -106,7 +80,7 @@ void fuzz_fix_tile(unsigned char* p, size_t size) {
 }
 
 static uint32_t mesh_hash(const unsigned char* p, size_t size, size_t at) {
-    uint32_t h = fnv32_skip(p, size, at);
+    uint32_t h = wf_fnv1a32_zeroed(p, size, at, 4);
     return h ^ (h >> 16);
 }
 
@@ -166,13 +140,13 @@ void fuzz_fix_cache_file(unsigned char* p, size_t size) {
         if (packed > size - at) {
             break;
         }
-        wf_bytes_put_u32(d + 20, fnv32(2166136261u, p + at, packed));
+        wf_bytes_put_u32(d + 20, wf_fnv1a32(WF_FNV32_OFFSET, p + at, packed));
         if (pad_to(packed, 8) > size - at) {
             break;
         }
         at += pad_to(packed, 8);
     }
-    wf_bytes_put_u32(p + 8, fnv32_skip(p, dir_end + section, 8));
+    wf_bytes_put_u32(p + 8, wf_fnv1a32_zeroed(p, dir_end + section, 8, 4));
 }
 
 unsigned char* fuzz_reencode_cache_file(const unsigned char* p, size_t size, size_t* out_size) {
@@ -237,7 +211,7 @@ unsigned char* fuzz_reencode_cache_file(const unsigned char* p, size_t size, siz
 
 void fuzz_fix_crowd_save(unsigned char* p, size_t size) {
     if (size >= 24) {
-        wf_bytes_put_u64(p + 16, fnv64_skip(p, size, 16));
+        wf_bytes_put_u64(p + 16, wf_fnv1a64_zeroed(p, size, 16, 8));
     }
 }
 
@@ -253,32 +227,20 @@ void fuzz_fix_world_save(unsigned char* p, size_t size) {
         fuzz_fix_mesh_save(p + 48 + tc, (size_t)mesh);
         fuzz_fix_crowd_save(p + 48 + tc + mesh, (size_t)crowd);
     }
-    wf_bytes_put_u64(p + 40, fnv64_skip(p, size, 40));
+    wf_bytes_put_u64(p + 40, wf_fnv1a64_zeroed(p, size, 40, 8));
 }
 
 void fuzz_fix_layer(unsigned char* p, size_t size) {
     if (size < 48) {
         return;
     }
-    // Word-wise FNV-1a over little-endian words (the last zero-padded),
-    // the hash word as zero, then an avalanche (layer_format.c).
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < size; i += 4) {
-        uint32_t w = 0;
-        if (i != 44) {
-            size_t n = size - i < 4 ? size - i : 4;
-            for (size_t k = 0; k < n; ++k) {
-                w |= (uint32_t)p[i + k] << (8u * k);
-            }
-        }
-        h = (h ^ w) * 16777619u;
-    }
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    wf_bytes_put_u32(p + 44, h);
+    // Word-wise FNV-1a, the hash word as zero, then an avalanche
+    // (layer_format.c).
+    static const unsigned char zero[4] = {0};
+    uint32_t h = wf_fnv1a32_words(WF_FNV32_OFFSET, p, 44);
+    h = wf_fnv1a32_words(h, zero, 4);
+    h = wf_fnv1a32_words(h, p + 48, size - 48);
+    wf_bytes_put_u32(p + 44, wf_hash_fmix32(h));
 }
 
 /* ---------------------------------------------------------------------------

@@ -1102,6 +1102,24 @@ wf_status wf_mesh_get_offmesh_endpoints(const wf_mesh* mesh, wf_poly_ref previou
     return WF_OK;
 }
 
+wf_status wf_mesh_get_poly_outline(const wf_mesh* mesh, wf_poly_ref ref, wf_poly_outline* out) {
+    WF_CHECK_ARG(mesh != NULL && out != NULL);
+    const wf_mesh_tile* t;
+    const wf_tile_poly* p;
+    wf_status s = wf_mesh_resolve(mesh, ref, &t, &p);
+    if (s != WF_OK) {
+        return s;
+    }
+    wf_poly_outline o;
+    memset(&o, 0, sizeof o);
+    o.vert_count = wf_tile_poly_vertices(t, p, o.verts);
+    o.is_offmesh_link = wf_poly_type(p) == WF_POLY_TYPE_OFFMESH;
+    o.is_bidirectional =
+        o.is_offmesh_link && (offmesh_of(t, p)->flags & WF_OFFMESH_BIDIRECTIONAL) != 0;
+    *out = o;
+    return WF_OK;
+}
+
 wf_mesh_stats wf_mesh_get_stats(const wf_mesh* mesh) {
     wf_mesh_stats st;
     memset(&st, 0, sizeof st);

@@ -5,6 +5,7 @@
 #ifndef WF_NAVCORE_MESH_INTERNAL_H
 #define WF_NAVCORE_MESH_INTERNAL_H
 
+#include "navcore/mesh_commit.h"
 #include "navcore/tile_format.h"
 #include "wayfarer/navmesh.h"
 
@@ -112,19 +113,6 @@ static inline uint32_t wf_tile_poly_index(const wf_mesh_tile* tile, const wf_til
 /// at most max.
 uint32_t wf_mesh_tiles_at(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
                           const wf_mesh_tile** out, uint32_t max);
-
-/// wf_mesh_add_tile for a blob the library has just built itself (the tile
-/// cache's commit): the structure is still checked, but not the checksum,
-/// which only guards bytes that travelled or were stored (debug builds
-/// check it anyway). Not for blobs from outside. requested as for
-/// wf_mesh_add_tile.
-wf_status wf_mesh_add_built_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags,
-                                 wf_tile_ref requested, wf_tile_ref* out_tile);
-
-/// The ref a free slot's next tile gets (its current generation): a
-/// replaced tile re-added there keeps its slot, so which slot a tile gets
-/// never depends on the order tiles were committed in.
-wf_tile_ref wf_mesh_free_slot_ref(const wf_mesh* mesh, uint32_t slot);
 
 /// Polygons of a tile whose bounds overlap [qmin, qmax] (off-mesh links
 /// excluded), via the BV tree. Writes at most max; returns how many overlap.

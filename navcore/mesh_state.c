@@ -8,6 +8,7 @@
 #include "navcore/alloc.h"
 #include "navcore/bytes.h"
 #include "navcore/check.h"
+#include "navcore/hash.h"
 #include "navcore/log.h"
 #include "navcore/mesh_internal.h"
 #include "navcore/mesh_replace.h"
@@ -20,13 +21,10 @@
 #define MESH_HEADER 48u              // magic, version, size, checksum, origin, w, d, max, count, pad
 #define MESH_TILE_HEADER 16u         // slot, generation, blob size, state size
 
-// Same word hash as tile blobs, over arbitrary lengths.
+// Byte-wise FNV-1a 32 with the checksum field (4 bytes at skip_at) as
+// zero, folded.
 static uint32_t hash_bytes(const unsigned char* p, size_t n, uint32_t skip_at) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; ++i) {
-        unsigned char c = (i >= skip_at && i < (size_t)skip_at + 4u) ? 0 : p[i];
-        h = (h ^ c) * 16777619u;
-    }
+    uint32_t h = wf_fnv1a32_zeroed(p, n, skip_at, 4u);
     return h ^ (h >> 16);
 }
 

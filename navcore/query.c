@@ -95,6 +95,10 @@ void wf_query_set_cost_scale(wf_query* query, wf_poly_cost_fn fn, const void* us
     query->cost_scale_user = fn != NULL ? user : NULL;
 }
 
+const wf_mesh* wf_query_get_mesh(const wf_query* query) {
+    return query != NULL ? query->mesh : NULL;
+}
+
 wf_query_stats wf_query_get_stats(const wf_query* query) {
     wf_query_stats st = {0};
     if (query == NULL) {

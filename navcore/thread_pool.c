@@ -5,11 +5,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
+#include "navcore/clock.h"
 #include "navcore/jobs_internal.h"
 #include "navcore/log.h"
 #include "navcore/thread.h"
@@ -62,12 +62,6 @@ struct wf_thread_pool {
 /// sleeping thread costs more than the gap between two of them.
 #define SPIN_US 50.0
 
-static double spin_clock_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -76,13 +70,13 @@ static inline void cpu_relax(void) {
 
 /// Polls (without the lock) until `done` says so or SPIN_US pass.
 static void spin_until(wf_thread_pool* pool, bool (*done)(wf_thread_pool*, unsigned), unsigned arg) {
-    double start = spin_clock_us();
+    double start = wf_clock_us();
     for (uint32_t k = 1;; ++k) {
         if (done(pool, arg) || atomic_load_explicit(&pool->stopping, memory_order_relaxed)) {
             return;
         }
         cpu_relax();
-        if ((k & 31u) == 0 && spin_clock_us() - start > SPIN_US) {
+        if ((k & 31u) == 0 && wf_clock_us() - start > SPIN_US) {
             return;
         }
     }

@@ -9,6 +9,7 @@
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
+#include "navcore/tile_blob_size.h"
 #include "navcore/tile_format.h"
 
 typedef struct tile_layout {
@@ -376,6 +377,10 @@ static uint32_t build_bv_tree(const wf_tile_build_desc* d, const wf_tile_header*
         bv_build(items, 0, d->poly_count, nodes, &count);
     }
     return count;
+}
+
+size_t wf_tile_blob_size(const void* blob) {
+    return ((const wf_tile_header*)blob)->data_size;
 }
 
 wf_status wf_tile_build_into(const wf_tile_build_desc* desc, void* buffer, size_t buffer_size) {

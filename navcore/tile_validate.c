@@ -6,14 +6,16 @@
 #include <math.h>
 #include <string.h>
 
+#include "navcore/hash.h"
 #include "navcore/tile_format.h"
 #include "wayfarer/navmesh.h"
 
-// FNV-1a on 32-bit words with a final avalanche: 4x fewer multiplies than
-// the byte-wise form; sections are 16-byte aligned so the length is whole
-// words. The checksum field itself counts as zero.
+// FNV-1a on 32-bit words with a shift per word and a final avalanche: 4x
+// fewer multiplies than the byte-wise form; sections are 16-byte aligned so
+// the length is whole words. The checksum field itself counts as zero. The
+// tile format's own variant (only tile blobs use it), so it stays here.
 uint32_t wf_tile_checksum(const unsigned char* data, uint32_t runtime_offset) {
-    uint32_t h = 2166136261u;
+    uint32_t h = WF_FNV32_OFFSET;
     const uint32_t checksum_word = (uint32_t)(offsetof(wf_tile_header, checksum) / 4u);
     for (uint32_t i = 0; i + 4u <= runtime_offset; i += 4u) {
         uint32_t w;
@@ -21,7 +23,7 @@ uint32_t wf_tile_checksum(const unsigned char* data, uint32_t runtime_offset) {
         if (i / 4u == checksum_word) {
             w = 0;
         }
-        h = (h ^ w) * 16777619u;
+        h = (h ^ w) * WF_FNV32_PRIME;
         h ^= h >> 15;
     }
     h ^= h >> 13;

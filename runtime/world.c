@@ -2,19 +2,18 @@
 // SPDX-License-Identifier: MIT
 // The world: jobs, tile cache, navmesh and crowd in one object, one step
 // per frame, and the whole state as one save blob.
-#define _POSIX_C_SOURCE 200809L
 #include "wayfarer/world.h"
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "navcore/alloc.h"
 #include "navcore/bytes.h"
 #include "navcore/check.h"
+#include "navcore/clock.h"
+#include "navcore/hash.h"
 #include "navcore/log.h"
 #include "navcore/mesh_replace.h"
-#include "tilecache/tilecache_internal.h"
 #include "tilecache/tilecache_replace.h"
 
 struct wf_world {
@@ -34,12 +33,6 @@ struct wf_world {
     uint64_t frame;
     bool stepping;
 };
-
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
 
 /* ---------------------------------------------------------------------------
  * Parts
@@ -246,7 +239,7 @@ wf_status wf_world_step(wf_world* w, float dt, const wf_world_budget* budget,
     WF_CHECK_OR(!w->stepping, WF_ERR_BUSY);
     WF_CHECK_ARG(isfinite(dt) && dt > 0.0f && dt <= 1.0f);
     w->stepping = true;
-    double start = now_us();
+    double start = wf_clock_us();
     wf_tilecache_budget tb = {0, 0};
     if (budget != NULL) {
         tb.max_time_us = budget->tile_time_us;
@@ -257,7 +250,7 @@ wf_status wf_world_step(wf_world* w, float dt, const wf_world_budget* budget,
     wf_tilecache_update_result tr;
     memset(&tr, 0, sizeof tr); // an update that fails early reports nothing
     wf_status ts = wf_tilecache_update(w->tc, w->mesh, &tb, &tr);
-    double tiles_done = now_us();
+    double tiles_done = wf_clock_us();
     uint32_t n = 0;
     for (uint32_t k = 0; k < tr.changed_count && n < w->changed_capacity; ++k) {
         if (tr.changed[k].old_tile.bits != 0) {
@@ -280,7 +273,7 @@ wf_status wf_world_step(wf_world* w, float dt, const wf_world_budget* budget,
         report->crowd = cp;
         report->tiles_us = (tiles_done - start);
         report->crowd_us = cp.total_us;
-        report->total_us = now_us() - start;
+        report->total_us = wf_clock_us() - start;
     }
     w->stepping = false;
     // A rebuild that failed is the tile cache's report (logged there); the
@@ -300,19 +293,9 @@ wf_status wf_world_step(wf_world* w, float dt, const wf_world_budget* budget,
 #define WORLD_VERSION 1u
 #define WORLD_HEADER 48u
 
-static uint64_t fnv1a(uint64_t h, const unsigned char* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        h = (h ^ p[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
+/// FNV-1a 64 of the whole blob, the checksum field (bytes 40..48) as zeros.
 static uint64_t world_checksum(const unsigned char* blob, size_t size) {
-    unsigned char header[WORLD_HEADER];
-    memcpy(header, blob, WORLD_HEADER);
-    wf_bytes_put_u64(header + 40, 0);
-    uint64_t h = fnv1a(14695981039346656037ull, header, WORLD_HEADER);
-    return fnv1a(h, blob + WORLD_HEADER, size - WORLD_HEADER);
+    return wf_fnv1a64_zeroed(blob, size, 40u, 8u);
 }
 
 /// Runs the tile cache until every request is applied and every rebuild

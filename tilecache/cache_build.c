@@ -9,6 +9,7 @@
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
+#include "navcore/clock.h"
 #include "navcore/log.h"
 #include "tilecache/tile_builder.h"
 #include "tilecache/tilecache_internal.h"
@@ -572,7 +573,7 @@ wf_status wf_tilecache_plan_build(const wf_tilecache* tc, wf_vec3 bmin, wf_vec3 
 }
 
 static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin, wf_vec3 bmax) {
-    double start = wf_tilecache_now_ms();
+    double start = wf_clock_ms();
     build_job job;
     memset(&job, 0, sizeof job);
     job.tc = tc;
@@ -624,7 +625,7 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
                 tc->build_high_water = job.high_water[i];
             }
         }
-        tc->build_ms = wf_tilecache_now_ms() - start;
+        tc->build_ms = wf_clock_ms() - start;
         tc->build_cells = plan.cells;
         tc->triangle_refs = job.triangle_refs;
         tc->triangle_cells = job.triangle_cells;

@@ -9,6 +9,7 @@
 #include "navcore/alloc.h"
 #include "navcore/bytes.h"
 #include "navcore/check.h"
+#include "navcore/hash.h"
 #include "navcore/log.h"
 #include "tilecache/tilecache_internal.h"
 
@@ -50,7 +51,6 @@
 #define OBSTACLE_PAINT 1u
 #define DIR_BYTES 24u
 #define DATA_ALIGN 8u
-#define HASH_SEED 2166136261u
 
 static size_t pad(size_t n) { return (n + DATA_ALIGN - 1u) & ~(size_t)(DATA_ALIGN - 1u); }
 
@@ -285,10 +285,7 @@ static void get_params(const unsigned char* p, wf_tilecache_params* v) {
 /// Checksum of header, directory and obstacle section (everything before
 /// the layer data), the checksum field read as zero.
 static uint32_t header_checksum(const unsigned char* p, size_t data_start) {
-    static const unsigned char zero[4] = {0, 0, 0, 0};
-    uint32_t h = wf_tilecache_hash(p, CHECKSUM_AT, HASH_SEED);
-    h = wf_tilecache_hash(zero, 4, h);
-    return wf_tilecache_hash(p + CHECKSUM_AT + 4u, data_start - CHECKSUM_AT - 4u, h);
+    return wf_fnv1a32_zeroed(p, data_start, CHECKSUM_AT, 4u);
 }
 
 wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
@@ -333,7 +330,7 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
         wf_bytes_put_u32(o + dir + 12, e->info.raw_bytes);
         wf_bytes_put_u32(o + dir + 16, e->info.compressed_bytes);
         wf_bytes_put_u32(o + dir + 20,
-                         wf_tilecache_hash(e->data, e->info.compressed_bytes, HASH_SEED));
+                         wf_fnv1a32(WF_FNV32_OFFSET, e->data, e->info.compressed_bytes));
         memcpy(o + at, e->data, e->info.compressed_bytes);
         at += pad(e->info.compressed_bytes);
     }
@@ -430,7 +427,7 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
 static wf_status load_layer(wf_tilecache* tc, const unsigned char* dir, const unsigned char* bytes,
                             wf_tilecache_entry* out) {
     uint32_t raw_size = wf_bytes_get_u32(dir + 12), size = wf_bytes_get_u32(dir + 16);
-    if (wf_tilecache_hash(bytes, size, HASH_SEED) != wf_bytes_get_u32(dir + 20) ||
+    if (wf_fnv1a32(WF_FNV32_OFFSET, bytes, size) != wf_bytes_get_u32(dir + 20) ||
         size > tc->codec.max_compressed_size(raw_size, tc->codec.user)) {
         return WF_ERR_BAD_DATA;
     }

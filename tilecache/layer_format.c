@@ -7,6 +7,7 @@
 
 #include "navcore/bytes.h"
 #include "navcore/check.h"
+#include "navcore/hash.h"
 #include "tilecache/layer.h"
 
 /*
@@ -51,24 +52,13 @@ static uint16_t get_u16(const unsigned char* p) { return (uint16_t)(p[0] | (p[1]
 // FNV-1a on little-endian 32-bit words (the last one zero-padded) with a
 // final avalanche. Each step is a bijection of the running hash, so any
 // change confined to one word, such as a flipped byte, always shows.
+// The checksum word is read as zero; callers check size >= the header.
 static uint32_t layer_checksum(const unsigned char* data, size_t size) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < size; i += 4u) {
-        uint32_t w = 0;
-        if (i != OFFSET_CHECKSUM) {
-            size_t n = size - i < 4u ? size - i : 4u;
-            for (size_t k = 0; k < n; ++k) {
-                w |= (uint32_t)data[i + k] << (8u * k);
-            }
-        }
-        h = (h ^ w) * 16777619u;
-    }
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    return h;
+    static const unsigned char zero[4] = {0};
+    uint32_t h = wf_fnv1a32_words(WF_FNV32_OFFSET, data, OFFSET_CHECKSUM);
+    h = wf_fnv1a32_words(h, zero, sizeof zero);
+    h = wf_fnv1a32_words(h, data + OFFSET_CHECKSUM + 4u, size - (OFFSET_CHECKSUM + 4u));
+    return wf_hash_fmix32(h);
 }
 
 size_t wf_layer_serialized_size(uint32_t width, uint32_t depth) {

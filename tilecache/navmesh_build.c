@@ -282,6 +282,9 @@ static bool mesh_matches_at(const wf_tilecache* tc, const wf_mesh* mesh,
 }
 
 bool wf_tilecache_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh) {
+    if (tc == NULL || mesh == NULL) {
+        return false;
+    }
     return tc->entry_count == 0 ||
            (mesh_matches_at(tc, mesh, &tc->entries[0].info) &&
             mesh_matches_at(tc, mesh, &tc->entries[tc->entry_count - 1].info));

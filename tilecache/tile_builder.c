@@ -9,7 +9,7 @@
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
-#include "navcore/tile_format.h"
+#include "navcore/tile_blob_size.h"
 #include "tilecache/polymesh.h"
 
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
@@ -155,7 +155,7 @@ static wf_status build(wf_layer* layer, const wf_layer_tile_params* params, wf_a
         s = wf_tile_build_into(&d, out, out_capacity);
         if (s != WF_ERR_CAPACITY) {
             if (s == WF_OK) {
-                *out_size = ((const wf_tile_header*)out)->data_size;
+                *out_size = wf_tile_blob_size(out);
             }
             return s;
         }

@@ -3,10 +3,8 @@
 // The tile cache object: parameters, creation with its per-worker scratch
 // and the run-time state of obstacles and updates, and what it reports
 // (stats, layer info, the matching mesh desc).
-#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
@@ -40,17 +38,6 @@ wf_tilecache_params wf_tilecache_params_recast_demo(void) {
     p.max_simplification_error = 1.3f;
     p.max_verts_per_poly = 6;
     return p;
-}
-
-double wf_tilecache_now_ms(void) {
-    struct timespec t;
-#ifdef CLOCK_MONOTONIC
-    // Budgets must not jump when the wall clock is set.
-    clock_gettime(CLOCK_MONOTONIC, &t);
-#else
-    timespec_get(&t, TIME_UTC);
-#endif
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
 bool wf_tilecache_bounds_unset(const wf_tilecache_params* p) {

@@ -184,8 +184,6 @@ bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
 #define WF_TILECACHE_WORKER_SCRATCH_CELLS ((size_t)48 * 48)
 /// Scratch that builds any layer of this tile size, however hostile.
 size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
-/// Wall clock in milliseconds, for build statistics.
-double wf_tilecache_now_ms(void);
 
 /// Decompresses layer `index` into `arena` (reset first), stamps the given
 /// obstacles into that copy and builds its tile blob into out (as
@@ -202,8 +200,6 @@ uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out);
 /// out (room for slot_count), in list order; returns how many.
 uint32_t wf_tilecache_gather_stamps(const wf_tilecache* tc, const uint32_t* slots,
                                     uint32_t slot_count, uint32_t index, wf_obstacle_stamp* out);
-/// The mesh's tile grid is the cache's (checked at the first and last layer).
-bool wf_tilecache_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh);
 
 /// Before the entries are replaced (a new build) or freed (destroy):
 /// waits for builds in flight, which read the entries, drops their results
@@ -221,13 +217,5 @@ void wf_tilecache_layer_info_from(const wf_layer* layer, uint32_t raw_bytes,
 /// Frees entries[0..count) and the array itself.
 void wf_tilecache_free_entries(const wf_allocator* allocator, wf_tilecache_entry* entries,
                                uint32_t count);
-
-/// FNV-1a over bytes, continuing from h (start with 2166136261).
-static inline uint32_t wf_tilecache_hash(const unsigned char* p, size_t n, uint32_t h) {
-    for (size_t i = 0; i < n; ++i) {
-        h = (h ^ p[i]) * 16777619u;
-    }
-    return h;
-}
 
 #endif

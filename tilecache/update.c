@@ -7,8 +7,9 @@
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
+#include "navcore/clock.h"
 #include "navcore/log.h"
-#include "navcore/mesh_internal.h"
+#include "navcore/mesh_commit.h"
 #include "tilecache/tilecache_internal.h"
 
 /* ---------------------------------------------------------------------------
@@ -241,7 +242,7 @@ static uint32_t applied_list(update_run* run) {
 }
 
 static double elapsed_us(const update_run* run) {
-    return (wf_tilecache_now_ms() - run->start_ms) * 1e3;
+    return (wf_clock_ms() - run->start_ms) * 1e3;
 }
 
 /// Time remains, or nothing has been done yet: every call makes progress,
@@ -654,7 +655,7 @@ wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mesh, const wf_tilecach
     memset(&run, 0, sizeof run);
     run.tc = tc;
     run.mesh = mesh;
-    run.start_ms = wf_tilecache_now_ms();
+    run.start_ms = wf_clock_ms();
     run.max_time_us = budget->max_time_us;
     run.max_commits = budget->max_commits;
     wf_status s = make_layer_states(tc);

@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "navcore/mesh_internal.h"
 #include "tools/viewer_template.h"
 
 #define STATE_ABSENT 0xffu
@@ -253,22 +252,26 @@ int replay_set_mesh(replay* r, const wf_mesh* mesh) {
         free(tiles);
         return -1;
     }
-    // No public accessor gives polygon outlines: walk the tiles' blobs
-    // (read only) as the queries do.
+    // Outlines through the debug API (wf_mesh_get_poly_outline), as a
+    // game's renderer would read them: per tile the ground polygons, then
+    // the off-mesh links, each in index order.
     for (uint32_t i = 0; i < tile_count; ++i) {
-        const wf_mesh_tile* t;
-        if (wf_mesh_resolve_tile(mesh, tiles[i], &t) != WF_OK) {
+        wf_tile_info ti;
+        if (wf_mesh_get_tile_info(mesh, tiles[i], &ti) != WF_OK) {
             continue;
         }
-        uint32_t layer = t->layer < 0 ? 0u : (uint32_t)t->layer;
-        for (uint32_t p = 0; p < t->header->poly_count && r->poly_count < poly_total; ++p) {
-            const wf_tile_poly* poly = &t->polys[p];
-            if ((poly->area_and_type >> WF_POLY_TYPE_SHIFT) != WF_POLY_TYPE_GROUND) {
+        uint32_t layer = ti.layer < 0 ? 0u : (uint32_t)ti.layer;
+        uint32_t total = ti.poly_count + ti.offmesh_link_count;
+        for (uint32_t p = 0; p < total && r->poly_count < poly_total; ++p) {
+            wf_poly_outline outline;
+            if (wf_mesh_get_poly_outline(mesh, wf_mesh_poly_ref(mesh, tiles[i], p), &outline) !=
+                    WF_OK ||
+                outline.is_offmesh_link) {
                 continue;
             }
             mesh_poly* out = &r->polys[r->poly_count++];
-            wf_vec3 v[WF_MAX_VERTS_PER_POLY];
-            uint32_t n = wf_tile_poly_vertices(t, poly, v);
+            const wf_vec3* v = outline.verts;
+            uint32_t n = outline.vert_count;
             float y = 0.0f;
             for (uint32_t k = 0; k < n; ++k) {
                 out->xz[k][0] = quant(r, v[k].x, 0);
@@ -279,14 +282,18 @@ int replay_set_mesh(replay* r, const wf_mesh* mesh) {
             out->layer = (uint8_t)(layer > 255u ? 255u : layer);
             out->y = quant(r, n > 0 ? y / (float)n : 0.0f, 1);
         }
-        for (uint32_t k = 0; k < t->header->offmesh_count && r->offmesh_count < link_total; ++k) {
-            const wf_tile_offmesh* o = &t->offmesh[k];
+        for (uint32_t p = 0; p < total && r->offmesh_count < link_total; ++p) {
+            wf_poly_outline o;
+            if (wf_mesh_get_poly_outline(mesh, wf_mesh_poly_ref(mesh, tiles[i], p), &o) != WF_OK ||
+                !o.is_offmesh_link) {
+                continue;
+            }
             offmesh_rec* out = &r->offmesh[r->offmesh_count++];
-            out->a[0] = quant(r, o->pos[0], 0);
-            out->a[1] = quant(r, o->pos[2], 2);
-            out->b[0] = quant(r, o->pos[3], 0);
-            out->b[1] = quant(r, o->pos[5], 2);
-            out->bidirectional = (o->flags & WF_OFFMESH_BIDIRECTIONAL) != 0;
+            out->a[0] = quant(r, o.verts[0].x, 0);
+            out->a[1] = quant(r, o.verts[0].z, 2);
+            out->b[0] = quant(r, o.verts[1].x, 0);
+            out->b[1] = quant(r, o.verts[1].z, 2);
+            out->bidirectional = o.is_bidirectional;
         }
     }
     free(tiles);

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "navcore/clock.h"
 #include "wayfarer/crowd.h"
 
 /// Whole file into a malloc'd buffer (not NUL-terminated for the importer,
@@ -65,11 +65,7 @@ bool parse_count(const char* s, uint32_t* out) {
     return true;
 }
 
-double now_ms(void) {
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
+double now_ms(void) { return wf_clock_ms(); }
 
 int write_file(const char* path, const void* data, size_t size) {
     FILE* f = fopen(path, "wb");

@@ -25,7 +25,7 @@ int write_file(const char* path, const void* data, size_t size);
 /// A whole finite number; a count is a whole number in 0..2^32-1.
 bool parse_double(const char* s, double* out);
 bool parse_count(const char* s, uint32_t* out);
-/// Wall clock, milliseconds.
+/// Milliseconds on the library's monotonic clock (navcore/clock.h).
 double now_ms(void);
 /// --workers N: a pool of N - 1 threads (the caller is the last worker);
 /// 0 or 1 runs inline (*pool stays NULL). N above WF_JOBS_MAX_WORKERS is a

@@ -294,6 +294,24 @@ WF_NODISCARD WF_API wf_status wf_mesh_get_offmesh_endpoints(const wf_mesh* mesh,
                                                             wf_poly_ref link, wf_vec3* out_start,
                                                             wf_vec3* out_end);
 
+/// Debug API, for tools and renderers that draw the mesh (navigation does
+/// not need it): a polygon's outline as built. Walk a tile with
+/// wf_mesh_get_tile_info and wf_mesh_poly_ref, index 0 up to poly_count +
+/// offmesh_link_count.
+typedef struct wf_poly_outline {
+    /// A ground polygon: its 3..WF_MAX_VERTS_PER_POLY vertices in the
+    /// mesh's winding order. An off-mesh link: its start and end as built.
+    wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
+    uint32_t vert_count;
+    bool is_offmesh_link;
+    bool is_bidirectional; ///< an off-mesh link that may be taken end -> start too
+} wf_poly_outline;
+/// WF_ERR_STALE_REF for a stale ref, WF_ERR_INVALID_ARG for NULL or a null
+/// ref; *out is written only on success. Any thread, while no one changes
+/// the mesh.
+WF_NODISCARD WF_API wf_status wf_mesh_get_poly_outline(const wf_mesh* mesh, wf_poly_ref ref,
+                                                       wf_poly_outline* out);
+
 /// Per-tile run-time state (poly flags and areas) as a small blob, e.g. to
 /// save which doors are closed. size: wf_mesh_tile_state_size.
 WF_NODISCARD WF_API wf_status wf_mesh_tile_state_size(const wf_mesh* mesh, wf_tile_ref tile,

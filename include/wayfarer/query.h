@@ -110,6 +110,8 @@ typedef struct wf_query_stats {
 } wf_query_stats;
 /// All zero for NULL.
 WF_API wf_query_stats wf_query_get_stats(const wf_query* query);
+/// The mesh the query reads (wf_query_desc.mesh); NULL for NULL.
+WF_API const wf_mesh* wf_query_get_mesh(const wf_query* query);
 
 /* ---------------------------------------------------------------------------
  * Points and polygons

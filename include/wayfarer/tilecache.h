@@ -247,6 +247,12 @@ WF_NODISCARD WF_API wf_status wf_tilecache_build_voxels(wf_tilecache* tc, wf_vox
 
 /// A mesh desc whose tile grid matches the cache (origin, tile size).
 WF_API wf_mesh_desc wf_tilecache_mesh_desc(const wf_tilecache* tc);
+/// True when mesh lies on the cache's tile grid (origin and tile size, as
+/// from wf_tilecache_mesh_desc), checked at the first and last layer's
+/// tile: the meshes build_navmesh and update accept. Use it on a mesh that
+/// was loaded or made apart from the cache. A cache with no layers matches
+/// any mesh; false when either is NULL. Reads both: not during an update.
+WF_API bool wf_tilecache_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh);
 
 /// Builds a navmesh tile from every layer and adds it to mesh (parallel over
 /// layers; tiles are added in layer order, so the mesh is the same for any

@@ -371,6 +371,16 @@ static void test_mesh_misuse(void** state) {
     EXPECT_TRUE(surface == -1.0f); // untouched on failure
     EXPECT(wf_mesh_get_poly_surface(f->mesh, p, &surface), WF_OK);
     EXPECT_TRUE(surface > 0.0f && isfinite(surface));
+    // poly outline (debug API): NULL mesh or out, null ref; out untouched
+    wf_poly_outline outline;
+    memset(&outline, 0, sizeof outline);
+    EXPECT(wf_mesh_get_poly_outline(NULL, p, &outline), WF_ERR_INVALID_ARG);
+    EXPECT(wf_mesh_get_poly_outline(f->mesh, p, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_mesh_get_poly_outline(f->mesh, null_poly, &outline), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(outline.vert_count == 0);
+    EXPECT(wf_mesh_get_poly_outline(f->mesh, p, &outline), WF_OK);
+    EXPECT_TRUE(outline.vert_count >= 3 && outline.vert_count <= WF_MAX_VERTS_PER_POLY &&
+                !outline.is_offmesh_link);
     uint16_t flags_after = 0;
     EXPECT(wf_mesh_get_poly_flags(f->mesh, p, &flags_after), WF_OK);
     EXPECT_TRUE(flags_after == flags);
@@ -829,6 +839,8 @@ static void test_stale_refs(void** state) {
     EXPECT(wf_mesh_get_poly_area(mesh, stale, &area), WF_ERR_STALE_REF);
     EXPECT(wf_mesh_get_offmesh_user_id(mesh, stale, &user_id), WF_ERR_STALE_REF);
     EXPECT(wf_mesh_get_offmesh_endpoints(mesh, live, stale, &a, &b), WF_ERR_STALE_REF);
+    wf_poly_outline outline;
+    EXPECT(wf_mesh_get_poly_outline(mesh, stale, &outline), WF_ERR_STALE_REF);
     EXPECT(wf_mesh_tile_state_size(mesh, tile, &size), WF_ERR_STALE_REF);
     EXPECT(wf_mesh_store_tile_state(mesh, tile, state_buf, sizeof state_buf), WF_ERR_STALE_REF);
     EXPECT(wf_mesh_restore_tile_state(mesh, tile, state_buf, sizeof state_buf), WF_ERR_STALE_REF);
@@ -1054,6 +1066,12 @@ static void test_tilecache_misuse(void** state) {
     EXPECT(wf_tilecache_build_navmesh(tc, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_tilecache_build_navmesh(tc, other), WF_ERR_INVALID_ARG);
     EXPECT_TRUE(wf_mesh_get_stats(other).tile_count == 0);
+    // mesh_matches: NULL either side is no match, never a crash
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(NULL, f->mesh));
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(tc, NULL));
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(NULL, NULL));
+    EXPECT_TRUE(!wf_tilecache_mesh_matches(tc, other));
+    EXPECT_TRUE(wf_tilecache_mesh_matches(tc, f->mesh));
     // build_tile, get_layer_info
     _Alignas(16) unsigned char small[64];
     size_t out_size = 0;
@@ -1919,6 +1937,7 @@ static void test_getters_and_builders_misuse(void** state) {
     EXPECT_TRUE(wf_crowd_events(f->crowd, NULL) != NULL); // the count is optional
     EXPECT_TRUE(wf_crowd_get_stats(NULL).memory_bytes == 0 && wf_crowd_get_stats(f->crowd).memory_bytes > 0);
     EXPECT_TRUE(wf_query_get_stats(NULL).memory_bytes == 0 && wf_query_get_stats(f->q).memory_bytes > 0);
+    EXPECT_TRUE(wf_query_get_mesh(NULL) == NULL && wf_query_get_mesh(f->q) == f->mesh);
     EXPECT_TRUE(wf_tilecache_get_params(NULL) == NULL && wf_tilecache_get_params(f->tc) != NULL);
     EXPECT_TRUE(wf_tilecache_get_stats(NULL).layer_count == 0);
     EXPECT_TRUE(wf_tilecache_get_stats(f->tc).layer_count == before.layers);

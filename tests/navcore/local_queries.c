@@ -35,6 +35,8 @@ static void make_query(fixture* f, uint32_t max_nodes) {
     qd.max_nodes = max_nodes;
     qd.allocator = f->alloc;
     assert_int_equal(wf_query_create(&qd, &f->query), WF_OK);
+    // The mesh it reads (the crowd's local boundary asks for it).
+    assert_ptr_equal(wf_query_get_mesh(f->query), f->mesh);
 }
 
 static void begin(fixture* f) {

@@ -577,6 +577,53 @@ static void test_poly_surface(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+/// The debug API: outlines as built (islands_blob), links with their
+/// direction, failures for null, stale and NULL, *out then untouched.
+static void test_poly_outline(void** state) {
+    (void)state;
+    static const float square_b[4][3] = {{3, 0, 0}, {3, 0, 1}, {4, 0, 1}, {4, 0, 0}};
+    for (int bidirectional = 0; bidirectional < 2; ++bidirectional) {
+        wf_mesh* mesh = make_mesh(4, NULL);
+        size_t size = 0;
+        void* blob = islands_blob(bidirectional, &size, 3.5f);
+        wf_tile_ref tile;
+        assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA,
+                                          (wf_tile_ref){0}, &tile),
+                         WF_OK);
+        wf_poly_outline o;
+        assert_int_equal(wf_mesh_get_poly_outline(mesh, wf_mesh_poly_ref(mesh, tile, 1), &o),
+                         WF_OK);
+        assert_int_equal(o.vert_count, 4);
+        assert_false(o.is_offmesh_link);
+        assert_false(o.is_bidirectional);
+        for (uint32_t k = 0; k < 4; ++k) {
+            assert_true(o.verts[k].x == square_b[k][0] && o.verts[k].y == square_b[k][1] &&
+                        o.verts[k].z == square_b[k][2]);
+        }
+        wf_poly_ref link = wf_mesh_poly_ref(mesh, tile, 2);
+        assert_int_equal(wf_mesh_get_poly_outline(mesh, link, &o), WF_OK);
+        assert_int_equal(o.vert_count, 2);
+        assert_true(o.is_offmesh_link);
+        assert_int_equal(o.is_bidirectional, bidirectional);
+        assert_true(o.verts[0].x == 0.5f && o.verts[0].z == 0.5f);
+        assert_true(o.verts[1].x == 3.5f && o.verts[1].z == 0.5f);
+
+        wf_poly_outline kept;
+        memset(&kept, 0xab, sizeof kept);
+        wf_poly_outline out = kept;
+        assert_int_equal(wf_mesh_get_poly_outline(mesh, (wf_poly_ref){0}, &out),
+                         WF_ERR_INVALID_ARG);
+        wf_assert_fn* hook = wf_set_assert_hook(test_ignore_assert);
+        assert_int_equal(wf_mesh_get_poly_outline(NULL, link, &out), WF_ERR_INVALID_ARG);
+        assert_int_equal(wf_mesh_get_poly_outline(mesh, link, NULL), WF_ERR_INVALID_ARG);
+        wf_set_assert_hook(hook);
+        assert_int_equal(wf_mesh_remove_tile(mesh, tile, NULL, NULL), WF_OK);
+        assert_int_equal(wf_mesh_get_poly_outline(mesh, link, &out), WF_ERR_STALE_REF);
+        assert_memory_equal(&out, &kept, sizeof out);
+        wf_mesh_destroy(mesh);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_rejects_bad_desc),
@@ -591,6 +638,7 @@ int main(void) {
         cmocka_unit_test(test_flags_and_areas),
         cmocka_unit_test(test_add_tile_bad_arguments),
         cmocka_unit_test(test_poly_surface),
+        cmocka_unit_test(test_poly_outline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

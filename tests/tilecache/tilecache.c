@@ -620,6 +620,40 @@ static double path_length(wf_query* q, wf_vec3 a, wf_vec3 b) {
     return length;
 }
 
+/// wf_tilecache_mesh_matches: the cache's own grid matches; another tile
+/// size or another origin (by whole tiles: other cell numbers) does not.
+static void test_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh) {
+    assert_true(wf_tilecache_mesh_matches(tc, mesh));
+    const wf_mesh_desc base = wf_tilecache_mesh_desc(tc);
+    struct {
+        float dx, dz, width;
+        bool matches;
+    } cases[] = {
+        {0.0f, 0.0f, 1.0f, true},     // a second mesh from the same desc
+        {1.0f, -2.0f, 1.0f, false},   // whole tiles off: other cell numbers
+        {0.5f, 0.0f, 1.0f, false},    // half a tile off in x
+        {0.0f, 0.25f, 1.0f, false},   // a quarter off in z
+        {0.0f, 0.0f, 2.0f, false},    // tiles twice as wide
+        {0.0f, 0.0f, 0.75f, false},   // narrower tiles
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        wf_mesh_desc md = base;
+        md.origin.x += cases[i].dx * base.tile_width;
+        md.origin.z += cases[i].dz * base.tile_depth;
+        md.tile_width *= cases[i].width;
+        md.tile_depth *= cases[i].width;
+        wf_mesh* m = NULL;
+        assert_int_equal(wf_mesh_create(&md, &m), WF_OK);
+        if (wf_tilecache_mesh_matches(tc, m) != cases[i].matches) {
+            wf_mesh_destroy(m);
+            fail_msg("case %zu: matches should be %d", i, (int)cases[i].matches);
+        }
+        wf_mesh_destroy(m);
+    }
+    assert_false(wf_tilecache_mesh_matches(NULL, mesh));
+    assert_false(wf_tilecache_mesh_matches(tc, NULL));
+}
+
 static void test_navmesh_from_cache(void** state) {
     (void)state;
     counting_allocator c;
@@ -673,6 +707,15 @@ static void test_navmesh_from_cache(void** state) {
     assert_int_equal(wf_tilecache_build_navmesh(tc, other), WF_ERR_INVALID_ARG);
     wf_set_assert_hook(hook);
     wf_mesh_destroy(other);
+    test_mesh_matches(tc, mesh);
+    // A cache with no layers matches any mesh.
+    wf_tilecache* empty = make_cache(&p, &c);
+    md.tile_width = md.tile_depth = 3.0f;
+    assert_int_equal(wf_mesh_create(&md, &other), WF_OK);
+    assert_false(wf_tilecache_mesh_matches(tc, other));
+    assert_true(wf_tilecache_mesh_matches(empty, other));
+    wf_mesh_destroy(other);
+    wf_tilecache_destroy(empty);
     free(a);
     free(b);
     wf_mesh_destroy(mesh);
