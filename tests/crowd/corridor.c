@@ -16,6 +16,7 @@
 
 #include "counting_allocator.h"
 #include "crowd/corridor.h"
+#include "test_grid_fixture.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
 
@@ -24,21 +25,10 @@
 #define MAX_POLYS 256
 
 typedef struct fixture {
-    counting_allocator counter;
-    wf_allocator alloc;
-    wf_mesh* mesh;
-    wf_query* query;
-    uint32_t cells_per_tile;
-    wf_query_filter filter;
+    grid_fixture grid;
     wf_poly_ref storage[MAX_POLYS];
     wf_corridor c;
 } fixture;
-
-static void make_query(fixture* f) {
-    wf_query_desc qd = {.mesh = f->mesh, .max_nodes = 512, .allocator = f->alloc};
-    assert_int_equal(wf_query_create(&qd, &f->query), WF_OK);
-    f->filter = wf_query_filter_defaults();
-}
 
 static void corridor_init(fixture* f, uint32_t capacity) {
     assert_true(capacity <= MAX_POLYS);
@@ -47,27 +37,9 @@ static void corridor_init(fixture* f, uint32_t capacity) {
 }
 
 /// A grid of unit cells (see test_mesh_grid) with a query and a corridor.
-static void grid_fixture(fixture* f, uint32_t tiles, uint32_t n, const uint8_t* blocked) {
-    memset(f, 0, sizeof *f);
-    counting_allocator_init(&f->counter);
-    f->alloc = counting_allocator_hooks(&f->counter);
-    f->cells_per_tile = n;
-    f->mesh = test_mesh_grid(tiles, tiles, n, 1.0f, blocked, NULL, &f->alloc);
-    assert_non_null(f->mesh);
-    make_query(f);
+static void open_corridor(fixture* f, uint32_t tiles, uint32_t n, const uint8_t* blocked) {
+    grid_open(&f->grid, tiles, tiles, n, 1.0f, blocked, NULL, 512);
     corridor_init(f, MAX_POLYS);
-}
-
-static void close_fixture(fixture* f) {
-    wf_query_destroy(f->query);
-    wf_mesh_destroy(f->mesh);
-    assert_int_equal(counting_allocator_live(&f->counter), 0);
-}
-
-static wf_poly_ref cell(const fixture* f, uint32_t x, uint32_t z) {
-    wf_poly_ref r = test_grid_poly(f->mesh, f->cells_per_tile, x, z);
-    assert_false(wf_poly_ref_is_null(r));
-    return r;
 }
 
 /// Centre of cell (x, z) at y = 0.
@@ -80,7 +52,7 @@ static void set_cells(fixture* f, const uint32_t (*cells)[2], uint32_t n, wf_vec
                       wf_vec3 target) {
     wf_poly_ref path[MAX_POLYS];
     for (uint32_t i = 0; i < n; ++i) {
-        path[i] = cell(f, cells[i][0], cells[i][1]);
+        path[i] = grid_cell(&f->grid, cells[i][0], cells[i][1]);
     }
     wf_corridor_reset(&f->c, path[0], pos);
     assert_true(wf_corridor_set_path(&f->c, target, path, n));
@@ -91,7 +63,7 @@ static void assert_cells(const fixture* f, const uint32_t (*cells)[2], uint32_t 
         fail_msg("corridor has %u polygons, expected %u", f->c.count, n);
     }
     for (uint32_t i = 0; i < n; ++i) {
-        if (f->c.polys[i].bits != cell(f, cells[i][0], cells[i][1]).bits) {
+        if (f->c.polys[i].bits != grid_cell(&f->grid, cells[i][0], cells[i][1]).bits) {
             fail_msg("polygon %u is not cell (%u, %u)", i, cells[i][0], cells[i][1]);
         }
     }
@@ -136,16 +108,16 @@ static void assert_consistent(wf_query* q, const wf_corridor* c) {
 static void test_reset_and_set_path(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     corridor_init(&f, 4);
-    wf_corridor_reset(&f.c, cell(&f, 2, 2), centre(2, 2));
+    wf_corridor_reset(&f.c, grid_cell(&f.grid, 2, 2), centre(2, 2));
     assert_int_equal(f.c.count, 1);
-    assert_true(f.c.polys[0].bits == cell(&f, 2, 2).bits);
+    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 2, 2).bits);
     assert_true(wf_v3_equal(f.c.pos, centre(2, 2)) && wf_v3_equal(f.c.target, centre(2, 2)));
 
     wf_poly_ref path[7];
     for (uint32_t x = 0; x < 7; ++x) {
-        path[x] = cell(&f, x, 0);
+        path[x] = grid_cell(&f.grid, x, 0);
     }
     // Seven into four: cut, reported, the first four kept.
     assert_false(wf_corridor_set_path(&f.c, centre(6, 0), path, 7));
@@ -161,87 +133,87 @@ static void test_reset_and_set_path(void** state) {
     assert_int_equal(f.c.count, 3);
     assert_true(f.c.polys[2].bits == path[2].bits);
     assert_true(wf_v3_equal(f.c.target, centre(2, 0)));
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 static void test_merge_replan_from_further_on(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     static const uint32_t row[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     set_cells(&f, row, 4, centre(0, 0), centre(3, 0));
     // A replan from c2 to a new target in row 1.
-    wf_poly_ref path[4] = {cell(&f, 2, 0), cell(&f, 2, 1), cell(&f, 3, 1), cell(&f, 4, 1)};
+    wf_poly_ref path[4] = {grid_cell(&f.grid, 2, 0), grid_cell(&f.grid, 2, 1), grid_cell(&f.grid, 3, 1), grid_cell(&f.grid, 4, 1)};
     assert_true(wf_corridor_merge_path(&f.c, centre(4, 1), path, 4));
     static const uint32_t want[6][2] = {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {3, 1}, {4, 1}};
     assert_cells(&f, want, 6);
     assert_true(wf_v3_equal(f.c.target, centre(4, 1)));
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
 
     // A replan that goes round c2..c3 (say they were closed) rejoins at
     // c4: the path from c1 replaces the old way, it is not ignored because
     // the corridor also holds c4.
     static const uint32_t five[5][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}};
     set_cells(&f, five, 5, centre(0, 0), centre(4, 0));
-    wf_poly_ref around[6] = {cell(&f, 1, 0), cell(&f, 1, 1), cell(&f, 2, 1),
-                             cell(&f, 3, 1), cell(&f, 4, 1), cell(&f, 4, 0)};
+    wf_poly_ref around[6] = {grid_cell(&f.grid, 1, 0), grid_cell(&f.grid, 1, 1), grid_cell(&f.grid, 2, 1),
+                             grid_cell(&f.grid, 3, 1), grid_cell(&f.grid, 4, 1), grid_cell(&f.grid, 4, 0)};
     assert_true(wf_corridor_merge_path(&f.c, centre(4, 0), around, 6));
     static const uint32_t want_around[7][2] = {{0, 0}, {1, 0}, {1, 1}, {2, 1},
                                                {3, 1}, {4, 1}, {4, 0}};
     assert_cells(&f, want_around, 7);
-    assert_consistent(f.query, &f.c);
-    close_fixture(&f);
+    assert_consistent(f.grid.query, &f.c);
+    grid_close(&f.grid);
 }
 
 static void test_merge_after_the_agent_moved(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     // Asked from c0; meanwhile the agent walked on to c2.
     static const uint32_t now[2][2] = {{2, 0}, {3, 0}};
     set_cells(&f, now, 2, centre(2, 0), centre(3, 0));
     wf_poly_ref path[6];
     for (uint32_t x = 0; x < 6; ++x) {
-        path[x] = cell(&f, x, 0);
+        path[x] = grid_cell(&f.grid, x, 0);
     }
     assert_true(wf_corridor_merge_path(&f.c, centre(5, 0), path, 6));
     static const uint32_t want[4][2] = {{2, 0}, {3, 0}, {4, 0}, {5, 0}};
     assert_cells(&f, want, 4);
     assert_true(wf_v3_equal(f.c.pos, centre(2, 0)));
-    assert_consistent(f.query, &f.c);
-    close_fixture(&f);
+    assert_consistent(f.grid.query, &f.c);
+    grid_close(&f.grid);
 }
 
 static void test_merge_without_shared_polygon_changes_nothing(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     static const uint32_t row[2][2] = {{0, 0}, {1, 0}};
     set_cells(&f, row, 2, centre(0, 0), centre(1, 0));
-    wf_poly_ref path[2] = {cell(&f, 3, 1), cell(&f, 4, 1)};
+    wf_poly_ref path[2] = {grid_cell(&f.grid, 3, 1), grid_cell(&f.grid, 4, 1)};
     assert_false(wf_corridor_merge_path(&f.c, centre(4, 1), path, 2));
     assert_cells(&f, row, 2);
     assert_true(wf_v3_equal(f.c.target, centre(1, 0)));
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 static void test_merge_respects_capacity(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     corridor_init(&f, 4);
     static const uint32_t row[2][2] = {{0, 0}, {1, 0}};
     set_cells(&f, row, 2, centre(0, 0), centre(1, 0));
     wf_poly_ref path[5];
     for (uint32_t x = 0; x < 5; ++x) {
-        path[x] = cell(&f, x + 1, 0);
+        path[x] = grid_cell(&f.grid, x + 1, 0);
     }
     assert_true(wf_corridor_merge_path(&f.c, centre(5, 0), path, 5));
     static const uint32_t want[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     assert_cells(&f, want, 4);
     // The cut shows: the last polygon is not the path's.
     assert_false(f.c.polys[3].bits == path[4].bits);
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 /* ---------------------------------------------------------------------------
@@ -260,39 +232,39 @@ static const uint32_t l_cells[7][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {3, 1}, {
 static void test_corners_of_an_l(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 4, l_blocked);
+    open_corridor(&f, 1, 4, l_blocked);
     set_cells(&f, l_cells, 7, centre(0, 0), centre(3, 3));
     wf_straight_point out[WF_CROWD_MAX_CORNERS];
     // The start point is not a corner; the bend is the inner wall vertex
     // (3, 1), entering cell (3, 1); then the target.
-    uint32_t n = wf_corridor_find_corners(&f.c, f.query, out, WF_CROWD_MAX_CORNERS);
+    uint32_t n = wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS);
     assert_int_equal(n, 2);
     assert_true(near_2d(out[0].pos, wf_v3(3.0f, 0.0f, 1.0f)));
     assert_int_equal(out[0].flags, 0);
-    assert_true(out[0].ref.bits == cell(&f, 3, 1).bits);
+    assert_true(out[0].ref.bits == grid_cell(&f.grid, 3, 1).bits);
     assert_true(near_2d(out[1].pos, centre(3, 3)));
     assert_int_equal(out[1].flags, WF_STRAIGHT_END);
     // max bounds the count.
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.query, out, 1), 1);
+    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, 1), 1);
     assert_true(near_2d(out[0].pos, wf_v3(3.0f, 0.0f, 1.0f)));
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.query, out, 0), 0);
+    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, 0), 0);
 
     // 7 mm from the bend: it counts as passed; the target is next.
     static const uint32_t rest[5][2] = {{2, 0}, {3, 0}, {3, 1}, {3, 2}, {3, 3}};
     set_cells(&f, rest, 5, wf_v3(2.995f, 0.0f, 0.995f), centre(3, 3));
-    n = wf_corridor_find_corners(&f.c, f.query, out, WF_CROWD_MAX_CORNERS);
+    n = wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS);
     assert_int_equal(n, 1);
     assert_int_equal(out[0].flags, WF_STRAIGHT_END);
     assert_true(near_2d(out[0].pos, centre(3, 3)));
     // 14 cm away it is still ahead.
     set_cells(&f, rest, 5, wf_v3(2.9f, 0.0f, 0.9f), centre(3, 3));
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.query, out, WF_CROWD_MAX_CORNERS), 2);
+    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS), 2);
     assert_true(near_2d(out[0].pos, wf_v3(3.0f, 0.0f, 1.0f)));
 
     // At the target: nothing left.
-    wf_corridor_reset(&f.c, cell(&f, 3, 3), centre(3, 3));
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.query, out, WF_CROWD_MAX_CORNERS), 0);
-    close_fixture(&f);
+    wf_corridor_reset(&f.c, grid_cell(&f.grid, 3, 3), centre(3, 3));
+    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS), 0);
+    grid_close(&f.grid);
 }
 
 /* ---------------------------------------------------------------------------
@@ -302,7 +274,7 @@ static void test_corners_of_an_l(void** state) {
 static void test_move_position_advances_through_tiles(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 2, 4, NULL); // 8 x 8 cells in 2 x 2 tiles
+    open_corridor(&f, 2, 4, NULL); // 8 x 8 cells in 2 x 2 tiles
     uint32_t row[8][2];
     for (uint32_t x = 0; x < 8; ++x) {
         row[x][0] = x;
@@ -314,47 +286,47 @@ static void test_move_position_advances_through_tiles(void** state) {
     // 0.3 m steps never end on a cell border (0.55 + 0.3 k).
     while (f.c.pos.x < 7.2f) {
         wf_vec3 npos = wf_v3(f.c.pos.x + 0.3f, 0.0f, 0.5f);
-        assert_true(wf_corridor_move_position(&f.c, npos, f.query, &f.filter));
+        assert_true(wf_corridor_move_position(&f.c, npos, f.grid.query, &f.grid.filter));
         assert_true(near_2d(f.c.pos, npos));
         uint32_t cx = (uint32_t)floorf(f.c.pos.x);
         assert_int_equal(f.c.count, 8 - cx);
-        assert_true(f.c.polys[0].bits == cell(&f, cx, 0).bits);
+        assert_true(f.c.polys[0].bits == grid_cell(&f.grid, cx, 0).bits);
         assert_true(f.c.count <= last_count);
         last_count = f.c.count;
         assert_true(wf_v3_equal(f.c.target, centre(7, 0)));
-        assert_consistent(f.query, &f.c);
+        assert_consistent(f.grid.query, &f.c);
         steps++;
     }
     assert_true(steps >= 20);
     assert_int_equal(f.c.count, 1);
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 static void test_move_into_a_wall_slides(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 4, l_blocked);
+    open_corridor(&f, 1, 4, l_blocked);
     // From cell (2, 0) towards below the mesh edge: slides along z = 0
     // into cell (3, 0), the corridor's next polygon.
     set_cells(&f, l_cells + 2, 5, centre(2, 0), centre(3, 3));
-    assert_true(wf_corridor_move_position(&f.c, wf_v3(3.5f, 0.0f, -0.5f), f.query, &f.filter));
+    assert_true(wf_corridor_move_position(&f.c, wf_v3(3.5f, 0.0f, -0.5f), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, wf_v3(3.5f, 0.0f, 0.0f)));
     assert_int_equal(f.c.count, 4);
-    assert_true(f.c.polys[0].bits == cell(&f, 3, 0).bits);
-    assert_consistent(f.query, &f.c);
+    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 3, 0).bits);
+    assert_consistent(f.grid.query, &f.c);
     // Straight into the blocked cell (2, 1): stops at its wall.
     set_cells(&f, l_cells + 2, 5, centre(2, 0), centre(3, 3));
-    assert_true(wf_corridor_move_position(&f.c, centre(2, 1), f.query, &f.filter));
+    assert_true(wf_corridor_move_position(&f.c, centre(2, 1), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, wf_v3(2.5f, 0.0f, 1.0f)));
     assert_cells(&f, l_cells + 2, 5);
-    assert_consistent(f.query, &f.c);
-    close_fixture(&f);
+    assert_consistent(f.grid.query, &f.c);
+    grid_close(&f.grid);
 }
 
 static void test_move_off_the_corridor_and_back(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     uint32_t row[8][2];
     for (uint32_t x = 0; x < 8; ++x) {
         row[x][0] = x;
@@ -362,56 +334,56 @@ static void test_move_off_the_corridor_and_back(void** state) {
     }
     set_cells(&f, (const uint32_t(*)[2])row, 8, centre(0, 0), centre(7, 0));
     // Pushed diagonally into row 1: the walk back to the corridor leads.
-    assert_true(wf_corridor_move_position(&f.c, centre(1, 1), f.query, &f.filter));
+    assert_true(wf_corridor_move_position(&f.c, centre(1, 1), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, centre(1, 1)));
-    assert_true(f.c.polys[0].bits == cell(&f, 1, 1).bits);
-    assert_true(f.c.polys[f.c.count - 1].bits == cell(&f, 7, 0).bits);
+    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 1, 1).bits);
+    assert_true(f.c.polys[f.c.count - 1].bits == grid_cell(&f.grid, 7, 0).bits);
     assert_true(f.c.count <= 10); // at worst back the way it walked
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // Back onto the corridor further on: the detour is dropped.
-    assert_true(wf_corridor_move_position(&f.c, centre(2, 0), f.query, &f.filter));
+    assert_true(wf_corridor_move_position(&f.c, centre(2, 0), f.grid.query, &f.grid.filter));
     assert_cells(&f, (const uint32_t(*)[2])row + 2, 6);
-    assert_consistent(f.query, &f.c);
-    close_fixture(&f);
+    assert_consistent(f.grid.query, &f.c);
+    grid_close(&f.grid);
 }
 
 static void test_move_along_a_shared_edge(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     // Cells (1, 1) and (1, 0) share the edge z = 1; the agent walks on it
     // to a target on it. The move may end in either cell: the corridor
     // counts it in the one ahead, and the corners lead straight on.
     static const uint32_t two[2][2] = {{1, 1}, {1, 0}};
     set_cells(&f, two, 2, wf_v3(1.1f, 0.0f, 1.0f), wf_v3(1.9f, 0.0f, 1.0f));
-    assert_true(wf_corridor_move_position(&f.c, wf_v3(1.3f, 0.0f, 1.0f), f.query, &f.filter));
+    assert_true(wf_corridor_move_position(&f.c, wf_v3(1.3f, 0.0f, 1.0f), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, wf_v3(1.3f, 0.0f, 1.0f)));
     assert_int_equal(f.c.count, 1);
-    assert_true(f.c.polys[0].bits == cell(&f, 1, 0).bits);
+    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 1, 0).bits);
     wf_straight_point out[WF_CROWD_MAX_CORNERS];
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.query, out, WF_CROWD_MAX_CORNERS), 1);
+    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS), 1);
     assert_int_equal(out[0].flags, WF_STRAIGHT_END);
     assert_true(near_2d(out[0].pos, wf_v3(1.9f, 0.0f, 1.0f)));
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 static void test_move_position_from_a_stale_polygon(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 2, 2, NULL);
+    open_corridor(&f, 2, 2, NULL);
     static const uint32_t row[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     set_cells(&f, row, 4, centre(0, 0), centre(3, 0));
     wf_tile_ref tile;
-    assert_int_equal(wf_mesh_find_tile(f.mesh, 0, 0, 0, &tile), WF_OK);
-    assert_int_equal(wf_mesh_remove_tile(f.mesh, tile, NULL, NULL), WF_OK);
-    assert_false(wf_corridor_move_position(&f.c, centre(1, 0), f.query, &f.filter));
+    assert_int_equal(wf_mesh_find_tile(f.grid.mesh, 0, 0, 0, &tile), WF_OK);
+    assert_int_equal(wf_mesh_remove_tile(f.grid.mesh, tile, NULL, NULL), WF_OK);
+    assert_false(wf_corridor_move_position(&f.c, centre(1, 0), f.grid.query, &f.grid.filter));
     assert_true(wf_v3_equal(f.c.pos, centre(0, 0)));
     assert_int_equal(f.c.count, 4);
     // The target's polygon lives on: it still moves.
-    assert_true(wf_corridor_move_target(&f.c, wf_v3(3.25f, 0.0f, 0.5f), f.query, &f.filter));
+    assert_true(wf_corridor_move_target(&f.c, wf_v3(3.25f, 0.0f, 0.5f), f.grid.query, &f.grid.filter));
     assert_int_equal(f.c.count, 4);
     assert_true(near_2d(f.c.target, wf_v3(3.25f, 0.0f, 0.5f)));
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 /* ---------------------------------------------------------------------------
@@ -421,27 +393,27 @@ static void test_move_position_from_a_stale_polygon(void** state) {
 static void test_move_target(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     static const uint32_t row[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     set_cells(&f, row, 4, centre(0, 0), centre(3, 0));
     // On: one more polygon.
-    assert_true(wf_corridor_move_target(&f.c, centre(4, 0), f.query, &f.filter));
+    assert_true(wf_corridor_move_target(&f.c, centre(4, 0), f.grid.query, &f.grid.filter));
     static const uint32_t longer[5][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}};
     assert_cells(&f, longer, 5);
     assert_true(near_2d(f.c.target, centre(4, 0)));
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // Back along the corridor: cut where it walked back to.
-    assert_true(wf_corridor_move_target(&f.c, centre(2, 0), f.query, &f.filter));
+    assert_true(wf_corridor_move_target(&f.c, centre(2, 0), f.grid.query, &f.grid.filter));
     assert_cells(&f, row, 3);
     assert_true(near_2d(f.c.target, centre(2, 0)));
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // Sideways off it.
-    assert_true(wf_corridor_move_target(&f.c, centre(2, 1), f.query, &f.filter));
+    assert_true(wf_corridor_move_target(&f.c, centre(2, 1), f.grid.query, &f.grid.filter));
     static const uint32_t side[4][2] = {{0, 0}, {1, 0}, {2, 0}, {2, 1}};
     assert_cells(&f, side, 4);
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     assert_true(wf_v3_equal(f.c.pos, centre(0, 0)));
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 /* ---------------------------------------------------------------------------
@@ -454,69 +426,69 @@ static const uint32_t zig_zag[10][2] = {{0, 0}, {0, 1}, {1, 1}, {2, 1}, {2, 0},
 static void test_visibility_straightens_a_zig_zag(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     set_cells(&f, zig_zag, 10, centre(0, 0), centre(5, 0));
-    assert_consistent(f.query, &f.c);
-    wf_corridor_optimize_visibility(&f.c, centre(5, 0), 30.0f, f.query, &f.filter);
+    assert_consistent(f.grid.query, &f.c);
+    wf_corridor_optimize_visibility(&f.c, centre(5, 0), 30.0f, f.grid.query, &f.grid.filter);
     static const uint32_t straight[6][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}};
     assert_cells(&f, straight, 6);
     assert_true(wf_v3_equal(f.c.pos, centre(0, 0)) && wf_v3_equal(f.c.target, centre(5, 0)));
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
 
     // Range 2.2 m: the ray stops in cell (2, 0), which the corridor
     // reaches at its 5th polygon; the rest stays.
     set_cells(&f, zig_zag, 10, centre(0, 0), centre(5, 0));
-    wf_corridor_optimize_visibility(&f.c, centre(5, 0), 2.2f, f.query, &f.filter);
+    wf_corridor_optimize_visibility(&f.c, centre(5, 0), 2.2f, f.grid.query, &f.grid.filter);
     static const uint32_t part[8][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0},
                                         {3, 1}, {4, 1}, {4, 0}, {5, 0}};
     assert_cells(&f, part, 8);
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
 
     // Next at pos: nothing to do.
     set_cells(&f, zig_zag, 10, centre(0, 0), centre(5, 0));
-    wf_corridor_optimize_visibility(&f.c, wf_v3(0.505f, 0.0f, 0.5f), 30.0f, f.query, &f.filter);
+    wf_corridor_optimize_visibility(&f.c, wf_v3(0.505f, 0.0f, 0.5f), 30.0f, f.grid.query, &f.grid.filter);
     assert_cells(&f, zig_zag, 10);
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 static void test_visibility_never_cuts_through_walls(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 4, l_blocked);
+    open_corridor(&f, 1, 4, l_blocked);
     set_cells(&f, l_cells, 7, centre(0, 0), centre(3, 3));
     // The target is behind the L's inner corner.
-    wf_corridor_optimize_visibility(&f.c, centre(3, 3), 30.0f, f.query, &f.filter);
+    wf_corridor_optimize_visibility(&f.c, centre(3, 3), 30.0f, f.grid.query, &f.grid.filter);
     assert_cells(&f, l_cells, 7);
     // Towards the corner itself: the corridor already runs straight there.
-    wf_corridor_optimize_visibility(&f.c, wf_v3(3.0f, 0.0f, 1.0f), 30.0f, f.query, &f.filter);
+    wf_corridor_optimize_visibility(&f.c, wf_v3(3.0f, 0.0f, 1.0f), 30.0f, f.grid.query, &f.grid.filter);
     assert_cells(&f, l_cells, 7);
     // A filter that refuses cell (2, 0) makes it a wall for the ray.
     static const uint32_t row[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     set_cells(&f, row, 4, centre(0, 0), centre(3, 0));
-    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, cell(&f, 2, 0), 2), WF_OK);
+    assert_int_equal(wf_mesh_set_poly_flags(f.grid.mesh, grid_cell(&f.grid, 2, 0), 2), WF_OK);
     wf_query_filter refuse = wf_query_filter_defaults();
     refuse.exclude_flags = 2;
-    wf_corridor_optimize_visibility(&f.c, centre(3, 0), 30.0f, f.query, &refuse);
+    wf_corridor_optimize_visibility(&f.c, centre(3, 0), 30.0f, f.grid.query, &refuse);
     assert_cells(&f, row, 4);
-    close_fixture(&f);
+    grid_close(&f.grid);
 
     // A ray that crosses corridor polygons but meets a wall (cell (4, 0))
     // at 70 % of the way: no shortcut, though the part walked was clear.
     uint8_t blocked[64] = {0};
     blocked[4] = 1;
-    grid_fixture(&f, 1, 8, blocked);
+    open_corridor(&f, 1, 8, blocked);
     static const uint32_t round_wall[10][2] = {{0, 0}, {0, 1}, {1, 1}, {2, 1}, {2, 0},
                                                {3, 0}, {3, 1}, {4, 1}, {5, 1}, {5, 0}};
     set_cells(&f, round_wall, 10, centre(0, 0), centre(5, 0));
-    wf_corridor_optimize_visibility(&f.c, centre(5, 0), 30.0f, f.query, &f.filter);
+    wf_corridor_optimize_visibility(&f.c, centre(5, 0), 30.0f, f.grid.query, &f.grid.filter);
     assert_cells(&f, round_wall, 10);
     // Aimed at (3, 0), short of the wall, the same ray does shortcut.
-    wf_corridor_optimize_visibility(&f.c, centre(3, 0), 30.0f, f.query, &f.filter);
+    wf_corridor_optimize_visibility(&f.c, centre(3, 0), 30.0f, f.grid.query, &f.grid.filter);
     static const uint32_t shortened[8][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0},
                                              {3, 1}, {4, 1}, {5, 1}, {5, 0}};
     assert_cells(&f, shortened, 8);
-    assert_consistent(f.query, &f.c);
-    close_fixture(&f);
+    assert_consistent(f.grid.query, &f.c);
+    grid_close(&f.grid);
 }
 
 // 6 x 6 cells, rows 4 and 5 closed, a 2 x 2 pillar at x 2..3, z 1..2.
@@ -535,36 +507,36 @@ static const uint32_t long_way[10][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 3}, {2, 3},
 static void test_topology_finds_the_shorter_side(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 6, pillar_blocked);
+    open_corridor(&f, 1, 6, pillar_blocked);
     wf_vec3 start = wf_v3(0.5f, 0.0f, 1.2f), goal = wf_v3(5.5f, 0.0f, 1.2f);
     set_cells(&f, long_way, 10, start, goal);
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // One expansion reaches only (0, 2) of the corridor, by the corridor's
     // own way: nothing changes.
-    assert_false(wf_corridor_optimize_topology(&f.c, f.query, &f.filter, 1));
+    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 1));
     assert_cells(&f, long_way, 10);
     // Enough to reach the target: the near side (z = 0) replaces the corridor.
-    assert_true(wf_corridor_optimize_topology(&f.c, f.query, &f.filter, 256));
+    assert_true(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256));
     assert_true(f.c.count < 10);
-    assert_true(f.c.polys[0].bits == cell(&f, 0, 1).bits);
-    assert_true(f.c.polys[f.c.count - 1].bits == cell(&f, 5, 1).bits);
+    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 0, 1).bits);
+    assert_true(f.c.polys[f.c.count - 1].bits == grid_cell(&f.grid, 5, 1).bits);
     bool near_side = false;
     for (uint32_t i = 0; i < f.c.count; ++i) {
-        near_side |= f.c.polys[i].bits == cell(&f, 2, 0).bits;
-        assert_false(f.c.polys[i].bits == cell(&f, 2, 3).bits);
+        near_side |= f.c.polys[i].bits == grid_cell(&f.grid, 2, 0).bits;
+        assert_false(f.c.polys[i].bits == grid_cell(&f.grid, 2, 3).bits);
     }
     assert_true(near_side);
     assert_true(wf_v3_equal(f.c.pos, start) && wf_v3_equal(f.c.target, goal));
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // Already the best: no change the second time.
     uint32_t count = f.c.count;
-    assert_false(wf_corridor_optimize_topology(&f.c, f.query, &f.filter, 256));
+    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256));
     assert_int_equal(f.c.count, count);
     // Too short to optimize.
     static const uint32_t two[2][2] = {{0, 1}, {0, 2}};
     set_cells(&f, two, 2, start, centre(0, 2));
-    assert_false(wf_corridor_optimize_topology(&f.c, f.query, &f.filter, 256));
-    close_fixture(&f);
+    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256));
+    grid_close(&f.grid);
 }
 
 /* ---------------------------------------------------------------------------
@@ -574,91 +546,91 @@ static void test_topology_finds_the_shorter_side(void** state) {
 static void test_valid_ahead_and_poly_passes(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 2, 4, NULL);
+    open_corridor(&f, 2, 4, NULL);
     uint32_t row[8][2];
     for (uint32_t x = 0; x < 8; ++x) {
         row[x][0] = x;
         row[x][1] = 0;
     }
     set_cells(&f, (const uint32_t(*)[2])row, 8, centre(0, 0), centre(7, 0));
-    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.mesh, &f.filter), 8);
-    assert_int_equal(wf_corridor_valid_ahead(&f.c, 3, f.mesh, &f.filter), 3);
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.grid.mesh, &f.grid.filter), 8);
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 3, f.grid.mesh, &f.grid.filter), 3);
     // Cell (2, 0) closed by its flags.
-    wf_poly_ref c2 = cell(&f, 2, 0);
-    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, c2, 0x4), WF_OK);
+    wf_poly_ref c2 = grid_cell(&f.grid, 2, 0);
+    assert_int_equal(wf_mesh_set_poly_flags(f.grid.mesh, c2, 0x4), WF_OK);
     wf_query_filter refuse = wf_query_filter_defaults();
     refuse.exclude_flags = 0x4;
-    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.mesh, &refuse), 2);
-    assert_int_equal(wf_corridor_valid_ahead(&f.c, 2, f.mesh, &refuse), 2);
-    assert_false(wf_poly_passes(f.mesh, c2, &refuse));
-    assert_true(wf_poly_passes(f.mesh, c2, &f.filter));
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.grid.mesh, &refuse), 2);
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 2, f.grid.mesh, &refuse), 2);
+    assert_false(wf_poly_passes(f.grid.mesh, c2, &refuse));
+    assert_true(wf_poly_passes(f.grid.mesh, c2, &f.grid.filter));
     wf_query_filter need = wf_query_filter_defaults();
     need.include_flags = 0x1; // c2 now has only 0x4
-    assert_false(wf_poly_passes(f.mesh, c2, &need));
-    assert_true(wf_poly_passes(f.mesh, cell(&f, 1, 0), &need));
-    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, c2, 0x1), WF_OK);
-    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.mesh, &refuse), 8);
+    assert_false(wf_poly_passes(f.grid.mesh, c2, &need));
+    assert_true(wf_poly_passes(f.grid.mesh, grid_cell(&f.grid, 1, 0), &need));
+    assert_int_equal(wf_mesh_set_poly_flags(f.grid.mesh, c2, 0x1), WF_OK);
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.grid.mesh, &refuse), 8);
     // Tile (1, 0) removed: cells 4..7 are stale.
-    wf_poly_ref c5 = cell(&f, 5, 0);
+    wf_poly_ref c5 = grid_cell(&f.grid, 5, 0);
     wf_tile_ref tile;
-    assert_int_equal(wf_mesh_find_tile(f.mesh, 1, 0, 0, &tile), WF_OK);
-    assert_int_equal(wf_mesh_remove_tile(f.mesh, tile, NULL, NULL), WF_OK);
-    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.mesh, &f.filter), 4);
-    assert_false(wf_poly_passes(f.mesh, c5, &f.filter));
-    assert_false(wf_poly_passes(f.mesh, c5, NULL));
-    assert_true(wf_poly_passes(f.mesh, c2, NULL));
-    assert_false(wf_poly_passes(f.mesh, (wf_poly_ref){0}, &f.filter));
-    close_fixture(&f);
+    assert_int_equal(wf_mesh_find_tile(f.grid.mesh, 1, 0, 0, &tile), WF_OK);
+    assert_int_equal(wf_mesh_remove_tile(f.grid.mesh, tile, NULL, NULL), WF_OK);
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.grid.mesh, &f.grid.filter), 4);
+    assert_false(wf_poly_passes(f.grid.mesh, c5, &f.grid.filter));
+    assert_false(wf_poly_passes(f.grid.mesh, c5, NULL));
+    assert_true(wf_poly_passes(f.grid.mesh, c2, NULL));
+    assert_false(wf_poly_passes(f.grid.mesh, (wf_poly_ref){0}, &f.grid.filter));
+    grid_close(&f.grid);
 }
 
 static void test_trim(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 4, l_blocked);
+    open_corridor(&f, 1, 4, l_blocked);
     set_cells(&f, l_cells, 7, centre(0, 0), centre(3, 3));
-    wf_corridor_trim(&f.c, 3, f.query);
+    wf_corridor_trim(&f.c, 3, f.grid.query);
     assert_cells(&f, l_cells, 3);
     // Cell (2, 0)'s point nearest (3.5, 3.5) is its corner (3, 1).
     assert_true(near_2d(f.c.target, wf_v3(3.0f, 0.0f, 1.0f)));
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // Keeping more than there is changes nothing.
-    wf_corridor_trim(&f.c, 5, f.query);
+    wf_corridor_trim(&f.c, 5, f.grid.query);
     assert_cells(&f, l_cells, 3);
     assert_true(near_2d(f.c.target, wf_v3(3.0f, 0.0f, 1.0f)));
     // 0 keeps the start polygon.
-    wf_corridor_trim(&f.c, 0, f.query);
+    wf_corridor_trim(&f.c, 0, f.grid.query);
     assert_cells(&f, l_cells, 1);
     assert_true(near_2d(f.c.target, wf_v3(1.0f, 0.0f, 1.0f)));
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 static void test_fix_start(void** state) {
     (void)state;
     fixture f;
-    grid_fixture(&f, 1, 8, NULL);
+    open_corridor(&f, 1, 8, NULL);
     static const uint32_t row[6][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}};
     set_cells(&f, row, 6, centre(0, 0), centre(5, 0));
     // Same polygon: only pos.
-    wf_corridor_fix_start(&f.c, cell(&f, 0, 0), wf_v3(0.25f, 0.0f, 0.75f));
+    wf_corridor_fix_start(&f.c, grid_cell(&f.grid, 0, 0), wf_v3(0.25f, 0.0f, 0.75f));
     assert_cells(&f, row, 6);
     assert_true(wf_v3_equal(f.c.pos, wf_v3(0.25f, 0.0f, 0.75f)));
     // Pushed forward to c2: c0 and c1 are passed.
-    wf_corridor_fix_start(&f.c, cell(&f, 2, 0), centre(2, 0));
+    wf_corridor_fix_start(&f.c, grid_cell(&f.grid, 2, 0), centre(2, 0));
     assert_cells(&f, row + 2, 4);
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // Pushed sideways into (2, 1): it leads into the old start.
-    wf_corridor_fix_start(&f.c, cell(&f, 2, 1), centre(2, 1));
+    wf_corridor_fix_start(&f.c, grid_cell(&f.grid, 2, 1), centre(2, 1));
     static const uint32_t side[5][2] = {{2, 1}, {2, 0}, {3, 0}, {4, 0}, {5, 0}};
     assert_cells(&f, side, 5);
     assert_true(wf_v3_equal(f.c.pos, centre(2, 1)));
-    assert_consistent(f.query, &f.c);
+    assert_consistent(f.grid.query, &f.c);
     // A full corridor gives up its last polygon.
     corridor_init(&f, 4);
     set_cells(&f, row, 4, centre(0, 0), centre(3, 0));
-    wf_corridor_fix_start(&f.c, cell(&f, 0, 1), centre(0, 1));
+    wf_corridor_fix_start(&f.c, grid_cell(&f.grid, 0, 1), centre(0, 1));
     static const uint32_t full[4][2] = {{0, 1}, {0, 0}, {1, 0}, {2, 0}};
     assert_cells(&f, full, 4);
-    close_fixture(&f);
+    grid_close(&f.grid);
 }
 
 /* ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 
 #include "counting_allocator.h"
 #include "crowd/local_boundary.h"
+#include "test_grid_fixture.h"
 #include "test_hooks.h"
 #include "test_meshes.h"
 #include "wayfarer/rng.h"
@@ -22,46 +23,9 @@
 #define MAX_WALLS 64u
 #define ALL_WALLS (WF_LOCAL_BOUNDARY_MAX_POLYS * WF_LOCAL_BOUNDARY_MAX_POLY_WALLS)
 
-typedef struct fixture {
-    counting_allocator counter;
-    wf_allocator alloc;
-    wf_mesh* mesh;
-    wf_query* query;
-    uint32_t cells_per_tile;
-    wf_query_filter filter;
-} fixture;
-
-static void open_grid(fixture* f, uint32_t tiles_x, uint32_t tiles_z, uint32_t n, float cell_size,
-                      const uint8_t* blocked) {
-    counting_allocator_init(&f->counter);
-    f->alloc = counting_allocator_hooks(&f->counter);
-    f->cells_per_tile = n;
-    f->mesh = test_mesh_grid(tiles_x, tiles_z, n, cell_size, blocked, NULL, &f->alloc);
-    assert_non_null(f->mesh);
-    wf_query_desc qd;
-    memset(&qd, 0, sizeof qd);
-    qd.mesh = f->mesh;
-    qd.max_nodes = 256;
-    qd.allocator = f->alloc;
-    assert_int_equal(wf_query_create(&qd, &f->query), WF_OK);
-    f->filter = wf_query_filter_defaults();
-}
-
-static void close_fixture(fixture* f) {
-    wf_query_destroy(f->query);
-    wf_mesh_destroy(f->mesh);
-    assert_int_equal(counting_allocator_live(&f->counter), 0);
-}
-
-static wf_poly_ref cell(const fixture* f, uint32_t x, uint32_t z) {
-    wf_poly_ref r = test_grid_poly(f->mesh, f->cells_per_tile, x, z);
-    assert_false(wf_poly_ref_is_null(r));
-    return r;
-}
-
 /// Reference: every wall of the given polygons within range, in the order
 /// read, stably sorted by distance, cut to max.
-static uint32_t reference_walls(fixture* f, const wf_poly_ref* polys, uint32_t poly_count,
+static uint32_t reference_walls(grid_fixture* f, const wf_poly_ref* polys, uint32_t poly_count,
                                 wf_vec3 pos, float range, wf_vec3* out, uint32_t max) {
     static wf_vec3 all[2u * ALL_WALLS];
     static float dist[ALL_WALLS];
@@ -108,7 +72,7 @@ static float wall_dist(const wf_vec3* walls, uint32_t i, wf_vec3 pos) {
 }
 
 /// Collects, checks against the reference and the ordering, returns count.
-static uint32_t collect_checked(fixture* f, wf_poly_ref start, wf_vec3 pos, float range,
+static uint32_t collect_checked(grid_fixture* f, wf_poly_ref start, wf_vec3 pos, float range,
                                 wf_vec3* walls, uint32_t max_walls, uint32_t* out_poly_count) {
     wf_poly_ref polys[WF_LOCAL_BOUNDARY_MAX_POLYS];
     uint32_t poly_count = 99;
@@ -140,11 +104,11 @@ static uint32_t collect_checked(fixture* f, wf_poly_ref start, wf_vec3 pos, floa
 
 static void test_walls_of_a_3x3_block(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 1, 1, 3, 1.0f, NULL);
+    grid_fixture f;
+    grid_open(&f, 1, 1, 3, 1.0f, NULL, NULL, 256);
     wf_vec3 walls[2u * MAX_WALLS];
     wf_vec3 pos = wf_v3(1.5f, 0.0f, 1.5f);
-    wf_poly_ref start = cell(&f, 1, 1);
+    wf_poly_ref start = grid_cell(&f, 1, 1);
     uint32_t polys = 0;
     // The 12 unit border segments: the 4 in the middle of a side are 1.5
     // away, the 8 at the corners sqrt(2.5).
@@ -168,20 +132,20 @@ static void test_walls_of_a_3x3_block(void** state) {
     assert_int_equal(collect_checked(&f, start, pos, 1.49f, walls, MAX_WALLS, NULL), 0);
     // From a corner cell: its two own walls touch the point's cell.
     pos = wf_v3(0.25f, 0.0f, 0.5f);
-    assert_int_equal(collect_checked(&f, cell(&f, 0, 0), pos, 0.6f, walls, MAX_WALLS, NULL), 3);
+    assert_int_equal(collect_checked(&f, grid_cell(&f, 0, 0), pos, 0.6f, walls, MAX_WALLS, NULL), 3);
     assert_float_equal(wall_dist(walls, 0, pos), 0.0625f, 1e-7f); // x = 0
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_walls_around_a_blocked_cell(void** state) {
     (void)state;
     uint8_t blocked[25] = {0};
     blocked[2 * 5 + 3] = 1; // cell (3, 2)
-    fixture f;
-    open_grid(&f, 1, 1, 5, 1.0f, blocked);
+    grid_fixture f;
+    grid_open(&f, 1, 1, 5, 1.0f, blocked, NULL, 256);
     wf_vec3 walls[2u * MAX_WALLS];
     wf_vec3 pos = wf_v3(2.5f, 0.0f, 2.5f);
-    wf_poly_ref start = cell(&f, 2, 2);
+    wf_poly_ref start = grid_cell(&f, 2, 2);
     // The blocked cell's face x = 3 (0.5 away), its faces z = 2 and z = 3
     // from cells (3, 1) and (3, 3) (sqrt(0.5) away).
     assert_int_equal(collect_checked(&f, start, pos, 1.0f, walls, MAX_WALLS, NULL), 3);
@@ -201,7 +165,7 @@ static void test_walls_around_a_blocked_cell(void** state) {
     for (float r = 0.0f; r <= 4.0f; r += 0.25f) {
         collect_checked(&f, start, pos, r, walls, MAX_WALLS, NULL);
         collect_checked(&f, start, pos, r, walls, 5, NULL);
-        collect_checked(&f, cell(&f, 4, 4), wf_v3(4.2f, 0.0f, 4.9f), r, walls, 8, NULL);
+        collect_checked(&f, grid_cell(&f, 4, 4), wf_v3(4.2f, 0.0f, 4.9f), r, walls, 8, NULL);
     }
     // Random points, ranges and small max_walls: nearer walls often come
     // after the output is full and must push farther ones out.
@@ -213,35 +177,35 @@ static void test_walls_around_a_blocked_cell(void** state) {
             continue;
         }
         wf_vec3 p = wf_v3((float)cx + wf_rng_float01(&rng), 0.0f, (float)cz + wf_rng_float01(&rng));
-        collect_checked(&f, cell(&f, cx, cz), p, wf_rng_range(&rng, 0.0f, 3.0f), walls,
+        collect_checked(&f, grid_cell(&f, cx, cz), p, wf_rng_range(&rng, 0.0f, 3.0f), walls,
                         maxes[wf_rng_below(&rng, 6)], NULL);
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_cut_neighbourhood_still_gives_walls(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 1, 1, 8, 1.0f, NULL);
+    grid_fixture f;
+    grid_open(&f, 1, 1, 8, 1.0f, NULL, NULL, 256);
     wf_vec3 walls[2u * MAX_WALLS];
     uint32_t polys = 0;
     // 64 cells in range, 16 searched: the walls of those are used.
     wf_vec3 pos = wf_v3(1.5f, 0.0f, 1.5f);
-    uint32_t n = collect_checked(&f, cell(&f, 1, 1), pos, 100.0f, walls, MAX_WALLS, &polys);
+    uint32_t n = collect_checked(&f, grid_cell(&f, 1, 1), pos, 100.0f, walls, MAX_WALLS, &polys);
     assert_int_equal(polys, WF_LOCAL_BOUNDARY_MAX_POLYS);
     assert_true(n >= 2);
     assert_float_equal(wall_dist(walls, 0, pos), 2.25f, 0.0f); // x = 0 and z = 0 beside it
     assert_float_equal(wall_dist(walls, 1, pos), 2.25f, 0.0f);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_open_polygon_has_no_walls_nearby(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 1, 1, 1, 20.0f, NULL); // one 20 x 20 polygon
+    grid_fixture f;
+    grid_open(&f, 1, 1, 1, 20.0f, NULL, NULL, 256); // one 20 x 20 polygon
     wf_vec3 walls[2u * MAX_WALLS];
     wf_vec3 pos = wf_v3(10.0f, 0.0f, 10.0f);
-    wf_poly_ref start = cell(&f, 0, 0);
+    wf_poly_ref start = grid_cell(&f, 0, 0);
     uint32_t polys = 0;
     assert_int_equal(collect_checked(&f, start, pos, 5.0f, walls, MAX_WALLS, &polys), 0);
     assert_int_equal(polys, 1);
@@ -250,18 +214,18 @@ static void test_open_polygon_has_no_walls_nearby(void** state) {
     for (uint32_t i = 0; i < 4; ++i) {
         assert_float_equal(wall_dist(walls, i, pos), 100.0f, 0.0f);
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_polys_go_stale_when_a_tile_is_removed(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 2, 1, 3, 1.0f, NULL); // tiles of 3 x 3 cells side by side
+    grid_fixture f;
+    grid_open(&f, 2, 1, 3, 1.0f, NULL, NULL, 256); // tiles of 3 x 3 cells side by side
     wf_vec3 walls[2u * MAX_WALLS];
     wf_poly_ref polys[WF_LOCAL_BOUNDARY_MAX_POLYS];
     uint32_t poly_count = 0;
     wf_vec3 pos = wf_v3(2.8f, 0.0f, 1.5f);
-    uint32_t n = wf_local_boundary_collect(f.query, cell(&f, 2, 1), pos, 1.5f, &f.filter, walls,
+    uint32_t n = wf_local_boundary_collect(f.query, grid_cell(&f, 2, 1), pos, 1.5f, &f.filter, walls,
                                            MAX_WALLS, polys, &poly_count);
     assert_true(n > 0);
     bool other_tile = false;
@@ -274,12 +238,12 @@ static void test_polys_go_stale_when_a_tile_is_removed(void** state) {
     assert_true(wf_local_boundary_polys_valid(f.mesh, polys, poly_count));
     assert_true(wf_local_boundary_polys_valid(f.mesh, NULL, 0));
 
-    wf_poly_ref in_tile1 = cell(&f, 3, 1);
+    wf_poly_ref in_tile1 = grid_cell(&f, 3, 1);
     assert_int_equal(wf_mesh_remove_tile(f.mesh, tile1, NULL, NULL), WF_OK);
     assert_false(wf_local_boundary_polys_valid(f.mesh, polys, poly_count));
     // Collected again: now a wall at x = 3 where the tile was.
     uint32_t again = 0;
-    n = wf_local_boundary_collect(f.query, cell(&f, 2, 1), pos, 1.5f, &f.filter, walls, MAX_WALLS,
+    n = wf_local_boundary_collect(f.query, grid_cell(&f, 2, 1), pos, 1.5f, &f.filter, walls, MAX_WALLS,
                                   polys, &again);
     assert_true(wf_local_boundary_polys_valid(f.mesh, polys, again));
     assert_true(n > 0);
@@ -291,18 +255,18 @@ static void test_polys_go_stale_when_a_tile_is_removed(void** state) {
                      0);
     assert_int_equal(again, 0);
     assert_false(wf_local_boundary_polys_valid(f.mesh, &in_tile1, 1));
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_bad_arguments(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 1, 1, 3, 1.0f, NULL);
+    grid_fixture f;
+    grid_open(&f, 1, 1, 3, 1.0f, NULL, NULL, 256);
     wf_vec3 walls[2u * MAX_WALLS];
     wf_poly_ref polys[WF_LOCAL_BOUNDARY_MAX_POLYS];
     uint32_t count = 99;
     wf_vec3 pos = wf_v3(1.5f, 0.0f, 1.5f);
-    wf_poly_ref start = cell(&f, 1, 1);
+    wf_poly_ref start = grid_cell(&f, 1, 1);
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     assert_int_equal(wf_local_boundary_collect(NULL, start, pos, 1.0f, &f.filter, walls, 8, polys,
                                                &count),
@@ -327,7 +291,7 @@ static void test_bad_arguments(void** state) {
                      0);
     assert_int_equal(count, 0);
     assert_false(wf_local_boundary_polys_valid(f.mesh, &(wf_poly_ref){0}, 1));
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_segment_distance(void** state) {

@@ -14,55 +14,24 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_grid_fixture.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
 #include "test_hooks.h"
 
 #define EPS 1e-5f
 
-typedef struct fixture {
-    counting_allocator counter;
-    wf_allocator alloc;
-    wf_mesh* mesh;
-    wf_query* query;
-    uint32_t cells_per_tile;
-} fixture;
-
-static void make_query(fixture* f, uint32_t max_nodes) {
-    wf_query_desc qd;
-    memset(&qd, 0, sizeof qd);
-    qd.mesh = f->mesh;
-    qd.max_nodes = max_nodes;
-    qd.allocator = f->alloc;
-    assert_int_equal(wf_query_create(&qd, &f->query), WF_OK);
-    // The mesh it reads (the crowd's local boundary asks for it).
+/// Every query made here also checks that it names the mesh it reads (the
+/// crowd's local boundary asks for it).
+static void make_query(grid_fixture* f, uint32_t max_nodes) {
+    grid_make_query(f, max_nodes);
     assert_ptr_equal(wf_query_get_mesh(f->query), f->mesh);
 }
 
-static void begin(fixture* f) {
-    counting_allocator_init(&f->counter);
-    f->alloc = counting_allocator_hooks(&f->counter);
-}
-
-static void open_grid(fixture* f, uint32_t tiles_x, uint32_t tiles_z, uint32_t n,
+static void open_grid(grid_fixture* f, uint32_t tiles_x, uint32_t tiles_z, uint32_t n,
                       const uint8_t* blocked, const uint8_t* areas) {
-    begin(f);
-    f->cells_per_tile = n;
-    f->mesh = test_mesh_grid(tiles_x, tiles_z, n, 1.0f, blocked, areas, &f->alloc);
-    assert_non_null(f->mesh);
-    make_query(f, 256);
-}
-
-static void close_fixture(fixture* f) {
-    wf_query_destroy(f->query);
-    wf_mesh_destroy(f->mesh);
-    assert_int_equal(counting_allocator_live(&f->counter), 0);
-}
-
-static wf_poly_ref cell(const fixture* f, uint32_t x, uint32_t z) {
-    wf_poly_ref r = test_grid_poly(f->mesh, f->cells_per_tile, x, z);
-    assert_false(wf_poly_ref_is_null(r));
-    return r;
+    grid_open(f, tiles_x, tiles_z, n, 1.0f, blocked, areas, 256);
+    assert_ptr_equal(wf_query_get_mesh(f->query), f->mesh);
 }
 
 static void assert_vec_near(wf_vec3 v, float x, float y, float z) {
@@ -70,7 +39,6 @@ static void assert_vec_near(wf_vec3 v, float x, float y, float z) {
     assert_float_equal(v.y, y, EPS);
     assert_float_equal(v.z, z, EPS);
 }
-
 
 static int index_of(const wf_poly_ref* refs, uint32_t count, wf_poly_ref r) {
     for (uint32_t i = 0; i < count; ++i) {
@@ -81,7 +49,7 @@ static int index_of(const wf_poly_ref* refs, uint32_t count, wf_poly_ref r) {
     return -1;
 }
 
-static void add_tile(fixture* f, const wf_tile_build_desc* desc) {
+static void add_tile(grid_fixture* f, const wf_tile_build_desc* desc) {
     void* data;
     size_t size;
     wf_tile_ref tile;
@@ -91,7 +59,7 @@ static void add_tile(fixture* f, const wf_tile_build_desc* desc) {
         WF_OK);
 }
 
-static wf_tile_build_desc tile_desc(const fixture* f, float x0, float width) {
+static wf_tile_build_desc tile_desc(const grid_fixture* f, float x0, float width) {
     wf_tile_build_desc d;
     memset(&d, 0, sizeof d);
     d.bmin = wf_v3(x0, -1.0f, 0.0f);
@@ -112,13 +80,13 @@ static wf_tile_build_desc tile_desc(const fixture* f, float x0, float width) {
 /// (the 8 cells beside those); the 5 x 5 block's corners are 2.12 away.
 static void test_circle_counts_on_open_grid(void** state) {
     (void)state;
-    fixture f;
+    grid_fixture f;
     open_grid(&f, 2, 2, 3, NULL, NULL); // 6 x 6 cells, tile borders at 3
     wf_query_filter filter = wf_query_filter_defaults();
     wf_poly_ref refs[64], parents[64];
     float costs[64];
     uint32_t count = 0;
-    wf_poly_ref start = cell(&f, 2, 2);
+    wf_poly_ref start = grid_cell(&f, 2, 2);
     wf_vec3 c = wf_v3(2.5f, 0.0f, 2.5f);
     const float radii[] = {0.4f, 0.6f, 0.8f, 1.6f};
     const uint32_t expected[] = {1, 5, 9, 21};
@@ -133,7 +101,7 @@ static void test_circle_counts_on_open_grid(void** state) {
         for (uint32_t x = 0; x < 6; ++x) {
             bool corner = (x == 0 || x == 4) && (z == 0 || z == 4);
             bool in = x <= 4 && z <= 4 && !corner;
-            assert_int_equal(index_of(refs, count, cell(&f, x, z)) >= 0, in);
+            assert_int_equal(index_of(refs, count, grid_cell(&f, x, z)) >= 0, in);
         }
     }
     // Dijkstra order: the start first with cost 0, then never cheaper.
@@ -149,18 +117,18 @@ static void test_circle_counts_on_open_grid(void** state) {
     // Diagonal: 0.5 + sqrt(0.5) from one side cell's edge midpoint.
     const uint32_t side[4][2] = {{1, 2}, {3, 2}, {2, 1}, {2, 3}};
     for (int i = 0; i < 4; ++i) {
-        int k = index_of(refs, count, cell(&f, side[i][0], side[i][1]));
+        int k = index_of(refs, count, grid_cell(&f, side[i][0], side[i][1]));
         assert_true(k >= 1 && k <= 4);
         assert_true(wf_poly_ref_equal(parents[k], start));
         assert_float_equal(costs[k], 0.5f, EPS);
     }
-    int k = index_of(refs, count, cell(&f, 4, 2));
+    int k = index_of(refs, count, grid_cell(&f, 4, 2));
     assert_float_equal(costs[k], 1.5f, EPS);
-    assert_true(wf_poly_ref_equal(parents[k], cell(&f, 3, 2)));
-    k = index_of(refs, count, cell(&f, 3, 3));
+    assert_true(wf_poly_ref_equal(parents[k], grid_cell(&f, 3, 2)));
+    k = index_of(refs, count, grid_cell(&f, 3, 3));
     assert_float_equal(costs[k], 0.5f + sqrtf(0.5f), EPS);
-    assert_true(wf_poly_ref_equal(parents[k], cell(&f, 3, 2)) ||
-                wf_poly_ref_equal(parents[k], cell(&f, 2, 3)));
+    assert_true(wf_poly_ref_equal(parents[k], grid_cell(&f, 3, 2)) ||
+                wf_poly_ref_equal(parents[k], grid_cell(&f, 2, 3)));
 
     // Too small an output: what fits, in order, and WF_PARTIAL.
     wf_poly_ref few[3];
@@ -176,33 +144,33 @@ static void test_circle_counts_on_open_grid(void** state) {
                                                        NULL, NULL, 64, &count),
                      WF_PARTIAL);
     assert_int_equal(count, 3);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_circle_filter_and_area_costs(void** state) {
     (void)state;
     uint8_t areas[25] = {0};
     areas[2 * 5 + 2] = 3; // the centre cell
-    fixture f;
+    grid_fixture f;
     open_grid(&f, 1, 1, 5, NULL, areas);
     wf_query_filter filter = wf_query_filter_defaults();
     filter.area_cost[3] = 3.0f;
     wf_poly_ref refs[16], parents[16];
     float costs[16];
     uint32_t count = 0;
-    wf_poly_ref start = cell(&f, 2, 2);
+    wf_poly_ref start = grid_cell(&f, 2, 2);
     wf_vec3 c = wf_v3(2.5f, 0.0f, 2.5f);
-    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, cell(&f, 3, 2), 0x2), WF_OK);
+    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, grid_cell(&f, 3, 2), 0x2), WF_OK);
     filter.exclude_flags = 0x2;
     assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 0.6f, &filter, refs,
                                                        parents, costs, 16, &count),
                      WF_OK);
     assert_int_equal(count, 4); // (3, 2) refused
-    assert_true(index_of(refs, count, cell(&f, 3, 2)) < 0);
+    assert_true(index_of(refs, count, grid_cell(&f, 3, 2)) < 0);
     for (uint32_t i = 1; i < count; ++i) {
         assert_float_equal(costs[i], 0.5f * 3.0f, EPS); // crossing the centre cell costs 3x
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /*
@@ -211,8 +179,8 @@ static void test_circle_filter_and_area_costs(void** state) {
  * -> R8, which lies over R0 two metres up (R7 climbs to it). An off-mesh
  * link goes from R0's centre to R4's centre.
  */
-static void open_spiral(fixture* f) {
-    begin(f);
+static void open_spiral(grid_fixture* f) {
+    grid_begin(f);
     f->cells_per_tile = 3;
     wf_mesh_desc md;
     memset(&md, 0, sizeof md);
@@ -272,7 +240,7 @@ static void open_spiral(fixture* f) {
     make_query(f, 64);
 }
 
-static wf_poly_ref spiral(const fixture* f, uint32_t i) {
+static wf_poly_ref spiral(const grid_fixture* f, uint32_t i) {
     wf_tile_ref tile;
     assert_int_equal(wf_mesh_find_tile(f->mesh, 0, 0, 0, &tile), WF_OK);
     return wf_mesh_poly_ref(f->mesh, tile, i); // R0..R8, then the link (9)
@@ -280,7 +248,7 @@ static wf_poly_ref spiral(const fixture* f, uint32_t i) {
 
 static void test_neighbourhood_skips_the_floor_above(void** state) {
     (void)state;
-    fixture f;
+    grid_fixture f;
     open_spiral(&f);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_poly_ref refs[16], parents[16];
@@ -337,12 +305,12 @@ static void test_neighbourhood_skips_the_floor_above(void** state) {
                      WF_PARTIAL);
     assert_int_equal(count, 3);
     assert_true(wf_poly_ref_equal(refs[2], spiral(&f, 2)));
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_neighbourhood_on_grid(void** state) {
     (void)state;
-    fixture f;
+    grid_fixture f;
     open_grid(&f, 2, 2, 3, NULL, NULL);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_poly_ref refs[64];
@@ -351,13 +319,13 @@ static void test_neighbourhood_on_grid(void** state) {
     const float radii[] = {0.4f, 0.6f, 0.8f, 1.6f};
     const uint32_t expected[] = {1, 5, 9, 21};
     for (int i = 0; i < 4; ++i) {
-        assert_int_equal(wf_query_find_local_neighbourhood(f.query, cell(&f, 2, 2),
+        assert_int_equal(wf_query_find_local_neighbourhood(f.query, grid_cell(&f, 2, 2),
                                                            wf_v3(2.5f, 0.0f, 2.5f), radii[i],
                                                            &filter, refs, NULL, 64, &count),
                          WF_OK);
         assert_int_equal(count, expected[i]);
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /* ---- wall segments ---- */
@@ -370,7 +338,7 @@ static void assert_segment(const wf_vec3* segs, uint32_t i, float ax, float az, 
 
 static void test_wall_segments_of_corner_cell(void** state) {
     (void)state;
-    fixture f;
+    grid_fixture f;
     open_grid(&f, 1, 1, 3, NULL, NULL);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_vec3 segs[16];
@@ -378,7 +346,7 @@ static void test_wall_segments_of_corner_cell(void** state) {
     uint32_t count = 0;
     // Cell (0, 0): (0,0) -> (0,1) -> (1,1) -> (1,0). Edges 0 (x = 0) and
     // 3 (z = 0) are the mesh border; 1 and 2 lead to open cells.
-    assert_int_equal(wf_query_get_poly_wall_segments(f.query, cell(&f, 0, 0), &filter, segs,
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 0, 0), &filter, segs,
                                                      neis, 8, &count),
                      WF_OK);
     assert_int_equal(count, 2);
@@ -387,9 +355,9 @@ static void test_wall_segments_of_corner_cell(void** state) {
     assert_true(wf_poly_ref_is_null(neis[0]) && wf_poly_ref_is_null(neis[1]));
 
     // Cell (1, 0) refused: edge 2 becomes a wall naming it.
-    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, cell(&f, 1, 0), 0x2), WF_OK);
+    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, grid_cell(&f, 1, 0), 0x2), WF_OK);
     filter.exclude_flags = 0x2;
-    assert_int_equal(wf_query_get_poly_wall_segments(f.query, cell(&f, 0, 0), &filter, segs,
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 0, 0), &filter, segs,
                                                      neis, 8, &count),
                      WF_OK);
     assert_int_equal(count, 3);
@@ -397,32 +365,32 @@ static void test_wall_segments_of_corner_cell(void** state) {
     assert_segment(segs, 1, 1.0f, 1.0f, 1.0f, 0.0f);
     assert_segment(segs, 2, 1.0f, 0.0f, 0.0f, 0.0f);
     assert_true(wf_poly_ref_is_null(neis[0]));
-    assert_true(wf_poly_ref_equal(neis[1], cell(&f, 1, 0)));
+    assert_true(wf_poly_ref_equal(neis[1], grid_cell(&f, 1, 0)));
     assert_true(wf_poly_ref_is_null(neis[2]));
     // Neighbours are optional; a short buffer gets the first walls.
-    assert_int_equal(wf_query_get_poly_wall_segments(f.query, cell(&f, 0, 0), &filter, segs,
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 0, 0), &filter, segs,
                                                      NULL, 2, &count),
                      WF_PARTIAL);
     assert_int_equal(count, 2);
     assert_segment(segs, 1, 1.0f, 1.0f, 1.0f, 0.0f);
     // The centre cell has no walls.
-    assert_int_equal(wf_query_get_poly_wall_segments(f.query, cell(&f, 1, 1),
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 1, 1),
                                                      &(wf_query_filter){0}, segs, NULL, 0,
                                                      &count),
                      WF_PARTIAL); // a zero filter refuses every neighbour: 4 walls, no room
     filter = wf_query_filter_defaults();
     assert_int_equal(
-        wf_query_get_poly_wall_segments(f.query, cell(&f, 1, 1), &filter, segs, NULL, 0, &count),
+        wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 1, 1), &filter, segs, NULL, 0, &count),
         WF_OK);
     assert_int_equal(count, 0);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /// Tile (0,0): one 2 x 2 square polygon; tile (1,0): a 2 x 2 grid tile
 /// whose cell (2,1) is blocked, so the square's +X edge (x = 2, edge 2 from
 /// (2,2) to (2,0)) is linked only for z in [0, 1].
-static void open_split_tiles(fixture* f) {
-    begin(f);
+static void open_split_tiles(grid_fixture* f) {
+    grid_begin(f);
     f->cells_per_tile = 2;
     wf_mesh_desc md;
     memset(&md, 0, sizeof md);
@@ -450,7 +418,7 @@ static void open_split_tiles(fixture* f) {
     make_query(f, 64);
 }
 
-static wf_poly_ref square(const fixture* f) {
+static wf_poly_ref square(const grid_fixture* f) {
     wf_tile_ref tile;
     assert_int_equal(wf_mesh_find_tile(f->mesh, 0, 0, 0, &tile), WF_OK);
     return wf_mesh_poly_ref(f->mesh, tile, 0);
@@ -458,7 +426,7 @@ static wf_poly_ref square(const fixture* f) {
 
 static void test_wall_segments_of_partly_linked_edge(void** state) {
     (void)state;
-    fixture f;
+    grid_fixture f;
     open_split_tiles(&f);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_vec3 segs[16];
@@ -476,7 +444,7 @@ static void test_wall_segments_of_partly_linked_edge(void** state) {
         assert_true(wf_poly_ref_is_null(neis[i]));
     }
     // With cell (2, 0) refused the linked half is a wall naming it.
-    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, cell(&f, 2, 0), 0x2), WF_OK);
+    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, grid_cell(&f, 2, 0), 0x2), WF_OK);
     filter.exclude_flags = 0x2;
     assert_int_equal(
         wf_query_get_poly_wall_segments(f.query, square(&f), &filter, segs, neis, 8, &count),
@@ -485,8 +453,8 @@ static void test_wall_segments_of_partly_linked_edge(void** state) {
     assert_segment(segs, 2, 2.0f, 2.0f, 2.0f, 1.0f);
     assert_segment(segs, 3, 2.0f, 1.0f, 2.0f, 0.0f);
     assert_true(wf_poly_ref_is_null(neis[2]));
-    assert_true(wf_poly_ref_equal(neis[3], cell(&f, 2, 0)));
-    close_fixture(&f);
+    assert_true(wf_poly_ref_equal(neis[3], grid_cell(&f, 2, 0)));
+    grid_close(&f);
 }
 
 /// Found by fuzz/fuzz_cache_file: a tile the tile cache built from a valid
@@ -497,8 +465,8 @@ static void test_wall_segments_of_partly_linked_edge(void** state) {
 /// a refused cell lies across.
 static void test_wall_segments_of_edge_facing_many_polygons(void** state) {
     (void)state;
-    fixture f;
-    begin(&f);
+    grid_fixture f;
+    grid_begin(&f);
     wf_mesh_desc md;
     memset(&md, 0, sizeof md);
     md.tile_width = 2.0f;
@@ -554,7 +522,7 @@ static void test_wall_segments_of_edge_facing_many_polygons(void** state) {
         assert_segment(segs, 2u + k, 2.0f, z1, 2.0f, z1 - 2.0f / 12.0f);
         assert_false(wf_poly_ref_is_null(neis[2u + k]));
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /* ---- distance to wall ---- */
@@ -563,13 +531,13 @@ static void test_distance_to_wall_on_grid(void** state) {
     (void)state;
     uint8_t blocked[25] = {0};
     blocked[2 * 5 + 3] = 1; // cell (3, 2)
-    fixture f;
+    grid_fixture f;
     open_grid(&f, 1, 1, 5, blocked, NULL);
     wf_query_filter filter = wf_query_filter_defaults();
     float d;
     wf_vec3 hit, normal;
     // Next to the mesh border x = 0.
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, cell(&f, 0, 2),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, grid_cell(&f, 0, 2),
                                                     wf_v3(0.5f, 0.0f, 2.5f), 3.0f, &filter, &d,
                                                     &hit, &normal),
                      WF_OK);
@@ -577,7 +545,7 @@ static void test_distance_to_wall_on_grid(void** state) {
     assert_vec_near(hit, 0.0f, 0.0f, 2.5f);
     assert_vec_near(normal, 1.0f, 0.0f, 0.0f);
     // Nothing within 0.3.
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, cell(&f, 0, 2),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, grid_cell(&f, 0, 2),
                                                     wf_v3(0.5f, 0.0f, 2.5f), 0.3f, &filter, &d,
                                                     &hit, &normal),
                      WF_OK);
@@ -586,7 +554,7 @@ static void test_distance_to_wall_on_grid(void** state) {
     assert_vec_near(normal, 0.0f, 0.0f, 0.0f);
     // The blocked cell's face x = 3 (a wall of the start cell) is 0.8 away;
     // the nearest border (x = 0) is 2.2 away.
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, cell(&f, 2, 2),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, grid_cell(&f, 2, 2),
                                                     wf_v3(2.2f, 0.0f, 2.5f), 10.0f, &filter, &d,
                                                     &hit, &normal),
                      WF_OK);
@@ -595,13 +563,13 @@ static void test_distance_to_wall_on_grid(void** state) {
     assert_vec_near(normal, -1.0f, 0.0f, 0.0f);
     // From cell (1, 1), two cells from any wall: the borders x = 0 and
     // z = 0 are 1.5 away, the blocked cell's corner (3, 2) 1.58.
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, cell(&f, 1, 1),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, grid_cell(&f, 1, 1),
                                                     wf_v3(1.5f, 0.0f, 1.5f), 10.0f, &filter, &d,
                                                     &hit, &normal),
                      WF_OK);
     assert_float_equal(d, 1.5f, EPS);
     // Hit and normal are optional.
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, cell(&f, 4, 4),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, grid_cell(&f, 4, 4),
                                                     wf_v3(4.5f, 0.0f, 4.9f), 10.0f, &filter, &d,
                                                     NULL, NULL),
                      WF_OK);
@@ -610,32 +578,32 @@ static void test_distance_to_wall_on_grid(void** state) {
     // and the distance is an upper bound of the true 0.5 (face x = 3).
     wf_query_destroy(f.query);
     make_query(&f, 2);
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, cell(&f, 2, 2),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, grid_cell(&f, 2, 2),
                                                     wf_v3(2.5f, 0.0f, 2.2f), 10.0f, &filter, &d,
                                                     &hit, &normal),
                      WF_PARTIAL);
     assert_true(d >= 0.5f - EPS && d <= 10.0f);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_distance_to_wall_refused_and_split_edges(void** state) {
     (void)state;
-    fixture f;
+    grid_fixture f;
     open_grid(&f, 1, 1, 5, NULL, NULL);
     wf_query_filter filter = wf_query_filter_defaults();
     float d;
     wf_vec3 hit, normal;
     // Refusing cell (3, 2) makes its face x = 3 a wall, like blocking it.
-    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, cell(&f, 3, 2), 0x2), WF_OK);
+    assert_int_equal(wf_mesh_set_poly_flags(f.mesh, grid_cell(&f, 3, 2), 0x2), WF_OK);
     filter.exclude_flags = 0x2;
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, cell(&f, 2, 2),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, grid_cell(&f, 2, 2),
                                                     wf_v3(2.2f, 0.0f, 2.5f), 10.0f, &filter, &d,
                                                     &hit, &normal),
                      WF_OK);
     assert_float_equal(d, 0.8f, EPS);
     assert_vec_near(hit, 3.0f, 0.0f, 2.5f);
     assert_vec_near(normal, -1.0f, 0.0f, 0.0f);
-    close_fixture(&f);
+    grid_close(&f);
 
     open_split_tiles(&f);
     filter = wf_query_filter_defaults();
@@ -656,17 +624,17 @@ static void test_distance_to_wall_refused_and_split_edges(void** state) {
     assert_float_equal(d, 0.5f, EPS);
     assert_vec_near(hit, 1.9f, 0.0f, 0.0f);
     assert_vec_near(normal, 0.0f, 0.0f, 1.0f);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /* ---- bad input ---- */
 
 static void test_bad_arguments_and_stale_refs(void** state) {
     (void)state;
-    fixture f;
+    grid_fixture f;
     open_grid(&f, 2, 1, 2, NULL, NULL);
     wf_query_filter filter = wf_query_filter_defaults();
-    wf_poly_ref start = cell(&f, 0, 0);
+    wf_poly_ref start = grid_cell(&f, 0, 0);
     wf_vec3 c = wf_v3(0.5f, 0.0f, 0.5f), nan_pos = wf_v3(NAN, 0.0f, 0.0f);
     wf_poly_ref refs[8];
     wf_vec3 segs[16];
@@ -733,7 +701,7 @@ static void test_bad_arguments_and_stale_refs(void** state) {
         WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous);
 
-    wf_poly_ref in_removed = cell(&f, 3, 1);
+    wf_poly_ref in_removed = grid_cell(&f, 3, 1);
     wf_tile_ref tile;
     assert_int_equal(wf_mesh_find_tile(f.mesh, 1, 0, 0, &tile), WF_OK);
     assert_int_equal(wf_mesh_remove_tile(f.mesh, tile, NULL, NULL), WF_OK);
@@ -751,13 +719,13 @@ static void test_bad_arguments_and_stale_refs(void** state) {
                                                     NULL, NULL),
                      WF_ERR_STALE_REF);
     // The cell next to the removed tile now has a wall on its +X edge.
-    assert_int_equal(wf_query_get_poly_wall_segments(f.query, cell(&f, 1, 0), &filter, segs,
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 1, 0), &filter, segs,
                                                      NULL, 8, &count),
                      WF_OK);
     assert_int_equal(count, 2);
     assert_segment(segs, 0, 2.0f, 1.0f, 2.0f, 0.0f);
     assert_segment(segs, 1, 2.0f, 0.0f, 1.0f, 0.0f);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 int main(void) {

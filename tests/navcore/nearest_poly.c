@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_grid_fixture.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
 #include "test_hooks.h"
@@ -60,40 +61,16 @@ static uint64_t min_bits(uint64_t a, uint64_t b) { return a < b ? a : b; }
  * 8 x 8 grid of unit cells in 2 x 2 tiles of 4 x 4 cells, y = 0.
  */
 
-typedef struct grid_fixture {
-    counting_allocator counter;
-    wf_mesh* mesh;
-    wf_query* query;
-    wf_query_filter filter;
-} grid_fixture;
-
 static int grid_setup(void** state) {
     static grid_fixture fx;
-    memset(&fx, 0, sizeof fx);
-    counting_allocator_init(&fx.counter);
-    wf_allocator a = counting_allocator_hooks(&fx.counter);
-    fx.mesh = test_mesh_grid(2, 2, 4, 1.0f, NULL, NULL, &a);
-    if (fx.mesh == NULL) {
-        return -1;
-    }
-    fx.query = make_query(fx.mesh, &fx.counter);
-    fx.filter = wf_query_filter_defaults();
+    grid_open(&fx, 2, 2, 4, 1.0f, NULL, NULL, 256);
     *state = &fx;
     return 0;
 }
 
 static int grid_teardown(void** state) {
-    grid_fixture* fx = *state;
-    wf_query_destroy(fx->query);
-    wf_mesh_destroy(fx->mesh);
-    assert_int_equal(counting_allocator_live(&fx->counter), 0);
+    grid_close(*state);
     return 0;
-}
-
-static wf_poly_ref cell(const grid_fixture* fx, uint32_t x, uint32_t z) {
-    wf_poly_ref r = test_grid_poly(fx->mesh, 4, x, z);
-    assert_false(wf_poly_ref_is_null(r));
-    return r;
 }
 
 static void test_point_over_a_polygon(void** state) {
@@ -103,19 +80,19 @@ static void test_point_over_a_polygon(void** state) {
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(2.25f, 0.4f, 5.75f),
                                                 wf_v3(0.5f, 1.0f, 0.5f), &fx->filter, &ref, &p),
                      WF_OK);
-    assert_true(ref.bits == cell(fx, 2, 5).bits);
+    assert_true(ref.bits == grid_cell(fx, 2, 5).bits);
     assert_vec_near(p, 2.25f, 0.0f, 5.75f); // straight below, on the floor
     // Same polygon in another tile (tile 1, 1), found from below the floor.
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(6.5f, -0.75f, 4.25f),
                                                 wf_v3(0.25f, 1.0f, 0.25f), &fx->filter, &ref, &p),
                      WF_OK);
-    assert_true(ref.bits == cell(fx, 6, 4).bits);
+    assert_true(ref.bits == grid_cell(fx, 6, 4).bits);
     assert_vec_near(p, 6.5f, 0.0f, 4.25f);
     // out_point is optional.
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(0.5f, 0.0f, 0.5f),
                                                 wf_v3(0.25f, 1.0f, 0.25f), &fx->filter, &ref, NULL),
                      WF_OK);
-    assert_true(ref.bits == cell(fx, 0, 0).bits);
+    assert_true(ref.bits == grid_cell(fx, 0, 0).bits);
 }
 
 static void test_point_outside_is_clamped_to_the_border(void** state) {
@@ -127,13 +104,13 @@ static void test_point_outside_is_clamped_to_the_border(void** state) {
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(-0.5f, 0.0f, 3.25f),
                                                 wf_v3(1.0f, 1.0f, 1.0f), &fx->filter, &ref, &p),
                      WF_OK);
-    assert_true(ref.bits == cell(fx, 0, 3).bits);
+    assert_true(ref.bits == grid_cell(fx, 0, 3).bits);
     assert_vec_near(p, 0.0f, 0.0f, 3.25f);
     // Beyond the far corner: the corner vertex of cell (7, 7).
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(9.0f, 0.5f, 8.5f),
                                                 wf_v3(2.0f, 1.0f, 2.0f), &fx->filter, &ref, &p),
                      WF_OK);
-    assert_true(ref.bits == cell(fx, 7, 7).bits);
+    assert_true(ref.bits == grid_cell(fx, 7, 7).bits);
     assert_vec_near(p, 8.0f, 0.0f, 8.0f);
 }
 
@@ -146,17 +123,17 @@ static void test_shared_edges_pick_the_lowest_ref(void** state) {
     assert_int_equal(
         wf_query_find_nearest_poly(fx->query, wf_v3(1.0f, 0.0f, 2.5f), ext, &fx->filter, &ref, &p),
         WF_OK);
-    assert_true(ref.bits == min_bits(cell(fx, 0, 2).bits, cell(fx, 1, 2).bits));
+    assert_true(ref.bits == min_bits(grid_cell(fx, 0, 2).bits, grid_cell(fx, 1, 2).bits));
     assert_vec_near(p, 1.0f, 0.0f, 2.5f);
     // Tile border x = 4 between cells (3, 1) and (4, 1), in different tiles.
     assert_int_equal(
         wf_query_find_nearest_poly(fx->query, wf_v3(4.0f, 0.0f, 1.5f), ext, &fx->filter, &ref, &p),
         WF_OK);
-    assert_true(ref.bits == min_bits(cell(fx, 3, 1).bits, cell(fx, 4, 1).bits));
+    assert_true(ref.bits == min_bits(grid_cell(fx, 3, 1).bits, grid_cell(fx, 4, 1).bits));
     assert_vec_near(p, 4.0f, 0.0f, 1.5f);
     // The vertex shared by four tiles.
-    uint64_t lowest = min_bits(min_bits(cell(fx, 3, 3).bits, cell(fx, 4, 3).bits),
-                               min_bits(cell(fx, 3, 4).bits, cell(fx, 4, 4).bits));
+    uint64_t lowest = min_bits(min_bits(grid_cell(fx, 3, 3).bits, grid_cell(fx, 4, 3).bits),
+                               min_bits(grid_cell(fx, 3, 4).bits, grid_cell(fx, 4, 4).bits));
     assert_int_equal(
         wf_query_find_nearest_poly(fx->query, wf_v3(4.0f, 0.0f, 4.0f), ext, &fx->filter, &ref, &p),
         WF_OK);
@@ -187,7 +164,7 @@ static void test_box_too_small_finds_nothing(void** state) {
 
 static void test_filter_excludes_polygons(void** state) {
     grid_fixture* fx = *state;
-    wf_poly_ref excluded = cell(fx, 2, 5);
+    wf_poly_ref excluded = grid_cell(fx, 2, 5);
     assert_int_equal(wf_mesh_set_poly_flags(fx->mesh, excluded, 2), WF_OK);
     wf_query_filter f = wf_query_filter_defaults();
     f.exclude_flags = 2;
@@ -198,7 +175,7 @@ static void test_filter_excludes_polygons(void** state) {
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(2.25f, 0.0f, 5.5f),
                                                 wf_v3(0.5f, 1.0f, 0.5f), &f, &ref, &p),
                      WF_OK);
-    assert_true(ref.bits == cell(fx, 1, 5).bits);
+    assert_true(ref.bits == grid_cell(fx, 1, 5).bits);
     assert_vec_near(p, 2.0f, 0.0f, 5.5f);
     // A box holding only the excluded polygon finds nothing.
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(2.5f, 0.0f, 5.5f),
@@ -241,7 +218,7 @@ static void test_polys_in_box(void** state) {
     assert_int_equal(n, 16);
     for (uint32_t z = 2; z <= 5; ++z) {
         for (uint32_t x = 2; x <= 5; ++x) {
-            assert_true(contains(refs, n, cell(fx, x, z)));
+            assert_true(contains(refs, n, grid_cell(fx, x, z)));
         }
     }
     // Too small an array: the first 5, all distinct and in the box.
@@ -278,15 +255,15 @@ static void test_polys_in_box(void** state) {
                      WF_OK);
     assert_int_equal(n, 64);
     // Filtered: one flagged polygon excluded.
-    assert_int_equal(wf_mesh_set_poly_flags(fx->mesh, cell(fx, 3, 3), 2), WF_OK);
+    assert_int_equal(wf_mesh_set_poly_flags(fx->mesh, grid_cell(fx, 3, 3), 2), WF_OK);
     wf_query_filter f = wf_query_filter_defaults();
     f.exclude_flags = 2;
     assert_int_equal(wf_query_find_polys_in_box(fx->query, wf_v3(4.0f, 0.0f, 4.0f),
                                                 wf_v3(1.5f, 1.0f, 1.5f), &f, refs, 80, &n),
                      WF_OK);
     assert_int_equal(n, 15);
-    assert_false(contains(refs, n, cell(fx, 3, 3)));
-    assert_int_equal(wf_mesh_set_poly_flags(fx->mesh, cell(fx, 3, 3), 1), WF_OK);
+    assert_false(contains(refs, n, grid_cell(fx, 3, 3)));
+    assert_int_equal(wf_mesh_set_poly_flags(fx->mesh, grid_cell(fx, 3, 3), 1), WF_OK);
     // Nothing there: OK with none.
     assert_int_equal(wf_query_find_polys_in_box(fx->query, wf_v3(20.0f, 0.0f, 20.0f),
                                                 wf_v3(1.0f, 1.0f, 1.0f), &fx->filter, refs, 80,
@@ -335,7 +312,7 @@ static void test_bad_arguments(void** state) {
     assert_int_equal(wf_query_find_polys_in_box(fx->query, wf_v3(0.0f, NAN, 0.0f), e,
                                                 &fx->filter, refs, 4, &n),
                      WF_ERR_INVALID_ARG);
-    wf_poly_ref good = cell(fx, 1, 1);
+    wf_poly_ref good = grid_cell(fx, 1, 1);
     float h;
     assert_int_equal(wf_query_closest_point_on_poly(NULL, good, c, &p, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_closest_point_on_poly(fx->query, good, c, NULL, NULL),
@@ -354,7 +331,7 @@ static void test_bad_arguments(void** state) {
 
 static void test_closest_point_and_height_on_grid(void** state) {
     grid_fixture* fx = *state;
-    wf_poly_ref r = cell(fx, 5, 2); // x 5..6, z 2..3
+    wf_poly_ref r = grid_cell(fx, 5, 2); // x 5..6, z 2..3
     wf_vec3 p;
     bool inside = false;
     assert_int_equal(wf_query_closest_point_on_poly(fx->query, r, wf_v3(5.25f, 3.0f, 2.75f), &p,

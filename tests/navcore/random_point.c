@@ -13,52 +13,13 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_grid_fixture.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
 #include "test_hooks.h"
 
-typedef struct fixture {
-    counting_allocator counter;
-    wf_allocator alloc;
-    wf_mesh* mesh;
-    wf_query* query;
-    uint32_t cells_per_tile;
-} fixture;
-
-static void make_query(fixture* f, uint32_t max_nodes) {
-    wf_query_desc qd;
-    memset(&qd, 0, sizeof qd);
-    qd.mesh = f->mesh;
-    qd.max_nodes = max_nodes;
-    qd.allocator = f->alloc;
-    assert_int_equal(wf_query_create(&qd, &f->query), WF_OK);
-}
-
-static void open_grid(fixture* f, uint32_t tiles_x, uint32_t tiles_z, uint32_t n,
-                      const uint8_t* blocked) {
-    counting_allocator_init(&f->counter);
-    f->alloc = counting_allocator_hooks(&f->counter);
-    f->cells_per_tile = n;
-    f->mesh = test_mesh_grid(tiles_x, tiles_z, n, 1.0f, blocked, NULL, &f->alloc);
-    assert_non_null(f->mesh);
-    make_query(f, 256);
-}
-
-static void close_fixture(fixture* f) {
-    wf_query_destroy(f->query);
-    wf_mesh_destroy(f->mesh);
-    assert_int_equal(counting_allocator_live(&f->counter), 0);
-}
-
-static wf_poly_ref cell(const fixture* f, uint32_t x, uint32_t z) {
-    wf_poly_ref r = test_grid_poly(f->mesh, f->cells_per_tile, x, z);
-    assert_false(wf_poly_ref_is_null(r));
-    return r;
-}
-
-
 /// Checks that p lies on polygon ref, which is the grid cell under p.
-static void assert_on_cell(const fixture* f, wf_poly_ref ref, wf_vec3 p, uint32_t width,
+static void assert_on_cell(const grid_fixture* f, wf_poly_ref ref, wf_vec3 p, uint32_t width,
                            uint32_t depth) {
     assert_true(p.x >= 0.0f && p.x <= (float)width && p.z >= 0.0f && p.z <= (float)depth);
     assert_true(p.y == 0.0f);
@@ -67,14 +28,14 @@ static void assert_on_cell(const fixture* f, wf_poly_ref ref, wf_vec3 p, uint32_
     assert_true(h == 0.0f);
     float fx = floorf(p.x), fz = floorf(p.z);
     if (fx != p.x && fz != p.z) { // not on a cell edge, so the cell is known
-        assert_true(wf_poly_ref_equal(ref, cell(f, (uint32_t)fx, (uint32_t)fz)));
+        assert_true(wf_poly_ref_equal(ref, grid_cell(f, (uint32_t)fx, (uint32_t)fz)));
     }
 }
 
 static void test_same_seed_same_points(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 2, 1, 4, NULL);
+    grid_fixture f;
+    grid_open(&f, 2, 1, 4, 1.0f, NULL, NULL, 256);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_rng a = wf_rng_make(42, 7), b = wf_rng_make(42, 7), c = wf_rng_make(43, 7);
     bool any_differs = false;
@@ -94,16 +55,16 @@ static void test_same_seed_same_points(void** state) {
     for (int i = 0; i < 20; ++i) {
         wf_poly_ref ra, rb;
         wf_vec3 pa, pb;
-        assert_int_equal(wf_query_find_random_point_around(f.query, cell(&f, 3, 1), center, 2.0f,
+        assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 3, 1), center, 2.0f,
                                                            &filter, &a, &ra, &pa),
                          WF_OK);
-        assert_int_equal(wf_query_find_random_point_around(f.query, cell(&f, 3, 1), center, 2.0f,
+        assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 3, 1), center, 2.0f,
                                                            &filter, &b, &rb, &pb),
                          WF_OK);
         assert_true(wf_poly_ref_equal(ra, rb));
         assert_true(wf_v3_equal(pa, pb));
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /*
@@ -118,8 +79,8 @@ static void test_points_spread_by_area_and_avoid_blocked_cells(void** state) {
             blocked[z * 8 + x] = 1;
         }
     }
-    fixture f;
-    open_grid(&f, 2, 1, 4, blocked);
+    grid_fixture f;
+    grid_open(&f, 2, 1, 4, 1.0f, blocked, NULL, 256);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_rng rng = wf_rng_make(2026, 1);
     enum { SAMPLES = 4000 };
@@ -150,7 +111,7 @@ static void test_points_spread_by_area_and_avoid_blocked_cells(void** state) {
             assert_in_range(per_cell[i], 200 - 70, 200 + 70);
         }
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /// Inside one square polygon (a fan of two triangles from corner (0, 0))
@@ -159,8 +120,8 @@ static void test_points_spread_by_area_and_avoid_blocked_cells(void** state) {
 /// fan's corner.
 static void test_points_are_uniform_inside_a_polygon(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 1, 1, 1, NULL); // one 1 x 1 cell
+    grid_fixture f;
+    grid_open(&f, 1, 1, 1, 1.0f, NULL, NULL, 256); // one 1 x 1 cell
     wf_query_filter filter = wf_query_filter_defaults();
     wf_rng rng = wf_rng_make(5, 5);
     uint32_t quarter[4] = {0};
@@ -175,16 +136,16 @@ static void test_points_are_uniform_inside_a_polygon(void** state) {
     for (int i = 0; i < 4; ++i) {
         assert_in_range(quarter[i], 1000 - 165, 1000 + 165);
     }
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_filter_decides_where_points_go(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 1, 1, 4, NULL);
+    grid_fixture f;
+    grid_open(&f, 1, 1, 4, 1.0f, NULL, NULL, 256);
     // Refuse the first row.
     for (uint32_t x = 0; x < 4; ++x) {
-        assert_int_equal(wf_mesh_set_poly_flags(f.mesh, cell(&f, x, 0), 0x2), WF_OK);
+        assert_int_equal(wf_mesh_set_poly_flags(f.mesh, grid_cell(&f, x, 0), 0x2), WF_OK);
     }
     wf_query_filter filter = wf_query_filter_defaults();
     filter.exclude_flags = 0x2;
@@ -195,7 +156,7 @@ static void test_filter_decides_where_points_go(void** state) {
         assert_int_equal(wf_query_find_random_point(f.query, &filter, &rng, &ref, &p), WF_OK);
         assert_on_cell(&f, ref, p, 4, 4);
         assert_true(p.z >= 1.0f);
-        assert_int_equal(wf_query_find_random_point_around(f.query, cell(&f, 1, 2),
+        assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 1, 2),
                                                            wf_v3(1.5f, 0.0f, 2.5f), 0.0f,
                                                            &filter, &rng, &ref, &p),
                          WF_OK);
@@ -207,18 +168,18 @@ static void test_filter_decides_where_points_go(void** state) {
     wf_vec3 p;
     assert_int_equal(wf_query_find_random_point(f.query, &filter, &rng, &ref, &p),
                      WF_ERR_NOT_FOUND);
-    assert_int_equal(wf_query_find_random_point_around(f.query, cell(&f, 1, 2),
+    assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 1, 2),
                                                        wf_v3(1.5f, 0.0f, 2.5f), 1.0f, &filter,
                                                        &rng, &ref, &p),
                      WF_ERR_NOT_FOUND);
     // A start the filter refuses: not found either.
     filter = wf_query_filter_defaults();
     filter.exclude_flags = 0x2;
-    assert_int_equal(wf_query_find_random_point_around(f.query, cell(&f, 1, 0),
+    assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 1, 0),
                                                        wf_v3(1.5f, 0.0f, 0.5f), 1.0f, &filter,
                                                        &rng, &ref, &p),
                      WF_ERR_NOT_FOUND);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 /*
@@ -231,11 +192,11 @@ static void test_points_around_stay_reachable(void** state) {
     for (uint32_t z = 0; z < 5; ++z) {
         blocked[z * 5 + 2] = 1;
     }
-    fixture f;
-    open_grid(&f, 1, 1, 5, blocked);
+    grid_fixture f;
+    grid_open(&f, 1, 1, 5, 1.0f, blocked, NULL, 256);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_rng rng = wf_rng_make(77, 3);
-    wf_poly_ref start = cell(&f, 0, 0);
+    wf_poly_ref start = grid_cell(&f, 0, 0);
     wf_vec3 center = wf_v3(0.5f, 0.0f, 0.5f);
     const float unlimited[] = {0.0f, -1.0f, INFINITY};
     uint32_t far_row = 0;
@@ -268,10 +229,10 @@ static void test_points_around_stay_reachable(void** state) {
         assert_on_cell(&f, ref, p, 5, 5);
         if (wf_poly_ref_equal(ref, start)) {
             hits[0]++;
-        } else if (wf_poly_ref_equal(ref, cell(&f, 1, 0))) {
+        } else if (wf_poly_ref_equal(ref, grid_cell(&f, 1, 0))) {
             hits[1]++;
         } else {
-            assert_true(wf_poly_ref_equal(ref, cell(&f, 0, 1)));
+            assert_true(wf_poly_ref_equal(ref, grid_cell(&f, 0, 1)));
             hits[2]++;
         }
     }
@@ -282,23 +243,23 @@ static void test_points_around_stay_reachable(void** state) {
 
     // A node pool of 2 reaches two cells: partial, but a point all the same.
     wf_query_destroy(f.query);
-    make_query(&f, 2);
+    grid_make_query(&f, 2);
     wf_poly_ref ref;
     wf_vec3 p;
     assert_int_equal(wf_query_find_random_point_around(f.query, start, center, 0.0f, &filter,
                                                        &rng, &ref, &p),
                      WF_PARTIAL);
     assert_true(p.x < 2.0f && p.z < 2.0f);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 static void test_bad_arguments_and_stale_refs(void** state) {
     (void)state;
-    fixture f;
-    open_grid(&f, 2, 1, 2, NULL);
+    grid_fixture f;
+    grid_open(&f, 2, 1, 2, 1.0f, NULL, NULL, 256);
     wf_query_filter filter = wf_query_filter_defaults();
     wf_rng rng = wf_rng_make(1, 1);
-    wf_poly_ref ref, start = cell(&f, 0, 0);
+    wf_poly_ref ref, start = grid_cell(&f, 0, 0);
     wf_vec3 p, c = wf_v3(0.5f, 0.0f, 0.5f);
 
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
@@ -332,7 +293,7 @@ static void test_bad_arguments_and_stale_refs(void** state) {
                      WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous);
 
-    wf_poly_ref in_removed = cell(&f, 3, 1);
+    wf_poly_ref in_removed = grid_cell(&f, 3, 1);
     wf_tile_ref tile;
     assert_int_equal(wf_mesh_find_tile(f.mesh, 1, 0, 0, &tile), WF_OK);
     assert_int_equal(wf_mesh_remove_tile(f.mesh, tile, NULL, NULL), WF_OK);
@@ -351,7 +312,7 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     assert_int_equal(wf_mesh_remove_tile(f.mesh, tile, NULL, NULL), WF_OK);
     assert_int_equal(wf_query_find_random_point(f.query, &filter, &rng, &ref, &p),
                      WF_ERR_NOT_FOUND);
-    close_fixture(&f);
+    grid_close(&f);
 }
 
 int main(void) {
