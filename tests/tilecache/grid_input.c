@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_heightfield.h"
 #include "tilecache/heightfield.h"
 #include "test_hooks.h"
 
@@ -29,7 +30,6 @@ static void capture_log(wf_log_level level, const char* message, void* user) {
     snprintf(c->last, sizeof c->last, "%s", message);
     c->count++;
 }
-
 
 /// Loads a private copy of exactly `size` bytes (so a read past the end
 /// shows under ASan); on failure checks *out is NULL and nothing leaked.
@@ -329,56 +329,6 @@ static void test_den101d_map(void** state) {
 /* ---------------------------------------------------------------------------
  * Grid -> span heightfield
  */
-
-typedef struct hf_fixture {
-    counting_allocator ca;
-    wf_allocator allocator;
-    wf_arena arena;
-    wf_heightfield hf;
-} hf_fixture;
-
-static void hf_setup(hf_fixture* f, int32_t width, int32_t depth, const float* bmin,
-                     const float* bmax, float cs, float ch, uint32_t span_capacity) {
-    counting_allocator_init(&f->ca);
-    f->allocator = counting_allocator_hooks(&f->ca);
-    assert_int_equal(wf_arena_create(&f->arena, &f->allocator, 1u << 16), WF_OK);
-    assert_int_equal(wf_heightfield_init(&f->hf, &f->arena, width, depth, bmin, bmax, cs, ch,
-                                         span_capacity),
-                     WF_OK);
-}
-
-static void hf_teardown(hf_fixture* f) {
-    wf_arena_destroy(&f->arena, &f->allocator);
-    assert_int_equal(counting_allocator_live(&f->ca), 0);
-}
-
-/// Column (x, z) must hold exactly the spans given as (smin, smax, area)
-/// triples, bottom up; count 0 = an empty column.
-static void assert_column(const wf_heightfield* hf, int32_t x, int32_t z, int count, ...) {
-    va_list args;
-    va_start(args, count);
-    uint32_t s = hf->columns[x + z * hf->width];
-    for (int i = 0; i < count; ++i) {
-        int smin = va_arg(args, int);
-        int smax = va_arg(args, int);
-        int area = va_arg(args, int);
-        if (s == WF_NO_SPAN) {
-            print_error("column (%d, %d): span %d missing\n", x, z, i);
-        }
-        assert_int_not_equal(s, WF_NO_SPAN);
-        const wf_span* span = &hf->spans[s];
-        if (span->smin != smin || span->smax != smax || span->area != area) {
-            print_error("column (%d, %d) span %d: [%u, %u) area %u, expected [%d, %d) area %d\n",
-                        x, z, i, span->smin, span->smax, span->area, smin, smax, area);
-        }
-        assert_int_equal(span->smin, smin);
-        assert_int_equal(span->smax, smax);
-        assert_int_equal(span->area, area);
-        s = span->next;
-    }
-    va_end(args);
-    assert_int_equal(s, WF_NO_SPAN);
-}
 
 /// 3 x 3 grid at y 0 with the centre blocked, one column per cell. A floor
 /// exactly at bmin gets step 1 (as a flat triangle there would); with bmin
