@@ -21,10 +21,6 @@
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
 
-#define MOVINGAI_DIR WF_TESTDATA_DIR "/movingai"
-#define MAX_NODES 65536u
-#define MAX_CORRIDOR 65536u
-#define MAX_STRAIGHT 1024u
 /// Float noise on a path of a few hundred metres.
 #define LENGTH_TOLERANCE 1e-3
 
@@ -34,9 +30,10 @@ static double path_length(wf_query* q, wf_poly_ref start, wf_poly_ref goal, wf_v
                           wf_straight_point* points) {
     wf_path_result pr = {0, 0, 0.0f};
     uint32_t n = 0;
-    if (wf_query_find_path(q, start, goal, sp, gp, filter, corridor, MAX_CORRIDOR, &pr) != WF_OK ||
-        wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, MAX_STRAIGHT, 0, &n) !=
-            WF_OK) {
+    if (wf_query_find_path(q, start, goal, sp, gp, filter, corridor, MOVINGAI_MAX_CORRIDOR,
+                           &pr) != WF_OK ||
+        wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points,
+                                    MOVINGAI_MAX_STRAIGHT, 0, &n) != WF_OK) {
         return -1.0;
     }
     double length = 0.0;
@@ -48,24 +45,13 @@ static double path_length(wf_query* q, wf_poly_ref start, wf_poly_ref goal, wf_v
 
 /// Every `stride`-th row of the map's scenarios.
 static void run_map(const char* name, size_t stride) {
-    char map_path[512], scen_path[512];
-    snprintf(map_path, sizeof map_path, "%s/maps/%s.map", MOVINGAI_DIR, name);
-    snprintf(scen_path, sizeof scen_path, "%s/scenarios/%s.map.scen", MOVINGAI_DIR, name);
-    size_t size = 0;
-    char* scen = test_data_read(scen_path, &size);
-    wf_mesh* mesh = scen != NULL ? build_map(map_path) : NULL;
-    if (mesh == NULL) {
-        free(scen);
-        skip();
-    }
-    scen_row* rows = NULL;
-    size_t count = parse_scen(scen, &rows);
-    assert_true(count > 100);
-    wf_query* q = NULL;
-    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = MAX_NODES}, &q),
-                     WF_OK);
-    wf_poly_ref* corridor = malloc(MAX_CORRIDOR * sizeof *corridor);
-    wf_straight_point* points = malloc(MAX_STRAIGHT * sizeof *points);
+    movingai_run map;
+    movingai_open(&map, name);
+    const scen_row* rows = map.rows;
+    const size_t count = map.count;
+    wf_query* q = map.query;
+    wf_poly_ref* corridor = map.corridor;
+    wf_straight_point* points = map.points;
     wf_query_filter def = wf_query_filter_defaults();
     wf_query_filter exact = def;
     exact.path_mode = WF_PATH_MODE_EXACT;
@@ -103,12 +89,7 @@ static void run_map(const char* name, size_t stride) {
     assert_int_equal(missing, 0);
     assert_int_equal(longer, 0);
     assert_int_equal(longer_than_default, 0);
-    free(corridor);
-    free(points);
-    wf_query_destroy(q);
-    wf_mesh_destroy(mesh);
-    free(rows);
-    free(scen);
+    movingai_close(&map);
 }
 
 static void test_arena(void** state) {

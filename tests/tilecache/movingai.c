@@ -21,32 +21,17 @@
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
 
-#define MOVINGAI_DIR WF_TESTDATA_DIR "/movingai"
-#define MAX_NODES 65536u
-#define MAX_CORRIDOR 65536u
-#define MAX_STRAIGHT 1024u
 /// Float noise on a path of a few hundred metres.
 #define LENGTH_TOLERANCE 1e-3
 
 static void run_map(const char* name) {
-    char map_path[512], scen_path[512];
-    snprintf(map_path, sizeof map_path, "%s/maps/%s.map", MOVINGAI_DIR, name);
-    snprintf(scen_path, sizeof scen_path, "%s/scenarios/%s.map.scen", MOVINGAI_DIR, name);
-    size_t size = 0;
-    char* scen = test_data_read(scen_path, &size);
-    wf_mesh* mesh = scen != NULL ? build_map(map_path) : NULL;
-    if (mesh == NULL) {
-        free(scen);
-        skip();
-    }
-    scen_row* rows = NULL;
-    size_t count = parse_scen(scen, &rows);
-    assert_true(count > 100);
-    wf_query* q = NULL;
-    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = MAX_NODES}, &q),
-                     WF_OK);
-    wf_poly_ref* corridor = malloc(MAX_CORRIDOR * sizeof *corridor);
-    wf_straight_point* points = malloc(MAX_STRAIGHT * sizeof *points);
+    movingai_run map;
+    movingai_open(&map, name);
+    const scen_row* rows = map.rows;
+    const size_t count = map.count;
+    wf_query* q = map.query;
+    wf_poly_ref* corridor = map.corridor;
+    wf_straight_point* points = map.points;
     wf_query_filter filter = wf_query_filter_defaults();
     const wf_vec3 half = wf_v3(0.5f, 1.0f, 0.5f);
     size_t missing = 0, longer = 0, worst_row = 0;
@@ -63,10 +48,10 @@ static void run_map(const char* name) {
         uint32_t n = 0;
         bool found = wf_query_find_nearest_poly(q, a, half, &filter, &start, &sp) == WF_OK &&
                      wf_query_find_nearest_poly(q, b, half, &filter, &goal, &gp) == WF_OK &&
-                     wf_query_find_path(q, start, goal, sp, gp, &filter, corridor, MAX_CORRIDOR,
-                                        &pr) == WF_OK &&
+                     wf_query_find_path(q, start, goal, sp, gp, &filter, corridor,
+                                        MOVINGAI_MAX_CORRIDOR, &pr) == WF_OK &&
                      wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points,
-                                                 MAX_STRAIGHT, 0, &n) == WF_OK;
+                                                 MOVINGAI_MAX_STRAIGHT, 0, &n) == WF_OK;
         if (!found) {
             missing += r->octile > 0.0;
             continue;
@@ -93,12 +78,7 @@ static void run_map(const char* name) {
     // And never by much: a funnel that turned at a portal corner beyond a
     // goal lying on that corner's line once made 8room_000 row 7 1.86x.
     assert_true(worst <= 1.05);
-    free(corridor);
-    free(points);
-    wf_query_destroy(q);
-    wf_mesh_destroy(mesh);
-    free(rows);
-    free(scen);
+    movingai_close(&map);
 }
 
 static void test_arena(void** state) {

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Moving AI scenario files and maps for the tile cache's path tests
-// (include after cmocka.h and test_data.h): the rows of a .scen, and the
-// map built into a navmesh the way `wayfarer scen --map` builds it.
+// (include after cmocka.h and test_data.h): the rows of a .scen, the map
+// built into a navmesh the way `wayfarer scen --map` builds it, and a whole
+// scenario run's setup (map, rows, query and path buffers).
 #ifndef WF_TESTS_TILECACHE_TEST_MOVINGAI_H
 #define WF_TESTS_TILECACHE_TEST_MOVINGAI_H
 
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "wayfarer/navmesh.h"
+#include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
 
 typedef struct scen_row {
@@ -73,6 +75,57 @@ static inline wf_mesh* build_map(const char* path) {
     wf_tilecache_destroy(tc);
     wf_grid_data_destroy(grid);
     return mesh;
+}
+
+#define MOVINGAI_DIR WF_TESTDATA_DIR "/movingai"
+#define MOVINGAI_MAX_NODES 65536u
+#define MOVINGAI_MAX_CORRIDOR 65536u
+#define MOVINGAI_MAX_STRAIGHT 1024u
+
+/// One map's scenarios ready to search: its mesh, rows, a query and buffers
+/// for a corridor and a straight path.
+typedef struct movingai_run {
+    char* scen; ///< the .scen file (parse_scen has cut it into lines)
+    scen_row* rows;
+    size_t count;
+    wf_mesh* mesh;
+    wf_query* query;
+    wf_poly_ref* corridor;    ///< MOVINGAI_MAX_CORRIDOR refs
+    wf_straight_point* points; ///< MOVINGAI_MAX_STRAIGHT points
+} movingai_run;
+
+/// Reads the map `name` (e.g. "dao/arena") and its .scen under
+/// MOVINGAI_DIR, builds the mesh and a query on it; skips the test when
+/// the data is absent. Every map here has more than 100 rows.
+static inline void movingai_open(movingai_run* run, const char* name) {
+    char map_path[512], scen_path[512];
+    snprintf(map_path, sizeof map_path, "%s/maps/%s.map", MOVINGAI_DIR, name);
+    snprintf(scen_path, sizeof scen_path, "%s/scenarios/%s.map.scen", MOVINGAI_DIR, name);
+    memset(run, 0, sizeof *run);
+    size_t size = 0;
+    run->scen = test_data_read(scen_path, &size);
+    run->mesh = run->scen != NULL ? build_map(map_path) : NULL;
+    if (run->mesh == NULL) {
+        free(run->scen);
+        skip();
+    }
+    run->count = parse_scen(run->scen, &run->rows);
+    assert_true(run->count > 100);
+    assert_int_equal(
+        wf_query_create(&(wf_query_desc){.mesh = run->mesh, .max_nodes = MOVINGAI_MAX_NODES},
+                        &run->query),
+        WF_OK);
+    run->corridor = malloc(MOVINGAI_MAX_CORRIDOR * sizeof *run->corridor);
+    run->points = malloc(MOVINGAI_MAX_STRAIGHT * sizeof *run->points);
+}
+
+static inline void movingai_close(movingai_run* run) {
+    free(run->corridor);
+    free(run->points);
+    wf_query_destroy(run->query);
+    wf_mesh_destroy(run->mesh);
+    free(run->rows);
+    free(run->scen);
 }
 
 #endif
