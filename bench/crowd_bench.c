@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The crowd on the Detour scenario: nav_test with the Recast demo
-// settings, agents of radius 0.6 at 3.5 m/s (accel 8) with Detour's "high"
-// avoidance (adaptive 7 divisions, 3 rings, 3 passes = our ULTRA preset),
+// The crowd on a scenario set up as Detour's, so the figures compare:
+// nav_test with the Recast demo settings, agents of radius 0.6 at 3.5 m/s
+// (accel 8) with Detour's "high" avoidance (adaptive 7 divisions, 3 rings,
+// 3 passes = our ULTRA preset),
 // every optimization on, random targets (a new one on each arrival or
 // blocked event); 1000 and 2000 agents on 1 and 2 workers. Then 10,000
 // agents on a large generated city grid on 2 workers. Prints CSV; --smoke

@@ -326,10 +326,11 @@ static void tile_and_mesh_seeds(void) {
     wf_mesh_destroy(mesh);
 }
 
-/// The cache of layers whose areas alternate per cell (every cell
+/// A hostile cache of layers whose areas alternate per cell (every cell
 /// its own region and polygon), small: 2 x 2 layers of 64 x 64 cells, a
 /// file of a few KB whose navmesh is about a hundred times bigger. The
-/// fuzz target loads it with a small max_navmesh_bytes.
+/// fuzz target loads it with a small max_navmesh_bytes, so the byte limit
+/// is exercised from the first run.
 static void alternating_areas_seed(void) {
     enum { TILES = 2, TILE = 64, SIDE = TILES * TILE };
     static uint8_t walkable[SIDE * SIDE], areas[SIDE * SIDE];

@@ -177,9 +177,10 @@ const char* wf_tilecache_params_problem(const wf_tilecache_params* params);
 bool wf_tilecache_bounds_within_limits(wf_vec3 bmin, wf_vec3 bmax);
 /// True when the params leave the world bounds to the input.
 bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
-/// Scratch per worker for layer -> tile builds: the budget for
-/// 48 x 48 tiles is 64 KiB; larger tiles get it scaled by their cells
-/// (a 255 x 255 layer alone is 190 KiB decompressed).
+/// Scratch per worker for layer -> tile builds: 64 KiB for tiles up to
+/// 48 x 48 cells keeps each worker's memory small and fixed; larger tiles
+/// get it scaled by their cells (a 255 x 255 layer alone is 190 KiB
+/// decompressed).
 #define WF_TILECACHE_WORKER_SCRATCH ((size_t)64 << 10)
 #define WF_TILECACHE_WORKER_SCRATCH_CELLS ((size_t)48 * 48)
 /// Scratch that builds any layer of this tile size, however hostile.

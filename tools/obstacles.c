@@ -11,7 +11,8 @@
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
 
-/// The reference obstacle: an upright cylinder 1 m wide, 2 m tall.
+/// The obstacle of the Detour comparison (docs/benchmarks.md): an upright
+/// cylinder of radius 1 m, 2 m tall.
 #define OBSTACLE_RADIUS 1.0f
 #define OBSTACLE_HEIGHT 2.0f
 #define DEFAULT_COUNT 50u

@@ -529,7 +529,8 @@ static void test_agents_pass_a_doorway_narrower_than_themselves(void** state) {
 
     // A file of agents walking up to it from the west. (Crowds pressing at
     // it from several sides at once, or streams meeting head-on in it, can
-    // clog it until stuck agents are reported blocked, by the rule.)
+    // clog it; agents stuck there are then rightly reported blocked after
+    // stuck_time, so a test that needs everyone through sends one file.)
     wf_agent_id ids[AGENT_FILE];
     for (uint32_t i = 0; i < AGENT_FILE; ++i) {
         wf_vec3 from = wf_v3(14.0f - 2.5f * (float)i, 0.0f, 18.0f);

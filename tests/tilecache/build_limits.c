@@ -1,10 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Hostile input costs in proportion to what it can honestly mean: the
-// issue's three inputs (a 58-byte OBJ of a 29.5 km square, 1,023 copies of
-// one big triangle, a cache of layers whose areas alternate per cell) are
-// refused with WF_ERR_CAPACITY before the work, by limits the desc can
-// raise; triangles are binned only into the tiles they overlap.
+// Hostile input costs in proportion to what it can honestly mean: three
+// small inputs that ask for huge work (a 58-byte OBJ of a 29.5 km square,
+// 1,023 copies of one big triangle, a cache of layers whose areas
+// alternate per cell) are refused with WF_ERR_CAPACITY before the work, by
+// limits the desc can raise; triangles are binned only into the tiles
+// they overlap.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,7 +42,7 @@ static wf_geom_data* load_obj(const char* text, size_t size) {
     return g;
 }
 
-/// The 58-byte OBJ: one square of 29.49 km (4.19 million tiles of
+/// A 58-byte OBJ: one square of 29.49 km (4.19 million tiles of
 /// 14.4 m with the demo settings, just within WF_TILECACHE_MAX_TILES). It
 /// built for 20 minutes toward a 570 MB file; now the tile count is
 /// refused before anything is allocated.
@@ -98,7 +99,7 @@ static void repeated_triangle_is_refused_by_its_raster_cells(void** state) {
     (void)state;
     size_t size = 0;
     char* text = repeated_triangle_obj(300.0f, 1023, &size);
-    assert_true(size > 8000u && size < 8300u); // the 8 KB
+    assert_true(size > 8000u && size < 8300u); // a small file: about 8 KB
     wf_geom_data* g = load_obj(text, size);
     free(text);
     wf_tilecache_desc d = demo_desc();
@@ -215,10 +216,10 @@ static uint64_t navmesh_bytes(wf_tilecache* tc, wf_status* out_status) {
     return bytes;
 }
 
-/// The cache (196 layers whose areas alternate per cell, a 72 KB
-/// file that became a 612 MB navmesh), small: 4 layers of 64 x 64 make a
-/// file of a few KB and a navmesh of hundreds of KB, about 100 times the
-/// file. With a byte limit below that the navmesh build is refused, the
+/// A cache of layers whose areas alternate per cell (at full size 196
+/// layers, a 72 KB file that became a 612 MB navmesh), small: 4 layers of
+/// 64 x 64 make a file of a few KB and a navmesh of hundreds of KB, about
+/// 100 times the file. With a byte limit below that the navmesh build is refused, the
 /// mesh unchanged; at the default it builds (it is honest at this size).
 static void alternating_areas_cache_is_bounded(void** state) {
     (void)state;

@@ -275,9 +275,10 @@ static void test_check_bad_input_and_cut_seam(void** state) {
     wf_tilecache_destroy(tc);
 }
 
-/// The example: nav_test at the default tile size, flat ground
-/// across the seam of tiles 37 and 38. The landed build stopped this ray at
-/// t = 0.51 and priced the way round at 7.09 m for 0.8 m of line.
+/// A seam that once blocked: nav_test at the default tile size, flat
+/// ground across the seam of tiles 37 and 38. Before the seams were fixed
+/// the build stopped this ray at t = 0.51 and priced the way round at
+/// 7.09 m for 0.8 m of line.
 static void test_nav_test_example_crosses(void** state) {
     (void)state;
     size_t size = 0;
