@@ -6,8 +6,6 @@
 // (layer_to_tile.c). Also which obstacles' stamps a rebuild takes.
 #include <string.h>
 
-#include "navcore/alloc.h"
-#include "navcore/check.h"
 #include "tilecache/layer_to_tile.h"
 #include "tilecache/tilecache_internal.h"
 

@@ -3,10 +3,8 @@
 // Layers -> navmesh tiles, all at once: a parallel pass that rebuilds each
 // layer's tile (layer_rebuild.c) in per-worker scratch, then adds the
 // tiles in layer order; and one layer's tile into a caller buffer.
-#include <math.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"

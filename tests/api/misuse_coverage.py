@@ -4,8 +4,9 @@
 include/wayfarer/*.h (and, where nm is there, each wf_ function the shared
 library exports) must be called in one of the misuse files
 (tests/api/misuse_*.c, the shared fixture included). Lists the missing ones
-and fails; exits 77 (skip) when the headers or the misuse files are not
-there.
+and fails; also fails for a misuse_*.c beside them that is not passed (not
+registered in meson.build, so never run). Exits 77 (skip) when the headers
+or the misuse files are not there.
 
 usage: misuse_coverage.py INCLUDE_DIR [--library LIBRARY] MISUSE_C...
 """
@@ -77,6 +78,17 @@ def main(argv):
             not all(os.path.isfile(s) for s in sources):
         print("misuse_coverage: headers or misuse files not found: skipped")
         return SKIP
+    # A misuse file beside these that the build does not pass (not
+    # registered in tests/api/meson.build) would never run: refuse it.
+    given = {os.path.realpath(s) for s in sources}
+    folder = os.path.dirname(os.path.realpath(sources[0]))
+    unregistered = sorted(e for e in os.listdir(folder)
+                          if re.fullmatch(r"misuse_\w+\.c", e) and
+                          os.path.join(folder, e) not in given)
+    for e in unregistered:
+        print("misuse_coverage: %s is not registered in meson.build" % e)
+    if unregistered:
+        return 1
     names = declared(include_dir)
     if not names:
         print("misuse_coverage: no WF_API declaration found in %s" % include_dir)
