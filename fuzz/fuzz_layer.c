@@ -16,8 +16,8 @@
 #include "fuzz_common.h"
 #include "navcore/alloc.h"
 #include "tilecache/layer.h"
-#include "tilecache/obstacle.h"
-#include "tilecache/tile_builder.h"
+#include "tilecache/obstacle_shapes.h"
+#include "tilecache/layer_to_tile.h"
 
 #define MAX_RAW (48u + 3u * 255u * 255u)
 

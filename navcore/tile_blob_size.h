@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The interface navcore offers the tile cache's layer builder
-// (tilecache/tile_builder.c, its only user besides navcore): the size of a
+// (tilecache/layer_to_tile.c, its only user besides navcore): the size of a
 // blob wf_tile_build_into has just written, without the blob's layout.
 #ifndef WF_NAVCORE_TILE_BLOB_SIZE_H
 #define WF_NAVCORE_TILE_BLOB_SIZE_H

@@ -171,7 +171,7 @@ wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf
 /// The filters above on the flattened form, all in one pass and with the
 /// same result as running them one after the other: low-hanging obstacles
 /// and ledges only when `ledges` is set (see fill_heightfield in
-/// cache_build.c), low ceilings always.
+/// cache_from_input.c), low ceilings always.
 void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height,
                             int32_t walkable_climb, bool ledges);
 

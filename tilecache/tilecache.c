@@ -9,7 +9,7 @@
 #include "navcore/alloc.h"
 #include "navcore/check.h"
 #include "navcore/log.h"
-#include "tilecache/tile_builder.h"
+#include "tilecache/layer_to_tile.h"
 #include "tilecache/tilecache_internal.h"
 #include "tilecache/tilecache_replace.h"
 
@@ -436,6 +436,23 @@ wf_tilecache_stats wf_tilecache_get_stats(const wf_tilecache* tc) {
     st.scratch_bytes_per_worker = tc->scratch_bytes;
     st.oversize_layers = tc->oversize_layers;
     return st;
+}
+
+void wf_tilecache_layer_info_from(const wf_layer* l, uint32_t raw_bytes, uint32_t compressed_bytes,
+                                  wf_tilecache_layer_info* out) {
+    memset(out, 0, sizeof *out);
+    out->tile_x = l->tile_x;
+    out->tile_z = l->tile_z;
+    out->layer = l->layer;
+    out->width = l->width;
+    out->depth = l->depth;
+    for (uint32_t i = 0; i < l->width * l->depth; ++i) {
+        out->walkable_cells += l->heights[i] != WF_LAYER_EMPTY && l->areas[i] != WF_AREA_NULL;
+    }
+    out->raw_bytes = raw_bytes;
+    out->compressed_bytes = compressed_bytes;
+    out->bmin = wf_v3(l->bmin[0], l->bmin[1] + (float)l->hmin * l->ch, l->bmin[2]);
+    out->bmax = wf_v3(l->bmax[0], l->bmin[1] + (float)l->hmax * l->ch, l->bmax[2]);
 }
 
 uint32_t wf_tilecache_layer_count(const wf_tilecache* tc) {

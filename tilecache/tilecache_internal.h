@@ -9,7 +9,7 @@
 #include "navcore/arena.h"
 #include "navcore/id_pool.h"
 #include "tilecache/layer.h"
-#include "tilecache/obstacle.h"
+#include "tilecache/obstacle_shapes.h"
 #include "wayfarer/tilecache.h"
 
 
@@ -26,7 +26,8 @@ typedef struct wf_tilecache_worker {
     unsigned char* staging; ///< tile blob before it is copied out at its exact size
 } wf_tilecache_worker;
 
-/* Run-time state for obstacles and budgeted updates (obstacles.c, update.c). */
+/* Run-time state for obstacles and budgeted updates (obstacle_queue.c,
+ * update.c). */
 
 typedef enum wf_obstacle_state {
     WF_OBSTACLE_FREE = 0,
@@ -51,7 +52,7 @@ typedef enum wf_request_kind {
 /// A queued request: the obstacle slot and, for removes and moves, the
 /// bounds it covered before (those layers must be rebuilt too).
 ///
-/// Rule (obstacles.c writes, update.c applies): remove and move change the
+/// Rule (obstacle_queue.c writes, update.c applies): remove and move change the
 /// record at once (remove frees the id and sets the record FREE, move
 /// stores the new desc and stamp) and copy into the request what the old
 /// state was: old_bmin/old_bmax = the stamp bounds before, was_applied =
@@ -147,7 +148,7 @@ struct wf_tilecache {
     size_t build_high_water; ///< largest per-tile build arena use of the last build
 };
 
-/* Tiles and layers under world bounds (obstacles.c), for add/move and for
+/* Tiles and layers under world bounds (obstacle_queue.c), for add/move and for
  * the update's dirty marking. Entries are sorted by (tile z, tile x, layer). */
 
 /// Tile rectangle [x0, x1] x [z0, z1] (XZ) holding any point of the
@@ -186,11 +187,14 @@ bool wf_tilecache_bounds_unset(const wf_tilecache_params* params);
 /// Scratch that builds any layer of this tile size, however hostile.
 size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
 
+/* The per-layer rebuild (layer_rebuild.c), which the navmesh pass and
+ * updates share. */
+
 /// Decompresses layer `index` into `arena` (reset first), stamps the given
 /// obstacles into that copy and builds its tile blob into out (as
 /// wf_layer_build_tile). Reads only data that stays fixed between builds
 /// (entries, params, codec), so it runs on any worker.
-wf_status wf_tilecache_layer_to_tile(const wf_tilecache* tc, uint32_t index,
+wf_status wf_tilecache_rebuild_layer(const wf_tilecache* tc, uint32_t index,
                                      const wf_obstacle_stamp* stamps, uint32_t stamp_count,
                                      wf_arena* arena, void* out, size_t capacity,
                                      size_t* out_size);
@@ -211,7 +215,8 @@ void wf_tilecache_release_layer_states(wf_tilecache* tc);
 /// Bytes of the per-layer state (update.c).
 size_t wf_tilecache_layer_state_bytes(const wf_tilecache* tc);
 
-/// Info of a decompressed layer (XZ of its tile, Y of its floors).
+/// Info of a decompressed layer (XZ of its tile, Y of its floors;
+/// tilecache.c).
 void wf_tilecache_layer_info_from(const wf_layer* layer, uint32_t raw_bytes,
                                   uint32_t compressed_bytes, wf_tilecache_layer_info* out);
 

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // The budgeted update: applies queued obstacle requests, marks the layers
 // they touch dirty, rebuilds dirty layers in build slots (background tasks
-// on the job system, or inline) and commits finished tiles into the mesh.
+// on the job system, or inline; the rebuild itself is layer_rebuild.c) and
+// commits finished tiles into the mesh.
 #include <string.h>
 
 #include "navcore/alloc.h"
@@ -154,7 +155,7 @@ static uint32_t apply_requests(wf_tilecache* tc) {
 static void build_fn(void* context) {
     wf_build_slot* slot = context;
     slot->blob_size = 0;
-    slot->status = wf_tilecache_layer_to_tile(slot->tc, slot->layer, slot->stamps,
+    slot->status = wf_tilecache_rebuild_layer(slot->tc, slot->layer, slot->stamps,
                                               slot->stamp_count, &slot->scratch, slot->blob,
                                               slot->blob_capacity, &slot->blob_size);
 }
@@ -187,14 +188,14 @@ static wf_status build_oversize(wf_tilecache* tc, const wf_build_slot* slot,
     size_t need = slot->blob_size; // known when only the blob did not fit
     wf_status s = WF_ERR_CAPACITY;
     if (need == 0) {
-        s = wf_tilecache_layer_to_tile(tc, slot->layer, slot->stamps, slot->stamp_count, &big,
+        s = wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps, slot->stamp_count, &big,
                                        NULL, 0, &need);
     }
     unsigned char* blob = NULL;
     if (s == WF_ERR_CAPACITY && need > 0) {
         blob = wf_alloc(&tc->allocator, need, WF_TILECACHE_BLOB_ALIGN);
         s = blob == NULL ? WF_ERR_OUT_OF_MEMORY
-                         : wf_tilecache_layer_to_tile(tc, slot->layer, slot->stamps,
+                         : wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps,
                                                       slot->stamp_count, &big, blob, need,
                                                       out_size);
         if (s == WF_OK && *out_size != need) {

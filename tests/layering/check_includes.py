@@ -44,7 +44,7 @@ SHARED_HELPERS = {
 # Interfaces written for one crossing: header -> the files that may use it.
 INTERFACES = {
     "navcore/mesh_commit.h": {"tilecache/update.c"},
-    "navcore/tile_blob_size.h": {"tilecache/tile_builder.c"},
+    "navcore/tile_blob_size.h": {"tilecache/layer_to_tile.c"},
     "navcore/mesh_replace.h": {"runtime/world.c"},
     "tilecache/tilecache_replace.h": {"runtime/world.c"},
 }

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "tilecache/obstacle.h"
+#include "tilecache/obstacle_shapes.h"
 #include "wayfarer/rng.h"
 
 #define SIDE 10u

@@ -17,7 +17,7 @@
 #include "navcore/arena.h"
 #include "navcore/geometry.h"
 #include "navcore/tile_format.h"
-#include "tilecache/tile_builder.h"
+#include "tilecache/layer_to_tile.h"
 #include "wayfarer/query.h"
 #include "test_hooks.h"
 

@@ -3,8 +3,8 @@
 // Layer -> navmesh tile: regions, contours, convex polygons, tile blob.
 // A pure function of (layer, params) that uses only a scratch arena of a
 // size known in advance (no heap allocation), so it runs on any worker.
-#ifndef WF_TILECACHE_TILE_BUILDER_H
-#define WF_TILECACHE_TILE_BUILDER_H
+#ifndef WF_TILECACHE_LAYER_TO_TILE_H
+#define WF_TILECACHE_LAYER_TO_TILE_H
 
 #include "navcore/arena.h"
 #include "tilecache/layer.h"

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Layer -> navmesh tile: runs regions, contours and the polygon mesh in the
-// caller's scratch arena, then writes the tile blob with wf_tile_build_into.
-#include "tilecache/tile_builder.h"
+// caller's scratch arena, then writes the tile blob with wf_tile_build_into
+// (navcore/tile_blob_writer.c).
+#include "tilecache/layer_to_tile.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,107 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Layers -> navmesh tiles: a parallel pass that decompresses each layer,
-// stamps the applied obstacles and builds its blob in per-worker scratch,
-// then adds the tiles in layer order. The layer build is shared with updates.
-#include <math.h>
+// Layers -> navmesh tiles, all at once: a parallel pass that rebuilds each
+// layer's tile (layer_rebuild.c) in per-worker scratch, then adds the
+// tiles in layer order; and one layer's tile into a caller buffer.
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
 #include "navcore/log.h"
-#include "tilecache/tile_builder.h"
 #include "tilecache/tilecache_internal.h"
-
-/* ---------------------------------------------------------------------------
- * Layers -> navmesh tiles
- */
-
-void wf_tilecache_layer_info_from(const wf_layer* l, uint32_t raw_bytes, uint32_t compressed_bytes,
-                                  wf_tilecache_layer_info* out) {
-    memset(out, 0, sizeof *out);
-    out->tile_x = l->tile_x;
-    out->tile_z = l->tile_z;
-    out->layer = l->layer;
-    out->width = l->width;
-    out->depth = l->depth;
-    for (uint32_t i = 0; i < l->width * l->depth; ++i) {
-        out->walkable_cells += l->heights[i] != WF_LAYER_EMPTY && l->areas[i] != WF_AREA_NULL;
-    }
-    out->raw_bytes = raw_bytes;
-    out->compressed_bytes = compressed_bytes;
-    out->bmin = wf_v3(l->bmin[0], l->bmin[1] + (float)l->hmin * l->ch, l->bmin[2]);
-    out->bmax = wf_v3(l->bmax[0], l->bmin[1] + (float)l->hmax * l->ch, l->bmax[2]);
-}
-
-static wf_layer_tile_params layer_tile_params(const wf_tilecache_params* p) {
-    wf_layer_tile_params t;
-    memset(&t, 0, sizeof t);
-    t.walkable_height = p->agent_height;
-    t.walkable_radius = p->agent_radius;
-    t.walkable_climb = p->agent_climb;
-    t.max_edge_length = p->max_edge_length / p->cell_size;
-    t.max_simplification_error = p->max_simplification_error;
-    t.max_verts_per_poly = p->max_verts_per_poly;
-    t.min_region_area = p->min_region_area;
-    t.merge_region_area = p->merge_region_area;
-    return t;
-}
-
-wf_status wf_tilecache_layer_to_tile(const wf_tilecache* tc, uint32_t index,
-                                     const wf_obstacle_stamp* stamps, uint32_t stamp_count,
-                                     wf_arena* arena, void* out, size_t capacity,
-                                     size_t* out_size) {
-    const wf_tilecache_entry* e = &tc->entries[index];
-    wf_arena_reset(arena);
-    unsigned char* raw = wf_arena_alloc(arena, e->info.raw_bytes, WF_TILECACHE_BLOB_ALIGN);
-    if (raw == NULL) {
-        return WF_ERR_CAPACITY; // entries never exceed the tile size the arena is made for
-    }
-    wf_status s = tc->codec.decompress(e->data, e->info.compressed_bytes, raw, e->info.raw_bytes,
-                                       tc->codec.user);
-    wf_layer layer;
-    if (s == WF_OK) {
-        // Layers in the cache were validated when built or loaded.
-        s = wf_layer_deserialize_trusted(raw, e->info.raw_bytes, tc->params.cell_size,
-                                         tc->params.cell_height, &layer);
-    }
-    if (s != WF_OK) {
-        return s == WF_ERR_VERSION ? s : WF_ERR_BAD_DATA;
-    }
-    if (stamp_count > 0) {
-        wf_obstacle_stamp_layer(&layer, stamps, stamp_count); // the arena's copy, never the cache
-    }
-    wf_layer_tile_params params = layer_tile_params(&tc->params);
-    return wf_layer_build_tile(&layer, &params, arena, out, capacity, out_size);
-}
-
-uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out) {
-    uint32_t n = 0;
-    for (uint32_t i = 0; tc->obstacles != NULL && i < tc->max_obstacles; ++i) {
-        if (tc->obstacles[i].state == WF_OBSTACLE_LIVE && tc->obstacles[i].applied) {
-            if (out != NULL) {
-                out[n] = i;
-            }
-            n++;
-        }
-    }
-    return n;
-}
-
-uint32_t wf_tilecache_gather_stamps(const wf_tilecache* tc, const uint32_t* slots,
-                                    uint32_t slot_count, uint32_t index, wf_obstacle_stamp* out) {
-    const wf_tilecache_layer_info* info = &tc->entries[index].info;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < slot_count; ++i) {
-        const wf_obstacle_stamp* stamp = &tc->obstacles[slots[i]].stamp;
-        if (wf_tilecache_bounds_touch_layer(info, stamp->bmin, stamp->bmax)) {
-            out[n++] = *stamp;
-        }
-    }
-    return n;
-}
 
 typedef struct layer_blob {
     wf_status status;
@@ -168,7 +76,7 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
         }
         const wf_obstacle_stamp* stamps;
         uint32_t stamp_count = job_stamps(job, i, worker, &stamps);
-        b->status = wf_tilecache_layer_to_tile(tc, i, stamps, stamp_count, &w->scratch, w->staging,
+        b->status = wf_tilecache_rebuild_layer(tc, i, stamps, stamp_count, &w->scratch, w->staging,
                                                tc->staging_bytes, &b->size);
         if (b->status == WF_OK && !claim_bytes(job, b->size)) {
             b->status = WF_ERR_CAPACITY;
@@ -198,7 +106,7 @@ static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index,
     size_t need = b->size;
     if (need == 0) { // the scratch ran out before the blob size was known
         b->status =
-            wf_tilecache_layer_to_tile(tc, index, stamps, stamp_count, &big, NULL, 0, &need);
+            wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, &big, NULL, 0, &need);
         if (b->status != WF_ERR_CAPACITY || need == 0) {
             wf_arena_destroy(&big, &tc->allocator);
             return; // a real failure (or no tile), reported as such
@@ -215,7 +123,7 @@ static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index,
         b->status = WF_ERR_OUT_OF_MEMORY;
         return;
     }
-    b->status = wf_tilecache_layer_to_tile(tc, index, stamps, stamp_count, &big, b->data, need,
+    b->status = wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, &big, b->data, need,
                                            &b->size);
     wf_arena_destroy(&big, &tc->allocator);
     if (b->status != WF_OK || b->size != need) {
@@ -360,7 +268,7 @@ wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* 
         return WF_ERR_NOT_FOUND;
     }
     *out_size = 0;
-    wf_status s = wf_tilecache_layer_to_tile(tc, layer_index, NULL, 0, &tc->workers[0].scratch,
+    wf_status s = wf_tilecache_rebuild_layer(tc, layer_index, NULL, 0, &tc->workers[0].scratch,
                                              buffer, buffer_size, out_size);
     if (s == WF_ERR_CAPACITY && *out_size == 0) {
         // The worker scratch was too small for this layer: use a full one.
@@ -369,7 +277,7 @@ wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* 
                             wf_tilecache_full_scratch_bytes(tc->params.tile_size)) != WF_OK) {
             return WF_ERR_OUT_OF_MEMORY;
         }
-        s = wf_tilecache_layer_to_tile(tc, layer_index, NULL, 0, &big, buffer, buffer_size,
+        s = wf_tilecache_rebuild_layer(tc, layer_index, NULL, 0, &big, buffer, buffer_size,
                                        out_size);
         wf_arena_destroy(&big, &tc->allocator);
     }

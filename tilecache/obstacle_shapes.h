@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Temporary obstacle shapes: validation, world bounds, and stamping into a
 // decompressed layer (carve: area WF_AREA_NULL; paint: the obstacle's area).
-#ifndef WF_TILECACHE_OBSTACLE_H
-#define WF_TILECACHE_OBSTACLE_H
+#ifndef WF_TILECACHE_OBSTACLE_SHAPES_H
+#define WF_TILECACHE_OBSTACLE_SHAPES_H
 
 #include "tilecache/layer.h"
 

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tilecache/obstacle.h"
+#include "tilecache/obstacle_shapes.h"
 
 /* ---------------------------------------------------------------------------
  * Validation

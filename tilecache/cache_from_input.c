@@ -11,7 +11,7 @@
 #include "navcore/check.h"
 #include "navcore/clock.h"
 #include "navcore/log.h"
-#include "tilecache/tile_builder.h"
+#include "tilecache/layer_to_tile.h"
 #include "tilecache/tilecache_internal.h"
 
 /// Attempts per tile: a tile whose span pool or scratch arena turned out
