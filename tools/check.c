@@ -127,7 +127,7 @@ int cmd_check(int argc, char** argv) {
         if (o[0] != '-') {
             if (path != NULL) {
                 fprintf(stderr, "wayfarer check: one cache file only (%s)\n", o);
-                return usage();
+                return usage_error("check");
             }
             path = o;
             continue;
@@ -148,16 +148,16 @@ int cmd_check(int argc, char** argv) {
             ok = parse_double(v, &climb) && climb > 0.0 && climb <= FLT_MAX;
         } else {
             fprintf(stderr, "wayfarer check: unknown option %s\n", o);
-            return usage();
+            return usage_error("check");
         }
         if (!ok) {
             fprintf(stderr, "wayfarer check: %s needs a positive number (a float)\n", o);
-            return usage();
+            return usage_error("check");
         }
     }
     if (path == NULL) {
         fprintf(stderr, "wayfarer check: a cache file is required\n");
-        return usage();
+        return usage_error("check");
     }
     char* data = NULL;
     size_t size = 0;

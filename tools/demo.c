@@ -76,13 +76,13 @@ static int parse_options(int argc, char** argv, demo_options* o) {
         } else if (number != NULL && i + 1 < argc) {
             if (!parse_count(argv[++i], number)) {
                 fprintf(stderr, "wayfarer demo: %s needs a whole number\n", argv[i - 1]);
-                return EXIT_USAGE;
+                return usage_error("demo");
             }
         } else if (text != NULL && i + 1 < argc) {
             *text = argv[++i];
         } else {
             fprintf(stderr, "wayfarer demo: unknown option %s\n", argv[i]);
-            return EXIT_USAGE;
+            return usage_error("demo");
         }
     }
     return check_run_options("demo", o->agents, o->frames, o->workers);

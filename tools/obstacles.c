@@ -210,13 +210,13 @@ int cmd_obstacles(int argc, char** argv) {
                                                                : NULL;
         if (target == NULL || i + 1 >= argc || !parse_count(argv[i + 1], target)) {
             fprintf(stderr, "wayfarer obstacles: unknown option or bad value: %s\n", argv[i]);
-            return usage();
+            return usage_error("obstacles");
         }
         ++i;
     }
     if (path == NULL || count == 0) {
         fprintf(stderr, "wayfarer obstacles: a cache file and a --count of at least 1\n");
-        return usage();
+        return usage_error("obstacles");
     }
     workers = workers > 0 ? workers : 1;
     char* data = NULL;

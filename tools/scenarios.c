@@ -129,34 +129,34 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         }
         if (!takes_value) {
             fprintf(stderr, "wayfarer scenarios: unknown option %s\n", opt);
-            return EXIT_USAGE;
+            return usage_error("scenarios");
         }
         if (i + 1 >= argc) {
             fprintf(stderr, "wayfarer scenarios: %s needs a value\n", opt);
-            return EXIT_USAGE;
+            return usage_error("scenarios");
         }
         char* value = argv[++i];
         double seconds = 0.0;
         if (number != NULL) {
             if (!parse_count(value, number)) {
                 fprintf(stderr, "wayfarer scenarios: %s needs a whole number\n", opt);
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
         } else if (strcmp(opt, "--scene") == 0) {
             if (!select_scenes(o, value)) {
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
         } else if (strcmp(opt, "--seconds") == 0) {
             if (!parse_double(value, &seconds) || seconds <= 0.0 || seconds > 3600.0) {
                 fprintf(stderr, "wayfarer scenarios: --seconds needs a number in (0, 3600]\n");
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
             o->settings.seconds = (float)seconds;
         } else if (strcmp(opt, "--crowding") == 0) {
             double cost = 0.0;
             if (!parse_double(value, &cost) || !(cost >= 0.0 && cost <= 1000.0)) {
                 fprintf(stderr, "wayfarer scenarios: --crowding needs a number in [0, 1000]\n");
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
             o->settings.crowding = (float)cost;
         } else if (strcmp(opt, "--testdata") == 0) {
@@ -169,7 +169,7 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             }
             if (found == 4) {
                 fprintf(stderr, "wayfarer scenarios: --avoidance is low, medium, high or ultra\n");
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
             o->settings.avoidance = found;
             o->avoidance = presets[found];
@@ -177,15 +177,15 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
     }
     if (o->settings.agents > WF_CROWD_MAX_AGENTS) {
         fprintf(stderr, "wayfarer scenarios: --agents at most %u\n", WF_CROWD_MAX_AGENTS);
-        return EXIT_USAGE;
+        return usage_error("scenarios");
     }
     if (o->settings.workers > 64u) {
         fprintf(stderr, "wayfarer scenarios: --workers at most 64\n");
-        return EXIT_USAGE;
+        return usage_error("scenarios");
     }
     if (o->runs > 100u) {
         fprintf(stderr, "wayfarer scenarios: --runs at most 100\n");
-        return EXIT_USAGE;
+        return usage_error("scenarios");
     }
     o->runs = o->runs > 0 ? o->runs : 1u;
     if (o->selected_count == 0) {

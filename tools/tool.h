@@ -16,8 +16,10 @@
 /// Exit codes: 0 success, 1 unreadable or bad input, 2 usage, 3 a check failed.
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CHECK = 3 };
 
-/// Prints every subcommand's usage to stderr; returns EXIT_USAGE (wayfarer.c).
-int usage(void);
+/// After a usage error of `wayfarer COMMAND` (its message already printed):
+/// that command's synopsis and where its help is, on stderr; returns
+/// EXIT_USAGE (wayfarer.c).
+int usage_error(const char* command);
 
 /// Whole file into a malloc'd buffer with one spare NUL byte after it.
 int read_file(const char* path, char** out, size_t* out_size);
@@ -62,6 +64,8 @@ int cmd_crowd(int argc, char** argv);
 int cmd_check(int argc, char** argv);
 /// `wayfarer demo` (demo.c).
 int cmd_demo(int argc, char** argv);
+/// `wayfarer scen` (scen.c).
+int cmd_scen(int argc, char** argv);
 /// `wayfarer scenarios` (scenarios.c).
 int cmd_scenarios(int argc, char** argv);
 
