@@ -2,7 +2,12 @@
 // SPDX-License-Identifier: MIT
 // Helpers the `wayfarer` subcommands share: files, numbers, clocks, the
 // job system, a cache's navmesh and the report printer.
+// stat, access, isatty, fileno (POSIX).
+#define _POSIX_C_SOURCE 200809L
 #include "tools/tool.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <errno.h>
 #include <math.h>
@@ -154,7 +159,11 @@ void print_report(const report_field* fields, size_t count, bool json) {
         } else {
             printf("%s\t", fields[i].key);
         }
-        printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
+        if (isnan(fields[i].value)) {
+            fputs(json ? "null" : "-", stdout);
+        } else {
+            printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
+        }
         fputs(json ? "" : "\n", stdout);
     }
     fputs(json ? "}\n" : "", stdout);
@@ -165,3 +174,81 @@ void quiet_assert(const char* expression, const char* file, int line) {
     (void)file;
     (void)line;
 }
+
+static void tool_log_line(wf_log_level level, const char* message, void* user) {
+    tool_log* log = user;
+    if (level == WF_LOG_ERROR) {
+        snprintf(log->last_error, sizeof log->last_error, "%s", message);
+    }
+    if (!log->hold && level <= WF_LOG_WARN) {
+        fprintf(stderr, "wayfarer %s: %s\n", log->command, message);
+    }
+}
+
+wf_logger tool_logger(tool_log* log) {
+    log->last_error[0] = '\0';
+    return (wf_logger){.log = tool_log_line, .user = log};
+}
+
+static bool ends_with_ci(const char* s, const char* tail) {
+    size_t n = strlen(s), m = strlen(tail);
+    if (n < m) {
+        return false;
+    }
+    for (size_t i = 0; i < m; ++i) {
+        char c = s[n - m + i];
+        if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != tail[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+level_kind level_kind_of(const char* path, const char* data, size_t size) {
+    // The cache file's magic (docs/formats.md): the content decides first.
+    if (size >= 4 && memcmp(data, "WFTC", 4) == 0) {
+        return LEVEL_CACHE;
+    }
+    if (ends_with_ci(path, ".obj")) {
+        return LEVEL_OBJ;
+    }
+    return ends_with_ci(path, ".wfc") ? LEVEL_CACHE : LEVEL_UNKNOWN;
+}
+
+int check_writable(const char* command, const char* path) {
+    // Without creating anything (a refused run leaves no file): the file
+    // where it is there, else the folder it would go in.
+    struct stat st;
+    const char* why = NULL;
+    if (stat(path, &st) == 0) {
+        why = S_ISDIR(st.st_mode) ? "it is a folder" : access(path, W_OK) != 0 ? strerror(errno) : NULL;
+    } else if (errno != ENOENT) {
+        why = strerror(errno);
+    } else {
+        size_t n = strlen(path);
+        char* dir = malloc(n + 2);
+        if (dir == NULL) {
+            return EXIT_INPUT;
+        }
+        memcpy(dir, path, n + 1);
+        char* slash = strrchr(dir, '/');
+        if (slash == NULL) {
+            strcpy(dir, ".");
+        } else {
+            slash[slash == dir ? 1 : 0] = '\0';
+        }
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            why = "its folder does not exist";
+        } else if (access(dir, W_OK | X_OK) != 0) {
+            why = strerror(errno);
+        }
+        free(dir);
+    }
+    if (why != NULL) {
+        fprintf(stderr, "wayfarer %s: cannot write %s: %s\n", command, path, why);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+bool stderr_is_terminal(void) { return isatty(fileno(stderr)) != 0; }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wayfarer/base.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
 #include "wayfarer/tilecache.h"
@@ -47,6 +48,29 @@ int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms);
 /// through the status instead.
 void quiet_assert(const char* expression, const char* file, int line);
 
+/// A logger for the library's objects that keeps the last error line (to
+/// put in the command's own message, which names the option) and, unless
+/// `hold` is set, prints errors and warnings as "wayfarer COMMAND: ...".
+typedef struct tool_log {
+    const char* command;
+    bool hold;
+    char last_error[256];
+} tool_log;
+wf_logger tool_logger(tool_log* log);
+
+/// What a level file holds: a tile cache (its first bytes are the cache
+/// file's magic, or the name ends .wfc), a Wavefront OBJ (the name ends
+/// .obj), or neither.
+typedef enum level_kind { LEVEL_UNKNOWN, LEVEL_OBJ, LEVEL_CACHE } level_kind;
+level_kind level_kind_of(const char* path, const char* data, size_t size);
+/// Whether `path` can be written, checked before the work that leads to it
+/// (nothing is created): says why not under the command's name. 0 or
+/// EXIT_INPUT.
+int check_writable(const char* command, const char* path);
+/// Progress lines redraw in place ('\r') only on a terminal; a log gets
+/// one line per report.
+bool stderr_is_terminal(void);
+
 /// One figure of a report, printed as 'key<TAB>value' or as a JSON member.
 typedef struct report_field {
     const char* key;
@@ -54,6 +78,8 @@ typedef struct report_field {
     bool whole;
 } report_field;
 
+/// 'key<TAB>value' lines, or one JSON object; a NaN value is JSON null
+/// (and "-" in the lines): not measured, never a sentinel number.
 void print_report(const report_field* fields, size_t count, bool json);
 
 /// `wayfarer obstacles` (obstacles.c).

@@ -152,7 +152,27 @@ typedef struct number_option {
     const char* name;
     float* real;
     uint32_t* whole;
+    const char* field; ///< the wf_tilecache_params field it sets, or NULL
+    const char* given; ///< the value on the command line, or NULL
 } number_option;
+
+/// The option behind a settings problem the tile cache logged: of those
+/// given, the one whose field the message names first.
+static const number_option* option_named_in(const number_option* options, size_t count,
+                                            const char* message) {
+    const number_option* best = NULL;
+    const char* best_at = NULL;
+    for (size_t k = 0; k < count; ++k) {
+        const char* at = options[k].field != NULL && options[k].given != NULL
+                             ? strstr(message, options[k].field)
+                             : NULL;
+        if (at != NULL && (best_at == NULL || at < best_at)) {
+            best = &options[k];
+            best_at = at;
+        }
+    }
+    return best;
+}
 
 /// Says how many tiles and cells the build covers before it starts, and
 /// refuses (exit 2) above --max-tiles or --max-cells, naming the option.
@@ -192,73 +212,104 @@ static int cmd_build(int argc, char** argv) {
     wf_tilecache_params p = wf_tilecache_params_recast_demo();
     uint32_t workers = 1, max_tiles = 0, max_refs = 0;
     float max_cells = 0.0f; // a count, read as a number (it may pass 2^32)
-    const number_option options[] = {
-        {"--cell-size", &p.cell_size, NULL},
-        {"--cell-height", &p.cell_height, NULL},
-        {"--agent-height", &p.agent_height, NULL},
-        {"--agent-radius", &p.agent_radius, NULL},
-        {"--agent-climb", &p.agent_climb, NULL},
-        {"--max-slope", &p.agent_max_slope, NULL},
-        {"--tile-size", NULL, &p.tile_size},
-        {"--min-region", NULL, &p.min_region_area},
-        {"--merge-region", NULL, &p.merge_region_area},
-        {"--max-edge", &p.max_edge_length, NULL},
-        {"--max-error", &p.max_simplification_error, NULL},
-        {"--verts-per-poly", NULL, &p.max_verts_per_poly},
-        {"--workers", NULL, &workers},
-        {"--max-tiles", NULL, &max_tiles},
-        {"--max-triangle-refs", NULL, &max_refs},
-        {"--max-cells", &max_cells, NULL},
+    bool json = false;
+    number_option options[] = {
+        {"--cell-size", &p.cell_size, NULL, "cell_size", NULL},
+        {"--cell-height", &p.cell_height, NULL, "cell_height", NULL},
+        {"--agent-height", &p.agent_height, NULL, "agent_height", NULL},
+        {"--agent-radius", &p.agent_radius, NULL, "agent_radius", NULL},
+        {"--agent-climb", &p.agent_climb, NULL, "agent_climb", NULL},
+        {"--max-slope", &p.agent_max_slope, NULL, "agent_max_slope", NULL},
+        {"--tile-size", NULL, &p.tile_size, "tile_size", NULL},
+        {"--min-region", NULL, &p.min_region_area, "min_region_area", NULL},
+        {"--merge-region", NULL, &p.merge_region_area, "merge_region_area", NULL},
+        {"--max-edge", &p.max_edge_length, NULL, "max_edge_length", NULL},
+        {"--max-error", &p.max_simplification_error, NULL, "max_simplification_error", NULL},
+        {"--verts-per-poly", NULL, &p.max_verts_per_poly, "max_verts_per_poly", NULL},
+        {"--workers", NULL, &workers, NULL, NULL},
+        {"--max-tiles", NULL, &max_tiles, NULL, NULL},
+        {"--max-triangle-refs", NULL, &max_refs, NULL, NULL},
+        {"--max-cells", &max_cells, NULL, NULL, NULL},
     };
+    const size_t option_count = sizeof options / sizeof options[0];
     for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+            continue;
+        }
         if (argv[i][0] != '-') {
             if (mesh_path != NULL) {
                 fprintf(stderr, "wayfarer build: one mesh only (%s)\n", argv[i]);
-                return usage_error("info");
+                return usage_error("build");
             }
             mesh_path = argv[i];
             continue;
         }
         if (i + 1 >= argc) {
             fprintf(stderr, "wayfarer build: %s needs a value\n", argv[i]);
-            return usage_error("info");
+            return usage_error("build");
         }
         const char* value = argv[++i];
         if (strcmp(argv[i - 1], "-o") == 0) {
             out_path = value;
             continue;
         }
-        const number_option* o = NULL;
-        for (size_t k = 0; k < sizeof options / sizeof options[0] && o == NULL; ++k) {
+        number_option* o = NULL;
+        for (size_t k = 0; k < option_count && o == NULL; ++k) {
             o = strcmp(argv[i - 1], options[k].name) == 0 ? &options[k] : NULL;
         }
+        if (o == NULL) {
+            fprintf(stderr, "wayfarer build: unknown option %s\n", argv[i - 1]);
+            return usage_error("build");
+        }
         double real = 0.0;
-        bool ok = o != NULL && (o->whole != NULL ? parse_count(value, o->whole)
-                                                 : parse_double(value, &real));
-        if (!ok) {
-            fprintf(stderr, "wayfarer build: unknown option or bad value: %s %s\n", argv[i - 1],
-                    value);
-            return usage_error("info");
+        if (!(o->whole != NULL ? parse_count(value, o->whole) : parse_double(value, &real))) {
+            fprintf(stderr, "wayfarer build: %s %s: needs a %s\n", o->name, value,
+                    o->whole != NULL ? "whole number 0..4294967295" : "finite number");
+            return usage_error("build");
         }
         if (o->real != NULL) {
             *o->real = (float)real;
         }
+        o->given = value;
     }
     if (mesh_path == NULL || out_path == NULL) {
-        fprintf(stderr, "wayfarer build: a mesh and -o OUT are required\n");
-        return usage_error("info");
+        fprintf(stderr, "wayfarer build: %s\n", mesh_path == NULL ? "a mesh (LEVEL.obj) is required"
+                                                                  : "-o OUT.wfc is required");
+        return usage_error("build");
     }
-    char* text = NULL;
-    size_t size = 0;
-    int rc = read_file(mesh_path, &text, &size);
+    // The output is checked before the work that leads to it.
+    int rc = check_writable("build", out_path);
     if (rc != 0) {
         return rc;
     }
+    char* text = NULL;
+    size_t size = 0;
+    rc = read_file(mesh_path, &text, &size);
+    if (rc != 0) {
+        return rc;
+    }
+    if (level_kind_of(mesh_path, text, size) == LEVEL_CACHE) {
+        free(text);
+        fprintf(stderr, "wayfarer build: %s is a tile cache already (build reads a Wavefront "
+                        "OBJ; `wayfarer info`, `crowd` and `demo --level` take a cache)\n",
+                mesh_path);
+        return EXIT_INPUT;
+    }
+    tool_log log = {.command = "build"};
     wf_geom_data* geom = NULL;
-    wf_status st = wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &geom);
+    wf_status st = wf_geom_load_obj(text, size, &(wf_geom_load_desc){.logger = tool_logger(&log)},
+                                    &geom);
     free(text);
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", mesh_path, wf_status_string(st));
+        fprintf(stderr, "wayfarer build: %s: not a Wavefront OBJ it can read (%s)\n", mesh_path,
+                wf_status_string(st));
+        return EXIT_INPUT;
+    }
+    if (wf_geom_data_view(geom).tri_count == 0) {
+        fprintf(stderr, "wayfarer build: %s: no faces ('f' lines) in it: build reads a Wavefront "
+                        "OBJ with the level's triangles\n", mesh_path);
+        wf_geom_data_destroy(geom);
         return EXIT_INPUT;
     }
     wf_thread_pool* pool = NULL;
@@ -272,15 +323,28 @@ static int cmd_build(int argc, char** argv) {
                          max_cells < 1.8e19f && max_cells == floorf(max_cells);
         wf_tilecache_desc d = {.params = p, .jobs = jobs, .max_tiles = max_tiles,
                                .max_cells = (uint64_t)(limits_ok ? max_cells : 0.0f),
-                               .max_triangle_refs = max_refs};
+                               .max_triangle_refs = max_refs, .logger = tool_logger(&log)};
+        log.hold = true; // a refusal is said below, naming the option
         st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
+        log.hold = false;
         wf_set_assert_hook(hook);
         if (!limits_ok) {
             fprintf(stderr, "wayfarer build: --max-tiles must be at most %u, --max-cells a "
                             "whole number\n", WF_TILECACHE_MAX_TILES);
             rc = EXIT_USAGE;
         } else if (st != WF_OK) {
-            fprintf(stderr, "wayfarer build: the settings are out of range\n");
+            // The tile cache logs which setting and why ("tilecache:
+            // params: cell_size must be ..."); say it under the option.
+            const char* why = log.last_error;
+            const char* tail = strstr(why, "params: ");
+            why = tail != NULL ? tail + strlen("params: ") : why;
+            const number_option* o = option_named_in(options, option_count, why);
+            if (o != NULL) {
+                fprintf(stderr, "wayfarer build: %s %s: %s\n", o->name, o->given, why);
+            } else {
+                fprintf(stderr, "wayfarer build: the settings are out of range: %s\n",
+                        why[0] != '\0' ? why : wf_status_string(st));
+            }
             rc = EXIT_USAGE;
         }
     }
@@ -311,14 +375,14 @@ static int cmd_build(int argc, char** argv) {
             {"layers", s.layer_count, true},
             {"raw_bytes", (double)s.raw_bytes, true},
             {"compressed_bytes", (double)s.compressed_bytes, true},
-            {"walkable_area", s.walkable_area, false},
+            {"walkable_area_m2", s.walkable_area, false},
             {"build_ms", s.build_ms, false},
             {"build_cells", (double)s.build_cells, true},
             {"triangle_refs", (double)s.triangle_refs, true},
             {"triangle_cells", (double)s.triangle_cells, true},
             {"file_bytes", (double)file_size, true},
         };
-        print_report(fields, sizeof fields / sizeof fields[0], false);
+        print_report(fields, sizeof fields / sizeof fields[0], json);
     }
     free(file);
     wf_tilecache_destroy(tc);
@@ -382,15 +446,15 @@ static int cmd_info(int argc, char** argv) {
         free(tiles);
         const report_field fields[] = {
             {"file_bytes", (double)size, true},
-            {"cell_size", p->cell_size, false},
-            {"cell_height", p->cell_height, false},
-            {"tile_size", p->tile_size, true},
+            {"cell_size_m", p->cell_size, false},
+            {"cell_height_m", p->cell_height, false},
+            {"tile_size_cells", p->tile_size, true},
             {"tiles", s.tile_count, true},
             {"layers", s.layer_count, true},
             {"raw_bytes", (double)s.raw_bytes, true},
             {"compressed_bytes", (double)s.compressed_bytes, true},
             {"walkable_cells", (double)s.walkable_cells, true},
-            {"walkable_area", s.walkable_area, false},
+            {"walkable_area_m2", s.walkable_area, false},
             {"navmesh_tiles", ms.tile_count, true},
             {"navmesh_polys", ms.poly_count, true},
             {"navmesh_bytes", mesh_bytes, true},
