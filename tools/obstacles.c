@@ -251,18 +251,18 @@ int cmd_obstacles(int argc, char** argv) {
                  : rc;
     if (rc == 0) {
         const report_field fields[] = {
-            {"obstacles", count, true},
-            {"workers", workers, true},
-            {"budget_us", budget_us, true},
-            {"add_calls", add.calls, true},
-            {"add_total_ms", add.total_ms, false},
-            {"add_max_call_us", add.max_call_us, false},
-            {"remove_calls", remove.calls, true},
-            {"remove_total_ms", remove.total_ms, false},
-            {"remove_max_call_us", remove.max_call_us, false},
-            {"per_layer_rebuild_us_mean", layer_mean, false},
-            {"per_layer_rebuild_us_p95", layer_p95, false},
-            {"layers_rebuilt", add.layers_rebuilt + remove.layers_rebuilt, true},
+            {"obstacles", count, true, NULL},
+            {"workers", workers, true, NULL},
+            {"budget_us", budget_us, true, NULL},
+            {"add_calls", add.calls, true, NULL},
+            {"add_total_ms", add.total_ms, false, NULL},
+            {"add_max_call_us", add.max_call_us, false, NULL},
+            {"remove_calls", remove.calls, true, NULL},
+            {"remove_total_ms", remove.total_ms, false, NULL},
+            {"remove_max_call_us", remove.max_call_us, false, NULL},
+            {"per_layer_rebuild_us_mean", layer_mean, false, NULL},
+            {"per_layer_rebuild_us_p95", layer_p95, false, NULL},
+            {"layers_rebuilt", add.layers_rebuilt + remove.layers_rebuilt, true, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], true);
     }

@@ -469,9 +469,10 @@ int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_agent_id* ids, u
     stats_rec* st = &r->stats[f];
     memset(st, 0, sizeof *st);
     if (stats != NULL) {
-        st->ms[0] = (float)stats->frame_ms;
-        st->ms[1] = (float)stats->tiles_ms;
-        st->ms[2] = (float)stats->crowd_ms;
+        bool timed = r->desc.timings;
+        st->ms[0] = timed ? (float)stats->frame_ms : 0.0f;
+        st->ms[1] = timed ? (float)stats->tiles_ms : 0.0f;
+        st->ms[2] = timed ? (float)stats->crowd_ms : 0.0f;
         st->counts[2] = stats->blocked;
         st->counts[3] = stats->obstacles;
         st->counts[4] = stats->paths_queued;
@@ -762,7 +763,8 @@ static void write_meta(FILE* f, const replay* r, const encoded* e, size_t packed
             r->poly_count, r->offmesh_count, r->col_count, r->frame_count, tracked_columns(r));
     fprintf(f, ",\"obstacleSets\":%u,\"framesSeen\":%llu,\"agentsDropped\":%u", r->set_count,
             (unsigned long long)r->calls, r->agents_dropped);
-    fprintf(f, ",\"check\":%u", frames_check(r));
+    fprintf(f, ",\"check\":%u,\"timings\":%s", frames_check(r),
+            r->desc.timings ? "true" : "false");
     fprintf(f, ",\"rawBytes\":%zu,\"packedBytes\":%zu,\"sections\":[", e->raw.size, packed);
     for (size_t i = 0; i < sizeof e->section / sizeof e->section[0]; ++i) {
         fprintf(f, "%s%zu", i > 0 ? "," : "", e->section[i]);

@@ -196,21 +196,6 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
     return 0;
 }
 
-/// A JSON string: quotes, backslashes and control characters escaped.
-static void print_json_string(const char* text) {
-    putchar('"');
-    for (const unsigned char* c = (const unsigned char*)text; *c != '\0'; ++c) {
-        if (*c == '"' || *c == '\\') {
-            printf("\\%c", *c);
-        } else if (*c < 0x20u) {
-            printf("\\u%04x", *c);
-        } else {
-            putchar(*c);
-        }
-    }
-    putchar('"');
-}
-
 static void print_json_scene(const scene* s, const scene_metrics* m, bool first) {
     printf("%s\n    {\"name\": \"%s\", \"agents\": %u, \"frames\": %u, \"seconds\": %.3f, "
            "\"starts_on_mesh\": %u, \"targets_on_mesh\": %u, \"reachable\": %u,",
@@ -247,7 +232,7 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
     }
     if (s->note != NULL) {
         printf(", \"note\": ");
-        print_json_string(s->note);
+        print_json_string(stdout, s->note);
     }
     printf("}");
 }
@@ -312,7 +297,7 @@ int cmd_scenarios(int argc, char** argv) {
                 if (o.json) {
                     printf("%s\n    {\"name\": \"%s\", \"skipped\": ", printed > 0 ? "," : "",
                            s.name);
-                    print_json_string(s.skip_reason);
+                    print_json_string(stdout, s.skip_reason);
                     printf("}");
                 } else {
                     printf("%-14s skipped: %s\n", s.name, s.skip_reason);

@@ -151,6 +151,20 @@ int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms) {
     return 0;
 }
 
+void print_json_string(FILE* f, const char* s) {
+    fputc('"', f);
+    for (const unsigned char* p = (const unsigned char*)s; *p != 0; ++p) {
+        if (*p == '"' || *p == '\\') {
+            fprintf(f, "\\%c", *p);
+        } else if (*p < 0x20u) {
+            fprintf(f, "\\u%04x", *p);
+        } else {
+            fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
 void print_report(const report_field* fields, size_t count, bool json) {
     fputs(json ? "{" : "", stdout);
     for (size_t i = 0; i < count; ++i) {
@@ -159,7 +173,13 @@ void print_report(const report_field* fields, size_t count, bool json) {
         } else {
             printf("%s\t", fields[i].key);
         }
-        if (isnan(fields[i].value)) {
+        if (fields[i].text != NULL) {
+            if (json) {
+                print_json_string(stdout, fields[i].text);
+            } else {
+                fputs(fields[i].text, stdout);
+            }
+        } else if (isnan(fields[i].value)) {
             fputs(json ? "null" : "-", stdout);
         } else {
             printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "wayfarer/base.h"
@@ -76,11 +77,14 @@ typedef struct report_field {
     const char* key;
     double value;
     bool whole;
+    const char* text; ///< a string figure instead of the value (a name, a path)
 } report_field;
 
 /// 'key<TAB>value' lines, or one JSON object; a NaN value is JSON null
 /// (and "-" in the lines): not measured, never a sentinel number.
 void print_report(const report_field* fields, size_t count, bool json);
+/// A JSON string, quoted and escaped.
+void print_json_string(FILE* f, const char* s);
 
 /// `wayfarer obstacles` (obstacles.c).
 int cmd_obstacles(int argc, char** argv);

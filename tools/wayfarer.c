@@ -371,16 +371,16 @@ static int cmd_build(int argc, char** argv) {
     if (rc == 0 && (rc = write_file(out_path, file, file_size)) == 0) {
         wf_tilecache_stats s = wf_tilecache_get_stats(tc);
         const report_field fields[] = {
-            {"tiles", s.tile_count, true},
-            {"layers", s.layer_count, true},
-            {"raw_bytes", (double)s.raw_bytes, true},
-            {"compressed_bytes", (double)s.compressed_bytes, true},
-            {"walkable_area_m2", s.walkable_area, false},
-            {"build_ms", s.build_ms, false},
-            {"build_cells", (double)s.build_cells, true},
-            {"triangle_refs", (double)s.triangle_refs, true},
-            {"triangle_cells", (double)s.triangle_cells, true},
-            {"file_bytes", (double)file_size, true},
+            {"tiles", s.tile_count, true, NULL},
+            {"layers", s.layer_count, true, NULL},
+            {"raw_bytes", (double)s.raw_bytes, true, NULL},
+            {"compressed_bytes", (double)s.compressed_bytes, true, NULL},
+            {"walkable_area_m2", s.walkable_area, false, NULL},
+            {"build_ms", s.build_ms, false, NULL},
+            {"build_cells", (double)s.build_cells, true, NULL},
+            {"triangle_refs", (double)s.triangle_refs, true, NULL},
+            {"triangle_cells", (double)s.triangle_cells, true, NULL},
+            {"file_bytes", (double)file_size, true, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], json);
     }
@@ -445,21 +445,21 @@ static int cmd_info(int argc, char** argv) {
         }
         free(tiles);
         const report_field fields[] = {
-            {"file_bytes", (double)size, true},
-            {"cell_size_m", p->cell_size, false},
-            {"cell_height_m", p->cell_height, false},
-            {"tile_size_cells", p->tile_size, true},
-            {"tiles", s.tile_count, true},
-            {"layers", s.layer_count, true},
-            {"raw_bytes", (double)s.raw_bytes, true},
-            {"compressed_bytes", (double)s.compressed_bytes, true},
-            {"walkable_cells", (double)s.walkable_cells, true},
-            {"walkable_area_m2", s.walkable_area, false},
-            {"navmesh_tiles", ms.tile_count, true},
-            {"navmesh_polys", ms.poly_count, true},
-            {"navmesh_bytes", mesh_bytes, true},
-            {"load_ms", load_ms, false},
-            {"navmesh_build_ms", mesh_ms, false},
+            {"file_bytes", (double)size, true, NULL},
+            {"cell_size_m", p->cell_size, false, NULL},
+            {"cell_height_m", p->cell_height, false, NULL},
+            {"tile_size_cells", p->tile_size, true, NULL},
+            {"tiles", s.tile_count, true, NULL},
+            {"layers", s.layer_count, true, NULL},
+            {"raw_bytes", (double)s.raw_bytes, true, NULL},
+            {"compressed_bytes", (double)s.compressed_bytes, true, NULL},
+            {"walkable_cells", (double)s.walkable_cells, true, NULL},
+            {"walkable_area_m2", s.walkable_area, false, NULL},
+            {"navmesh_tiles", ms.tile_count, true, NULL},
+            {"navmesh_polys", ms.poly_count, true, NULL},
+            {"navmesh_bytes", mesh_bytes, true, NULL},
+            {"load_ms", load_ms, false, NULL},
+            {"navmesh_build_ms", mesh_ms, false, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], json);
     }
