@@ -188,7 +188,9 @@ int cmd_check(int argc, char** argv) {
     }
     wf_mesh_check_report built = {0}, carved = {0};
     if (rc == 0) {
-        printf("{\n  \"file\": \"%s\",\n", path);
+        printf("{\n  \"file\": ");
+        print_json_string(stdout, path);
+        printf(",\n");
         st = run_check(q, &desc, max_printed, "built", true, &built);
         if (st == WF_OK && obstacles > 0) {
             rc = carve_across_seams(tc, mesh, q, obstacles, seed);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `wayfarer scenarios`: the crowd scenario suite (crowd_scenes.h), every
 // scene or the named ones, as one JSON object or a table.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +197,22 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
     return 0;
 }
 
+/// A figure for JSON, or null where there was nothing to measure (no
+/// arrival: no arrival time, no path ratio), never a number that reads as one.
+static void json_number(char out[32], bool measured, double value, int decimals) {
+    if (measured && isfinite(value)) {
+        snprintf(out, 32, "%.*f", decimals, value);
+    } else {
+        snprintf(out, 32, "null");
+    }
+}
+
 static void print_json_scene(const scene* s, const scene_metrics* m, bool first) {
+    char times[2][32], ratios[2][32];
+    json_number(times[0], m->arrived > 0, m->arrival_time_mean, 3);
+    json_number(times[1], m->arrived > 0, m->arrival_time_max, 3);
+    json_number(ratios[0], m->path_ratio_max > 0.0, m->path_ratio_mean, 4);
+    json_number(ratios[1], m->path_ratio_max > 0.0, m->path_ratio_max, 4);
     printf("%s\n    {\"name\": \"%s\", \"agents\": %u, \"frames\": %u, \"seconds\": %.3f, "
            "\"starts_on_mesh\": %u, \"targets_on_mesh\": %u, \"reachable\": %u,",
            first ? "" : ",", s->name, m->agents, m->frames, m->seconds, s->starts_on_mesh,
@@ -206,15 +222,15 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
                m->reachable == m->agents ? "true" : "false");
     }
     printf("\n     \"arrived_10s\": %.4f, \"arrived_30s\": %.4f, \"arrived_60s\": %.4f, "
-           "\"arrived\": %u, \"never_arrived\": %u, \"arrival_time_mean_s\": %.3f, "
-           "\"arrival_time_max_s\": %.3f, \"path_ratio_mean\": %.4f, \"path_ratio_max\": %.4f,\n"
+           "\"arrived\": %u, \"never_arrived\": %u, \"arrival_time_mean_s\": %s, "
+           "\"arrival_time_max_s\": %s, \"path_ratio_mean\": %s, \"path_ratio_max\": %s,\n"
            "     \"overlap_pair_frames\": %llu, \"overlap_pair_frames_after_2s\": %llu, "
            "\"worst_overlap_m\": %.4f, \"worst_overlap_after_2s_m\": %.4f, "
            "\"standing_agent_s\": %.2f, \"blocked_events\": %u, \"arrival_events\": %u, "
            "\"arrival_events_far\": %u, \"stopped_short_events\": %u, \"within_at_end\": %u, "
            "\"arrived_within_at_end\": %u, \"us_per_agent_frame\": %.4f",
            m->arrived_10, m->arrived_30, m->arrived_60, m->arrived, m->never_arrived,
-           m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean, m->path_ratio_max,
+           times[0], times[1], ratios[0], ratios[1],
            (unsigned long long)m->overlap_pair_frames,
            (unsigned long long)m->overlap_pair_frames_after_2s, m->worst_overlap,
            m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,

@@ -127,6 +127,11 @@ run 0 crowd rooms.wfc --agents 10 --frames 20 && json_ok out.txt "crowd LEVEL.wf
 run 0 crowd --cache rooms.wfc --agents 10 --frames 20 --gap-every 0 &&
     expect out.txt '"min_separation_m": null' "crowd --gap-every 0"
 
+# Nothing to measure is null too: no arrival in one second, no arrival time.
+run 0 scenarios --scene circle32 --seconds 1 --json && json_ok out.txt "scenarios --json" &&
+    expect out.txt '"arrived": 0, .*"arrival_time_mean_s": null, "arrival_time_max_s": null' \
+        "scenarios, no arrival time without an arrival"
+
 # Progress into a log: one line per report, no carriage return.
 run 0 demo --level rooms.wfc --agents 10 --frames 30 --out p.html &&
     expect err.txt '^wayfarer demo: frame 30/30' "demo progress" &&
