@@ -166,12 +166,16 @@ int cmd_check(int argc, char** argv) {
         return rc;
     }
     wf_tilecache* tc = NULL;
-    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){0}, data, size, &tc);
-    free(data);
+    tool_log log = {.command = "check", .hold = true};
+    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size,
+                                     &tc);
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer check: %s: %s\n", path, wf_status_string(st));
+        report_cache_error("check", path, data, size, st, &log);
+        free(data);
         return EXIT_INPUT;
     }
+    free(data);
+    log.hold = false;
     wf_mesh* mesh = NULL;
     wf_query* q = NULL;
     double ms = 0.0;

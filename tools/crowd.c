@@ -168,15 +168,18 @@ int cmd_crowd(int argc, char** argv) {
     memset(&run, 0, sizeof run);
     wf_agent_id* ids = NULL;
     double* frame_ms = NULL;
+    tool_log log = {.command = "crowd"}; // lives as long as the tile cache
     if (rc == 0) {
         wf_tilecache_desc d;
         memset(&d, 0, sizeof d);
-        d.logger.quiet = true;
+        log.hold = true;
+        d.logger = tool_logger(&log);
         wf_status st = wf_tilecache_load(&d, data, size, &tc);
         if (st != WF_OK) {
-            fprintf(stderr, "wayfarer crowd: %s: %s\n", path, wf_status_string(st));
+            report_cache_error("crowd", path, data, size, st, &log);
             rc = EXIT_INPUT;
         }
+        log.hold = false;
     }
     if (rc == 0) {
         double ms;

@@ -62,14 +62,19 @@ static int load_cache(const char* path, const char* data, size_t size, wf_job_sy
     d.jobs = jobs;
     d.max_obstacles = count;
     d.max_pending_requests = count;
-    d.logger.quiet = true;
+    // Static: the tile cache keeps the logger for its whole life.
+    static tool_log log = {.command = "obstacles"};
+    log.hold = true;
+    d.logger = tool_logger(&log);
     wf_status st = wf_tilecache_load(&d, data, size, out);
     if (st == WF_ERR_CAPACITY) {
         d.max_obstacles = count + FILE_POOL_SLOTS;
+        log.last_error[0] = '\0';
         st = wf_tilecache_load(&d, data, size, out);
     }
+    log.hold = false;
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
+        report_cache_error("obstacles", path, data, size, st, &log);
         return EXIT_INPUT;
     }
     return 0;

@@ -197,10 +197,14 @@ void quiet_assert(const char* expression, const char* file, int line) {
 
 static void tool_log_line(wf_log_level level, const char* message, void* user) {
     tool_log* log = user;
-    if (level == WF_LOG_ERROR) {
-        snprintf(log->last_error, sizeof log->last_error, "%s", message);
-    }
-    if (!log->hold && level <= WF_LOG_WARN) {
+    // Held (a load or create on the calling thread): kept for the command's
+    // own message. Otherwise printed; workers may log at once, and stderr
+    // takes whole lines.
+    if (log->hold) {
+        if (level == WF_LOG_ERROR) {
+            snprintf(log->last_error, sizeof log->last_error, "%s", message);
+        }
+    } else if (level <= WF_LOG_WARN) {
         fprintf(stderr, "wayfarer %s: %s\n", log->command, message);
     }
 }
@@ -233,6 +237,18 @@ level_kind level_kind_of(const char* path, const char* data, size_t size) {
         return LEVEL_OBJ;
     }
     return ends_with_ci(path, ".wfc") ? LEVEL_CACHE : LEVEL_UNKNOWN;
+}
+
+void report_cache_error(const char* command, const char* path, const char* data, size_t size,
+                        wf_status status, const tool_log* log) {
+    if (level_kind_of(path, data, size) == LEVEL_OBJ) {
+        fprintf(stderr, "wayfarer %s: %s is a Wavefront OBJ, not a tile cache (`wayfarer build %s "
+                        "-o LEVEL.wfc` makes one)\n", command, path, path);
+    } else {
+        fprintf(stderr, "wayfarer %s: %s: not a tile cache it can read: %s\n", command, path,
+                log != NULL && log->last_error[0] != '\0' ? log->last_error
+                                                          : wf_status_string(status));
+    }
 }
 
 int check_writable(const char* command, const char* path) {

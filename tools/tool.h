@@ -49,9 +49,11 @@ int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms);
 /// through the status instead.
 void quiet_assert(const char* expression, const char* file, int line);
 
-/// A logger for the library's objects that keeps the last error line (to
-/// put in the command's own message, which names the option) and, unless
-/// `hold` is set, prints errors and warnings as "wayfarer COMMAND: ...".
+/// A logger for the library's objects. While `hold` is set (around a load
+/// or create, on the calling thread) it keeps the last error line, for the
+/// command's own message that names the option or file; otherwise it prints
+/// errors and warnings as "wayfarer COMMAND: ...". It must outlive the
+/// object it was given to.
 typedef struct tool_log {
     const char* command;
     bool hold;
@@ -64,6 +66,11 @@ wf_logger tool_logger(tool_log* log);
 /// .obj), or neither.
 typedef enum level_kind { LEVEL_UNKNOWN, LEVEL_OBJ, LEVEL_CACHE } level_kind;
 level_kind level_kind_of(const char* path, const char* data, size_t size);
+/// Why a cache file did not load, under the command's name: an OBJ given
+/// where a cache belongs (and how to make one), or the reason the tile
+/// cache logged. Call before freeing data.
+void report_cache_error(const char* command, const char* path, const char* data, size_t size,
+                        wf_status status, const tool_log* log);
 /// Whether `path` can be written, checked before the work that leads to it
 /// (nothing is created): says why not under the command's name. 0 or
 /// EXIT_INPUT.

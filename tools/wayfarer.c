@@ -419,14 +419,18 @@ static int cmd_info(int argc, char** argv) {
         return rc;
     }
     wf_tilecache* tc = NULL;
+    tool_log log = {.command = "info", .hold = true};
     double start = now_ms();
-    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){0}, data, size, &tc);
+    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data,
+                                     size, &tc);
     double load_ms = now_ms() - start;
-    free(data);
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
+        report_cache_error("info", path, data, size, st, &log);
+        free(data);
         return EXIT_INPUT;
     }
+    free(data);
+    log.hold = false;
     wf_mesh* mesh = NULL;
     double mesh_ms = 0.0;
     rc = cache_navmesh(tc, &mesh, &mesh_ms);

@@ -106,6 +106,13 @@ for bad in "--cell-size -1 cell_size" "--cell-height 0 cell_height" "--agent-cli
         expect err.txt "^wayfarer build: $1 $2: .*$3" "build $1 $2 names the setting"
     [ ! -e bad.wfc ] || { echo "FAIL: build $1 $2 wrote a file"; failures=$((failures + 1)); }
 done
+for cmd in info check obstacles crowd; do
+    run 1 "$cmd" rooms.obj && expect err.txt "^wayfarer $cmd: rooms.obj is a Wavefront OBJ, not a tile cache" \
+        "$cmd OBJ"
+done
+head -c 100 rooms.wfc > cut.wfc
+run 1 info cut.wfc && expect err.txt '^wayfarer info: cut.wfc: not a tile cache it can read: .+' \
+    "info, a cut cache"
 printf 'hello\n' > level.txt
 run 1 demo --level level.txt --frames 5 --quiet &&
     expect err.txt 'level.txt: neither a Wavefront OBJ .* nor a tile cache' "demo --level TXT"
