@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The `wayfarer` command: one function per subcommand (shared helpers in
-// tool.c, larger subcommands in files of their own); results go to stdout
-// as tab-separated lines or JSON, diagnostics to stderr.
-#include <float.h>
+// The `wayfarer` command: the subcommand table, help and version, and the
+// two small subcommands build and info (the others have files of their
+// own, shared helpers are in tool.c); results go to stdout as tab-separated
+// lines or JSON, diagnostics to stderr.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,6 @@
 #include "tools/tool.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
-#include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
 #include "wayfarer/version.h"
 
@@ -28,21 +27,28 @@ static int cmd_info(int argc, char** argv);
 static const subcommand subcommands[] = {
     {"demo", cmd_demo,
      "demo [--agents N] [--frames F] [--seed S] [--workers W] [--level FILE.obj|FILE.wfc]\n"
-     "      [--out FILE.html] [--svg FILE.svg] [--quiet]\n"
+     "      [--out FILE.html] [--svg FILE.svg] [--quiet] [--json] [--timings]\n"
+     "  demo --export-level FILE.obj [--seed S] [--json]\n"
      "      the generated level (floors, ramps, rooms with doors, a bridge, open ground;\n"
      "      from the seed) or your own, N agents (default 1000) walking to new random\n"
      "      targets for F frames of 1/30 s (default 1000) while doors open and close and\n"
      "      crates drop and go; shows progress, prints a summary and writes an HTML replay\n"
      "      (default wayfarer-demo.html; open it in a browser); agents at most 16777216,\n"
-     "      frames at most 1000000, workers at most 256 (the same for crowd)"},
+     "      frames at most 1000000, workers at most 256 (the same for crowd).\n"
+     "      The same seed gives the same run and the same replay file, for any worker\n"
+     "      count; --timings adds the milliseconds of every frame to the replay (which\n"
+     "      then differs run to run). --json: the summary as one JSON object.\n"
+     "      --export-level: writes the generated level as a Wavefront OBJ and stops\n"
+     "      (`wayfarer build FILE.obj -o FILE.wfc` makes it a cache for your program)"},
     {"build", cmd_build,
      "build MESH.obj -o OUT.wfc [--cell-size M] [--cell-height M] [--agent-height M]\n"
      "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
      "      [--min-region CELLS] [--merge-region CELLS] [--max-edge M] [--max-error CELLS]\n"
      "      [--verts-per-poly N] [--workers N] [--max-tiles N] [--max-cells N]\n"
-     "      [--max-triangle-refs N]\n"
+     "      [--max-triangle-refs N] [--json]\n"
      "      builds a tile cache from a Wavefront OBJ (defaults: the Recast demo settings)\n"
-     "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms).\n"
+     "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms),\n"
+     "      or one JSON object with --json.\n"
      "      Says on stderr how many tiles and cells it is about to build and refuses\n"
      "      (exit 2) above --max-tiles (default 65536), --max-cells (default 268435456,\n"
      "      also the cells its triangles cover) or --max-triangle-refs (default 16777216)"},
@@ -81,15 +87,15 @@ static const subcommand subcommands[] = {
      "      times of both phases, layers rebuilt, and the single-thread time of an update\n"
      "      that rebuilds one layer (mean, p95)"},
     {"crowd", cmd_crowd,
-     "crowd --cache FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
-     "      [--gap-every K] [--avoidance low|medium|high|ultra]\n"
+     "crowd FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
+     "      [--gap-every K] [--avoidance low|medium|high|ultra]   (or --cache FILE.wfc)\n"
      "      N agents (default 1000; radius = the cache's agent radius, or 0.6 m for a cache\n"
-     "      built with radius 0; 3.5 m/s, accel 8,\n"
-     "      avoidance preset default high) walk to random targets on the cache's navmesh for F frames of\n"
-     "      1/30 s (default 300), a new target on every arrival; prints one JSON object:\n"
-     "      frame ms mean and p95, us per agent per frame, arrivals, path waits, replans,\n"
-     "      smallest gap between agents (checked every K frames, 0 = never), agents off\n"
-     "      the mesh, memory, and the mean ms of every phase"},
+     "      built with radius 0; 3.5 m/s, accel 8, avoidance preset default high) walk to\n"
+     "      random targets on the cache's navmesh for F frames of 1/30 s (default 300), a\n"
+     "      new target on every arrival; prints one JSON object: frame ms mean and p95, us\n"
+     "      per agent per frame, arrivals, path waits, replans, smallest gap between agents\n"
+     "      in m (checked every K frames, default 10; null when never checked: K = 0),\n"
+     "      agents off the mesh, memory, and the mean ms of every phase"},
     {"scenarios", cmd_scenarios,
      "scenarios [--scene NAME[,NAME...]] [--seconds S] [--avoidance low|medium|high|ultra]\n"
      "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--testdata DIR]\n"

@@ -63,7 +63,7 @@ json_ok() {
 
 # Help and version: stdout, exit 0, nothing on stderr.
 run 0 --help && expect out.txt '^usage: wayfarer <command>' "--help" && empty err.txt "--help"
-expect out.txt '^  crowd --cache' "--help lists every command"
+expect out.txt '^  crowd FILE.wfc' "--help lists every command"
 run 0 -h && expect out.txt '^usage: wayfarer' "-h"
 run 0 --version && expect out.txt "^wayfarer $version\$" "--version" && empty err.txt "--version"
 for cmd in demo build info scen check obstacles crowd scenarios; do
