@@ -11,6 +11,7 @@
 # partial (WF_PARTIAL) and it stopped away from its unreachable target.
 #
 #     readme_example.sh SOURCE_ROOT BUILD_DIR WORK_DIR CC SANITIZE
+# Exit 77 (meson: skipped) without pkg-config.
 set -u
 src=$1
 build=$2
@@ -24,6 +25,10 @@ fail() {
     exit 1
 }
 
+if ! command -v pkg-config > /dev/null; then
+    echo "SKIP: no pkg-config (the README's requirements list it)"
+    exit 77
+fi
 rm -rf "$work"
 mkdir -p "$work"
 example=$(sed -n '/<!-- example -->/,/<!-- \/example -->/p' "$src/README.md" | grep -v '^<!--' | grep -v '^```')
