@@ -187,7 +187,8 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
         free(file);
         return EXIT_INPUT;
     } else if (level_kind_of(o->level, file, size) == LEVEL_OBJ) {
-        wf_status s = wf_geom_load_obj(file, size, &(wf_geom_load_desc){.logger = wd.logger}, &geom);
+        wf_geom_load_desc ld = {.logger = wd.logger};
+        wf_status s = wf_geom_load_obj(file, size, &ld, &geom);
         if (s != WF_OK) {
             fprintf(stderr, "wayfarer demo: --level %s: not a Wavefront OBJ it can read: %s\n",
                     o->level, log->last_error[0] != '\0' ? log->last_error : wf_status_string(s));
@@ -473,7 +474,8 @@ int cmd_demo(int argc, char** argv) {
         fields[n++] = (report_field){"blocked", (double)blocked, true, NULL};
         fields[n++] = (report_field){"obstacle_changes", d->obstacles_applied, true, NULL};
         fields[n++] = (report_field){"replay_file", 0.0, false, o.out};
-        fields[n++] = (report_field){"replay_data_bytes", (double)replay_data_bytes(rp), true, NULL};
+        fields[n++] =
+            (report_field){"replay_data_bytes", (double)replay_data_bytes(rp), true, NULL};
         print_report(fields, n, o.json);
     }
     replay_destroy(rp);

@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Helpers the `wayfarer` subcommands share: files, numbers, clocks, the
-// job system, a cache's navmesh and the report printer.
+// job system, a cache's navmesh, the report printer, the logger that lets
+// a command name the option or file behind a library error, level kinds and
+// the check of an output before the work.
 // stat, access, isatty, fileno (POSIX).
 #define _POSIX_C_SOURCE 200809L
 #include "tools/tool.h"
@@ -257,7 +259,9 @@ int check_writable(const char* command, const char* path) {
     struct stat st;
     const char* why = NULL;
     if (stat(path, &st) == 0) {
-        why = S_ISDIR(st.st_mode) ? "it is a folder" : access(path, W_OK) != 0 ? strerror(errno) : NULL;
+        why = S_ISDIR(st.st_mode)        ? "it is a folder"
+              : access(path, W_OK) != 0 ? strerror(errno)
+                                        : NULL;
     } else if (errno != ENOENT) {
         why = strerror(errno);
     } else {
