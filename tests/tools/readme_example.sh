@@ -8,7 +8,8 @@
 # run on the level the README makes (`wayfarer demo --export-level`, then
 # `wayfarer build`, both the installed command). Checks that the runner
 # walked to its target past the crate and that the visitor's path was
-# partial (WF_PARTIAL) and it stopped away from its unreachable target.
+# partial (WF_PARTIAL) and it stopped away from its unreachable target,
+# and that the output is the one the README shows.
 #
 #     readme_example.sh SOURCE_ROOT BUILD_DIR WORK_DIR CC SANITIZE
 # Exit 77 (meson: skipped) without pkg-config.
@@ -79,4 +80,10 @@ awk -v m="$runner_m" -v left="$runner_left" 'BEGIN { exit !(m >= 80 && left < 1)
     fail "the runner walked $runner_m m and ends $runner_left m from its target"
 awk -v m="$visitor_m" -v left="$visitor_left" 'BEGIN { exit !(m >= 20 && left > 2) }' ||
     fail "the visitor walked $visitor_m m and ends $visitor_left m from its target"
+# Results are the same bits on every machine and build: the output the
+# README shows is the output.
+sed -n '/<!-- example-output -->/,/<!-- \/example-output -->/p' "$src/README.md" | grep -v '^<!--' |
+    grep -v '^```' > "$work/readme_output.txt"
+[ -s "$work/readme_output.txt" ] || fail "README.md shows no example output"
+diff -u "$work/readme_output.txt" "$work/out.txt" || fail "the output differs from the README's"
 echo "ok: runner $runner_m m, visitor $visitor_m m (partial, $visitor_left m short)"
