@@ -127,7 +127,7 @@ int cmd_check(int argc, char** argv) {
         if (o[0] != '-') {
             if (path != NULL) {
                 fprintf(stderr, "wayfarer check: one cache file only (%s)\n", o);
-                return usage();
+                return usage_error("check");
             }
             path = o;
             continue;
@@ -148,16 +148,16 @@ int cmd_check(int argc, char** argv) {
             ok = parse_double(v, &climb) && climb > 0.0 && climb <= FLT_MAX;
         } else {
             fprintf(stderr, "wayfarer check: unknown option %s\n", o);
-            return usage();
+            return usage_error("check");
         }
         if (!ok) {
             fprintf(stderr, "wayfarer check: %s needs a positive number (a float)\n", o);
-            return usage();
+            return usage_error("check");
         }
     }
     if (path == NULL) {
         fprintf(stderr, "wayfarer check: a cache file is required\n");
-        return usage();
+        return usage_error("check");
     }
     char* data = NULL;
     size_t size = 0;
@@ -166,12 +166,16 @@ int cmd_check(int argc, char** argv) {
         return rc;
     }
     wf_tilecache* tc = NULL;
-    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){0}, data, size, &tc);
-    free(data);
+    tool_log log = {.command = "check", .hold = true};
+    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size,
+                                     &tc);
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer check: %s: %s\n", path, wf_status_string(st));
+        report_cache_error("check", path, data, size, st, &log);
+        free(data);
         return EXIT_INPUT;
     }
+    free(data);
+    log.hold = false;
     wf_mesh* mesh = NULL;
     wf_query* q = NULL;
     double ms = 0.0;
@@ -188,7 +192,9 @@ int cmd_check(int argc, char** argv) {
     }
     wf_mesh_check_report built = {0}, carved = {0};
     if (rc == 0) {
-        printf("{\n  \"file\": \"%s\",\n", path);
+        printf("{\n  \"file\": ");
+        print_json_string(stdout, path);
+        printf(",\n");
         st = run_check(q, &desc, max_printed, "built", true, &built);
         if (st == WF_OK && obstacles > 0) {
             rc = carve_across_seams(tc, mesh, q, obstacles, seed);

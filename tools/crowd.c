@@ -117,12 +117,22 @@ int cmd_crowd(int argc, char** argv) {
             quality = argv[++i];
         } else if (number != NULL && i + 1 < argc) {
             if (!parse_count(argv[++i], number)) {
-                fprintf(stderr, "wayfarer crowd: %s needs a whole number\n", argv[i - 1]);
-                return EXIT_USAGE;
+                fprintf(stderr, "wayfarer crowd: %s %s: needs a whole number\n", argv[i - 1],
+                        argv[i]);
+                return usage_error("crowd");
             }
+        } else if (argv[i][0] != '-' && path == NULL) {
+            path = argv[i]; // `crowd LEVEL.wfc`, the same as --cache LEVEL.wfc
+        } else if (argv[i][0] != '-') {
+            fprintf(stderr, "wayfarer crowd: one cache file only (%s and %s)\n", path, argv[i]);
+            return usage_error("crowd");
+        } else if (number != NULL || strcmp(argv[i], "--cache") == 0 ||
+                   strcmp(argv[i], "--avoidance") == 0) {
+            fprintf(stderr, "wayfarer crowd: %s needs a value\n", argv[i]);
+            return usage_error("crowd");
         } else {
             fprintf(stderr, "wayfarer crowd: unknown option %s\n", argv[i]);
-            return EXIT_USAGE;
+            return usage_error("crowd");
         }
     }
     static const char* qualities[4] = {"low", "medium", "high", "ultra"};
@@ -130,8 +140,14 @@ int cmd_crowd(int argc, char** argv) {
     for (uint32_t q = 0; q < 4; ++q) {
         preset = strcmp(quality, qualities[q]) == 0 ? q : preset;
     }
-    if (path == NULL || preset == 4) {
-        return usage();
+    if (path == NULL) {
+        fprintf(stderr, "wayfarer crowd: a cache file is required (crowd LEVEL.wfc, or "
+                        "--cache LEVEL.wfc)\n");
+        return usage_error("crowd");
+    }
+    if (preset == 4) {
+        fprintf(stderr, "wayfarer crowd: --avoidance %s: low, medium, high or ultra\n", quality);
+        return usage_error("crowd");
     }
     int rc = check_run_options("crowd", agents, frames, workers);
     if (rc != 0) {
@@ -152,15 +168,18 @@ int cmd_crowd(int argc, char** argv) {
     memset(&run, 0, sizeof run);
     wf_agent_id* ids = NULL;
     double* frame_ms = NULL;
+    tool_log log = {.command = "crowd"}; // lives as long as the tile cache
     if (rc == 0) {
         wf_tilecache_desc d;
         memset(&d, 0, sizeof d);
-        d.logger.quiet = true;
+        log.hold = true;
+        d.logger = tool_logger(&log);
         wf_status st = wf_tilecache_load(&d, data, size, &tc);
         if (st != WF_OK) {
-            fprintf(stderr, "wayfarer crowd: %s: %s\n", path, wf_status_string(st));
+            report_cache_error("crowd", path, data, size, st, &log);
             rc = EXIT_INPUT;
         }
+        log.hold = false;
     }
     if (rc == 0) {
         double ms;
@@ -261,6 +280,12 @@ int cmd_crowd(int argc, char** argv) {
             p95 = sorted[(size_t)ceil(0.95 * frames) - 1u];
             free(sorted);
         }
+        // null when never measured (--gap-every 0, or under two agents):
+        // a number would read as a distance, and a negative one as overlap.
+        char gap_text[32] = "null";
+        if (isfinite(gap)) {
+            snprintf(gap_text, sizeof gap_text, "%.4f", gap);
+        }
         static const char* phase_names[WF_CROWD_PHASE_COUNT] = {
             "validate", "paths", "callbacks", "topology", "grid", "neighbours", "corners",
             "steering", "avoidance", "integrate", "collisions", "surface", "events"};
@@ -268,11 +293,11 @@ int cmd_crowd(int argc, char** argv) {
                "\"frame_ms_mean\": %.4f, \"frame_ms_p95\": %.4f, \"us_per_agent_frame\": %.4f, "
                "\"arrivals\": %u, \"paths\": %u, \"partial_paths\": %u, "
                "\"path_wait_mean_s\": %.4f, \"path_wait_max_s\": %.4f, \"max_queued\": %u, "
-               "\"replans\": %u, \"blocked\": %u, \"min_separation_m\": %.4f, "
+               "\"replans\": %u, \"blocked\": %u, \"min_separation_m\": %s, "
                "\"off_mesh\": %u, \"memory_bytes\": %zu, \"phase_ms_mean\": {",
                placed, frames, workers, seed, quality, mean, p95, mean * 1e3 / placed, run.arrivals,
                run.results, run.partial, run.results > 0 ? run.wait_sum / run.results : 0.0,
-               run.wait_max, max_queued, replans, blocked, isfinite(gap) ? gap : -1.0,
+               run.wait_max, max_queued, replans, blocked, gap_text,
                off_mesh(run.crowd, run.query, ids, placed), wf_crowd_get_stats(run.crowd).memory_bytes);
         for (int k = 0; k < WF_CROWD_PHASE_COUNT; ++k) {
             printf("%s\"%s\": %.4f", k > 0 ? ", " : "", phase_names[k], phase_ms[k] / frames);

@@ -24,6 +24,8 @@
 #define CRATE_RADIUS 0.8f
 #define CRATE_HEIGHT 1.2f
 #define MAX_CRATES 32u
+/// Rebuilt tiles committed per frame at most (a door or crate touches a few).
+#define DEMO_TILE_COMMITS 8u
 /// Frames kept in the replay at most (longer runs keep every Nth frame).
 #define REPLAY_FRAMES 1000u
 
@@ -32,7 +34,10 @@ typedef struct demo_options {
     const char* level;   ///< NULL: generated
     const char* out;     ///< HTML replay
     const char* svg;     ///< optional SVG snapshot
+    const char* export_level; ///< write the generated level as OBJ and stop
     bool quiet;
+    bool json;           ///< the summary as one JSON object
+    bool timings;        ///< keep the milliseconds in the replay
 } demo_options;
 
 typedef struct crate {
@@ -67,41 +72,100 @@ static int parse_options(int argc, char** argv, demo_options* o) {
                          : strcmp(argv[i], "--seed") == 0      ? &o->seed
                          : strcmp(argv[i], "--workers") == 0   ? &o->workers
                                                                : NULL;
-        const char** text = strcmp(argv[i], "--level") == 0 ? &o->level
-                          : strcmp(argv[i], "--out") == 0   ? &o->out
-                          : strcmp(argv[i], "--svg") == 0   ? &o->svg
-                                                            : NULL;
+        const char** text = strcmp(argv[i], "--level") == 0        ? &o->level
+                          : strcmp(argv[i], "--out") == 0          ? &o->out
+                          : strcmp(argv[i], "--svg") == 0          ? &o->svg
+                          : strcmp(argv[i], "--export-level") == 0 ? &o->export_level
+                                                                   : NULL;
         if (strcmp(argv[i], "--quiet") == 0) {
             o->quiet = true;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            o->json = true;
+        } else if (strcmp(argv[i], "--timings") == 0) {
+            o->timings = true;
         } else if (number != NULL && i + 1 < argc) {
             if (!parse_count(argv[++i], number)) {
-                fprintf(stderr, "wayfarer demo: %s needs a whole number\n", argv[i - 1]);
-                return EXIT_USAGE;
+                fprintf(stderr, "wayfarer demo: %s %s: needs a whole number\n", argv[i - 1],
+                        argv[i]);
+                return usage_error("demo");
             }
         } else if (text != NULL && i + 1 < argc) {
             *text = argv[++i];
+        } else if (number != NULL || text != NULL) {
+            fprintf(stderr, "wayfarer demo: %s needs a value\n", argv[i]);
+            return usage_error("demo");
         } else {
             fprintf(stderr, "wayfarer demo: unknown option %s\n", argv[i]);
-            return EXIT_USAGE;
+            return usage_error("demo");
         }
+    }
+    if (o->export_level != NULL && o->level != NULL) {
+        fprintf(stderr, "wayfarer demo: --export-level writes the generated level; it does not "
+                        "go with --level\n");
+        return usage_error("demo");
     }
     return check_run_options("demo", o->agents, o->frames, o->workers);
 }
 
-static bool ends_with(const char* s, const char* tail) {
-    size_t n = strlen(s), m = strlen(tail);
-    return n >= m && strcmp(s + n - m, tail) == 0;
+/// `--export-level FILE.obj`: the generated level of the seed as a
+/// Wavefront OBJ (what `wayfarer build` and the library read), nothing run.
+/// Coordinates in %.9g: the OBJ reads back to the same floats.
+static int export_level(const demo_options* o) {
+    int rc = check_writable("demo", o->export_level);
+    demo_level level;
+    if (rc == 0 && demo_level_generate(o->seed, &level) != 0) {
+        fprintf(stderr, "wayfarer demo: out of memory\n");
+        return EXIT_INPUT;
+    }
+    if (rc != 0) {
+        return rc;
+    }
+    FILE* f = fopen(o->export_level, "wb");
+    bool failed = f == NULL;
+    if (f != NULL) {
+        fprintf(f, "# The generated level of `wayfarer demo --seed %u` (doors and crates are\n"
+                   "# obstacles the demo adds at run time, not part of the level).\n", o->seed);
+        for (uint32_t i = 0; i < level.vert_count; ++i) {
+            const float* v = &level.verts[i * 3u];
+            fprintf(f, "v %.9g %.9g %.9g\n", (double)v[0], (double)v[1], (double)v[2]);
+        }
+        for (uint32_t i = 0; i < level.tri_count; ++i) {
+            const uint32_t* t = &level.tris[i * 3u];
+            fprintf(f, "f %u %u %u\n", t[0] + 1u, t[1] + 1u, t[2] + 1u);
+        }
+        failed = ferror(f) != 0;
+        failed = fclose(f) != 0 || failed;
+    }
+    if (failed) {
+        fprintf(stderr, "wayfarer demo: cannot write %s\n", o->export_level);
+        demo_level_free(&level);
+        return EXIT_INPUT;
+    }
+    const report_field fields[] = {
+        {"level_file", 0.0, false, o->export_level},
+        {"seed", o->seed, true, NULL},
+        {"vertices", level.vert_count, true, NULL},
+        {"triangles", level.tri_count, true, NULL},
+        {"bounds_min_x_m", level.bmin.x, false, NULL},
+        {"bounds_min_z_m", level.bmin.z, false, NULL},
+        {"bounds_max_x_m", level.bmax.x, false, NULL},
+        {"bounds_max_z_m", level.bmax.z, false, NULL},
+    };
+    print_report(fields, sizeof fields / sizeof fields[0], o->json);
+    demo_level_free(&level);
+    return 0;
 }
 
 /// The world: generated level, an OBJ file or a cache file.
-static int make_world(const demo_options* o, demo_state* d) {
+static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
     wf_world_desc wd;
     memset(&wd, 0, sizeof wd);
     wd.worker_count = o->workers;
     wd.crowd.max_agents = o->agents;
     wd.max_obstacles = DEMO_MAX_DOORS + MAX_CRATES + 16u;
     wd.max_pending_requests = 2u * (DEMO_MAX_DOORS + MAX_CRATES);
-    wd.logger.quiet = true;
+    wd.logger = tool_logger(log);
+    log->hold = true; // a failure is said below with the reason logged
     char* file = NULL;
     size_t size = 0;
     wf_geom_data* geom = NULL;
@@ -117,10 +181,17 @@ static int make_world(const demo_options* o, demo_state* d) {
         wd.geom = &view;
     } else if ((rc = read_file(o->level, &file, &size)) != 0) {
         return rc;
-    } else if (ends_with(o->level, ".obj")) {
-        wf_status s = wf_geom_load_obj(file, size, &(wf_geom_load_desc){0}, &geom);
+    } else if (level_kind_of(o->level, file, size) == LEVEL_UNKNOWN) {
+        fprintf(stderr, "wayfarer demo: --level %s: neither a Wavefront OBJ (FILE.obj) nor a "
+                        "tile cache (FILE.wfc, from `wayfarer build`)\n", o->level);
+        free(file);
+        return EXIT_INPUT;
+    } else if (level_kind_of(o->level, file, size) == LEVEL_OBJ) {
+        wf_geom_load_desc ld = {.logger = wd.logger};
+        wf_status s = wf_geom_load_obj(file, size, &ld, &geom);
         if (s != WF_OK) {
-            fprintf(stderr, "wayfarer demo: %s: %s\n", o->level, wf_status_string(s));
+            fprintf(stderr, "wayfarer demo: --level %s: not a Wavefront OBJ it can read: %s\n",
+                    o->level, log->last_error[0] != '\0' ? log->last_error : wf_status_string(s));
             free(file);
             return EXIT_INPUT;
         }
@@ -134,9 +205,13 @@ static int make_world(const demo_options* o, demo_state* d) {
     wf_geom_data_destroy(geom);
     free(file);
     if (s != WF_OK) {
-        fprintf(stderr, "wayfarer demo: cannot make the world: %s\n", wf_status_string(s));
+        fprintf(stderr, "wayfarer demo: %s%s: cannot make the world: %s\n",
+                o->level != NULL ? "--level " : "the generated level",
+                o->level != NULL ? o->level : "",
+                log->last_error[0] != '\0' ? log->last_error : wf_status_string(s));
         return EXIT_INPUT;
     }
+    log->hold = false;
     if (wf_mesh_get_stats(wf_world_mesh(d->world)).poly_count == 0) {
         fprintf(stderr, "wayfarer demo: %s: no walkable area (the navmesh has no polygon)\n",
                 o->level != NULL ? o->level : "the generated level");
@@ -238,6 +313,14 @@ int cmd_demo(int argc, char** argv) {
     if (rc != 0) {
         return rc;
     }
+    if (o.export_level != NULL) {
+        return export_level(&o);
+    }
+    // The outputs are checked before the run that leads to them.
+    if ((rc = check_writable("demo", o.out)) != 0 ||
+        (o.svg != NULL && (rc = check_writable("demo", o.svg)) != 0)) {
+        return rc;
+    }
     demo_state* d = calloc(1, sizeof *d);
     wf_agent_id* ids = calloc(o.agents, sizeof *ids);
     double* frame_ms = calloc(o.frames, sizeof *frame_ms);
@@ -249,7 +332,8 @@ int cmd_demo(int argc, char** argv) {
         return EXIT_INPUT;
     }
     d->rng = wf_rng_make(o.seed, 3u);
-    rc = make_world(&o, d);
+    tool_log log = {.command = "demo"};
+    rc = make_world(&o, d, &log);
     replay* rp = NULL;
     wf_crowd* crowd = rc == 0 ? wf_world_crowd(d->world) : NULL;
     uint32_t placed = 0;
@@ -279,7 +363,8 @@ int cmd_demo(int argc, char** argv) {
                           .max_frames = REPLAY_FRAMES,
                           .frame_stride = (o.frames + REPLAY_FRAMES - 1u) / REPLAY_FRAMES,
                           .dt = DEMO_DT,
-                          .title = "Wayfarer demo"};
+                          .title = "Wayfarer demo",
+                          .timings = o.timings};
         rp = rc == 0 ? replay_create(&rd) : NULL;
         if (rc == 0 && (rp == NULL || replay_set_mesh(rp, wf_world_mesh(d->world)) != 0)) {
             fprintf(stderr, "wayfarer demo: out of memory for the replay\n");
@@ -288,7 +373,10 @@ int cmd_demo(int argc, char** argv) {
     }
     uint64_t arrivals = 0, replans = 0, blocked = 0;
     double tiles_ms = 0.0, crowd_ms = 0.0, phase_ms[WF_CROWD_PHASE_COUNT] = {0};
-    const wf_world_budget budget = {.tile_time_us = 2000, .tile_commits = 0};
+    // A budget in tiles, not microseconds: a time budget commits a different
+    // number of tiles on a slower or busier machine, and the same seed
+    // must give the same run (and the same replay file).
+    const wf_world_budget budget = {.tile_time_us = 0, .tile_commits = DEMO_TILE_COMMITS};
     for (uint32_t f = 0; f < o.frames && rc == 0; ++f) {
         change_the_world(d, f);
         wf_world_report report;
@@ -338,16 +426,19 @@ int cmd_demo(int argc, char** argv) {
             rc = EXIT_INPUT;
         }
         if (!o.quiet && (f + 1u) % (o.frames / 10u > 0 ? o.frames / 10u : 1u) == 0) {
-            fprintf(stderr, "\rwayfarer demo: frame %u/%u, %.2f ms, %llu arrivals", f + 1u,
-                    o.frames, frame_ms[f], (unsigned long long)arrivals);
-            if (f + 1u == o.frames) {
-                fprintf(stderr, "\n");
-            }
+            // Redrawn in place on a terminal; a log gets one line each.
+            bool tty = stderr_is_terminal();
+            fprintf(stderr, "%swayfarer demo: frame %u/%u, %.2f ms, %llu arrivals%s",
+                    tty ? "\r" : "", f + 1u, o.frames, frame_ms[f], (unsigned long long)arrivals,
+                    !tty || f + 1u == o.frames ? "\n" : "");
         }
     }
     if (rc == 0) {
-        if (replay_write_html(rp, o.out) != 0 || (o.svg != NULL && replay_write_svg(rp, o.svg) != 0)) {
-            fprintf(stderr, "wayfarer demo: cannot write %s\n", o.out);
+        const char* failed = replay_write_html(rp, o.out) != 0 ? o.out
+                           : o.svg != NULL && replay_write_svg(rp, o.svg) != 0 ? o.svg
+                                                                               : NULL;
+        if (failed != NULL) {
+            fprintf(stderr, "wayfarer demo: cannot write %s\n", failed);
             rc = EXIT_INPUT;
         }
     }
@@ -358,23 +449,34 @@ int cmd_demo(int argc, char** argv) {
         }
         qsort(frame_ms, o.frames, sizeof(double), compare_doubles);
         static const char* names[WF_CROWD_PHASE_COUNT] = {
-            "validate", "paths", "callbacks", "topology", "grid", "neighbours", "corners",
-            "steering", "avoidance", "integrate", "collisions", "surface", "events"};
-        printf("level\t%s\n", o.level != NULL ? o.level : "generated");
+            "phase_validate_ms", "phase_paths_ms", "phase_callbacks_ms", "phase_topology_ms",
+            "phase_grid_ms", "phase_neighbours_ms", "phase_corners_ms", "phase_steering_ms",
+            "phase_avoidance_ms", "phase_integrate_ms", "phase_collisions_ms", "phase_surface_ms",
+            "phase_events_ms"};
         wf_job_system jobs = wf_world_jobs(d->world);
-        printf("agents\t%u\nframes\t%u\nworkers\t%u\n", placed, o.frames,
-               wf_jobs_worker_count(&jobs));
-        printf("frame_ms_mean\t%.3f\nframe_ms_p95\t%.3f\n", mean,
-               frame_ms[(size_t)ceil(0.95 * o.frames) - 1u]);
-        printf("tiles_ms_mean\t%.3f\ncrowd_ms_mean\t%.3f\n", tiles_ms / o.frames,
-               crowd_ms / o.frames);
+        report_field fields[16 + WF_CROWD_PHASE_COUNT];
+        size_t n = 0;
+        fields[n++] = (report_field){"level", 0.0, false, o.level != NULL ? o.level : "generated"};
+        fields[n++] = (report_field){"seed", o.seed, true, NULL};
+        fields[n++] = (report_field){"agents", placed, true, NULL};
+        fields[n++] = (report_field){"frames", o.frames, true, NULL};
+        fields[n++] = (report_field){"workers", wf_jobs_worker_count(&jobs), true, NULL};
+        fields[n++] = (report_field){"frame_ms_mean", mean, false, NULL};
+        fields[n++] = (report_field){"frame_ms_p95", frame_ms[(size_t)ceil(0.95 * o.frames) - 1u],
+                                     false, NULL};
+        fields[n++] = (report_field){"tiles_ms_mean", tiles_ms / o.frames, false, NULL};
+        fields[n++] = (report_field){"crowd_ms_mean", crowd_ms / o.frames, false, NULL};
         for (int k = 0; k < WF_CROWD_PHASE_COUNT; ++k) {
-            printf("phase_%s_ms\t%.3f\n", names[k], phase_ms[k] / o.frames);
+            fields[n++] = (report_field){names[k], phase_ms[k] / o.frames, false, NULL};
         }
-        printf("arrivals\t%llu\nreplans\t%llu\nblocked\t%llu\nobstacle_changes\t%u\n",
-               (unsigned long long)arrivals, (unsigned long long)replans,
-               (unsigned long long)blocked, d->obstacles_applied);
-        printf("replay\t%s (%zu bytes of data)\n", o.out, replay_data_bytes(rp));
+        fields[n++] = (report_field){"arrivals", (double)arrivals, true, NULL};
+        fields[n++] = (report_field){"replans", (double)replans, true, NULL};
+        fields[n++] = (report_field){"blocked", (double)blocked, true, NULL};
+        fields[n++] = (report_field){"obstacle_changes", d->obstacles_applied, true, NULL};
+        fields[n++] = (report_field){"replay_file", 0.0, false, o.out};
+        fields[n++] =
+            (report_field){"replay_data_bytes", (double)replay_data_bytes(rp), true, NULL};
+        print_report(fields, n, o.json);
     }
     replay_destroy(rp);
     wf_query_destroy(d->query);

@@ -63,14 +63,19 @@ static int load_cache(const char* path, const char* data, size_t size, wf_job_sy
     d.jobs = jobs;
     d.max_obstacles = count;
     d.max_pending_requests = count;
-    d.logger.quiet = true;
+    // Static: the tile cache keeps the logger for its whole life.
+    static tool_log log = {.command = "obstacles"};
+    log.hold = true;
+    d.logger = tool_logger(&log);
     wf_status st = wf_tilecache_load(&d, data, size, out);
     if (st == WF_ERR_CAPACITY) {
         d.max_obstacles = count + FILE_POOL_SLOTS;
+        log.last_error[0] = '\0';
         st = wf_tilecache_load(&d, data, size, out);
     }
+    log.hold = false;
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
+        report_cache_error("obstacles", path, data, size, st, &log);
         return EXIT_INPUT;
     }
     return 0;
@@ -211,13 +216,13 @@ int cmd_obstacles(int argc, char** argv) {
                                                                : NULL;
         if (target == NULL || i + 1 >= argc || !parse_count(argv[i + 1], target)) {
             fprintf(stderr, "wayfarer obstacles: unknown option or bad value: %s\n", argv[i]);
-            return usage();
+            return usage_error("obstacles");
         }
         ++i;
     }
     if (path == NULL || count == 0) {
         fprintf(stderr, "wayfarer obstacles: a cache file and a --count of at least 1\n");
-        return usage();
+        return usage_error("obstacles");
     }
     workers = workers > 0 ? workers : 1;
     char* data = NULL;
@@ -252,18 +257,18 @@ int cmd_obstacles(int argc, char** argv) {
                  : rc;
     if (rc == 0) {
         const report_field fields[] = {
-            {"obstacles", count, true},
-            {"workers", workers, true},
-            {"budget_us", budget_us, true},
-            {"add_calls", add.calls, true},
-            {"add_total_ms", add.total_ms, false},
-            {"add_max_call_us", add.max_call_us, false},
-            {"remove_calls", remove.calls, true},
-            {"remove_total_ms", remove.total_ms, false},
-            {"remove_max_call_us", remove.max_call_us, false},
-            {"per_layer_rebuild_us_mean", layer_mean, false},
-            {"per_layer_rebuild_us_p95", layer_p95, false},
-            {"layers_rebuilt", add.layers_rebuilt + remove.layers_rebuilt, true},
+            {"obstacles", count, true, NULL},
+            {"workers", workers, true, NULL},
+            {"budget_us", budget_us, true, NULL},
+            {"add_calls", add.calls, true, NULL},
+            {"add_total_ms", add.total_ms, false, NULL},
+            {"add_max_call_us", add.max_call_us, false, NULL},
+            {"remove_calls", remove.calls, true, NULL},
+            {"remove_total_ms", remove.total_ms, false, NULL},
+            {"remove_max_call_us", remove.max_call_us, false, NULL},
+            {"per_layer_rebuild_us_mean", layer_mean, false, NULL},
+            {"per_layer_rebuild_us_p95", layer_p95, false, NULL},
+            {"layers_rebuilt", add.layers_rebuilt + remove.layers_rebuilt, true, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], true);
     }

@@ -27,6 +27,10 @@ typedef struct replay_desc {
     uint32_t frame_stride;    ///< keep every Nth frame (0 or 1 = all)
     float dt;                 ///< seconds per step
     const char* title;
+    /// Keep the frame, tiles and crowd milliseconds. They differ from run
+    /// to run; without them (the default) the same run writes the same
+    /// bytes, and the page shows "-" for them.
+    bool timings;
 } replay_desc;
 
 /// Per-frame figures shown by the viewer.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `wayfarer scenarios`: the crowd scenario suite (crowd_scenes.h), every
 // scene or the named ones, as one JSON object or a table.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,34 +130,34 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         }
         if (!takes_value) {
             fprintf(stderr, "wayfarer scenarios: unknown option %s\n", opt);
-            return EXIT_USAGE;
+            return usage_error("scenarios");
         }
         if (i + 1 >= argc) {
             fprintf(stderr, "wayfarer scenarios: %s needs a value\n", opt);
-            return EXIT_USAGE;
+            return usage_error("scenarios");
         }
         char* value = argv[++i];
         double seconds = 0.0;
         if (number != NULL) {
             if (!parse_count(value, number)) {
                 fprintf(stderr, "wayfarer scenarios: %s needs a whole number\n", opt);
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
         } else if (strcmp(opt, "--scene") == 0) {
             if (!select_scenes(o, value)) {
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
         } else if (strcmp(opt, "--seconds") == 0) {
             if (!parse_double(value, &seconds) || seconds <= 0.0 || seconds > 3600.0) {
                 fprintf(stderr, "wayfarer scenarios: --seconds needs a number in (0, 3600]\n");
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
             o->settings.seconds = (float)seconds;
         } else if (strcmp(opt, "--crowding") == 0) {
             double cost = 0.0;
             if (!parse_double(value, &cost) || !(cost >= 0.0 && cost <= 1000.0)) {
                 fprintf(stderr, "wayfarer scenarios: --crowding needs a number in [0, 1000]\n");
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
             o->settings.crowding = (float)cost;
         } else if (strcmp(opt, "--testdata") == 0) {
@@ -169,7 +170,7 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             }
             if (found == 4) {
                 fprintf(stderr, "wayfarer scenarios: --avoidance is low, medium, high or ultra\n");
-                return EXIT_USAGE;
+                return usage_error("scenarios");
             }
             o->settings.avoidance = found;
             o->avoidance = presets[found];
@@ -177,15 +178,15 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
     }
     if (o->settings.agents > WF_CROWD_MAX_AGENTS) {
         fprintf(stderr, "wayfarer scenarios: --agents at most %u\n", WF_CROWD_MAX_AGENTS);
-        return EXIT_USAGE;
+        return usage_error("scenarios");
     }
     if (o->settings.workers > 64u) {
         fprintf(stderr, "wayfarer scenarios: --workers at most 64\n");
-        return EXIT_USAGE;
+        return usage_error("scenarios");
     }
     if (o->runs > 100u) {
         fprintf(stderr, "wayfarer scenarios: --runs at most 100\n");
-        return EXIT_USAGE;
+        return usage_error("scenarios");
     }
     o->runs = o->runs > 0 ? o->runs : 1u;
     if (o->selected_count == 0) {
@@ -196,22 +197,22 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
     return 0;
 }
 
-/// A JSON string: quotes, backslashes and control characters escaped.
-static void print_json_string(const char* text) {
-    putchar('"');
-    for (const unsigned char* c = (const unsigned char*)text; *c != '\0'; ++c) {
-        if (*c == '"' || *c == '\\') {
-            printf("\\%c", *c);
-        } else if (*c < 0x20u) {
-            printf("\\u%04x", *c);
-        } else {
-            putchar(*c);
-        }
+/// A figure for JSON, or null where there was nothing to measure (no
+/// arrival: no arrival time, no path ratio), never a number that reads as one.
+static void json_number(char out[32], bool measured, double value, int decimals) {
+    if (measured && isfinite(value)) {
+        snprintf(out, 32, "%.*f", decimals, value);
+    } else {
+        snprintf(out, 32, "null");
     }
-    putchar('"');
 }
 
 static void print_json_scene(const scene* s, const scene_metrics* m, bool first) {
+    char times[2][32], ratios[2][32];
+    json_number(times[0], m->arrived > 0, m->arrival_time_mean, 3);
+    json_number(times[1], m->arrived > 0, m->arrival_time_max, 3);
+    json_number(ratios[0], m->path_ratio_max > 0.0, m->path_ratio_mean, 4);
+    json_number(ratios[1], m->path_ratio_max > 0.0, m->path_ratio_max, 4);
     printf("%s\n    {\"name\": \"%s\", \"agents\": %u, \"frames\": %u, \"seconds\": %.3f, "
            "\"starts_on_mesh\": %u, \"targets_on_mesh\": %u, \"reachable\": %u,",
            first ? "" : ",", s->name, m->agents, m->frames, m->seconds, s->starts_on_mesh,
@@ -221,15 +222,15 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
                m->reachable == m->agents ? "true" : "false");
     }
     printf("\n     \"arrived_10s\": %.4f, \"arrived_30s\": %.4f, \"arrived_60s\": %.4f, "
-           "\"arrived\": %u, \"never_arrived\": %u, \"arrival_time_mean_s\": %.3f, "
-           "\"arrival_time_max_s\": %.3f, \"path_ratio_mean\": %.4f, \"path_ratio_max\": %.4f,\n"
+           "\"arrived\": %u, \"never_arrived\": %u, \"arrival_time_mean_s\": %s, "
+           "\"arrival_time_max_s\": %s, \"path_ratio_mean\": %s, \"path_ratio_max\": %s,\n"
            "     \"overlap_pair_frames\": %llu, \"overlap_pair_frames_after_2s\": %llu, "
            "\"worst_overlap_m\": %.4f, \"worst_overlap_after_2s_m\": %.4f, "
            "\"standing_agent_s\": %.2f, \"blocked_events\": %u, \"arrival_events\": %u, "
            "\"arrival_events_far\": %u, \"stopped_short_events\": %u, \"within_at_end\": %u, "
            "\"arrived_within_at_end\": %u, \"us_per_agent_frame\": %.4f",
            m->arrived_10, m->arrived_30, m->arrived_60, m->arrived, m->never_arrived,
-           m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean, m->path_ratio_max,
+           times[0], times[1], ratios[0], ratios[1],
            (unsigned long long)m->overlap_pair_frames,
            (unsigned long long)m->overlap_pair_frames_after_2s, m->worst_overlap,
            m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
@@ -247,7 +248,7 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
     }
     if (s->note != NULL) {
         printf(", \"note\": ");
-        print_json_string(s->note);
+        print_json_string(stdout, s->note);
     }
     printf("}");
 }
@@ -312,7 +313,7 @@ int cmd_scenarios(int argc, char** argv) {
                 if (o.json) {
                     printf("%s\n    {\"name\": \"%s\", \"skipped\": ", printed > 0 ? "," : "",
                            s.name);
-                    print_json_string(s.skip_reason);
+                    print_json_string(stdout, s.skip_reason);
                     printf("}");
                 } else {
                     printf("%-14s skipped: %s\n", s.name, s.skip_reason);

@@ -1,8 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Helpers the `wayfarer` subcommands share: files, numbers, clocks, the
-// job system, a cache's navmesh and the report printer.
+// job system, a cache's navmesh, the report printer, the logger that lets
+// a command name the option or file behind a library error, level kinds and
+// the check of an output before the work.
+// stat, access, isatty, fileno (POSIX).
+#define _POSIX_C_SOURCE 200809L
 #include "tools/tool.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <errno.h>
 #include <math.h>
@@ -146,6 +153,20 @@ int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms) {
     return 0;
 }
 
+void print_json_string(FILE* f, const char* s) {
+    fputc('"', f);
+    for (const unsigned char* p = (const unsigned char*)s; *p != 0; ++p) {
+        if (*p == '"' || *p == '\\') {
+            fprintf(f, "\\%c", *p);
+        } else if (*p < 0x20u) {
+            fprintf(f, "\\u%04x", *p);
+        } else {
+            fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
 void print_report(const report_field* fields, size_t count, bool json) {
     fputs(json ? "{" : "", stdout);
     for (size_t i = 0; i < count; ++i) {
@@ -154,7 +175,17 @@ void print_report(const report_field* fields, size_t count, bool json) {
         } else {
             printf("%s\t", fields[i].key);
         }
-        printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
+        if (fields[i].text != NULL) {
+            if (json) {
+                print_json_string(stdout, fields[i].text);
+            } else {
+                fputs(fields[i].text, stdout);
+            }
+        } else if (isnan(fields[i].value)) {
+            fputs(json ? "null" : "-", stdout);
+        } else {
+            printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
+        }
         fputs(json ? "" : "\n", stdout);
     }
     fputs(json ? "}\n" : "", stdout);
@@ -165,3 +196,99 @@ void quiet_assert(const char* expression, const char* file, int line) {
     (void)file;
     (void)line;
 }
+
+static void tool_log_line(wf_log_level level, const char* message, void* user) {
+    tool_log* log = user;
+    // Held (a load or create on the calling thread): kept for the command's
+    // own message. Otherwise printed; workers may log at once, and stderr
+    // takes whole lines.
+    if (log->hold) {
+        if (level == WF_LOG_ERROR) {
+            snprintf(log->last_error, sizeof log->last_error, "%s", message);
+        }
+    } else if (level <= WF_LOG_WARN) {
+        fprintf(stderr, "wayfarer %s: %s\n", log->command, message);
+    }
+}
+
+wf_logger tool_logger(tool_log* log) {
+    log->last_error[0] = '\0';
+    return (wf_logger){.log = tool_log_line, .user = log};
+}
+
+static bool ends_with_ci(const char* s, const char* tail) {
+    size_t n = strlen(s), m = strlen(tail);
+    if (n < m) {
+        return false;
+    }
+    for (size_t i = 0; i < m; ++i) {
+        char c = s[n - m + i];
+        if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != tail[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+level_kind level_kind_of(const char* path, const char* data, size_t size) {
+    // The cache file's magic (docs/formats.md): the content decides first.
+    if (size >= 4 && memcmp(data, "WFTC", 4) == 0) {
+        return LEVEL_CACHE;
+    }
+    if (ends_with_ci(path, ".obj")) {
+        return LEVEL_OBJ;
+    }
+    return ends_with_ci(path, ".wfc") ? LEVEL_CACHE : LEVEL_UNKNOWN;
+}
+
+void report_cache_error(const char* command, const char* path, const char* data, size_t size,
+                        wf_status status, const tool_log* log) {
+    if (level_kind_of(path, data, size) == LEVEL_OBJ) {
+        fprintf(stderr, "wayfarer %s: %s is a Wavefront OBJ, not a tile cache (`wayfarer build %s "
+                        "-o LEVEL.wfc` makes one)\n", command, path, path);
+    } else {
+        fprintf(stderr, "wayfarer %s: %s: not a tile cache it can read: %s\n", command, path,
+                log != NULL && log->last_error[0] != '\0' ? log->last_error
+                                                          : wf_status_string(status));
+    }
+}
+
+int check_writable(const char* command, const char* path) {
+    // Without creating anything (a refused run leaves no file): the file
+    // where it is there, else the folder it would go in.
+    struct stat st;
+    const char* why = NULL;
+    if (stat(path, &st) == 0) {
+        why = S_ISDIR(st.st_mode)        ? "it is a folder"
+              : access(path, W_OK) != 0 ? strerror(errno)
+                                        : NULL;
+    } else if (errno != ENOENT) {
+        why = strerror(errno);
+    } else {
+        size_t n = strlen(path);
+        char* dir = malloc(n + 2);
+        if (dir == NULL) {
+            return EXIT_INPUT;
+        }
+        memcpy(dir, path, n + 1);
+        char* slash = strrchr(dir, '/');
+        if (slash == NULL) {
+            strcpy(dir, ".");
+        } else {
+            slash[slash == dir ? 1 : 0] = '\0';
+        }
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            why = "its folder does not exist";
+        } else if (access(dir, W_OK | X_OK) != 0) {
+            why = strerror(errno);
+        }
+        free(dir);
+    }
+    if (why != NULL) {
+        fprintf(stderr, "wayfarer %s: cannot write %s: %s\n", command, path, why);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+bool stderr_is_terminal(void) { return isatty(fileno(stderr)) != 0; }

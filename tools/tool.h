@@ -7,8 +7,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
+#include "wayfarer/base.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
 #include "wayfarer/tilecache.h"
@@ -16,8 +18,10 @@
 /// Exit codes: 0 success, 1 unreadable or bad input, 2 usage, 3 a check failed.
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_CHECK = 3 };
 
-/// Prints every subcommand's usage to stderr; returns EXIT_USAGE (wayfarer.c).
-int usage(void);
+/// After a usage error of `wayfarer COMMAND` (its message already printed):
+/// that command's synopsis and where its help is, on stderr; returns
+/// EXIT_USAGE (wayfarer.c).
+int usage_error(const char* command);
 
 /// Whole file into a malloc'd buffer with one spare NUL byte after it.
 int read_file(const char* path, char** out, size_t* out_size);
@@ -45,14 +49,49 @@ int cache_navmesh(wf_tilecache* tc, wf_mesh** out, double* out_ms);
 /// through the status instead.
 void quiet_assert(const char* expression, const char* file, int line);
 
+/// A logger for the library's objects. While `hold` is set (around a load
+/// or create, on the calling thread) it keeps the last error line, for the
+/// command's own message that names the option or file; otherwise it prints
+/// errors and warnings as "wayfarer COMMAND: ...". It must outlive the
+/// object it was given to.
+typedef struct tool_log {
+    const char* command;
+    bool hold;
+    char last_error[256];
+} tool_log;
+wf_logger tool_logger(tool_log* log);
+
+/// What a level file holds: a tile cache (its first bytes are the cache
+/// file's magic, or the name ends .wfc), a Wavefront OBJ (the name ends
+/// .obj), or neither.
+typedef enum level_kind { LEVEL_UNKNOWN, LEVEL_OBJ, LEVEL_CACHE } level_kind;
+level_kind level_kind_of(const char* path, const char* data, size_t size);
+/// Why a cache file did not load, under the command's name: an OBJ given
+/// where a cache belongs (and how to make one), or the reason the tile
+/// cache logged. Call before freeing data.
+void report_cache_error(const char* command, const char* path, const char* data, size_t size,
+                        wf_status status, const tool_log* log);
+/// Whether `path` can be written, checked before the work that leads to it
+/// (nothing is created): says why not under the command's name. 0 or
+/// EXIT_INPUT.
+int check_writable(const char* command, const char* path);
+/// Progress lines redraw in place ('\r') only on a terminal; a log gets
+/// one line per report.
+bool stderr_is_terminal(void);
+
 /// One figure of a report, printed as 'key<TAB>value' or as a JSON member.
 typedef struct report_field {
     const char* key;
     double value;
     bool whole;
+    const char* text; ///< a string figure instead of the value (a name, a path)
 } report_field;
 
+/// 'key<TAB>value' lines, or one JSON object; a NaN value is JSON null
+/// (and "-" in the lines): not measured, never a sentinel number.
 void print_report(const report_field* fields, size_t count, bool json);
+/// A JSON string, quoted and escaped.
+void print_json_string(FILE* f, const char* s);
 
 /// `wayfarer obstacles` (obstacles.c).
 int cmd_obstacles(int argc, char** argv);
@@ -62,6 +101,8 @@ int cmd_crowd(int argc, char** argv);
 int cmd_check(int argc, char** argv);
 /// `wayfarer demo` (demo.c).
 int cmd_demo(int argc, char** argv);
+/// `wayfarer scen` (scen.c).
+int cmd_scen(int argc, char** argv);
 /// `wayfarer scenarios` (scenarios.c).
 int cmd_scenarios(int argc, char** argv);
 

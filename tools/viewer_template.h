@@ -465,7 +465,7 @@ static const char* const viewer_html_script[] = {
     "    $('play').textContent = playing ? 'Pause' : 'Play';",
     "    for (let k = 0; k < 8; k++) {",
     "      const v = F > 0 ? stats[f * 8 + k] : 0;",
-    "      statCells[k].textContent = k < 3 ? v.toFixed(2) : String(v);",
+    "      statCells[k].textContent = k < 3 ? (M.timings === false ? '-' : v.toFixed(2)) : String(v);",
     "    }",
     "    const w = spark.width, h = spark.height;",
     "    sctx.clearRect(0, 0, w, h);",

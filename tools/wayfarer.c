@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The `wayfarer` command: one function per subcommand (shared helpers in
-// tool.c, larger subcommands in files of their own); results go to stdout
-// as tab-separated lines or JSON, diagnostics to stderr.
-#include <float.h>
+// The `wayfarer` command: the subcommand table, help and version, and the
+// two small subcommands build and info (the others have files of their
+// own, shared helpers are in tool.c); results go to stdout as tab-separated
+// lines or JSON, diagnostics to stderr.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,23 +12,8 @@
 #include "tools/tool.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
-#include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
-
-/// Paths shorter than the expected optimum by more than this are wrong
-/// (the tolerance the reference Polyanya tests use).
-#define SCEN_TOLERANCE 1e-4
-/// Search nodes and corridor length for one scenario: enough for any grid
-/// map mesh of up to a few hundred thousand polygons along one path.
-#define SCEN_MAX_NODES 65536u
-#define SCEN_MAX_CORRIDOR 65536u
-#define SCEN_MAX_STRAIGHT 1024u
-/// A grid path may be this much longer than the .scen's octile optimum
-/// (float noise on long paths) before it counts as longer.
-#define SCEN_LONGER_TOLERANCE 1e-3
-/// Share of rows allowed to be longer than the octile optimum: contour
-/// simplification may bend a path around a corner a little.
-#define SCEN_LONGER_ALLOWED 0.01
+#include "wayfarer/version.h"
 
 typedef struct subcommand {
     const char* name;
@@ -38,26 +23,32 @@ typedef struct subcommand {
 
 static int cmd_build(int argc, char** argv);
 static int cmd_info(int argc, char** argv);
-static int cmd_scen(int argc, char** argv);
 
 static const subcommand subcommands[] = {
     {"demo", cmd_demo,
      "demo [--agents N] [--frames F] [--seed S] [--workers W] [--level FILE.obj|FILE.wfc]\n"
-     "      [--out FILE.html] [--svg FILE.svg] [--quiet]\n"
+     "      [--out FILE.html] [--svg FILE.svg] [--quiet] [--json] [--timings]\n"
+     "  demo --export-level FILE.obj [--seed S] [--json]\n"
      "      the generated level (floors, ramps, rooms with doors, a bridge, open ground;\n"
      "      from the seed) or your own, N agents (default 1000) walking to new random\n"
      "      targets for F frames of 1/30 s (default 1000) while doors open and close and\n"
      "      crates drop and go; shows progress, prints a summary and writes an HTML replay\n"
      "      (default wayfarer-demo.html; open it in a browser); agents at most 16777216,\n"
-     "      frames at most 1000000, workers at most 256 (the same for crowd)"},
+     "      frames at most 1000000, workers at most 256 (the same for crowd).\n"
+     "      The same seed gives the same run and the same replay file, for any worker\n"
+     "      count; --timings adds the milliseconds of every frame to the replay (which\n"
+     "      then differs run to run). --json: the summary as one JSON object.\n"
+     "      --export-level: writes the generated level as a Wavefront OBJ and stops\n"
+     "      (`wayfarer build FILE.obj -o FILE.wfc` makes it a cache for your program)"},
     {"build", cmd_build,
      "build MESH.obj -o OUT.wfc [--cell-size M] [--cell-height M] [--agent-height M]\n"
      "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
      "      [--min-region CELLS] [--merge-region CELLS] [--max-edge M] [--max-error CELLS]\n"
      "      [--verts-per-poly N] [--workers N] [--max-tiles N] [--max-cells N]\n"
-     "      [--max-triangle-refs N]\n"
+     "      [--max-triangle-refs N] [--json]\n"
      "      builds a tile cache from a Wavefront OBJ (defaults: the Recast demo settings)\n"
-     "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms).\n"
+     "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms),\n"
+     "      or one JSON object with --json.\n"
      "      Says on stderr how many tiles and cells it is about to build and refuses\n"
      "      (exit 2) above --max-tiles (default 65536), --max-cells (default 268435456,\n"
      "      also the cells its triangles cover) or --max-triangle-refs (default 16777216)"},
@@ -96,15 +87,15 @@ static const subcommand subcommands[] = {
      "      times of both phases, layers rebuilt, and the single-thread time of an update\n"
      "      that rebuilds one layer (mean, p95)"},
     {"crowd", cmd_crowd,
-     "crowd --cache FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
-     "      [--gap-every K] [--avoidance low|medium|high|ultra]\n"
+     "crowd FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
+     "      [--gap-every K] [--avoidance low|medium|high|ultra]   (or --cache FILE.wfc)\n"
      "      N agents (default 1000; radius = the cache's agent radius, or 0.6 m for a cache\n"
-     "      built with radius 0; 3.5 m/s, accel 8,\n"
-     "      avoidance preset default high) walk to random targets on the cache's navmesh for F frames of\n"
-     "      1/30 s (default 300), a new target on every arrival; prints one JSON object:\n"
-     "      frame ms mean and p95, us per agent per frame, arrivals, path waits, replans,\n"
-     "      smallest gap between agents (checked every K frames, 0 = never), agents off\n"
-     "      the mesh, memory, and the mean ms of every phase"},
+     "      built with radius 0; 3.5 m/s, accel 8, avoidance preset default high) walk to\n"
+     "      random targets on the cache's navmesh for F frames of 1/30 s (default 300), a\n"
+     "      new target on every arrival; prints one JSON object: frame ms mean and p95, us\n"
+     "      per agent per frame, arrivals, path waits, replans, smallest gap between agents\n"
+     "      in m (checked every K frames, default 10; null when never checked: K = 0),\n"
+     "      agents off the mesh, memory, and the mean ms of every phase"},
     {"scenarios", cmd_scenarios,
      "scenarios [--scene NAME[,NAME...]] [--seconds S] [--avoidance low|medium|high|ultra]\n"
      "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--testdata DIR]\n"
@@ -121,13 +112,43 @@ static const subcommand subcommands[] = {
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 
-int usage(void) {
-    fprintf(stderr, "usage: wayfarer <command> [options]\n\ncommands:\n");
+static const subcommand* find_subcommand(const char* name) {
     for (size_t i = 0; i < SUBCOMMAND_COUNT; ++i) {
-        fprintf(stderr, "  %s\n", subcommands[i].usage);
+        if (strcmp(name, subcommands[i].name) == 0) {
+            return &subcommands[i];
+        }
+    }
+    return NULL;
+}
+
+/// The whole help: every command with its options.
+static void print_help(FILE* f) {
+    fprintf(f, "usage: wayfarer <command> [options]\n"
+               "       wayfarer <command> --help    one command's options\n"
+               "       wayfarer --version\n\ncommands:\n");
+    for (size_t i = 0; i < SUBCOMMAND_COUNT; ++i) {
+        fprintf(f, "  %s\n", subcommands[i].usage);
+    }
+    fprintf(f, "\nexit status: 0 done, 1 unreadable or bad input, 2 usage, 3 a check failed\n");
+}
+
+static void print_command_help(FILE* f, const subcommand* c) {
+    fprintf(f, "usage: wayfarer %s\n", c->usage);
+}
+
+int usage_error(const char* command) {
+    const subcommand* c = find_subcommand(command);
+    if (c != NULL) {
+        // The first line of the usage (its synopsis), and where the rest is.
+        const char* end = strchr(c->usage, '\n');
+        int n = end != NULL ? (int)(end - c->usage) : (int)strlen(c->usage);
+        fprintf(stderr, "usage: wayfarer %.*s\n(wayfarer %s --help describes every option)\n", n,
+                c->usage, command);
     }
     return EXIT_USAGE;
 }
+
+static bool is_help(const char* arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
 /* ---------------------------------------------------------------------------
  * build
@@ -137,7 +158,27 @@ typedef struct number_option {
     const char* name;
     float* real;
     uint32_t* whole;
+    const char* field; ///< the wf_tilecache_params field it sets, or NULL
+    const char* given; ///< the value on the command line, or NULL
 } number_option;
+
+/// The option behind a settings problem the tile cache logged: of those
+/// given, the one whose field the message names first.
+static const number_option* option_named_in(const number_option* options, size_t count,
+                                            const char* message) {
+    const number_option* best = NULL;
+    const char* best_at = NULL;
+    for (size_t k = 0; k < count; ++k) {
+        const char* at = options[k].field != NULL && options[k].given != NULL
+                             ? strstr(message, options[k].field)
+                             : NULL;
+        if (at != NULL && (best_at == NULL || at < best_at)) {
+            best = &options[k];
+            best_at = at;
+        }
+    }
+    return best;
+}
 
 /// Says how many tiles and cells the build covers before it starts, and
 /// refuses (exit 2) above --max-tiles or --max-cells, naming the option.
@@ -177,73 +218,104 @@ static int cmd_build(int argc, char** argv) {
     wf_tilecache_params p = wf_tilecache_params_recast_demo();
     uint32_t workers = 1, max_tiles = 0, max_refs = 0;
     float max_cells = 0.0f; // a count, read as a number (it may pass 2^32)
-    const number_option options[] = {
-        {"--cell-size", &p.cell_size, NULL},
-        {"--cell-height", &p.cell_height, NULL},
-        {"--agent-height", &p.agent_height, NULL},
-        {"--agent-radius", &p.agent_radius, NULL},
-        {"--agent-climb", &p.agent_climb, NULL},
-        {"--max-slope", &p.agent_max_slope, NULL},
-        {"--tile-size", NULL, &p.tile_size},
-        {"--min-region", NULL, &p.min_region_area},
-        {"--merge-region", NULL, &p.merge_region_area},
-        {"--max-edge", &p.max_edge_length, NULL},
-        {"--max-error", &p.max_simplification_error, NULL},
-        {"--verts-per-poly", NULL, &p.max_verts_per_poly},
-        {"--workers", NULL, &workers},
-        {"--max-tiles", NULL, &max_tiles},
-        {"--max-triangle-refs", NULL, &max_refs},
-        {"--max-cells", &max_cells, NULL},
+    bool json = false;
+    number_option options[] = {
+        {"--cell-size", &p.cell_size, NULL, "cell_size", NULL},
+        {"--cell-height", &p.cell_height, NULL, "cell_height", NULL},
+        {"--agent-height", &p.agent_height, NULL, "agent_height", NULL},
+        {"--agent-radius", &p.agent_radius, NULL, "agent_radius", NULL},
+        {"--agent-climb", &p.agent_climb, NULL, "agent_climb", NULL},
+        {"--max-slope", &p.agent_max_slope, NULL, "agent_max_slope", NULL},
+        {"--tile-size", NULL, &p.tile_size, "tile_size", NULL},
+        {"--min-region", NULL, &p.min_region_area, "min_region_area", NULL},
+        {"--merge-region", NULL, &p.merge_region_area, "merge_region_area", NULL},
+        {"--max-edge", &p.max_edge_length, NULL, "max_edge_length", NULL},
+        {"--max-error", &p.max_simplification_error, NULL, "max_simplification_error", NULL},
+        {"--verts-per-poly", NULL, &p.max_verts_per_poly, "max_verts_per_poly", NULL},
+        {"--workers", NULL, &workers, NULL, NULL},
+        {"--max-tiles", NULL, &max_tiles, NULL, NULL},
+        {"--max-triangle-refs", NULL, &max_refs, NULL, NULL},
+        {"--max-cells", &max_cells, NULL, NULL, NULL},
     };
+    const size_t option_count = sizeof options / sizeof options[0];
     for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+            continue;
+        }
         if (argv[i][0] != '-') {
             if (mesh_path != NULL) {
                 fprintf(stderr, "wayfarer build: one mesh only (%s)\n", argv[i]);
-                return usage();
+                return usage_error("build");
             }
             mesh_path = argv[i];
             continue;
         }
         if (i + 1 >= argc) {
             fprintf(stderr, "wayfarer build: %s needs a value\n", argv[i]);
-            return usage();
+            return usage_error("build");
         }
         const char* value = argv[++i];
         if (strcmp(argv[i - 1], "-o") == 0) {
             out_path = value;
             continue;
         }
-        const number_option* o = NULL;
-        for (size_t k = 0; k < sizeof options / sizeof options[0] && o == NULL; ++k) {
+        number_option* o = NULL;
+        for (size_t k = 0; k < option_count && o == NULL; ++k) {
             o = strcmp(argv[i - 1], options[k].name) == 0 ? &options[k] : NULL;
         }
+        if (o == NULL) {
+            fprintf(stderr, "wayfarer build: unknown option %s\n", argv[i - 1]);
+            return usage_error("build");
+        }
         double real = 0.0;
-        bool ok = o != NULL && (o->whole != NULL ? parse_count(value, o->whole)
-                                                 : parse_double(value, &real));
-        if (!ok) {
-            fprintf(stderr, "wayfarer build: unknown option or bad value: %s %s\n", argv[i - 1],
-                    value);
-            return usage();
+        if (!(o->whole != NULL ? parse_count(value, o->whole) : parse_double(value, &real))) {
+            fprintf(stderr, "wayfarer build: %s %s: needs a %s\n", o->name, value,
+                    o->whole != NULL ? "whole number 0..4294967295" : "finite number");
+            return usage_error("build");
         }
         if (o->real != NULL) {
             *o->real = (float)real;
         }
+        o->given = value;
     }
     if (mesh_path == NULL || out_path == NULL) {
-        fprintf(stderr, "wayfarer build: a mesh and -o OUT are required\n");
-        return usage();
+        fprintf(stderr, "wayfarer build: %s\n", mesh_path == NULL ? "a mesh (LEVEL.obj) is required"
+                                                                  : "-o OUT.wfc is required");
+        return usage_error("build");
     }
-    char* text = NULL;
-    size_t size = 0;
-    int rc = read_file(mesh_path, &text, &size);
+    // The output is checked before the work that leads to it.
+    int rc = check_writable("build", out_path);
     if (rc != 0) {
         return rc;
     }
+    char* text = NULL;
+    size_t size = 0;
+    rc = read_file(mesh_path, &text, &size);
+    if (rc != 0) {
+        return rc;
+    }
+    if (level_kind_of(mesh_path, text, size) == LEVEL_CACHE) {
+        free(text);
+        fprintf(stderr, "wayfarer build: %s is a tile cache already (build reads a Wavefront "
+                        "OBJ; `wayfarer info`, `crowd` and `demo --level` take a cache)\n",
+                mesh_path);
+        return EXIT_INPUT;
+    }
+    tool_log log = {.command = "build"};
     wf_geom_data* geom = NULL;
-    wf_status st = wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &geom);
+    wf_status st = wf_geom_load_obj(text, size, &(wf_geom_load_desc){.logger = tool_logger(&log)},
+                                    &geom);
     free(text);
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", mesh_path, wf_status_string(st));
+        fprintf(stderr, "wayfarer build: %s: not a Wavefront OBJ it can read (%s)\n", mesh_path,
+                wf_status_string(st));
+        return EXIT_INPUT;
+    }
+    if (wf_geom_data_view(geom).tri_count == 0) {
+        fprintf(stderr, "wayfarer build: %s: no faces ('f' lines) in it: build reads a Wavefront "
+                        "OBJ with the level's triangles\n", mesh_path);
+        wf_geom_data_destroy(geom);
         return EXIT_INPUT;
     }
     wf_thread_pool* pool = NULL;
@@ -257,15 +329,28 @@ static int cmd_build(int argc, char** argv) {
                          max_cells < 1.8e19f && max_cells == floorf(max_cells);
         wf_tilecache_desc d = {.params = p, .jobs = jobs, .max_tiles = max_tiles,
                                .max_cells = (uint64_t)(limits_ok ? max_cells : 0.0f),
-                               .max_triangle_refs = max_refs};
+                               .max_triangle_refs = max_refs, .logger = tool_logger(&log)};
+        log.hold = true; // a refusal is said below, naming the option
         st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
+        log.hold = false;
         wf_set_assert_hook(hook);
         if (!limits_ok) {
             fprintf(stderr, "wayfarer build: --max-tiles must be at most %u, --max-cells a "
                             "whole number\n", WF_TILECACHE_MAX_TILES);
             rc = EXIT_USAGE;
         } else if (st != WF_OK) {
-            fprintf(stderr, "wayfarer build: the settings are out of range\n");
+            // The tile cache logs which setting and why ("tilecache:
+            // params: cell_size must be ..."); say it under the option.
+            const char* why = log.last_error;
+            const char* tail = strstr(why, "params: ");
+            why = tail != NULL ? tail + strlen("params: ") : why;
+            const number_option* o = option_named_in(options, option_count, why);
+            if (o != NULL) {
+                fprintf(stderr, "wayfarer build: %s %s: %s\n", o->name, o->given, why);
+            } else {
+                fprintf(stderr, "wayfarer build: the settings are out of range: %s\n",
+                        why[0] != '\0' ? why : wf_status_string(st));
+            }
             rc = EXIT_USAGE;
         }
     }
@@ -292,18 +377,18 @@ static int cmd_build(int argc, char** argv) {
     if (rc == 0 && (rc = write_file(out_path, file, file_size)) == 0) {
         wf_tilecache_stats s = wf_tilecache_get_stats(tc);
         const report_field fields[] = {
-            {"tiles", s.tile_count, true},
-            {"layers", s.layer_count, true},
-            {"raw_bytes", (double)s.raw_bytes, true},
-            {"compressed_bytes", (double)s.compressed_bytes, true},
-            {"walkable_area", s.walkable_area, false},
-            {"build_ms", s.build_ms, false},
-            {"build_cells", (double)s.build_cells, true},
-            {"triangle_refs", (double)s.triangle_refs, true},
-            {"triangle_cells", (double)s.triangle_cells, true},
-            {"file_bytes", (double)file_size, true},
+            {"tiles", s.tile_count, true, NULL},
+            {"layers", s.layer_count, true, NULL},
+            {"raw_bytes", (double)s.raw_bytes, true, NULL},
+            {"compressed_bytes", (double)s.compressed_bytes, true, NULL},
+            {"walkable_area_m2", s.walkable_area, false, NULL},
+            {"build_ms", s.build_ms, false, NULL},
+            {"build_cells", (double)s.build_cells, true, NULL},
+            {"triangle_refs", (double)s.triangle_refs, true, NULL},
+            {"triangle_cells", (double)s.triangle_cells, true, NULL},
+            {"file_bytes", (double)file_size, true, NULL},
         };
-        print_report(fields, sizeof fields / sizeof fields[0], false);
+        print_report(fields, sizeof fields / sizeof fields[0], json);
     }
     free(file);
     wf_tilecache_destroy(tc);
@@ -326,12 +411,12 @@ static int cmd_info(int argc, char** argv) {
             path = argv[i];
         } else {
             fprintf(stderr, "wayfarer info: unknown option %s\n", argv[i]);
-            return usage();
+            return usage_error("info");
         }
     }
     if (path == NULL) {
         fprintf(stderr, "wayfarer info: a cache file is required\n");
-        return usage();
+        return usage_error("info");
     }
     char* data = NULL;
     size_t size = 0;
@@ -340,14 +425,18 @@ static int cmd_info(int argc, char** argv) {
         return rc;
     }
     wf_tilecache* tc = NULL;
+    tool_log log = {.command = "info", .hold = true};
     double start = now_ms();
-    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){0}, data, size, &tc);
+    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data,
+                                     size, &tc);
     double load_ms = now_ms() - start;
-    free(data);
     if (st != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
+        report_cache_error("info", path, data, size, st, &log);
+        free(data);
         return EXIT_INPUT;
     }
+    free(data);
+    log.hold = false;
     wf_mesh* mesh = NULL;
     double mesh_ms = 0.0;
     rc = cache_navmesh(tc, &mesh, &mesh_ms);
@@ -366,21 +455,21 @@ static int cmd_info(int argc, char** argv) {
         }
         free(tiles);
         const report_field fields[] = {
-            {"file_bytes", (double)size, true},
-            {"cell_size", p->cell_size, false},
-            {"cell_height", p->cell_height, false},
-            {"tile_size", p->tile_size, true},
-            {"tiles", s.tile_count, true},
-            {"layers", s.layer_count, true},
-            {"raw_bytes", (double)s.raw_bytes, true},
-            {"compressed_bytes", (double)s.compressed_bytes, true},
-            {"walkable_cells", (double)s.walkable_cells, true},
-            {"walkable_area", s.walkable_area, false},
-            {"navmesh_tiles", ms.tile_count, true},
-            {"navmesh_polys", ms.poly_count, true},
-            {"navmesh_bytes", mesh_bytes, true},
-            {"load_ms", load_ms, false},
-            {"navmesh_build_ms", mesh_ms, false},
+            {"file_bytes", (double)size, true, NULL},
+            {"cell_size_m", p->cell_size, false, NULL},
+            {"cell_height_m", p->cell_height, false, NULL},
+            {"tile_size_cells", p->tile_size, true, NULL},
+            {"tiles", s.tile_count, true, NULL},
+            {"layers", s.layer_count, true, NULL},
+            {"raw_bytes", (double)s.raw_bytes, true, NULL},
+            {"compressed_bytes", (double)s.compressed_bytes, true, NULL},
+            {"walkable_cells", (double)s.walkable_cells, true, NULL},
+            {"walkable_area_m2", s.walkable_area, false, NULL},
+            {"navmesh_tiles", ms.tile_count, true, NULL},
+            {"navmesh_polys", ms.poly_count, true, NULL},
+            {"navmesh_bytes", mesh_bytes, true, NULL},
+            {"load_ms", load_ms, false, NULL},
+            {"navmesh_build_ms", mesh_ms, false, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], json);
     }
@@ -389,385 +478,39 @@ static int cmd_info(int argc, char** argv) {
     return rc;
 }
 
-/* ---------------------------------------------------------------------------
- * scen
- */
-
-typedef struct scen_row {
-    double start_x, start_y, goal_x, goal_y;
-    double octile;  ///< the .scen's own optimum (8-connected, no corner cutting)
-    double optimal; ///< what the row is checked against; NAN for no check
-} scen_row;
-
-/// Splits a line in place into at most max whitespace-separated tokens.
-static int split_tokens(char* line, char** tokens, int max) {
-    int n = 0;
-    for (char* t = strtok(line, " \t\r"); t != NULL && n < max; t = strtok(NULL, " \t\r")) {
-        tokens[n++] = t;
-    }
-    return n;
-}
-
-/// Moving AI rows: bucket map width height start_x start_y goal_x goal_y
-/// optimal. The map name comes second, so the numbers are read from the end.
-static int parse_scen(const char* path, char* text, scen_row** out_rows, size_t* out_count) {
-    size_t cap = 256, count = 0, line_number = 0;
-    scen_row* rows = malloc(cap * sizeof *rows);
-    for (char* line = text; rows != NULL && line != NULL; ++line_number) {
-        char* next = strchr(line, '\n');
-        if (next != NULL) {
-            *next = '\0';
-        }
-        char* tokens[16];
-        int n = split_tokens(line, tokens, 16);
-        line = next != NULL ? next + 1 : NULL;
-        if (n == 0 || (line_number == 0 && strcmp(tokens[0], "version") == 0)) {
-            continue;
-        }
-        scen_row r = {0, 0, 0, 0, 0, NAN};
-        if (n < 9 || !parse_double(tokens[n - 5], &r.start_x) ||
-            !parse_double(tokens[n - 4], &r.start_y) || !parse_double(tokens[n - 3], &r.goal_x) ||
-            !parse_double(tokens[n - 2], &r.goal_y) || !parse_double(tokens[n - 1], &r.octile)) {
-            fprintf(stderr, "wayfarer: %s:%zu: not a scenario row\n", path, line_number + 1);
-            free(rows);
-            return EXIT_INPUT;
-        }
-        if (count == cap) {
-            scen_row* grown = realloc(rows, 2 * cap * sizeof *rows);
-            if (grown == NULL) {
-                break;
-            }
-            rows = grown;
-            cap *= 2;
-        }
-        rows[count++] = r;
-    }
-    if (rows == NULL || count == 0) {
-        fprintf(stderr, "wayfarer: %s: no scenario rows\n", path);
-        free(rows);
-        return EXIT_INPUT;
-    }
-    *out_rows = rows;
-    *out_count = count;
-    return 0;
-}
-
-/// Expected answers: '#' comments, a header, then rows of bucket start_x
-/// start_y goal_x goal_y octile euclidean, one per scenario row, in order.
-static int parse_expected(const char* path, char* text, scen_row* rows, size_t count) {
-    size_t row = 0, line_number = 0;
-    for (char* line = text; line != NULL; ++line_number) {
-        char* next = strchr(line, '\n');
-        if (next != NULL) {
-            *next = '\0';
-        }
-        char* tokens[16];
-        int n = line[0] == '#' ? 0 : split_tokens(line, tokens, 16);
-        line = next != NULL ? next + 1 : NULL;
-        if (n == 0 || strcmp(tokens[0], "bucket") == 0) {
-            continue;
-        }
-        double v[7];
-        bool ok = n == 7 && row < count;
-        for (int i = 0; ok && i < 7; ++i) {
-            ok = parse_double(tokens[i], &v[i]);
-        }
-        if (!ok || v[1] != rows[row].start_x || v[2] != rows[row].start_y ||
-            v[3] != rows[row].goal_x || v[4] != rows[row].goal_y) {
-            fprintf(stderr, "wayfarer: %s:%zu: does not match scenario row %zu\n", path,
-                    line_number + 1, row);
-            return EXIT_INPUT;
-        }
-        rows[row++].optimal = v[6];
-    }
-    if (row != count) {
-        fprintf(stderr, "wayfarer: %s: %zu rows for %zu scenario rows\n", path, row, count);
-        return EXIT_INPUT;
-    }
-    return 0;
-}
-
-static int load_polyanya(const char* path, float tile_size, wf_mesh** out) {
-    char* text = NULL;
-    size_t size = 0;
-    int rc = read_file(path, &text, &size);
-    if (rc != 0) {
-        return rc;
-    }
-    wf_polyanya_import_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.tile_size = tile_size;
-    wf_status st = wf_mesh_import_polyanya(&desc, text, size, out);
-    free(text);
-    if (st < 0) {
-        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
-        return EXIT_INPUT;
-    }
-    return 0;
-}
-
-/// Settings for grid maps: a tile is at most 255 cells, so 64 cells of the
-/// map per tile side (fewer tile edges for the funnel to bend at); no
-/// region is dropped or merged (a pocket of two cells is still a place a
-/// scenario may start); contours follow the cells to within GRID_MAX_ERROR.
-#define GRID_TILE_SIZE 64u
-#define GRID_MAX_ERROR 0.5f
-
-static int load_grid_map(const char* path, float cell_size, float radius, uint32_t tile_cells,
-                         wf_mesh** out) {
-    char* text = NULL;
-    size_t size = 0;
-    int rc = read_file(path, &text, &size);
-    if (rc != 0) {
-        return rc;
-    }
-    wf_grid_data* grid = NULL;
-    wf_status st = wf_grid_load_movingai(text, size, 1.0f, &(wf_geom_load_desc){0}, &grid);
-    free(text);
-    if (st != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
-        return EXIT_INPUT;
-    }
-    wf_tilecache_params p = wf_tilecache_params_recast_demo();
-    p.cell_size = cell_size;
-    p.agent_radius = radius;
-    p.tile_size = tile_cells > 0 ? tile_cells : GRID_TILE_SIZE;
-    p.min_region_area = 0;
-    p.merge_region_area = 0;
-    p.max_edge_length = 0.0f;
-    p.max_simplification_error = GRID_MAX_ERROR;
-    wf_tilecache* tc = NULL;
-    wf_assert_fn* hook = wf_set_assert_hook(quiet_assert);
-    st = wf_tilecache_create(&(wf_tilecache_desc){.params = p}, &tc);
-    wf_set_assert_hook(hook);
-    if (st != WF_OK) {
-        fprintf(stderr, "wayfarer scen: --cell-size, --agent-radius or --tile-size out of range\n");
-        rc = EXIT_USAGE;
-    } else if ((st = wf_tilecache_build_grid(tc, wf_grid_data_view(grid))) != WF_OK) {
-        fprintf(stderr, "wayfarer: %s: %s\n", path, wf_status_string(st));
-        rc = EXIT_INPUT;
-    }
-    double ms = 0.0;
-    if (rc == 0) {
-        rc = cache_navmesh(tc, out, &ms);
-    }
-    wf_tilecache_destroy(tc);
-    wf_grid_data_destroy(grid);
-    return rc;
-}
-
-typedef enum { ROW_OK, ROW_PARTIAL, ROW_NONE } row_status;
-
-/// Where scenario points lie: Polyanya meshes put them on grid corners (a
-/// tiny box finds the polygon touching them, often an obstacle corner);
-/// grid builds on cell centres, which lie on walkable cells.
-typedef struct scen_points {
-    double offset;
-    wf_vec3 half;
-} scen_points;
-
-/// Nearest polygons, corridor, funnel; length of the straight path in 3D.
-static row_status run_row(wf_query* q, const scen_row* row, const scen_points* at,
-                          const wf_query_filter* filter_in, wf_poly_ref* corridor,
-                          wf_straight_point* points, double* out_length) {
-    const wf_query_filter filter = *filter_in;
-    wf_vec3 a = wf_v3((float)(row->start_x + at->offset), 0.0f, (float)(row->start_y + at->offset));
-    wf_vec3 b = wf_v3((float)(row->goal_x + at->offset), 0.0f, (float)(row->goal_y + at->offset));
-    wf_poly_ref start, goal;
-    wf_vec3 sp, gp;
-    *out_length = NAN;
-    if (wf_query_find_nearest_poly(q, a, at->half, &filter, &start, &sp) != WF_OK ||
-        wf_query_find_nearest_poly(q, b, at->half, &filter, &goal, &gp) != WF_OK) {
-        return ROW_NONE;
-    }
-    wf_path_result pr;
-    wf_status ps = wf_query_find_path(q, start, goal, sp, gp, &filter, corridor, SCEN_MAX_CORRIDOR,
-                                      &pr);
-    if (ps < 0 || pr.count == 0) {
-        return ROW_NONE;
-    }
-    uint32_t n = 0;
-    wf_status ss = wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points,
-                                               SCEN_MAX_STRAIGHT, 0, &n);
-    if (ss < 0) {
-        return ROW_NONE;
-    }
-    double length = 0.0;
-    for (uint32_t i = 1; i < n; ++i) {
-        length += wf_v3_distance(points[i - 1].pos, points[i].pos);
-    }
-    *out_length = length;
-    return ps == WF_OK && ss == WF_OK ? ROW_OK : ROW_PARTIAL;
-}
-
-/// What rows are checked against: nothing, an any-angle optimum (a path
-/// must not be shorter: --expected) or the octile optimum of the .scen (a
-/// path on a grid build must not be longer, nearly always).
-typedef enum { CHECK_NONE, CHECK_NOT_SHORTER, CHECK_NOT_LONGER } scen_check;
-
-/// Runs every row, prints per-row lines and the summary; returns the exit code.
-static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const scen_points* at,
-                         scen_check check, bool exact) {
-    wf_query_filter filter = wf_query_filter_defaults();
-    filter.path_mode = exact ? WF_PATH_MODE_EXACT : WF_PATH_MODE_DEFAULT;
-    wf_poly_ref* corridor = malloc(SCEN_MAX_CORRIDOR * sizeof *corridor);
-    wf_straight_point* points = malloc(SCEN_MAX_STRAIGHT * sizeof *points);
-    if (corridor == NULL || points == NULL) {
-        free(corridor);
-        free(points);
-        fprintf(stderr, "wayfarer: out of memory\n");
-        return EXIT_INPUT;
-    }
-    static const char* const names[] = {"ok", "partial", "none"};
-    size_t counts[3] = {0, 0, 0}, shorter = 0, longer = 0, missing = 0, zero_wrong = 0;
-    size_t rated = 0, worst_row = 0;
-    double ratio_sum = 0.0, worst = 0.0;
-    for (size_t i = 0; i < count; ++i) {
-        double length;
-        row_status rs = run_row(q, &rows[i], at, &filter, corridor, points, &length);
-        counts[rs]++;
-        printf("%zu\t%s\t%.6f", i, names[rs], length);
-        if (check != CHECK_NONE) {
-            double opt = rows[i].optimal, ratio = NAN;
-            if (rs != ROW_NONE && opt > 0.0) {
-                ratio = length / opt;
-                ratio_sum += ratio;
-                rated++;
-                if (ratio > worst) {
-                    worst = ratio;
-                    worst_row = i;
-                }
-            } else if (rs != ROW_NONE) {
-                ratio = length < SCEN_TOLERANCE ? 1.0 : INFINITY;
-                zero_wrong += length >= SCEN_TOLERANCE;
-            }
-            shorter += rs != ROW_NONE && length < opt - SCEN_TOLERANCE;
-            // Exact paths are the optimum itself (Polyanya's tolerance).
-            longer += rs != ROW_NONE &&
-                      length > opt + (exact && check == CHECK_NOT_SHORTER ? SCEN_TOLERANCE
-                                                                           : SCEN_LONGER_TOLERANCE);
-            missing += rs != ROW_OK && opt > 0.0;
-            printf("\t%.6f\t%.6f", opt, ratio);
-        }
-        printf("\n");
-    }
-    printf("summary\tok=%zu\tpartial=%zu\tnone=%zu", counts[ROW_OK], counts[ROW_PARTIAL],
-           counts[ROW_NONE]);
-    if (check != CHECK_NONE) {
-        printf("\tmean_ratio=%.6f\tworst_ratio=%.6f\tworst_row=%zu\tzero_wrong=%zu",
-               rated > 0 ? ratio_sum / (double)rated : NAN, worst, worst_row, zero_wrong);
-        if (check == CHECK_NOT_SHORTER) {
-            printf("\tshorter=%zu", shorter);
-            if (exact) {
-                printf("\tlonger=%zu", longer);
-            }
-        } else {
-            printf("\tlonger=%zu\tmissing=%zu", longer, missing);
-        }
-    }
-    printf("\n");
-    free(corridor);
-    free(points);
-    double longer_allowed = exact ? 0.0 : SCEN_LONGER_ALLOWED * (double)count;
-    bool failed = check == CHECK_NOT_LONGER
-                    ? missing + zero_wrong > 0 || (double)longer > longer_allowed
-                    : counts[ROW_PARTIAL] + counts[ROW_NONE] + shorter + zero_wrong > 0 ||
-                          (exact && longer > 0);
-    return failed ? EXIT_CHECK : 0;
-}
-
-static int cmd_scen(int argc, char** argv) {
-    const char *mesh_path = NULL, *map_path = NULL, *scen_path = NULL, *expected_path = NULL;
-    double tile_size = 0.0, cell_size = 1.0, radius = 0.0;
-    bool exact = false;
-    for (int i = 1; i < argc; i += 2) {
-        if (strcmp(argv[i], "--exact") == 0) {
-            exact = true;
-            i--; // a flag: no value follows
-            continue;
-        }
-        const char** target = strcmp(argv[i], "--polyanya-mesh") == 0 ? &mesh_path
-                            : strcmp(argv[i], "--map") == 0           ? &map_path
-                            : strcmp(argv[i], "--scen") == 0          ? &scen_path
-                            : strcmp(argv[i], "--expected") == 0      ? &expected_path
-                                                                      : NULL;
-        double* number = strcmp(argv[i], "--tile-size") == 0    ? &tile_size
-                       : strcmp(argv[i], "--cell-size") == 0    ? &cell_size
-                       : strcmp(argv[i], "--agent-radius") == 0 ? &radius
-                                                                : NULL;
-        if ((target == NULL && number == NULL) || i + 1 >= argc) {
-            fprintf(stderr, "wayfarer scen: unknown or incomplete option %s\n", argv[i]);
-            return usage();
-        }
-        if (number != NULL &&
-            (!parse_double(argv[i + 1], number) || *number < 0.0 || *number > FLT_MAX)) {
-            fprintf(stderr, "wayfarer scen: %s needs a number >= 0 (a float)\n", argv[i]);
-            return usage();
-        }
-        if (target != NULL) {
-            *target = argv[i + 1];
-        }
-    }
-    if ((mesh_path == NULL) == (map_path == NULL) || scen_path == NULL ||
-        (map_path != NULL && expected_path != NULL)) {
-        fprintf(stderr, "wayfarer scen: --scen and one of --polyanya-mesh or --map are required"
-                        " (--expected goes with --polyanya-mesh)\n");
-        return usage();
-    }
-    scen_row* rows = NULL;
-    size_t count = 0, size = 0;
-    char* text = NULL;
-    int rc = read_file(scen_path, &text, &size);
-    if (rc == 0) {
-        rc = parse_scen(scen_path, text, &rows, &count);
-        free(text);
-    }
-    if (rc == 0 && expected_path != NULL && (rc = read_file(expected_path, &text, &size)) == 0) {
-        rc = parse_expected(expected_path, text, rows, count);
-        free(text);
-    }
-    scen_check check = expected_path != NULL ? CHECK_NOT_SHORTER : CHECK_NONE;
-    scen_points at = {0.0, wf_v3(0.01f, 1.0f, 0.01f)};
-    if (map_path != NULL) {
-        check = CHECK_NOT_LONGER;
-        at.offset = 0.5;
-        at.half = wf_v3(0.5f, 1.0f, 0.5f);
-        for (size_t i = 0; rows != NULL && i < count; ++i) {
-            rows[i].optimal = rows[i].octile;
-        }
-    }
-    wf_mesh* mesh = NULL;
-    wf_query* q = NULL;
-    if (rc == 0) {
-        rc = map_path != NULL ? load_grid_map(map_path, (float)cell_size, (float)radius,
-                                              (uint32_t)fmin(tile_size, 4294967295.0), &mesh)
-                              : load_polyanya(mesh_path, (float)tile_size, &mesh);
-    }
-    if (rc == 0 &&
-        wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = SCEN_MAX_NODES}, &q) != WF_OK) {
-        fprintf(stderr, "wayfarer: cannot create a query\n");
-        rc = EXIT_INPUT;
-    }
-    if (rc == 0) {
-        rc = run_scenarios(q, rows, count, &at, check, exact);
-    }
-    wf_query_destroy(q);
-    wf_mesh_destroy(mesh);
-    free(rows);
-    return rc;
-}
-
 int main(int argc, char** argv) {
     if (argc < 2) {
-        return usage();
+        print_help(stderr);
+        return EXIT_USAGE;
     }
-    for (size_t i = 0; i < SUBCOMMAND_COUNT; ++i) {
-        if (strcmp(argv[1], subcommands[i].name) == 0) {
-            return subcommands[i].run(argc - 1, argv + 1);
+    if (is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        const subcommand* c = argc > 2 ? find_subcommand(argv[2]) : NULL;
+        if (argc > 2 && c == NULL) {
+            fprintf(stderr, "wayfarer help: unknown command %s\n", argv[2]);
+            return EXIT_USAGE;
+        }
+        c != NULL ? print_command_help(stdout, c) : print_help(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("wayfarer %s\n", WF_VERSION_STRING);
+        return 0;
+    }
+    const subcommand* c = find_subcommand(argv[1]);
+    if (c == NULL) {
+        fprintf(stderr, "wayfarer: unknown command %s (commands:", argv[1]);
+        for (size_t i = 0; i < SUBCOMMAND_COUNT; ++i) {
+            fprintf(stderr, " %s", subcommands[i].name);
+        }
+        fprintf(stderr, "; wayfarer --help describes them)\n");
+        return EXIT_USAGE;
+    }
+    // `wayfarer CMD --help` anywhere among its arguments: that command's help.
+    for (int i = 2; i < argc; ++i) {
+        if (is_help(argv[i])) {
+            print_command_help(stdout, c);
+            return 0;
         }
     }
-    if (strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
-        fprintf(stderr, "wayfarer: unknown command %s\n", argv[1]);
-    }
-    return usage();
+    return c->run(argc - 1, argv + 1);
 }

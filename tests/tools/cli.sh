@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Wayfarer authors
+# SPDX-License-Identifier: MIT
+# The `wayfarer` command line as a user meets it: help and version on
+# stdout with exit 0, usage errors on stderr with exit 2, errors that name
+# what is wrong, outputs checked before the work, progress without '\r'
+# into a log, JSON summaries (null, not a sentinel, for what was not
+# measured), and a replay that is the same bytes for the same seed.
+#
+#     cli.sh WAYFARER_EXE WORK_DIR VERSION
+set -u
+exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+work=$2
+version=$3
+failures=0
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+# run EXPECTED_STATUS ARGS...: runs the command into out.txt / err.txt.
+run() {
+    local want=$1
+    shift
+    "$exe" "$@" > out.txt 2> err.txt
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        echo "FAIL: wayfarer $*: exit $rc, expected $want"
+        sed 's/^/  stderr: /' err.txt | head -n 5
+        failures=$((failures + 1))
+        return 1
+    fi
+    return 0
+}
+# expect FILE PATTERN WHAT: grep -E, or a failure naming WHAT.
+expect() {
+    if ! grep -qE -- "$2" "$1"; then
+        echo "FAIL: $3: no /$2/ in $1:"
+        sed 's/^/  /' "$1" | head -n 5
+        failures=$((failures + 1))
+    fi
+}
+reject() {
+    if grep -qE -- "$2" "$1"; then
+        echo "FAIL: $3: /$2/ in $1"
+        failures=$((failures + 1))
+    fi
+}
+empty() {
+    if [ -s "$1" ]; then
+        echo "FAIL: $2: $1 is not empty:"
+        sed 's/^/  /' "$1" | head -n 5
+        failures=$((failures + 1))
+    fi
+}
+json_ok() {
+    if command -v python3 > /dev/null && ! python3 -m json.tool "$1" > /dev/null; then
+        echo "FAIL: $2: not JSON:"
+        cat "$1"
+        failures=$((failures + 1))
+    fi
+}
+
+# Help and version: stdout, exit 0, nothing on stderr.
+run 0 --help && expect out.txt '^usage: wayfarer <command>' "--help" && empty err.txt "--help"
+expect out.txt '^  crowd FILE.wfc' "--help lists every command"
+run 0 -h && expect out.txt '^usage: wayfarer' "-h"
+run 0 --version && expect out.txt "^wayfarer $version\$" "--version" && empty err.txt "--version"
+for cmd in demo build info scen check obstacles crowd scenarios; do
+    run 0 "$cmd" --help && expect out.txt "^usage: wayfarer $cmd " "$cmd --help" &&
+        empty err.txt "$cmd --help"
+    # Only that command's help, not the whole list.
+    [ "$(grep -c '^usage:' out.txt)" -eq 1 ] || {
+        echo "FAIL: $cmd --help prints more than its own usage"
+        failures=$((failures + 1))
+    }
+    run 0 help "$cmd" && expect out.txt "^usage: wayfarer $cmd " "help $cmd"
+done
+# Usage errors: stderr, exit 2, the command's synopsis and where its help is.
+run 2 && expect err.txt '^usage: wayfarer' "no command" && empty out.txt "no command"
+run 2 fly && expect err.txt 'unknown command fly' "unknown command"
+run 2 crowd --agents 5 && expect err.txt 'a cache file is required' "crowd without a cache" &&
+    expect err.txt 'wayfarer crowd --help' "crowd's usage error points at its help"
+run 2 build x.obj -o x.wfc --wide 3 && expect err.txt 'unknown option --wide' "build, unknown option"
+run 2 build x.obj -o x.wfc --tile-size wide &&
+    expect err.txt -- '--tile-size wide: needs a whole number' "build, bad number"
+
+# A level: two rooms joined by a bridge.
+printf 'v 0 0 0\nv 0 0 10\nv 10 0 10\nv 10 0 0\nv 14 0 0\nv 14 0 10\nv 24 0 10\nv 24 0 0\nv 10 0 4\nv 10 0 6\nv 14 0 6\nv 14 0 4\nf 1 2 3 4\nf 5 6 7 8\nf 9 10 11 12\n' > rooms.obj
+run 0 build rooms.obj -o rooms.wfc --json && json_ok out.txt "build --json" &&
+    expect out.txt '"walkable_area_m2": [0-9.]+' "build --json, area in m2" &&
+    expect out.txt '"build_ms": ' "build --json, time in ms"
+run 0 build rooms.obj -o rooms.wfc && expect out.txt $'^walkable_area_m2\t' "build lines"
+run 0 info rooms.wfc --json && json_ok out.txt "info --json" &&
+    expect out.txt '"cell_size_m": 0.300, "cell_height_m": 0.200, "tile_size_cells": ' "info units"
+
+# Errors that name what is wrong.
+run 1 build rooms.wfc -o again.wfc && expect err.txt 'rooms.wfc is a tile cache already' "build CACHE"
+[ ! -e again.wfc ] || { echo "FAIL: build CACHE wrote a file"; failures=$((failures + 1)); }
+printf 'v 0 0 0\nv 1 0 0\n' > nofaces.obj
+run 1 build nofaces.obj -o nofaces.wfc && expect err.txt "nofaces.obj: no faces" "build, no faces"
+for bad in "--cell-size -1 cell_size" "--cell-height 0 cell_height" "--agent-climb -2 agent_climb" \
+           "--max-slope 95 agent_max_slope" "--tile-size 300 tile_size"; do
+    set -- $bad
+    run 2 build rooms.obj -o bad.wfc "$1" "$2" &&
+        expect err.txt "^wayfarer build: $1 $2: .*$3" "build $1 $2 names the setting"
+    [ ! -e bad.wfc ] || { echo "FAIL: build $1 $2 wrote a file"; failures=$((failures + 1)); }
+done
+for cmd in info check obstacles crowd; do
+    run 1 "$cmd" rooms.obj && expect err.txt "^wayfarer $cmd: rooms.obj is a Wavefront OBJ, not a tile cache" \
+        "$cmd OBJ"
+done
+head -c 100 rooms.wfc > cut.wfc
+run 1 info cut.wfc && expect err.txt '^wayfarer info: cut.wfc: not a tile cache it can read: .+' \
+    "info, a cut cache"
+printf 'hello\n' > level.txt
+run 1 demo --level level.txt --frames 5 --quiet &&
+    expect err.txt 'level.txt: neither a Wavefront OBJ .* nor a tile cache' "demo --level TXT"
+cp rooms.obj broken.wfc
+run 1 demo --level broken.wfc --frames 5 --quiet &&
+    expect err.txt 'broken.wfc: cannot make the world: .*cache' "demo --level, a bad cache"
+# Outputs are checked before the run: no progress line, no summary.
+run 1 demo --agents 50 --frames 300 --out /nonexistent/x.html &&
+    expect err.txt 'cannot write /nonexistent/x.html' "demo --out unwritable" &&
+    reject err.txt 'frame' "demo --out unwritable ran the simulation" && empty out.txt "demo --out"
+run 1 demo --agents 50 --frames 300 --svg /nonexistent/x.svg --out ok.html &&
+    expect err.txt 'cannot write /nonexistent/x.svg' "demo --svg unwritable"
+run 1 build rooms.obj -o /nonexistent/x.wfc && expect err.txt 'cannot write /nonexistent/x.wfc' \
+    "build -o unwritable" && reject err.txt 'building' "build -o unwritable built"
+
+# crowd takes the cache as an argument too; an unmeasured gap is null.
+run 0 crowd rooms.wfc --agents 10 --frames 20 && json_ok out.txt "crowd LEVEL.wfc" &&
+    expect out.txt '"min_separation_m": [0-9.]+' "crowd, measured gap"
+run 0 crowd --cache rooms.wfc --agents 10 --frames 20 --gap-every 0 &&
+    expect out.txt '"min_separation_m": null' "crowd --gap-every 0"
+
+# Nothing to measure is null too: no arrival in one second, no arrival time.
+run 0 scenarios --scene circle32 --seconds 1 --json && json_ok out.txt "scenarios --json" &&
+    expect out.txt '"arrived": 0, .*"arrival_time_mean_s": null, "arrival_time_max_s": null' \
+        "scenarios, no arrival time without an arrival"
+
+# Progress into a log: one line per report, no carriage return.
+run 0 demo --level rooms.wfc --agents 10 --frames 30 --out p.html &&
+    expect err.txt '^wayfarer demo: frame 30/30' "demo progress" &&
+    [ "$(grep -c 'wayfarer demo: frame' err.txt)" -eq 10 ] ||
+    { echo "FAIL: demo progress is not 10 lines"; failures=$((failures + 1)); }
+if grep -q $'\r' err.txt; then
+    echo "FAIL: demo progress into a file has a carriage return"
+    failures=$((failures + 1))
+fi
+expect out.txt $'^frame_ms_mean\t' "demo summary lines"
+run 0 demo --level rooms.wfc --agents 10 --frames 30 --out p.html --json --quiet &&
+    json_ok out.txt "demo --json" && empty err.txt "demo --quiet" &&
+    expect out.txt '"replay_file": "p.html", "replay_data_bytes": [0-9]+' "demo --json replay"
+
+# The same seed writes the same replay and picture, for any worker count;
+# another seed does not.
+run 0 demo --agents 60 --frames 60 --seed 4 --quiet --out a.html --svg a.svg
+run 0 demo --agents 60 --frames 60 --seed 4 --quiet --workers 2 --out b.html --svg b.svg
+run 0 demo --agents 60 --frames 60 --seed 5 --quiet --out c.html
+if ! cmp -s a.html b.html || ! cmp -s a.svg b.svg; then
+    echo "FAIL: the same seed wrote different replays"
+    failures=$((failures + 1))
+fi
+if cmp -s a.html c.html; then
+    echo "FAIL: seeds 4 and 5 wrote the same replay"
+    failures=$((failures + 1))
+fi
+expect a.html '"timings":false' "the replay says it has no timings"
+run 0 demo --agents 60 --frames 60 --seed 4 --quiet --timings --out t.html &&
+    expect t.html '"timings":true' "demo --timings"
+
+# The generated level exported: an OBJ that builds and that demo runs on.
+run 0 demo --export-level level.obj --seed 2 --json && json_ok out.txt "export-level --json" &&
+    expect out.txt '"triangles": [1-9][0-9]*' "export-level counts"
+expect level.obj '^f [0-9]+ [0-9]+ [0-9]+$' "the exported level has faces"
+run 0 build level.obj -o level.wfc
+run 0 demo --level level.wfc --agents 20 --frames 10 --quiet --out l.html
+run 2 demo --export-level x.obj --level rooms.obj && expect err.txt 'does not go with --level' \
+    "export-level with --level"
+
+if [ "$failures" -gt 0 ]; then
+    echo "$failures failures"
+    exit 1
+fi
+echo "ok"
