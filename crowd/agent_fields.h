@@ -30,11 +30,11 @@
     X(mode, uint8_t, n, SAVED, CUSTOM)               /* wf_agent_mode */                           \
     X(target_state, uint8_t, n, SAVED, CUSTOM)       /* wf_target_state */                         \
     X(agent_flags, uint32_t, n, SAVED, CUSTOM)       /* AGENT_* */                                 \
-    X(pos, wf_vec3, n, SAVED, FINITE)                /* swaps with disp: saved by role */          \
+    X(pos, wf_vec3, n, SAVED, FINITE)                /* swaps with displaced: saved by role */     \
     X(vel, wf_vec3, n, SAVED, FINITE)                                                              \
-    X(dvel, wf_vec3, n, SAVED, FINITE)               /* steering's wish */                         \
-    X(nvel, wf_vec3, n, SAVED, FINITE)               /* avoidance's choice */                      \
-    X(disp, wf_vec3, n, SAVED, FINITE)               /* positions after a collision pass */        \
+    X(desired_vel, wf_vec3, n, SAVED, FINITE)        /* steering's wish */                         \
+    X(avoid_vel, wf_vec3, n, SAVED, FINITE)          /* avoidance's choice */                      \
+    X(displaced, wf_vec3, n, SAVED, FINITE)          /* positions after a collision pass */        \
     X(request_vel, wf_vec3, n, SAVED, FINITE)        /* velocity requests */                       \
     X(corridor, wf_corridor, n, VIEW, NONE)          /* views into corridor_polys */               \
     X(corridor_polys, wf_poly_ref, n * c->max_corridor, SAVED, CUSTOM)                             \

@@ -139,7 +139,7 @@ void wf_crowd_start_offmesh(wf_crowd* c) {
         float speed = c->params[i].max_speed > 0.1f ? c->params[i].max_speed : 0.1f;
         om->duration = (wf_v3_distance(c->pos[i], start) + wf_v3_distance(start, end)) / speed;
         c->mode[i] = WF_AGENT_OFFMESH;
-        c->vel[i] = c->dvel[i] = c->nvel[i] = wf_v3(0, 0, 0);
+        c->vel[i] = c->desired_vel[i] = c->avoid_vel[i] = wf_v3(0, 0, 0);
         c->corner_count[i] = 0;
         c->neighbour_count[i] = 0;
         busy[busy_count++] = i;
@@ -172,11 +172,11 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         }
         const wf_agent_params* p = &c->params[i];
         wf_vec3 pos = c->pos[i];
-        wf_vec3 dvel = wf_v3(0, 0, 0);
+        wf_vec3 desired_vel = wf_v3(0, 0, 0);
         float settle = 1.0f; // fades separation as the agent settles on its target
         uint32_t n = c->corner_count[i];
         if (c->target_state[i] == WF_TARGET_VELOCITY) {
-            dvel = clamp_length_2d(c->request_vel[i], p->max_speed);
+            desired_vel = clamp_length_2d(c->request_vel[i], p->max_speed);
         } else if (c->target_state[i] == WF_TARGET_ARRIVED &&
                    wf_v2_distance(pos, c->corridor[i].target) <=
                        p->radius * WF_CROWD_ARRIVAL_RADII) {
@@ -213,7 +213,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                     settle = (last->flags & WF_STRAIGHT_END) ? dist / slow : 1.0f;
                 }
             }
-            dvel = wf_v3_scale(dir, speed);
+            desired_vel = wf_v3_scale(dir, speed);
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&
             c->neighbour_count[i] > 0) {
@@ -226,7 +226,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             // later, if it holds a spot), that one is not pushed off its
             // line (into a wall) by the idle one, and a group standing at
             // its targets does not drift apart.
-            float speed = wf_v2_length(dvel);
+            float speed = wf_v2_length(desired_vel);
             uint32_t own_class = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
             for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
                 uint32_t j = nei[k];
@@ -248,11 +248,11 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 w++;
             }
             if (w > 0) {
-                dvel = wf_v3_add(dvel, wf_v3_scale(push, 1.0f / (float)w));
-                dvel = clamp_length_2d(dvel, speed > 0.0f ? speed : p->max_speed * 0.5f);
+                desired_vel = wf_v3_add(desired_vel, wf_v3_scale(push, 1.0f / (float)w));
+                desired_vel = clamp_length_2d(desired_vel, speed > 0.0f ? speed : p->max_speed * 0.5f);
             }
         }
-        c->dvel[i] = dvel;
+        c->desired_vel[i] = desired_vel;
     }
 }
 
@@ -308,10 +308,10 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         }
         const wf_agent_params* p = &c->params[i];
         if (!(p->update_flags & WF_AGENT_AVOIDANCE)) {
-            c->nvel[i] = c->dvel[i];
+            c->avoid_vel[i] = c->desired_vel[i];
             continue;
         }
-        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i], .dvel = c->dvel[i],
+        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i], .desired_vel = c->desired_vel[i],
                                .radius = p->radius, .max_speed = p->max_speed,
                                .rank = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT};
         wf_avoid_neighbour nei[WF_CROWD_MAX_NEIGHBOURS];
@@ -333,7 +333,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             nb->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
-        c->nvel[i] = wf_avoidance_sample_with(c->avoid_kernel, &c->presets[p->avoidance_preset],
+        c->avoid_vel[i] = wf_avoidance_sample_with(c->avoid_kernel, &c->presets[p->avoidance_preset],
                                               &self, nei, kept,
                                               c->walls + (size_t)i * c->max_walls * 2u,
                                               c->wall_count[i], &samples);
@@ -351,7 +351,7 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
             continue;
         }
         const wf_agent_params* p = &c->params[i];
-        wf_vec3 dv = wf_v3_sub(c->nvel[i], c->vel[i]);
+        wf_vec3 dv = wf_v3_sub(c->avoid_vel[i], c->vel[i]);
         dv.y = 0.0f;
         dv = clamp_length_2d(dv, p->max_acceleration * ctx->dt);
         wf_vec3 v = wf_v3_add(c->vel[i], dv);
@@ -378,7 +378,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
     wf_crowd* c = ctx->c;
     (void)worker;
     for (uint32_t i = begin; i < end; ++i) {
-        c->disp[i] = c->pos[i];
+        c->displaced[i] = c->pos[i];
         if (!wf_crowd_walking(c, i)) {
             continue;
         }
@@ -401,7 +401,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             if (d < 1e-4f) {
                 // On top of each other: part sideways to the desired
                 // velocity, the lower slot to one side, the other opposite.
-                wf_vec3 side = wf_v3(-c->dvel[i].z, 0.0f, c->dvel[i].x);
+                wf_vec3 side = wf_v3(-c->desired_vel[i].z, 0.0f, c->desired_vel[i].x);
                 if (side.x * side.x + side.z * side.z < 1e-8f) {
                     side = wf_v3(1.0f, 0.0f, 0.0f);
                 }
@@ -419,7 +419,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             w++;
         }
         if (w > 0) {
-            c->disp[i] = wf_v3_mad(c->pos[i], push, 1.0f / (float)w);
+            c->displaced[i] = wf_v3_mad(c->pos[i], push, 1.0f / (float)w);
         }
     }
 }

@@ -34,7 +34,7 @@ static void validate_agent(wf_crowd* c, uint32_t i, wf_query* q) {
                 wf_crowd_push_event(c, i, WF_CROWD_EVENT_LOST, (wf_poly_ref){0});
             }
             c->mode[i] = WF_AGENT_LOST;
-            c->vel[i] = c->dvel[i] = wf_v3(0, 0, 0);
+            c->vel[i] = c->desired_vel[i] = wf_v3(0, 0, 0);
             c->corner_count[i] = 0;
             return;
         }

@@ -123,7 +123,7 @@ typedef struct span {
 #define AR_SPAN_CODE(name, type, count)
 #define AR_SPAN_SCRATCH(name, type, count)
 
-/// Saved by role, not address: pos and disp swap buffers every update.
+/// Saved by role, not address: pos and displaced swap buffers every update.
 static void saved_arrays(const wf_crowd* c, span out[AR_COUNT]) {
     size_t n = c->max_agents;
     WF_CROWD_AGENT_FIELDS(AR_SPAN)

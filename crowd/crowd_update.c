@@ -294,7 +294,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
         in_grid[i] = wf_crowd_walking(c, i);
         c->half_height[i] = c->params[i].height * 0.5f;
         c->rank[i] = agent_rank(c, i);
-        c->intent[i] = c->dvel[i];
+        c->intent[i] = c->desired_vel[i];
     }
     wf_proximity_grid_build(&c->grid, c->pos, c->half_height, in_grid, n);
     (void)serial_since(c, WF_CROWD_PHASE_GRID, t0);
@@ -317,8 +317,8 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
         // Each pass reads the positions and writes the pushed ones into
         // the other buffer; swapping them is the double buffering.
         run_phase(c, WF_CROWD_PHASE_COLLISIONS, n, 32u, wf_crowd_collide_fn, &ctx);
-        wf_vec3* pushed = c->disp;
-        c->disp = c->pos;
+        wf_vec3* pushed = c->displaced;
+        c->displaced = c->pos;
         c->pos = pushed;
     }
     run_phase(c, WF_CROWD_PHASE_SURFACE, n, block, wf_crowd_surface_fn, &ctx);
