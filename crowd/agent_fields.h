@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The crowd's per-agent arrays, listed once. The struct (crowd_internal.h),
-// allocation and the memory figure (crowd.c), the save layout and the load
-// checks (crowd_save.c) are all generated from this table, so a new field is
-// one line here (plus a save version bump when it is saved).
+// allocation and the memory figure (crowd.c), the save layout (crowd_blob.h)
+// and the load checks (crowd_restore.c) are all generated from this table,
+// so a new field is one line here (plus a save version bump when it is saved).
 #ifndef WF_CROWD_AGENT_FIELDS_H
 #define WF_CROWD_AGENT_FIELDS_H
 
@@ -20,7 +20,7 @@
  *          accepted: NONE, FINITE (every float finite) or NOT_NAN (may be
  *          infinite on purpose); fields whose rules involve other fields
  *          (counts, indices, enums, params) say CUSTOM and are checked by
- *          hand in crowd_save.c's check_agent
+ *          hand in crowd_restore.c's check_agent
  *
  * Saved arrays keep their order: it is the save format's agents section.
  */

@@ -311,7 +311,8 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
         if (c > 0.0f) {
             // The fastest closing speed any candidate can reach.
             float other_speed = sqrtf(other->vel.x * other->vel.x + other->vel.z * other->vel.z);
-            float reach = ((self->max_speed + (1.0f - alpha) * vel_len) * ia + other_speed) * horizon;
+            float reach =
+                ((self->max_speed + (1.0f - alpha) * vel_len) * ia + other_speed) * horizon;
             float gap = sqrtf(dist_sq) - rsum;
             if (gap > reach) {
                 continue;
@@ -424,7 +425,8 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
             s->corners.inv_c[n] = 1.0f / s->corners.c[n];
         }
     }
-    return s->neighbours.count + s->overlaps.count + s->faces.count + s->corners.count + s->touching.count > 0u;
+    uint32_t obstacles = s->neighbours.count + s->overlaps.count + s->faces.count;
+    return obstacles + s->corners.count + s->touching.count > 0u;
 }
 
 /// Keeps the side terms of the neighbours the desired velocity runs into

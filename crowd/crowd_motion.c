@@ -11,11 +11,6 @@
 #include "navcore/check.h"
 #include "navcore/clock.h"
 
-/// Collision pushes resolve this share of an overlap per pass (less than
-/// all of it keeps crowds from jittering).
-#define COLLISION_RESOLVE 0.7f
-/// Updates between two wall gatherings of an agent that does not move.
-#define WALL_REFRESH_FRAMES 30u
 
 /* ---------------------------------------------------------------------------
  * Neighbours and walls
@@ -50,7 +45,7 @@ static void wf_crowd_neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker
         }
         // Flags that open a polygon (a door) leave every ref valid: walls
         // are also gathered again once a second, agents taking turns.
-        stale |= (c->frame + i) % WALL_REFRESH_FRAMES == 0;
+        stale |= (c->frame + i) % WF_CROWD_WALL_REFRESH_FRAMES == 0;
         if (stale) {
             uint32_t poly_count = 0;
             c->wall_count[i] = (uint8_t)wf_local_boundary_collect(
@@ -413,7 +408,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             float s = pen *
                       yield_share(c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT,
                                   c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) *
-                      COLLISION_RESOLVE * 2.0f / d;
+                      WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
             push.z += diff.z * s;
             w++;

@@ -82,12 +82,22 @@ static inline FLOAT_LANES_AVX_FN floats8 f8_splat(float a) { return _mm256_set1_
 static inline FLOAT_LANES_AVX_FN floats8 f8_zero(void) { return _mm256_setzero_ps(); }
 static inline FLOAT_LANES_AVX_FN floats8 f8_load(const float* p) { return _mm256_loadu_ps(p); }
 static inline FLOAT_LANES_AVX_FN void f8_store(float* p, floats8 a) { _mm256_storeu_ps(p, a); }
-static inline FLOAT_LANES_AVX_FN floats8 f8_add(floats8 a, floats8 b) { return _mm256_add_ps(a, b); }
-static inline FLOAT_LANES_AVX_FN floats8 f8_sub(floats8 a, floats8 b) { return _mm256_sub_ps(a, b); }
-static inline FLOAT_LANES_AVX_FN floats8 f8_mul(floats8 a, floats8 b) { return _mm256_mul_ps(a, b); }
+static inline FLOAT_LANES_AVX_FN floats8 f8_add(floats8 a, floats8 b) {
+    return _mm256_add_ps(a, b);
+}
+static inline FLOAT_LANES_AVX_FN floats8 f8_sub(floats8 a, floats8 b) {
+    return _mm256_sub_ps(a, b);
+}
+static inline FLOAT_LANES_AVX_FN floats8 f8_mul(floats8 a, floats8 b) {
+    return _mm256_mul_ps(a, b);
+}
 static inline FLOAT_LANES_AVX_FN floats8 f8_sqrt(floats8 a) { return _mm256_sqrt_ps(a); }
-static inline FLOAT_LANES_AVX_FN floats8 f8_max(floats8 a, floats8 b) { return _mm256_max_ps(a, b); }
-static inline FLOAT_LANES_AVX_FN floats8 f8_min(floats8 a, floats8 b) { return _mm256_min_ps(a, b); }
+static inline FLOAT_LANES_AVX_FN floats8 f8_max(floats8 a, floats8 b) {
+    return _mm256_max_ps(a, b);
+}
+static inline FLOAT_LANES_AVX_FN floats8 f8_min(floats8 a, floats8 b) {
+    return _mm256_min_ps(a, b);
+}
 static inline FLOAT_LANES_AVX_FN mask8 f8_gt(floats8 a, floats8 b) {
     return _mm256_cmp_ps(a, b, _CMP_GT_OQ);
 }
