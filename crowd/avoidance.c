@@ -198,6 +198,23 @@ static wf_avoid_kernel resolve_kernel(wf_avoid_kernel kernel) {
     return FLOAT_LANES_SSE ? WF_AVOID_KERNEL_SSE2 : WF_AVOID_KERNEL_SCALAR;
 }
 
+/// The largest inverse impact time of one velocity, with `kernel`
+/// (resolved): a wide kernel takes it at the cost of one candidate.
+static float max_inv_of(wf_avoid_kernel kernel, const avoid_setup* s, float vx, float vz) {
+    switch (kernel) {
+#if FLOAT_LANES_AVX
+    case WF_AVOID_KERNEL_AVX:
+        return max_inv_of_8(s, vx, vz);
+#endif
+#if FLOAT_LANES_SSE
+    case WF_AVOID_KERNEL_SSE2:
+        return max_inv_of_4(s, vx, vz);
+#endif
+    default:
+        return max_inv_of_1(s, vx, vz);
+    }
+}
+
 /// Scores candidates (vx, vz)[0..n) with `kernel` (resolved) and keeps the
 /// best in *best (the first of equal scores). The arrays have room for n
 /// rounded up to eight.
@@ -481,8 +498,7 @@ wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_para
     // Range adaption from the first impact at the desired velocity: narrow
     // while it is far (fine corrections suffice), full when imminent.
     const float horizon = params->horizon_time;
-    // Width 1: the same bits any width would give.
-    float desired_inv = max_inv_1(&s, desired_vx, desired_vz);
+    float desired_inv = max_inv_of(kernel, &s, desired_vx, desired_vz);
     float far = desired_inv * horizon > 1.0f ? 1.0f / (desired_inv * horizon) : 1.0f;
     float range_scale = params->min_range_scale + (1.0f - params->min_range_scale) * (1.0f - far);
 

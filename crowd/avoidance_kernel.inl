@@ -95,6 +95,11 @@ static inline LANES_FN FW K(max_inv)(const avoid_setup* s, FW x, FW z) {
     return inv;
 }
 
+/// max_inv of one velocity (in every lane: as cheap as one lane here).
+static LANES_FN float K(max_inv_of)(const avoid_setup* s, float vx, float vz) {
+    return OP(first)(K(max_inv)(s, OP(splat)(vx), OP(splat)(vz)));
+}
+
 /// Scores (vxs, vzs)[0..n), n a multiple of LANES, into out_score.
 static LANES_FN void K(score)(const avoid_setup* s, const avoid_weights* w, const float* vxs,
                               const float* vzs, uint32_t n, float* out_score) {

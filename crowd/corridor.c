@@ -264,7 +264,8 @@ bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query,
     wf_status searched = wf_query_update_path(query, max_iterations, NULL);
     wf_poly_ref res[WF_CROWD_CORRIDOR_MAX_LOCAL];
     wf_path_result pr;
-    s = wf_query_finish_partial_path(query, c->polys, c->count, res, WF_CROWD_CORRIDOR_MAX_LOCAL, &pr);
+    s = wf_query_finish_partial_path(query, c->polys, c->count, res, WF_CROWD_CORRIDOR_MAX_LOCAL,
+                                     &pr);
     if (!wf_succeeded(searched) || !wf_succeeded(s) || pr.count == 0 ||
         res[0].bits != c->polys[0].bits) {
         return false;

@@ -404,7 +404,8 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     c->target_state[i] = WF_TARGET_NONE;
     c->agent_flags[i] = 0;
     c->pos[i] = p;
-    c->vel[i] = c->desired_vel[i] = c->avoid_vel[i] = c->displaced[i] = c->request_vel[i] = wf_v3(0, 0, 0);
+    c->vel[i] = c->desired_vel[i] = c->avoid_vel[i] = c->displaced[i] = c->request_vel[i] =
+        wf_v3(0, 0, 0);
     wf_corridor_reset(&c->corridor[i], ref, p);
     c->corridor_partial[i] = 0;
     c->target_pos[i] = p;

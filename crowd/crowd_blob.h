@@ -14,8 +14,9 @@
 #include "navcore/hash.h"
 
 /*
- * Format, version 2 (1 also saved a derivable stuck distance). Header words and the scalar, queue count and search
- * sections are little-endian (navcore/bytes.h); the agent and queue arrays
+ * Format, version VERSION below (1 also saved a derivable stuck distance;
+ * 3 added the search's path mode, 4 the arrival rules' state). Header words and
+ * the scalar, queue count and search sections are little-endian (navcore/bytes.h); the agent and queue arrays
  * are the host's raw bytes, which is why the blob is for the same build on
  * the same kind of machine: the layout words (byte order mark, struct sizes)
  * reject any other with WF_ERR_VERSION.

@@ -177,14 +177,14 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                        p->radius * WF_CROWD_ARRIVAL_RADII) {
             // On its spot: it stands (pushed off it, it steers back below).
         } else if (wf_crowd_follows_path(c, i) && n > 0 && !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
-            const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
-            wf_vec3 d0 = wf_v3_sub(cs[0].pos, pos);
+            const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+            wf_vec3 d0 = wf_v3_sub(corners[0].pos, pos);
             d0.y = 0.0f;
             wf_vec3 dir = d0;
             if ((p->update_flags & WF_AGENT_ANTICIPATE_TURNS) && n > 1) {
                 // Lean towards the corner after next, by as much as the
                 // next one is near: turns start before the corner.
-                wf_vec3 d1 = wf_v3_sub(cs[1].pos, pos);
+                wf_vec3 d1 = wf_v3_sub(corners[1].pos, pos);
                 d1.y = 0.0f;
                 float l0 = wf_v2_length(d0), l1 = wf_v2_length(d1);
                 if (l1 > 0.001f) {
@@ -199,7 +199,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 dir = wf_v3(0, 0, 0);
             }
             float speed = p->max_speed;
-            const wf_straight_point* last = &cs[n - 1];
+            const wf_straight_point* last = &corners[n - 1];
             if (last->flags & (WF_STRAIGHT_END | WF_STRAIGHT_OFFMESH)) {
                 float slow = p->radius * WF_CROWD_SLOW_DOWN_RADII;
                 float dist = wf_v2_distance(pos, last->pos);
@@ -212,7 +212,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&
             c->neighbour_count[i] > 0) {
-            const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+            const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
             wf_vec3 push = wf_v3(0, 0, 0);
             uint32_t w = 0;
             // Separation keeps an agent clear of its peers and of those
@@ -224,7 +224,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             float speed = wf_v2_length(desired_vel);
             uint32_t own_class = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
             for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-                uint32_t j = nei[k];
+                uint32_t j = neighbours[k];
                 uint32_t other_class = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
                 if (other_class < own_class || (speed == 0.0f && other_class == own_class)) {
                     continue;
@@ -244,7 +244,8 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             }
             if (w > 0) {
                 desired_vel = wf_v3_add(desired_vel, wf_v3_scale(push, 1.0f / (float)w));
-                desired_vel = clamp_length_2d(desired_vel, speed > 0.0f ? speed : p->max_speed * 0.5f);
+                desired_vel =
+                    clamp_length_2d(desired_vel, speed > 0.0f ? speed : p->max_speed * 0.5f);
             }
         }
         c->desired_vel[i] = desired_vel;
@@ -306,10 +307,11 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             c->avoid_vel[i] = c->desired_vel[i];
             continue;
         }
-        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i], .desired_vel = c->desired_vel[i],
-                               .radius = p->radius, .max_speed = p->max_speed,
+        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i],
+                               .desired_vel = c->desired_vel[i], .radius = p->radius,
+                               .max_speed = p->max_speed,
                                .rank = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT};
-        wf_avoid_neighbour nei[WF_CROWD_MAX_NEIGHBOURS];
+        wf_avoid_neighbour others[WF_CROWD_MAX_NEIGHBOURS];
         const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t n = c->neighbour_count[i];
         bool holds = c->target_state[i] == WF_TARGET_ARRIVED;
@@ -319,19 +321,18 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             if (holds && c->target_state[j] == WF_TARGET_ARRIVED && settle_together(c, i, j)) {
                 continue;
             }
-            wf_avoid_neighbour* nb = &nei[kept++];
-            nb->pos = c->pos[j];
+            wf_avoid_neighbour* other = &others[kept++];
+            other->pos = c->pos[j];
             // One with the right of way is taken to go where it wants to
             // (self makes way before it gets there); others as they move.
-            nb->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
-            nb->radius = c->params[j].radius;
-            nb->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+            other->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
+            other->radius = c->params[j].radius;
+            other->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
-        c->avoid_vel[i] = wf_avoidance_sample_with(c->avoid_kernel, &c->presets[p->avoidance_preset],
-                                              &self, nei, kept,
-                                              c->walls + (size_t)i * c->max_walls * 2u,
-                                              c->wall_count[i], &samples);
+        c->avoid_vel[i] = wf_avoidance_sample_with(
+            c->avoid_kernel, &c->presets[p->avoidance_preset], &self, others, kept,
+            c->walls + (size_t)i * c->max_walls * 2u, c->wall_count[i], &samples);
         samples_total += samples;
     }
     c->worker_iterations[worker] += samples_total;
@@ -377,11 +378,11 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         if (!wf_crowd_walking(c, i)) {
             continue;
         }
-        const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+        const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         wf_vec3 push = wf_v3(0, 0, 0);
         uint32_t w = 0;
         for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-            uint32_t j = nei[k];
+            uint32_t j = neighbours[k];
             if (c->mode[j] != WF_AGENT_WALKING) {
                 continue;
             }

@@ -421,7 +421,8 @@ uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         if (!wf_crowd_walking(c, i) || c->target_state[i] != WF_TARGET_VALID ||
             !(c->params[i].update_flags & WF_AGENT_OPTIMIZE_TOPOLOGY) ||
-            (c->agent_flags[i] & AGENT_QUEUED) || c->topology_timer[i] < WF_CROWD_TOPOLOGY_INTERVAL) {
+            (c->agent_flags[i] & AGENT_QUEUED) ||
+            c->topology_timer[i] < WF_CROWD_TOPOLOGY_INTERVAL) {
             continue;
         }
         // Insertion into the short list, longest wait first (ties: lower slot).

@@ -12,7 +12,6 @@
 #include "crowd/crowd_phases.h"
 #include "navcore/check.h"
 
-
 /// Every flag crowd_internal.h defines (a load rejects others).
 #define AGENT_FLAGS_ALL                                                                            \
     (AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |                \
@@ -20,6 +19,7 @@
      AGENT_DONE_SENT | AGENT_WANTS_OFFMESH | AGENT_WAITS_OFFMESH | AGENT_STUCK_REPLANNED |        \
      AGENT_CONTINUE_BLOCKED | AGENT_STOPPED_SHORT)
 
+/// Where the sections and arrays lie in a blob that passed the header checks.
 typedef struct blob_view {
     const unsigned char* scalars;
     const unsigned char* ids;
@@ -403,7 +403,6 @@ static wf_status check_body(wf_crowd* c, const blob_view* v) {
     }
     return WF_OK;
 }
-
 
 /// Writes a checked blob into the crowd; nothing here can fail.
 static void commit(wf_crowd* c, const blob_view* v) {

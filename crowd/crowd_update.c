@@ -51,9 +51,8 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 /// Starts the stuck timer again when the agent got more than half a radius
 /// from where it stood; returns true when it did (it made progress).
 static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
-    if (c->stuck_timer[i] == 0.0f ||
-        wf_v2_distance(c->pos[i], c->stuck_spot[i]) >
-            c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
+    float moved = wf_v2_distance(c->pos[i], c->stuck_spot[i]);
+    if (c->stuck_timer[i] == 0.0f || moved > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
         c->stuck_spot[i] = c->pos[i];
         c->stuck_timer[i] = dt;
         return true;
@@ -77,9 +76,9 @@ static bool target_freed(const wf_crowd* c, uint32_t i) {
     }
     const wf_agent_params* p = &c->params[i];
     wf_vec3 target = c->target_pos[i];
-    const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = nei[k];
+        uint32_t j = neighbours[k];
         float room = p->radius + c->params[j].radius;
         if (wf_v2_distance_sq(c->pos[j], target) < room * room) {
             return false;
@@ -114,8 +113,9 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // agent's when both touch the target's edge).
         float to_end = wf_v2_distance(c->pos[i], cor->target);
         uint32_t nc = c->corner_count[i];
-        const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
-        bool direct = cor->count == 1 || nc == 0 || (nc == 1 && (cs[0].flags & WF_STRAIGHT_END));
+        const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+        bool direct =
+            cor->count == 1 || nc == 0 || (nc == 1 && (corners[0].flags & WF_STRAIGHT_END));
         // A corridor waiting for a search, or for one to begin (cut back
         // to the agent's polygon when the tiles under the agent and its
         // target were rebuilt at once), ends where it was cut: no arrival.
@@ -202,12 +202,12 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {
         return rank;
     }
-    const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 at = c->pos[i];
     float left = 0.0f;
     for (uint32_t k = 0; k < c->corner_count[i]; ++k) {
-        left += wf_v2_distance(at, cs[k].pos);
-        at = cs[k].pos;
+        left += wf_v2_distance(at, corners[k].pos);
+        at = corners[k].pos;
     }
     left += wf_v2_distance(at, c->target_pos[i]);
     const uint32_t most = (1u << WF_CROWD_RANK_CLASS_SHIFT) - 1u;

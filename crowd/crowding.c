@@ -30,10 +30,10 @@ void wf_crowding_refresh(wf_crowd* c) {
             continue;
         }
         float reach = c->params[i].radius * WF_CROWD_CROWDING_RADII;
-        const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+        const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t close = 1;
         for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-            close += wf_v2_distance_sq(c->pos[i], c->pos[nei[k]]) <= reach * reach;
+            close += wf_v2_distance_sq(c->pos[i], c->pos[neighbours[k]]) <= reach * reach;
         }
         float density = (float)close / (3.14159265f * reach * reach);
         uint64_t key = c->corridor[i].polys[0].bits;

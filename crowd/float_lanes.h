@@ -53,6 +53,8 @@ static inline mask1 f1_le(floats1 a, floats1 b) { return a <= b; }
 static inline mask1 f1_and(mask1 a, mask1 b) { return a & b; }
 /// m ? a : +0 (what ANDPS with a compare mask gives).
 static inline floats1 f1_select(mask1 m, floats1 a) { return m ? a : 0.0f; }
+/// Lane 0.
+static inline float f1_first(floats1 a) { return a; }
 
 #if FLOAT_LANES_SSE
 typedef __m128 floats4;
@@ -72,6 +74,7 @@ static inline mask4 f4_ge(floats4 a, floats4 b) { return _mm_cmpge_ps(a, b); }
 static inline mask4 f4_le(floats4 a, floats4 b) { return _mm_cmple_ps(a, b); }
 static inline mask4 f4_and(mask4 a, mask4 b) { return _mm_and_ps(a, b); }
 static inline floats4 f4_select(mask4 m, floats4 a) { return _mm_and_ps(m, a); }
+static inline float f4_first(floats4 a) { return _mm_cvtss_f32(a); }
 #endif
 
 #if FLOAT_LANES_AVX
@@ -111,6 +114,7 @@ static inline FLOAT_LANES_AVX_FN mask8 f8_and(mask8 a, mask8 b) { return _mm256_
 static inline FLOAT_LANES_AVX_FN floats8 f8_select(mask8 m, floats8 a) {
     return _mm256_and_ps(m, a);
 }
+static inline FLOAT_LANES_AVX_FN float f8_first(floats8 a) { return _mm256_cvtss_f32(a); }
 #endif
 
 #endif
