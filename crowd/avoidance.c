@@ -18,9 +18,8 @@
 
 #include "crowd/float_lanes.h"
 
-
 /// Candidates scored per batch (the adaptive pattern needs 1 + 32 x 4),
-/// plus room to pad the last group of four.
+/// plus room to pad the last group of eight.
 #define AVOID_BATCH 132u
 #define AVOID_BATCH_STORAGE (AVOID_BATCH + 8u)
 /// Most obstacles read; the crowd never passes more.
