@@ -17,8 +17,8 @@
 /// A path's end is reached within this many radii of its target: the dead
 /// zone an arrived agent holds its spot in without stepping back.
 #define WF_CROWD_ARRIVAL_RADII 0.25f
-/// Agents slow down within this many radii of the path's end, so they stop
-/// on the target instead of overshooting it.
+/// Agents slow down within this many radii of the path's end (Detour's
+/// value), so they stop on the target instead of overshooting it.
 #define WF_CROWD_SLOW_DOWN_RADII 2.0f
 /// An arrived agent pushed this many radii from its path's end may arrive
 /// (and report it) again: a follower shoved it away.
@@ -37,11 +37,12 @@
 #define WF_CROWD_RANK_CLASS_SHIFT 23u
 /// Steps per metre of path left in a rank: finer than agents are apart.
 #define WF_CROWD_RANK_STEPS_PER_METRE 64.0f
-/// Seconds stuck before an agent gives way head-on to one further along (a
-/// second: longer than a dodge takes, short enough that jams clear).
+/// Seconds stuck before an agent gives way head-on to one further along: an
+/// agent not stuck keeps its right of way, so at a door only a real jam
+/// makes the one behind clear the mouth (docs/crowd.md, right of way).
 #define WF_CROWD_HEAD_ON_STUCK 1.0f
-/// After the stuck replan, stuck_time times this before the agent is
-/// blocked: the new path gets a fair try before giving up.
+/// The stuck timer runs on through the first stuck replan, so the agent is
+/// blocked one more stuck_time after it (2 x stuck_time in all).
 #define WF_CROWD_REPLANNED_STUCK_FACTOR 2.0f
 
 /* ---------------------------------------------------------------------------
@@ -72,8 +73,8 @@
 /// Updates between two counts of the agents per polygon (half a second at
 /// 30 Hz: crowds move slowly, and a count restarts running searches).
 #define WF_CROWD_CROWDING_FRAMES 15u
-/// An agent's local density counts the neighbours within this many radii
-/// (about the gathered neighbourhood of a dense crowd).
+/// An agent's local density counts the neighbours within this many radii:
+/// the disc the density is taken over (docs/crowd.md, crowding).
 #define WF_CROWD_CROWDING_RADII 3.0f
 
 /* ---------------------------------------------------------------------------
