@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The crowd's per-agent arrays, listed once. The struct (crowd_internal.h),
-// allocation and the memory figure (crowd.c), the save layout and the load
-// checks (crowd_save.c) are all generated from this table, so a new field is
-// one line here (plus a save version bump when it is saved).
+// allocation and the memory figure (crowd.c), the save layout (crowd_blob.h)
+// and the load checks (crowd_restore.c) are all generated from this table,
+// so a new field is one line here (plus a save version bump when it is saved).
 #ifndef WF_CROWD_AGENT_FIELDS_H
 #define WF_CROWD_AGENT_FIELDS_H
 
@@ -20,7 +20,7 @@
  *          accepted: NONE, FINITE (every float finite) or NOT_NAN (may be
  *          infinite on purpose); fields whose rules involve other fields
  *          (counts, indices, enums, params) say CUSTOM and are checked by
- *          hand in crowd_save.c's check_agent
+ *          hand in crowd_restore.c's check_agent
  *
  * Saved arrays keep their order: it is the save format's agents section.
  */
@@ -30,11 +30,11 @@
     X(mode, uint8_t, n, SAVED, CUSTOM)               /* wf_agent_mode */                           \
     X(target_state, uint8_t, n, SAVED, CUSTOM)       /* wf_target_state */                         \
     X(agent_flags, uint32_t, n, SAVED, CUSTOM)       /* AGENT_* */                                 \
-    X(pos, wf_vec3, n, SAVED, FINITE)                /* swaps with disp: saved by role */          \
+    X(pos, wf_vec3, n, SAVED, FINITE)                /* swaps with displaced: saved by role */     \
     X(vel, wf_vec3, n, SAVED, FINITE)                                                              \
-    X(dvel, wf_vec3, n, SAVED, FINITE)               /* steering's wish */                         \
-    X(nvel, wf_vec3, n, SAVED, FINITE)               /* avoidance's choice */                      \
-    X(disp, wf_vec3, n, SAVED, FINITE)               /* positions after a collision pass */        \
+    X(desired_vel, wf_vec3, n, SAVED, FINITE)        /* steering's wish */                         \
+    X(avoid_vel, wf_vec3, n, SAVED, FINITE)          /* avoidance's choice */                      \
+    X(displaced, wf_vec3, n, SAVED, FINITE)          /* positions after a collision pass */        \
     X(request_vel, wf_vec3, n, SAVED, FINITE)        /* velocity requests */                       \
     X(corridor, wf_corridor, n, VIEW, NONE)          /* views into corridor_polys */               \
     X(corridor_polys, wf_poly_ref, n * c->max_corridor, SAVED, CUSTOM)                             \

@@ -13,11 +13,11 @@
 /// The agent choosing a velocity (all on the XZ plane; y is ignored).
 typedef struct wf_avoid_agent {
     wf_vec3 pos;
-    wf_vec3 vel;      ///< current velocity
-    wf_vec3 dvel;     ///< desired velocity
+    wf_vec3 vel;         ///< current velocity
+    wf_vec3 desired_vel; ///< desired velocity
     float radius;
     float max_speed;
-    uint32_t rank;    ///< right of way: the lower rank yields more
+    uint32_t rank;       ///< right of way: the lower rank yields more
 } wf_avoid_agent;
 
 typedef struct wf_avoid_neighbour {
@@ -45,8 +45,10 @@ bool wf_avoidance_params_valid(const wf_avoidance_params* params);
 /// params must pass wf_avoidance_params_valid.
 ///
 /// Score of a candidate v (lowest wins, the first of equal scores):
-///   weight_desired * |v - dvel| / max_speed + weight_current * |v - vel| / max_speed
-/// + weight_side * mean over the neighbours hit by dvel within the horizon of
+///   weight_desired * |v - desired_vel| / max_speed
+/// + weight_current * |v - vel| / max_speed
+/// + weight_side * mean over the neighbours hit by desired_vel within the
+///   horizon of
 ///   clamp(speed of (v - their vel) to the left of the line towards them
 ///         / (max_speed / 2), 0, 1)
 /// + weight_impact * max(0, 1 / t - 1 / horizon_time)
@@ -61,11 +63,12 @@ bool wf_avoidance_params_valid(const wf_avoidance_params* params);
 /// Contact (already overlapping a neighbour, touching a wall) counts any
 /// closing v as an impact within 0.1 s, sooner the faster it closes.
 ///
-/// Pattern: its frame follows dvel (so left and right samples mirror each
-/// other). With the first impact at dvel tmin, range = min_range_scale +
-/// (1 - min_range_scale) * (1 - clamp(tmin / horizon_time, 0, 1)); the full
-/// pattern (centre dvel * velocity_bias, radius max_speed * (1 - bias)) is
-/// scaled by range about dvel, so dvel stays inside a narrowed one. Adaptive:
+/// Pattern: its frame follows desired_vel (so left and right samples mirror
+/// each other). With the first impact at desired_vel tmin, range =
+/// min_range_scale + (1 - min_range_scale) * (1 - clamp(tmin / horizon_time,
+/// 0, 1)); the full pattern (centre desired_vel * velocity_bias, radius
+/// max_speed * (1 - bias)) is scaled by range about desired_vel, so it stays
+/// inside a narrowed one. Adaptive:
 /// the centre plus adaptive_rings rings of adaptive_divisions samples (every
 /// other ring turned half a step); each of the adaptive_depth - 1 further
 /// passes rings the best so far at half the radius. Grid: grid_size^2 samples over the

@@ -5,28 +5,10 @@
 // instead of full path searches. Allocation-free: scratch lives on the
 // stack and is bounded by the constants below.
 #include "crowd/corridor.h"
+#include "crowd/crowd_tuning.h"
 
 #include <string.h>
 
-/// Polygons one frame's move may cross (move_along_surface).
-#define WF_CORRIDOR_MAX_VISITED 16u
-/// Polygons a visibility ray may cross.
-#define WF_CORRIDOR_MAX_RAY 32u
-/// Polygons of a topology re-search's result.
-#define WF_CORRIDOR_MAX_LOCAL 32u
-/// Straight-path points asked for beyond the corners wanted: the start
-/// point and corners at pos are dropped, and a full buffer must still hold
-/// `max` corners after them.
-#define WF_CORRIDOR_EXTRA_POINTS 4u
-/// Corners nearer than this (XZ) to pos are reached.
-#define WF_CORRIDOR_MIN_CORNER_DIST 0.01f
-/// A visibility ray must get this far (fraction of the ray) to shortcut.
-#define WF_CORRIDOR_MIN_RAY_T 0.99f
-/// A point this near a polygon (XZ) counts as on it (points on edges).
-#define WF_CORRIDOR_ON_POLY_EPS 1e-4f
-/// Corridor polygons after the one a move ended in that are checked for
-/// holding the end too (on their shared edge). One: a check per move.
-#define WF_CORRIDOR_EDGE_LOOKAHEAD 1u
 
 /// Index of ref in polys[from..count), or UINT32_MAX.
 static uint32_t index_of(const wf_poly_ref* polys, uint32_t from, uint32_t count,
@@ -112,12 +94,12 @@ static void clamp_target(wf_corridor* c, wf_query* query) {
     }
 }
 
-/// True when p lies on ref within WF_CORRIDOR_ON_POLY_EPS (XZ); *out_snapped
+/// True when p lies on ref within WF_CROWD_CORRIDOR_ON_POLY_EPS (XZ); *out_snapped
 /// is then p moved onto it.
 static bool on_poly(wf_query* query, wf_poly_ref ref, wf_vec3 p, wf_vec3* out_snapped) {
     wf_vec3 q;
     if (wf_query_closest_point_on_poly(query, ref, p, &q, NULL) != WF_OK ||
-        wf_v2_distance_sq(p, q) > WF_CORRIDOR_ON_POLY_EPS * WF_CORRIDOR_ON_POLY_EPS) {
+        wf_v2_distance_sq(p, q) > WF_CROWD_CORRIDOR_ON_POLY_EPS * WF_CROWD_CORRIDOR_ON_POLY_EPS) {
         return false;
     }
     *out_snapped = wf_v3(q.x, p.y, q.z);
@@ -149,7 +131,7 @@ static bool surface_move(wf_query* query, const wf_query_filter* filter, wf_poly
                          uint32_t* out_n) {
     uint32_t n = 0;
     wf_status s = wf_query_move_along_surface(query, ref, from, to, filter, out_pos, visited,
-                                              WF_CORRIDOR_MAX_VISITED, &n);
+                                              WF_CROWD_CORRIDOR_MAX_VISITED, &n);
     if (!wf_succeeded(s) || n == 0) {
         return false;
     }
@@ -209,16 +191,16 @@ uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_stra
     if (max > WF_CROWD_MAX_CORNERS) {
         max = WF_CROWD_MAX_CORNERS;
     }
-    wf_straight_point pts[WF_CROWD_MAX_CORNERS + WF_CORRIDOR_EXTRA_POINTS];
+    wf_straight_point pts[WF_CROWD_MAX_CORNERS + WF_CROWD_CORRIDOR_EXTRA_POINTS];
     uint32_t n = 0;
     // WF_PARTIAL: more points than asked for, or a corridor broken (the
     // path ends where it breaks); both leave usable leading corners.
     wf_status s = wf_query_find_straight_path(query, c->pos, c->target, c->polys, c->count, pts,
-                                              max + WF_CORRIDOR_EXTRA_POINTS, 0, &n);
+                                              max + WF_CROWD_CORRIDOR_EXTRA_POINTS, 0, &n);
     if (!wf_succeeded(s)) {
         return 0;
     }
-    const float min_sq = WF_CORRIDOR_MIN_CORNER_DIST * WF_CORRIDOR_MIN_CORNER_DIST;
+    const float min_sq = WF_CROWD_CORRIDOR_MIN_CORNER_DIST * WF_CROWD_CORRIDOR_MIN_CORNER_DIST;
     uint32_t first = 0;
     while (first < n && (pts[first].flags & WF_STRAIGHT_OFFMESH) == 0 &&
            wf_v2_distance_sq(pts[first].pos, c->pos) <= min_sq) {
@@ -240,18 +222,18 @@ void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range, 
         return;
     }
     float dist = wf_v2_distance(c->pos, next);
-    if (dist < WF_CORRIDOR_MIN_CORNER_DIST) {
+    if (dist < WF_CROWD_CORRIDOR_MIN_CORNER_DIST) {
         return;
     }
     wf_vec3 goal = dist > range ? wf_v3_lerp(c->pos, next, range / dist) : next;
-    wf_poly_ref visited[WF_CORRIDOR_MAX_RAY];
+    wf_poly_ref visited[WF_CROWD_CORRIDOR_MAX_RAY];
     wf_raycast_hit hit;
     wf_status s = wf_query_raycast(query, c->polys[0], c->pos, goal, filter, visited,
-                                   WF_CORRIDOR_MAX_RAY, &hit);
+                                   WF_CROWD_CORRIDOR_MAX_RAY, &hit);
     // t is FLT_MAX when the ray reached goal. A wall just short of it (a
     // corner on a vertex) still counts: the polygons walked are a straight
     // walkable strip either way, which is all the shortcut relies on.
-    if (!wf_succeeded(s) || hit.visited_count == 0 || hit.t < WF_CORRIDOR_MIN_RAY_T) {
+    if (!wf_succeeded(s) || hit.visited_count == 0 || hit.t < WF_CROWD_CORRIDOR_MIN_RAY_T) {
         return;
     }
     uint32_t n = hit.visited_count, i, j;
@@ -280,9 +262,10 @@ bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query,
     // Still in progress is fine: the partial finish takes what it reached.
     // Finish runs whatever update said, so the search always ends.
     wf_status searched = wf_query_update_path(query, max_iterations, NULL);
-    wf_poly_ref res[WF_CORRIDOR_MAX_LOCAL];
+    wf_poly_ref res[WF_CROWD_CORRIDOR_MAX_LOCAL];
     wf_path_result pr;
-    s = wf_query_finish_partial_path(query, c->polys, c->count, res, WF_CORRIDOR_MAX_LOCAL, &pr);
+    s = wf_query_finish_partial_path(query, c->polys, c->count, res, WF_CROWD_CORRIDOR_MAX_LOCAL,
+                                     &pr);
     if (!wf_succeeded(searched) || !wf_succeeded(s) || pr.count == 0 ||
         res[0].bits != c->polys[0].bits) {
         return false;
@@ -309,7 +292,7 @@ bool wf_corridor_move_position(wf_corridor* c, wf_vec3 npos, wf_query* query,
     if (c->count == 0 || !wf_v3_is_finite(npos)) {
         return false;
     }
-    wf_poly_ref visited[WF_CORRIDOR_MAX_VISITED];
+    wf_poly_ref visited[WF_CROWD_CORRIDOR_MAX_VISITED];
     uint32_t n = 0;
     wf_vec3 result;
     if (!surface_move(query, filter, c->polys[0], c->pos, npos, &result, visited, &n)) {
@@ -327,7 +310,7 @@ bool wf_corridor_move_position(wf_corridor* c, wf_vec3 npos, wf_query* query,
     // along its border). Counted in the corridor polygon ahead instead:
     // the straight path from a start on the first portal would turn back
     // to that portal's end, and the move after would undo this one.
-    uint32_t last = i + WF_CORRIDOR_EDGE_LOOKAHEAD;
+    uint32_t last = i + WF_CROWD_CORRIDOR_EDGE_LOOKAHEAD;
     last = last < c->count - 1 ? last : c->count - 1;
     uint32_t first = j + 1 == n ? i + 1 : i; // off the corridor: i too
     for (uint32_t k = last + 1; k-- > first;) {
@@ -343,7 +326,7 @@ bool wf_corridor_move_position(wf_corridor* c, wf_vec3 npos, wf_query* query,
     } else {
         // Off the corridor: the walk from polys[i] to the agent, reversed,
         // leads back to it.
-        wf_poly_ref head[WF_CORRIDOR_MAX_VISITED];
+        wf_poly_ref head[WF_CROWD_CORRIDOR_MAX_VISITED];
         uint32_t h = n - j;
         for (uint32_t k = 0; k < h; ++k) {
             head[k] = visited[n - 1 - k];
@@ -361,7 +344,7 @@ bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
     if (c->count == 0 || !wf_v3_is_finite(ntarget)) {
         return false;
     }
-    wf_poly_ref visited[WF_CORRIDOR_MAX_VISITED];
+    wf_poly_ref visited[WF_CROWD_CORRIDOR_MAX_VISITED];
     uint32_t n = 0;
     wf_vec3 result;
     if (!surface_move(query, filter, c->polys[c->count - 1], c->target, ntarget, &result, visited,

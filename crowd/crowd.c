@@ -404,7 +404,8 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     c->target_state[i] = WF_TARGET_NONE;
     c->agent_flags[i] = 0;
     c->pos[i] = p;
-    c->vel[i] = c->dvel[i] = c->nvel[i] = c->disp[i] = c->request_vel[i] = wf_v3(0, 0, 0);
+    c->vel[i] = c->desired_vel[i] = c->avoid_vel[i] = c->displaced[i] = c->request_vel[i] =
+        wf_v3(0, 0, 0);
     wf_corridor_reset(&c->corridor[i], ref, p);
     c->corridor_partial[i] = 0;
     c->target_pos[i] = p;
@@ -495,7 +496,7 @@ wf_status wf_crowd_teleport_agent(wf_crowd* c, wf_agent_id id, wf_vec3 pos) {
         return WF_ERR_CAPACITY; // its path must be searched again: no room
     }
     c->pos[i] = p;
-    c->vel[i] = c->dvel[i] = c->nvel[i] = wf_v3(0, 0, 0);
+    c->vel[i] = c->desired_vel[i] = c->avoid_vel[i] = wf_v3(0, 0, 0);
     c->mode[i] = WF_AGENT_WALKING;
     wf_corridor_reset(&c->corridor[i], ref, p);
     // The game put it here: an arrived agent holds this spot now.
@@ -543,7 +544,7 @@ wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* 
     out->target_state = (wf_target_state)c->target_state[i];
     out->position = c->pos[i];
     out->velocity = c->vel[i];
-    out->desired_velocity = c->dvel[i];
+    out->desired_velocity = c->desired_vel[i];
     out->target = c->target_pos[i];
     out->poly = c->corridor[i].polys[0];
     out->corridor = c->corridor[i].polys;

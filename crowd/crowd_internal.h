@@ -98,7 +98,7 @@ struct wf_crowd {
     uint32_t event_count;        ///< in events, the last update's
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
     // crowding_keys / crowding_scale fields), refreshed every
-    // WF_CROWDING_FRAMES updates when crowding_cost > 0.
+    // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
     uint32_t crowding_capacity;  ///< a power of two, at least twice max_agents
 };

@@ -11,11 +11,6 @@
 #include "navcore/check.h"
 #include "navcore/clock.h"
 
-/// Collision pushes resolve this share of an overlap per pass (less than
-/// all of it keeps crowds from jittering).
-#define COLLISION_RESOLVE 0.7f
-/// Updates between two wall gatherings of an agent that does not move.
-#define WALL_REFRESH_FRAMES 30u
 
 /* ---------------------------------------------------------------------------
  * Neighbours and walls
@@ -50,7 +45,7 @@ static void wf_crowd_neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker
         }
         // Flags that open a polygon (a door) leave every ref valid: walls
         // are also gathered again once a second, agents taking turns.
-        stale |= (c->frame + i) % WALL_REFRESH_FRAMES == 0;
+        stale |= (c->frame + i) % WF_CROWD_WALL_REFRESH_FRAMES == 0;
         if (stale) {
             uint32_t poly_count = 0;
             c->wall_count[i] = (uint8_t)wf_local_boundary_collect(
@@ -139,7 +134,7 @@ void wf_crowd_start_offmesh(wf_crowd* c) {
         float speed = c->params[i].max_speed > 0.1f ? c->params[i].max_speed : 0.1f;
         om->duration = (wf_v3_distance(c->pos[i], start) + wf_v3_distance(start, end)) / speed;
         c->mode[i] = WF_AGENT_OFFMESH;
-        c->vel[i] = c->dvel[i] = c->nvel[i] = wf_v3(0, 0, 0);
+        c->vel[i] = c->desired_vel[i] = c->avoid_vel[i] = wf_v3(0, 0, 0);
         c->corner_count[i] = 0;
         c->neighbour_count[i] = 0;
         busy[busy_count++] = i;
@@ -172,24 +167,24 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         }
         const wf_agent_params* p = &c->params[i];
         wf_vec3 pos = c->pos[i];
-        wf_vec3 dvel = wf_v3(0, 0, 0);
+        wf_vec3 desired_vel = wf_v3(0, 0, 0);
         float settle = 1.0f; // fades separation as the agent settles on its target
         uint32_t n = c->corner_count[i];
         if (c->target_state[i] == WF_TARGET_VELOCITY) {
-            dvel = clamp_length_2d(c->request_vel[i], p->max_speed);
+            desired_vel = clamp_length_2d(c->request_vel[i], p->max_speed);
         } else if (c->target_state[i] == WF_TARGET_ARRIVED &&
                    wf_v2_distance(pos, c->corridor[i].target) <=
                        p->radius * WF_CROWD_ARRIVAL_RADII) {
             // On its spot: it stands (pushed off it, it steers back below).
         } else if (wf_crowd_follows_path(c, i) && n > 0 && !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
-            const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
-            wf_vec3 d0 = wf_v3_sub(cs[0].pos, pos);
+            const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+            wf_vec3 d0 = wf_v3_sub(corners[0].pos, pos);
             d0.y = 0.0f;
             wf_vec3 dir = d0;
             if ((p->update_flags & WF_AGENT_ANTICIPATE_TURNS) && n > 1) {
                 // Lean towards the corner after next, by as much as the
                 // next one is near: turns start before the corner.
-                wf_vec3 d1 = wf_v3_sub(cs[1].pos, pos);
+                wf_vec3 d1 = wf_v3_sub(corners[1].pos, pos);
                 d1.y = 0.0f;
                 float l0 = wf_v2_length(d0), l1 = wf_v2_length(d1);
                 if (l1 > 0.001f) {
@@ -204,7 +199,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 dir = wf_v3(0, 0, 0);
             }
             float speed = p->max_speed;
-            const wf_straight_point* last = &cs[n - 1];
+            const wf_straight_point* last = &corners[n - 1];
             if (last->flags & (WF_STRAIGHT_END | WF_STRAIGHT_OFFMESH)) {
                 float slow = p->radius * WF_CROWD_SLOW_DOWN_RADII;
                 float dist = wf_v2_distance(pos, last->pos);
@@ -213,11 +208,11 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                     settle = (last->flags & WF_STRAIGHT_END) ? dist / slow : 1.0f;
                 }
             }
-            dvel = wf_v3_scale(dir, speed);
+            desired_vel = wf_v3_scale(dir, speed);
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&
             c->neighbour_count[i] > 0) {
-            const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+            const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
             wf_vec3 push = wf_v3(0, 0, 0);
             uint32_t w = 0;
             // Separation keeps an agent clear of its peers and of those
@@ -226,10 +221,10 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             // later, if it holds a spot), that one is not pushed off its
             // line (into a wall) by the idle one, and a group standing at
             // its targets does not drift apart.
-            float speed = wf_v2_length(dvel);
+            float speed = wf_v2_length(desired_vel);
             uint32_t own_class = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
             for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-                uint32_t j = nei[k];
+                uint32_t j = neighbours[k];
                 uint32_t other_class = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
                 if (other_class < own_class || (speed == 0.0f && other_class == own_class)) {
                     continue;
@@ -248,11 +243,12 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 w++;
             }
             if (w > 0) {
-                dvel = wf_v3_add(dvel, wf_v3_scale(push, 1.0f / (float)w));
-                dvel = clamp_length_2d(dvel, speed > 0.0f ? speed : p->max_speed * 0.5f);
+                desired_vel = wf_v3_add(desired_vel, wf_v3_scale(push, 1.0f / (float)w));
+                desired_vel =
+                    clamp_length_2d(desired_vel, speed > 0.0f ? speed : p->max_speed * 0.5f);
             }
         }
-        c->dvel[i] = dvel;
+        c->desired_vel[i] = desired_vel;
     }
 }
 
@@ -308,13 +304,14 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         }
         const wf_agent_params* p = &c->params[i];
         if (!(p->update_flags & WF_AGENT_AVOIDANCE)) {
-            c->nvel[i] = c->dvel[i];
+            c->avoid_vel[i] = c->desired_vel[i];
             continue;
         }
-        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i], .dvel = c->dvel[i],
-                               .radius = p->radius, .max_speed = p->max_speed,
+        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i],
+                               .desired_vel = c->desired_vel[i], .radius = p->radius,
+                               .max_speed = p->max_speed,
                                .rank = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT};
-        wf_avoid_neighbour nei[WF_CROWD_MAX_NEIGHBOURS];
+        wf_avoid_neighbour others[WF_CROWD_MAX_NEIGHBOURS];
         const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t n = c->neighbour_count[i];
         bool holds = c->target_state[i] == WF_TARGET_ARRIVED;
@@ -324,19 +321,18 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             if (holds && c->target_state[j] == WF_TARGET_ARRIVED && settle_together(c, i, j)) {
                 continue;
             }
-            wf_avoid_neighbour* nb = &nei[kept++];
-            nb->pos = c->pos[j];
+            wf_avoid_neighbour* other = &others[kept++];
+            other->pos = c->pos[j];
             // One with the right of way is taken to go where it wants to
             // (self makes way before it gets there); others as they move.
-            nb->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
-            nb->radius = c->params[j].radius;
-            nb->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+            other->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
+            other->radius = c->params[j].radius;
+            other->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
-        c->nvel[i] = wf_avoidance_sample_with(c->avoid_kernel, &c->presets[p->avoidance_preset],
-                                              &self, nei, kept,
-                                              c->walls + (size_t)i * c->max_walls * 2u,
-                                              c->wall_count[i], &samples);
+        c->avoid_vel[i] = wf_avoidance_sample_with(
+            c->avoid_kernel, &c->presets[p->avoidance_preset], &self, others, kept,
+            c->walls + (size_t)i * c->max_walls * 2u, c->wall_count[i], &samples);
         samples_total += samples;
     }
     c->worker_iterations[worker] += samples_total;
@@ -351,7 +347,7 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
             continue;
         }
         const wf_agent_params* p = &c->params[i];
-        wf_vec3 dv = wf_v3_sub(c->nvel[i], c->vel[i]);
+        wf_vec3 dv = wf_v3_sub(c->avoid_vel[i], c->vel[i]);
         dv.y = 0.0f;
         dv = clamp_length_2d(dv, p->max_acceleration * ctx->dt);
         wf_vec3 v = wf_v3_add(c->vel[i], dv);
@@ -378,15 +374,15 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
     wf_crowd* c = ctx->c;
     (void)worker;
     for (uint32_t i = begin; i < end; ++i) {
-        c->disp[i] = c->pos[i];
+        c->displaced[i] = c->pos[i];
         if (!wf_crowd_walking(c, i)) {
             continue;
         }
-        const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+        const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         wf_vec3 push = wf_v3(0, 0, 0);
         uint32_t w = 0;
         for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-            uint32_t j = nei[k];
+            uint32_t j = neighbours[k];
             if (c->mode[j] != WF_AGENT_WALKING) {
                 continue;
             }
@@ -401,7 +397,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             if (d < 1e-4f) {
                 // On top of each other: part sideways to the desired
                 // velocity, the lower slot to one side, the other opposite.
-                wf_vec3 side = wf_v3(-c->dvel[i].z, 0.0f, c->dvel[i].x);
+                wf_vec3 side = wf_v3(-c->desired_vel[i].z, 0.0f, c->desired_vel[i].x);
                 if (side.x * side.x + side.z * side.z < 1e-8f) {
                     side = wf_v3(1.0f, 0.0f, 0.0f);
                 }
@@ -413,13 +409,13 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             float s = pen *
                       yield_share(c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT,
                                   c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) *
-                      COLLISION_RESOLVE * 2.0f / d;
+                      WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
             push.z += diff.z * s;
             w++;
         }
         if (w > 0) {
-            c->disp[i] = wf_v3_mad(c->pos[i], push, 1.0f / (float)w);
+            c->displaced[i] = wf_v3_mad(c->pos[i], push, 1.0f / (float)w);
         }
     }
 }

@@ -8,10 +8,6 @@
 #include "crowd/crowd_phases.h"
 #include "navcore/check.h"
 
-/// Seconds between topology optimizations of one agent.
-#define TOPOLOGY_INTERVAL 0.5f
-/// Expansions of one topology optimization.
-#define TOPOLOGY_ITERATIONS 32u
 
 static wf_agent_id agent_id(const wf_crowd* c, uint32_t i) {
     wf_agent_id id = {wf_id_pool_id_at(&c->ids, i)};
@@ -34,7 +30,7 @@ static void validate_agent(wf_crowd* c, uint32_t i, wf_query* q) {
                 wf_crowd_push_event(c, i, WF_CROWD_EVENT_LOST, (wf_poly_ref){0});
             }
             c->mode[i] = WF_AGENT_LOST;
-            c->vel[i] = c->dvel[i] = wf_v3(0, 0, 0);
+            c->vel[i] = c->desired_vel[i] = wf_v3(0, 0, 0);
             c->corner_count[i] = 0;
             return;
         }
@@ -270,7 +266,7 @@ static void fill_searches(wf_crowd* c) {
             s->agent = i;
             s->agent_id = wf_id_pool_id_at(&c->ids, i);
             s->status = WF_IN_PROGRESS;
-            // What a restore replays (crowd_save.c).
+            // What a restore replays (wf_crowd_replay_searches).
             s->begin_start = cor->polys[cor->count - 1];
             s->begin_end = c->target_ref[i];
             s->begin_start_pos = cor->target;
@@ -425,7 +421,8 @@ uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         if (!wf_crowd_walking(c, i) || c->target_state[i] != WF_TARGET_VALID ||
             !(c->params[i].update_flags & WF_AGENT_OPTIMIZE_TOPOLOGY) ||
-            (c->agent_flags[i] & AGENT_QUEUED) || c->topology_timer[i] < TOPOLOGY_INTERVAL) {
+            (c->agent_flags[i] & AGENT_QUEUED) ||
+            c->topology_timer[i] < WF_CROWD_TOPOLOGY_INTERVAL) {
             continue;
         }
         // Insertion into the short list, longest wait first (ties: lower slot).
@@ -450,7 +447,32 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
         uint32_t i = ctx->list[k];
         c->topology_timer[i] = 0.0f;
         (void)wf_corridor_optimize_topology(&c->corridor[i], c->worker_queries[worker],
-                                            wf_crowd_filter(c, i), TOPOLOGY_ITERATIONS);
+                                            wf_crowd_filter(c, i), WF_CROWD_TOPOLOGY_ITERATIONS);
     }
 }
 
+/// Searches in progress continue where they were: replayed on their own
+/// queries. One the mesh answers differently for (it is not the saved
+/// mesh) is dropped and its agent asks again, as when the mesh changes
+/// under a running search.
+void wf_crowd_replay_searches(wf_crowd* c) {
+    wf_path_queue* q = &c->queue;
+    for (uint32_t k = 0; k < q->search_count; ++k) {
+        wf_path_search* s = &q->searches[k];
+        if (s->agent == WF_PATH_QUEUE_NONE || wf_path_queue_replay_search(s)) {
+            continue;
+        }
+        uint32_t i = s->agent;
+        uint32_t budget = s->budget;
+        wf_path_queue_drop_search(q, k);
+        s->budget = budget;
+        c->tiles_changed = true; // the mesh differs: check whole corridors
+        if (wf_path_queue_push(q, i, q->key[i])) {
+            c->agent_flags[i] |= AGENT_QUEUED | AGENT_NEEDS_QUICK;
+        } else {
+            // Queue full: the replan step queues it when there is room.
+            c->agent_flags[i] &= ~(uint32_t)AGENT_QUEUED;
+            c->agent_flags[i] |= AGENT_NEEDS_REPLAN;
+        }
+    }
+}

@@ -7,23 +7,7 @@
 #define WF_CROWD_PHASES_H
 
 #include "crowd/crowd_internal.h"
-
-/// Off-mesh links trigger within this many radii of their start.
-#define WF_CROWD_OFFMESH_TRIGGER_RADII 2.25f
-/// A path's end is reached within this many radii of its target.
-#define WF_CROWD_ARRIVAL_RADII 0.25f
-/// Agents slow down within this many radii of the path's end.
-#define WF_CROWD_SLOW_DOWN_RADII 2.0f
-
-/// Ranks (crowd_update.c) above this bit are the class: priority, then on
-/// its way or idle; below it, progress along the way.
-#define WF_CROWD_RANK_CLASS_SHIFT 23u
-/// Seconds stuck before an agent gives way head-on to one further along.
-#define WF_CROWD_HEAD_ON_STUCK 1.0f
-
-/// Two holding agents settle side by side (without dodging) when their spots
-/// are at least this share of their radii's sum apart (crowd_motion.c).
-#define WF_CROWD_SPOTS_FIT 0.9f
+#include "crowd/crowd_tuning.h"
 
 /// What a parallel phase gets: the crowd, the step, and for phases over a
 /// list of agents (or search slots) that list.
@@ -65,15 +49,14 @@ uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out);
 void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 
 // Crowding (crowding.c).
-/// Updates between two counts of the agents per polygon.
-#define WF_CROWDING_FRAMES 15u
-/// An agent's local density counts the neighbours within this many radii.
-#define WF_CROWDING_RADII 3.0f
 void wf_crowding_refresh(wf_crowd* c);
 /// The crowd's wf_poly_cost_fn (user: the crowd).
 float wf_crowding_scale(const void* user, wf_poly_ref poly);
 /// Searches running in the queue begin again (the crowding table changed).
 void wf_crowd_restart_searches(wf_crowd* c);
+/// After a restore: searches in progress are replayed to where they were
+/// (crowd_restore.c calls it once the blob is committed).
+void wf_crowd_replay_searches(wf_crowd* c);
 
 // Movement (crowd_motion.c).
 /// Neighbours and walls, corners, steering and avoidance of each agent in

@@ -51,8 +51,8 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 /// Starts the stuck timer again when the agent got more than half a radius
 /// from where it stood; returns true when it did (it made progress).
 static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
-    if (c->stuck_timer[i] == 0.0f ||
-        wf_v2_distance(c->pos[i], c->stuck_spot[i]) > c->params[i].radius * 0.5f) {
+    float moved = wf_v2_distance(c->pos[i], c->stuck_spot[i]);
+    if (c->stuck_timer[i] == 0.0f || moved > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
         c->stuck_spot[i] = c->pos[i];
         c->stuck_timer[i] = dt;
         return true;
@@ -76,9 +76,9 @@ static bool target_freed(const wf_crowd* c, uint32_t i) {
     }
     const wf_agent_params* p = &c->params[i];
     wf_vec3 target = c->target_pos[i];
-    const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = nei[k];
+        uint32_t j = neighbours[k];
         float room = p->radius + c->params[j].radius;
         if (wf_v2_distance_sq(c->pos[j], target) < room * room) {
             return false;
@@ -113,8 +113,9 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // agent's when both touch the target's edge).
         float to_end = wf_v2_distance(c->pos[i], cor->target);
         uint32_t nc = c->corner_count[i];
-        const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
-        bool direct = cor->count == 1 || nc == 0 || (nc == 1 && (cs[0].flags & WF_STRAIGHT_END));
+        const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+        bool direct =
+            cor->count == 1 || nc == 0 || (nc == 1 && (corners[0].flags & WF_STRAIGHT_END));
         // A corridor waiting for a search, or for one to begin (cut back
         // to the agent's polygon when the tiles under the agent and its
         // target were rebuilt at once), ends where it was cut: no arrival.
@@ -128,7 +129,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             arrive(c, i, WF_CROWD_EVENT_ARRIVED);
             continue;
         }
-        if ((c->agent_flags[i] & AGENT_DONE_SENT) && to_end > p->radius * 2.0f) {
+        if ((c->agent_flags[i] & AGENT_DONE_SENT) && to_end > p->radius * WF_CROWD_REARRIVE_RADII) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_DONE_SENT; // a follower pushed away
         }
         if (c->agent_flags[i] & AGENT_WAITS_OFFMESH) {
@@ -153,7 +154,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         }
         c->stuck_timer[i] += dt;
         bool replanned = (c->agent_flags[i] & AGENT_STUCK_REPLANNED) != 0;
-        if (c->stuck_timer[i] < (replanned && !blocked ? 2.0f : 1.0f) * c->stuck_time) {
+        if (c->stuck_timer[i] <
+            (replanned && !blocked ? WF_CROWD_REPLANNED_STUCK_FACTOR : 1.0f) * c->stuck_time) {
             continue;
         }
         if (near_end) {
@@ -200,16 +202,16 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {
         return rank;
     }
-    const wf_straight_point* cs = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 at = c->pos[i];
     float left = 0.0f;
     for (uint32_t k = 0; k < c->corner_count[i]; ++k) {
-        left += wf_v2_distance(at, cs[k].pos);
-        at = cs[k].pos;
+        left += wf_v2_distance(at, corners[k].pos);
+        at = corners[k].pos;
     }
     left += wf_v2_distance(at, c->target_pos[i]);
     const uint32_t most = (1u << WF_CROWD_RANK_CLASS_SHIFT) - 1u;
-    float steps = left * 64.0f; // 1/64 m
+    float steps = left * WF_CROWD_RANK_STEPS_PER_METRE;
     uint32_t behind = steps < (float)most ? (uint32_t)steps : most;
     return rank | (most - behind);
 }
@@ -249,15 +251,13 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     memset(c->agent_event_count, 0, c->max_agents);
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
-    if (c->crowding_cost > 0.0f && c->frame % WF_CROWDING_FRAMES == 0) {
+    if (c->crowding_cost > 0.0f && c->frame % WF_CROWD_CROWDING_FRAMES == 0) {
         double t_crowd = wf_clock_us();
         wf_crowding_refresh(c);
         wf_crowd_restart_searches(c);
         (void)serial_since(c, WF_CROWD_PHASE_PATHS, t_crowd);
     }
-    const uint32_t block = 16u;
-
-    run_phase(c, WF_CROWD_PHASE_VALIDATE, n, block, wf_crowd_validate_fn, &ctx);
+    run_phase(c, WF_CROWD_PHASE_VALIDATE, n, WF_CROWD_BLOCK_LIGHT, wf_crowd_validate_fn, &ctx);
     double t0 = wf_clock_us();
     wf_crowd_queue_replans(c, &profile);
     c->tiles_changed = false;
@@ -265,7 +265,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
 
     uint32_t quick = list_agents(c, AGENT_NEEDS_QUICK);
     ctx.list = c->scratch_agents;
-    run_phase(c, WF_CROWD_PHASE_PATHS, quick, 4u, wf_crowd_quick_fn, &ctx);
+    run_phase(c, WF_CROWD_PHASE_PATHS, quick, WF_CROWD_BLOCK_QUICK_PATHS, wf_crowd_quick_fn, &ctx);
     t0 = wf_clock_us();
     wf_crowd_settle_quick(c, c->scratch_agents, quick);
     for (uint32_t k = 0; k < quick; ++k) {
@@ -284,7 +284,8 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     uint32_t topo = wf_crowd_pick_topology(c, c->scratch_agents);
     t0 = serial_since(c, WF_CROWD_PHASE_TOPOLOGY, t0);
     ctx.list = c->scratch_agents;
-    run_phase(c, WF_CROWD_PHASE_TOPOLOGY, topo, 1u, wf_crowd_topology_fn, &ctx);
+    run_phase(c, WF_CROWD_PHASE_TOPOLOGY, topo, WF_CROWD_BLOCK_TOPOLOGY, wf_crowd_topology_fn,
+              &ctx);
     profile.topology_optimizations = topo;
     ctx.list = NULL;
 
@@ -294,7 +295,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
         in_grid[i] = wf_crowd_walking(c, i);
         c->half_height[i] = c->params[i].height * 0.5f;
         c->rank[i] = agent_rank(c, i);
-        c->intent[i] = c->dvel[i];
+        c->intent[i] = c->desired_vel[i];
     }
     wf_proximity_grid_build(&c->grid, c->pos, c->half_height, in_grid, n);
     (void)serial_since(c, WF_CROWD_PHASE_GRID, t0);
@@ -302,7 +303,8 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     // Neighbours, corners, steering and avoidance in one pass (each charges
     // its own time); then agents at free off-mesh links start over them.
     ctx.fn = wf_crowd_decide_fn;
-    wf_status s = wf_jobs_parallel_for(&c->jobs, n, 8u, wf_crowd_decide_fn, &ctx);
+    wf_status s =
+        wf_jobs_parallel_for(&c->jobs, n, WF_CROWD_BLOCK_DECIDE, wf_crowd_decide_fn, &ctx);
     WF_ASSERT(s == WF_OK);
     (void)s;
     for (uint32_t w = 0; w < c->worker_count; ++w) {
@@ -312,16 +314,18 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     wf_crowd_start_offmesh(c);
     (void)serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
 
-    run_phase(c, WF_CROWD_PHASE_INTEGRATE, n, 64u, wf_crowd_integrate_fn, &ctx);
+    run_phase(c, WF_CROWD_PHASE_INTEGRATE, n, WF_CROWD_BLOCK_INTEGRATE, wf_crowd_integrate_fn,
+              &ctx);
     for (uint32_t k = 0; k < c->collision_iterations; ++k) {
         // Each pass reads the positions and writes the pushed ones into
         // the other buffer; swapping them is the double buffering.
-        run_phase(c, WF_CROWD_PHASE_COLLISIONS, n, 32u, wf_crowd_collide_fn, &ctx);
-        wf_vec3* pushed = c->disp;
-        c->disp = c->pos;
+        run_phase(c, WF_CROWD_PHASE_COLLISIONS, n, WF_CROWD_BLOCK_COLLIDE, wf_crowd_collide_fn,
+                  &ctx);
+        wf_vec3* pushed = c->displaced;
+        c->displaced = c->pos;
         c->pos = pushed;
     }
-    run_phase(c, WF_CROWD_PHASE_SURFACE, n, block, wf_crowd_surface_fn, &ctx);
+    run_phase(c, WF_CROWD_PHASE_SURFACE, n, WF_CROWD_BLOCK_LIGHT, wf_crowd_surface_fn, &ctx);
 
     t0 = wf_clock_us();
     c->time += dt;

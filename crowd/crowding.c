@@ -3,7 +3,7 @@
 // Crowding (wf_crowd_desc.crowding_cost): agents standing close together in
 // a polygon make crossing it dearer for the crowd's path searches, so that
 // later agents take another way round a jammed door when there is one. The
-// densities are taken every WF_CROWDING_FRAMES updates, in agent order, into
+// densities are taken every WF_CROWD_CROWDING_FRAMES updates, in agent order, into
 // an open addressing table keyed by polygon ref; searches running when it changes
 // begin again, so a search only ever sees one table (a restored crowd
 // replays them over the same saved table).
@@ -22,18 +22,18 @@ void wf_crowding_refresh(wf_crowd* c) {
     uint32_t mask = c->crowding_capacity - 1u;
     memset(c->crowding_keys, 0, sizeof(uint64_t) * c->crowding_capacity);
     // Each agent's local density (itself and its neighbours within
-    // WF_CROWDING_RADII radii, per square metre of that disc; the neighbour
+    // WF_CROWD_CROWDING_RADII radii, per square metre of that disc; the neighbour
     // lists of the last update); a polygon takes the highest of the agents
     // standing in it (in crowding_scale), then becomes its factor.
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         if (!wf_crowd_walking(c, i)) {
             continue;
         }
-        float reach = c->params[i].radius * WF_CROWDING_RADII;
-        const uint32_t* nei = c->neighbours + (size_t)i * c->max_neighbours;
+        float reach = c->params[i].radius * WF_CROWD_CROWDING_RADII;
+        const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t close = 1;
         for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-            close += wf_v2_distance_sq(c->pos[i], c->pos[nei[k]]) <= reach * reach;
+            close += wf_v2_distance_sq(c->pos[i], c->pos[neighbours[k]]) <= reach * reach;
         }
         float density = (float)close / (3.14159265f * reach * reach);
         uint64_t key = c->corridor[i].polys[0].bits;

@@ -165,3 +165,24 @@ void wf_path_queue_drop_search(wf_path_queue* q, uint32_t search) {
     s->budget = 0;
     s->iterations = 0;
 }
+
+/// Runs a search again from its begin for as many expansions as it had
+/// done; false when the mesh answers differently (not the saved one).
+bool wf_path_queue_replay_search(wf_path_search* s) {
+    if (wf_query_begin_path(s->query, s->begin_start, s->begin_end, s->begin_start_pos,
+                            s->begin_end_pos, &s->begin_filter) != WF_OK) {
+        return false;
+    }
+    uint64_t left = s->iterations;
+    wf_status st = WF_IN_PROGRESS;
+    do {
+        uint32_t step = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+        uint32_t used = 0;
+        st = wf_query_update_path(s->query, step, &used);
+        if (used != step) {
+            return false;
+        }
+        left -= step;
+    } while (left > 0 && st == WF_IN_PROGRESS);
+    return st == WF_IN_PROGRESS;
+}

@@ -79,4 +79,9 @@ uint32_t wf_path_queue_search_of(const wf_path_queue* q, uint32_t agent);
 /// Ends a running search without a result.
 void wf_path_queue_drop_search(wf_path_queue* q, uint32_t search);
 
+/// Begins a search again with its recorded arguments and runs as many
+/// expansions as it had done (a restored crowd's searches); false when the
+/// mesh answers differently (not the mesh the search ran on).
+bool wf_path_queue_replay_search(wf_path_search* s);
+
 #endif

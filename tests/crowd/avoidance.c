@@ -23,8 +23,8 @@ static wf_avoid_agent make_agent(float x, float z, float dvx, float dvz) {
     wf_avoid_agent a;
     memset(&a, 0, sizeof a);
     a.pos = wf_v3(x, 0.0f, z);
-    a.dvel = wf_v3(dvx, 0.0f, dvz);
-    a.vel = a.dvel;
+    a.desired_vel = wf_v3(dvx, 0.0f, dvz);
+    a.vel = a.desired_vel;
     a.radius = RADIUS;
     a.max_speed = MAX_SPEED;
     return a;
@@ -87,7 +87,7 @@ static void test_no_obstacles_gives_desired(void** state) {
     assert_int_equal(samples, 0u);
 
     // A desired velocity above max_speed is clamped (direction kept).
-    self.dvel = wf_v3(0.0f, 5.0f, 10.0f);
+    self.desired_vel = wf_v3(0.0f, 5.0f, 10.0f);
     v = wf_avoidance_sample(&p, &self, NULL, 0u, NULL, 0u, NULL);
     assert_true(fabsf(v.z - MAX_SPEED) <= 1e-5f);
     assert_true(v.x == 0.0f && v.y == 0.0f);
@@ -158,7 +158,7 @@ static void test_head_on_passes_on_the_right(void** state) {
                      (double)side_b);
         }
         // And the impact comes later than at the desired velocity (or never).
-        float before = reciprocal_impact(&a, a.dvel, &nb);
+        float before = reciprocal_impact(&a, a.desired_vel, &nb);
         float after = reciprocal_impact(&a, va, &nb);
         assert_true(before < 2.0f);
         assert_true(after > before);
@@ -201,7 +201,7 @@ static void test_static_neighbour_ahead_is_avoided(void** state) {
     // The first choice already turns away and delays the impact.
     wf_vec3 v = wf_avoidance_sample(&p, &a, &still, 1u, NULL, 0u, NULL);
     assert_true(fabsf(v.z) > 0.1f);
-    assert_true(reciprocal_impact(&a, v, &still) > reciprocal_impact(&a, a.dvel, &still));
+    assert_true(reciprocal_impact(&a, v, &still) > reciprocal_impact(&a, a.desired_vel, &still));
     // And walking on (the neighbour never moves, so it takes none of the
     // avoiding it is credited with) still gets past without touching.
     float min_dist = INFINITY;
@@ -248,7 +248,7 @@ static void test_wall_ahead_is_not_entered(void** state) {
     // Moving straight along a wall's line at its end (a door post).
     wf_vec3 post[2] = {wf_v3(0.0f, 0.0f, 1.0f), wf_v3(0.0f, 0.0f, 5.0f)};
     wf_avoid_agent d = make_agent(0.0f, 0.0f, 0.0f, 3.0f);
-    float toi_before = time_to_impact(wf_v3(0.0f, 0.0f, 1.0f), d.dvel, SKIN);
+    float toi_before = time_to_impact(wf_v3(0.0f, 0.0f, 1.0f), d.desired_vel, SKIN);
     v = wf_avoidance_sample(&p, &d, NULL, 0u, post, 1u, NULL);
     float toi_after = time_to_impact(wf_v3(0.0f, 0.0f, 1.0f), v, SKIN);
     assert_true(toi_after > toi_before * 2.0f);
@@ -291,8 +291,8 @@ static void test_lower_priority_yields_more(void** state) {
     wf_avoid_neighbour n_low = as_neighbour(&low), n_hi = as_neighbour(&hi);
     wf_vec3 v_low = wf_avoidance_sample(&p, &low, &n_hi, 1u, NULL, 0u, NULL);
     wf_vec3 v_hi = wf_avoidance_sample(&p, &hi, &n_low, 1u, NULL, 0u, NULL);
-    float dev_low = wf_v2_distance(v_low, low.dvel);
-    float dev_hi = wf_v2_distance(v_hi, hi.dvel);
+    float dev_low = wf_v2_distance(v_low, low.desired_vel);
+    float dev_hi = wf_v2_distance(v_hi, hi.desired_vel);
     assert_true(dev_low > dev_hi * 1.2f);
 
     // Same priorities: the same deviation (mirror-symmetric setup).
@@ -300,7 +300,7 @@ static void test_lower_priority_yields_more(void** state) {
     n_hi = as_neighbour(&hi);
     wf_vec3 v_a = wf_avoidance_sample(&p, &low, &n_hi, 1u, NULL, 0u, NULL);
     wf_vec3 v_b = wf_avoidance_sample(&p, &hi, &n_low, 1u, NULL, 0u, NULL);
-    assert_true(fabsf(wf_v2_distance(v_a, low.dvel) - wf_v2_distance(v_b, hi.dvel)) < 1e-4f);
+    assert_true(fabsf(wf_v2_distance(v_a, low.desired_vel) - wf_v2_distance(v_b, hi.desired_vel)) < 1e-4f);
 }
 
 /// Deviation from the desired velocity against a static neighbour straight
@@ -311,7 +311,7 @@ static float deviation_for_impact(const wf_avoidance_params* p, float impact) {
     wf_avoid_neighbour n = {.pos = wf_v3(2.0f * RADIUS + 3.0f * impact, 0.0f, 0.0f),
                             .radius = RADIUS};
     wf_vec3 v = wf_avoidance_sample(p, &a, &n, 1u, NULL, 0u, NULL);
-    return wf_v2_distance(v, a.dvel);
+    return wf_v2_distance(v, a.desired_vel);
 }
 
 static void test_range_narrows_when_impact_is_far(void** state) {
@@ -378,7 +378,7 @@ static void test_refinement_converges(void** state) {
         uint32_t samples = 0;
         wf_vec3 v = wf_avoidance_sample(&p, &a, &behind, 1u, NULL, 0u, &samples);
         assert_int_equal(samples, 1u + 7u * 2u * depth);
-        dev[depth - 1] = wf_v2_distance(v, a.dvel);
+        dev[depth - 1] = wf_v2_distance(v, a.desired_vel);
     }
     assert_true(dev[4] < dev[0] * 0.5f);
     assert_true(dev[4] < 0.05f * MAX_SPEED);
@@ -404,7 +404,7 @@ static void test_grid_pattern(void** state) {
     assert_true(samples > 100u && samples < 15u * 15u);
     assert_true(speed(v) <= MAX_SPEED * 1.00001f);
     assert_true(v.z > 0.1f); // right
-    assert_true(reciprocal_impact(&a, v, &nb) > reciprocal_impact(&a, a.dvel, &nb));
+    assert_true(reciprocal_impact(&a, v, &nb) > reciprocal_impact(&a, a.desired_vel, &nb));
 }
 
 static void test_overlap_prefers_separating(void** state) {

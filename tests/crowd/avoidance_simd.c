@@ -30,7 +30,7 @@ static void test_every_width_gives_the_same_bits(void** state) {
         wf_avoid_agent a = {
             .pos = wf_v3(0, 0, 0),
             .vel = wf_v3(wf_rng_range(&rng, -3, 3), 0, wf_rng_range(&rng, -3, 3)),
-            .dvel = wf_v3(wf_rng_range(&rng, -4, 4), 0, wf_rng_range(&rng, -4, 4)),
+            .desired_vel = wf_v3(wf_rng_range(&rng, -4, 4), 0, wf_rng_range(&rng, -4, 4)),
             .radius = wf_rng_range(&rng, 0.2f, 0.8f),
             .max_speed = 3.5f,
             .rank = (uint32_t)(k % 3u),

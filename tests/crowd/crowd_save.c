@@ -547,8 +547,8 @@ static layout find_layout(const unsigned char* blob) {
 static size_t corridor_polys_at(const wf_crowd* c) {
     return (size_t)c->max_agents *
            (sizeof *c->active + sizeof *c->params + sizeof *c->mode + sizeof *c->target_state +
-            sizeof *c->agent_flags + sizeof *c->pos + sizeof *c->vel + sizeof *c->dvel +
-            sizeof *c->nvel + sizeof *c->disp + sizeof *c->request_vel);
+            sizeof *c->agent_flags + sizeof *c->pos + sizeof *c->vel + sizeof *c->desired_vel +
+            sizeof *c->avoid_vel + sizeof *c->displaced + sizeof *c->request_vel);
 }
 static size_t target_ref_at(const wf_crowd* c) {
     return corridor_polys_at(c) +

@@ -1,0 +1,137 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The avoidance scoring kernel, written once over float_lanes.h. avoidance.c
+// includes it once per width with LANES (1, 4 or 8) and LANES_FN (the
+// functions' attributes) defined; every name below gets the width as a
+// suffix (max_inv_4). Needs avoid_setup and avoid_weights.
+
+#define LANES_CAT_(a, b, c) a##b##c
+#define LANES_CAT(a, b, c) LANES_CAT_(a, b, c)
+#define FW LANES_CAT(floats, LANES, )
+#define MW LANES_CAT(mask, LANES, )
+#define OP(name) LANES_CAT(f, LANES, _##name)
+#define K(name) LANES_CAT(name, _, LANES)
+
+/// Inverse time of the first impact of a moving circle with a static one:
+/// relative velocity (vx, vz), p towards the obstacle, c = |p|^2 - R^2 > 0.
+static inline LANES_FN FW K(circle_inv)(FW vx, FW vz, float px, float pz, float c, float inv_c) {
+    FW a = OP(add)(OP(mul)(vx, vx), OP(mul)(vz, vz));
+    FW b = OP(add)(OP(mul)(vx, OP(splat)(px)), OP(mul)(vz, OP(splat)(pz)));
+    FW disc = OP(sub)(OP(mul)(b, b), OP(mul)(a, OP(splat)(c)));
+    // Only the root in the future (b > 0: closing) and a real touch (disc > 0:
+    // a graze is no impact). The max keeps sqrt's argument >= 0 without a branch.
+    FW zero = OP(zero)();
+    FW inv = OP(mul)(OP(add)(b, OP(sqrt)(OP(max)(disc, zero))), OP(splat)(inv_c));
+    MW hit = OP(and)(OP(gt)(b, zero), OP(gt)(disc, zero));
+    return OP(select)(hit, inv);
+}
+
+/// Inverse impact time while in contact, from the scaled closing speed.
+static inline LANES_FN FW K(contact_inv)(FW closing) {
+    MW hit = OP(gt)(closing, OP(zero)());
+    return OP(select)(hit, OP(add)(OP(splat)(1.0f / AVOID_CONTACT_TIME), closing));
+}
+
+static inline LANES_FN FW K(neighbour_inv)(const avoid_setup* s, uint32_t i, FW x, FW z) {
+    FW ia = OP(splat)(s->neighbours.ia[i]);
+    FW rx = OP(sub)(OP(mul)(x, ia), OP(splat)(s->neighbours.kx[i]));
+    FW rz = OP(sub)(OP(mul)(z, ia), OP(splat)(s->neighbours.kz[i]));
+    return K(circle_inv)(rx, rz, s->neighbours.px[i], s->neighbours.pz[i], s->neighbours.c[i],
+                         s->neighbours.inv_c[i]);
+}
+
+static inline LANES_FN FW K(overlap_inv)(const avoid_setup* s, uint32_t i, FW x, FW z) {
+    FW ia = OP(splat)(s->overlaps.ia[i]);
+    FW rx = OP(sub)(OP(mul)(x, ia), OP(splat)(s->overlaps.kx[i]));
+    FW rz = OP(sub)(OP(mul)(z, ia), OP(splat)(s->overlaps.kz[i]));
+    FW closing = OP(add)(OP(mul)(rx, OP(splat)(s->overlaps.px[i])),
+                         OP(mul)(rz, OP(splat)(s->overlaps.pz[i])));
+    return K(contact_inv)(closing);
+}
+
+static inline LANES_FN FW K(face_inv)(const avoid_setup* s, uint32_t i, FW x, FW z) {
+    FW closing = OP(add)(OP(mul)(x, OP(splat)(s->faces.mx[i])),
+                         OP(mul)(z, OP(splat)(s->faces.mz[i])));
+    // Where along the segment the circle touches the line, times closing
+    // (> 0), so the extent test needs no division.
+    FW vu = OP(add)(OP(mul)(x, OP(splat)(s->faces.ux[i])), OP(mul)(z, OP(splat)(s->faces.uz[i])));
+    FW along = OP(add)(OP(mul)(OP(splat)(s->faces.q0[i]), closing),
+                       OP(mul)(vu, OP(splat)(s->faces.gap[i])));
+    FW zero = OP(zero)();
+    MW hit = OP(and)(OP(and)(OP(gt)(closing, zero), OP(ge)(along, zero)),
+                     OP(le)(along, OP(mul)(OP(splat)(s->faces.len[i]), closing)));
+    return OP(select)(hit, OP(mul)(closing, OP(splat)(s->faces.inv_gap[i])));
+}
+
+static inline LANES_FN FW K(corner_inv)(const avoid_setup* s, uint32_t i, FW x, FW z) {
+    return K(circle_inv)(x, z, s->corners.px[i], s->corners.pz[i], s->corners.c[i],
+                         s->corners.inv_c[i]);
+}
+
+static inline LANES_FN FW K(touching_inv)(const avoid_setup* s, uint32_t i, FW x, FW z) {
+    FW closing = OP(add)(OP(mul)(x, OP(splat)(s->touching.x[i])),
+                         OP(mul)(z, OP(splat)(s->touching.z[i])));
+    return K(contact_inv)(closing);
+}
+
+/// Largest inverse impact time of each velocity over every obstacle.
+static inline LANES_FN FW K(max_inv)(const avoid_setup* s, FW x, FW z) {
+    FW inv = OP(zero)();
+    for (uint32_t i = 0; i < s->neighbours.count; ++i) {
+        inv = OP(max)(inv, K(neighbour_inv)(s, i, x, z));
+    }
+    for (uint32_t i = 0; i < s->overlaps.count; ++i) {
+        inv = OP(max)(inv, K(overlap_inv)(s, i, x, z));
+    }
+    for (uint32_t i = 0; i < s->faces.count; ++i) {
+        inv = OP(max)(inv, K(face_inv)(s, i, x, z));
+    }
+    for (uint32_t i = 0; i < s->corners.count; ++i) {
+        inv = OP(max)(inv, K(corner_inv)(s, i, x, z));
+    }
+    for (uint32_t i = 0; i < s->touching.count; ++i) {
+        inv = OP(max)(inv, K(touching_inv)(s, i, x, z));
+    }
+    return inv;
+}
+
+/// max_inv of one velocity (in every lane: as cheap as one lane here).
+static LANES_FN float K(max_inv_of)(const avoid_setup* s, float vx, float vz) {
+    return OP(first)(K(max_inv)(s, OP(splat)(vx), OP(splat)(vz)));
+}
+
+/// Scores (vxs, vzs)[0..n), n a multiple of LANES, into out_score.
+static LANES_FN void K(score)(const avoid_setup* s, const avoid_weights* w, const float* vxs,
+                              const float* vzs, uint32_t n, float* out_score) {
+    const FW zero = OP(zero)(), one = OP(splat)(1.0f);
+    for (uint32_t j = 0; j < n; j += LANES) {
+        FW x = OP(load)(vxs + j), z = OP(load)(vzs + j);
+        FW inv = K(max_inv)(s, x, z);
+        FW side = zero;
+        for (uint32_t i = 0; i < s->sides.count; ++i) {
+            FW lateral = OP(add)(OP(mul)(x, OP(splat)(s->sides.rx[i])),
+                                 OP(mul)(z, OP(splat)(s->sides.rz[i])));
+            FW t = OP(sub)(OP(splat)(s->sides.b[i]), lateral);
+            side = OP(add)(side, OP(min)(OP(max)(t, zero), one));
+        }
+        FW ddx = OP(sub)(x, OP(splat)(w->desired_vx)), ddz = OP(sub)(z, OP(splat)(w->desired_vz));
+        FW cdx = OP(sub)(x, OP(splat)(w->vx)), cdz = OP(sub)(z, OP(splat)(w->vz));
+        // Impacts beyond the horizon do not count; the penalty fades to 0 at
+        // the horizon instead of jumping, so choices do not flicker as an
+        // impact time crosses it.
+        FW impact = OP(max)(OP(sub)(inv, OP(splat)(w->inv_horizon)), zero);
+        FW d = OP(sqrt)(OP(add)(OP(mul)(ddx, ddx), OP(mul)(ddz, ddz)));
+        FW c = OP(sqrt)(OP(add)(OP(mul)(cdx, cdx), OP(mul)(cdz, cdz)));
+        FW score = OP(add)(OP(mul)(OP(splat)(w->desired), d), OP(mul)(OP(splat)(w->current), c));
+        score = OP(add)(score, OP(mul)(OP(splat)(w->side), side));
+        score = OP(add)(score, OP(mul)(OP(splat)(w->impact), impact));
+        OP(store)(out_score + j, score);
+    }
+}
+
+#undef K
+#undef OP
+#undef MW
+#undef FW
+#undef LANES_CAT
+#undef LANES_CAT_

@@ -1,0 +1,122 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// The crowd's tuning constants in one place: what each does and why it has
+// its value. Changing one changes behaviour (and the determinism goldens),
+// except the parallel block sizes, which only change how work is split.
+#ifndef WF_CROWD_TUNING_H
+#define WF_CROWD_TUNING_H
+
+/* ---------------------------------------------------------------------------
+ * Distances in agent radii (crowd_motion.c, crowd_update.c)
+ */
+
+/// Off-mesh links trigger within this many radii of their start (Detour's
+/// value: near enough that the agent is at the link, far enough to catch it
+/// at walking speed in one update).
+#define WF_CROWD_OFFMESH_TRIGGER_RADII 2.25f
+/// A path's end is reached within this many radii of its target: the dead
+/// zone an arrived agent holds its spot in without stepping back.
+#define WF_CROWD_ARRIVAL_RADII 0.25f
+/// Agents slow down within this many radii of the path's end (Detour's
+/// value), so they stop on the target instead of overshooting it.
+#define WF_CROWD_SLOW_DOWN_RADII 2.0f
+/// An arrived agent pushed this many radii from its path's end may arrive
+/// (and report it) again: a follower shoved it away.
+#define WF_CROWD_REARRIVE_RADII 2.0f
+/// Moving this many radii from where the stuck timer started counts as
+/// progress and restarts it (less is jostling in place).
+#define WF_CROWD_PROGRESS_RADII 0.5f
+
+/* ---------------------------------------------------------------------------
+ * Right of way and being stuck (crowd_update.c, crowd_motion.c)
+ */
+
+/// Ranks above this bit are the class (priority, then on its way or idle);
+/// below it, progress in 1 / WF_CROWD_RANK_STEPS_PER_METRE m: 2^23 steps of
+/// 1/64 m order paths of up to 131 km.
+#define WF_CROWD_RANK_CLASS_SHIFT 23u
+/// Steps per metre of path left in a rank: finer than agents are apart.
+#define WF_CROWD_RANK_STEPS_PER_METRE 64.0f
+/// Seconds stuck before an agent gives way head-on to one further along: an
+/// agent not stuck keeps its right of way, so at a door only a real jam
+/// makes the one behind clear the mouth (docs/crowd.md, right of way).
+#define WF_CROWD_HEAD_ON_STUCK 1.0f
+/// The stuck timer runs on through the first stuck replan, so the agent is
+/// blocked one more stuck_time after it (2 x stuck_time in all).
+#define WF_CROWD_REPLANNED_STUCK_FACTOR 2.0f
+
+/* ---------------------------------------------------------------------------
+ * Movement (crowd_motion.c)
+ */
+
+/// Two holding agents settle side by side (without dodging) when their spots
+/// are at least this share of their radii's sum apart: spots that nearly fit
+/// are settled by the collision pass instead of a dance around each other.
+#define WF_CROWD_SPOTS_FIT 0.9f
+/// Collision pushes resolve this share of an overlap per pass (Detour's
+/// value; less than all of it keeps crowds from jittering).
+#define WF_CROWD_COLLISION_RESOLVE 0.7f
+/// Updates between two wall gatherings of an agent that does not move (so
+/// walls of doors that opened or closed are seen within a second at 30 Hz).
+#define WF_CROWD_WALL_REFRESH_FRAMES 30u
+
+/* ---------------------------------------------------------------------------
+ * Paths (crowd_paths.c, crowding.c)
+ */
+
+/// Seconds between topology optimizations of one agent (Detour's value:
+/// often enough to follow changes, rarely enough to cost little).
+#define WF_CROWD_TOPOLOGY_INTERVAL 0.5f
+/// A* expansions of one topology optimization (Detour's value: a local
+/// re-search, not a new path).
+#define WF_CROWD_TOPOLOGY_ITERATIONS 32u
+/// Updates between two counts of the agents per polygon (half a second at
+/// 30 Hz: crowds move slowly, and a count restarts running searches).
+#define WF_CROWD_CROWDING_FRAMES 15u
+/// An agent's local density counts the neighbours within this many radii:
+/// the disc the density is taken over (docs/crowd.md, crowding).
+#define WF_CROWD_CROWDING_RADII 3.0f
+
+/* ---------------------------------------------------------------------------
+ * Corridor (corridor.c): fixed scratch sizes and tolerances
+ */
+
+/// Polygons one frame's move may cross (move_along_surface).
+#define WF_CROWD_CORRIDOR_MAX_VISITED 16u
+/// Polygons a visibility ray may cross.
+#define WF_CROWD_CORRIDOR_MAX_RAY 32u
+/// Polygons of a topology re-search's result.
+#define WF_CROWD_CORRIDOR_MAX_LOCAL 32u
+/// Straight-path points asked for beyond the corners wanted: the start
+/// point and corners at pos are dropped, and a full buffer must still hold
+/// `max` corners after them.
+#define WF_CROWD_CORRIDOR_EXTRA_POINTS 4u
+/// Corners nearer than this (XZ) to pos are reached.
+#define WF_CROWD_CORRIDOR_MIN_CORNER_DIST 0.01f
+/// A visibility ray must get this far (fraction of the ray) to shortcut.
+#define WF_CROWD_CORRIDOR_MIN_RAY_T 0.99f
+/// A point this near a polygon (XZ) counts as on it (points on edges).
+#define WF_CROWD_CORRIDOR_ON_POLY_EPS 1e-4f
+/// Corridor polygons after the one a move ended in that are checked for
+/// holding the end too (on their shared edge). One: a check per move.
+#define WF_CROWD_CORRIDOR_EDGE_LOOKAHEAD 1u
+
+/* ---------------------------------------------------------------------------
+ * Parallel phases (crowd_update.c): smallest blocks per task, so a task
+ * is worth a hand-off; they do not change results
+ */
+
+/// Light per-agent phases (validation, moving along the surface).
+#define WF_CROWD_BLOCK_LIGHT 16u
+/// Quick path searches: a few A* expansions each, heavy per agent.
+#define WF_CROWD_BLOCK_QUICK_PATHS 4u
+/// Topology optimizations: a local search each, the heaviest per agent.
+#define WF_CROWD_BLOCK_TOPOLOGY 1u
+/// Neighbours, corners, steering and avoidance of one agent.
+#define WF_CROWD_BLOCK_DECIDE 8u
+/// Integration: a few multiplies per agent.
+#define WF_CROWD_BLOCK_INTEGRATE 64u
+/// One collision pass: a loop over the neighbours per agent.
+#define WF_CROWD_BLOCK_COLLIDE 32u
+
+#endif
