@@ -305,17 +305,25 @@ static void check_tile(checker* c, const wf_mesh_tile* tile) {
     }
 }
 
+wf_mesh_check_desc wf_mesh_check_desc_defaults(const wf_mesh_check_desc* desc) {
+    wf_mesh_check_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc != NULL) {
+        d = *desc;
+    }
+    d.seam_offset = d.seam_offset != 0.0f ? d.seam_offset : DEFAULT_SEAM_OFFSET;
+    d.seam_spacing = d.seam_spacing != 0.0f ? d.seam_spacing : DEFAULT_SEAM_SPACING;
+    d.max_climb = d.max_climb != 0.0f ? d.max_climb : DEFAULT_MAX_CLIMB;
+    return d;
+}
+
 wf_status wf_query_check_mesh(wf_query* query, const wf_mesh_check_desc* desc,
                               wf_mesh_check_report* out) {
     WF_CHECK_ARG(query != NULL && desc != NULL && out != NULL);
-    checker c = {.q = query, .desc = *desc, .report = out};
-    float* settings[3] = {&c.desc.seam_offset, &c.desc.seam_spacing, &c.desc.max_climb};
-    const float defaults[3] = {DEFAULT_SEAM_OFFSET, DEFAULT_SEAM_SPACING, DEFAULT_MAX_CLIMB};
+    checker c = {.q = query, .desc = wf_mesh_check_desc_defaults(desc), .report = out};
+    const float settings[3] = {c.desc.seam_offset, c.desc.seam_spacing, c.desc.max_climb};
     for (int i = 0; i < 3; ++i) {
-        WF_CHECK_ARG(isfinite(*settings[i]) && *settings[i] >= 0.0f);
-        if (*settings[i] == 0.0f) {
-            *settings[i] = defaults[i];
-        }
+        WF_CHECK_ARG(isfinite(settings[i]) && settings[i] > 0.0f);
     }
     const wf_mesh* mesh = query->mesh;
     // A probe further from the seam than half a tile would test the tile's inside.

@@ -581,17 +581,31 @@ static wf_status py_build_mesh(const py_source* s, float tile, const wf_allocato
     return st;
 }
 
-wf_status wf_mesh_import_polyanya(const wf_polyanya_import_desc* desc, const char* text,
+wf_polyanya_import_desc wf_polyanya_import_desc_defaults(const wf_polyanya_import_desc* desc) {
+    wf_polyanya_import_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc != NULL) {
+        d = *desc;
+    }
+    if (d.scale == 0.0f) {
+        d.scale = 1.0f;
+    }
+    return d;
+}
+
+wf_status wf_mesh_import_polyanya(const wf_polyanya_import_desc* desc_in, const char* text,
                                   size_t size, wf_mesh** out) {
     WF_CHECK_ARG(out != NULL);
     *out = NULL;
-    WF_CHECK_ARG(desc != NULL && text != NULL);
+    WF_CHECK_ARG(desc_in != NULL && text != NULL);
+    const wf_polyanya_import_desc resolved = wf_polyanya_import_desc_defaults(desc_in);
+    const wf_polyanya_import_desc* desc = &resolved;
     WF_CHECK_ARG(isfinite(desc->tile_size) && desc->tile_size >= 0.0f);
     WF_CHECK_ARG(isfinite(desc->scale) && desc->scale >= 0.0f);
     wf_allocator a;
     wf_status st = wf_allocator_resolve(&desc->allocator, &a);
     WF_CHECK_ARG(st == WF_OK);
-    float scale = desc->scale > 0.0f ? desc->scale : 1.0f;
+    float scale = desc->scale;
     float tile = desc->tile_size * scale;
     if (desc->tile_size > 0.0f && !(tile > 0.0f && isfinite(tile))) {
         wf_log(&desc->logger, WF_LOG_ERROR,

@@ -62,6 +62,10 @@ typedef struct wf_mesh_check_desc {
     void* user;
 } wf_mesh_check_desc;
 
+/// The desc with every setting left zero set to its default (NULL: all
+/// defaults).
+WF_API wf_mesh_check_desc wf_mesh_check_desc_defaults(const wf_mesh_check_desc* desc);
+
 typedef struct wf_mesh_check_report {
     uint32_t seam_probes;     ///< rays cast across seams
     uint32_t seam_blocked;    ///< of which stopped at a wall between two tiles (failures)

@@ -359,6 +359,10 @@ typedef struct wf_polyanya_import_desc {
     wf_logger logger;
 } wf_polyanya_import_desc;
 
+/// The desc with every field left zero set to its default (NULL: all
+/// defaults): scale 1; tile_size 0 stays (one tile).
+WF_API wf_polyanya_import_desc wf_polyanya_import_desc_defaults(const wf_polyanya_import_desc* desc);
+
 /// Parses a Polyanya .mesh (version 2) text and builds a mesh of it.
 /// Polygons above WF_MAX_VERTS_PER_POLY vertices are split into convex
 /// pieces. WF_ERR_BAD_DATA (the log names the line) or WF_ERR_VERSION;

@@ -52,6 +52,9 @@ static void test_getters_and_builders_misuse(void** state) {
     wf_grid grv = wf_grid_data_view(NULL);
     EXPECT_TRUE(grv.walkable == NULL && grv.width == 0 && grv.depth == 0);
     EXPECT_TRUE(wf_mesh_desc_defaults(NULL).max_tiles > 0);
+    wf_mesh_check_desc mcd = wf_mesh_check_desc_defaults(NULL);
+    EXPECT_TRUE(mcd.seam_offset > 0.0f && mcd.seam_spacing > 0.0f && mcd.max_climb > 0.0f);
+    EXPECT_TRUE(wf_polyanya_import_desc_defaults(NULL).scale == 1.0f);
     wf_tilecache_desc tdd = wf_tilecache_desc_defaults(NULL);
     EXPECT_TRUE(tdd.max_obstacles > 0 && tdd.max_tiles > 0 && tdd.codec.compress != NULL);
     wf_crowd_desc cdd = wf_crowd_desc_defaults(NULL);

@@ -414,7 +414,7 @@ static void check_agents(soak* s, uint32_t frame) {
             continue;
         }
         if (i == s->trace) {
-            print_message("trace %u: mode %d target %d pos %.3f %.3f %.3f vel %.3f %.3f dvel %.3f "
+            print_message("trace %u: mode %d target %d pos %.3f %.3f %.3f vel %.3f %.3f desired_vel %.3f "
                           "%.3f corners %u (%.2f %.2f f%u) wait %.2f stuck %.2f corridor %u%s "
                           "nei %u\n",
                           frame, (int)a.mode, (int)a.target_state, (double)a.position.x,
