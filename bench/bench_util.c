@@ -19,9 +19,7 @@ static int compare_doubles(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-void bench_sort(double* values, size_t n) {
-    qsort(values, n, sizeof *values, compare_doubles);
-}
+void bench_sort(double* values, size_t n) { qsort(values, n, sizeof *values, compare_doubles); }
 
 double bench_median(double* values, size_t n) {
     if (n == 0) {

@@ -108,7 +108,7 @@ static void level_destroy(level* lv) {
 }
 
 typedef struct run_result {
-    double us_per_agent;     ///< mean frame time / agents
+    double us_per_agent; ///< mean frame time / agents
     double frame_ms_mean, frame_ms_p95;
     double wait_mean_s, wait_max_s;
     uint32_t arrivals, paths;
@@ -221,10 +221,9 @@ static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t fram
 
 static void print_row(const char* name, uint32_t agents, uint32_t workers, const run_result* r,
                       double base_us) {
-    printf("%s,%u,%u,%.3f,%.3f,%.3f,%.2f,%.4f,%.4f,%u,%u\n", name, agents, workers,
-           r->us_per_agent, r->frame_ms_mean, r->frame_ms_p95,
-           base_us > 0.0 ? base_us / r->us_per_agent : 1.0, r->wait_mean_s, r->wait_max_s,
-           r->arrivals, r->paths);
+    printf("%s,%u,%u,%.3f,%.3f,%.3f,%.2f,%.4f,%.4f,%u,%u\n", name, agents, workers, r->us_per_agent,
+           r->frame_ms_mean, r->frame_ms_p95, base_us > 0.0 ? base_us / r->us_per_agent : 1.0,
+           r->wait_mean_s, r->wait_max_s, r->arrivals, r->paths);
 }
 
 int main(int argc, char** argv) {

@@ -14,9 +14,6 @@
 #include "wayfarer/jobs.h"
 #include "wayfarer/rng.h"
 
-
-
-
 typedef struct work {
     float* in;
     float* out;
@@ -54,13 +51,13 @@ static void plain_loop(const work* w, uint32_t count) {
     do {                                                                                           \
         double times_[32];                                                                         \
         for (int s_ = 0; s_ < (samples); ++s_) {                                                   \
-            double t0_ = bench_now_seconds();                                                            \
+            double t0_ = bench_now_seconds();                                                      \
             for (int r_ = 0; r_ < (reps); ++r_) {                                                  \
                 statement;                                                                         \
             }                                                                                      \
-            times_[s_] = (bench_now_seconds() - t0_) / (reps);                                           \
+            times_[s_] = (bench_now_seconds() - t0_) / (reps);                                     \
         }                                                                                          \
-        (result) = bench_median(times_, (samples));                                                      \
+        (result) = bench_median(times_, (samples));                                                \
     } while (0)
 
 int main(int argc, char** argv) {
@@ -120,8 +117,8 @@ int main(int argc, char** argv) {
             fprintf(stderr, "parallel_for failed\n");
             return 1;
         }
-        printf("%u,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f\n", workers, call * 1e9,
-               light_plain * 1e9 / items, light_parallel * 1e9 / items, heavy_plain * 1e9 / items,
+        printf("%u,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f\n", workers, call * 1e9, light_plain * 1e9 / items,
+               light_parallel * 1e9 / items, heavy_plain * 1e9 / items,
                heavy_parallel * 1e9 / items, heavy_plain / heavy_parallel);
         fflush(stdout);
         wf_thread_pool_destroy(pool);

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "tilecache/tilecache_internal.h" // white-box: one layer's build and commit timed alone
 #include "bench_util.h"
+#include "tilecache/tilecache_internal.h" // white-box: one layer's build and commit timed alone
 #include "wayfarer/jobs.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
@@ -33,9 +33,6 @@
 #define OVERSHOOT_BUDGET_US 300u
 #define BLOB_CAPACITY ((size_t)1 << 20)
 
-
-
-
 /// Mean, 95th percentile and largest of n samples (sorts them).
 static void summarize(double* v, size_t n, double* mean, double* p95, double* max) {
     *mean = *p95 = *max = 0.0;
@@ -49,7 +46,6 @@ static void summarize(double* v, size_t n, double* mean, double* p95, double* ma
     *p95 = v[(size_t)ceil(0.95 * (double)n) - 1];
     *max = v[n - 1];
 }
-
 
 /* ---------------------------------------------------------------------------
  * Levels: nav_test, or for --smoke a grid of 0.3 m cells with walls
@@ -93,8 +89,8 @@ static int build_level(const char* data_dir, int smoke, unsigned char** out_file
     }
     size_t size = 0;
     unsigned char* file = NULL;
-    if (s == WF_OK && wf_tilecache_save_size(tc, &size) == WF_OK &&
-        (file = malloc(size)) != NULL && wf_tilecache_save(tc, file, size) != WF_OK) {
+    if (s == WF_OK && wf_tilecache_save_size(tc, &size) == WF_OK && (file = malloc(size)) != NULL &&
+        wf_tilecache_save(tc, file, size) != WF_OK) {
         free(file);
         file = NULL;
     }
@@ -197,10 +193,9 @@ static int run_phase(instance* in, const wf_obstacle_desc* descs, int removing,
         out->tiles_committed += r.tiles_committed;
         if (row_prefix != NULL && log->used < sizeof log->text - 256) {
             log->used += (size_t)snprintf(
-                log->text + log->used, sizeof log->text - log->used,
-                "%s,%s,%u,%.1f,%u,%u,%u,%d\n", row_prefix, removing ? "remove" : "add",
-                out->calls, r.time_us, r.layers_rebuilt, r.tiles_committed, r.builds_in_flight,
-                r.up_to_date ? 1 : 0);
+                log->text + log->used, sizeof log->text - log->used, "%s,%s,%u,%.1f,%u,%u,%u,%d\n",
+                row_prefix, removing ? "remove" : "add", out->calls, r.time_us, r.layers_rebuilt,
+                r.tiles_committed, r.builds_in_flight, r.up_to_date ? 1 : 0);
         }
     } while (!r.up_to_date);
     return 0;
@@ -326,8 +321,8 @@ static int time_builds(wf_tilecache* tc, wf_arena* arena, layer_buffers* b, int 
             wf_status s = wf_tilecache_rebuild_layer(tc, i, b->stamps, count, arena, b->blob,
                                                      BLOB_CAPACITY, &size);
             double t1 = (bench_now_seconds() * 1e6);
-            wf_status bare = wf_tilecache_rebuild_layer(tc, i, NULL, 0, arena, b->blob,
-                                                        BLOB_CAPACITY, &size);
+            wf_status bare =
+                wf_tilecache_rebuild_layer(tc, i, NULL, 0, arena, b->blob, BLOB_CAPACITY, &size);
             without[k] = (bench_now_seconds() * 1e6) - t1;
             with[k] = t1 - t0;
             if ((s != WF_OK && s != WF_ERR_NOT_FOUND) ||
@@ -364,9 +359,9 @@ static int time_commits(wf_tilecache* tc, wf_arena* arena, layer_buffers* b, uin
             continue; // the layer has no tile without obstacles
         }
         blobs[k] = aligned_alloc(WF_TILECACHE_BLOB_ALIGN, BLOB_CAPACITY);
-        failed = blobs[k] == NULL ||
-                 wf_tilecache_rebuild_layer(tc, b->touched[k], NULL, 0, arena, blobs[k],
-                                            BLOB_CAPACITY, &size) != WF_OK;
+        failed =
+            blobs[k] == NULL || wf_tilecache_rebuild_layer(tc, b->touched[k], NULL, 0, arena,
+                                                           blobs[k], BLOB_CAPACITY, &size) != WF_OK;
         double samples[LAYER_RUNS];
         for (int r = 0; r < runs && !failed; ++r) {
             double t0 = (bench_now_seconds() * 1e6);
@@ -398,9 +393,12 @@ static int time_layers(const unsigned char* file, size_t size, const wf_obstacle
     }
     wf_tilecache* tc = in.tc;
     uint32_t n = wf_tilecache_layer_count(tc) + 1u, max_calls = 4u * n;
-    layer_buffers b = {calloc(n, sizeof(double)),          calloc(n, sizeof(double)),
-                       calloc(n, sizeof(double)),          calloc(max_calls, sizeof(double)),
-                       calloc(n, sizeof(uint32_t)),        aligned_alloc(16, BLOB_CAPACITY),
+    layer_buffers b = {calloc(n, sizeof(double)),
+                       calloc(n, sizeof(double)),
+                       calloc(n, sizeof(double)),
+                       calloc(max_calls, sizeof(double)),
+                       calloc(n, sizeof(uint32_t)),
+                       aligned_alloc(16, BLOB_CAPACITY),
                        calloc(OBSTACLE_COUNT, sizeof(wf_obstacle_stamp)),
                        calloc(OBSTACLE_COUNT, sizeof(uint32_t))};
     wf_arena arena;
@@ -464,8 +462,12 @@ static int bench_level(const char* level, const unsigned char* file, size_t size
     layer_figures lf;
     failed = time_layers(file, size, descs, layer_runs, &lf);
     const scenario scenarios[] = {
-        {1, 0, 0}, {2, 0, 0}, {1, 1000, 1}, {2, 1000, 1},
-        {1, OVERSHOOT_BUDGET_US, 0}, {2, OVERSHOOT_BUDGET_US, 0},
+        {1, 0, 0},
+        {2, 0, 0},
+        {1, 1000, 1},
+        {2, 1000, 1},
+        {1, OVERSHOOT_BUDGET_US, 0},
+        {2, OVERSHOOT_BUDGET_US, 0},
     };
     enum { SCENARIOS = sizeof scenarios / sizeof scenarios[0] };
     scenario_figures figures[SCENARIOS];
@@ -495,8 +497,8 @@ static int bench_level(const char* level, const unsigned char* file, size_t size
            "commit_us_mean,commit_us_p95,one_layer_call_us_mean,one_layer_call_us_p95,"
            "build_mean_vs_detour,one_layer_call_mean_vs_detour\n");
     printf("%s,%u,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", level, lf.layers,
-           lf.build_mean, lf.build_p95, lf.build_max, lf.bare_mean, lf.commit_mean,
-           lf.commit_p95, lf.call_mean, lf.call_p95, lf.build_mean / DETOUR_LAYER_US,
+           lf.build_mean, lf.build_p95, lf.build_max, lf.bare_mean, lf.commit_mean, lf.commit_p95,
+           lf.call_mean, lf.call_p95, lf.build_mean / DETOUR_LAYER_US,
            lf.call_mean / DETOUR_LAYER_US);
     printf("\nlevel,workers,budget_us,phase,worst_call_us,overshoot_us,largest_layer_build_us,"
            "largest_one_layer_call_us\n");
@@ -527,8 +529,8 @@ int main(int argc, char** argv) {
         fprintf(stderr, "cannot build the level\n");
         return 1;
     }
-    int failed = file != NULL ? bench_level(smoke ? "generated" : "nav_test", file, size, smoke)
-                              : 0;
+    int failed =
+        file != NULL ? bench_level(smoke ? "generated" : "nav_test", file, size, smoke) : 0;
     free(file);
     return failed;
 }

@@ -20,7 +20,6 @@
 #include "wayfarer/rng.h"
 #include "wayfarer/tilecache.h"
 
-
 /* A city-like generated level: tiles of cells x cells one-metre cells, each
  * free cell two triangles, with random rectangular blocks (buildings). */
 typedef struct level {
@@ -207,8 +206,8 @@ static int bench_generated(int smoke) {
     level l = {.tiles = smoke ? 3u : 10u, .cells = smoke ? 8u : 24u};
     wf_rng rng = wf_rng_make(42, 1);
     generate_blocks(&l, &rng, 0.2f);
-    wf_mesh_desc md = {.tile_width = (float)l.cells, .tile_depth = (float)l.cells,
-                       .max_tiles = l.tiles * l.tiles};
+    wf_mesh_desc md = {
+        .tile_width = (float)l.cells, .tile_depth = (float)l.cells, .max_tiles = l.tiles * l.tiles};
     wf_mesh* mesh = NULL;
     if (wf_mesh_create(&md, &mesh) != WF_OK) {
         return 1;
@@ -224,13 +223,13 @@ static int bench_generated(int smoke) {
     wf_mesh_stats st = wf_mesh_get_stats(mesh);
     float side = (float)level_side(&l);
     results r;
-    int failed = run_queries(mesh, wf_v3(0, 0, 0), wf_v3(side, 0, side), smoke ? 20u : 2000u, 7, &r);
+    int failed =
+        run_queries(mesh, wf_v3(0, 0, 0), wf_v3(side, 0, side), smoke ? 20u : 2000u, 7, &r);
     print_row("generated", st.poly_count, &r);
     wf_mesh_destroy(mesh);
     free(l.blocked);
     return failed;
 }
-
 
 static int bench_polyanya(const char* dir, const char* name, float tile_size, int smoke) {
     char path[1024];
@@ -258,7 +257,6 @@ static int bench_polyanya(const char* dir, const char* name, float tile_size, in
     wf_mesh_destroy(mesh);
     return failed;
 }
-
 
 /* ---------------------------------------------------------------------------
  * Default path mode: quality against known optima
@@ -360,8 +358,8 @@ static int quality_read_arena(const char* path, quality_set* set) {
          line = strtok_r(NULL, "\n", &save)) {
         int bucket;
         double sx, sy, gx, gy, octile, euclidean;
-        if (line[0] != '#' && sscanf(line, "%d %lf %lf %lf %lf %lf %lf", &bucket, &sx, &sy, &gx, &gy,
-                                     &octile, &euclidean) == 7) {
+        if (line[0] != '#' && sscanf(line, "%d %lf %lf %lf %lf %lf %lf", &bucket, &sx, &sy, &gx,
+                                     &gy, &octile, &euclidean) == 7) {
             quality_row r = {wf_v3((float)sx, 0.0f, (float)sy), wf_v3((float)gx, 0.0f, (float)gy),
                              euclidean};
             failed = quality_push(set, &capacity, r);
@@ -445,8 +443,8 @@ static wf_mesh* quality_cell_mesh(const char* map_path) {
     }
     const uint32_t n = 64;
     uint32_t tiles_x = (width + n - 1) / n, tiles_z = (height + n - 1) / n;
-    wf_mesh_desc md = {.tile_width = (float)n, .tile_depth = (float)n,
-                       .max_tiles = tiles_x * tiles_z};
+    wf_mesh_desc md = {
+        .tile_width = (float)n, .tile_depth = (float)n, .max_tiles = tiles_x * tiles_z};
     wf_mesh* mesh = NULL;
     wf_status s = wf_mesh_create(&md, &mesh);
     for (uint32_t tz = 0; s == WF_OK && tz < tiles_z; ++tz) {
@@ -513,8 +511,8 @@ static int compare_double(const void* a, const void* b) {
 
 /// Runs every row QUALITY_REPEATS times; prints one CSV line. half: the
 /// box find_nearest_poly snaps the points with.
-static int quality_run(const char* label, const wf_mesh* mesh, const quality_set* set,
-                       wf_vec3 half, bool octile) {
+static int quality_run(const char* label, const wf_mesh* mesh, const quality_set* set, wf_vec3 half,
+                       bool octile) {
     enum { MAX_PATH = 65536, MAX_POINTS = 4096 };
     wf_query* q = NULL;
     if (wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 262144}, &q) != WF_OK) {
@@ -549,10 +547,10 @@ static int quality_run(const char* label, const wf_mesh* mesh, const quality_set
             uint32_t n = 0;
             wf_status ps = wf_query_find_path(q, refs[2 * i], refs[2 * i + 1], pos[2 * i],
                                               pos[2 * i + 1], &f, path, MAX_PATH, &pr);
-            wf_status ss = ps < 0 ? ps
-                                  : wf_query_find_straight_path(q, pos[2 * i], pos[2 * i + 1],
-                                                                path, pr.count, points,
-                                                                MAX_POINTS, 0, &n);
+            wf_status ss = ps < 0
+                               ? ps
+                               : wf_query_find_straight_path(q, pos[2 * i], pos[2 * i + 1], path,
+                                                             pr.count, points, MAX_POINTS, 0, &n);
             if (rep > 0) {
                 continue;
             }
@@ -580,9 +578,8 @@ static int quality_run(const char* label, const wf_mesh* mesh, const quality_set
         qsort(times, QUALITY_REPEATS, sizeof *times, compare_double);
         size_t p99 = rated > 0 ? (size_t)ceil(0.99 * (double)rated) - 1 : 0;
         printf("%s,%zu,%zu,%.2f,%.6f,%.6f,%.6f,%s%.4f\n", label, set->count, missing,
-               times[0] * 1e6 / (double)set->count,
-               rated ? ratio_sum / (double)rated : 0.0, rated ? ratios[p99] : 0.0,
-               rated ? ratios[rated - 1] : 0.0, octile ? "" : "-",
+               times[0] * 1e6 / (double)set->count, rated ? ratio_sum / (double)rated : 0.0,
+               rated ? ratios[p99] : 0.0, rated ? ratios[rated - 1] : 0.0, octile ? "" : "-",
                octile && rated ? (double)longer / (double)rated : 0.0);
         fflush(stdout);
     }
@@ -685,8 +682,8 @@ static int bench_default_quality(const char* dir, int smoke) {
         size_t cell_rows;
         uint32_t tile_cells;
     } maps[] = {
-        {"dao/arena", QUALITY_MAX_ROWS, 255},  {"dao/den101d", QUALITY_MAX_ROWS, 255},
-        {"bg512/AR0011SR", 200, 255},          {"rooms/8room_000", 50, 128},
+        {"dao/arena", QUALITY_MAX_ROWS, 255}, {"dao/den101d", QUALITY_MAX_ROWS, 255},
+        {"bg512/AR0011SR", 200, 255},         {"rooms/8room_000", 50, 128},
         {"mazes/maze512-4-0", 0, 128},
     };
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i) {
@@ -709,10 +706,10 @@ typedef struct exact_pair {
 } exact_pair;
 
 typedef struct exact_mode_figures {
-    double us;                       ///< per find_path + straight path
+    double us;                                 ///< per find_path + straight path
     double ratio_mean, ratio_p99, ratio_worst; ///< length / reference
-    double longer_share;             ///< share of rows longer than reference + 1e-3
-    uint32_t failures;               ///< searches that did not end WF_OK
+    double longer_share;                       ///< share of rows longer than reference + 1e-3
+    uint32_t failures;                         ///< searches that did not end WF_OK
 } exact_mode_figures;
 
 /// Runs every pair `repeat` times in one mode; lengths from the last run.
@@ -731,8 +728,8 @@ static exact_mode_figures exact_run_mode(wf_query* q, const exact_pair* pairs, u
             const exact_pair* p = &pairs[i];
             wf_path_result pr;
             uint32_t n = 0;
-            wf_status s = wf_query_find_path(q, p->start, p->goal, p->spos, p->gpos, &f, path,
-                                             MAX_PATH, &pr);
+            wf_status s =
+                wf_query_find_path(q, p->start, p->goal, p->spos, p->gpos, &f, path, MAX_PATH, &pr);
             r.failures += s != WF_OK;
             if (wf_query_find_straight_path(q, p->spos, p->gpos, path, pr.count > 0 ? pr.count : 1,
                                             points, MAX_POINTS, 0, &n) < 0) {
@@ -807,15 +804,15 @@ static int exact_compare(const char* name, const wf_mesh* mesh, const exact_pair
     // Warm both once, then time.
     (void)exact_run_mode(q, pairs, count, WF_PATH_MODE_DEFAULT, 1, def_lengths);
     (void)exact_run_mode(q, pairs, count, WF_PATH_MODE_EXACT, 1, ex_lengths);
-    exact_mode_figures d = exact_run_mode(q, pairs, count, WF_PATH_MODE_DEFAULT, repeat, def_lengths);
+    exact_mode_figures d =
+        exact_run_mode(q, pairs, count, WF_PATH_MODE_DEFAULT, repeat, def_lengths);
     exact_mode_figures e = exact_run_mode(q, pairs, count, WF_PATH_MODE_EXACT, repeat, ex_lengths);
     exact_ratios(&d, pairs, count, def_lengths, def_lengths);
     exact_ratios(&e, pairs, count, ex_lengths, def_lengths);
     printf("%s,%u,%u,%s,%.2f,%.2f,%.2f,%.6f,%.6f,%.6f,%.4f,%.6f,%.6f,%.6f,%.4f,%u\n", name,
            wf_mesh_get_stats(mesh).poly_count, count, reference, d.us, e.us,
-           d.us > 0.0 ? e.us / d.us : 0.0, d.ratio_mean, d.ratio_p99, d.ratio_worst,
-           d.longer_share, e.ratio_mean, e.ratio_p99, e.ratio_worst, e.longer_share,
-           d.failures + e.failures);
+           d.us > 0.0 ? e.us / d.us : 0.0, d.ratio_mean, d.ratio_p99, d.ratio_worst, d.longer_share,
+           e.ratio_mean, e.ratio_p99, e.ratio_worst, e.longer_share, d.failures + e.failures);
     fflush(stdout);
     free(def_lengths);
     free(ex_lengths);
@@ -1000,8 +997,8 @@ static int exact_bench_generated(int smoke) {
     level l = {.tiles = smoke ? 3u : 10u, .cells = smoke ? 8u : 24u};
     wf_rng rng = wf_rng_make(42, 1);
     generate_blocks(&l, &rng, 0.2f);
-    wf_mesh_desc md = {.tile_width = (float)l.cells, .tile_depth = (float)l.cells,
-                       .max_tiles = l.tiles * l.tiles};
+    wf_mesh_desc md = {
+        .tile_width = (float)l.cells, .tile_depth = (float)l.cells, .max_tiles = l.tiles * l.tiles};
     wf_mesh* mesh = NULL;
     if (wf_mesh_create(&md, &mesh) != WF_OK) {
         free(l.blocked);

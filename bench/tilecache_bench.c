@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "tilecache/tilecache_internal.h" // white-box: the workers' scratch high water
 #include "bench_util.h"
+#include "tilecache/tilecache_internal.h" // white-box: the workers' scratch high water
 #include "wayfarer/jobs.h"
 #include "wayfarer/rng.h"
 #include "wayfarer/tilecache.h"
@@ -23,10 +23,6 @@
 #define BUILD_RUNS 5
 #define TILE_RUNS 10
 #define MAX_WORKER_COUNTS 8
-
-
-
-
 
 /* A small generated level for --smoke: a bumpy 16 x 16 m ground of one-metre
  * quads with a few boxes and a bridge. */
@@ -143,8 +139,7 @@ static uint32_t navmesh_polys(wf_tilecache* tc) {
     wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
     wf_mesh* mesh = NULL;
     uint32_t polys = 0;
-    if (wf_mesh_create(&md, &mesh) == WF_OK &&
-        wf_succeeded(wf_tilecache_build_navmesh(tc, mesh))) {
+    if (wf_mesh_create(&md, &mesh) == WF_OK && wf_succeeded(wf_tilecache_build_navmesh(tc, mesh))) {
         polys = wf_mesh_get_stats(mesh).poly_count;
     }
     wf_mesh_destroy(mesh);
@@ -196,8 +191,8 @@ static int bench_level(const char* name, wf_geom geom, int smoke, char* speedups
         double ms = counts[i] == 1 ? build_ms : time_builds(&p, geom, jobs, runs);
         wf_thread_pool_destroy(pool);
         failed |= ms < 0.0;
-        used += (size_t)snprintf(speedups + used, cap - used, "%s,%u,%.3f,%.2f\n", name,
-                                 counts[i], ms, build_ms / ms);
+        used += (size_t)snprintf(speedups + used, cap - used, "%s,%u,%.3f,%.2f\n", name, counts[i],
+                                 ms, build_ms / ms);
     }
     return failed;
 }

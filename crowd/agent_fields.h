@@ -24,47 +24,47 @@
  *
  * Saved arrays keep their order: it is the save format's agents section.
  */
-#define WF_CROWD_AGENT_FIELDS(X)                                                                  \
+#define WF_CROWD_AGENT_FIELDS(X)                                                                   \
     X(active, uint8_t, n, SAVED, CUSTOM)                                                           \
     X(params, wf_agent_params, n, SAVED, CUSTOM)                                                   \
-    X(mode, uint8_t, n, SAVED, CUSTOM)               /* wf_agent_mode */                           \
-    X(target_state, uint8_t, n, SAVED, CUSTOM)       /* wf_target_state */                         \
-    X(agent_flags, uint32_t, n, SAVED, CUSTOM)       /* AGENT_* */                                 \
-    X(pos, wf_vec3, n, SAVED, FINITE)                /* swaps with displaced: saved by role */     \
+    X(mode, uint8_t, n, SAVED, CUSTOM)         /* wf_agent_mode */                                 \
+    X(target_state, uint8_t, n, SAVED, CUSTOM) /* wf_target_state */                               \
+    X(agent_flags, uint32_t, n, SAVED, CUSTOM) /* AGENT_* */                                       \
+    X(pos, wf_vec3, n, SAVED, FINITE)          /* swaps with displaced: saved by role */           \
     X(vel, wf_vec3, n, SAVED, FINITE)                                                              \
-    X(desired_vel, wf_vec3, n, SAVED, FINITE)        /* steering's wish */                         \
-    X(avoid_vel, wf_vec3, n, SAVED, FINITE)          /* avoidance's choice */                      \
-    X(displaced, wf_vec3, n, SAVED, FINITE)          /* positions after a collision pass */        \
-    X(request_vel, wf_vec3, n, SAVED, FINITE)        /* velocity requests */                       \
-    X(corridor, wf_corridor, n, VIEW, NONE)          /* views into corridor_polys */               \
+    X(desired_vel, wf_vec3, n, SAVED, FINITE) /* steering's wish */                                \
+    X(avoid_vel, wf_vec3, n, SAVED, FINITE)   /* avoidance's choice */                             \
+    X(displaced, wf_vec3, n, SAVED, FINITE)   /* positions after a collision pass */               \
+    X(request_vel, wf_vec3, n, SAVED, FINITE) /* velocity requests */                              \
+    X(corridor, wf_corridor, n, VIEW, NONE)   /* views into corridor_polys */                      \
     X(corridor_polys, wf_poly_ref, n * c->max_corridor, SAVED, CUSTOM)                             \
     X(corridor_partial, uint8_t, n, SAVED, NONE)                                                   \
-    X(target_pos, wf_vec3, n, SAVED, FINITE)         /* the request's target on the mesh */        \
+    X(target_pos, wf_vec3, n, SAVED, FINITE) /* the request's target on the mesh */                \
     X(target_ref, wf_poly_ref, n, SAVED, CUSTOM)                                                   \
     X(callbacks, wf_move_callbacks, n, CODE, NONE)                                                 \
     X(callback_user, void*, n, CODE, NONE)                                                         \
-    X(request_time, double, n, SAVED, FINITE)        /* when the pending search was asked for */   \
+    X(request_time, double, n, SAVED, FINITE) /* when the pending search was asked for */          \
     X(result, wf_crowd_result, n, SAVED, CUSTOM)                                                   \
-    X(corners, wf_straight_point, n * WF_CROWD_MAX_CORNERS, SAVED, CUSTOM)                         \
+    X(corners, wf_straight_point, n* WF_CROWD_MAX_CORNERS, SAVED, CUSTOM)                          \
     X(corner_count, uint8_t, n, SAVED, CUSTOM)                                                     \
     X(neighbours, uint32_t, n * c->max_neighbours, SAVED, CUSTOM) /* nearest first */              \
     X(neighbour_count, uint8_t, n, SAVED, CUSTOM)                                                  \
     X(walls, wf_vec3, n * c->max_walls * 2u, SAVED, CUSTOM) /* segments: 2 points each */          \
     X(wall_count, uint8_t, n, SAVED, CUSTOM)                                                       \
-    X(boundary_center, wf_vec3, n, SAVED, NOT_NAN)   /* infinite: walls due */                     \
-    X(boundary_polys, wf_poly_ref, n * WF_LOCAL_BOUNDARY_MAX_POLYS, SAVED, NONE)                   \
+    X(boundary_center, wf_vec3, n, SAVED, NOT_NAN) /* infinite: walls due */                       \
+    X(boundary_polys, wf_poly_ref, n* WF_LOCAL_BOUNDARY_MAX_POLYS, SAVED, NONE)                    \
     X(boundary_poly_count, uint8_t, n, SAVED, CUSTOM)                                              \
     X(topology_timer, float, n, SAVED, FINITE)                                                     \
     X(stuck_timer, float, n, SAVED, FINITE)                                                        \
-    X(stuck_spot, wf_vec3, n, SAVED, FINITE)         /* where the stuck timer started */           \
-    X(rank, uint32_t, n, SCRATCH, NONE)              /* right of way this update */                \
-    X(intent, wf_vec3, n, SCRATCH, NONE)             /* desired velocity of the last update */     \
+    X(stuck_spot, wf_vec3, n, SAVED, FINITE) /* where the stuck timer started */                   \
+    X(rank, uint32_t, n, SCRATCH, NONE)      /* right of way this update */                        \
+    X(intent, wf_vec3, n, SCRATCH, NONE)     /* desired velocity of the last update */             \
     X(offmesh, wf_crowd_offmesh, n, SAVED, CUSTOM)                                                 \
-    X(agent_events, wf_crowd_event, n * WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE)                  \
+    X(agent_events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE)                   \
     X(agent_event_count, uint8_t, n, SCRATCH, NONE)                                                \
-    X(events, wf_crowd_event, n * WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE) /* agent order */      \
-    X(scratch_agents, uint32_t, n, SCRATCH, NONE)    /* agent lists built per phase */             \
-    X(half_height, float, n, SCRATCH, NONE)          /* for the proximity grid */                  \
+    X(events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE) /* agent order */       \
+    X(scratch_agents, uint32_t, n, SCRATCH, NONE) /* agent lists built per phase */                \
+    X(half_height, float, n, SCRATCH, NONE)       /* for the proximity grid */                     \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
     X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)

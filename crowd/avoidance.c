@@ -133,13 +133,13 @@ static inline float clampf(float x, float lo, float hi) { return x < lo ? lo : (
 
 /// Score weights folded with their normalizations.
 typedef struct avoid_weights {
-    float desired;  ///< weight_desired / max_speed
-    float current;  ///< weight_current / max_speed
-    float side;     ///< weight_side / neighbours in the way (0 when none)
-    float impact;   ///< weight_impact
+    float desired; ///< weight_desired / max_speed
+    float current; ///< weight_current / max_speed
+    float side;    ///< weight_side / neighbours in the way (0 when none)
+    float impact;  ///< weight_impact
     float inv_horizon;
     float desired_vx, desired_vz; ///< desired velocity
-    float vx, vz;   ///< current velocity
+    float vx, vz;                 ///< current velocity
 } avoid_weights;
 
 /// The running best candidate: the first of the lowest score wins.
@@ -469,8 +469,8 @@ static void keep_side_terms(avoid_setup* s, const wf_avoidance_params* params, f
 wf_vec3 wf_avoidance_sample(const wf_avoidance_params* params, const wf_avoid_agent* self,
                             const wf_avoid_neighbour* neighbours, uint32_t neighbour_count,
                             const wf_vec3* walls, uint32_t wall_count, uint32_t* out_samples) {
-    return wf_avoidance_sample_with(WF_AVOID_KERNEL_AUTO, params, self, neighbours,
-                                    neighbour_count, walls, wall_count, out_samples);
+    return wf_avoidance_sample_with(WF_AVOID_KERNEL_AUTO, params, self, neighbours, neighbour_count,
+                                    walls, wall_count, out_samples);
 }
 
 wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_params* params,

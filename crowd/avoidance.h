@@ -17,7 +17,7 @@ typedef struct wf_avoid_agent {
     wf_vec3 desired_vel; ///< desired velocity
     float radius;
     float max_speed;
-    uint32_t rank;       ///< right of way: the lower rank yields more
+    uint32_t rank; ///< right of way: the lower rank yields more
 } wf_avoid_agent;
 
 typedef struct wf_avoid_neighbour {

@@ -9,10 +9,8 @@
 
 #include <string.h>
 
-
 /// Index of ref in polys[from..count), or UINT32_MAX.
-static uint32_t index_of(const wf_poly_ref* polys, uint32_t from, uint32_t count,
-                         wf_poly_ref ref) {
+static uint32_t index_of(const wf_poly_ref* polys, uint32_t from, uint32_t count, wf_poly_ref ref) {
     for (uint32_t i = from; i < count; ++i) {
         if (polys[i].bits == ref.bits) {
             return i;
@@ -153,8 +151,7 @@ void wf_corridor_reset(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
     c->target = pos;
 }
 
-bool wf_corridor_set_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* path,
-                          uint32_t count) {
+bool wf_corridor_set_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* path, uint32_t count) {
     if (count == 0) {
         return false;
     }
@@ -249,13 +246,13 @@ void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range, 
     splice_head(c, visited, j + 1, i + 1);
 }
 
-bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query,
-                                   const wf_query_filter* filter, uint32_t max_iterations) {
+bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query, const wf_query_filter* filter,
+                                   uint32_t max_iterations) {
     if (c->count < 3 || max_iterations == 0) {
         return false;
     }
-    wf_status s = wf_query_begin_path(query, c->polys[0], c->polys[c->count - 1], c->pos,
-                                      c->target, filter);
+    wf_status s =
+        wf_query_begin_path(query, c->polys[0], c->polys[c->count - 1], c->pos, c->target, filter);
     if (s != WF_OK) {
         return false;
     }
@@ -366,8 +363,8 @@ bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
     return true;
 }
 
-uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead,
-                                 const wf_mesh* mesh, const wf_query_filter* filter) {
+uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead, const wf_mesh* mesh,
+                                 const wf_query_filter* filter) {
     uint32_t n = c->count < max_look_ahead ? c->count : max_look_ahead;
     for (uint32_t i = 0; i < n; ++i) {
         if (!wf_poly_passes(mesh, c->polys[i], filter)) {
@@ -419,8 +416,7 @@ void wf_corridor_fix_start(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
 }
 
 bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_mesh* mesh,
-                                   wf_poly_ref out_refs[2], wf_vec3* out_start,
-                                   wf_vec3* out_end) {
+                                   wf_poly_ref out_refs[2], wf_vec3* out_start, wf_vec3* out_end) {
     // A link is always entered from a polygon and left into one: a link
     // ending the corridor (cut at capacity) cannot be crossed yet.
     if (c->count < 3 || c->polys[1].bits != link.bits) {

@@ -19,8 +19,8 @@
 
 /// A view of one agent's corridor storage (the crowd owns the arrays).
 typedef struct wf_corridor {
-    wf_poly_ref* polys;  ///< polys[0] holds pos, polys[count - 1] holds target
-    uint32_t count;      ///< >= 1 once reset
+    wf_poly_ref* polys; ///< polys[0] holds pos, polys[count - 1] holds target
+    uint32_t count;     ///< >= 1 once reset
     uint32_t capacity;
     wf_vec3 pos;
     wf_vec3 target;
@@ -33,8 +33,7 @@ void wf_corridor_reset(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos);
 /// the target is clamped into the last polygon by the caller. Returns
 /// false when the path was longer than the capacity (then it is cut, the
 /// target kept as given: the caller clamps it into the new last polygon).
-bool wf_corridor_set_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* path,
-                          uint32_t count);
+bool wf_corridor_set_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* path, uint32_t count);
 
 /// Joins a path searched from a polygon further along the corridor (a
 /// replan) or from where the agent stood when it asked (it has moved
@@ -54,8 +53,8 @@ bool wf_corridor_merge_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* p
 /// to pos unless they start an off-mesh link, and ending at the first
 /// off-mesh link start (WF_STRAIGHT_OFFMESH). Returns the count: 0 when
 /// pos is at the target, or when the corridor holds a stale polygon.
-uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query,
-                                  wf_straight_point* out, uint32_t max);
+uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_straight_point* out,
+                                  uint32_t max);
 
 /// Shortcut: when the surface is straight walkable from pos towards
 /// `next` (a point further along, e.g. a corner two ahead; clamped to
@@ -64,16 +63,16 @@ uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query,
 /// polygon it crossed replace the corridor's head before that polygon.
 /// Nothing happens when it would not change the corridor or would cut it
 /// at capacity.
-void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range,
-                                     wf_query* query, const wf_query_filter* filter);
+void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range, wf_query* query,
+                                     const wf_query_filter* filter);
 
 /// A short local re-search (max_iterations expansions) from polys[0]
 /// towards target. Its path to the furthest corridor polygon it reached
 /// replaces the corridor up to that polygon, when that path differs from
 /// the corridor's (A* found a better way there). Returns true when the
 /// corridor changed. Needs count >= 3.
-bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query,
-                                   const wf_query_filter* filter, uint32_t max_iterations);
+bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query, const wf_query_filter* filter,
+                                   uint32_t max_iterations);
 
 /// Moves pos towards npos along the surface (sliding along walls). The
 /// furthest corridor polygon walked over stays; everything before it is
@@ -96,8 +95,8 @@ bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
 /// Count of polygons from the start (at most max_look_ahead) that are
 /// valid and pass the filter, up to the first that does not:
 /// == min(count, max_look_ahead) when all do.
-uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead,
-                                 const wf_mesh* mesh, const wf_query_filter* filter);
+uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead, const wf_mesh* mesh,
+                                 const wf_query_filter* filter);
 
 /// Cuts the corridor after its first `keep` polygons (keep >= 1; 0 counts
 /// as 1) and moves the target to the point of polys[keep - 1] nearest the
@@ -122,8 +121,7 @@ void wf_corridor_fix_start(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos);
 /// (nothing changes) when link is not polys[1], the corridor ends at it,
 /// or the link is stale.
 bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_mesh* mesh,
-                                   wf_poly_ref out_refs[2], wf_vec3* out_start,
-                                   wf_vec3* out_end);
+                                   wf_poly_ref out_refs[2], wf_vec3* out_start, wf_vec3* out_end);
 
 /// True when a polygon (or off-mesh link) is live and passes the filter:
 /// (flags & include) != 0 and (flags & exclude) == 0. Null refs fail; a

@@ -22,7 +22,8 @@ typedef struct array_spec {
     size_t align;
 } array_spec;
 
-#define SPEC(name, type, count, keep, check) {(void**)&c->name, (count), sizeof(type), _Alignof(type)},
+#define SPEC(name, type, count, keep, check)                                                       \
+    {(void**)&c->name, (count), sizeof(type), _Alignof(type)},
 
 static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
     size_t n = c->max_agents;
@@ -51,9 +52,8 @@ static bool alloc_arrays(wf_crowd* c) {
     array_spec specs[MAX_ARRAYS];
     uint32_t n = agent_arrays(c, specs);
     for (uint32_t i = 0; i < n; ++i) {
-        *specs[i].ptr =
-            wf_alloc_zeroed(&c->allocator, wf_size_mul(specs[i].count, specs[i].size),
-                            specs[i].align);
+        *specs[i].ptr = wf_alloc_zeroed(&c->allocator, wf_size_mul(specs[i].count, specs[i].size),
+                                        specs[i].align);
         if (*specs[i].ptr == NULL) {
             return false;
         }
@@ -194,7 +194,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->preset_count = desc->avoidance_count > 0 ? desc->avoidance_count : 4u;
     for (uint32_t i = 0; i < c->preset_count; ++i) {
         c->presets[i] = desc->avoidance_count > 0 ? desc->avoidance[i]
-                                                   : wf_avoidance_preset((wf_avoidance_quality)i);
+                                                  : wf_avoidance_preset((wf_avoidance_quality)i);
     }
     float r = desc->max_agent_radius;
     c->search_extents = wf_v3(r * 2.0f, r * 4.0f + 1.0f, r * 2.0f);
@@ -217,7 +217,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
         WF_ALLOC_ARRAY(&allocator, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
     c->worker_iterations = WF_ALLOC_ARRAY(&allocator, uint32_t, c->worker_count);
     c->worker_phase_us =
-        WF_ALLOC_ARRAY(&allocator, double, (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
+        WF_ALLOC_ARRAY(&allocator, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
     s = WF_ERR_OUT_OF_MEMORY;
     if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL ||
         c->worker_phase_us == NULL) {
@@ -297,7 +297,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     WF_FREE_ARRAY(&a, c->worker_queries, wf_query*, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_paths, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
     WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
-    WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
+    WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
     wf_id_pool_destroy(&c->ids);
     free_arrays(c);
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
@@ -353,8 +353,8 @@ static wf_status writable_agent(const wf_crowd* c, wf_agent_id id, uint32_t* out
 /// Nearest surface point to pos for an agent using filter.
 static wf_status place_on_mesh(wf_crowd* c, wf_vec3 pos, const wf_query_filter* filter,
                                wf_poly_ref* out_ref, wf_vec3* out_pos) {
-    return wf_query_find_nearest_poly(c->worker_queries[0], pos, c->search_extents, filter,
-                                      out_ref, out_pos);
+    return wf_query_find_nearest_poly(c->worker_queries[0], pos, c->search_extents, filter, out_ref,
+                                      out_pos);
 }
 
 /// Takes an agent out of the path queue and drops its running search.
@@ -370,11 +370,11 @@ static void drop_search(wf_crowd* c, uint32_t i) {
 /// Forgets an agent's request and any search for it.
 static void end_request(wf_crowd* c, uint32_t i) {
     drop_search(c, i);
-    c->agent_flags[i] &= ~(uint32_t)(AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED |
-                                     AGENT_NOTIFY_RESULT | AGENT_NOTIFY_BLOCKED |
-                                     AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |
-                                     AGENT_DONE_SENT | AGENT_STUCK_REPLANNED |
-                                     AGENT_CONTINUE_BLOCKED | AGENT_STOPPED_SHORT);
+    c->agent_flags[i] &=
+        ~(uint32_t)(AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |
+                    AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |
+                    AGENT_DONE_SENT | AGENT_STUCK_REPLANNED | AGENT_CONTINUE_BLOCKED |
+                    AGENT_STOPPED_SHORT);
     memset(&c->callbacks[i], 0, sizeof c->callbacks[i]);
     c->callback_user[i] = NULL;
     c->stuck_timer[i] = 0.0f;
@@ -489,10 +489,9 @@ wf_status wf_crowd_teleport_agent(wf_crowd* c, wf_agent_id id, wf_vec3 pos) {
     if (s != WF_OK) {
         return s;
     }
-    bool has_path = c->target_state[i] == WF_TARGET_REQUESTED ||
-                    c->target_state[i] == WF_TARGET_VALID;
-    if (has_path && !wf_path_queue_contains(&c->queue, i) &&
-        c->queue.count >= c->queue.capacity) {
+    bool has_path =
+        c->target_state[i] == WF_TARGET_REQUESTED || c->target_state[i] == WF_TARGET_VALID;
+    if (has_path && !wf_path_queue_contains(&c->queue, i) && c->queue.count >= c->queue.capacity) {
         return WF_ERR_CAPACITY; // its path must be searched again: no room
     }
     c->pos[i] = p;
@@ -554,8 +553,8 @@ wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* 
     memcpy(out->corners, &c->corners[(size_t)i * WF_CROWD_MAX_CORNERS],
            sizeof(wf_straight_point) * out->corner_count);
     out->neighbour_count = c->neighbour_count[i];
-    out->path_wait = (c->agent_flags[i] & AGENT_QUEUED) ? (float)(c->time - c->request_time[i])
-                                                         : 0.0f;
+    out->path_wait =
+        (c->agent_flags[i] & AGENT_QUEUED) ? (float)(c->time - c->request_time[i]) : 0.0f;
     out->stuck_time = c->stuck_timer[i];
     return WF_OK;
 }

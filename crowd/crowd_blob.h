@@ -111,7 +111,7 @@ typedef struct span {
 } span;
 
 #define AR_SPAN(name, type, count, keep, check) AR_SPAN_##keep(name, type, count)
-#define AR_SPAN_SAVED(name, type, count)                                                          \
+#define AR_SPAN_SAVED(name, type, count)                                                           \
     out[AR_##name] = (span){(void*)c->name, (size_t)(count) * sizeof(type)};
 #define AR_SPAN_VIEW(name, type, count)
 #define AR_SPAN_CODE(name, type, count)

@@ -23,20 +23,20 @@
 
 /// Per-agent flags (agent_flags).
 enum {
-    AGENT_NEEDS_QUICK = 1u << 0,     ///< a new search starts with a quick slice this update
-    AGENT_NEEDS_REPLAN = 1u << 1,    ///< corridor cut: queue a search from its end
-    AGENT_QUEUED = 1u << 2,          ///< in the path queue (or its search is running)
-    AGENT_NOTIFY_RESULT = 1u << 3,   ///< the result callback is due
-    AGENT_NOTIFY_BLOCKED = 1u << 4,  ///< the blocked callback is due
-    AGENT_NOTIFY_DONE = 1u << 5,     ///< the done callback is due
-    AGENT_IS_REPLAN = 1u << 6,       ///< the running search repairs a broken path
-    AGENT_FOLLOW = 1u << 7,          ///< done returned true: keep following
-    AGENT_DONE_SENT = 1u << 8,       ///< done reported for this arrival
-    AGENT_WANTS_OFFMESH = 1u << 9,   ///< at an off-mesh link start
-    AGENT_WAITS_OFFMESH = 1u << 10,  ///< that link is busy: wait
-    AGENT_STUCK_REPLANNED = 1u << 11, ///< stuck once: replanned; next time blocked
+    AGENT_NEEDS_QUICK = 1u << 0,       ///< a new search starts with a quick slice this update
+    AGENT_NEEDS_REPLAN = 1u << 1,      ///< corridor cut: queue a search from its end
+    AGENT_QUEUED = 1u << 2,            ///< in the path queue (or its search is running)
+    AGENT_NOTIFY_RESULT = 1u << 3,     ///< the result callback is due
+    AGENT_NOTIFY_BLOCKED = 1u << 4,    ///< the blocked callback is due
+    AGENT_NOTIFY_DONE = 1u << 5,       ///< the done callback is due
+    AGENT_IS_REPLAN = 1u << 6,         ///< the running search repairs a broken path
+    AGENT_FOLLOW = 1u << 7,            ///< done returned true: keep following
+    AGENT_DONE_SENT = 1u << 8,         ///< done reported for this arrival
+    AGENT_WANTS_OFFMESH = 1u << 9,     ///< at an off-mesh link start
+    AGENT_WAITS_OFFMESH = 1u << 10,    ///< that link is busy: wait
+    AGENT_STUCK_REPLANNED = 1u << 11,  ///< stuck once: replanned; next time blocked
     AGENT_CONTINUE_BLOCKED = 1u << 12, ///< blocked, but moves on along what is valid
-    AGENT_STOPPED_SHORT = 1u << 13,  ///< arrived short of its target (it was taken)
+    AGENT_STOPPED_SHORT = 1u << 13,    ///< arrived short of its target (it was taken)
 };
 
 /// What the last finished search gave (for the result callback).
@@ -74,9 +74,9 @@ struct wf_crowd {
     /// Avoidance's scoring code: AUTO (zero) unless a test pins one
     /// (wf_crowd_set_avoidance_kernel).
     wf_avoid_kernel avoid_kernel;
-    wf_vec3 search_extents;  ///< half box for nearest-poly lookups
-    double time;             ///< seconds simulated
-    uint32_t frame;          ///< updates run
+    wf_vec3 search_extents; ///< half box for nearest-poly lookups
+    double time;            ///< seconds simulated
+    uint32_t frame;         ///< updates run
     uint64_t next_request_seq;
 
     // Agents, by slot: one array per field of agent_fields.h.
@@ -87,20 +87,20 @@ struct wf_crowd {
     // Per worker: a query for local work (quick searches, surface moves).
     uint32_t worker_count;
     wf_query** worker_queries;
-    wf_poly_ref* worker_paths;     ///< max_corridor refs per worker
-    uint32_t* worker_iterations;   ///< A* expansions per worker (profile)
-    double* worker_phase_us;       ///< WF_CROWD_PHASE_COUNT per worker (profile)
+    wf_poly_ref* worker_paths;   ///< max_corridor refs per worker
+    uint32_t* worker_iterations; ///< A* expansions per worker (profile)
+    double* worker_phase_us;     ///< WF_CROWD_PHASE_COUNT per worker (profile)
 
     wf_path_queue queue;
     wf_proximity_grid grid;
-    bool tiles_changed;          ///< check whole corridors in the next update
+    bool tiles_changed; ///< check whole corridors in the next update
 
-    uint32_t event_count;        ///< in events, the last update's
+    uint32_t event_count; ///< in events, the last update's
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
-    uint32_t crowding_capacity;  ///< a power of two, at least twice max_agents
+    uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
 };
 
 /// Filter and preset of an agent.

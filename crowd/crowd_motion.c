@@ -11,7 +11,6 @@
 #include "navcore/check.h"
 #include "navcore/clock.h"
 
-
 /* ---------------------------------------------------------------------------
  * Neighbours and walls
  */
@@ -176,7 +175,8 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                    wf_v2_distance(pos, c->corridor[i].target) <=
                        p->radius * WF_CROWD_ARRIVAL_RADII) {
             // On its spot: it stands (pushed off it, it steers back below).
-        } else if (wf_crowd_follows_path(c, i) && n > 0 && !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
+        } else if (wf_crowd_follows_path(c, i) && n > 0 &&
+                   !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
             const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
             wf_vec3 d0 = wf_v3_sub(corners[0].pos, pos);
             d0.y = 0.0f;
@@ -307,8 +307,10 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             c->avoid_vel[i] = c->desired_vel[i];
             continue;
         }
-        wf_avoid_agent self = {.pos = c->pos[i], .vel = c->vel[i],
-                               .desired_vel = c->desired_vel[i], .radius = p->radius,
+        wf_avoid_agent self = {.pos = c->pos[i],
+                               .vel = c->vel[i],
+                               .desired_vel = c->desired_vel[i],
+                               .radius = p->radius,
                                .max_speed = p->max_speed,
                                .rank = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT};
         wf_avoid_neighbour others[WF_CROWD_MAX_NEIGHBOURS];
@@ -365,9 +367,7 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
  */
 
 /// Share of an overlap (or of avoiding) that agent a takes against b.
-static float yield_share(uint32_t a, uint32_t b) {
-    return a == b ? 0.5f : (a < b ? 0.75f : 0.25f);
-}
+static float yield_share(uint32_t a, uint32_t b) { return a == b ? 0.5f : (a < b ? 0.75f : 0.25f); }
 
 void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
@@ -463,7 +463,6 @@ void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         }
     }
 }
-
 
 void wf_crowd_decide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;

@@ -8,7 +8,6 @@
 #include "crowd/crowd_phases.h"
 #include "navcore/check.h"
 
-
 static wf_agent_id agent_id(const wf_crowd* c, uint32_t i) {
     wf_agent_id id = {wf_id_pool_id_at(&c->ids, i)};
     return id;
@@ -139,8 +138,8 @@ static void apply_path(wf_crowd* c, uint32_t i, wf_query* q, const wf_poly_ref* 
         c->agent_flags[i] |= AGENT_NEEDS_QUICK;
         return;
     }
-    cut = (r->flags & WF_PATH_BUFFER_FULL) != 0 || cor->polys[cor->count - 1].bits !=
-                                                       path[count - 1].bits;
+    cut = (r->flags & WF_PATH_BUFFER_FULL) != 0 ||
+          cor->polys[cor->count - 1].bits != path[count - 1].bits;
     // The quick slice and the queued search each cover part of the way.
     c->result[i].cost += r->cost;
     if (!final) {
@@ -254,9 +253,9 @@ static void fill_searches(wf_crowd* c) {
                 return;
             }
             wf_corridor* cor = &c->corridor[i];
-            wf_status st = wf_query_begin_path(s->query, cor->polys[cor->count - 1],
-                                               c->target_ref[i], cor->target, c->target_pos[i],
-                                               wf_crowd_filter(c, i));
+            wf_status st =
+                wf_query_begin_path(s->query, cor->polys[cor->count - 1], c->target_ref[i],
+                                    cor->target, c->target_pos[i], wf_crowd_filter(c, i));
             if (st != WF_OK) {
                 // Start or target gone: validation cuts the corridor again.
                 c->agent_flags[i] &= ~(uint32_t)AGENT_QUEUED;
@@ -327,8 +326,7 @@ void wf_crowd_serve_queue(wf_crowd* c, phase_ctx* ctx, wf_crowd_profile* profile
                 continue;
             }
             uint32_t i = s->agent;
-            if (wf_id_pool_id_at(&c->ids, i) == s->agent_id &&
-                (c->agent_flags[i] & AGENT_QUEUED)) {
+            if (wf_id_pool_id_at(&c->ids, i) == s->agent_id && (c->agent_flags[i] & AGENT_QUEUED)) {
                 if (s->status == WF_OK || s->status == WF_PARTIAL) {
                     apply_path(c, i, c->worker_queries[0], s->path, s->result.count, &s->result,
                                true);

@@ -14,7 +14,7 @@
 typedef struct phase_ctx {
     wf_crowd* c;
     float dt;
-    const uint32_t* list; ///< agent (or search) indices, NULL: every slot
+    const uint32_t* list;   ///< agent (or search) indices, NULL: every slot
     wf_parallel_for_fn* fn; ///< the phase body, run by the timing wrapper
     wf_crowd_phase phase;
 } phase_ctx;

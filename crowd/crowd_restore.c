@@ -14,10 +14,10 @@
 
 /// Every flag crowd_internal.h defines (a load rejects others).
 #define AGENT_FLAGS_ALL                                                                            \
-    (AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |                \
-     AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |                   \
-     AGENT_DONE_SENT | AGENT_WANTS_OFFMESH | AGENT_WAITS_OFFMESH | AGENT_STUCK_REPLANNED |        \
-     AGENT_CONTINUE_BLOCKED | AGENT_STOPPED_SHORT)
+    (AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |                 \
+     AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW | AGENT_DONE_SENT | \
+     AGENT_WANTS_OFFMESH | AGENT_WAITS_OFFMESH | AGENT_STUCK_REPLANNED | AGENT_CONTINUE_BLOCKED |  \
+     AGENT_STOPPED_SHORT)
 
 /// Where the sections and arrays lie in a blob that passed the header checks.
 typedef struct blob_view {
@@ -134,8 +134,8 @@ static bool finite3(wf_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfini
 static bool finite_f32(float x) { return isfinite(x); }
 static bool finite_f64(double x) { return isfinite(x); }
 static bool nan3(wf_vec3 v) { return isnan(v.x) || isnan(v.y) || isnan(v.z); }
-#define FINITE(x) _Generic((x), float: finite_f32, double: finite_f64, wf_vec3: finite3)(x)
-#define HAS_NAN(x) _Generic((x), wf_vec3: nan3)(x)
+#define FINITE(x) _Generic((x), float : finite_f32, double : finite_f64, wf_vec3 : finite3)(x)
+#define HAS_NAN(x) _Generic((x), wf_vec3 : nan3)(x)
 
 /// Corridor record of agent i.
 static void get_corridor(const blob_view* v, uint32_t i, uint32_t* count, wf_vec3* pos,
@@ -159,9 +159,9 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     uint32_t count;
     wf_vec3 cpos, ctarget;
     get_corridor(v, i, &count, &cpos, &ctarget);
-    if (active != (live ? 1u : 0u) || count > c->max_corridor ||
-        corners > WF_CROWD_MAX_CORNERS || neighbours > c->max_neighbours ||
-        walls > c->max_walls || bpolys > WF_LOCAL_BOUNDARY_MAX_POLYS) {
+    if (active != (live ? 1u : 0u) || count > c->max_corridor || corners > WF_CROWD_MAX_CORNERS ||
+        neighbours > c->max_neighbours || walls > c->max_walls ||
+        bpolys > WF_LOCAL_BOUNDARY_MAX_POLYS) {
         return false;
     }
     for (uint32_t k = 0; k < neighbours; ++k) {

@@ -57,10 +57,10 @@ static void write_search(const wf_path_search* s, unsigned char* p) {
 #define KEEP_FIELD(type, field)                                                                    \
     memcpy(clean + offsetof(type, field), rec + offsetof(type, field), sizeof(((type*)0)->field))
 static void clear_padding(uint32_t array, unsigned char* p, size_t size) {
-    unsigned char clean[sizeof(wf_agent_params) + sizeof(wf_crowd_result) +
-                        sizeof(wf_straight_point)];
-    size_t stride = array == AR_params   ? sizeof(wf_agent_params)
-                    : array == AR_result ? sizeof(wf_crowd_result)
+    unsigned char
+        clean[sizeof(wf_agent_params) + sizeof(wf_crowd_result) + sizeof(wf_straight_point)];
+    size_t stride = array == AR_params    ? sizeof(wf_agent_params)
+                    : array == AR_result  ? sizeof(wf_crowd_result)
                     : array == AR_corners ? sizeof(wf_straight_point)
                                           : 0;
     for (size_t at = 0; stride != 0 && at + stride <= size; at += stride) {

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdbool.h>
 
-#if !defined(WF_AVOID_NO_SIMD) &&                                                               \
+#if !defined(WF_AVOID_NO_SIMD) &&                                                                  \
     (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #define FLOAT_LANES_SSE 1
 #include <emmintrin.h>
@@ -25,7 +25,7 @@
 
 // AVX is chosen when the call runs (the library still runs on any x86-64),
 // so its functions carry a target attribute instead of a build flag.
-#if FLOAT_LANES_SSE && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) &&       \
+#if FLOAT_LANES_SSE && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) &&         \
     !defined(WF_AVOID_NO_AVX)
 #define FLOAT_LANES_AVX 1
 #include <immintrin.h>

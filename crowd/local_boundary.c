@@ -41,8 +41,8 @@ uint32_t wf_local_boundary_collect(wf_query* query, wf_poly_ref ref, wf_vec3 pos
     wf_poly_ref polys[WF_LOCAL_BOUNDARY_MAX_POLYS];
     uint32_t poly_count = 0;
     // WF_PARTIAL: the neighbourhood was cut at the capacity; use what came.
-    if (!wf_succeeded(wf_query_find_local_neighbourhood(query, ref, pos, range, filter, polys,
-                                                        NULL, WF_LOCAL_BOUNDARY_MAX_POLYS,
+    if (!wf_succeeded(wf_query_find_local_neighbourhood(query, ref, pos, range, filter, polys, NULL,
+                                                        WF_LOCAL_BOUNDARY_MAX_POLYS,
                                                         &poly_count))) {
         return 0;
     }

@@ -102,8 +102,8 @@ void wf_path_queue_destroy(wf_path_queue* q) {
 size_t wf_path_queue_memory_bytes(const wf_path_queue* q) {
     size_t n = (size_t)q->capacity * sizeof(uint32_t) +
                (size_t)q->max_agents * (sizeof(uint64_t) + sizeof(uint32_t)) +
-               (size_t)q->search_count * (sizeof(wf_path_search) +
-                                          (size_t)q->path_capacity * sizeof(wf_poly_ref));
+               (size_t)q->search_count *
+                   (sizeof(wf_path_search) + (size_t)q->path_capacity * sizeof(wf_poly_ref));
     for (uint32_t i = 0; i < q->search_count; ++i) {
         n += wf_query_get_stats(q->searches[i].query).memory_bytes;
     }

@@ -15,12 +15,12 @@
 /// One search running side by side with the others, on its own query.
 typedef struct wf_path_search {
     wf_query* query;
-    uint32_t agent;        ///< WF_PATH_QUEUE_NONE when free
-    uint64_t agent_id;     ///< the agent's id when the search began
-    uint32_t budget;       ///< expansions left in this update
-    uint32_t used;         ///< expansions spent in the current round
-    wf_status status;      ///< WF_IN_PROGRESS while running, else how it ended
-    wf_poly_ref* path;     ///< the finished path (path_capacity refs)
+    uint32_t agent;    ///< WF_PATH_QUEUE_NONE when free
+    uint64_t agent_id; ///< the agent's id when the search began
+    uint32_t budget;   ///< expansions left in this update
+    uint32_t used;     ///< expansions spent in the current round
+    wf_status status;  ///< WF_IN_PROGRESS while running, else how it ended
+    wf_poly_ref* path; ///< the finished path (path_capacity refs)
     wf_path_result result;
     // How the running search began and how far it got: a query's A* state
     // is not data, but A* is deterministic, so a restored crowd replays the
@@ -28,22 +28,22 @@ typedef struct wf_path_search {
     wf_poly_ref begin_start, begin_end;
     wf_vec3 begin_start_pos, begin_end_pos;
     wf_query_filter begin_filter;
-    uint64_t iterations;   ///< expansions since begin
+    uint64_t iterations; ///< expansions since begin
 } wf_path_search;
 
 /// Queued agents form a binary heap keyed by request sequence number, so
 /// the oldest request is served first and any agent leaves in O(log n).
 typedef struct wf_path_queue {
-    uint32_t capacity;      ///< agents that may wait at once
+    uint32_t capacity; ///< agents that may wait at once
     uint32_t count;
-    uint32_t* heap;         ///< agent slots
-    uint64_t* key;          ///< per agent slot: request sequence number
-    uint32_t* heap_pos;     ///< per agent slot: index in heap or NONE
+    uint32_t* heap;     ///< agent slots
+    uint64_t* key;      ///< per agent slot: request sequence number
+    uint32_t* heap_pos; ///< per agent slot: index in heap or NONE
     uint32_t max_agents;
     wf_path_search* searches;
     uint32_t search_count;
     uint32_t path_capacity;
-    uint32_t max_nodes;     ///< per search query (a replay needs the same)
+    uint32_t max_nodes; ///< per search query (a replay needs the same)
     uint32_t iterations_per_update;
     wf_allocator allocator;
 } wf_path_queue;

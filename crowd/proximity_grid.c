@@ -71,8 +71,8 @@ wf_status wf_proximity_grid_create(wf_proximity_grid* grid, const wf_allocator* 
     g.item_xz = WF_ALLOC_ARRAY(&g.allocator, float, 2u * (size_t)max_items);
     g.item_y = WF_ALLOC_ARRAY(&g.allocator, float, 2u * (size_t)max_items);
     g.item_bucket = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
-    if (g.bucket_start == NULL || g.items == NULL || g.item_cell == NULL ||
-        g.item_bucket == NULL || g.item_xz == NULL || g.item_y == NULL) {
+    if (g.bucket_start == NULL || g.items == NULL || g.item_cell == NULL || g.item_bucket == NULL ||
+        g.item_xz == NULL || g.item_y == NULL) {
         grid_free_arrays(&g);
         return WF_ERR_OUT_OF_MEMORY;
     }
@@ -94,8 +94,8 @@ size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
         return 0;
     }
     return ((size_t)grid->bucket_count + 1u) * sizeof(uint32_t) +
-           (size_t)grid->max_items * (2u * sizeof(uint32_t) + 2u * sizeof(int32_t) +
-                                      4u * sizeof(float));
+           (size_t)grid->max_items *
+               (2u * sizeof(uint32_t) + 2u * sizeof(int32_t) + 4u * sizeof(float));
 }
 
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
@@ -124,8 +124,8 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
             grid->item_bucket[i] = GRID_NO_BUCKET;
             continue;
         }
-        uint32_t b = grid_bucket(grid_cell(positions[i].x, inv), grid_cell(positions[i].z, inv),
-                                 mask);
+        uint32_t b =
+            grid_bucket(grid_cell(positions[i].x, inv), grid_cell(positions[i].z, inv), mask);
         grid->item_bucket[i] = b;
         start[b]++;
         n++;
@@ -178,8 +178,8 @@ static void grid_keep(uint32_t* out, uint32_t max_out, uint32_t* kept, uint32_t 
 }
 
 uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* positions,
-                                 float min_x, float min_z, float max_x, float max_z,
-                                 uint32_t* out, uint32_t max_out) {
+                                 float min_x, float min_z, float max_x, float max_z, uint32_t* out,
+                                 uint32_t max_out) {
     WF_ASSERT(grid != NULL && (out != NULL || max_out == 0));
     if (grid == NULL || grid->item_count == 0 || !(min_x <= max_x && min_z <= max_z)) {
         return 0;
@@ -279,8 +279,8 @@ uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3*
             float dx = grid->item_xz[2u * s] - center.x, dz = grid->item_xz[2u * s + 1u] - center.z;
             float d2 = dx * dx + dz * dz;
             if (d2 > r2 || i == self ||
-                (grid->has_heights &&
-                 fabsf(grid->item_y[2u * s] - center.y) >= half_height + grid->item_y[2u * s + 1u])) {
+                (grid->has_heights && fabsf(grid->item_y[2u * s] - center.y) >=
+                                          half_height + grid->item_y[2u * s + 1u])) {
                 continue;
             }
             if (accept == NULL || accept(i, context)) {
@@ -321,8 +321,8 @@ uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3*
                     if (d2 > r2 || i == self) {
                         continue;
                     }
-                    if (kept == k && (d2 > out_d2[k - 1u] ||
-                                      (d2 == out_d2[k - 1u] && i > out[k - 1u]))) {
+                    if (kept == k &&
+                        (d2 > out_d2[k - 1u] || (d2 == out_d2[k - 1u] && i > out[k - 1u]))) {
                         continue; // not nearer than the k kept: skip the other tests
                     }
                     if (grid->has_heights && fabsf(grid->item_y[2u * s] - center.y) >=

@@ -15,16 +15,16 @@ typedef struct wf_proximity_grid {
     float cell_size;
     float inv_cell_size;
     uint32_t max_items;
-    uint32_t bucket_count;   ///< power of two >= 2 * max_items, at least 64
-    uint32_t* bucket_start;  ///< bucket_count + 1 offsets into items
-    uint32_t* items;         ///< item indices sorted by bucket, ascending within one
-    int32_t* item_cell;      ///< per slot in items: cell x, cell z (2 ints) for exact matching
-    float* item_xz;          ///< per slot in items: x, z (a copy: neighbour scans read in order)
-    float* item_y;           ///< per slot in items: y and half height (2 floats)
-    bool has_heights;        ///< the last build had half heights
-    uint32_t* item_bucket;   ///< per item index: its bucket, UINT32_MAX when inactive
-    uint32_t item_count;     ///< active items of the last build
-    uint32_t build_count;    ///< `count` of the last build: item indices are below it
+    uint32_t bucket_count;  ///< power of two >= 2 * max_items, at least 64
+    uint32_t* bucket_start; ///< bucket_count + 1 offsets into items
+    uint32_t* items;        ///< item indices sorted by bucket, ascending within one
+    int32_t* item_cell;     ///< per slot in items: cell x, cell z (2 ints) for exact matching
+    float* item_xz;         ///< per slot in items: x, z (a copy: neighbour scans read in order)
+    float* item_y;          ///< per slot in items: y and half height (2 floats)
+    bool has_heights;       ///< the last build had half heights
+    uint32_t* item_bucket;  ///< per item index: its bucket, UINT32_MAX when inactive
+    uint32_t item_count;    ///< active items of the last build
+    uint32_t build_count;   ///< `count` of the last build: item indices are below it
     wf_allocator allocator;
 } wf_proximity_grid;
 
@@ -33,8 +33,8 @@ typedef struct wf_proximity_grid {
 /// allocator NULL or zeroed = the C library. WF_ERR_INVALID_ARG (misuse,
 /// max_items above 2^30), WF_ERR_OUT_OF_MEMORY; on failure grid is untouched.
 WF_NODISCARD wf_status wf_proximity_grid_create(wf_proximity_grid* grid,
-                                                const wf_allocator* allocator,
-                                                uint32_t max_items, float cell_size);
+                                                const wf_allocator* allocator, uint32_t max_items,
+                                                float cell_size);
 /// Frees the arrays and zeroes the grid; NULL or a zeroed grid is ignored.
 void wf_proximity_grid_destroy(wf_proximity_grid* grid);
 /// Bytes the grid holds from its allocator (the struct itself is the caller's).
@@ -58,8 +58,8 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
 /// items scans the items in index order instead. An empty or NaN box gives
 /// 0. Reads only: safe to call from many threads at once.
 uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* positions,
-                                 float min_x, float min_z, float max_x, float max_z,
-                                 uint32_t* out, uint32_t max_out);
+                                 float min_x, float min_z, float max_x, float max_z, uint32_t* out,
+                                 uint32_t max_out);
 
 /// Decides whether an item may be a neighbour (called only for items in range).
 typedef bool wf_proximity_accept_fn(uint32_t item, void* context);

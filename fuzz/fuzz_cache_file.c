@@ -77,8 +77,8 @@ static void run(const unsigned char* p, size_t size, uint64_t seed) {
 /// Sizes a byte-flipping fuzzer rarely makes of a float field: the limits
 /// (1e30), past them, and far beyond (a 1e37 m cell once made an infinite
 /// tile width that passed the load).
-static const float g_extremes[] = {1e37f, 3e38f, 3.4028235e38f, 2e28f, 2.1e28f, 1e30f,
-                                   -1e30f, -3e38f, 1e-38f, 1e-45f, 6.5e4f, 1e9f};
+static const float g_extremes[] = {1e37f,  3e38f,  3.4028235e38f, 2e28f,  2.1e28f, 1e30f,
+                                   -1e30f, -3e38f, 1e-38f,        1e-45f, 6.5e4f,  1e9f};
 
 /// Tile sizes and grid sides a byte-flipping fuzzer rarely makes: the
 /// largest tile, past it, and grids around the loading desc's max_tiles.
@@ -98,8 +98,8 @@ static void set_extreme_field(unsigned char* p, uint64_t seed) {
     }
     // Offsets of the float fields: cell size and height (40, 44), params
     // bounds (88..108), world bounds (112..132); cell size most often.
-    static const uint32_t fields[] = {40, 40, 40, 44, 88, 92, 96, 100, 104, 108,
-                                      112, 116, 120, 124, 128, 132};
+    static const uint32_t fields[] = {40,  40,  40,  44,  88,  92,  96,  100,
+                                      104, 108, 112, 116, 120, 124, 128, 132};
     uint32_t field = fields[seed % (sizeof fields / sizeof fields[0])];
     float v = g_extremes[(seed >> 8) % (sizeof g_extremes / sizeof g_extremes[0])];
     wf_bytes_put_f32(p + field, v);

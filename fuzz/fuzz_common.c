@@ -316,8 +316,8 @@ void fuzz_exercise_mesh(const wf_mesh* mesh, uint64_t seed) {
         wf_vec3 pa, pb;
         bool inside;
         if (wf_query_closest_point_on_poly(q, a, centre, &pa, &inside) != WF_OK ||
-            wf_query_closest_point_on_poly(q, b, centre, &pb, &inside) != WF_OK ||
-            !finite3(pa) || !finite3(pb)) {
+            wf_query_closest_point_on_poly(q, b, centre, &pb, &inside) != WF_OK || !finite3(pa) ||
+            !finite3(pb)) {
             continue;
         }
         float height;

@@ -16,8 +16,8 @@
 #include "fuzz_common.h"
 #include "navcore/alloc.h"
 #include "tilecache/layer.h"
-#include "tilecache/obstacle_shapes.h"
 #include "tilecache/layer_to_tile.h"
+#include "tilecache/obstacle_shapes.h"
 
 #define MAX_RAW (48u + 3u * 255u * 255u)
 
@@ -95,8 +95,8 @@ static void build(wf_layer* layer, uint64_t seed) {
     wf_allocator a;
     FUZZ_REQUIRE(wf_allocator_resolve(NULL, &a) == WF_OK);
     wf_arena arena;
-    FUZZ_REQUIRE(wf_arena_create(&arena, &a, wf_layer_tile_scratch_size(layer->width,
-                                                                         layer->depth)) == WF_OK);
+    FUZZ_REQUIRE(wf_arena_create(&arena, &a,
+                                 wf_layer_tile_scratch_size(layer->width, layer->depth)) == WF_OK);
     wf_layer_tile_params params = tile_params();
     size_t capacity = 64u << 10, size = 0;
     void* blob = aligned_alloc(16, capacity);

@@ -65,8 +65,7 @@ static void verify_seed(const char* target, const void* data, size_t size) {
         wf_world_destroy(w);
     }
     if (s != WF_OK) {
-        fprintf(stderr, "make_corpus: a %s seed does not load: %s\n", target,
-                wf_status_string(s));
+        fprintf(stderr, "make_corpus: a %s seed does not load: %s\n", target, wf_status_string(s));
         exit(1);
     }
 }
@@ -200,10 +199,10 @@ static void* detail_tile(size_t* out_size) {
             p[1] = (uint16_t)((z + 1) * 4 + x);
             p[2] = (uint16_t)((z + 1) * 4 + x + 1);
             p[3] = (uint16_t)(z * 4 + x + 1);
-            detail[4 * i + 0] = (uint32_t)i; // vert base
-            detail[4 * i + 1] = 1;           // vert count
+            detail[4 * i + 0] = (uint32_t)i;      // vert base
+            detail[4 * i + 1] = 1;                // vert count
             detail[4 * i + 2] = 4u * (uint32_t)i; // tri base
-            detail[4 * i + 3] = 4;           // tri count
+            detail[4 * i + 3] = 4;                // tri count
             detail_verts[3 * i + 0] = (float)x + 0.5f;
             detail_verts[3 * i + 1] = 0.1f * ((float)x + 0.5f) + 0.05f;
             detail_verts[3 * i + 2] = (float)z + 0.5f;
@@ -347,8 +346,8 @@ static void alternating_areas_seed(void) {
     d.params.min_region_area = 0;
     d.params.merge_region_area = 0;
     wf_tilecache* tc = NULL;
-    wf_grid grid = {.width = SIDE, .depth = SIDE, .cell_size = 1.0f, .walkable = walkable,
-                    .areas = areas};
+    wf_grid grid = {
+        .width = SIDE, .depth = SIDE, .cell_size = 1.0f, .walkable = walkable, .areas = areas};
     check(wf_tilecache_create(&d, &tc) == WF_OK && wf_tilecache_build_grid(tc, grid) == WF_OK,
           "alternating areas cache");
     size_t size = 0;

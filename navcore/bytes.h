@@ -15,8 +15,7 @@ static inline void wf_bytes_put_u32(unsigned char* p, uint32_t v) {
     p[3] = (unsigned char)(v >> 24);
 }
 static inline uint32_t wf_bytes_get_u32(const unsigned char* p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 static inline void wf_bytes_put_u64(unsigned char* p, uint64_t v) {
     wf_bytes_put_u32(p, (uint32_t)v);

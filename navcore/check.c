@@ -20,5 +20,5 @@ wf_assert_fn* wf_set_assert_hook(wf_assert_fn* hook) {
 }
 
 void wf_assert_failed(const char* expression, const char* file, int line) {
-    atomic_load(&g_assert_hook)(expression, file, line);
+    atomic_load (&g_assert_hook)(expression, file, line);
 }

@@ -295,8 +295,7 @@ static double point_eps(xp p) { return 1e-4 + 1e-6 * (fabs(p.x) + fabs(p.z)); }
 /// the polygon through the edge that ends at p (or runs through it), by the
 /// link covering the edge just before p: partial tile portals and layer
 /// seams work like whole edges.
-static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_poly_ref start,
-                      xp p) {
+static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_poly_ref start, xp p) {
     double eps = point_eps(p);
     wf_poly_ref cur = start;
     for (int step = 0; step < CORNER_WALK_MAX; ++step) {
@@ -419,8 +418,8 @@ static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp r
     n->flags = flags;
     n->root_index = root_index;
     xp t = xp_v3(s->end_pos);
-    n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, t)
-                                          : g + heuristic(root, right, left, t);
+    n->f =
+        (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, t) : g + heuristic(root, right, left, t);
     return true;
 }
 
@@ -522,7 +521,8 @@ static bool add_piece(expansion* x, wf_poly_ref next, xp a, xp b, double p0, dou
     bool right_end = t0 == p0, left_end = t1 == p1;
     xp right = right_end ? portal_right : xp_lerp(a, b, t0);
     xp left = left_end ? portal_left : xp_lerp(a, b, t1);
-    uint32_t flags = (right_end ? EXACT_NODE_RIGHT_END : 0u) | (left_end ? EXACT_NODE_LEFT_END : 0u);
+    uint32_t flags =
+        (right_end ? EXACT_NODE_RIGHT_END : 0u) | (left_end ? EXACT_NODE_LEFT_END : 0u);
     return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
 }
 
@@ -532,8 +532,13 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
     wf_exact_search* s = &q->exact;
     const wf_exact_node node = s->nodes[index];
     wf_poly_ref poly_ref = wf_poly_ref_from_u64(node.poly);
-    expansion x = {.s = s, .mesh = q->mesh, .node = index, .poly = poly_ref,
-                   .root = xp_from(node.root), .root_index = node.root_index, .g = node.g};
+    expansion x = {.s = s,
+                   .mesh = q->mesh,
+                   .node = index,
+                   .poly = poly_ref,
+                   .root = xp_from(node.root),
+                   .root_index = node.root_index,
+                   .g = node.g};
     x.right.at = xp_from(node.right);
     x.left.at = xp_from(node.left);
     bool start = (node.flags & EXACT_NODE_START) != 0;
@@ -625,8 +630,8 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         }
         if (right_lo[e] <= right_hi[e] && p0 < right_hi[e] && p1 > right_lo[e] &&
             turn_allowed(&x, &x.right, (node.flags & EXACT_NODE_RIGHT_END) != 0) &&
-            !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, right_lo[e],
-                       right_hi[e], x.right.at, x.right.root_index, x.right.g)) {
+            !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, right_lo[e], right_hi[e],
+                       x.right.at, x.right.root_index, x.right.g)) {
             return false;
         }
         if (left_lo[e] <= left_hi[e] && p0 < left_hi[e] && p1 > left_lo[e] &&
@@ -870,7 +875,7 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
             target = best_reached_node(s);
             out->flags = WF_PATH_PARTIAL | (s->out_of_nodes ? WF_PATH_OUT_OF_NODES : 0u);
             cost = (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 ? s->nodes[target].f
-                                                                    : node_reach(&s->nodes[target]);
+                                                                   : node_reach(&s->nodes[target]);
         }
     }
     return write_chain(query, target, cost, path, max_path, out);

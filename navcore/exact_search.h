@@ -22,14 +22,14 @@
 typedef struct wf_exact_node {
     // Doubles: a cone cast from a root through a float-rounded interval end
     // would miss, by float noise, the corner its side runs through.
-    double root[3];  ///< where the path last turned (x, y, z)
-    double left[3];  ///< interval end on the left, seen from the root
-    double right[3]; ///< interval end on the right
-    double g;        ///< XZ length from the start to the root
-    double f;        ///< g + lower bound from the root through the interval to the goal
-    uint64_t poly;   ///< polygon the interval leads into (wf_poly_ref bits)
-    uint32_t parent; ///< node whose polygon precedes poly in the corridor
-    uint32_t flags;  ///< EXACT_NODE_* (exact_search.c)
+    double root[3];      ///< where the path last turned (x, y, z)
+    double left[3];      ///< interval end on the left, seen from the root
+    double right[3];     ///< interval end on the right
+    double g;            ///< XZ length from the start to the root
+    double f;            ///< g + lower bound from the root through the interval to the goal
+    uint64_t poly;       ///< polygon the interval leads into (wf_poly_ref bits)
+    uint32_t parent;     ///< node whose polygon precedes poly in the corridor
+    uint32_t flags;      ///< EXACT_NODE_* (exact_search.c)
     uint32_t root_index; ///< the root's entry in the turning points, or none
 } wf_exact_node;
 
@@ -58,12 +58,12 @@ typedef struct wf_exact_search {
     uint32_t root_mask;
     uint32_t node_count, open_count, root_count;
     // The search (one-shot or time-sliced).
-    bool active;       ///< an exact begin_path is the query's current sliced search
-    wf_status status;  ///< WF_IN_PROGRESS while running
+    bool active;      ///< an exact begin_path is the query's current sliced search
+    wf_status status; ///< WF_IN_PROGRESS while running
     wf_poly_ref start_ref, end_ref;
     wf_vec3 start_pos, end_pos; ///< clamped into their polygons
     wf_query_filter filter;
-    uint32_t goal_node;  ///< popped goal node (WF_OK)
+    uint32_t goal_node; ///< popped goal node (WF_OK)
     bool out_of_nodes;
 } wf_exact_search;
 

@@ -32,10 +32,10 @@ typedef struct funnel {
     const wf_mesh* mesh;
     const wf_node_pool* pool; ///< the query's last search (see search_portal)
     const wf_poly_ref* path;
-    uint32_t count; ///< corridor polygons used (cut at a break)
+    uint32_t count;   ///< corridor polygons used (cut at a break)
     uint32_t checked; ///< path[0..checked] are known to be live
     uint32_t options;
-    wf_vec3 end;    ///< end_pos clamped into path[count - 1]
+    wf_vec3 end; ///< end_pos clamped into path[count - 1]
     wf_vec3 end_pos;
     wf_status error; ///< a stale ref met on the way
     wf_straight_point* points;
@@ -77,8 +77,8 @@ static wf_status corridor_portal(const wf_mesh* mesh, const wf_poly_ref* path, u
     const wf_tile_poly *from_poly, *to_poly;
     wf_mesh_resolve_unchecked(mesh, path[i], &from_tile, &from_poly);
     wf_mesh_resolve_unchecked(mesh, path[i + 1], &to_tile, &to_poly);
-    return wf_mesh_portal_points(mesh, path[i], from_tile, from_poly, path[i + 1], to_tile,
-                                 to_poly, out_left, out_right);
+    return wf_mesh_portal_points(mesh, path[i], from_tile, from_poly, path[i + 1], to_tile, to_poly,
+                                 out_left, out_right);
 }
 
 static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
@@ -114,7 +114,8 @@ static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec
 #if defined(__GNUC__)
 __attribute__((always_inline)) // once per portal: no call in the funnel's loop
 #endif
-static inline bool funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+static inline bool
+funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     if (i + 1 >= f->count) {
         *out_left = f->end;
         *out_right = f->end;
@@ -158,8 +159,7 @@ static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos) 
 static bool append_point(funnel* f, wf_vec3 pos, uint32_t flags, wf_poly_ref ref) {
     if (f->point_count > 0) {
         wf_straight_point* last = &f->points[f->point_count - 1];
-        if (same_point_2d(last->pos, pos) &&
-            fabsf(last->pos.y - pos.y) < WF_FUNNEL_SAME_POINT) {
+        if (same_point_2d(last->pos, pos) && fabsf(last->pos.y - pos.y) < WF_FUNNEL_SAME_POINT) {
             last->flags |= flags;
             last->ref = ref;
             return true;

@@ -19,7 +19,6 @@ static uint32_t next_generation(uint32_t generation) {
     return generation == 0u ? 1u : generation; // 0 would make a null-looking id
 }
 
-
 wf_status wf_id_pool_create(wf_id_pool* pool, const wf_allocator* allocator, uint32_t capacity,
                             uint8_t kind) {
     if (pool == NULL || capacity == 0 || capacity > WF_ID_POOL_MAX_CAPACITY ||
@@ -81,8 +80,7 @@ wf_status wf_id_pool_find(const wf_id_pool* pool, uint64_t id, uint32_t* out_ind
         return WF_ERR_WRONG_KIND;
     }
     uint32_t index = wf_id_index(id);
-    if (index >= pool->capacity ||
-        pool->slots[index] != (wf_id_generation(id) | ID_SLOT_LIVE)) {
+    if (index >= pool->capacity || pool->slots[index] != (wf_id_generation(id) | ID_SLOT_LIVE)) {
         return WF_ERR_STALE_REF;
     }
     *out_index = index;
@@ -142,7 +140,7 @@ size_t wf_id_pool_save_size(const wf_id_pool* pool) {
 
 void wf_id_pool_save(const wf_id_pool* pool, unsigned char* out) {
     uint32_t free_count = pool->capacity - pool->live_count;
-    uint32_t header[ID_POOL_HEADER_WORDS] = {ID_POOL_MAGIC, ID_POOL_VERSION, pool->kind,
+    uint32_t header[ID_POOL_HEADER_WORDS] = {ID_POOL_MAGIC,  ID_POOL_VERSION,  pool->kind,
                                              pool->capacity, pool->live_count, free_count};
     for (uint32_t i = 0; i < ID_POOL_HEADER_WORDS; ++i, out += 4) {
         wf_bytes_put_u32(out, header[i]);

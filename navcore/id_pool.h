@@ -8,8 +8,8 @@
 #include "wayfarer/base.h"
 
 typedef struct wf_id_pool {
-    uint32_t* slots;      ///< per slot: generation | ID_SLOT_LIVE when in use
-    uint32_t* next_free;  ///< free list links, first in first out
+    uint32_t* slots;     ///< per slot: generation | ID_SLOT_LIVE when in use
+    uint32_t* next_free; ///< free list links, first in first out
     uint32_t capacity;
     uint32_t live_count;
     uint32_t free_head;
@@ -31,8 +31,7 @@ WF_NODISCARD wf_status wf_id_pool_add(wf_id_pool* pool, uint64_t* out_id);
 
 /// Slot of a live id. WF_ERR_INVALID_ARG for the null id, WF_ERR_WRONG_KIND
 /// for another kind's id, WF_ERR_STALE_REF for a freed or foreign one.
-WF_NODISCARD wf_status wf_id_pool_find(const wf_id_pool* pool, uint64_t id,
-                                       uint32_t* out_index);
+WF_NODISCARD wf_status wf_id_pool_find(const wf_id_pool* pool, uint64_t id, uint32_t* out_index);
 
 /// Frees an id and bumps its slot's generation (same errors as find).
 WF_NODISCARD wf_status wf_id_pool_remove(wf_id_pool* pool, uint64_t id);
@@ -55,7 +54,6 @@ void wf_id_pool_save(const wf_id_pool* pool, unsigned char* out);
 /// Replaces the pool's state. WF_ERR_BAD_DATA (malformed), WF_ERR_VERSION,
 /// WF_ERR_WRONG_KIND, WF_ERR_CAPACITY (saved with more slots than this pool
 /// has), WF_ERR_OUT_OF_MEMORY; on any error the pool is unchanged.
-WF_NODISCARD wf_status wf_id_pool_load(wf_id_pool* pool, const unsigned char* data,
-                                       size_t size);
+WF_NODISCARD wf_status wf_id_pool_load(wf_id_pool* pool, const unsigned char* data, size_t size);
 
 #endif

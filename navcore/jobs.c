@@ -43,7 +43,8 @@ static void run_blocks(parallel_loop* loop, uint32_t worker_index) {
             return;
         }
         uint32_t begin = block * loop->block_size;
-        uint32_t end = loop->count - begin < loop->block_size ? loop->count : begin + loop->block_size;
+        uint32_t end =
+            loop->count - begin < loop->block_size ? loop->count : begin + loop->block_size;
         loop->fn(begin, end, worker_index, loop->context);
     }
 }
@@ -77,8 +78,11 @@ wf_status wf_jobs_parallel_for(const wf_job_system* jobs, uint32_t count, uint32
     uint32_t block_count = (uint32_t)(((uint64_t)count + block_size - 1u) / block_size);
     uint32_t task_count = block_count < workers ? block_count : workers;
 
-    parallel_loop loop = {.fn = fn, .context = context, .count = count,
-                          .block_size = block_size, .block_count = block_count};
+    parallel_loop loop = {.fn = fn,
+                          .context = context,
+                          .count = count,
+                          .block_size = block_size,
+                          .block_count = block_count};
     atomic_init(&loop.next_block, 0u);
     atomic_init(&loop.next_worker, 1u); // the caller is worker 0
 

@@ -71,8 +71,10 @@ static uint32_t edge_walls(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_t
         if (wf_poly_type(next_poly) != WF_POLY_TYPE_GROUND) {
             continue;
         }
-        edge_span s = {0.0f, 1.0f, va, vb, next,
-                       wf_filter_passes(filter, next_tile, wf_tile_poly_index(next_tile, next_poly))};
+        edge_span s = {
+            0.0f, 1.0f,
+            va,   vb,
+            next, wf_filter_passes(filter, next_tile, wf_tile_poly_index(next_tile, next_poly))};
         if (link->side != 0xff) {
             // A tile-border link may cover only part of the edge.
             wf_vec3 left, right;
@@ -136,11 +138,10 @@ static bool check_ref(const wf_mesh* mesh, wf_poly_ref ref, const wf_mesh_tile**
  * WF_PARTIAL when max was too small (the search stops there) or the node
  * pool ran out; out_count is what was written.
  */
-wf_status wf_query_find_polys_around_circle(wf_query* query, wf_poly_ref start_ref,
-                                            wf_vec3 center, float radius,
-                                            const wf_query_filter* filter, wf_poly_ref* out_refs,
-                                            wf_poly_ref* out_parents, float* out_costs,
-                                            uint32_t max, uint32_t* out_count) {
+wf_status wf_query_find_polys_around_circle(wf_query* query, wf_poly_ref start_ref, wf_vec3 center,
+                                            float radius, const wf_query_filter* filter,
+                                            wf_poly_ref* out_refs, wf_poly_ref* out_parents,
+                                            float* out_costs, uint32_t max, uint32_t* out_count) {
     WF_CHECK_ARG(query != NULL && filter != NULL && out_count != NULL);
     WF_CHECK_ARG(out_refs != NULL || max == 0);
     WF_CHECK_ARG(wf_v3_is_finite(center) && radius >= 0.0f && isfinite(radius));
@@ -152,8 +153,11 @@ wf_status wf_query_find_polys_around_circle(wf_query* query, wf_poly_ref start_r
     if (!check_ref(mesh, start_ref, &tile, &poly, &status)) {
         return status;
     }
-    wf_radius_search search = {.query = query, .filter = filter, .center = center,
-                               .radius_sq = radius * radius, .limited = true,
+    wf_radius_search search = {.query = query,
+                               .filter = filter,
+                               .center = center,
+                               .radius_sq = radius * radius,
+                               .limited = true,
                                .area_costs = true};
     status = wf_radius_search_begin(&search, start_ref);
     if (status != WF_OK) {
@@ -169,8 +173,8 @@ wf_status wf_query_find_polys_around_circle(wf_query* query, wf_poly_ref start_r
         }
         out_refs[n] = bn->ref;
         if (out_parents != NULL) {
-            out_parents[n] = bn->parent == WF_NO_NODE ? (wf_poly_ref){0}
-                                                       : pool->nodes[bn->parent].ref;
+            out_parents[n] =
+                bn->parent == WF_NO_NODE ? (wf_poly_ref){0} : pool->nodes[bn->parent].ref;
         }
         if (out_costs != NULL) {
             out_costs[n] = bn->cost;
@@ -229,11 +233,10 @@ static bool polys_linked(const wf_mesh_tile* tile, uint32_t index, wf_poly_ref o
  * are not followed. WF_PARTIAL when max was too small (the search stops)
  * or the node pool ran out.
  */
-wf_status wf_query_find_local_neighbourhood(wf_query* query, wf_poly_ref start_ref,
-                                            wf_vec3 center, float radius,
-                                            const wf_query_filter* filter, wf_poly_ref* out_refs,
-                                            wf_poly_ref* out_parents, uint32_t max,
-                                            uint32_t* out_count) {
+wf_status wf_query_find_local_neighbourhood(wf_query* query, wf_poly_ref start_ref, wf_vec3 center,
+                                            float radius, const wf_query_filter* filter,
+                                            wf_poly_ref* out_refs, wf_poly_ref* out_parents,
+                                            uint32_t max, uint32_t* out_count) {
     WF_CHECK_ARG(query != NULL && filter != NULL && out_count != NULL);
     WF_CHECK_ARG(out_refs != NULL || max == 0);
     WF_CHECK_ARG(wf_v3_is_finite(center) && radius >= 0.0f && isfinite(radius));
@@ -363,8 +366,8 @@ wf_status wf_query_get_poly_wall_segments(wf_query* query, wf_poly_ref ref,
     uint32_t n = 0;
     for (uint32_t j = 0; j < nv && status == WF_OK; ++j) {
         wall_piece walls[WF_EDGE_MAX_WALLS];
-        uint32_t count = edge_walls(mesh, ref, tile, poly, j, verts[j], verts[(j + 1u) % nv],
-                                    filter, walls);
+        uint32_t count =
+            edge_walls(mesh, ref, tile, poly, j, verts[j], verts[(j + 1u) % nv], filter, walls);
         for (uint32_t w = 0; w < count; ++w) {
             if (n == max_segments) {
                 status = WF_PARTIAL;
@@ -409,8 +412,11 @@ wf_status wf_query_find_distance_to_wall(wf_query* query, wf_poly_ref start_ref,
         return status;
     }
     WF_CHECK_ARG(wf_poly_type(poly) == WF_POLY_TYPE_GROUND);
-    wf_radius_search search = {.query = query, .filter = filter, .center = center,
-                               .radius_sq = max_radius * max_radius, .limited = true,
+    wf_radius_search search = {.query = query,
+                               .filter = filter,
+                               .center = center,
+                               .radius_sq = max_radius * max_radius,
+                               .limited = true,
                                .ground_only = true};
     status = wf_radius_search_begin(&search, start_ref);
     if (status != WF_OK) {

@@ -9,10 +9,14 @@
 
 static const char* level_name(wf_log_level level) {
     switch (level) {
-    case WF_LOG_ERROR: return "error";
-    case WF_LOG_WARN: return "warning";
-    case WF_LOG_INFO: return "info";
-    case WF_LOG_DEBUG: return "debug";
+    case WF_LOG_ERROR:
+        return "error";
+    case WF_LOG_WARN:
+        return "warning";
+    case WF_LOG_INFO:
+        return "info";
+    case WF_LOG_DEBUG:
+        return "debug";
     }
     return "log";
 }
@@ -43,8 +47,8 @@ void wf_log(const wf_logger* logger, wf_log_level level, const char* format, ...
     }
 }
 
-void wf_log_line_error(const wf_logger* logger, const char* source, size_t line,
-                       const char* format, va_list args) {
+void wf_log_line_error(const wf_logger* logger, const char* source, size_t line, const char* format,
+                       va_list args) {
     char message[WF_LOG_MAX_MESSAGE];
     vsnprintf(message, sizeof message, format, args);
     wf_log(logger, WF_LOG_ERROR, "%s: line %zu: %s", source, line, message);

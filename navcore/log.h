@@ -23,7 +23,7 @@ void wf_log(const wf_logger* logger, wf_log_level level, const char* format, ...
 
 /// Logs an error about a line of a text input: "source: line N: message".
 /// For parsers, whose own printf-like wrappers pass their va_list here.
-void wf_log_line_error(const wf_logger* logger, const char* source, size_t line,
-                       const char* format, va_list args);
+void wf_log_line_error(const wf_logger* logger, const char* source, size_t line, const char* format,
+                       va_list args);
 
 #endif

@@ -152,8 +152,8 @@ wf_poly_ref wf_mesh_poly_ref(const wf_mesh* mesh, wf_tile_ref tile, uint32_t ind
     wf_poly_ref r = {0};
     const wf_mesh_tile* t;
     wf_poly_ref base = {tile.bits};
-    if (mesh != NULL && wf_poly_ref_poly(base) == 0 && wf_mesh_resolve(mesh, base, &t, NULL) == WF_OK &&
-        index < t->header->poly_count) {
+    if (mesh != NULL && wf_poly_ref_poly(base) == 0 &&
+        wf_mesh_resolve(mesh, base, &t, NULL) == WF_OK && index < t->header->poly_count) {
         r.bits = tile.bits | index;
     }
     return r;
@@ -179,8 +179,8 @@ void wf_mesh_tile_at(const wf_mesh* mesh, wf_vec3 pos, int32_t* out_x, int32_t* 
 uint32_t wf_mesh_tiles_at(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
                           const wf_mesh_tile** out, uint32_t max) {
     uint32_t n = 0;
-    for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)];
-         i != WF_NO_TILE; i = mesh->tiles[i].next_in_cell) {
+    for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)]; i != WF_NO_TILE;
+         i = mesh->tiles[i].next_in_cell) {
         const wf_mesh_tile* t = &mesh->tiles[i];
         if (t->tile_x == tile_x && t->tile_z == tile_z) {
             if (n < max) {
@@ -195,8 +195,8 @@ uint32_t wf_mesh_tiles_at(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
 wf_status wf_mesh_find_tile(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z, int32_t layer,
                             wf_tile_ref* out_tile) {
     WF_CHECK_ARG(mesh != NULL && out_tile != NULL);
-    for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)];
-         i != WF_NO_TILE; i = mesh->tiles[i].next_in_cell) {
+    for (uint32_t i = mesh->cell_heads[cell_hash(tile_x, tile_z, mesh->cell_mask)]; i != WF_NO_TILE;
+         i = mesh->tiles[i].next_in_cell) {
         const wf_mesh_tile* t = &mesh->tiles[i];
         if (t->tile_x == tile_x && t->tile_z == tile_z && t->layer == layer) {
             out_tile->bits = wf_mesh_tile_base(mesh, t).bits;
@@ -262,7 +262,8 @@ static wf_status add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags
                           wf_tile_ref requested, wf_tile_ref* out_tile, bool built_here) {
     WF_CHECK_ARG(mesh != NULL && data != NULL && out_tile != NULL);
     WF_CHECK_ARG((flags & ~(uint32_t)WF_TILE_MESH_OWNS_DATA) == 0);
-    wf_status s = built_here ? wf_tile_validate_structure(data, size) : wf_tile_validate(data, size);
+    wf_status s =
+        built_here ? wf_tile_validate_structure(data, size) : wf_tile_validate(data, size);
     WF_ASSERT(!built_here || s != WF_OK ||
               wf_tile_checksum(data, ((const wf_tile_header*)data)->runtime_offset) ==
                   ((const wf_tile_header*)data)->checksum);
@@ -336,8 +337,8 @@ static wf_status add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags
     out_tile->bits = wf_mesh_tile_base(mesh, t).bits;
     if (missing > 0) {
         wf_log(&mesh->logger, WF_LOG_WARN,
-               "add_tile (%d, %d, %d): %u links did not fit the tiles' link capacity",
-               h->tile_x, h->tile_z, h->layer, missing);
+               "add_tile (%d, %d, %d): %u links did not fit the tiles' link capacity", h->tile_x,
+               h->tile_z, h->layer, missing);
         return WF_PARTIAL;
     }
     return WF_OK;
@@ -540,8 +541,8 @@ wf_status wf_mesh_get_offmesh_user_id(const wf_mesh* mesh, wf_poly_ref ref, uint
     return WF_OK;
 }
 
-wf_status wf_mesh_get_offmesh_endpoints(const wf_mesh* mesh, wf_poly_ref previous,
-                                        wf_poly_ref link, wf_vec3* out_start, wf_vec3* out_end) {
+wf_status wf_mesh_get_offmesh_endpoints(const wf_mesh* mesh, wf_poly_ref previous, wf_poly_ref link,
+                                        wf_vec3* out_start, wf_vec3* out_end) {
     WF_CHECK_ARG(mesh != NULL && out_start != NULL && out_end != NULL);
     const wf_mesh_tile* t;
     const wf_tile_poly* p;

@@ -35,8 +35,8 @@ typedef struct checker {
     wf_mesh_check_report* report;
 } checker;
 
-static void report_issue(checker* c, wf_mesh_issue_kind kind, wf_vec3 a, wf_vec3 b,
-                         wf_poly_ref ref, wf_poly_ref other, float t) {
+static void report_issue(checker* c, wf_mesh_issue_kind kind, wf_vec3 a, wf_vec3 b, wf_poly_ref ref,
+                         wf_poly_ref other, float t) {
     c->report->issue_count++;
     if (c->desc.on_issue != NULL) {
         wf_mesh_issue issue = {.kind = kind, .a = a, .b = b, .ref = ref, .other = other, .t = t};
@@ -266,8 +266,8 @@ static void check_tile(checker* c, const wf_mesh_tile* tile) {
             for (uint32_t k = tile->first_link[i]; k != WF_NULL_LINK; k = tile->links[k].next) {
                 ends |= tile->links[k].bmin == 0 ? 1u : 2u;
             }
-            const wf_tile_offmesh* o = &tile->offmesh[i - (tile->header->poly_count -
-                                                           tile->header->offmesh_count)];
+            const wf_tile_offmesh* o =
+                &tile->offmesh[i - (tile->header->poly_count - tile->header->offmesh_count)];
             wf_vec3 start = wf_v3(o->pos[0], o->pos[1], o->pos[2]);
             wf_vec3 end = wf_v3(o->pos[3], o->pos[4], o->pos[5]);
             int32_t ex, ez;

@@ -61,7 +61,8 @@ static wf_vec3 detail_vertex(const wf_mesh_tile* tile, const wf_tile_poly* poly,
     if (index < poly->vert_count) {
         return wf_tile_vertex(tile, poly->verts[index]);
     }
-    const float* v = &tile->detail_verts[3u * (dm->vert_base + (uint32_t)(index - poly->vert_count))];
+    const float* v =
+        &tile->detail_verts[3u * (dm->vert_base + (uint32_t)(index - poly->vert_count))];
     return wf_v3(v[0], v[1], v[2]);
 }
 
@@ -109,8 +110,8 @@ bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_
     return true;
 }
 
-void wf_mesh_closest_point_on_poly(const wf_mesh_tile* tile, const wf_tile_poly* poly,
-                                   wf_vec3 pos, wf_vec3* out_point, bool* out_inside) {
+void wf_mesh_closest_point_on_poly(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3 pos,
+                                   wf_vec3* out_point, bool* out_inside) {
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
     uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
     if (wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH) {
@@ -154,7 +155,6 @@ wf_vec3 wf_mesh_poly_center(const wf_mesh_tile* tile, const wf_tile_poly* poly) 
     return wf_v3_scale(c, 1.0f / (float)poly->vert_count);
 }
 
-
 /// A polygon's first link to one neighbour (NULL if none) and how many
 /// links it has to it, in one walk.
 static const wf_tile_link* links_to(const wf_mesh_tile* tile, const wf_tile_poly* poly,
@@ -193,18 +193,19 @@ static bool edges_span(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_po
     return t0 <= t1;
 }
 
-wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_mesh_tile* from_tile,
-                                const wf_tile_poly* from_poly, wf_poly_ref to,
-                                const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
-                                wf_vec3* out_left, wf_vec3* out_right) {
+wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from,
+                                const wf_mesh_tile* from_tile, const wf_tile_poly* from_poly,
+                                wf_poly_ref to, const wf_mesh_tile* to_tile,
+                                const wf_tile_poly* to_poly, wf_vec3* out_left,
+                                wf_vec3* out_right) {
     (void)mesh;
     uint32_t count;
     const wf_tile_link* link = links_to(from_tile, from_poly, to, &count);
     if (link == NULL) {
         return WF_ERR_NOT_FOUND;
     }
-    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, count,
-                                out_left, out_right);
+    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, count, out_left,
+                                out_right);
     return WF_OK;
 }
 
@@ -217,8 +218,8 @@ void wf_mesh_link_portal(wf_poly_ref from, const wf_mesh_tile* from_tile,
         wf_poly_type(to_poly) == WF_POLY_TYPE_GROUND) {
         (void)links_to(from_tile, from_poly, wf_poly_ref_from_u64(link->ref), &count);
     }
-    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, count,
-                                out_left, out_right);
+    wf_mesh_link_portal_counted(from, from_tile, from_poly, link, to_tile, to_poly, count, out_left,
+                                out_right);
 }
 
 void wf_mesh_link_portal_counted(wf_poly_ref from, const wf_mesh_tile* from_tile,

@@ -12,7 +12,7 @@
 typedef struct wf_mesh_tile {
     uint32_t generation; ///< current generation of the slot (never 0)
     bool in_use;
-    uint32_t flags;      ///< wf_tile_flags
+    uint32_t flags; ///< wf_tile_flags
     // Copied from the header: walking a cell's hash chain, and deciding
     // what to look at around a tile, reads only the slots, not every blob.
     int32_t tile_x;
@@ -36,13 +36,13 @@ typedef struct wf_mesh_tile {
     const wf_tile_offmesh* offmesh;
     // Run-time section, inside the blob.
     wf_tile_link* links;
-    uint32_t* first_link;  ///< per polygon
-    uint16_t* poly_flags;  ///< current flags per polygon
-    uint8_t* poly_areas;   ///< current area per polygon
-    uint32_t link_free;    ///< free list head of links (links given back)
-    uint32_t link_fresh;   ///< links from here on were never handed out
+    uint32_t* first_link;   ///< per polygon
+    uint16_t* poly_flags;   ///< current flags per polygon
+    uint8_t* poly_areas;    ///< current area per polygon
+    uint32_t link_free;     ///< free list head of links (links given back)
+    uint32_t link_fresh;    ///< links from here on were never handed out
     uint32_t links_missing; ///< links that did not fit (reported by add_tile)
-    float vert_min[3]; ///< bounds of the ground polygons' vertices (seam pre-check)
+    float vert_min[3];      ///< bounds of the ground polygons' vertices (seam pre-check)
     float vert_max[3];
 } wf_mesh_tile;
 
@@ -121,8 +121,8 @@ uint32_t wf_mesh_tile_polys_in_box(const wf_mesh* mesh, const wf_mesh_tile* tile
 
 /// Closest point on a ground polygon to pos (height from detail mesh);
 /// *out_inside when pos is over the polygon in XZ.
-void wf_mesh_closest_point_on_poly(const wf_mesh_tile* tile, const wf_tile_poly* poly,
-                                   wf_vec3 pos, wf_vec3* out_point, bool* out_inside);
+void wf_mesh_closest_point_on_poly(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3 pos,
+                                   wf_vec3* out_point, bool* out_inside);
 
 /// Height of a ground polygon's surface at pos (XZ); false if pos is not
 /// over the polygon.
@@ -135,10 +135,10 @@ bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_
 /// is left of the direction a -> b when wf_v2_triangle_area2(a, b, p) > 0.
 /// Entering or leaving an off-mesh link, both points are the link's end
 /// at that side. WF_ERR_NOT_FOUND if not linked.
-wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from, const wf_mesh_tile* from_tile,
-                                const wf_tile_poly* from_poly, wf_poly_ref to,
-                                const wf_mesh_tile* to_tile, const wf_tile_poly* to_poly,
-                                wf_vec3* out_left, wf_vec3* out_right);
+wf_status wf_mesh_portal_points(const wf_mesh* mesh, wf_poly_ref from,
+                                const wf_mesh_tile* from_tile, const wf_tile_poly* from_poly,
+                                wf_poly_ref to, const wf_mesh_tile* to_tile,
+                                const wf_tile_poly* to_poly, wf_vec3* out_left, wf_vec3* out_right);
 
 /// Same as wf_mesh_portal_points for a link already at hand (link is one
 /// of from_poly's links; to_tile/to_poly resolve link->ref): no search.

@@ -15,11 +15,11 @@
 
 #define TILE_STATE_MAGIC 0x53544657u // "WFTS"
 #define TILE_STATE_VERSION 1u
-#define TILE_STATE_HEADER 28u        // magic, version, x, z, layer, poly count, checksum
-#define MESH_MAGIC 0x534d4657u       // "WFMS"
+#define TILE_STATE_HEADER 28u  // magic, version, x, z, layer, poly count, checksum
+#define MESH_MAGIC 0x534d4657u // "WFMS"
 #define MESH_VERSION 1u
-#define MESH_HEADER 48u              // magic, version, size, checksum, origin, w, d, max, count, pad
-#define MESH_TILE_HEADER 16u         // slot, generation, blob size, state size
+#define MESH_HEADER 48u      // magic, version, size, checksum, origin, w, d, max, count, pad
+#define MESH_TILE_HEADER 16u // slot, generation, blob size, state size
 
 // Byte-wise FNV-1a 32 with the checksum field (4 bytes at skip_at) as
 // zero, folded.
@@ -87,8 +87,9 @@ static wf_status check_state(const wf_mesh_tile* t, const unsigned char* in, siz
     }
     if ((int32_t)wf_bytes_get_u32(in + 8) != h->tile_x ||
         (int32_t)wf_bytes_get_u32(in + 12) != h->tile_z ||
-        (int32_t)wf_bytes_get_u32(in + 16) != h->layer || wf_bytes_get_u32(in + 20) != h->poly_count ||
-        size != state_size(t) || wf_bytes_get_u32(in + 24) != hash_bytes(in, size, 24)) {
+        (int32_t)wf_bytes_get_u32(in + 16) != h->layer ||
+        wf_bytes_get_u32(in + 20) != h->poly_count || size != state_size(t) ||
+        wf_bytes_get_u32(in + 24) != hash_bytes(in, size, 24)) {
         return WF_ERR_BAD_DATA;
     }
     for (uint32_t i = 0; i < h->poly_count; ++i) {
@@ -211,14 +212,15 @@ wf_status wf_mesh_load(const wf_mesh_desc* desc, const void* data, size_t size, 
         return WF_ERR_BAD_DATA;
     }
     wf_mesh_desc d = *desc;
-    d.origin = wf_v3(wf_bytes_get_f32(in + 16), wf_bytes_get_f32(in + 20), wf_bytes_get_f32(in + 24));
+    d.origin =
+        wf_v3(wf_bytes_get_f32(in + 16), wf_bytes_get_f32(in + 20), wf_bytes_get_f32(in + 24));
     d.tile_width = wf_bytes_get_f32(in + 28);
     d.tile_depth = wf_bytes_get_f32(in + 32);
     d.max_tiles = wf_bytes_get_u32(in + 36);
     uint32_t tile_count = wf_bytes_get_u32(in + 40);
     if (!wf_v3_is_finite(d.origin) || !(d.tile_width > 0.0f) || !(d.tile_depth > 0.0f) ||
-        !(d.tile_width < WF_MAX_TILE_WIDTH) || !(d.tile_depth < WF_MAX_TILE_WIDTH) || d.max_tiles == 0 ||
-        d.max_tiles > WF_MAX_TILES || tile_count > d.max_tiles) {
+        !(d.tile_width < WF_MAX_TILE_WIDTH) || !(d.tile_depth < WF_MAX_TILE_WIDTH) ||
+        d.max_tiles == 0 || d.max_tiles > WF_MAX_TILES || tile_count > d.max_tiles) {
         return WF_ERR_BAD_DATA;
     }
     // The slot array is allocated (and filled) for the saved capacity: a

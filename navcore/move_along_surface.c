@@ -29,9 +29,9 @@
  * the call returns WF_PARTIAL (out_pos is still the full move's end).
  */
 wf_status wf_query_move_along_surface(wf_query* query, wf_poly_ref start_ref, wf_vec3 start,
-                                      wf_vec3 end, const wf_query_filter* filter,
-                                      wf_vec3* out_pos, wf_poly_ref* visited,
-                                      uint32_t max_visited, uint32_t* out_visited_count) {
+                                      wf_vec3 end, const wf_query_filter* filter, wf_vec3* out_pos,
+                                      wf_poly_ref* visited, uint32_t max_visited,
+                                      uint32_t* out_visited_count) {
     WF_CHECK_ARG(query != NULL && filter != NULL && out_pos != NULL);
     WF_CHECK_ARG(wf_v3_is_finite(start) && wf_v3_is_finite(end));
     WF_CHECK_ARG(!wf_poly_ref_is_null(start_ref));

@@ -72,8 +72,7 @@ void wf_node_pool_clear(wf_node_pool* pool) {
 
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator,
                               uint32_t capacity) {
-    if (list == NULL || allocator == NULL || capacity == 0 ||
-        capacity > NODE_POOL_MAX_CAPACITY) {
+    if (list == NULL || allocator == NULL || capacity == 0 || capacity > NODE_POOL_MAX_CAPACITY) {
         return WF_ERR_INVALID_ARG;
     }
     wf_open_entry* heap = WF_ALLOC_ARRAY(allocator, wf_open_entry, capacity);

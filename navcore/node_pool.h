@@ -11,20 +11,20 @@
 #define WF_NODE_OPEN 1u
 #define WF_NODE_CLOSED 2u
 #define WF_NODE_PARENT_OFFMESH 4u ///< reached through an off-mesh link
-#define WF_NODE_GOAL 8u ///< marked as a goal before a many-goal search
-#define WF_NODE_EXPANDED 16u ///< expanded at least once (may be a parent)
+#define WF_NODE_GOAL 8u           ///< marked as a goal before a many-goal search
+#define WF_NODE_EXPANDED 16u      ///< expanded at least once (may be a parent)
 #define WF_NO_NODE 0xffffffffu
 
 typedef struct wf_search_node {
     // Hot: the hash chain, the open list and the relax test read these.
     wf_poly_ref ref;
-    uint32_t next;      ///< hash chain
-    uint32_t flags;     ///< WF_NODE_*
-    uint32_t parent;    ///< node index, WF_NO_NODE for the start
+    uint32_t next;       ///< hash chain
+    uint32_t flags;      ///< WF_NODE_*
+    uint32_t parent;     ///< node index, WF_NO_NODE for the start
     uint32_t heap_index; ///< position in the open list while open
-    float cost;         ///< cost from the start to pos
-    float total;        ///< cost + heuristic (A* f value)
-    wf_vec3 pos;        ///< where the search enters the polygon
+    float cost;          ///< cost from the start to pos
+    float total;         ///< cost + heuristic (A* f value)
+    wf_vec3 pos;         ///< where the search enters the polygon
 } wf_search_node;
 
 /// The way to a node's pos as a funnel sees it: straight from apex (the
@@ -50,7 +50,7 @@ typedef struct wf_search_funnel {
 typedef struct wf_node_pool {
     wf_search_node* nodes;
     wf_search_funnel* funnels; ///< one per node; not cleared (written before read)
-    uint32_t* buckets; ///< hash -> first node
+    uint32_t* buckets;         ///< hash -> first node
     uint32_t capacity;
     uint32_t bucket_mask;
     uint32_t count;
@@ -115,8 +115,8 @@ static inline uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
         return WF_NO_NODE;
     }
     uint32_t index = pool->count++;
-    pool->nodes[index] = (wf_search_node){.ref = ref, .next = pool->buckets[bucket],
-                                          .parent = WF_NO_NODE};
+    pool->nodes[index] =
+        (wf_search_node){.ref = ref, .next = pool->buckets[bucket], .parent = WF_NO_NODE};
     pool->buckets[bucket] = index;
     return index;
 }

@@ -36,8 +36,8 @@ typedef struct search_goal {
     wf_vec3 box_min, box_max;
     const wf_poly_ref* goals;
     uint32_t goal_count;
-    bool goals_marked; ///< goals carry WF_NODE_GOAL in the pool
-    float h_scale;     ///< 0: Dijkstra
+    bool goals_marked;  ///< goals carry WF_NODE_GOAL in the pool
+    float h_scale;      ///< 0: Dijkstra
     bool stop_on_reach; ///< done as soon as the goal is reached (no path needed)
     /// Dead ends (see expand) are not relaxed: only where no partial
     /// result can be asked for (a search that fails runs again without).
@@ -60,8 +60,8 @@ static bool filter_is_valid(const wf_query_filter* filter) {
 }
 
 static bool box_is_valid(wf_vec3 bmin, wf_vec3 bmax) {
-    return wf_v3_is_finite(bmin) && wf_v3_is_finite(bmax) && bmin.x <= bmax.x &&
-           bmin.y <= bmax.y && bmin.z <= bmax.z;
+    return wf_v3_is_finite(bmin) && wf_v3_is_finite(bmax) && bmin.x <= bmax.x && bmin.y <= bmax.y &&
+           bmin.z <= bmax.z;
 }
 
 static wf_vec3 clamp_to_box(wf_vec3 p, wf_vec3 bmin, wf_vec3 bmax) {
@@ -133,7 +133,7 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
     }
     uint32_t start = wf_node_pool_get(&q->nodes, start_ref);
     WF_ASSERT(start != WF_NO_NODE); // callers leave room for it
-    q->nodes.funnels_valid = true; // expand writes a node's funnel with its parent
+    q->nodes.funnels_valid = true;  // expand writes a node's funnel with its parent
     q->nodes.mesh_stamp = q->mesh->change_count;
     wf_search_node* n = &q->nodes.nodes[start];
     n->pos = start_pos;
@@ -149,9 +149,9 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
         wf_mesh_resolve_unchecked(q->mesh, start_ref, &tile, &poly);
-        n->cost = wf_filter_cost(filter, start_pos, g->end_pos, tile,
-                                 wf_tile_poly_index(tile, poly)) *
-                  wf_query_poly_scale(q, start_ref);
+        n->cost =
+            wf_filter_cost(filter, start_pos, g->end_pos, tile, wf_tile_poly_index(tile, poly)) *
+            wf_query_poly_scale(q, start_ref);
         n->total = n->cost;
     }
     n->flags |= WF_NODE_OPEN;
@@ -378,11 +378,10 @@ static inline wf_vec3 aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, 
 /// window or round a wedge side's vertex for the parts of the portal beyond
 /// that side. *out_cost gets the cost to that point (k per metre),
 /// *out_distance its straight distance to the goal point (0 for Dijkstra).
-ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target,
-                                                const wedge* w, wf_vec3 left, wf_vec3 right,
-                                                wf_vec3 window_left, wf_vec3 window_right,
-                                                bool cut_left, bool cut_right, float k,
-                                                float* out_cost, float* out_distance) {
+ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target, const wedge* w,
+                                                wf_vec3 left, wf_vec3 right, wf_vec3 window_left,
+                                                wf_vec3 window_right, bool cut_left, bool cut_right,
+                                                float k, float* out_cost, float* out_distance) {
     bool aims = kind != SEARCH_TO_GOALS;
     wf_vec3 best = aim_point(kind, target, w->apex, window_left, window_right);
     float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
@@ -398,9 +397,9 @@ ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target
         return best;
     }
     wf_vec3 e = wf_v3_sub(right, left);
-    bool goal_past = aims && wf_v2_perp(e, wf_v3_sub(w->apex, left)) *
-                                     wf_v2_perp(e, wf_v3_sub(target, left)) <
-                                 0.0f;
+    bool goal_past =
+        aims &&
+        wf_v2_perp(e, wf_v3_sub(w->apex, left)) * wf_v2_perp(e, wf_v3_sub(target, left)) < 0.0f;
     for (int side = 0; side < 2; ++side) {
         if (!(side == 0 ? cut_left : cut_right)) {
             continue;
@@ -408,16 +407,15 @@ ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target
         wf_vec3 corner = side == 0 ? w->left : w->right;
         wf_vec3 a = side == 0 ? left : window_right;
         wf_vec3 b = side == 0 ? window_left : right;
-        if (wf_v2_distance_sq(a, b) <= WEDGE_SAME_POINT_SQ ||
-            wedge_side_open(w->apex, corner)) {
+        if (wf_v2_distance_sq(a, b) <= WEDGE_SAME_POINT_SQ || wedge_side_open(w->apex, corner)) {
             continue; // nothing of the portal beyond this side
         }
         if (goal_past && !(side == 0 ? beyond_left(w, target) : beyond_right(w, target))) {
             continue;
         }
         wf_vec3 pos = aim_point(kind, target, corner, a, b);
-        float cost = w->apex_cost +
-                     (wf_v3_distance(w->apex, corner) + wf_v3_distance(corner, pos)) * k;
+        float cost =
+            w->apex_cost + (wf_v3_distance(w->apex, corner) + wf_v3_distance(corner, pos)) * k;
         float distance = aims ? wf_v3_distance(pos, target) : 0.0f;
         float total = cost + distance * k;
         if (total < best_total) {
@@ -503,25 +501,24 @@ ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedg
 /// `kind` is g->kind, passed apart so that each search's copy drops the
 /// others' branches.
 ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filter,
-                                        const search_goal* g, search_kind kind,
-                                        uint32_t current, const wf_mesh_tile* tile,
-                                        const wf_tile_poly* poly, wf_poly_ref parent_ref,
-                                        bool* out_of_nodes) {
+                                        const search_goal* g, search_kind kind, uint32_t current,
+                                        const wf_mesh_tile* tile, const wf_tile_poly* poly,
+                                        wf_poly_ref parent_ref, bool* out_of_nodes) {
     wf_node_pool* pool = &q->nodes;
     const wf_poly_ref cur_ref = pool->nodes[current].ref;
     const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
     const wedge_sides sides = wedge_sides_of(&cur_wedge);
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
-    float k_here = filter->area_cost[tile->poly_areas[poly_index]] * wf_query_poly_scale(q, cur_ref);
+    float k_here =
+        filter->area_cost[tile->poly_areas[poly_index]] * wf_query_poly_scale(q, cur_ref);
     // A lower bound on any neighbour's total (see its use below; worked
     // out when a reached neighbour first needs it); the margin covers
     // float rounding in the totals.
     float bound = -1.0f;
     // The goal point entry points aim at (box searches: the box centre).
-    const wf_vec3 target = kind == SEARCH_TO_POLY
-                               ? g->end_pos
-                               : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
+    const wf_vec3 target =
+        kind == SEARCH_TO_POLY ? g->end_pos : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
     // The links in one walk of the chain, so finding the other links to
     // the same neighbour reads a small array; a 64-bit mask of the hashed
     // refs tells in the same walk whether two links may go to one
@@ -544,8 +541,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         link_ids[link_count] = k;
         link_refs[link_count++] = ref;
     }
-    uint32_t k = gathered ? (link_count > 0 ? link_ids[0] : WF_NULL_LINK)
-                          : tile->first_link[poly_index];
+    uint32_t k =
+        gathered ? (link_count > 0 ? link_ids[0] : WF_NULL_LINK) : tile->first_link[poly_index];
     for (uint32_t at = 0; k != WF_NULL_LINK;
          ++at, k = gathered ? (at < link_count ? link_ids[at] : WF_NULL_LINK)
                             : tile->links[k].next) {
@@ -594,8 +591,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                 continue;
             }
         }
-        if (g->skip_dead_ends && !reaches_end &&
-            wf_poly_type(next_poly) == WF_POLY_TYPE_GROUND) {
+        if (g->skip_dead_ends && !reaches_end && wf_poly_type(next_poly) == WF_POLY_TYPE_GROUND) {
             // A neighbour whose links all lead back here is a dead end: a
             // way through it can only turn back, so it never carries a path
             // to the goal (it is no goal itself).
@@ -620,8 +616,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = fminf(k_here, g->h_scale);
-                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) *
-                        0.99999f;
+                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
             }
             if (n->total <= bound) {
                 continue;
@@ -643,8 +638,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             right = wf_v3(right_src[0], right_src[1], right_src[2]);
             left = wf_v3(left_src[0], left_src[1], left_src[2]);
         } else {
-            wf_mesh_link_portal_counted(cur_ref, tile, poly, link, next_tile, next_poly,
-                                        links_to, &left, &right);
+            wf_mesh_link_portal_counted(cur_ref, tile, poly, link, next_tile, next_poly, links_to,
+                                        &left, &right);
         }
         // The way to the portal runs straight from the wedge's apex (see
         // wf_search_node); the search enters the next polygon at the point
@@ -672,8 +667,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                 // stay in registers.)
                 wedge_portal fresh = {left, right, FRESH_NODE(0)};
                 wedge bent = cur_wedge;
-                wedge_pass(pool, current, &bent, &fresh, 1, k_here, &window_left,
-                           &window_right);
+                wedge_pass(pool, current, &bent, &fresh, 1, k_here, &window_left, &window_right);
                 w = bent;
                 cut_left = window_left.x != left.x || window_left.z != left.z;
                 cut_right = window_right.x != right.x || window_right.z != right.z;
@@ -682,8 +676,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         float cost, distance;
         wf_vec3 pos = entry_point(kind, target, &w, left, right, window_left, window_right,
                                   cut_left, cut_right, k_here, &cost, &distance);
-        bool restart = via_offmesh || k_next != k_here ||
-                       wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
+        bool restart =
+            via_offmesh || k_next != k_here || wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
         float entry_cost = cost;
         float heuristic;
         if (reaches_end) {
@@ -719,8 +713,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
         if ((n->flags & NODE_REACHED) != 0 &&
-            (total >= n->total || ((n->flags & WF_NODE_EXPANDED) != 0 &&
-                                   is_ancestor(pool, next, current)))) {
+            (total >= n->total ||
+             ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
             continue;
         }
         n->pos = pos;
@@ -759,8 +753,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
 /// expanded node and its parent are checked; a search run whole within one
 /// call reaches live polygons only (through the links of live tiles).
 static wf_status search_step(wf_query* q, const wf_query_filter* filter, const search_goal* g,
-                             uint32_t max_iterations, uint32_t* out_iterations,
-                             uint32_t* goal_node, bool* out_of_nodes, bool sliced) {
+                             uint32_t max_iterations, uint32_t* out_iterations, uint32_t* goal_node,
+                             bool* out_of_nodes, bool sliced) {
     wf_node_pool* pool = &q->nodes;
     uint32_t iterations = 0;
     wf_status status = WF_IN_PROGRESS;
@@ -794,11 +788,10 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
             break;
         }
         // (The common path search gets its own copy of expand.)
-        bool stop = g->kind == SEARCH_TO_POLY
-                        ? expand(q, filter, g, SEARCH_TO_POLY, current, tile, poly, parent_ref,
-                                 out_of_nodes)
-                        : expand(q, filter, g, g->kind, current, tile, poly, parent_ref,
-                                 out_of_nodes);
+        bool stop = g->kind == SEARCH_TO_POLY ? expand(q, filter, g, SEARCH_TO_POLY, current, tile,
+                                                       poly, parent_ref, out_of_nodes)
+                                              : expand(q, filter, g, g->kind, current, tile, poly,
+                                                       parent_ref, out_of_nodes);
         if (stop) {
             *goal_node = current;
             status = WF_OK;
@@ -826,7 +819,8 @@ static uint32_t best_reached_node(const wf_query* q, const search_goal* g) {
             continue;
         }
         float d = goal_distance(g, n->pos);
-        if (best == WF_NO_NODE || d < best_distance || (d == best_distance && n->cost < best_cost)) {
+        if (best == WF_NO_NODE || d < best_distance ||
+            (d == best_distance && n->cost < best_cost)) {
             best = i;
             best_distance = d;
             best_cost = n->cost;
@@ -935,8 +929,7 @@ wf_status wf_query_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     return WF_OK;
 }
 
-wf_status wf_query_update_path(wf_query* query, uint32_t max_iterations,
-                               uint32_t* out_iterations) {
+wf_status wf_query_update_path(wf_query* query, uint32_t max_iterations, uint32_t* out_iterations) {
     if (out_iterations != NULL) {
         *out_iterations = 0;
     }
@@ -1135,9 +1128,9 @@ wf_status wf_query_path_exists(wf_query* query, wf_poly_ref start_ref, wf_poly_r
 }
 
 wf_status wf_query_find_path_to_box(wf_query* query, wf_poly_ref start_ref, wf_vec3 start_pos,
-                                    wf_vec3 box_min, wf_vec3 box_max,
-                                    const wf_query_filter* filter, wf_poly_ref* path,
-                                    uint32_t max_path, wf_path_result* out, wf_vec3* out_goal) {
+                                    wf_vec3 box_min, wf_vec3 box_max, const wf_query_filter* filter,
+                                    wf_poly_ref* path, uint32_t max_path, wf_path_result* out,
+                                    wf_vec3* out_goal) {
     clear_result(out);
     WF_CHECK_ARG(query != NULL && filter != NULL && path != NULL && out != NULL &&
                  out_goal != NULL && max_path > 0);

@@ -32,7 +32,7 @@
  */
 
 typedef struct py_grid {
-    bool clip;          ///< false: one padded cell holds everything
+    bool clip;                ///< false: one padded cell holds everything
     int64_t first_x, first_z; ///< global index of cell 0 (tiled)
     uint32_t nx, nz;
     float step;         ///< tile size in world units (tiled)
@@ -147,9 +147,9 @@ typedef struct py_build {
     uint32_t poly_count;
     uint32_t* weld_stamp; ///< open addressing by exact coordinates
     uint16_t* weld_index;
-    uint32_t weld_cap;    ///< power of two, > 2 * PY_MAX_TILE_VERTS is never needed
-    uint32_t stamp;       ///< current tile's stamp
-    bool links_missing;   ///< a tile was added without all its links
+    uint32_t weld_cap;  ///< power of two, > 2 * PY_MAX_TILE_VERTS is never needed
+    uint32_t stamp;     ///< current tile's stamp
+    bool links_missing; ///< a tile was added without all its links
     // Working polygon buffers, sized for the largest clipped polygon.
     py_pt* pts[2];
     uint16_t* ids;
@@ -175,7 +175,8 @@ static wf_status py_weld(py_build* b, py_pt p, uint16_t* out) {
             if (b->vert_count >= PY_MAX_TILE_VERTS || b->vert_count * 2u >= b->weld_cap) {
                 return WF_ERR_CAPACITY;
             }
-            if (!PY_RESERVE(b->alloc, b->verts, b->verts_cap, (size_t)b->vert_count * 3 + 3, float)) {
+            if (!PY_RESERVE(b->alloc, b->verts, b->verts_cap, (size_t)b->vert_count * 3 + 3,
+                            float)) {
                 return WF_ERR_OUT_OF_MEMORY;
             }
             float* v = &b->verts[b->vert_count * 3u];
@@ -315,8 +316,8 @@ static wf_status py_emit_tile(py_build* b, const py_grid* g, uint32_t kx, uint32
     }
     if (st != WF_OK) {
         wf_tile_free(data, size, b->alloc);
-        wf_log(b->logger, WF_LOG_ERROR, "polyanya import: tile (%u, %u): adding failed: %s", kx,
-               kz, wf_status_string(st));
+        wf_log(b->logger, WF_LOG_ERROR, "polyanya import: tile (%u, %u): adding failed: %s", kx, kz,
+               wf_status_string(st));
     }
     return st;
 }
@@ -352,7 +353,8 @@ static wf_status py_fill_cell(py_build* b, const py_source* s, const py_grid* g,
         if (st == WF_ERR_CAPACITY) {
             wf_log(b->logger, WF_LOG_ERROR,
                    "polyanya import: tile (%u, %u) needs more than %u vertices or %u polygons: "
-                   "%s", kx, kz, PY_MAX_TILE_VERTS, PY_MAX_TILE_POLYS,
+                   "%s",
+                   kx, kz, PY_MAX_TILE_VERTS, PY_MAX_TILE_POLYS,
                    g->clip ? "use a smaller tile_size" : "set tile_size to split it into tiles");
         } else if (st == WF_ERR_BAD_DATA) {
             wf_log(b->logger, WF_LOG_ERROR,
@@ -367,8 +369,7 @@ static wf_status py_fill_cell(py_build* b, const py_source* s, const py_grid* g,
 
 /// Chooses the tile grid: one padded cell (tile_size 0), so no polygon edge
 /// lies on a tile border, or cells of `tile` world units.
-static wf_status py_make_grid(const py_source* s, float tile, const wf_logger* logger,
-                              py_grid* g) {
+static wf_status py_make_grid(const py_source* s, float tile, const wf_logger* logger, py_grid* g) {
     float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
     for (uint32_t i = 0; i < s->poly_first[s->poly_count]; ++i) {
         py_pt p = s->verts[s->poly_verts[i]];
@@ -402,7 +403,8 @@ static wf_status py_make_grid(const py_source* s, float tile, const wf_logger* l
         fabs(first[1]) > 1e15) {
         wf_log(logger, WF_LOG_ERROR,
                "polyanya import: tile_size %g gives more than %u tiles over the mesh: use a larger "
-               "one", (double)tile, PY_MAX_GRID_CELLS);
+               "one",
+               (double)tile, PY_MAX_GRID_CELLS);
         return WF_ERR_CAPACITY;
     }
     g->first_x = (int64_t)first[0];

@@ -46,7 +46,6 @@ bool py_reserve(const wf_allocator* a, void** ptr, size_t* cap, size_t need, siz
     return true;
 }
 
-
 /// Twice the signed area on XZ, positive for Wayfarer's counter-clockwise
 /// (the wf_v2_triangle_area2 rule), in double so large inputs stay exact.
 double py_area2(const py_pt* p, uint32_t n) {
@@ -179,7 +178,6 @@ static wf_status py_read_number(py_reader* r, const char* what, double* out) {
 /* ---------------------------------------------------------------------------
  * Parsing: world-space vertices and validated, counter-clockwise polygons
  */
-
 
 void py_source_free(py_source* s, const wf_allocator* a) {
     WF_FREE_ARRAY(a, s->verts, py_pt, s->vert_count);

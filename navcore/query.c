@@ -105,9 +105,10 @@ wf_query_stats wf_query_get_stats(const wf_query* query) {
         return st;
     }
     st.max_nodes = query->nodes.capacity;
-    st.memory_bytes = sizeof *query +
-           (size_t)query->nodes.capacity * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
-           ((size_t)query->nodes.bucket_mask + 1u) * sizeof(uint32_t) +
-           (size_t)query->open.capacity * sizeof(uint32_t) + wf_exact_memory_bytes(&query->exact);
+    st.memory_bytes =
+        sizeof *query +
+        (size_t)query->nodes.capacity * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
+        ((size_t)query->nodes.bucket_mask + 1u) * sizeof(uint32_t) +
+        (size_t)query->open.capacity * sizeof(uint32_t) + wf_exact_memory_bytes(&query->exact);
     return st;
 }

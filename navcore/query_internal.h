@@ -13,12 +13,12 @@
 
 /// State of a time-sliced path search (begin / update / finish).
 typedef struct wf_sliced_search {
-    wf_status status;   ///< WF_IN_PROGRESS while running; 0 when none begun
+    wf_status status; ///< WF_IN_PROGRESS while running; 0 when none begun
     bool active;
     wf_poly_ref start_ref, end_ref;
     wf_vec3 start_pos, end_pos;
     wf_query_filter filter;
-    uint32_t best_node;  ///< reached node closest to the goal (partial paths)
+    uint32_t best_node; ///< reached node closest to the goal (partial paths)
     float best_heuristic;
     bool out_of_nodes;
 } wf_sliced_search;
@@ -29,8 +29,8 @@ struct wf_query {
     wf_node_pool nodes;
     wf_open_list open;
     wf_sliced_search sliced;
-    wf_exact_search exact; ///< exact path mode (exact_search.c)
-    wf_poly_cost_fn cost_scale;  ///< default-mode searches: area cost factor per polygon
+    wf_exact_search exact;      ///< exact path mode (exact_search.c)
+    wf_poly_cost_fn cost_scale; ///< default-mode searches: area cost factor per polygon
     const void* cost_scale_user;
 };
 

@@ -46,7 +46,8 @@ void wf_radius_search_expand(wf_radius_search* search, uint32_t node) {
         const wf_tile_poly* next_poly;
         wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
         if ((search->ground_only && wf_poly_type(next_poly) != WF_POLY_TYPE_GROUND) ||
-            !wf_filter_passes(search->filter, next_tile, wf_tile_poly_index(next_tile, next_poly))) {
+            !wf_filter_passes(search->filter, next_tile,
+                              wf_tile_poly_index(next_tile, next_poly))) {
             continue;
         }
         uint32_t found = wf_node_pool_find(pool, next);

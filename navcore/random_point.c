@@ -11,8 +11,7 @@
 
 /// Area (XZ) a polygon contributes: 0 for off-mesh links and polygons the
 /// filter refuses.
-static float poly_weight(const wf_mesh_tile* tile, uint32_t index,
-                         const wf_query_filter* filter) {
+static float poly_weight(const wf_mesh_tile* tile, uint32_t index, const wf_query_filter* filter) {
     const wf_tile_poly* poly = &tile->polys[index];
     if (wf_poly_type(poly) != WF_POLY_TYPE_GROUND || !wf_filter_passes(filter, tile, index)) {
         return 0.0f;
@@ -105,8 +104,8 @@ wf_status wf_query_find_random_point(wf_query* query, const wf_query_filter* fil
         }
     }
     *out_point = point_in_poly(chosen_tile, &chosen_tile->polys[chosen], rng);
-    *out_ref = wf_poly_ref_make(chosen_tile->generation, (uint32_t)(chosen_tile - mesh->tiles),
-                                chosen);
+    *out_ref =
+        wf_poly_ref_make(chosen_tile->generation, (uint32_t)(chosen_tile - mesh->tiles), chosen);
     return WF_OK;
 }
 
@@ -121,10 +120,9 @@ wf_status wf_query_find_random_point(wf_query* query, const wf_query_filter* fil
  * (it has no area). WF_PARTIAL when the node pool ran out (the point comes
  * from the part searched).
  */
-wf_status wf_query_find_random_point_around(wf_query* query, wf_poly_ref start_ref,
-                                            wf_vec3 center, float radius,
-                                            const wf_query_filter* filter, wf_rng* rng,
-                                            wf_poly_ref* out_ref, wf_vec3* out_point) {
+wf_status wf_query_find_random_point_around(wf_query* query, wf_poly_ref start_ref, wf_vec3 center,
+                                            float radius, const wf_query_filter* filter,
+                                            wf_rng* rng, wf_poly_ref* out_ref, wf_vec3* out_point) {
     WF_CHECK_ARG(query != NULL && filter != NULL && rng != NULL);
     WF_CHECK_ARG(out_ref != NULL && out_point != NULL);
     WF_CHECK_ARG(wf_v3_is_finite(center) && !isnan(radius));
@@ -141,7 +139,9 @@ wf_status wf_query_find_random_point_around(wf_query* query, wf_poly_ref start_r
         return WF_ERR_NOT_FOUND;
     }
     // Plain distances: the order only decides what a full pool keeps.
-    wf_radius_search search = {.query = query, .filter = filter, .center = center,
+    wf_radius_search search = {.query = query,
+                               .filter = filter,
+                               .center = center,
                                .radius_sq = radius * radius,
                                .limited = radius > 0.0f && isfinite(radius),
                                .ground_only = true};

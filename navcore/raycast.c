@@ -106,8 +106,7 @@ wf_status wf_query_raycast(wf_query* query, wf_poly_ref start_ref, wf_vec3 start
         uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
         float tmin, tmax;
         int seg_min, seg_max;
-        if (!wf_intersect_segment_poly_2d(start, end, verts, n, &tmin, &tmax, &seg_min,
-                                          &seg_max)) {
+        if (!wf_intersect_segment_poly_2d(start, end, verts, n, &tmin, &tmax, &seg_min, &seg_max)) {
             // The segment misses this polygon: a start outside start_ref, or
             // a ray grazing a vertex between two polygons. Blocked here.
             hit.t = t_enter;

@@ -52,8 +52,8 @@ struct wf_thread_pool {
     wf_thread_pool_stats stats;
     // Read without the lock by threads that spin briefly before sleeping
     // (every decision is taken again under the lock).
-    atomic_uint queued;     ///< tasks in the two rings
-    atomic_uint finished;   ///< tasks finished so far (wraps)
+    atomic_uint queued;   ///< tasks in the two rings
+    atomic_uint finished; ///< tasks finished so far (wraps)
     atomic_bool stopping;
 };
 
@@ -69,7 +69,8 @@ static inline void cpu_relax(void) {
 }
 
 /// Polls (without the lock) until `done` says so or SPIN_US pass.
-static void spin_until(wf_thread_pool* pool, bool (*done)(wf_thread_pool*, unsigned), unsigned arg) {
+static void spin_until(wf_thread_pool* pool, bool (*done)(wf_thread_pool*, unsigned),
+                       unsigned arg) {
     double start = wf_clock_us();
     for (uint32_t k = 1;; ++k) {
         if (done(pool, arg) || atomic_load_explicit(&pool->stopping, memory_order_relaxed)) {
@@ -211,8 +212,8 @@ static void* pool_enqueue(wf_task_fn* fn, void* context, void* user) {
     }
     uint32_t slot = pool->free_slots[--pool->free_count];
     bool background = fn == wf_jobs_background_trampoline;
-    pool->tasks[slot] = (pool_task){.fn = fn, .context = context, .state = SLOT_QUEUED,
-                                    .background = background};
+    pool->tasks[slot] =
+        (pool_task){.fn = fn, .context = context, .state = SLOT_QUEUED, .background = background};
     ring_push(background ? &pool->background : &pool->loops, pool->capacity, slot);
     atomic_fetch_add_explicit(&pool->queued, 1u, memory_order_release);
     pool->stats.tasks_enqueued++;

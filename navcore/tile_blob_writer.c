@@ -19,7 +19,8 @@ typedef struct tile_layout {
     uint32_t detail_meshes;
     uint32_t bv_nodes;
     uint32_t max_links;
-    uint32_t offsets[8]; // verts, polys, detail meshes, detail verts, detail tris, bv, offmesh, runtime
+    uint32_t
+        offsets[8]; // verts, polys, detail meshes, detail verts, detail tris, bv, offmesh, runtime
     uint64_t size;
 } tile_layout;
 
@@ -45,10 +46,14 @@ static float border_eps(const wf_tile_build_desc* d) {
 // An edge lying on one of the tile's x or z bounds: a potential portal.
 // Returns the side, or -1. eps is border_eps(d), made once per tile.
 static int border_side(const float* a, const float* b, const wf_tile_build_desc* d, float eps) {
-    if (fabsf(a[0] - d->bmax.x) <= eps && fabsf(b[0] - d->bmax.x) <= eps) return WF_SIDE_POS_X;
-    if (fabsf(a[2] - d->bmax.z) <= eps && fabsf(b[2] - d->bmax.z) <= eps) return WF_SIDE_POS_Z;
-    if (fabsf(a[0] - d->bmin.x) <= eps && fabsf(b[0] - d->bmin.x) <= eps) return WF_SIDE_NEG_X;
-    if (fabsf(a[2] - d->bmin.z) <= eps && fabsf(b[2] - d->bmin.z) <= eps) return WF_SIDE_NEG_Z;
+    if (fabsf(a[0] - d->bmax.x) <= eps && fabsf(b[0] - d->bmax.x) <= eps)
+        return WF_SIDE_POS_X;
+    if (fabsf(a[2] - d->bmax.z) <= eps && fabsf(b[2] - d->bmax.z) <= eps)
+        return WF_SIDE_POS_Z;
+    if (fabsf(a[0] - d->bmin.x) <= eps && fabsf(b[0] - d->bmin.x) <= eps)
+        return WF_SIDE_NEG_X;
+    if (fabsf(a[2] - d->bmin.z) <= eps && fabsf(b[2] - d->bmin.z) <= eps)
+        return WF_SIDE_NEG_Z;
     return -1;
 }
 
@@ -195,8 +200,10 @@ typedef struct edge_record {
 } edge_record;
 
 static bool edge_after(const edge_record* x, const edge_record* y) {
-    if (x->key != y->key) return x->key > y->key;
-    if (x->poly != y->poly) return x->poly > y->poly;
+    if (x->key != y->key)
+        return x->key > y->key;
+    if (x->poly != y->poly)
+        return x->poly > y->poly;
     return x->edge > y->edge;
 }
 
@@ -215,9 +222,12 @@ static void sort_edges(edge_record* e, uint32_t count) {
             }
             for (;;) {
                 uint32_t child = 2 * root + 1;
-                if (child >= n) break;
-                if (child + 1 < n && edge_after(&e[child + 1], &e[child])) child++;
-                if (!edge_after(&e[child], &e[root])) break;
+                if (child >= n)
+                    break;
+                if (child + 1 < n && edge_after(&e[child + 1], &e[child]))
+                    child++;
+                if (!edge_after(&e[child], &e[root]))
+                    break;
                 edge_record t = e[root];
                 e[root] = e[child];
                 e[child] = t;
@@ -255,8 +265,8 @@ static void find_neighbours(const wf_tile_build_desc* d, wf_tile_poly* polys, vo
         for (uint32_t k = 0; k < p->vert_count; ++k) {
             if (p->neighbours[k] == 0) {
                 uint32_t next = k + 1u < p->vert_count ? k + 1u : 0u;
-                int side = border_side(&d->verts[3 * p->verts[k]],
-                                       &d->verts[3 * p->verts[next]], d, eps);
+                int side =
+                    border_side(&d->verts[3 * p->verts[k]], &d->verts[3 * p->verts[next]], d, eps);
                 if (side >= 0) {
                     p->neighbours[k] = (uint16_t)(WF_PORTAL_EDGE | (uint32_t)side);
                 }
@@ -326,8 +336,10 @@ static void bv_build(wf_tile_bv_node* items, uint32_t begin, uint32_t end, wf_ti
     for (int k = 0; k < 3; ++k) {
         ext[k] = box.bmax[k] - box.bmin[k];
     }
-    if (ext[2] > ext[axis]) axis = 2;
-    if (ext[1] > ext[axis]) axis = 1;
+    if (ext[2] > ext[axis])
+        axis = 2;
+    if (ext[1] > ext[axis])
+        axis = 1;
     sort_items(items + begin, end - begin, axis);
     uint32_t mid = begin + (end - begin) / 2;
     bv_build(items, begin, mid, nodes, node_count);
@@ -379,9 +391,7 @@ static uint32_t build_bv_tree(const wf_tile_build_desc* d, const wf_tile_header*
     return count;
 }
 
-size_t wf_tile_blob_size(const void* blob) {
-    return ((const wf_tile_header*)blob)->data_size;
-}
+size_t wf_tile_blob_size(const void* blob) { return ((const wf_tile_header*)blob)->data_size; }
 
 wf_status wf_tile_build_into(const wf_tile_build_desc* desc, void* buffer, size_t buffer_size) {
     wf_status s = check_desc(desc);
@@ -414,7 +424,8 @@ wf_status wf_tile_build_into(const wf_tile_build_desc* desc, void* buffer, size_
     h->walkable_height = d->walkable_height;
     h->walkable_radius = d->walkable_radius;
     h->walkable_climb = d->walkable_climb;
-    float extent = fmaxf(fmaxf(d->bmax.x - d->bmin.x, d->bmax.y - d->bmin.y), d->bmax.z - d->bmin.z);
+    float extent =
+        fmaxf(fmaxf(d->bmax.x - d->bmin.x, d->bmax.y - d->bmin.y), d->bmax.z - d->bmin.z);
     h->bv_quant = 65534.0f / fmaxf(extent, 1e-3f);
     h->vert_count = l.total_verts;
     h->poly_count = l.total_polys;
@@ -502,8 +513,8 @@ wf_status wf_tile_build_into(const wf_tile_build_desc* desc, void* buffer, size_
             memcpy(base + h->detail_tris_offset, d->detail_tris, 4u * (size_t)d->detail_tri_count);
         }
     }
-    h->bv_node_count = build_bv_tree(d, h, verts, polys, scratch,
-                                     (wf_tile_bv_node*)(base + h->bv_offset));
+    h->bv_node_count =
+        build_bv_tree(d, h, verts, polys, scratch, (wf_tile_bv_node*)(base + h->bv_offset));
     memset(scratch, 0, (size_t)(l.size - h->runtime_offset));
     h->checksum = wf_tile_checksum(base, h->runtime_offset);
     return WF_OK;

@@ -52,9 +52,9 @@ typedef struct wf_tile_header {
     float walkable_height;
     float walkable_radius;
     float walkable_climb;
-    float bv_quant; ///< world units -> bv node units
-    uint32_t vert_count;   ///< includes 2 per off-mesh link, after the polygon vertices
-    uint32_t poly_count;   ///< includes off-mesh links, after the ground polygons
+    float bv_quant;      ///< world units -> bv node units
+    uint32_t vert_count; ///< includes 2 per off-mesh link, after the polygon vertices
+    uint32_t poly_count; ///< includes off-mesh links, after the ground polygons
     uint32_t offmesh_count;
     uint32_t detail_mesh_count; ///< 0 or ground polygon count
     uint32_t detail_vert_count;
@@ -75,7 +75,7 @@ typedef struct wf_tile_header {
 typedef struct wf_tile_poly {
     uint16_t verts[WF_MAX_VERTS_PER_POLY];
     uint16_t neighbours[WF_MAX_VERTS_PER_POLY]; ///< 0 wall, 1+i poly i, WF_PORTAL_EDGE|side
-    uint16_t flags;                              ///< as built; current value in run-time
+    uint16_t flags;                             ///< as built; current value in run-time
     uint8_t vert_count;
     uint8_t area_and_type;
 } wf_tile_poly;

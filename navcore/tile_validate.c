@@ -111,8 +111,8 @@ static bool bv_ok(const wf_tile_header* h, const wf_tile_bv_node* nodes) {
     for (uint32_t i = 0; i < h->bv_node_count; ++i) {
         int32_t index = nodes[i].index;
         if (index >= 0 ? (uint32_t)index >= ground
-                       : (index == INT32_MIN || (uint64_t)i + (uint32_t)(-index) > h->bv_node_count ||
-                          index == -1)) {
+                       : (index == INT32_MIN ||
+                          (uint64_t)i + (uint32_t)(-index) > h->bv_node_count || index == -1)) {
             return false;
         }
     }
@@ -166,8 +166,8 @@ static wf_status validate(const void* data, size_t size, bool check_sum) {
     if (!section_ok(h->verts_offset, (uint64_t)h->vert_count * 12u, &cursor, limit) ||
         !section_ok(h->polys_offset, (uint64_t)h->poly_count * sizeof(wf_tile_poly), &cursor,
                     limit) ||
-        !section_ok(h->detail_meshes_offset, (uint64_t)h->detail_mesh_count * sizeof(wf_tile_detail),
-                    &cursor, limit) ||
+        !section_ok(h->detail_meshes_offset,
+                    (uint64_t)h->detail_mesh_count * sizeof(wf_tile_detail), &cursor, limit) ||
         !section_ok(h->detail_verts_offset, (uint64_t)h->detail_vert_count * 12u, &cursor, limit) ||
         !section_ok(h->detail_tris_offset, (uint64_t)h->detail_tri_count * 4u, &cursor, limit) ||
         !section_ok(h->bv_offset, (uint64_t)h->bv_node_count * sizeof(wf_tile_bv_node), &cursor,

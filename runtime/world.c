@@ -28,7 +28,7 @@ struct wf_world {
     wf_tilecache* tc;
     wf_mesh* mesh;
     wf_crowd* crowd;
-    wf_tile_ref* changed;      ///< old refs of the tiles a step replaced
+    wf_tile_ref* changed; ///< old refs of the tiles a step replaced
     uint32_t changed_capacity;
     uint64_t frame;
     bool stepping;
@@ -128,8 +128,8 @@ wf_status wf_world_create(const wf_world_desc* desc_in, wf_world** out) {
     if (desc->jobs.enqueue != NULL) {
         w->jobs = desc->jobs;
     } else if (desc->worker_count != 1) {
-        wf_thread_pool_desc pd = {.thread_count = desc->worker_count > 1 ? desc->worker_count - 1u
-                                                                         : 0u,
+        wf_thread_pool_desc pd = {.thread_count =
+                                      desc->worker_count > 1 ? desc->worker_count - 1u : 0u,
                                   .allocator = allocator,
                                   .logger = desc->logger};
         s = wf_thread_pool_create(&pd, &w->pool);

@@ -163,12 +163,12 @@ static wf_status get_obstacle(const unsigned char* p, size_t left, uint64_t* out
     d->paint = (flags & OBSTACLE_PAINT) != 0;
     d->area = (uint8_t)area;
     d->vert_count = wf_bytes_get_u32(p + 20);
-    d->position = wf_v3(wf_bytes_get_f32(p + 24), wf_bytes_get_f32(p + 28),
-                        wf_bytes_get_f32(p + 32));
+    d->position =
+        wf_v3(wf_bytes_get_f32(p + 24), wf_bytes_get_f32(p + 28), wf_bytes_get_f32(p + 32));
     d->radius = wf_bytes_get_f32(p + 36);
     d->height = wf_bytes_get_f32(p + 40);
-    d->half_extents = wf_v3(wf_bytes_get_f32(p + 44), wf_bytes_get_f32(p + 48),
-                            wf_bytes_get_f32(p + 52));
+    d->half_extents =
+        wf_v3(wf_bytes_get_f32(p + 44), wf_bytes_get_f32(p + 48), wf_bytes_get_f32(p + 52));
     d->yaw = wf_bytes_get_f32(p + 56);
     uint32_t points = stored_points(d);
     if (points > WF_OBSTACLE_MAX_VERTS || (left - OBSTACLE_BYTES) / 12u < points) {
@@ -237,8 +237,8 @@ static wf_status load_obstacles(wf_tilecache* tc, const unsigned char* p, size_t
 wf_status wf_tilecache_save_size(const wf_tilecache* tc, size_t* out_size) {
     WF_CHECK_ARG(tc != NULL && out_size != NULL);
     uint32_t obstacles;
-    size_t n = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES +
-               obstacle_section_size(tc, &obstacles);
+    size_t n =
+        HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES + obstacle_section_size(tc, &obstacles);
     for (uint32_t i = 0; i < tc->entry_count; ++i) {
         n += pad(tc->entries[i].info.compressed_bytes);
     }
@@ -443,15 +443,15 @@ static wf_status load_layer(wf_tilecache* tc, const unsigned char* dir, const un
         return WF_ERR_BAD_DATA;
     }
     wf_layer layer;
-    wf_status s = wf_layer_deserialize(raw, raw_size, tc->params.cell_size, tc->params.cell_height,
-                                       &layer);
+    wf_status s =
+        wf_layer_deserialize(raw, raw_size, tc->params.cell_size, tc->params.cell_height, &layer);
     if (s != WF_OK) {
         return s == WF_ERR_VERSION ? s : WF_ERR_BAD_DATA;
     }
     if (layer.tile_x != (int32_t)wf_bytes_get_u32(dir) ||
         layer.tile_z != (int32_t)wf_bytes_get_u32(dir + 4) ||
-        layer.layer != (int32_t)wf_bytes_get_u32(dir + 8) ||
-        layer.width != tc->params.tile_size || layer.depth != tc->params.tile_size) {
+        layer.layer != (int32_t)wf_bytes_get_u32(dir + 8) || layer.width != tc->params.tile_size ||
+        layer.depth != tc->params.tile_size) {
         return WF_ERR_BAD_DATA;
     }
     out->data = wf_alloc(&tc->allocator, size, 1);
@@ -524,9 +524,9 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
     tc->tiles_z = (int32_t)wf_bytes_get_u32(in + 32);
     tc->origin = wf_v3(wf_bytes_get_f32(in + BOUNDS_AT), wf_bytes_get_f32(in + BOUNDS_AT + 4),
                        wf_bytes_get_f32(in + BOUNDS_AT + 8));
-    tc->world_max = wf_v3(wf_bytes_get_f32(in + BOUNDS_AT + 12),
-                          wf_bytes_get_f32(in + BOUNDS_AT + 16),
-                          wf_bytes_get_f32(in + BOUNDS_AT + 20));
+    tc->world_max =
+        wf_v3(wf_bytes_get_f32(in + BOUNDS_AT + 12), wf_bytes_get_f32(in + BOUNDS_AT + 16),
+              wf_bytes_get_f32(in + BOUNDS_AT + 20));
     // After the layers and the tile grid: an obstacle must touch a tile.
     s = load_obstacles(tc, in + obstacles_at, section, wf_bytes_get_u32(in + OBSTACLE_COUNT_AT));
     if (s != WF_OK) {

@@ -80,8 +80,8 @@ typedef struct build_job {
     uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
     uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
     uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
-    wf_arena* arenas;    ///< per worker, grown to the largest tile it built
-    size_t* high_water;  ///< per worker
+    wf_arena* arenas;                       ///< per worker, grown to the largest tile it built
+    size_t* high_water;                     ///< per worker
     tile_result* results;
 } build_job;
 
@@ -99,8 +99,8 @@ static void tile_bounds(const build_job* job, int32_t tx, int32_t tz, float* bmi
 
 /// Tiles whose bordered rectangle a [lo, hi] interval touches (an
 /// epsilon wide on both ends, so float rounding can only add a tile).
-static void tile_range(double lo, double hi, double origin, double width, double pad,
-                       int32_t count, int32_t* out_first, int32_t* out_last) {
+static void tile_range(double lo, double hi, double origin, double width, double pad, int32_t count,
+                       int32_t* out_first, int32_t* out_last) {
     double eps = 1e-4 * width;
     double first = floor((lo - origin - pad - eps) / width);
     double last = floor((hi - origin + pad + eps) / width);
@@ -112,8 +112,8 @@ static void tile_range(double lo, double hi, double origin, double width, double
 /// (false when they do not meet): the clipped polygon's corners are the
 /// triangle's own inside the slab and its edges' crossings of the slab's
 /// two sides.
-static bool slab_x_range(const double* px, const double* pz, double s0, double s1,
-                         double* out_lo, double* out_hi) {
+static bool slab_x_range(const double* px, const double* pz, double s0, double s1, double* out_lo,
+                         double* out_hi) {
     double lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < 3; ++i) {
         if (pz[i] >= s0 && pz[i] <= s1) {
@@ -269,12 +269,12 @@ static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_s
     size_t ts = job->tc->params.tile_size;
     size_t serialized = wf_layer_serialized_size((uint32_t)ts, (uint32_t)ts);
     size_t compressed = job->tc->codec.max_compressed_size(serialized, job->tc->codec.user);
-    uint64_t bytes = cells * (4u + 4u + 1u + 8u)                         // columns, cells, scratch
-                   + cells * (4u + 2u) + spans * 5u                      // flattened columns
-                   + spans * (sizeof(wf_span) + sizeof(wf_compact_span) + 1u + 4u)
-                   + ts * ts * 8u + 2u * (serialized + compressed)       // one layer's buffers
-                   + wf_layers_build_scratch_size((uint32_t)spans)       // the layer split, worst case
-                   + BUILD_ARENA_SLACK;
+    uint64_t bytes = cells * (4u + 4u + 1u + 8u)      // columns, cells, scratch
+                     + cells * (4u + 2u) + spans * 5u // flattened columns
+                     + spans * (sizeof(wf_span) + sizeof(wf_compact_span) + 1u + 4u) +
+                     ts * ts * 8u + 2u * (serialized + compressed)   // one layer's buffers
+                     + wf_layers_build_scratch_size((uint32_t)spans) // the layer split, worst case
+                     + BUILD_ARENA_SLACK;
     return bytes > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : (size_t)bytes;
 }
 
@@ -315,8 +315,8 @@ static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t
     float bmin[3], bmax[3];
     tile_bounds(job, tx, tz, bmin, bmax);
     wf_heightfield hf;
-    wf_status s = wf_heightfield_init(&hf, arena, c->side, c->side, bmin, bmax, c->cs, c->ch,
-                                      span_capacity);
+    wf_status s =
+        wf_heightfield_init(&hf, arena, c->side, c->side, bmin, bmax, c->cs, c->ch, span_capacity);
     if (s == WF_OK) {
         s = fill_heightfield(job, tile, &hf);
     }
@@ -594,8 +594,8 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
     job.arenas = WF_ALLOC_ARRAY(a, wf_arena, tc->worker_count);
     job.high_water = WF_ALLOC_ARRAY(a, size_t, tc->worker_count);
     wf_status s = job.results != NULL && job.arenas != NULL && job.high_water != NULL
-                    ? WF_OK
-                    : WF_ERR_OUT_OF_MEMORY;
+                      ? WF_OK
+                      : WF_ERR_OUT_OF_MEMORY;
     if (s == WF_OK && in->kind == INPUT_GEOM) {
         s = bin_triangles(&job);
     }
@@ -710,7 +710,8 @@ wf_status wf_tilecache_build_grid(wf_tilecache* tc, wf_grid grid) {
 wf_status wf_tilecache_build_voxels(wf_tilecache* tc, wf_voxels voxels) {
     WF_CHECK_ARG(tc != NULL && voxels.solid != NULL && voxels.size_x > 0 && voxels.size_y > 0 &&
                  voxels.size_z > 0);
-    WF_CHECK_ARG(isfinite(voxels.cube_size) && voxels.cube_size > 0.0f && wf_v3_is_finite(voxels.origin));
+    WF_CHECK_ARG(isfinite(voxels.cube_size) && voxels.cube_size > 0.0f &&
+                 wf_v3_is_finite(voxels.origin));
     WF_CHECK_ARG((uint64_t)voxels.size_x * voxels.size_y * voxels.size_z <= UINT32_MAX);
     wf_vec3 bmin = tc->params.bmin, bmax = tc->params.bmax;
     if (wf_tilecache_bounds_unset(&tc->params)) {

@@ -40,8 +40,7 @@
  */
 
 // Width and depth of a serialized layer in `data`, or false.
-static bool layer_shape(const unsigned char* data, size_t size, uint32_t* width,
-                        uint32_t* depth) {
+static bool layer_shape(const unsigned char* data, size_t size, uint32_t* width, uint32_t* depth) {
     if (size < LAYER_HEADER_SIZE || memcmp(data, "WFLY", 4) != 0 || data[OFFSET_VERSION] != 1u) {
         return false;
     }
@@ -86,8 +85,7 @@ static void unfilter_planes(unsigned char* data, uint32_t width, uint32_t depth)
     }
     for (size_t z = 1; z < depth; ++z) {
         size_t row = z * width;
-        unfilter_row(heights + row, heights + row - width, cons + row, cons + row - width,
-                     width);
+        unfilter_row(heights + row, heights + row - width, cons + row, cons + row - width, width);
     }
     for (size_t i = 0; i < cells; ++i) {
         areas[i] = (unsigned char)(areas[i] ^ (heights[i] == WF_LAYER_EMPTY ? 0xffu : 0u));

@@ -30,8 +30,8 @@ static inline bool can_step(int32_t y, int32_t top, int32_t ny, int32_t ntop,
 /// over the pairs sets both sides' links. Spans are sorted by floor, so
 /// once b's floors are above a span's climb no later one can match it.
 static inline void link_cells(wf_compact_span* spans, uint32_t a_first, uint32_t a_count,
-                              uint32_t b_first, uint32_t b_count, int dir,
-                              int32_t walkable_height, int32_t walkable_climb) {
+                              uint32_t b_first, uint32_t b_count, int dir, int32_t walkable_height,
+                              int32_t walkable_climb) {
     const int back = (dir + 2) & 3;
     for (uint32_t i = 0; i < a_count; ++i) {
         wf_compact_span* sa = &spans[a_first + i];

@@ -49,8 +49,8 @@ static uint8_t corner_height(const tracer* t, uint32_t c, uint32_t d) {
     bool ad = ca && linked(t->conn, a, e); // diagonal through a
     bool bd = cb && linked(t->conn, b, d); // diagonal through b
     if (ad || bd) {
-        uint32_t diag = ad ? (uint32_t)((int32_t)a + t->offset[e])
-                           : (uint32_t)((int32_t)b + t->offset[d]);
+        uint32_t diag =
+            ad ? (uint32_t)((int32_t)a + t->offset[e]) : (uint32_t)((int32_t)b + t->offset[d]);
         uint32_t hd = t->heights[diag];
         h = hd > h ? hd : h;
         // The far side cell may join through the diagonal only.
@@ -198,8 +198,8 @@ static bool is_tile_corner(const wf_contour_vertex* v, uint32_t width, uint32_t 
 
 // Both ends on one side of the tile: wf_tile_build makes any unshared edge
 // there a portal, so only tile-edge stretches may be simplified to it.
-static bool along_tile_side(const wf_contour_vertex* a, const wf_contour_vertex* b,
-                            uint32_t width, uint32_t depth) {
+static bool along_tile_side(const wf_contour_vertex* a, const wf_contour_vertex* b, uint32_t width,
+                            uint32_t depth) {
     return (a->x == b->x && (a->x == 0 || a->x == width)) ||
            (a->z == b->z && (a->z == 0 || a->z == depth));
 }
@@ -258,8 +258,8 @@ static uint32_t farthest_height_raw(const wf_contour_vertex* raw, uint32_t n, ui
         }
         int32_t at = (int32_t)raw[i].x - from->x + (int32_t)raw[i].z - from->z;
         // (height - interpolated height) * len, exact in integers.
-        int64_t d = (int64_t)((int32_t)raw[i].y - from->y) * len -
-                    (int64_t)((int32_t)to->y - from->y) * at;
+        int64_t d =
+            (int64_t)((int32_t)raw[i].y - from->y) * len - (int64_t)((int32_t)to->y - from->y) * at;
         d = d < 0 ? -d : d;
         if (d > best_d) {
             best_d = d;
@@ -275,8 +275,8 @@ static uint32_t farthest_height_raw(const wf_contour_vertex* raw, uint32_t n, ui
 /// Douglas-Peucker runs on those; splitting long edges may then take any
 /// raw vertex. The tile's corners always stay, so tile-edge stretches stay
 /// on the tile's sides (they become the portals).
-static uint32_t simplify(const wf_contour_vertex* raw, uint32_t n, uint32_t width,
-                         uint32_t depth, float max_error, float max_edge_length, uint32_t* kept,
+static uint32_t simplify(const wf_contour_vertex* raw, uint32_t n, uint32_t width, uint32_t depth,
+                         float max_error, float max_edge_length, uint32_t* kept,
                          uint32_t* corners) {
     uint32_t m = 0, count = 0;
     const wf_contour_vertex* p = &raw[n - 1u];
@@ -430,9 +430,9 @@ wf_status wf_layer_contours_build(const wf_layer* layer, const wf_layer_regions*
         uint32_t* kept = (uint32_t*)(void*)(raw_end + pad);
         used += 2u * n * sizeof(uint32_t);
         peak = used > peak ? used : peak;
-        uint32_t count = n > 0 ? simplify(raw, n, t.width, t.depth, max_error, max_edge_length,
-                                          kept, kept + n)
-                               : 0;
+        uint32_t count =
+            n > 0 ? simplify(raw, n, t.width, t.depth, max_error, max_edge_length, kept, kept + n)
+                  : 0;
         total += compact(raw, kept, count);
     }
     out->starts[regions->count] = total;

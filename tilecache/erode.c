@@ -134,8 +134,7 @@ static bool point_in_outline(const wf_vec3* verts, uint32_t count, float px, flo
     for (uint32_t i = 0, j = count - 1; i < count; j = i++) {
         const wf_vec3* a = &verts[i];
         const wf_vec3* b = &verts[j];
-        if ((a->z > pz) != (b->z > pz) &&
-            px < (b->x - a->x) * (pz - a->z) / (b->z - a->z) + a->x) {
+        if ((a->z > pz) != (b->z > pz) && px < (b->x - a->x) * (pz - a->z) / (b->z - a->z) + a->x) {
             inside = !inside;
         }
     }

@@ -201,8 +201,8 @@ static inline bool probe_column(const wf_span_columns* cols, size_t cell, int32_
     return true;
 }
 
-void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height,
-                            int32_t walkable_climb, bool ledges) {
+void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int32_t walkable_climb,
+                            bool ledges) {
     const int32_t width = cols->width, depth = cols->depth;
     // The low-hanging filter reads and writes only its own column, the
     // ledge filter reads its own span's area and only the geometry of the

@@ -11,7 +11,7 @@ struct wf_geom_data {
     wf_allocator allocator; ///< resolved; frees everything below
     float* verts;           ///< vert_capacity * 3
     uint32_t vert_count, vert_capacity;
-    uint32_t* tris;         ///< tri_capacity * 3
+    uint32_t* tris; ///< tri_capacity * 3
     uint32_t tri_count, tri_capacity;
 };
 

@@ -259,9 +259,7 @@ wf_grid wf_grid_data_view(const wf_grid_data* grid) {
 /// steps is step 2, not 3.
 #define GRID_STEP_TOLERANCE 1e-4
 
-static bool grid_area_is_valid(uint8_t area) {
-    return area <= 63 || area == WF_AREA_NULL;
-}
+static bool grid_area_is_valid(uint8_t area) { return area <= 63 || area == WF_AREA_NULL; }
 
 /// The grid cell under world coordinate w, or -1 outside [0, count).
 static int64_t grid_cell_at(double w, double origin, double cell_size, uint32_t count) {
@@ -288,8 +286,8 @@ wf_status wf_heightfield_fill_grid(wf_heightfield* hf, const wf_grid* grid) {
         int64_t gz = grid_cell_at(hf->bmin[2] + (z + 0.5) * cs, grid->origin.z, grid->cell_size,
                                   grid->depth);
         for (int32_t x = 0; x < hf->width && gz >= 0; ++x) {
-            int64_t gx = grid_cell_at(hf->bmin[0] + (x + 0.5) * cs, grid->origin.x,
-                                      grid->cell_size, grid->width);
+            int64_t gx = grid_cell_at(hf->bmin[0] + (x + 0.5) * cs, grid->origin.x, grid->cell_size,
+                                      grid->width);
             size_t i = (size_t)gz * grid->width + (size_t)(gx >= 0 ? gx : 0);
             if (gx < 0 || grid->walkable[i] == 0) {
                 continue;
@@ -309,8 +307,8 @@ wf_status wf_heightfield_fill_grid(wf_heightfield* hf, const wf_grid* grid) {
         int64_t gz = grid_cell_at(hf->bmin[2] + (z + 0.5) * cs, grid->origin.z, grid->cell_size,
                                   grid->depth);
         for (int32_t x = 0; x < hf->width && gz >= 0; ++x) {
-            int64_t gx = grid_cell_at(hf->bmin[0] + (x + 0.5) * cs, grid->origin.x,
-                                      grid->cell_size, grid->width);
+            int64_t gx = grid_cell_at(hf->bmin[0] + (x + 0.5) * cs, grid->origin.x, grid->cell_size,
+                                      grid->width);
             size_t i = (size_t)gz * grid->width + (size_t)(gx >= 0 ? gx : 0);
             if (gx < 0 || grid->walkable[i] == 0) {
                 continue;

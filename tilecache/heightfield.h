@@ -23,18 +23,18 @@ static const int wf_dir_dz[WF_DIR_COUNT] = {0, 1, 0, -1};
 typedef struct wf_span {
     uint16_t smin;
     uint16_t smax;
-    uint8_t area;   ///< WF_AREA_NULL when the top is not walkable
-    uint32_t next;  ///< next span up in the same column, WF_NO_SPAN ends
+    uint8_t area;  ///< WF_AREA_NULL when the top is not walkable
+    uint32_t next; ///< next span up in the same column, WF_NO_SPAN ends
 } wf_span;
 
 typedef struct wf_heightfield {
     int32_t width, depth; ///< cells, border included
     float bmin[3], bmax[3];
     float cs, ch;
-    uint32_t* columns;    ///< first span per cell (lowest)
+    uint32_t* columns; ///< first span per cell (lowest)
     wf_span* spans;
     uint32_t span_count, span_capacity;
-    uint32_t free_span;   ///< recycled spans after merges
+    uint32_t free_span; ///< recycled spans after merges
 } wf_heightfield;
 
 /// Allocates columns and a span pool of span_capacity from the arena
@@ -172,15 +172,15 @@ wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf
 /// same result as running them one after the other: low-hanging obstacles
 /// and ledges only when `ledges` is set (see fill_heightfield in
 /// cache_from_input.c), low ceilings always.
-void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height,
-                            int32_t walkable_climb, bool ledges);
+void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int32_t walkable_climb,
+                            bool ledges);
 
 /// The open space above walkable spans.
 typedef struct wf_compact_span {
     uint16_t y;      ///< floor, cell-height units
     uint16_t region; ///< scratch for the layer split
-    uint32_t con;    ///< 4 x 6 bits: index of the neighbour span in that direction's cell, 0x3f none
-    uint8_t h;       ///< free height above (clamped at 255)
+    uint32_t con; ///< 4 x 6 bits: index of the neighbour span in that direction's cell, 0x3f none
+    uint8_t h;    ///< free height above (clamped at 255)
 } wf_compact_span;
 
 #define WF_NOT_CONNECTED 0x3fu
@@ -194,14 +194,14 @@ static inline void wf_compact_set_con(wf_compact_span* s, int dir, uint32_t i) {
 
 typedef struct wf_compact_heightfield {
     int32_t width, depth;
-    int32_t border;          ///< border cells on each side
+    int32_t border; ///< border cells on each side
     int32_t walkable_height, walkable_climb;
     float bmin[3], bmax[3];
     float cs, ch;
-    uint32_t* cell_index;    ///< first span of each cell
-    uint8_t* cell_count;     ///< spans in each cell
+    uint32_t* cell_index; ///< first span of each cell
+    uint8_t* cell_count;  ///< spans in each cell
     wf_compact_span* spans;
-    uint8_t* areas;          ///< per span; WF_AREA_NULL unwalkable
+    uint8_t* areas; ///< per span; WF_AREA_NULL unwalkable
     uint32_t span_count;
 } wf_compact_heightfield;
 
@@ -216,8 +216,7 @@ wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const w
 /// the heightfield they were flattened from, filtered alike).
 wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
                                    const wf_span_columns* cols, const wf_heightfield* hf,
-                                   int32_t border, int32_t walkable_height,
-                                   int32_t walkable_climb);
+                                   int32_t border, int32_t walkable_height, int32_t walkable_climb);
 
 /// Marks spans closer than radius (cells) to an unwalkable border as
 /// unwalkable (distance transform). Scratch from the arena, given back;

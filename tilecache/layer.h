@@ -18,12 +18,12 @@
 /// covers exactly its tile (no border): cell (0, 0) is at bmin.
 typedef struct wf_layer {
     int32_t tile_x, tile_z, layer;
-    uint32_t width, depth;   ///< = tile size (cells)
-    float bmin[3], bmax[3];  ///< bmin[1] is the height of h = 0
+    uint32_t width, depth;  ///< = tile size (cells)
+    float bmin[3], bmax[3]; ///< bmin[1] is the height of h = 0
     float cs, ch;
-    uint16_t hmin, hmax;     ///< height range, in cell-height units above bmin[1]
-    uint8_t* heights;        ///< per cell, above hmin, WF_LAYER_EMPTY = no cell
-    uint8_t* areas;          ///< per cell area id (0..63), WF_AREA_NULL if none
+    uint16_t hmin, hmax; ///< height range, in cell-height units above bmin[1]
+    uint8_t* heights;    ///< per cell, above hmin, WF_LAYER_EMPTY = no cell
+    uint8_t* areas;      ///< per cell area id (0..63), WF_AREA_NULL if none
     /// Per cell: low nibble = walkable neighbour in this layer in direction
     /// d (bit d); high nibble = the neighbour in direction d is walkable but
     /// in another layer (a portal between layers, bit 4 + d).
@@ -59,8 +59,7 @@ size_t wf_layer_serialized_size(uint32_t width, uint32_t depth);
 void wf_layer_serialize(const wf_layer* layer, unsigned char* out);
 /// Validates and points the layer's arrays into `data` (no copy), which
 /// must stay alive. WF_ERR_BAD_DATA / WF_ERR_VERSION.
-wf_status wf_layer_deserialize(unsigned char* data, size_t size, float cs, float ch,
-                               wf_layer* out);
+wf_status wf_layer_deserialize(unsigned char* data, size_t size, float cs, float ch, wf_layer* out);
 
 /// The same for a layer this process wrote or already validated (the
 /// cache's own memory): only the header is parsed and the sizes checked,

@@ -96,8 +96,7 @@ void wf_layer_serialize(const wf_layer* layer, unsigned char* out) {
 // range, links only to floor cells inside the layer and never a link and a
 // portal on the same side.
 static bool cells_valid(const unsigned char* heights, const unsigned char* areas,
-                        const unsigned char* cons, uint32_t width, uint32_t depth,
-                        uint32_t range) {
+                        const unsigned char* cons, uint32_t width, uint32_t depth, uint32_t range) {
     for (uint32_t z = 0; z < depth; ++z) {
         for (uint32_t x = 0; x < width; ++x) {
             size_t i = (size_t)x + (size_t)z * width;

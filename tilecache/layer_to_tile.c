@@ -20,8 +20,7 @@ static size_t desc_size(uint32_t width, uint32_t depth) {
     size_t cells = (size_t)width * depth;
     size_t verts = wf_layer_contours_max_verts(width, depth);
     verts = verts < 0xfffeu ? verts : 0xfffeu;
-    return verts * 3u * sizeof(float) + 2u * cells * sizeof(uint16_t) +
-           2u * WF_SCRATCH_ALIGN_SLACK;
+    return verts * 3u * sizeof(float) + 2u * cells * sizeof(uint16_t) + 2u * WF_SCRATCH_ALIGN_SLACK;
 }
 
 /// Each step keeps some arrays for the next and frees the rest, so the
@@ -72,11 +71,11 @@ static void world_verts(const wf_layer* layer, const wf_layer_polymesh* mesh, fl
     uint32_t y_hi = 0;
     for (uint32_t i = 0; i < mesh->vert_count; ++i) {
         const wf_polymesh_vertex* v = &mesh->verts[i];
-        out[3 * i + 0] = v->x == layer->width ? layer->bmax[0]
-                                              : layer->bmin[0] + (float)v->x * layer->cs;
+        out[3 * i + 0] =
+            v->x == layer->width ? layer->bmax[0] : layer->bmin[0] + (float)v->x * layer->cs;
         out[3 * i + 1] = layer->bmin[1] + (float)(layer->hmin + v->y) * layer->ch;
-        out[3 * i + 2] = v->z == layer->depth ? layer->bmax[2]
-                                              : layer->bmin[2] + (float)v->z * layer->cs;
+        out[3 * i + 2] =
+            v->z == layer->depth ? layer->bmax[2] : layer->bmin[2] + (float)v->z * layer->cs;
         y_hi = v->y > y_hi ? v->y : y_hi;
     }
     // The layer's own range (vertices lie at or above hmin), widened to the
@@ -101,8 +100,8 @@ static wf_status build(wf_layer* layer, const wf_layer_tile_params* params, wf_a
         return s;
     }
     wf_layer_polymesh mesh;
-    uint32_t max_verts = params->max_verts_per_poly ? params->max_verts_per_poly
-                                                    : (uint32_t)WF_MAX_VERTS_PER_POLY;
+    uint32_t max_verts =
+        params->max_verts_per_poly ? params->max_verts_per_poly : (uint32_t)WF_MAX_VERTS_PER_POLY;
     s = wf_layer_polymesh_build(&contours, regions.areas, max_verts, scratch, &mesh);
     if (s != WF_OK) {
         return s;
@@ -171,8 +170,7 @@ static wf_status build(wf_layer* layer, const wf_layer_tile_params* params, wf_a
 }
 
 wf_status wf_layer_build_tile(wf_layer* layer, const wf_layer_tile_params* params,
-                              wf_arena* scratch, void* out, size_t out_capacity,
-                              size_t* out_size) {
+                              wf_arena* scratch, void* out, size_t out_capacity, size_t* out_size) {
     WF_CHECK_ARG(layer != NULL && params != NULL && scratch != NULL && out_size != NULL);
     WF_CHECK_ARG(out != NULL || out_capacity == 0);
     WF_CHECK_ARG(((uintptr_t)out & 15u) == 0);

@@ -10,10 +10,10 @@
 #include "tilecache/layer.h"
 
 typedef struct wf_layer_tile_params {
-    float walkable_height;  ///< m (stored in the blob)
-    float walkable_radius;  ///< m (stored in the blob)
-    float walkable_climb;   ///< m: steps between neighbouring cells up to this connect
-    float max_edge_length;  ///< cells; 0 = no limit
+    float walkable_height;          ///< m (stored in the blob)
+    float walkable_radius;          ///< m (stored in the blob)
+    float walkable_climb;           ///< m: steps between neighbouring cells up to this connect
+    float max_edge_length;          ///< cells; 0 = no limit
     float max_simplification_error; ///< cells
     uint32_t max_verts_per_poly;    ///< 3..WF_MAX_VERTS_PER_POLY
     uint32_t min_region_area;       ///< cells
@@ -30,7 +30,6 @@ size_t wf_layer_tile_scratch_size(uint32_t width, uint32_t depth);
 /// blob size; WF_ERR_CAPACITY when out_capacity or the arena is too small.
 /// A layer with no walkable polygon gives WF_ERR_NOT_FOUND (no tile).
 wf_status wf_layer_build_tile(wf_layer* layer, const wf_layer_tile_params* params,
-                              wf_arena* scratch, void* out, size_t out_capacity,
-                              size_t* out_size);
+                              wf_arena* scratch, void* out, size_t out_capacity, size_t* out_size);
 
 #endif

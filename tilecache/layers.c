@@ -115,8 +115,8 @@ static bool range_fits(uint16_t amin, uint16_t amax, uint16_t bmin, uint16_t bma
 /// region id) outlive it: it counts each region's cells into
 /// region_first[r + 1] and keeps its height range.
 typedef struct partition_scratch {
-    sweep* sweeps;       ///< one per span of the longest row
-    uint32_t* touched;   ///< regions links_into counts this row, to clear
+    sweep* sweeps;     ///< one per span of the longest row
+    uint32_t* touched; ///< regions links_into counts this row, to clear
     uint32_t* links_into;
     uint16_t* region_ymin;
     uint16_t* region_ymax;
@@ -443,8 +443,8 @@ static void merge_groups(split* sp, int32_t walkable_height) {
             gi->cells += gj->cells;
             gi->ymin = gj->ymin < gi->ymin ? gj->ymin : gi->ymin;
             gi->ymax = gj->ymax > gi->ymax ? gj->ymax : gi->ymax;
-            gi->first_region = gj->first_region < gi->first_region ? gj->first_region
-                                                                   : gi->first_region;
+            gi->first_region =
+                gj->first_region < gi->first_region ? gj->first_region : gi->first_region;
             gj->absorbed = true;
         }
     }
@@ -713,7 +713,7 @@ size_t wf_layers_build_scratch_size(uint32_t span_count) {
     size_t n = (size_t)span_count + 1u;
     size_t kept = n * (2u * sizeof(uint32_t) + 2u * sizeof(uint16_t)) + 4u * ALIGN_SLACK;
     size_t sweep_phase = n * (sizeof(sweep) + 2u * sizeof(uint32_t)) + 3u * ALIGN_SLACK;
-    size_t region_phase = n * (sizeof(region) + sizeof(group) + 3u * sizeof(uint32_t)) +
-                          5u * ALIGN_SLACK;
+    size_t region_phase =
+        n * (sizeof(region) + sizeof(group) + 3u * sizeof(uint32_t)) + 5u * ALIGN_SLACK;
     return kept + max_size(sweep_phase, region_phase);
 }

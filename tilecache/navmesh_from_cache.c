@@ -93,8 +93,7 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
 
 /// A layer that did not fit the worker's scratch or staging: built again,
 /// serially, in a full-size arena and straight into a blob of its own size.
-static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index,
-                             layer_blob* b) {
+static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index, layer_blob* b) {
     const wf_obstacle_stamp* stamps;
     uint32_t stamp_count = job_stamps(job, index, 0, &stamps);
     wf_arena big;
@@ -123,8 +122,8 @@ static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index,
         b->status = WF_ERR_OUT_OF_MEMORY;
         return;
     }
-    b->status = wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, &big, b->data, need,
-                                           &b->size);
+    b->status =
+        wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, &big, b->data, need, &b->size);
     wf_arena_destroy(&big, &tc->allocator);
     if (b->status != WF_OK || b->size != need) {
         wf_free(&tc->allocator, b->data, need, WF_TILECACHE_BLOB_ALIGN);

@@ -104,8 +104,7 @@ static bool obj_parse_float(const char* token, size_t len, float* out) {
     char buffer[OBJ_MAX_TOKEN + 1];
     for (size_t i = 0; i < len; ++i) {
         char c = token[i];
-        if (!((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' ||
-              c == 'E')) {
+        if (!((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E')) {
             return false;
         }
         buffer[i] = c;

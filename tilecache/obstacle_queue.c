@@ -15,8 +15,8 @@
 
 /// Tile index range along one axis, clamped to [0, count - 1]; computed in
 /// double so bounds far outside the world cannot overflow the cast.
-static bool axis_tiles(float lo, float hi, float origin, double tile, int32_t count,
-                       int32_t* out0, int32_t* out1) {
+static bool axis_tiles(float lo, float hi, float origin, double tile, int32_t count, int32_t* out0,
+                       int32_t* out1) {
     double t0 = floor(((double)lo - origin) / tile);
     double t1 = floor(((double)hi - origin) / tile);
     if (count <= 0 || t1 < 0.0 || t0 > (double)count - 1.0) {

@@ -296,8 +296,7 @@ static void stamp_prism(wf_layer* l, const wf_obstacle_stamp* s, const stamp_win
                 continue;
             }
             float fx = (float)x;
-            if ((fx >= in0 && fx <= in1) ||
-                in_prism(s, &e, l->bmin[0] + (fx + 0.5f) * cs, pz)) {
+            if ((fx >= in0 && fx <= in1) || in_prism(s, &e, l->bmin[0] + (fx + 0.5f) * cs, pz)) {
                 l->areas[i] = mark;
             }
         }

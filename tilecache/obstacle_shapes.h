@@ -11,16 +11,16 @@
 /// (copied into the build slot so the caller may change obstacles while
 /// the build runs on a worker).
 typedef struct wf_obstacle_stamp {
-    uint8_t shape;   ///< wf_obstacle_shape
+    uint8_t shape; ///< wf_obstacle_shape
     uint8_t paint;
     uint8_t area;
     uint8_t vert_count;
-    float bmin[3], bmax[3]; ///< world bounds, already widened by the agent radius
-    float cx, cz;           ///< centre (cylinder, boxes)
-    float radius;           ///< cylinder radius + agent radius
-    float hx, hz;           ///< box half extents + agent radius
-    float cos_yaw, sin_yaw; ///< oriented box
-    float expand;           ///< prism: agent radius
+    float bmin[3], bmax[3];                 ///< world bounds, already widened by the agent radius
+    float cx, cz;                           ///< centre (cylinder, boxes)
+    float radius;                           ///< cylinder radius + agent radius
+    float hx, hz;                           ///< box half extents + agent radius
+    float cos_yaw, sin_yaw;                 ///< oriented box
+    float expand;                           ///< prism: agent radius
     float verts[2 * WF_OBSTACLE_MAX_VERTS]; ///< prism outline, counter-clockwise (x, z)
 } wf_obstacle_stamp;
 

@@ -26,9 +26,7 @@ static int32_t cross(const vertex* a, const vertex* b, const vertex* c) {
            ((int32_t)b->x - a->x) * ((int32_t)c->z - a->z);
 }
 
-static bool same_position(const vertex* a, const vertex* b) {
-    return a->x == b->x && a->z == b->z;
-}
+static bool same_position(const vertex* a, const vertex* b) { return a->x == b->x && a->z == b->z; }
 
 static uint32_t distance_sq(const vertex* a, const vertex* b) {
     int32_t dx = (int32_t)a->x - b->x, dz = (int32_t)a->z - b->z;
@@ -100,8 +98,7 @@ typedef struct triangulation {
     uint32_t diag_count;
 } triangulation;
 
-static bool in_closed_triangle(const vertex* p, const vertex* a, const vertex* b,
-                               const vertex* c) {
+static bool in_closed_triangle(const vertex* p, const vertex* a, const vertex* b, const vertex* c) {
     return cross(a, b, p) >= 0 && cross(b, c, p) >= 0 && cross(c, a, p) >= 0;
 }
 

@@ -18,8 +18,8 @@
 /// Points on the line go to both. Rounding could in theory make a cut
 /// polygon slightly non-convex and add corners, so the buffer bound is
 /// enforced, not assumed (a dropped corner only nudges a height range).
-static void cut_row(const float* in, int n, float offset, float* row, int* row_count,
-                    float* rest, int* rest_count) {
+static void cut_row(const float* in, int n, float offset, float* row, int* row_count, float* rest,
+                    int* rest_count) {
     int nb = 0, na = 0;
     for (int i = 0, j = n - 1; i < n; j = i++) {
         const float* a = &in[j * 3];
@@ -115,7 +115,7 @@ typedef struct raster {
     wf_heightfield* hf;
     float bmin[3], bmax[3];
     float cs, inv_cs, inv_ch;
-    float top;            ///< bmax.y - bmin.y
+    float top; ///< bmax.y - bmin.y
     int32_t width, depth;
     int32_t merge_climb;
 } raster;
@@ -138,8 +138,7 @@ static raster raster_of(wf_heightfield* hf, int32_t merge_climb) {
 }
 
 /// Adds the span of one triangle piece whose heights (world y) are lo..hi.
-static inline wf_status add_piece(const raster* r, size_t cell, float lo, float hi,
-                                  uint8_t area) {
+static inline wf_status add_piece(const raster* r, size_t cell, float lo, float hi, uint8_t area) {
     lo -= r->bmin[1];
     hi -= r->bmin[1];
     if (hi < 0.0f || lo > r->top) {
@@ -166,9 +165,9 @@ static inline wf_status add_piece(const raster* r, size_t cell, float lo, float 
 /// advancing is a pointer step; the slope of the current edge is kept
 /// (it only changes when a corner is passed).
 typedef struct chain {
-    const float* next;     ///< (x, y) of the next corner
-    const float* end;      ///< one past the last corner
-    float x0, y0, slope;   ///< current edge: start and dy/dx (0 at the end)
+    const float* next;   ///< (x, y) of the next corner
+    const float* end;    ///< one past the last corner
+    float x0, y0, slope; ///< current edge: start and dy/dx (0 at the end)
 } chain;
 
 static inline void chain_set_slope(chain* c) {
@@ -210,8 +209,7 @@ static inline float chain_advance(chain* c, float boundary, float* lo, float* hi
 /// corners) is swept left to right along its two chains; each cell's piece
 /// has the chains' points on its two sides and the corners between them, so
 /// its height range comes without cutting the polygon per cell.
-static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, int n,
-                               uint8_t area) {
+static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area) {
     int first = 0, last = 0;
     for (int i = 1; i < n; ++i) {
         if (poly[i * 2] < poly[first * 2]) {
@@ -292,8 +290,8 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     return WF_OK;
 }
 
-static wf_status rasterize_triangle(const raster* r, const float* a, const float* b,
-                                    const float* c, uint8_t area) {
+static wf_status rasterize_triangle(const raster* r, const float* a, const float* b, const float* c,
+                                    uint8_t area) {
     float tmin[3], tmax[3];
     for (int k = 0; k < 3; ++k) {
         float lo = a[k] < b[k] ? a[k] : b[k];
@@ -411,10 +409,9 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
     const float cos_max_slope = cos_of_slope(max_slope_deg);
     for (uint32_t t = 0; t < geom->tri_count; ++t) {
         const uint32_t* tri = &geom->tris[(size_t)t * 3u];
-        wf_status st = rasterize_triangle(&r, &geom->verts[(size_t)tri[0] * 3u],
-                                          &geom->verts[(size_t)tri[1] * 3u],
-                                          &geom->verts[(size_t)tri[2] * 3u],
-                                          triangle_area(geom, t, cos_max_slope));
+        wf_status st = rasterize_triangle(
+            &r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
+            &geom->verts[(size_t)tri[2] * 3u], triangle_area(geom, t, cos_max_slope));
         if (st != WF_OK) {
             return st;
         }

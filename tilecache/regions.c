@@ -106,8 +106,8 @@ static bool areas_equal(const wf_layer* layer, uint32_t i, uint32_t j) {
 // Diagonal touch at a corner: cells p and q meet there, the two other
 // cells around the corner belong to neither.
 static bool diagonal_touch(uint32_t p, uint32_t q, uint32_t o1, uint32_t o2) {
-    return p != WF_REGION_NONE && q != WF_REGION_NONE && p != q && o1 != p && o1 != q &&
-           o2 != p && o2 != q;
+    return p != WF_REGION_NONE && q != WF_REGION_NONE && p != q && o1 != p && o1 != q && o2 != p &&
+           o2 != q;
 }
 
 /// Sweep state: the runs of the current row and of the row below.
@@ -153,8 +153,8 @@ static void clean_row(const uint8_t* restrict below, const uint8_t* restrict cur
     above++;
     for (size_t x = 0; x < w; ++x) {
         uint8_t e = cur[x];
-        uint8_t back = (uint8_t)((left[x] >> 2 & 1u) | (above[x] >> 2 & 2u) |
-                                 (right[x] << 2 & 4u) | (below[x] << 2 & 8u));
+        uint8_t back = (uint8_t)((left[x] >> 2 & 1u) | (above[x] >> 2 & 2u) | (right[x] << 2 & 4u) |
+                                 (below[x] << 2 & 8u));
         out[x] = (uint8_t)((e & 0xf0u) | (e & back));
     }
 }
@@ -172,8 +172,8 @@ static wf_status clean_links(const wf_layer* layer, uint8_t* conn, uint8_t* rows
     for (uint32_t z = 0; z < d; ++z) {
         size_t next = (size_t)(z + 1u) * w;
         if (z + 1u < d) {
-            bad |= walkable_links(layer->heights + next, layer->areas + next, layer->cons + next,
-                                  w, above);
+            bad |= walkable_links(layer->heights + next, layer->areas + next, layer->cons + next, w,
+                                  above);
         } else {
             memset(above, 0, stride);
         }
@@ -265,8 +265,8 @@ static void count_links(const uint8_t* conn, uint32_t row, sweep* s) {
         while (first < s->below_count && s->below[first].x1 < r->x0) {
             first++;
         }
-        if (first < s->below_count && s->below[first].x0 <= r->x0 &&
-            s->below[first].x1 >= r->x1 && s->below[first].area == r->area) {
+        if (first < s->below_count && s->below[first].x0 <= r->x0 && s->below[first].x1 >= r->x1 &&
+            s->below[first].area == r->area) {
             // The usual case: one same-area run below spans this one.
             sweep_run* b = &s->below[first];
             if (all_links > 0) {
@@ -420,17 +420,17 @@ typedef struct merger {
     mono_region* mono;
     uint32_t count;
     uint16_t* parent;
-    uint16_t* next;       // next member of the same group, NONE ends
-    uint16_t* last;       // last member, at the group's root
-    uint32_t* adj_start;  // count + 1 offsets into adj
-    uint32_t* adj;        // neighbour << 2 | kind
-    uint8_t* acc;         // per group while one evaluation runs
+    uint16_t* next;      // next member of the same group, NONE ends
+    uint16_t* last;      // last member, at the group's root
+    uint32_t* adj_start; // count + 1 offsets into adj
+    uint32_t* adj;       // neighbour << 2 | kind
+    uint8_t* acc;        // per group while one evaluation runs
     uint16_t* touched;
 } merger;
 
 enum {
-    ACC_EDGES = 3,   // low bits: shared edge stretches, saturating at 2
-    ACC_BAD = 4,     // a diagonal touch or an unconnected side
+    ACC_EDGES = 3, // low bits: shared edge stretches, saturating at 2
+    ACC_BAD = 4,   // a diagonal touch or an unconnected side
     ACC_TOUCHED = 8,
 };
 
@@ -625,7 +625,7 @@ wf_status wf_layer_regions_build(const wf_layer* layer, uint32_t min_region_area
     g.base = wf_arena_tail(arena, _Alignof(mono_region), &g.bytes);
     g.bytes &= ~(size_t)1u; // contacts from the end stay 2-byte aligned
     uint8_t* flags = rows + 3u * ((size_t)w + 2u);
-    memset(flags + w, 0, 8);                    // no start past the row
+    memset(flags + w, 0, 8);                   // no start past the row
     memset(flags + 2u * (size_t)w + 8u, 1, 8); // every stop past the row
     st = sweep_layer(layer, out->cells, out->conn, &s, flags, &g);
     if (st != WF_OK) {
@@ -736,8 +736,8 @@ size_t wf_layer_regions_temp_size(uint32_t width, uint32_t depth) {
     size_t contacts = 4u * cells; // per cell: left, below, two diagonals
     size_t sweep_bytes = (size_t)width * 2u * sizeof(sweep_run) + 3u * ((size_t)width + 2u) +
                          2u * ((size_t)width + 8u) + 3u * WF_SCRATCH_ALIGN_SLACK;
-    size_t grown = monos * sizeof(mono_region) + contacts * sizeof(contact) + 2u +
-                   2u * WF_SCRATCH_ALIGN_SLACK;
+    size_t grown =
+        monos * sizeof(mono_region) + contacts * sizeof(contact) + 2u + 2u * WF_SCRATCH_ALIGN_SLACK;
     size_t islands = monos * (2u + 4u) + 2u * WF_SCRATCH_ALIGN_SLACK;
     size_t merge = monos * (2u + 2u + 2u + 1u + 2u + 4u) + 4u + 2u * contacts * 4u +
                    8u * WF_SCRATCH_ALIGN_SLACK;

@@ -52,8 +52,7 @@ size_t wf_layer_regions_temp_size(uint32_t width, uint32_t depth);
 /// Free space at the arena's end, aligned, without taking it: a step that
 /// learns its output size only while writing fills it, then allocates
 /// exactly what it wrote (wf_arena_alloc then returns the same address).
-static inline unsigned char* wf_arena_tail(const wf_arena* arena, size_t align,
-                                           size_t* out_bytes) {
+static inline unsigned char* wf_arena_tail(const wf_arena* arena, size_t align, size_t* out_bytes) {
     *out_bytes = 0;
     if (arena->base == NULL) {
         return NULL;

@@ -174,8 +174,7 @@ static size_t staging_bytes(uint32_t tile_size) {
     return align_up(n > STAGING_MIN_BYTES ? n : STAGING_MIN_BYTES, WF_TILECACHE_BLOB_ALIGN);
 }
 
-void wf_tilecache_free_entries(const wf_allocator* a, wf_tilecache_entry* entries,
-                               uint32_t count) {
+void wf_tilecache_free_entries(const wf_allocator* a, wf_tilecache_entry* entries, uint32_t count) {
     if (entries == NULL) {
         return;
     }
@@ -415,8 +414,8 @@ wf_tilecache_stats wf_tilecache_get_stats(const wf_tilecache* tc) {
     }
     st.layer_count = tc->entry_count;
     st.memory_bytes = sizeof *tc + (size_t)tc->entry_count * sizeof(wf_tilecache_entry) +
-                      (size_t)tc->worker_count * (sizeof(wf_tilecache_worker) +
-                                                  tc->scratch_bytes + tc->staging_bytes);
+                      (size_t)tc->worker_count *
+                          (sizeof(wf_tilecache_worker) + tc->scratch_bytes + tc->staging_bytes);
     for (uint32_t i = 0; i < tc->entry_count; ++i) {
         const wf_tilecache_layer_info* info = &tc->entries[i].info;
         bool new_tile = i == 0 || info->tile_x != tc->entries[i - 1].info.tile_x ||

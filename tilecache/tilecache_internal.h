@@ -12,7 +12,6 @@
 #include "tilecache/obstacle_shapes.h"
 #include "wayfarer/tilecache.h"
 
-
 /// One stored layer: what it holds and its compressed bytes.
 typedef struct wf_tilecache_entry {
     wf_tilecache_layer_info info; ///< raw_bytes / compressed_bytes are the sizes
@@ -78,27 +77,27 @@ typedef struct wf_obstacle_request {
 /// A layer rebuild running (or finished, waiting to be committed).
 typedef struct wf_build_slot {
     wf_job_task task;
-    bool busy;               ///< submitted, not yet collected
-    uint32_t layer;          ///< entry index
-    uint32_t version;        ///< the layer's dirty version it was started for
-    wf_status status;        ///< written by the build
+    bool busy;        ///< submitted, not yet collected
+    uint32_t layer;   ///< entry index
+    uint32_t version; ///< the layer's dirty version it was started for
+    wf_status status; ///< written by the build
     size_t blob_size;
-    unsigned char* blob;     ///< capacity blob_capacity
+    unsigned char* blob; ///< capacity blob_capacity
     size_t blob_capacity;
-    wf_arena scratch;        ///< decompressed layer + tile builder scratch
+    wf_arena scratch;          ///< decompressed layer + tile builder scratch
     wf_obstacle_stamp* stamps; ///< copy of the stamps touching the layer, capacity max_obstacles
     uint32_t stamp_count;
     const struct wf_tilecache* tc;
-    bool ready;              ///< collected and current, waiting for its commit
-    uint64_t order;          ///< submission number (which build to wait for)
+    bool ready;     ///< collected and current, waiting for its commit
+    uint64_t order; ///< submission number (which build to wait for)
 } wf_build_slot;
 
 /// Per layer run-time state.
 typedef struct wf_layer_state {
-    uint32_t dirty_version;  ///< bumped each time an applied request touches the layer
-    uint32_t built_version;  ///< version of the tile in the mesh
-    bool in_flight;          ///< a slot is building it
-    unsigned char* blob;     ///< the committed tile's memory (cache-owned), or NULL
+    uint32_t dirty_version; ///< bumped each time an applied request touches the layer
+    uint32_t built_version; ///< version of the tile in the mesh
+    bool in_flight;         ///< a slot is building it
+    unsigned char* blob;    ///< the committed tile's memory (cache-owned), or NULL
     size_t blob_capacity;
 } wf_layer_state;
 
@@ -112,7 +111,7 @@ struct wf_tilecache {
     uint64_t max_cells;
     uint32_t max_triangle_refs;
     uint64_t max_navmesh_bytes;
-    wf_allocator allocator;     ///< resolved
+    wf_allocator allocator; ///< resolved
     wf_logger logger;
     /// World bounds of the last build (or of the params before any build):
     /// tile (0, 0) starts at origin.
@@ -132,20 +131,20 @@ struct wf_tilecache {
     uint32_t max_requests, request_head, request_count;
     wf_build_slot* slots;
     uint32_t slot_count;
-    wf_layer_state* layer_states;  ///< entry_count, made by the first update after a build
+    wf_layer_state* layer_states; ///< entry_count, made by the first update after a build
     uint32_t layer_state_count;
-    uint32_t* tile_first_entry;    ///< tiles_x * tiles_z + 1 prefix offsets into entries
-    size_t tile_first_count;       ///< length of tile_first_entry
+    uint32_t* tile_first_entry;         ///< tiles_x * tiles_z + 1 prefix offsets into entries
+    size_t tile_first_count;            ///< length of tile_first_entry
     wf_tilecache_changed_tile* changed; ///< entry_count
-    uint32_t* applied_slots;       ///< update scratch: applied obstacles' slots (max_obstacles)
-    uint64_t build_order;          ///< builds submitted so far (slot order numbers)
+    uint32_t* applied_slots;         ///< update scratch: applied obstacles' slots (max_obstacles)
+    uint64_t build_order;            ///< builds submitted so far (slot order numbers)
     uint32_t update_oversize_layers; ///< layers updates built outside their slot (all calls)
     double build_ms;
-    uint64_t build_cells;    ///< last build's tile cells
-    uint64_t triangle_refs;  ///< last triangle build's binned pairs
-    uint64_t triangle_cells; ///< and the cells under them
+    uint64_t build_cells;     ///< last build's tile cells
+    uint64_t triangle_refs;   ///< last triangle build's binned pairs
+    uint64_t triangle_cells;  ///< and the cells under them
     uint32_t oversize_layers; ///< layers of the last navmesh pass built outside worker scratch
-    size_t build_high_water; ///< largest per-tile build arena use of the last build
+    size_t build_high_water;  ///< largest per-tile build arena use of the last build
 };
 
 /* Tiles and layers under world bounds (obstacle_queue.c), for add/move and for
@@ -196,8 +195,7 @@ size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
 /// (entries, params, codec), so it runs on any worker.
 wf_status wf_tilecache_rebuild_layer(const wf_tilecache* tc, uint32_t index,
                                      const wf_obstacle_stamp* stamps, uint32_t stamp_count,
-                                     wf_arena* arena, void* out, size_t capacity,
-                                     size_t* out_size);
+                                     wf_arena* arena, void* out, size_t capacity, size_t* out_size);
 /// Slots of the live obstacles whose add an update has applied, in slot
 /// order, into out (room for max_obstacles; NULL only counts them).
 uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out);

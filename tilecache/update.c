@@ -162,8 +162,7 @@ static void build_fn(void* context) {
 
 /// Copies into the slot what its build needs, so the caller may change
 /// obstacles while it runs. `applied` lists the applied obstacles.
-static void prepare_slot(wf_tilecache* tc, wf_build_slot* slot, uint32_t layer,
-                         uint32_t applied) {
+static void prepare_slot(wf_tilecache* tc, wf_build_slot* slot, uint32_t layer, uint32_t applied) {
     slot->layer = layer;
     slot->version = tc->layer_states[layer].dirty_version;
     slot->stamp_count =
@@ -188,16 +187,16 @@ static wf_status build_oversize(wf_tilecache* tc, const wf_build_slot* slot,
     size_t need = slot->blob_size; // known when only the blob did not fit
     wf_status s = WF_ERR_CAPACITY;
     if (need == 0) {
-        s = wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps, slot->stamp_count, &big,
-                                       NULL, 0, &need);
+        s = wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps, slot->stamp_count, &big, NULL,
+                                       0, &need);
     }
     unsigned char* blob = NULL;
     if (s == WF_ERR_CAPACITY && need > 0) {
         blob = wf_alloc(&tc->allocator, need, WF_TILECACHE_BLOB_ALIGN);
-        s = blob == NULL ? WF_ERR_OUT_OF_MEMORY
-                         : wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps,
-                                                      slot->stamp_count, &big, blob, need,
-                                                      out_size);
+        s = blob == NULL
+                ? WF_ERR_OUT_OF_MEMORY
+                : wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps, slot->stamp_count, &big,
+                                             blob, need, out_size);
         if (s == WF_OK && *out_size != need) {
             s = WF_ERR_BAD_DATA; // the same build twice must give the same size
         }
@@ -223,13 +222,13 @@ typedef struct update_run {
     double start_ms;
     uint32_t max_time_us, max_commits;
     uint32_t commits;
-    uint32_t waited;   ///< builds this call waited for or ran itself
-    uint32_t rebuilt;  ///< builds collected that are current
+    uint32_t waited;  ///< builds this call waited for or ran itself
+    uint32_t rebuilt; ///< builds collected that are current
     uint32_t changed_count;
-    uint32_t cursor;   ///< layers below it have been considered for a build
-    bool listed;       ///< tc->applied_slots holds this call's applied obstacles
-    uint32_t applied;  ///< their count
-    wf_status status;  ///< first failure, else WF_PARTIAL if a tile lost links
+    uint32_t cursor;  ///< layers below it have been considered for a build
+    bool listed;      ///< tc->applied_slots holds this call's applied obstacles
+    uint32_t applied; ///< their count
+    wf_status status; ///< first failure, else WF_PARTIAL if a tile lost links
 } update_run;
 
 /// The obstacle set is fixed once the requests are applied: the applied
@@ -242,9 +241,7 @@ static uint32_t applied_list(update_run* run) {
     return run->applied;
 }
 
-static double elapsed_us(const update_run* run) {
-    return (wf_clock_ms() - run->start_ms) * 1e3;
-}
+static double elapsed_us(const update_run* run) { return (wf_clock_ms() - run->start_ms) * 1e3; }
 
 /// Time remains, or nothing has been done yet: every call makes progress,
 /// so a tiny budget is overshot by at most one layer's build.
@@ -343,10 +340,10 @@ static wf_status commit_tile(update_run* run, uint32_t layer, const unsigned cha
         // Built by this cache moments ago: the mesh skips the checksum.
         // Back into the old tile's slot (a new generation): slots then do
         // not depend on the order builds finished in.
-        wf_tile_ref slot = old.bits != 0
-                               ? wf_mesh_free_slot_ref(run->mesh,
-                                                       wf_poly_ref_tile((wf_poly_ref){old.bits}))
-                               : (wf_tile_ref){0};
+        wf_tile_ref slot =
+            old.bits != 0
+                ? wf_mesh_free_slot_ref(run->mesh, wf_poly_ref_tile((wf_poly_ref){old.bits}))
+                : (wf_tile_ref){0};
         s = wf_mesh_add_built_tile(run->mesh, ls->blob, size, 0, slot, &added);
         if (s < 0) {
             wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: tile (%d, %d, %d) not added: %s",
@@ -627,8 +624,7 @@ static void build_inline(update_run* run) {
     }
 }
 
-static void fill_result(const update_run* run, uint32_t applied,
-                        wf_tilecache_update_result* out) {
+static void fill_result(const update_run* run, uint32_t applied, wf_tilecache_update_result* out) {
     const wf_tilecache* tc = run->tc;
     memset(out, 0, sizeof *out);
     for (uint32_t i = 0; i < tc->slot_count; ++i) {

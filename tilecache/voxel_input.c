@@ -14,9 +14,7 @@
 /// cube 1 and ch 0.2f, 3 / 0.2f is 14.9999998 steps and means step 15.
 #define VOXEL_STEP_TOLERANCE 1e-4
 
-static bool voxel_area_is_valid(uint8_t area) {
-    return area <= 63 || area == WF_AREA_NULL;
-}
+static bool voxel_area_is_valid(uint8_t area) { return area <= 63 || area == WF_AREA_NULL; }
 
 /// The cube index along one axis under world coordinate w, or -1 outside.
 static int64_t voxel_cell_at(double w, double origin, double cube_size, uint32_t count) {
@@ -66,11 +64,11 @@ wf_status wf_heightfield_fill_voxels(wf_heightfield* hf, const wf_voxels* voxels
     // input fails before anything is added.
     if (v->areas != NULL) {
         for (int32_t z = 0; z < hf->depth; ++z) {
-            int64_t vz = voxel_cell_at(hf->bmin[2] + (z + 0.5) * cs, v->origin.z, v->cube_size,
-                                       v->size_z);
+            int64_t vz =
+                voxel_cell_at(hf->bmin[2] + (z + 0.5) * cs, v->origin.z, v->cube_size, v->size_z);
             for (int32_t x = 0; x < hf->width && vz >= 0; ++x) {
-                int64_t vx = voxel_cell_at(hf->bmin[0] + (x + 0.5) * cs, v->origin.x,
-                                           v->cube_size, v->size_x);
+                int64_t vx = voxel_cell_at(hf->bmin[0] + (x + 0.5) * cs, v->origin.x, v->cube_size,
+                                           v->size_x);
                 for (uint32_t y = 0; y < v->size_y && vx >= 0; ++y) {
                     size_t i = voxel_index(v, (size_t)vx, y, (size_t)vz);
                     WF_CHECK_ARG(v->solid[i] == 0 || voxel_area_is_valid(v->areas[i]));

@@ -22,10 +22,14 @@
 
 static const char* issue_name(wf_mesh_issue_kind kind) {
     switch (kind) {
-    case WF_MESH_ISSUE_SEAM_BLOCKED: return "seam_blocked";
-    case WF_MESH_ISSUE_ONE_WAY_LINK: return "one_way_link";
-    case WF_MESH_ISSUE_LOOSE_OFFMESH: return "loose_offmesh_link";
-    case WF_MESH_ISSUE_NOT_CONVEX: return "not_convex";
+    case WF_MESH_ISSUE_SEAM_BLOCKED:
+        return "seam_blocked";
+    case WF_MESH_ISSUE_ONE_WAY_LINK:
+        return "one_way_link";
+    case WF_MESH_ISSUE_LOOSE_OFFMESH:
+        return "loose_offmesh_link";
+    case WF_MESH_ISSUE_NOT_CONVEX:
+        return "not_convex";
     }
     return "unknown";
 }
@@ -61,12 +65,13 @@ static wf_status run_check(wf_query* q, const wf_mesh_check_desc* base, uint32_t
         printf("]}");
         return st;
     }
-    printf("%s],\n  \"seam_probes\": %u, \"seam_blocked\": %u, \"seam_grazing\": %u, \"seam_offset\": %u, \"links_checked\": %u, "
+    printf("%s],\n  \"seam_probes\": %u, \"seam_blocked\": %u, \"seam_grazing\": %u, "
+           "\"seam_offset\": %u, \"links_checked\": %u, "
            "\"one_way_links\": %u, \"loose_offmesh_links\": %u, \"polys_checked\": %u, "
            "\"non_convex_polys\": %u, \"failures_total\": %u, \"failures_listed\": %u}",
-           p.printed > 0 ? "\n  " : "", r->seam_probes, r->seam_blocked, r->seam_grazing, r->seam_offset, r->links_checked,
-           r->one_way_links, r->loose_offmesh_links, r->polys_checked, r->non_convex_polys,
-           r->issue_count, p.printed);
+           p.printed > 0 ? "\n  " : "", r->seam_probes, r->seam_blocked, r->seam_grazing,
+           r->seam_offset, r->links_checked, r->one_way_links, r->loose_offmesh_links,
+           r->polys_checked, r->non_convex_polys, r->issue_count, p.printed);
     return WF_OK;
 }
 
@@ -167,8 +172,8 @@ int cmd_check(int argc, char** argv) {
     }
     wf_tilecache* tc = NULL;
     tool_log log = {.command = "check", .hold = true};
-    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size,
-                                     &tc);
+    wf_status st =
+        wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size, &tc);
     if (st != WF_OK) {
         report_cache_error("check", path, data, size, st, &log);
         free(data);
@@ -184,9 +189,8 @@ int cmd_check(int argc, char** argv) {
         fprintf(stderr, "wayfarer check: out of memory\n");
         rc = EXIT_INPUT;
     }
-    wf_mesh_check_desc desc = {.seam_offset = (float)offset,
-                               .seam_spacing = (float)spacing,
-                               .max_climb = (float)climb};
+    wf_mesh_check_desc desc = {
+        .seam_offset = (float)offset, .seam_spacing = (float)spacing, .max_climb = (float)climb};
     if (rc == 0 && climb == 0.0) {
         desc.max_climb = wf_tilecache_get_params(tc)->agent_climb;
     }

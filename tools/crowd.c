@@ -105,12 +105,12 @@ int cmd_crowd(int argc, char** argv) {
     const char* quality = "high";
     uint32_t agents = 1000, frames = 300, seed = 1, workers = 1, separation_every = 10;
     for (int i = 1; i < argc; ++i) {
-        uint32_t* number = strcmp(argv[i], "--agents") == 0    ? &agents
-                         : strcmp(argv[i], "--frames") == 0    ? &frames
-                         : strcmp(argv[i], "--seed") == 0      ? &seed
-                         : strcmp(argv[i], "--workers") == 0   ? &workers
-                         : strcmp(argv[i], "--gap-every") == 0 ? &separation_every
-                                                               : NULL;
+        uint32_t* number = strcmp(argv[i], "--agents") == 0      ? &agents
+                           : strcmp(argv[i], "--frames") == 0    ? &frames
+                           : strcmp(argv[i], "--seed") == 0      ? &seed
+                           : strcmp(argv[i], "--workers") == 0   ? &workers
+                           : strcmp(argv[i], "--gap-every") == 0 ? &separation_every
+                                                                 : NULL;
         if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc) {
             path = argv[++i];
         } else if (strcmp(argv[i], "--avoidance") == 0 && i + 1 < argc) {
@@ -287,9 +287,10 @@ int cmd_crowd(int argc, char** argv) {
             snprintf(gap_text, sizeof gap_text, "%.4f", gap);
         }
         static const char* phase_names[WF_CROWD_PHASE_COUNT] = {
-            "validate", "paths", "callbacks", "topology", "grid", "neighbours", "corners",
+            "validate", "paths",     "callbacks", "topology",   "grid",    "neighbours", "corners",
             "steering", "avoidance", "integrate", "collisions", "surface", "events"};
-        printf("{\"agents\": %u, \"frames\": %u, \"workers\": %u, \"seed\": %u, \"avoidance\": \"%s\", "
+        printf("{\"agents\": %u, \"frames\": %u, \"workers\": %u, \"seed\": %u, \"avoidance\": "
+               "\"%s\", "
                "\"frame_ms_mean\": %.4f, \"frame_ms_p95\": %.4f, \"us_per_agent_frame\": %.4f, "
                "\"arrivals\": %u, \"paths\": %u, \"partial_paths\": %u, "
                "\"path_wait_mean_s\": %.4f, \"path_wait_max_s\": %.4f, \"max_queued\": %u, "
@@ -298,7 +299,8 @@ int cmd_crowd(int argc, char** argv) {
                placed, frames, workers, seed, quality, mean, p95, mean * 1e3 / placed, run.arrivals,
                run.results, run.partial, run.results > 0 ? run.wait_sum / run.results : 0.0,
                run.wait_max, max_queued, replans, blocked, gap_text,
-               off_mesh(run.crowd, run.query, ids, placed), wf_crowd_get_stats(run.crowd).memory_bytes);
+               off_mesh(run.crowd, run.query, ids, placed),
+               wf_crowd_get_stats(run.crowd).memory_bytes);
         for (int k = 0; k < WF_CROWD_PHASE_COUNT; ++k) {
             printf("%s\"%s\": %.4f", k > 0 ? ", " : "", phase_names[k], phase_ms[k] / frames);
         }

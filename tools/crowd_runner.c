@@ -33,9 +33,9 @@ typedef struct run_state {
     float* walked;        ///< until the first arrival
     float* first_arrival; ///< s, < 0: not yet
     bool* ever;
-    bool* at_target;      ///< within the arrival radius of the current target
-    bool* request_due;    ///< a move request to (re)send (the queue was full)
-    bool* second_door;    ///< went through the scene's second door (two_doors)
+    bool* at_target;   ///< within the arrival radius of the current target
+    bool* request_due; ///< a move request to (re)send (the queue was full)
+    bool* second_door; ///< went through the scene's second door (two_doors)
     body* bodies;
     float max_speed;
 } run_state;
@@ -276,9 +276,8 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     cd.logger.quiet = true;
     cd.crowding_cost = settings->crowding;
     if (r->ids == NULL || r->target == NULL || r->previous == NULL || r->shortest == NULL ||
-        r->walked == NULL || r->first_arrival == NULL || r->ever == NULL ||
-        r->at_target == NULL || r->request_due == NULL || r->second_door == NULL ||
-        r->bodies == NULL ||
+        r->walked == NULL || r->first_arrival == NULL || r->ever == NULL || r->at_target == NULL ||
+        r->request_due == NULL || r->second_door == NULL || r->bodies == NULL ||
         wf_crowd_create(&cd, &r->crowd) != WF_OK) {
         fprintf(stderr, "wayfarer scenarios: out of memory\n");
         return EXIT_INPUT;

@@ -36,9 +36,9 @@
 #define SCENE_SECONDS 60.0f
 
 const char* const scene_names[] = {
-    "circle32",      "circle128",     "crossing",      "door_1way_1.5", "door_1way_2",
-    "door_1way_3",   "door_2way_1.5", "door_2way_2",   "door_2way_3",   "two_doors",
-    "corridor",      "tjunction",     "nav_test500",   "demo",
+    "circle32",    "circle128",     "crossing",    "door_1way_1.5", "door_1way_2",
+    "door_1way_3", "door_2way_1.5", "door_2way_2", "door_2way_3",   "two_doors",
+    "corridor",    "tjunction",     "nav_test500", "demo",
 };
 const uint32_t scene_name_count = sizeof scene_names / sizeof scene_names[0];
 
@@ -59,7 +59,7 @@ static void add_wall(tri_builder* t, float x0, float z0, float x1, float z1) {
     uint32_t v[8];
     for (uint32_t k = 0; k < 8u; ++k) {
         v[k] = tri_builder_vert(t, (k & 1u) ? x1 : x0, (k & 4u) ? WALL_HEIGHT : 0.0f,
-                        (k & 2u) ? z1 : z0);
+                                (k & 2u) ? z1 : z0);
     }
     // Indices: bit 0 = x1, bit 1 = z1, bit 2 = top.
     tri_builder_quad(t, v[4], v[6], v[7], v[5]); // top, counter-clockwise from above
@@ -340,8 +340,8 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to) {
     if (wf_query_find_nearest_poly(s->query, from, ext, &f, &a, &pa) != WF_OK ||
         wf_query_find_nearest_poly(s->query, to, ext, &f, &b, &pb) != WF_OK ||
         wf_query_find_path(s->query, a, b, pa, pb, &f, path, PATH_MAX, &r) != WF_OK ||
-        wf_query_find_straight_path(s->query, pa, pb, path, r.count, points, STRAIGHT_MAX, 0,
-                                    &n) != WF_OK) {
+        wf_query_find_straight_path(s->query, pa, pb, path, r.count, points, STRAIGHT_MAX, 0, &n) !=
+            WF_OK) {
         return -1.0f;
     }
     float length = 0.0f;
@@ -371,8 +371,8 @@ static int place_random(scene* s, uint32_t n) {
             found = scene_path_length(s, s->starts[i], s->targets[i]) >= 0.0f;
         }
         if (!found) {
-            fprintf(stderr, "wayfarer scenarios: %s: no reachable target for agent %u\n",
-                    s->name, i);
+            fprintf(stderr, "wayfarer scenarios: %s: no reachable target for agent %u\n", s->name,
+                    i);
             return SCENE_FAILED;
         }
     }
@@ -393,7 +393,8 @@ static int build_level(scene* s, const scene_settings* settings, bool demo) {
         s->seconds = (float)DEMO_FRAMES * SCENE_DT;
         s->note = "static demo level (doors open, no crates); a new random reachable target on "
                   "every arrival and on every crowd ARRIVED or BLOCKED event";
-        return rc != 0 ? rc : place_random(s, settings->agents > 0 ? settings->agents : DEMO_AGENTS);
+        return rc != 0 ? rc
+                       : place_random(s, settings->agents > 0 ? settings->agents : DEMO_AGENTS);
     }
     const char* root = settings->testdata != NULL ? settings->testdata : "../shared/testdata";
     char path[1024];
@@ -419,7 +420,8 @@ static int build_level(scene* s, const scene_settings* settings, bool demo) {
     }
     int rc = build_navmesh(s, wf_geom_data_view(geom));
     wf_geom_data_destroy(geom);
-    return rc != 0 ? rc : place_random(s, settings->agents > 0 ? settings->agents : NAV_TEST_AGENTS);
+    return rc != 0 ? rc
+                   : place_random(s, settings->agents > 0 ? settings->agents : NAV_TEST_AGENTS);
 }
 
 static int build_named(scene* s, const scene_settings* settings, tri_builder* t) {
@@ -448,7 +450,9 @@ static int build_named(scene* s, const scene_settings* settings, tri_builder* t)
         rc = SCENE_FAILED;
     }
     if (rc == 0) {
-        wf_geom g = {.verts = t->verts, .vert_count = t->vert_count, .tris = t->tris,
+        wf_geom g = {.verts = t->verts,
+                     .vert_count = t->vert_count,
+                     .tris = t->tris,
                      .tri_count = t->tri_count};
         rc = build_navmesh(s, g);
     }

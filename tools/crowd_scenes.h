@@ -22,16 +22,16 @@
 
 /// What a run may change from a scene's own settings.
 typedef struct scene_settings {
-    float seconds;          ///< 0: the scene's own length (60 s; the demo 1,000 frames)
-    uint32_t agents;        ///< 0: the scene's own count (scenes of fixed formations ignore it)
-    uint32_t avoidance;     ///< avoidance preset index (wf_avoidance_quality), default high
-    uint32_t workers;       ///< 0 or 1: inline
-    uint32_t seed;          ///< placement seed (random scenes); 0 is a seed like any other
+    float seconds;      ///< 0: the scene's own length (60 s; the demo 1,000 frames)
+    uint32_t agents;    ///< 0: the scene's own count (scenes of fixed formations ignore it)
+    uint32_t avoidance; ///< avoidance preset index (wf_avoidance_quality), default high
+    uint32_t workers;   ///< 0 or 1: inline
+    uint32_t seed;      ///< placement seed (random scenes); 0 is a seed like any other
     /// Fixed formations: each start moved by up to this much (m, each axis,
     /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
     float jitter;
-    float crowding;         ///< wf_crowd_desc.crowding_cost (0: off)
-    const char* testdata;   ///< the shared test data folder (NULL: ../shared/testdata)
+    float crowding;       ///< wf_crowd_desc.crowding_cost (0: off)
+    const char* testdata; ///< the shared test data folder (NULL: ../shared/testdata)
 } scene_settings;
 
 /// scene_build results besides 0.
@@ -42,23 +42,23 @@ typedef struct scene {
     const char* name;
     wf_tilecache* tc;
     wf_mesh* mesh;
-    wf_query* query;          ///< on mesh, with enough nodes for any path of the scene
+    wf_query* query; ///< on mesh, with enough nodes for any path of the scene
     uint32_t agent_count;
-    wf_vec3* starts;          ///< on the navmesh (snapped)
-    wf_vec3* targets;         ///< on the navmesh (snapped)
-    uint32_t starts_on_mesh;  ///< starts that lay on the navmesh before snapping (within 5 cm)
+    wf_vec3* starts;         ///< on the navmesh (snapped)
+    wf_vec3* targets;        ///< on the navmesh (snapped)
+    uint32_t starts_on_mesh; ///< starts that lay on the navmesh before snapping (within 5 cm)
     uint32_t targets_on_mesh;
-    float seconds;            ///< default run length
+    float seconds; ///< default run length
     /// Targets are replaced on arrival (the demo): a new random reachable one.
     bool retarget;
-    wf_rng rng;               ///< for new targets
-    float door_width;         ///< m, door scenes (0 otherwise)
+    wf_rng rng;       ///< for new targets
+    float door_width; ///< m, door scenes (0 otherwise)
     /// two_doors: the free door's centre on the wall (x; the wall is z = 0)
     /// and width (0: no second door).
     float second_door_x, second_door_width;
-    const char* note;         ///< a remark for the report, or NULL
-    char skip_reason[160];    ///< why the scene was skipped (SCENE_SKIPPED)
-    wf_poly_ref* path_scratch;            ///< scene_path_length's buffers
+    const char* note;          ///< a remark for the report, or NULL
+    char skip_reason[160];     ///< why the scene was skipped (SCENE_SKIPPED)
+    wf_poly_ref* path_scratch; ///< scene_path_length's buffers
     wf_straight_point* straight_scratch;
 } scene;
 
@@ -80,16 +80,16 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to);
 typedef struct scene_metrics {
     uint32_t agents, frames;
     float seconds;
-    uint32_t reachable;             ///< agents with a complete path to their first target
+    uint32_t reachable; ///< agents with a complete path to their first target
     double arrived_10, arrived_30, arrived_60; ///< shares whose first arrival came by then
-    uint32_t arrived;               ///< agents that reached their first target
+    uint32_t arrived;                          ///< agents that reached their first target
     uint32_t never_arrived;
-    double arrival_time_mean, arrival_time_max;   ///< s, of the arrived
-    double path_ratio_mean, path_ratio_max;       ///< walked / shortest, of the arrived
-    uint64_t overlap_pair_frames;   ///< pairs overlapping by more than 0.1 m, summed over frames
+    double arrival_time_mean, arrival_time_max; ///< s, of the arrived
+    double path_ratio_mean, path_ratio_max;     ///< walked / shortest, of the arrived
+    uint64_t overlap_pair_frames; ///< pairs overlapping by more than 0.1 m, summed over frames
     uint64_t overlap_pair_frames_after_2s;
     double worst_overlap, worst_overlap_after_2s; ///< m (0: never touched)
-    double standing_agent_seconds;  ///< speed < 0.1 m/s while not arrived
+    double standing_agent_seconds;                ///< speed < 0.1 m/s while not arrived
     uint32_t blocked_events, arrival_events;
     uint32_t arrival_events_far;    ///< ARRIVED events further than the arrival radius
     uint32_t stopped_short_events;  ///< STOPPED_SHORT events (the target was taken)

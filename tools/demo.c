@@ -31,13 +31,13 @@
 
 typedef struct demo_options {
     uint32_t agents, frames, seed, workers;
-    const char* level;   ///< NULL: generated
-    const char* out;     ///< HTML replay
-    const char* svg;     ///< optional SVG snapshot
+    const char* level;        ///< NULL: generated
+    const char* out;          ///< HTML replay
+    const char* svg;          ///< optional SVG snapshot
     const char* export_level; ///< write the generated level as OBJ and stop
     bool quiet;
-    bool json;           ///< the summary as one JSON object
-    bool timings;        ///< keep the milliseconds in the replay
+    bool json;    ///< the summary as one JSON object
+    bool timings; ///< keep the milliseconds in the replay
 } demo_options;
 
 typedef struct crate {
@@ -68,15 +68,15 @@ static int parse_options(int argc, char** argv, demo_options* o) {
     o->out = "wayfarer-demo.html";
     for (int i = 1; i < argc; ++i) {
         uint32_t* number = strcmp(argv[i], "--agents") == 0    ? &o->agents
-                         : strcmp(argv[i], "--frames") == 0    ? &o->frames
-                         : strcmp(argv[i], "--seed") == 0      ? &o->seed
-                         : strcmp(argv[i], "--workers") == 0   ? &o->workers
+                           : strcmp(argv[i], "--frames") == 0  ? &o->frames
+                           : strcmp(argv[i], "--seed") == 0    ? &o->seed
+                           : strcmp(argv[i], "--workers") == 0 ? &o->workers
                                                                : NULL;
-        const char** text = strcmp(argv[i], "--level") == 0        ? &o->level
-                          : strcmp(argv[i], "--out") == 0          ? &o->out
-                          : strcmp(argv[i], "--svg") == 0          ? &o->svg
-                          : strcmp(argv[i], "--export-level") == 0 ? &o->export_level
-                                                                   : NULL;
+        const char** text = strcmp(argv[i], "--level") == 0          ? &o->level
+                            : strcmp(argv[i], "--out") == 0          ? &o->out
+                            : strcmp(argv[i], "--svg") == 0          ? &o->svg
+                            : strcmp(argv[i], "--export-level") == 0 ? &o->export_level
+                                                                     : NULL;
         if (strcmp(argv[i], "--quiet") == 0) {
             o->quiet = true;
         } else if (strcmp(argv[i], "--json") == 0) {
@@ -123,8 +123,10 @@ static int export_level(const demo_options* o) {
     FILE* f = fopen(o->export_level, "wb");
     bool failed = f == NULL;
     if (f != NULL) {
-        fprintf(f, "# The generated level of `wayfarer demo --seed %u` (doors and crates are\n"
-                   "# obstacles the demo adds at run time, not part of the level).\n", o->seed);
+        fprintf(f,
+                "# The generated level of `wayfarer demo --seed %u` (doors and crates are\n"
+                "# obstacles the demo adds at run time, not part of the level).\n",
+                o->seed);
         for (uint32_t i = 0; i < level.vert_count; ++i) {
             const float* v = &level.verts[i * 3u];
             fprintf(f, "v %.9g %.9g %.9g\n", (double)v[0], (double)v[1], (double)v[2]);
@@ -182,8 +184,10 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
     } else if ((rc = read_file(o->level, &file, &size)) != 0) {
         return rc;
     } else if (level_kind_of(o->level, file, size) == LEVEL_UNKNOWN) {
-        fprintf(stderr, "wayfarer demo: --level %s: neither a Wavefront OBJ (FILE.obj) nor a "
-                        "tile cache (FILE.wfc, from `wayfarer build`)\n", o->level);
+        fprintf(stderr,
+                "wayfarer demo: --level %s: neither a Wavefront OBJ (FILE.obj) nor a "
+                "tile cache (FILE.wfc, from `wayfarer build`)\n",
+                o->level);
         free(file);
         return EXIT_INPUT;
     } else if (level_kind_of(o->level, file, size) == LEVEL_OBJ) {
@@ -261,8 +265,8 @@ static void change_the_world(demo_state* d, uint32_t frame) {
         } else {
             wf_obstacle_desc od;
             memset(&od, 0, sizeof od);
-            od.shape = fabsf(d->level.doors[k].yaw) > 0.0f ? WF_OBSTACLE_ORIENTED_BOX
-                                                           : WF_OBSTACLE_BOX;
+            od.shape =
+                fabsf(d->level.doors[k].yaw) > 0.0f ? WF_OBSTACLE_ORIENTED_BOX : WF_OBSTACLE_BOX;
             od.position = d->level.doors[k].center;
             od.half_extents = d->level.doors[k].half_extents;
             od.yaw = d->level.doors[k].yaw;
@@ -434,9 +438,9 @@ int cmd_demo(int argc, char** argv) {
         }
     }
     if (rc == 0) {
-        const char* failed = replay_write_html(rp, o.out) != 0 ? o.out
-                           : o.svg != NULL && replay_write_svg(rp, o.svg) != 0 ? o.svg
-                                                                               : NULL;
+        const char* failed = replay_write_html(rp, o.out) != 0                   ? o.out
+                             : o.svg != NULL && replay_write_svg(rp, o.svg) != 0 ? o.svg
+                                                                                 : NULL;
         if (failed != NULL) {
             fprintf(stderr, "wayfarer demo: cannot write %s\n", failed);
             rc = EXIT_INPUT;
@@ -449,9 +453,9 @@ int cmd_demo(int argc, char** argv) {
         }
         qsort(frame_ms, o.frames, sizeof(double), compare_doubles);
         static const char* names[WF_CROWD_PHASE_COUNT] = {
-            "phase_validate_ms", "phase_paths_ms", "phase_callbacks_ms", "phase_topology_ms",
-            "phase_grid_ms", "phase_neighbours_ms", "phase_corners_ms", "phase_steering_ms",
-            "phase_avoidance_ms", "phase_integrate_ms", "phase_collisions_ms", "phase_surface_ms",
+            "phase_validate_ms",  "phase_paths_ms",      "phase_callbacks_ms",  "phase_topology_ms",
+            "phase_grid_ms",      "phase_neighbours_ms", "phase_corners_ms",    "phase_steering_ms",
+            "phase_avoidance_ms", "phase_integrate_ms",  "phase_collisions_ms", "phase_surface_ms",
             "phase_events_ms"};
         wf_job_system jobs = wf_world_jobs(d->world);
         report_field fields[16 + WF_CROWD_PHASE_COUNT];

@@ -57,8 +57,8 @@
 #define INNER_T 0.3f
 #define TOP_WALL_H 3.0f
 #define DOOR_W 2.0f
-#define DOOR_CLEAR 2.5f  ///< opening height (lintel above)
-#define DOOR_SIDE 1.5f   ///< demo_door.sides: distance from the wall's centre line
+#define DOOR_CLEAR 2.5f ///< opening height (lintel above)
+#define DOOR_SIDE 1.5f  ///< demo_door.sides: distance from the wall's centre line
 #define RAIL_H 1.0f
 #define RAIL_T 0.2f
 
@@ -79,14 +79,17 @@ typedef struct rect {
 } rect;
 
 /// The building's ramps, the bridge and the tower (fixed).
-#define BRIDGE_RECT {-4.0f, 6.5f, 6.0f, 9.5f}
-#define TOWER_RECT {6.0f, 4.0f, 14.0f, 12.0f}
-#define TOWER_RAMP_RECT {14.0f, 6.5f, 34.0f, 9.5f}
+#define BRIDGE_RECT                                                                                \
+    { -4.0f, 6.5f, 6.0f, 9.5f }
+#define TOWER_RECT                                                                                 \
+    { 6.0f, 4.0f, 14.0f, 12.0f }
+#define TOWER_RAMP_RECT                                                                            \
+    { 14.0f, 6.5f, 34.0f, 9.5f }
 static const rect RAMP01 = {-45.6f, 3.0f, -42.6f, 13.0f}; ///< floor 0 -> 1, rises to +z
 static const rect RAMP12 = {-7.4f, -13.0f, -4.4f, -3.0f}; ///< floor 1 -> 2, rises to -z
 static const rect BRIDGE = BRIDGE_RECT;
 static const rect TOWER = TOWER_RECT;
-static const rect TOWER_RAMP = TOWER_RAMP_RECT;           ///< rises to -x
+static const rect TOWER_RAMP = TOWER_RAMP_RECT; ///< rises to -x
 #define TOWER_H 8.0f
 
 /// Footprints nothing else may stand on (hills, boxes and crate spots keep
@@ -168,9 +171,7 @@ static const door_def DOORS[] = {
 };
 #define DOOR_COUNT (sizeof DOORS / sizeof DOORS[0])
 
-static bool rect_empty(rect r) {
-    return !(r.x1 - r.x0 > 1e-4f && r.z1 - r.z0 > 1e-4f);
-}
+static bool rect_empty(rect r) { return !(r.x1 - r.x0 > 1e-4f && r.z1 - r.z0 > 1e-4f); }
 
 /// The corners of r in the order that is counter-clockwise seen from above:
 /// (x0, z0), (x0, z1), (x1, z1), (x1, z0).
@@ -228,8 +229,8 @@ static void b_box(tri_builder* b, rect r, float y0, float y1, bool bottom) {
 }
 
 /// A box turned by yaw about Y (no bottom face).
-static void b_turned_box(tri_builder* b, float cx, float cz, float hx, float hz, float yaw, float y0,
-                         float y1) {
+static void b_turned_box(tri_builder* b, float cx, float cz, float hx, float hz, float yaw,
+                         float y0, float y1) {
     const float local[4][2] = {{-hx, -hz}, {-hx, hz}, {hx, hz}, {hx, -hz}};
     float s = sinf(yaw), co = cosf(yaw);
     float c[4][2];
@@ -258,8 +259,7 @@ static void b_ramp(tri_builder* b, rect r, int high, float y_base, float y_high)
     for (int i = 0; i < 4; ++i) {
         bool at_high = (high == HIGH_X1 && c[i][0] == r.x1) ||
                        (high == HIGH_X0 && c[i][0] == r.x0) ||
-                       (high == HIGH_Z1 && c[i][1] == r.z1) ||
-                       (high == HIGH_Z0 && c[i][1] == r.z0);
+                       (high == HIGH_Z1 && c[i][1] == r.z1) || (high == HIGH_Z0 && c[i][1] == r.z0);
         h[i] = at_high ? y_high : y_base;
     }
     uint32_t top[4];
@@ -385,8 +385,8 @@ static void b_ground(tri_builder* b, const float* h) {
     uint32_t first = b->vert_count;
     for (uint32_t iz = 0; iz < GRID_VERTS; ++iz) {
         for (uint32_t ix = 0; ix < GRID_VERTS; ++ix) {
-            (void)tri_builder_vert(b, -GROUND_HALF + GROUND_STEP * (float)ix, h[iz * GRID_VERTS + ix],
-                         -GROUND_HALF + GROUND_STEP * (float)iz);
+            (void)tri_builder_vert(b, -GROUND_HALF + GROUND_STEP * (float)ix,
+                                   h[iz * GRID_VERTS + ix], -GROUND_HALF + GROUND_STEP * (float)iz);
         }
     }
     for (uint32_t iz = 0; iz < GROUND_CELLS; ++iz) {
@@ -400,8 +400,8 @@ static void b_ground(tri_builder* b, const float* h) {
             bool cut = false;
             for (uint32_t k = 0; k < cut_count; ++k) {
                 rect c = cuts[k];
-                cut = cut || !(c.x1 <= cell.x0 || c.x0 >= cell.x1 || c.z1 <= cell.z0 ||
-                               c.z0 >= cell.z1);
+                cut = cut ||
+                      !(c.x1 <= cell.x0 || c.x0 >= cell.x1 || c.z1 <= cell.z0 || c.z0 >= cell.z1);
             }
             // Hills keep away from the structures, so a cut cell is flat.
             if (cut) {
@@ -465,12 +465,12 @@ static void b_building(tri_builder* b, const float* door_pos) {
     const float rail_pad = RAIL_T;
     b_box(b, (rect){RAMP01.x1, RAMP01.z0, RAMP01.x1 + rail_pad, RAMP01.z1}, floor_y(1),
           floor_y(1) + RAIL_H, false);
-    b_box(b, (rect){RAMP01.x0, RAMP01.z0 - rail_pad, RAMP01.x1 + rail_pad, RAMP01.z0},
-          floor_y(1), floor_y(1) + RAIL_H, false);
+    b_box(b, (rect){RAMP01.x0, RAMP01.z0 - rail_pad, RAMP01.x1 + rail_pad, RAMP01.z0}, floor_y(1),
+          floor_y(1) + RAIL_H, false);
     b_box(b, (rect){RAMP12.x0 - rail_pad, RAMP12.z0, RAMP12.x0, RAMP12.z1}, floor_y(2),
           floor_y(2) + RAIL_H, false);
-    b_box(b, (rect){RAMP12.x0 - rail_pad, RAMP12.z1, RAMP12.x1, RAMP12.z1 + rail_pad},
-          floor_y(2), floor_y(2) + RAIL_H, false);
+    b_box(b, (rect){RAMP12.x0 - rail_pad, RAMP12.z1, RAMP12.x1, RAMP12.z1 + rail_pad}, floor_y(2),
+          floor_y(2) + RAIL_H, false);
     for (uint32_t f = 0; f < FLOORS; ++f) {
         float y0 = floor_y(f);
         float y1 = f + 1u < FLOORS ? floor_y(f + 1u) - SLAB_T : y0 + TOP_WALL_H;
@@ -688,9 +688,10 @@ int demo_level_generate(uint64_t seed, demo_level* out) {
     for (uint32_t d = 0; d < DOOR_COUNT; ++d) {
         float j = DOORS[d].jitter;
         // Whole decimetres, so the openings fall on round numbers.
-        float shift = j > 0.0f ? (float)(int32_t)wf_rng_below(&door_rng, (uint32_t)(20.0f * j) + 1u)
-                                     * 0.1f - j
-                               : 0.0f;
+        float shift =
+            j > 0.0f
+                ? (float)(int32_t)wf_rng_below(&door_rng, (uint32_t)(20.0f * j) + 1u) * 0.1f - j
+                : 0.0f;
         door_pos[d] = DOORS[d].pos + shift;
     }
     hill hills[HILLS_MAX];
@@ -718,8 +719,8 @@ int demo_level_generate(uint64_t seed, demo_level* out) {
     b_bridge_and_tower(&b);
     b_boxes(&b, boxes, box_count, heights);
 
-    out->crate_spot_count = place_spots(&spot_rng, hills, hill_count, boxes, box_count, heights,
-                                        out->crate_spots);
+    out->crate_spot_count =
+        place_spots(&spot_rng, hills, hill_count, boxes, box_count, heights, out->crate_spots);
     free(heights);
     free(boxes);
     if (b.failed) {
@@ -742,10 +743,10 @@ int demo_level_generate(uint64_t seed, demo_level* out) {
     out->bmax = wf_v3(-1e30f, -1e30f, -1e30f);
     for (uint32_t i = 0; i < out->vert_count; ++i) {
         const float* v = &out->verts[3u * i];
-        out->bmin = wf_v3(fminf(out->bmin.x, v[0]), fminf(out->bmin.y, v[1]),
-                          fminf(out->bmin.z, v[2]));
-        out->bmax = wf_v3(fmaxf(out->bmax.x, v[0]), fmaxf(out->bmax.y, v[1]),
-                          fmaxf(out->bmax.z, v[2]));
+        out->bmin =
+            wf_v3(fminf(out->bmin.x, v[0]), fminf(out->bmin.y, v[1]), fminf(out->bmin.z, v[2]));
+        out->bmax =
+            wf_v3(fmaxf(out->bmax.x, v[0]), fmaxf(out->bmax.y, v[1]), fmaxf(out->bmax.z, v[2]));
     }
     return 0;
 }

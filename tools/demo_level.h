@@ -31,15 +31,15 @@ typedef struct demo_door {
 
 /// A room of the building: its floor area (inside the walls) at floor height.
 typedef struct demo_room {
-    wf_vec3 center;          ///< on the floor, clear of ramps and stairwells
-    wf_vec3 half_extents;    ///< x and z: inside the walls; y: 0
-    uint32_t floor;          ///< 0 = ground
+    wf_vec3 center;       ///< on the floor, clear of ramps and stairwells
+    wf_vec3 half_extents; ///< x and z: inside the walls; y: 0
+    uint32_t floor;       ///< 0 = ground
 } demo_room;
 
 typedef struct demo_level {
-    float* verts;            ///< vert_count * 3
+    float* verts; ///< vert_count * 3
     uint32_t vert_count;
-    uint32_t* tris;          ///< tri_count * 3, counter-clockwise seen from above
+    uint32_t* tris; ///< tri_count * 3, counter-clockwise seen from above
     uint32_t tri_count;
     demo_door doors[DEMO_MAX_DOORS];
     uint32_t door_count;
@@ -48,11 +48,11 @@ typedef struct demo_level {
     wf_vec3 crate_spots[DEMO_MAX_SPOTS];
     uint32_t crate_spot_count;
     wf_vec3 bmin, bmax;
-    uint32_t floors;         ///< storeys of the building (ground included)
+    uint32_t floors; ///< storeys of the building (ground included)
     demo_room rooms[DEMO_MAX_ROOMS];
     uint32_t room_count;
-    wf_vec3 bridge_mid;      ///< middle of the bridge, on its deck
-    wf_vec3 tower_top;       ///< middle of the tower's top platform
+    wf_vec3 bridge_mid; ///< middle of the bridge, on its deck
+    wf_vec3 tower_top;  ///< middle of the tower's top platform
 } demo_level;
 
 /// Generates the level for a seed (the same seed gives the same bytes).

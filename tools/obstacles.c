@@ -209,11 +209,11 @@ int cmd_obstacles(int argc, char** argv) {
             path = argv[i];
             continue;
         }
-        uint32_t* target = strcmp(argv[i], "--count") == 0     ? &count
-                         : strcmp(argv[i], "--workers") == 0   ? &workers
-                         : strcmp(argv[i], "--budget-us") == 0 ? &budget_us
-                         : strcmp(argv[i], "--seed") == 0      ? &seed
-                                                               : NULL;
+        uint32_t* target = strcmp(argv[i], "--count") == 0       ? &count
+                           : strcmp(argv[i], "--workers") == 0   ? &workers
+                           : strcmp(argv[i], "--budget-us") == 0 ? &budget_us
+                           : strcmp(argv[i], "--seed") == 0      ? &seed
+                                                                 : NULL;
         if (target == NULL || i + 1 >= argc || !parse_count(argv[i + 1], target)) {
             fprintf(stderr, "wayfarer obstacles: unknown option or bad value: %s\n", argv[i]);
             return usage_error("obstacles");

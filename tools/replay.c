@@ -330,7 +330,7 @@ static uint8_t* encode_shape(const replay* r, uint8_t* p, const wf_obstacle_desc
             xz[i][1] = o->position.z - lx * s + lz * c;
         }
         *p++ = (uint8_t)(1u | painted);
-        return put_outline(r, p, (const float (*)[2])xz, 4);
+        return put_outline(r, p, (const float(*)[2])xz, 4);
     }
     case WF_OBSTACLE_PRISM:
     default: {
@@ -340,7 +340,7 @@ static uint8_t* encode_shape(const replay* r, uint8_t* p, const wf_obstacle_desc
             xz[i][1] = o->verts[i].z;
         }
         *p++ = (uint8_t)(1u | painted);
-        return put_outline(r, p, (const float (*)[2])xz, n);
+        return put_outline(r, p, (const float(*)[2])xz, n);
     }
     }
 }
@@ -689,11 +689,21 @@ static void write_json_string(FILE* f, const char* s) {
 void replay_write_html_text(FILE* f, const char* s) {
     for (const char* p = s; *p != 0; ++p) {
         switch (*p) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*p, f); break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*p, f);
+            break;
         }
     }
 }
@@ -753,8 +763,8 @@ static uint32_t frames_check(const replay* r) {
 static void write_meta(FILE* f, const replay* r, const encoded* e, size_t packed) {
     fputs("{\"version\":1,\"title\":", f);
     write_json_string(f, r->title);
-    fprintf(f, ",\"dt\":%.9g,\"stride\":%u,\"unit\":%.9g", (double)r->desc.dt,
-            r->desc.frame_stride, r->unit);
+    fprintf(f, ",\"dt\":%.9g,\"stride\":%u,\"unit\":%.9g", (double)r->desc.dt, r->desc.frame_stride,
+            r->unit);
     fprintf(f, ",\"origin\":[%.6f,%.6f,%.6f]", r->origin[0], r->origin[1], r->origin[2]);
     fprintf(f, ",\"bmin\":[%.4f,%.4f,%.4f],\"bmax\":[%.4f,%.4f,%.4f]", (double)r->bmin[0],
             (double)r->bmin[1], (double)r->bmin[2], (double)r->bmax[0], (double)r->bmax[1],
@@ -763,8 +773,7 @@ static void write_meta(FILE* f, const replay* r, const encoded* e, size_t packed
             r->poly_count, r->offmesh_count, r->col_count, r->frame_count, tracked_columns(r));
     fprintf(f, ",\"obstacleSets\":%u,\"framesSeen\":%llu,\"agentsDropped\":%u", r->set_count,
             (unsigned long long)r->calls, r->agents_dropped);
-    fprintf(f, ",\"check\":%u,\"timings\":%s", frames_check(r),
-            r->desc.timings ? "true" : "false");
+    fprintf(f, ",\"check\":%u,\"timings\":%s", frames_check(r), r->desc.timings ? "true" : "false");
     fprintf(f, ",\"rawBytes\":%zu,\"packedBytes\":%zu,\"sections\":[", e->raw.size, packed);
     for (size_t i = 0; i < sizeof e->section / sizeof e->section[0]; ++i) {
         fprintf(f, "%s%zu", i > 0 ? "," : "", e->section[i]);

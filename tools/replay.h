@@ -23,9 +23,9 @@ typedef struct replay replay;
 
 typedef struct replay_desc {
     uint32_t max_agents;
-    uint32_t max_frames;      ///< frames recorded at most (later ones are counted, not kept)
-    uint32_t frame_stride;    ///< keep every Nth frame (0 or 1 = all)
-    float dt;                 ///< seconds per step
+    uint32_t max_frames;   ///< frames recorded at most (later ones are counted, not kept)
+    uint32_t frame_stride; ///< keep every Nth frame (0 or 1 = all)
+    float dt;              ///< seconds per step
     const char* title;
     /// Keep the frame, tiles and crowd milliseconds. They differ from run
     /// to run; without them (the default) the same run writes the same
@@ -38,10 +38,10 @@ typedef struct replay_stats {
     double frame_ms;
     double tiles_ms;
     double crowd_ms;
-    uint32_t arrivals;        ///< this frame
+    uint32_t arrivals; ///< this frame
     uint32_t replans;
     uint32_t blocked;
-    uint32_t obstacles;       ///< live obstacles
+    uint32_t obstacles; ///< live obstacles
     uint32_t paths_queued;
 } replay_stats;
 

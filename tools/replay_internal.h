@@ -55,24 +55,24 @@ struct replay {
     uint64_t* col_ids;
     uint16_t* col_radius;
     uint32_t col_count;
-    uint32_t* hash;       ///< column + 1 per slot, 0 = empty (open addressing)
+    uint32_t* hash; ///< column + 1 per slot, 0 = empty (open addressing)
     uint32_t hash_mask;
     uint32_t agents_dropped; ///< ids seen when every column was taken
     // Frames: [frame][column].
-    int16_t* pos;         ///< 3 per column: x, y, z
+    int16_t* pos; ///< 3 per column: x, y, z
     uint8_t* state;
     tracked_rec* tracked; ///< [frame][REPLAY_TRACKED]
     stats_rec* stats;
-    uint32_t* obstacle_set; ///< per frame
-    uint32_t frame_count;   ///< kept
-    uint64_t calls;         ///< replay_add_frame calls
+    uint32_t* obstacle_set;                     ///< per frame
+    uint32_t frame_count;                       ///< kept
+    uint64_t calls;                             ///< replay_add_frame calls
     uint32_t pending_arrivals, pending_replans; ///< of frames skipped by the stride
     // Obstacle sets, each encoded as in the page; offsets into obstacle_bytes.
     uint8_t* obstacle_bytes;
     size_t obstacle_size, obstacle_cap;
-    size_t* set_offsets;    ///< set i = [set_offsets[i], set_offsets[i + 1])
+    size_t* set_offsets; ///< set i = [set_offsets[i], set_offsets[i + 1])
     uint32_t set_count, set_cap;
-    uint8_t* scratch;       ///< one set being encoded
+    uint8_t* scratch; ///< one set being encoded
     size_t scratch_cap;
     bool obstacles_truncated;
 };

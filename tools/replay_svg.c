@@ -31,11 +31,15 @@ static const char* state_colour(uint8_t s) {
         return "#ff00ff";
     }
     switch (target) {
-    case WF_TARGET_REQUESTED: return "#ffd400";
-    case WF_TARGET_ARRIVED: return "#00e060";
+    case WF_TARGET_REQUESTED:
+        return "#ffd400";
+    case WF_TARGET_ARRIVED:
+        return "#00e060";
     case WF_TARGET_BLOCKED:
-    case WF_TARGET_FAILED: return "#ff2a2a";
-    default: return "#00c8ff";
+    case WF_TARGET_FAILED:
+        return "#ff2a2a";
+    default:
+        return "#00c8ff";
     }
 }
 
@@ -82,8 +86,7 @@ int replay_write_svg(const replay* r, const char* path) {
         layer_colour(p->layer, band < 0.0 ? 0.0 : band, colour);
         fprintf(f, "<polygon fill=\"%s\" points=\"", colour);
         for (uint32_t k = 0; k < p->vert_count; ++k) {
-            fprintf(f, "%s%.2f,%.2f", k > 0 ? " " : "", ox + p->xz[k][0] * u,
-                    oz + p->xz[k][1] * u);
+            fprintf(f, "%s%.2f,%.2f", k > 0 ? " " : "", ox + p->xz[k][0] * u, oz + p->xz[k][1] * u);
         }
         fputs("\"/>\n", f);
     }
@@ -94,8 +97,8 @@ int replay_write_svg(const replay* r, const char* path) {
         fprintf(f,
                 "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#b0a0ff\" "
                 "stroke-width=\"%.3f\" stroke-dasharray=\"%.3f\"/>\n",
-                ox + o->a[0] * u, oz + o->a[1] * u, ox + o->b[0] * u, oz + o->b[1] * u,
-                w / 800.0, w / 300.0);
+                ox + o->a[0] * u, oz + o->a[1] * u, ox + o->b[0] * u, oz + o->b[1] * u, w / 800.0,
+                w / 300.0);
     }
     if (r->frame_count > 0) {
         uint32_t last = r->frame_count - 1u;
@@ -127,8 +130,10 @@ int replay_write_svg(const replay* r, const char* path) {
                             ox + c[0] * u, oz + c[1] * u, c[2] * u, fill, opacity, w / 1000.0);
                 } else {
                     uint32_t m = *p++;
-                    fprintf(f, "<polygon fill=\"%s\" fill-opacity=\"%s\" stroke=\"#3a2410\" "
-                               "stroke-width=\"%.3f\" points=\"", fill, opacity, w / 1000.0);
+                    fprintf(f,
+                            "<polygon fill=\"%s\" fill-opacity=\"%s\" stroke=\"#3a2410\" "
+                            "stroke-width=\"%.3f\" points=\"",
+                            fill, opacity, w / 1000.0);
                     for (uint32_t k = 0; k < m; ++k, p += 4) {
                         int16_t x = (int16_t)(uint16_t)(p[0] | (p[1] << 8));
                         int16_t zq = (int16_t)(uint16_t)(p[2] | (p[3] << 8));
@@ -156,9 +161,8 @@ int replay_write_svg(const replay* r, const char* path) {
                           (target == WF_TARGET_REQUESTED || target == WF_TARGET_VALID);
             bool stands = on_way && before != row && r->state[before + c] != STATE_ABSENT &&
                           hypot((double)(q[0] - q0[0]) * u, (double)(q[2] - q0[2]) * u) < 0.1;
-            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"%s\"/>\n",
-                    ox + q[0] * u, oz + q[2] * u, r->col_radius[c] * u,
-                    stands ? "#ffffff" : state_colour(s));
+            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"%s\"/>\n", ox + q[0] * u,
+                    oz + q[2] * u, r->col_radius[c] * u, stands ? "#ffffff" : state_colour(s));
         }
         fputs("</g>\n", f);
     }

@@ -217,8 +217,8 @@ static row_status run_row(wf_query* q, const scen_row* row, const scen_points* a
         return ROW_NONE;
     }
     wf_path_result pr;
-    wf_status ps = wf_query_find_path(q, start, goal, sp, gp, &filter, corridor, SCEN_MAX_CORRIDOR,
-                                      &pr);
+    wf_status ps =
+        wf_query_find_path(q, start, goal, sp, gp, &filter, corridor, SCEN_MAX_CORRIDOR, &pr);
     if (ps < 0 || pr.count == 0) {
         return ROW_NONE;
     }
@@ -281,7 +281,7 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const 
             // Exact paths are the optimum itself (Polyanya's tolerance).
             longer += rs != ROW_NONE &&
                       length > opt + (exact && check == CHECK_NOT_SHORTER ? SCEN_TOLERANCE
-                                                                           : SCEN_LONGER_TOLERANCE);
+                                                                          : SCEN_LONGER_TOLERANCE);
             missing += rs != ROW_OK && opt > 0.0;
             printf("\t%.6f\t%.6f", opt, ratio);
         }
@@ -306,9 +306,9 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const 
     free(points);
     double longer_allowed = exact ? 0.0 : SCEN_LONGER_ALLOWED * (double)count;
     bool failed = check == CHECK_NOT_LONGER
-                    ? missing + zero_wrong > 0 || (double)longer > longer_allowed
-                    : counts[ROW_PARTIAL] + counts[ROW_NONE] + shorter + zero_wrong > 0 ||
-                          (exact && longer > 0);
+                      ? missing + zero_wrong > 0 || (double)longer > longer_allowed
+                      : counts[ROW_PARTIAL] + counts[ROW_NONE] + shorter + zero_wrong > 0 ||
+                            (exact && longer > 0);
     return failed ? EXIT_CHECK : 0;
 }
 
@@ -323,14 +323,14 @@ int cmd_scen(int argc, char** argv) {
             continue;
         }
         const char** target = strcmp(argv[i], "--polyanya-mesh") == 0 ? &mesh_path
-                            : strcmp(argv[i], "--map") == 0           ? &map_path
-                            : strcmp(argv[i], "--scen") == 0          ? &scen_path
-                            : strcmp(argv[i], "--expected") == 0      ? &expected_path
+                              : strcmp(argv[i], "--map") == 0         ? &map_path
+                              : strcmp(argv[i], "--scen") == 0        ? &scen_path
+                              : strcmp(argv[i], "--expected") == 0    ? &expected_path
                                                                       : NULL;
-        double* number = strcmp(argv[i], "--tile-size") == 0    ? &tile_size
-                       : strcmp(argv[i], "--cell-size") == 0    ? &cell_size
-                       : strcmp(argv[i], "--agent-radius") == 0 ? &radius
-                                                                : NULL;
+        double* number = strcmp(argv[i], "--tile-size") == 0      ? &tile_size
+                         : strcmp(argv[i], "--cell-size") == 0    ? &cell_size
+                         : strcmp(argv[i], "--agent-radius") == 0 ? &radius
+                                                                  : NULL;
         if ((target == NULL && number == NULL) || i + 1 >= argc) {
             fprintf(stderr, "wayfarer scen: unknown or incomplete option %s\n", argv[i]);
             return usage_error("scen");
@@ -392,4 +392,3 @@ int cmd_scen(int argc, char** argv) {
     free(rows);
     return rc;
 }
-

@@ -70,12 +70,19 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
     mean->first_feasible_arrived += m->first_feasible_arrived;
     mean->second_door_agents += m->second_door_agents;
     if (k + 1 == n) {
-        uint32_t* counts[] = {&mean->reachable, &mean->arrived, &mean->never_arrived,
-                              &mean->blocked_events, &mean->arrival_events,
-                              &mean->arrival_events_far, &mean->stopped_short_events,
-                              &mean->within_at_end, &mean->arrived_within_at_end,
-                              &mean->arrivals_total, &mean->ever_arrived,
-                              &mean->first_feasible, &mean->first_feasible_arrived,
+        uint32_t* counts[] = {&mean->reachable,
+                              &mean->arrived,
+                              &mean->never_arrived,
+                              &mean->blocked_events,
+                              &mean->arrival_events,
+                              &mean->arrival_events_far,
+                              &mean->stopped_short_events,
+                              &mean->within_at_end,
+                              &mean->arrived_within_at_end,
+                              &mean->arrivals_total,
+                              &mean->ever_arrived,
+                              &mean->first_feasible,
+                              &mean->first_feasible_arrived,
                               &mean->second_door_agents};
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
             *counts[c] = (uint32_t)((*counts[c] + n / 2) / n);
@@ -117,9 +124,9 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
     for (int i = 1; i < argc; ++i) {
         const char* opt = argv[i];
         uint32_t* number = strcmp(opt, "--agents") == 0    ? &o->settings.agents
-                         : strcmp(opt, "--workers") == 0   ? &o->settings.workers
-                         : strcmp(opt, "--seed") == 0      ? &o->settings.seed
-                         : strcmp(opt, "--runs") == 0      ? &o->runs
+                           : strcmp(opt, "--workers") == 0 ? &o->settings.workers
+                           : strcmp(opt, "--seed") == 0    ? &o->settings.seed
+                           : strcmp(opt, "--runs") == 0    ? &o->runs
                                                            : NULL;
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
@@ -229,9 +236,8 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
            "\"standing_agent_s\": %.2f, \"blocked_events\": %u, \"arrival_events\": %u, "
            "\"arrival_events_far\": %u, \"stopped_short_events\": %u, \"within_at_end\": %u, "
            "\"arrived_within_at_end\": %u, \"us_per_agent_frame\": %.4f",
-           m->arrived_10, m->arrived_30, m->arrived_60, m->arrived, m->never_arrived,
-           times[0], times[1], ratios[0], ratios[1],
-           (unsigned long long)m->overlap_pair_frames,
+           m->arrived_10, m->arrived_30, m->arrived_60, m->arrived, m->never_arrived, times[0],
+           times[1], ratios[0], ratios[1], (unsigned long long)m->overlap_pair_frames,
            (unsigned long long)m->overlap_pair_frames_after_2s, m->worst_overlap,
            m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
            m->arrival_events, m->arrival_events_far, m->stopped_short_events, m->within_at_end,
@@ -240,11 +246,12 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
         printf(", \"second_door_agents\": %u", m->second_door_agents);
     }
     if (s->retarget) {
-        printf(",\n     \"arrivals_total\": %u, \"ever_arrived\": %u, \"ever_arrived_share\": %.4f, "
-               "\"first_target_feasible\": %u, \"first_target_feasible_arrived\": %u",
-               m->arrivals_total, m->ever_arrived,
-               m->agents > 0 ? (double)m->ever_arrived / m->agents : 0.0, m->first_feasible,
-               m->first_feasible_arrived);
+        printf(
+            ",\n     \"arrivals_total\": %u, \"ever_arrived\": %u, \"ever_arrived_share\": %.4f, "
+            "\"first_target_feasible\": %u, \"first_target_feasible_arrived\": %u",
+            m->arrivals_total, m->ever_arrived,
+            m->agents > 0 ? (double)m->ever_arrived / m->agents : 0.0, m->first_feasible,
+            m->first_feasible_arrived);
     }
     if (s->note != NULL) {
         printf(", \"note\": ");
@@ -254,19 +261,18 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
 }
 
 static void print_table_header(void) {
-    printf("%-14s %6s %6s %6s %6s %7s %7s %6s %6s %7s %7s %7s %8s %6s %6s %6s %6s %7s\n",
-           "scene", "agents", "arr10", "arr30", "arr60", "t_mean", "t_max", "ratio", "never",
-           "ovl>.1", "worst", "worst2s", "stand_s", "block", "arrEv", "short", "held", "us/a/f");
+    printf("%-14s %6s %6s %6s %6s %7s %7s %6s %6s %7s %7s %7s %8s %6s %6s %6s %6s %7s\n", "scene",
+           "agents", "arr10", "arr30", "arr60", "t_mean", "t_max", "ratio", "never", "ovl>.1",
+           "worst", "worst2s", "stand_s", "block", "arrEv", "short", "held", "us/a/f");
 }
 
 static void print_table_scene(const scene* s, const scene_metrics* m) {
     printf("%-14s %6u %5.1f%% %5.1f%% %5.1f%% %7.2f %7.2f %6.3f %6u %7llu %7.3f %7.3f %8.1f "
            "%6u %6u %6u %5.1f%% %7.3f\n",
-           s->name, m->agents, 100.0 * m->arrived_10, 100.0 * m->arrived_30,
-           100.0 * m->arrived_60, m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean,
-           m->never_arrived, (unsigned long long)m->overlap_pair_frames, m->worst_overlap,
-           m->worst_overlap_after_2s, m->standing_agent_seconds, m->blocked_events,
-           m->arrival_events, m->stopped_short_events,
+           s->name, m->agents, 100.0 * m->arrived_10, 100.0 * m->arrived_30, 100.0 * m->arrived_60,
+           m->arrival_time_mean, m->arrival_time_max, m->path_ratio_mean, m->never_arrived,
+           (unsigned long long)m->overlap_pair_frames, m->worst_overlap, m->worst_overlap_after_2s,
+           m->standing_agent_seconds, m->blocked_events, m->arrival_events, m->stopped_short_events,
            m->arrived > 0 ? 100.0 * m->arrived_within_at_end / m->arrived : 0.0,
            m->us_per_agent_frame);
     if (s->second_door_width > 0.0f) {

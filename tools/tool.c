@@ -93,7 +93,8 @@ int write_file(const char* path, const void* data, size_t size) {
 /// 0 or 1 runs inline.
 int check_run_options(const char* command, uint32_t agents, uint32_t frames, uint32_t workers) {
     if (agents == 0 || agents > WF_CROWD_MAX_AGENTS) {
-        fprintf(stderr, "wayfarer %s: --agents %u: 1 to %u\n", command, agents, WF_CROWD_MAX_AGENTS);
+        fprintf(stderr, "wayfarer %s: --agents %u: 1 to %u\n", command, agents,
+                WF_CROWD_MAX_AGENTS);
         return EXIT_USAGE;
     }
     if (frames == 0 || frames > MAX_FRAMES) {
@@ -244,8 +245,10 @@ level_kind level_kind_of(const char* path, const char* data, size_t size) {
 void report_cache_error(const char* command, const char* path, const char* data, size_t size,
                         wf_status status, const tool_log* log) {
     if (level_kind_of(path, data, size) == LEVEL_OBJ) {
-        fprintf(stderr, "wayfarer %s: %s is a Wavefront OBJ, not a tile cache (`wayfarer build %s "
-                        "-o LEVEL.wfc` makes one)\n", command, path, path);
+        fprintf(stderr,
+                "wayfarer %s: %s is a Wavefront OBJ, not a tile cache (`wayfarer build %s "
+                "-o LEVEL.wfc` makes one)\n",
+                command, path, path);
     } else {
         fprintf(stderr, "wayfarer %s: %s: not a tile cache it can read: %s\n", command, path,
                 log != NULL && log->last_error[0] != '\0' ? log->last_error
@@ -259,7 +262,7 @@ int check_writable(const char* command, const char* path) {
     struct stat st;
     const char* why = NULL;
     if (stat(path, &st) == 0) {
-        why = S_ISDIR(st.st_mode)        ? "it is a folder"
+        why = S_ISDIR(st.st_mode)       ? "it is a folder"
               : access(path, W_OK) != 0 ? strerror(errno)
                                         : NULL;
     } else if (errno != ENOENT) {

@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "wayfarer/base.h"
 #include "wayfarer/jobs.h"

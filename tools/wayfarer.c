@@ -148,7 +148,9 @@ int usage_error(const char* command) {
     return EXIT_USAGE;
 }
 
-static bool is_help(const char* arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+static bool is_help(const char* arg) {
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
 
 /* ---------------------------------------------------------------------------
  * build
@@ -201,12 +203,15 @@ static int announce_build(const wf_tilecache* tc, const wf_geom_data* geom, uint
         max_tiles = max_tiles != 0 ? max_tiles : WF_TILECACHE_DEFAULT_MAX_TILES;
         max_cells = max_cells != 0 ? max_cells : WF_TILECACHE_DEFAULT_MAX_CELLS;
         if (plan.tiles > max_tiles) {
-            fprintf(stderr, "wayfarer build: %llu tiles is more than --max-tiles %u; raise it "
-                            "to build this\n", (unsigned long long)plan.tiles, max_tiles);
+            fprintf(stderr,
+                    "wayfarer build: %llu tiles is more than --max-tiles %u; raise it "
+                    "to build this\n",
+                    (unsigned long long)plan.tiles, max_tiles);
         } else {
-            fprintf(stderr, "wayfarer build: %llu cells is more than --max-cells %llu; raise it "
-                            "to build this\n", (unsigned long long)plan.cells,
-                    (unsigned long long)max_cells);
+            fprintf(stderr,
+                    "wayfarer build: %llu cells is more than --max-cells %llu; raise it "
+                    "to build this\n",
+                    (unsigned long long)plan.cells, (unsigned long long)max_cells);
         }
         return EXIT_USAGE;
     }
@@ -280,8 +285,8 @@ static int cmd_build(int argc, char** argv) {
         o->given = value;
     }
     if (mesh_path == NULL || out_path == NULL) {
-        fprintf(stderr, "wayfarer build: %s\n", mesh_path == NULL ? "a mesh (LEVEL.obj) is required"
-                                                                  : "-o OUT.wfc is required");
+        fprintf(stderr, "wayfarer build: %s\n",
+                mesh_path == NULL ? "a mesh (LEVEL.obj) is required" : "-o OUT.wfc is required");
         return usage_error("build");
     }
     // The output is checked before the work that leads to it.
@@ -297,15 +302,16 @@ static int cmd_build(int argc, char** argv) {
     }
     if (level_kind_of(mesh_path, text, size) == LEVEL_CACHE) {
         free(text);
-        fprintf(stderr, "wayfarer build: %s is a tile cache already (build reads a Wavefront "
-                        "OBJ; `wayfarer info`, `crowd` and `demo --level` take a cache)\n",
+        fprintf(stderr,
+                "wayfarer build: %s is a tile cache already (build reads a Wavefront "
+                "OBJ; `wayfarer info`, `crowd` and `demo --level` take a cache)\n",
                 mesh_path);
         return EXIT_INPUT;
     }
     tool_log log = {.command = "build"};
     wf_geom_data* geom = NULL;
-    wf_status st = wf_geom_load_obj(text, size, &(wf_geom_load_desc){.logger = tool_logger(&log)},
-                                    &geom);
+    wf_status st =
+        wf_geom_load_obj(text, size, &(wf_geom_load_desc){.logger = tool_logger(&log)}, &geom);
     free(text);
     if (st != WF_OK) {
         fprintf(stderr, "wayfarer build: %s: not a Wavefront OBJ it can read (%s)\n", mesh_path,
@@ -313,8 +319,10 @@ static int cmd_build(int argc, char** argv) {
         return EXIT_INPUT;
     }
     if (wf_geom_data_view(geom).tri_count == 0) {
-        fprintf(stderr, "wayfarer build: %s: no faces ('f' lines) in it: build reads a Wavefront "
-                        "OBJ with the level's triangles\n", mesh_path);
+        fprintf(stderr,
+                "wayfarer build: %s: no faces ('f' lines) in it: build reads a Wavefront "
+                "OBJ with the level's triangles\n",
+                mesh_path);
         wf_geom_data_destroy(geom);
         return EXIT_INPUT;
     }
@@ -327,16 +335,21 @@ static int cmd_build(int argc, char** argv) {
         wf_assert_fn* hook = wf_set_assert_hook(quiet_assert);
         bool limits_ok = max_tiles <= WF_TILECACHE_MAX_TILES && max_cells >= 0.0f &&
                          max_cells < 1.8e19f && max_cells == floorf(max_cells);
-        wf_tilecache_desc d = {.params = p, .jobs = jobs, .max_tiles = max_tiles,
+        wf_tilecache_desc d = {.params = p,
+                               .jobs = jobs,
+                               .max_tiles = max_tiles,
                                .max_cells = (uint64_t)(limits_ok ? max_cells : 0.0f),
-                               .max_triangle_refs = max_refs, .logger = tool_logger(&log)};
+                               .max_triangle_refs = max_refs,
+                               .logger = tool_logger(&log)};
         log.hold = true; // a refusal is said below, naming the option
         st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
         log.hold = false;
         wf_set_assert_hook(hook);
         if (!limits_ok) {
-            fprintf(stderr, "wayfarer build: --max-tiles must be at most %u, --max-cells a "
-                            "whole number\n", WF_TILECACHE_MAX_TILES);
+            fprintf(stderr,
+                    "wayfarer build: --max-tiles must be at most %u, --max-cells a "
+                    "whole number\n",
+                    WF_TILECACHE_MAX_TILES);
             rc = EXIT_USAGE;
         } else if (st != WF_OK) {
             // The tile cache logs which setting and why ("tilecache:
@@ -368,9 +381,9 @@ static int cmd_build(int argc, char** argv) {
     }
     unsigned char* file = NULL;
     size_t file_size = 0;
-    if (rc == 0 && (wf_tilecache_save_size(tc, &file_size) != WF_OK ||
-                    (file = malloc(file_size)) == NULL ||
-                    wf_tilecache_save(tc, file, file_size) != WF_OK)) {
+    if (rc == 0 &&
+        (wf_tilecache_save_size(tc, &file_size) != WF_OK || (file = malloc(file_size)) == NULL ||
+         wf_tilecache_save(tc, file, file_size) != WF_OK)) {
         fprintf(stderr, "wayfarer build: out of memory\n");
         rc = EXIT_INPUT;
     }
@@ -427,8 +440,8 @@ static int cmd_info(int argc, char** argv) {
     wf_tilecache* tc = NULL;
     tool_log log = {.command = "info", .hold = true};
     double start = now_ms();
-    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data,
-                                     size, &tc);
+    wf_status st =
+        wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size, &tc);
     double load_ms = now_ms() - start;
     if (st != WF_OK) {
         report_cache_error("info", path, data, size, st, &log);

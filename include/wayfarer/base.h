@@ -52,19 +52,19 @@ extern "C" {
 /// Result of every fallible call. Detail goes in result structs, not here.
 typedef enum wf_status {
     WF_OK = 0,
-    WF_IN_PROGRESS = 1,         ///< work started, call again to continue
-    WF_PARTIAL = 2,             ///< finished with a usable but partial result
-    WF_ERR_INVALID_ARG = -1,    ///< misuse: NULL, NaN, zero size, bad enum
-    WF_ERR_OUT_OF_MEMORY = -2,  ///< the allocator returned NULL
-    WF_ERR_CAPACITY = -3,       ///< a fixed capacity from the desc is full
-    WF_ERR_STALE_REF = -4,      ///< the id or ref was freed or replaced
-    WF_ERR_NOT_FOUND = -5,      ///< nothing matched the query
-    WF_ERR_BAD_DATA = -6,       ///< malformed, truncated or corrupt input
-    WF_ERR_VERSION = -7,        ///< data written by an incompatible version
-    WF_ERR_BUSY = -8,           ///< object is inside its own update
-    WF_ERR_WRONG_KIND = -9,     ///< id of another kind (agent id as obstacle)
-    WF_ERR_THREAD = -10,        ///< the OS refused a thread or sync primitive
-    WF_ERR_IO = -11,            ///< a file could not be read or written
+    WF_IN_PROGRESS = 1,        ///< work started, call again to continue
+    WF_PARTIAL = 2,            ///< finished with a usable but partial result
+    WF_ERR_INVALID_ARG = -1,   ///< misuse: NULL, NaN, zero size, bad enum
+    WF_ERR_OUT_OF_MEMORY = -2, ///< the allocator returned NULL
+    WF_ERR_CAPACITY = -3,      ///< a fixed capacity from the desc is full
+    WF_ERR_STALE_REF = -4,     ///< the id or ref was freed or replaced
+    WF_ERR_NOT_FOUND = -5,     ///< nothing matched the query
+    WF_ERR_BAD_DATA = -6,      ///< malformed, truncated or corrupt input
+    WF_ERR_VERSION = -7,       ///< data written by an incompatible version
+    WF_ERR_BUSY = -8,          ///< object is inside its own update
+    WF_ERR_WRONG_KIND = -9,    ///< id of another kind (agent id as obstacle)
+    WF_ERR_THREAD = -10,       ///< the OS refused a thread or sync primitive
+    WF_ERR_IO = -11,           ///< a file could not be read or written
 } wf_status;
 
 /// Short fixed English name of a status, e.g. "WF_ERR_STALE_REF: ...".
@@ -134,8 +134,8 @@ typedef enum wf_id_kind {
 #define WF_ID_GENERATION_MASK ((1u << WF_ID_GENERATION_BITS) - 1u)
 
 static inline uint64_t wf_id_make(uint32_t index, uint32_t generation, uint8_t kind) {
-    return (uint64_t)index | ((uint64_t)(generation & WF_ID_GENERATION_MASK) << 32)
-         | ((uint64_t)kind << 56);
+    return (uint64_t)index | ((uint64_t)(generation & WF_ID_GENERATION_MASK) << 32) |
+           ((uint64_t)kind << 56);
 }
 static inline uint32_t wf_id_index(uint64_t id) { return (uint32_t)id; }
 static inline uint32_t wf_id_generation(uint64_t id) {

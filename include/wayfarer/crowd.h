@@ -55,12 +55,12 @@ typedef struct wf_agent_id {
 /// the radius, adaptive_depth passes in all);
 /// otherwise grid_size x grid_size samples.
 typedef struct wf_avoidance_params {
-    float weight_desired;   ///< stay close to the desired velocity
-    float weight_current;   ///< stay close to the current velocity (smoothness)
-    float weight_side;      ///< prefer passing on one side (right)
-    float weight_impact;    ///< avoid early impacts
-    float horizon_time;     ///< s: impacts later than this do not count
-    float velocity_bias;    ///< 0..1: the pattern is centred at desired * bias
+    float weight_desired; ///< stay close to the desired velocity
+    float weight_current; ///< stay close to the current velocity (smoothness)
+    float weight_side;    ///< prefer passing on one side (right)
+    float weight_impact;  ///< avoid early impacts
+    float horizon_time;   ///< s: impacts later than this do not count
+    float velocity_bias;  ///< 0..1: the pattern is centred at desired * bias
     /// Fraction of the full sampling range kept when the first impact at
     /// the desired velocity is beyond horizon_time (the range widens to the
     /// full range as the impact becomes imminent). 1 = always full range.
@@ -96,10 +96,10 @@ WF_API wf_avoidance_params wf_avoidance_preset(wf_avoidance_quality quality);
 #define WF_CROWD_MAX_AGENTS (1u << 24)
 
 typedef struct wf_crowd_desc {
-    const wf_mesh* mesh;      ///< required; the crowd reads it during wf_crowd_update only
-    uint32_t max_agents;      ///< required, 1..WF_CROWD_MAX_AGENTS
-    float max_agent_radius;   ///< required, > 0: agents may not be wider
-    wf_job_system jobs;       ///< all zero: inline
+    const wf_mesh* mesh;    ///< required; the crowd reads it during wf_crowd_update only
+    uint32_t max_agents;    ///< required, 1..WF_CROWD_MAX_AGENTS
+    float max_agent_radius; ///< required, > 0: agents may not be wider
+    wf_job_system jobs;     ///< all zero: inline
     wf_allocator allocator;
     wf_logger logger;
     /// Query filters agents pick by index (filter_count 0: one default filter).
@@ -108,7 +108,7 @@ typedef struct wf_crowd_desc {
     /// have every area cost 1 (else WF_ERR_INVALID_ARG), and with it every
     /// crowd query carries exact mode's storage (wf_query_desc).
     const wf_query_filter* filters;
-    uint32_t filter_count;    ///< <= WF_CROWD_MAX_FILTERS
+    uint32_t filter_count; ///< <= WF_CROWD_MAX_FILTERS
     /// Avoidance presets by index (count 0: low, medium, high, ultra).
     const wf_avoidance_params* avoidance;
     uint32_t avoidance_count; ///< <= WF_CROWD_MAX_AVOIDANCE_PRESETS
@@ -155,7 +155,7 @@ WF_NODISCARD WF_API wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crow
 WF_API void wf_crowd_destroy(wf_crowd* crowd);
 
 typedef struct wf_crowd_stats {
-    uint32_t agent_count;  ///< live agents
+    uint32_t agent_count; ///< live agents
     uint32_t max_agents;
     uint32_t paths_queued; ///< requests waiting for a search
     /// Bytes the crowd holds from its allocator, its queries included;
@@ -170,29 +170,29 @@ WF_API wf_crowd_stats wf_crowd_get_stats(const wf_crowd* crowd);
  */
 
 typedef enum wf_agent_update_flags {
-    WF_AGENT_ANTICIPATE_TURNS = 1,  ///< slow down and turn early at corners
-    WF_AGENT_AVOIDANCE = 2,         ///< velocity sampling against neighbours and walls
-    WF_AGENT_SEPARATION = 4,        ///< push away from close neighbours
+    WF_AGENT_ANTICIPATE_TURNS = 1,    ///< slow down and turn early at corners
+    WF_AGENT_AVOIDANCE = 2,           ///< velocity sampling against neighbours and walls
+    WF_AGENT_SEPARATION = 4,          ///< push away from close neighbours
     WF_AGENT_OPTIMIZE_VISIBILITY = 8, ///< shortcut the corridor by raycast
     WF_AGENT_OPTIMIZE_TOPOLOGY = 16,  ///< short local re-searches of the corridor
     WF_AGENT_ALL = 31,
 } wf_agent_update_flags;
 
 typedef struct wf_agent_params {
-    float radius;             ///< m, > 0, <= the crowd's max_agent_radius
-    float height;             ///< m, > 0
-    float max_speed;          ///< m/s, >= 0
-    float max_acceleration;   ///< m/s^2, >= 0
+    float radius;                  ///< m, > 0, <= the crowd's max_agent_radius
+    float height;                  ///< m, > 0
+    float max_speed;               ///< m/s, >= 0
+    float max_acceleration;        ///< m/s^2, >= 0
     float collision_query_range;   ///< m: neighbours and walls within it (> radius)
     float path_optimization_range; ///< m: visibility shortcuts up to this far
-    float separation_weight;  ///< >= 0
-    uint32_t update_flags;    ///< wf_agent_update_flags
-    uint8_t avoidance_preset; ///< index into the crowd's presets
-    uint8_t filter;           ///< index into the crowd's filters
+    float separation_weight;       ///< >= 0
+    uint32_t update_flags;         ///< wf_agent_update_flags
+    uint8_t avoidance_preset;      ///< index into the crowd's presets
+    uint8_t filter;                ///< index into the crowd's filters
     /// Higher priority yields less: of two agents in each other's way the
     /// one with lower priority takes the larger share of the avoiding.
     uint8_t priority;
-    uint64_t user_data;       ///< the game's own value, returned in state
+    uint64_t user_data; ///< the game's own value, returned in state
 } wf_agent_params;
 
 /// radius 0.6, height 2, speed 3.5, accel 8, query range 12 radii,
@@ -212,23 +212,22 @@ WF_NODISCARD WF_API wf_status wf_crowd_set_agent_params(wf_crowd* crowd, wf_agen
                                                         const wf_agent_params* params);
 /// Moves an agent to the nearest navmesh point to pos, velocity zero. A
 /// running move request continues (its path is searched again).
-WF_NODISCARD WF_API wf_status wf_crowd_teleport_agent(wf_crowd* crowd, wf_agent_id id,
-                                                      wf_vec3 pos);
+WF_NODISCARD WF_API wf_status wf_crowd_teleport_agent(wf_crowd* crowd, wf_agent_id id, wf_vec3 pos);
 WF_API uint32_t wf_crowd_agent_count(const wf_crowd* crowd);
 /// Live agent ids in slot order; returns how many were written.
 WF_API uint32_t wf_crowd_get_agents(const wf_crowd* crowd, wf_agent_id* out, uint32_t max);
 
 typedef enum wf_agent_mode {
-    WF_AGENT_WALKING = 0,  ///< on the surface (with or without a target)
-    WF_AGENT_OFFMESH = 1,  ///< traversing an off-mesh link
-    WF_AGENT_LOST = 2,     ///< its polygon vanished and no surface is near
+    WF_AGENT_WALKING = 0, ///< on the surface (with or without a target)
+    WF_AGENT_OFFMESH = 1, ///< traversing an off-mesh link
+    WF_AGENT_LOST = 2,    ///< its polygon vanished and no surface is near
 } wf_agent_mode;
 
 typedef enum wf_target_state {
     WF_TARGET_NONE = 0,
-    WF_TARGET_REQUESTED = 1,  ///< waiting for its path (moving on a quick partial one)
-    WF_TARGET_VALID = 2,      ///< following its path
-    WF_TARGET_VELOCITY = 3,   ///< steered by a velocity request
+    WF_TARGET_REQUESTED = 1, ///< waiting for its path (moving on a quick partial one)
+    WF_TARGET_VALID = 2,     ///< following its path
+    WF_TARGET_VELOCITY = 3,  ///< steered by a velocity request
     /// Reached the end of its path (within a quarter radius) or stopped short
     /// of a taken target; holds that spot (walks back when pushed off it)
     /// until a new request or a cancel.
@@ -237,7 +236,7 @@ typedef enum wf_target_state {
     /// valid point and searched again every stuck_time (VALID again once the
     /// way is found).
     WF_TARGET_BLOCKED = 5,
-    WF_TARGET_FAILED = 6,     ///< no path at all (rejected or unreachable)
+    WF_TARGET_FAILED = 6, ///< no path at all (rejected or unreachable)
 } wf_target_state;
 
 /// An agent's state. Pointers stay valid until the next call that changes
@@ -253,12 +252,12 @@ typedef struct wf_agent_state {
     wf_poly_ref poly;            ///< polygon the agent stands on
     const wf_poly_ref* corridor; ///< polygons from the agent's to the target's
     uint32_t corridor_count;
-    bool corridor_partial;       ///< the corridor ends short of the target
+    bool corridor_partial; ///< the corridor ends short of the target
     wf_straight_point corners[WF_CROWD_MAX_CORNERS];
     uint32_t corner_count;
     uint32_t neighbour_count;
-    float path_wait;             ///< s since the request waited for its path (0: none)
-    float stuck_time;            ///< s without progress
+    float path_wait;  ///< s since the request waited for its path (0: none)
+    float stuck_time; ///< s without progress
 } wf_agent_state;
 
 WF_NODISCARD WF_API wf_status wf_crowd_get_agent(const wf_crowd* crowd, wf_agent_id id,
@@ -274,7 +273,7 @@ typedef struct wf_path_info {
     /// The search's cost to the path's end: metres along the polygons with
     /// the default area costs (a string-pulled path is a little shorter).
     float cost;
-    float wait;              ///< s from the request to this result
+    float wait; ///< s from the request to this result
 } wf_path_info;
 
 /// Callbacks of a move request; each may be NULL (defaults in brackets).
@@ -297,10 +296,8 @@ typedef struct wf_move_callbacks {
 /// request). callbacks may be NULL. WF_ERR_NOT_FOUND when no polygon is
 /// near target, WF_ERR_CAPACITY when the path queue is full (nothing
 /// changes: ask again next frame), WF_ERR_INVALID_ARG for NaN.
-WF_NODISCARD WF_API wf_status wf_crowd_request_move(wf_crowd* crowd, wf_agent_id id,
-                                                    wf_vec3 target,
-                                                    const wf_move_callbacks* callbacks,
-                                                    void* user);
+WF_NODISCARD WF_API wf_status wf_crowd_request_move(wf_crowd* crowd, wf_agent_id id, wf_vec3 target,
+                                                    const wf_move_callbacks* callbacks, void* user);
 /// Moves the target of a running request (the path is repaired, not
 /// searched again, when the new target lies in the corridor's last polygon).
 WF_NODISCARD WF_API wf_status wf_crowd_retarget(wf_crowd* crowd, wf_agent_id id, wf_vec3 target);
@@ -315,45 +312,43 @@ WF_NODISCARD WF_API wf_status wf_crowd_cancel_move(wf_crowd* crowd, wf_agent_id 
  */
 
 typedef enum wf_crowd_phase {
-    WF_CROWD_PHASE_VALIDATE = 0,   ///< corridors checked ahead, replans queued
-    WF_CROWD_PHASE_PATHS,          ///< quick searches and the path queue
-    WF_CROWD_PHASE_CALLBACKS,      ///< path results applied, callbacks
-    WF_CROWD_PHASE_TOPOLOGY,       ///< budgeted local re-searches
-    WF_CROWD_PHASE_GRID,           ///< proximity grid
-    WF_CROWD_PHASE_NEIGHBOURS,     ///< neighbours and wall boundary
-    WF_CROWD_PHASE_CORNERS,        ///< corners, visibility shortcuts, off-mesh triggers
-    WF_CROWD_PHASE_STEERING,       ///< desired velocity and separation
+    WF_CROWD_PHASE_VALIDATE = 0, ///< corridors checked ahead, replans queued
+    WF_CROWD_PHASE_PATHS,        ///< quick searches and the path queue
+    WF_CROWD_PHASE_CALLBACKS,    ///< path results applied, callbacks
+    WF_CROWD_PHASE_TOPOLOGY,     ///< budgeted local re-searches
+    WF_CROWD_PHASE_GRID,         ///< proximity grid
+    WF_CROWD_PHASE_NEIGHBOURS,   ///< neighbours and wall boundary
+    WF_CROWD_PHASE_CORNERS,      ///< corners, visibility shortcuts, off-mesh triggers
+    WF_CROWD_PHASE_STEERING,     ///< desired velocity and separation
     WF_CROWD_PHASE_AVOIDANCE,
     WF_CROWD_PHASE_INTEGRATE,
     WF_CROWD_PHASE_COLLISIONS,
-    WF_CROWD_PHASE_SURFACE,        ///< move along the surface, corridor follows
-    WF_CROWD_PHASE_EVENTS,         ///< arrivals, off-mesh traversal, stuck checks
+    WF_CROWD_PHASE_SURFACE, ///< move along the surface, corridor follows
+    WF_CROWD_PHASE_EVENTS,  ///< arrivals, off-mesh traversal, stuck checks
     WF_CROWD_PHASE_COUNT
 } wf_crowd_phase;
 
 typedef struct wf_crowd_profile {
     double phase_us[WF_CROWD_PHASE_COUNT];
     double total_us;
-    uint32_t paths_completed;      ///< requests whose path was found this update
-    uint32_t path_iterations;      ///< A* expansions spent (quick + queue)
-    uint32_t paths_queued;         ///< still waiting at the end of the update
-    uint32_t replans;              ///< corridors repaired or searched again
+    uint32_t paths_completed; ///< requests whose path was found this update
+    uint32_t path_iterations; ///< A* expansions spent (quick + queue)
+    uint32_t paths_queued;    ///< still waiting at the end of the update
+    uint32_t replans;         ///< corridors repaired or searched again
     uint32_t topology_optimizations;
-    uint32_t avoidance_samples;    ///< velocity candidates scored
-    uint32_t lost_agents;          ///< agents with no surface under them
+    uint32_t avoidance_samples; ///< velocity candidates scored
+    uint32_t lost_agents;       ///< agents with no surface under them
 } wf_crowd_profile;
 
 /// Advances the crowd by dt seconds (0 < dt <= 1). profile may be NULL.
 /// WF_ERR_INVALID_ARG for a bad dt, WF_ERR_BUSY from inside a callback.
-WF_NODISCARD WF_API wf_status wf_crowd_update(wf_crowd* crowd, float dt,
-                                              wf_crowd_profile* profile);
+WF_NODISCARD WF_API wf_status wf_crowd_update(wf_crowd* crowd, float dt, wf_crowd_profile* profile);
 
 /// Tiles replaced or removed since the last update (their old refs): the
 /// next update checks every corridor that crosses them in full, not only
 /// the polygons just ahead. Calling it is optional: peek-ahead alone still
 /// finds every change before an agent gets there.
-WF_NODISCARD WF_API wf_status wf_crowd_tiles_changed(wf_crowd* crowd,
-                                                     const wf_tile_ref* old_tiles,
+WF_NODISCARD WF_API wf_status wf_crowd_tiles_changed(wf_crowd* crowd, const wf_tile_ref* old_tiles,
                                                      uint32_t count);
 
 typedef enum wf_crowd_event_kind {
@@ -362,7 +357,7 @@ typedef enum wf_crowd_event_kind {
     WF_CROWD_EVENT_REPLANNED = 2,
     WF_CROWD_EVENT_OFFMESH_START = 3,
     WF_CROWD_EVENT_OFFMESH_END = 4,
-    WF_CROWD_EVENT_LOST = 5,       ///< the surface under the agent vanished
+    WF_CROWD_EVENT_LOST = 5, ///< the surface under the agent vanished
     /// Instead of ARRIVED: the agent came within two radii of its target
     /// but got no nearer for the stuck time (another agent stands there, or
     /// the target is against a wall); done runs as for an arrival.

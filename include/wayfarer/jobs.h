@@ -58,8 +58,7 @@ typedef struct wf_job_system {
 /// Body of a parallel loop: handles items [begin, end). worker_index is
 /// below wf_jobs_worker_count(jobs) and no two blocks running at the same
 /// time within one call share it, so it can pick per-worker scratch.
-typedef void wf_parallel_for_fn(uint32_t begin, uint32_t end, uint32_t worker_index,
-                                void* context);
+typedef void wf_parallel_for_fn(uint32_t begin, uint32_t end, uint32_t worker_index, void* context);
 
 /// Number of distinct worker indices parallel_for may pass (>= 1).
 /// NULL jobs gives 1.
@@ -143,11 +142,11 @@ WF_API uint32_t wf_thread_pool_thread_count(const wf_thread_pool* pool);
 
 /// Counters, for tests and tuning (approximate while tasks run).
 typedef struct wf_thread_pool_stats {
-    uint64_t tasks_enqueued;     ///< tasks accepted into the queue
-    uint64_t tasks_run_inline;   ///< tasks run by enqueue because the queue was full
+    uint64_t tasks_enqueued;       ///< tasks accepted into the queue
+    uint64_t tasks_run_inline;     ///< tasks run by enqueue because the queue was full
     uint64_t tasks_run_by_waiters; ///< queued tasks run by a thread inside wait
-    uint64_t sleeps;             ///< times a worker went to sleep for lack of work
-    size_t memory_bytes;         ///< bytes the pool holds from its allocator
+    uint64_t sleeps;               ///< times a worker went to sleep for lack of work
+    size_t memory_bytes;           ///< bytes the pool holds from its allocator
 } wf_thread_pool_stats;
 
 WF_API wf_thread_pool_stats wf_thread_pool_get_stats(wf_thread_pool* pool);

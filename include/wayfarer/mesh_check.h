@@ -37,10 +37,11 @@ extern "C" {
 #endif
 
 typedef enum wf_mesh_issue_kind {
-    WF_MESH_ISSUE_SEAM_BLOCKED = 1, ///< a ray across a tile seam stopped between two walkable points
-    WF_MESH_ISSUE_ONE_WAY_LINK = 2, ///< a ground link with no link back
+    WF_MESH_ISSUE_SEAM_BLOCKED =
+        1, ///< a ray across a tile seam stopped between two walkable points
+    WF_MESH_ISSUE_ONE_WAY_LINK = 2,  ///< a ground link with no link back
     WF_MESH_ISSUE_LOOSE_OFFMESH = 3, ///< an off-mesh link not attached at its start (or end)
-    WF_MESH_ISSUE_NOT_CONVEX = 4,   ///< a polygon that is not convex and counter-clockwise
+    WF_MESH_ISSUE_NOT_CONVEX = 4,    ///< a polygon that is not convex and counter-clockwise
 } wf_mesh_issue_kind;
 
 /// One failure. Seams: a -> b is the probe ray (ref and other the polygons
@@ -54,9 +55,9 @@ typedef struct wf_mesh_issue {
 } wf_mesh_issue;
 
 typedef struct wf_mesh_check_desc {
-    float seam_offset;    ///< probe distance either side of a seam; 0 = 0.35 m
-    float seam_spacing;   ///< between probes along a seam; 0 = 0.25 m
-    float max_climb;      ///< largest height difference probed across; 0 = 0.9 m
+    float seam_offset;  ///< probe distance either side of a seam; 0 = 0.35 m
+    float seam_spacing; ///< between probes along a seam; 0 = 0.25 m
+    float max_climb;    ///< largest height difference probed across; 0 = 0.9 m
     /// Called once per failure (optional), in a fixed order.
     void (*on_issue)(const wf_mesh_issue* issue, void* user);
     void* user;
@@ -67,16 +68,17 @@ typedef struct wf_mesh_check_desc {
 WF_API wf_mesh_check_desc wf_mesh_check_desc_defaults(const wf_mesh_check_desc* desc);
 
 typedef struct wf_mesh_check_report {
-    uint32_t seam_probes;     ///< rays cast across seams
-    uint32_t seam_blocked;    ///< of which stopped at a wall between two tiles (failures)
-    uint32_t seam_grazing;    ///< of which stopped at an outline off the seam (not failures)
-    uint32_t seam_offset;     ///< of which stopped where the outlines meet the seam apart (not failures)
+    uint32_t seam_probes;  ///< rays cast across seams
+    uint32_t seam_blocked; ///< of which stopped at a wall between two tiles (failures)
+    uint32_t seam_grazing; ///< of which stopped at an outline off the seam (not failures)
+    uint32_t
+        seam_offset; ///< of which stopped where the outlines meet the seam apart (not failures)
     uint32_t links_checked;
     uint32_t one_way_links;
     uint32_t loose_offmesh_links;
     uint32_t polys_checked;
     uint32_t non_convex_polys;
-    uint32_t issue_count;     ///< all failures together
+    uint32_t issue_count; ///< all failures together
 } wf_mesh_check_report;
 
 /// Checks the query's whole mesh. WF_OK when it ran (read issue_count for

@@ -122,11 +122,11 @@ static inline wf_tile_ref wf_tile_ref_from_u64(uint64_t bits) {
 typedef struct wf_offmesh_link_desc {
     wf_vec3 start;
     wf_vec3 end;
-    float radius;        ///< how far from each end a polygon may be to attach
-    bool bidirectional;  ///< false: start -> end only
-    uint8_t area;        ///< 0..63
+    float radius;       ///< how far from each end a polygon may be to attach
+    bool bidirectional; ///< false: start -> end only
+    uint8_t area;       ///< 0..63
     uint16_t flags;
-    uint32_t user_id;    ///< yours: reported by straight paths and the crowd
+    uint32_t user_id; ///< yours: reported by straight paths and the crowd
 } wf_offmesh_link_desc;
 
 /// Input of wf_tile_build. Arrays are read only during the call.
@@ -163,7 +163,7 @@ typedef struct wf_tile_build_desc {
     float walkable_height; ///< agent height the tile was built for (info)
     float walkable_radius;
     float walkable_climb;
-    uint32_t user_id;      ///< yours, stored in the tile
+    uint32_t user_id;       ///< yours, stored in the tile
     wf_allocator allocator; ///< for wf_tile_build's output; zero = malloc
 } wf_tile_build_desc;
 
@@ -229,13 +229,12 @@ WF_NODISCARD WF_API wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t
 /// to wf_mesh_add_tile brings them back (a reload of the same tile).
 /// out_data / out_size (optional) get the blob back when the mesh does not
 /// own it (else NULL/0; an owned blob is freed).
-WF_NODISCARD WF_API wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile,
-                                                  void** out_data, size_t* out_size);
+WF_NODISCARD WF_API wf_status wf_mesh_remove_tile(wf_mesh* mesh, wf_tile_ref tile, void** out_data,
+                                                  size_t* out_size);
 
 /// The tile at a grid cell and layer; WF_ERR_NOT_FOUND if none.
-WF_NODISCARD WF_API wf_status wf_mesh_find_tile(const wf_mesh* mesh, int32_t tile_x,
-                                                int32_t tile_z, int32_t layer,
-                                                wf_tile_ref* out_tile);
+WF_NODISCARD WF_API wf_status wf_mesh_find_tile(const wf_mesh* mesh, int32_t tile_x, int32_t tile_z,
+                                                int32_t layer, wf_tile_ref* out_tile);
 /// Grid cell containing a world position (NaN and far-away coordinates are
 /// clamped to a valid, empty cell). A NULL mesh gives cell (0, 0); a NULL
 /// out pointer is skipped.
@@ -245,7 +244,7 @@ WF_API void wf_mesh_tile_at(const wf_mesh* mesh, wf_vec3 pos, int32_t* out_x, in
 typedef struct wf_tile_info {
     int32_t tile_x, tile_z, layer;
     wf_vec3 bmin, bmax;
-    uint32_t poly_count;        ///< polygons, not counting off-mesh links
+    uint32_t poly_count; ///< polygons, not counting off-mesh links
     uint32_t offmesh_link_count;
     uint32_t vert_count;
     uint32_t user_id;
@@ -274,8 +273,7 @@ WF_NODISCARD WF_API wf_status wf_mesh_set_poly_flags(wf_mesh* mesh, wf_poly_ref 
                                                      uint16_t flags);
 WF_NODISCARD WF_API wf_status wf_mesh_get_poly_flags(const wf_mesh* mesh, wf_poly_ref ref,
                                                      uint16_t* out_flags);
-WF_NODISCARD WF_API wf_status wf_mesh_set_poly_area(wf_mesh* mesh, wf_poly_ref ref,
-                                                    uint8_t area);
+WF_NODISCARD WF_API wf_status wf_mesh_set_poly_area(wf_mesh* mesh, wf_poly_ref ref, uint8_t area);
 WF_NODISCARD WF_API wf_status wf_mesh_get_poly_area(const wf_mesh* mesh, wf_poly_ref ref,
                                                     uint8_t* out_area);
 /// Area (m^2) of a polygon seen from above (an off-mesh link: 0).
@@ -290,9 +288,8 @@ WF_NODISCARD WF_API wf_status wf_mesh_get_offmesh_user_id(const wf_mesh* mesh, w
 /// Endpoints of an off-mesh link in the direction of travel when entered
 /// from `previous` (the polygon before it on a path).
 WF_NODISCARD WF_API wf_status wf_mesh_get_offmesh_endpoints(const wf_mesh* mesh,
-                                                            wf_poly_ref previous,
-                                                            wf_poly_ref link, wf_vec3* out_start,
-                                                            wf_vec3* out_end);
+                                                            wf_poly_ref previous, wf_poly_ref link,
+                                                            wf_vec3* out_start, wf_vec3* out_end);
 
 /// Debug API, for tools and renderers that draw the mesh (navigation does
 /// not need it): a polygon's outline as built. Walk a tile with
@@ -332,8 +329,8 @@ WF_NODISCARD WF_API wf_status wf_mesh_save(const wf_mesh* mesh, void* out, size_
 /// WF_ERR_CAPACITY, nothing allocated); set it when the bytes come from
 /// outside, since the slot array is allocated for the saved capacity (up to
 /// WF_MAX_TILES). Its other fields are ignored.
-WF_NODISCARD WF_API wf_status wf_mesh_load(const wf_mesh_desc* desc, const void* data,
-                                           size_t size, wf_mesh** out);
+WF_NODISCARD WF_API wf_status wf_mesh_load(const wf_mesh_desc* desc, const void* data, size_t size,
+                                           wf_mesh** out);
 
 typedef struct wf_mesh_stats {
     uint32_t tile_count;
@@ -361,7 +358,8 @@ typedef struct wf_polyanya_import_desc {
 
 /// The desc with every field left zero set to its default (NULL: all
 /// defaults): scale 1; tile_size 0 stays (one tile).
-WF_API wf_polyanya_import_desc wf_polyanya_import_desc_defaults(const wf_polyanya_import_desc* desc);
+WF_API wf_polyanya_import_desc
+wf_polyanya_import_desc_defaults(const wf_polyanya_import_desc* desc);
 
 /// Parses a Polyanya .mesh (version 2) text and builds a mesh of it.
 /// Polygons above WF_MAX_VERTS_PER_POLY vertices are split into convex
@@ -370,8 +368,7 @@ WF_API wf_polyanya_import_desc wf_polyanya_import_desc_defaults(const wf_polyany
 /// (use a smaller tile_size); WF_PARTIAL: built, but some portal links did
 /// not fit (logged). `text` need not be NUL-terminated.
 WF_NODISCARD WF_API wf_status wf_mesh_import_polyanya(const wf_polyanya_import_desc* desc,
-                                                      const char* text, size_t size,
-                                                      wf_mesh** out);
+                                                      const char* text, size_t size, wf_mesh** out);
 
 #ifdef __cplusplus
 }

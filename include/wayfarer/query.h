@@ -88,7 +88,7 @@ typedef struct wf_query_desc {
     /// whose filters do not ask for it.
     uint32_t exact_nodes_per_node;
     wf_allocator allocator;
-    wf_logger logger;  ///< told which desc rule a refused create broke
+    wf_logger logger; ///< told which desc rule a refused create broke
 } wf_query_desc;
 
 /// wf_query_desc.exact_nodes_per_node: no storage for exact mode.
@@ -103,7 +103,7 @@ WF_NODISCARD WF_API wf_status wf_query_create(const wf_query_desc* desc, wf_quer
 WF_API void wf_query_destroy(wf_query* query);
 
 typedef struct wf_query_stats {
-    uint32_t max_nodes;   ///< search nodes, as resolved from the desc
+    uint32_t max_nodes; ///< search nodes, as resolved from the desc
     /// Bytes the query holds from its allocator (node pool, hash, open
     /// list, exact-mode nodes); fixed at creation.
     size_t memory_bytes;
@@ -124,8 +124,7 @@ WF_API const wf_mesh* wf_query_get_mesh(const wf_query* query);
 WF_NODISCARD WF_API wf_status wf_query_find_nearest_poly(wf_query* query, wf_vec3 center,
                                                          wf_vec3 half_extents,
                                                          const wf_query_filter* filter,
-                                                         wf_poly_ref* out_ref,
-                                                         wf_vec3* out_point);
+                                                         wf_poly_ref* out_ref, wf_vec3* out_point);
 
 /// Up to `max` polygons overlapping a box; out_count is how many were written,
 /// WF_PARTIAL if more overlapped than fit.
@@ -228,14 +227,10 @@ WF_NODISCARD WF_API wf_status wf_query_find_path_to_box(wf_query* query, wf_poly
 /// Dijkstra from one start to the cheapest of many goal polygons: one search
 /// for any number of goals. out_goal_index is the index into goals.
 /// WF_ERR_NOT_FOUND when none is reachable.
-WF_NODISCARD WF_API wf_status wf_query_find_nearest_goal(wf_query* query, wf_poly_ref start_ref,
-                                                         wf_vec3 start_pos,
-                                                         const wf_poly_ref* goals,
-                                                         uint32_t goal_count,
-                                                         const wf_query_filter* filter,
-                                                         uint32_t* out_goal_index,
-                                                         wf_poly_ref* path, uint32_t max_path,
-                                                         wf_path_result* out);
+WF_NODISCARD WF_API wf_status wf_query_find_nearest_goal(
+    wf_query* query, wf_poly_ref start_ref, wf_vec3 start_pos, const wf_poly_ref* goals,
+    uint32_t goal_count, const wf_query_filter* filter, uint32_t* out_goal_index, wf_poly_ref* path,
+    uint32_t max_path, wf_path_result* out);
 
 /* ---------------------------------------------------------------------------
  * Straight paths
@@ -267,8 +262,7 @@ typedef struct wf_straight_point {
 /// reaches before max_points are written (polygons beyond are not read, so
 /// asking for a few corners of a long corridor costs a few portals).
 WF_NODISCARD WF_API wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos,
-                                                          wf_vec3 end_pos,
-                                                          const wf_poly_ref* path,
+                                                          wf_vec3 end_pos, const wf_poly_ref* path,
                                                           uint32_t path_count,
                                                           wf_straight_point* out_points,
                                                           uint32_t max_points, uint32_t options,
@@ -279,10 +273,10 @@ WF_NODISCARD WF_API wf_status wf_query_find_straight_path(wf_query* query, wf_ve
  */
 
 typedef struct wf_raycast_hit {
-    float t;          ///< 0..1 along the ray where it hit a wall; FLT_MAX if it did not
-    wf_vec3 normal;   ///< unit wall normal (XZ), facing back towards the ray's start
-    uint32_t edge;    ///< edge of the last visited polygon that was hit; 0xffffffff: none
-    float path_cost;  ///< cost along the visited polygons
+    float t;         ///< 0..1 along the ray where it hit a wall; FLT_MAX if it did not
+    wf_vec3 normal;  ///< unit wall normal (XZ), facing back towards the ray's start
+    uint32_t edge;   ///< edge of the last visited polygon that was hit; 0xffffffff: none
+    float path_cost; ///< cost along the visited polygons
     uint32_t visited_count;
 } wf_raycast_hit;
 
@@ -293,9 +287,8 @@ typedef struct wf_raycast_hit {
 /// visited was too small (the walk stopped there; normal is zero).
 WF_NODISCARD WF_API wf_status wf_query_raycast(wf_query* query, wf_poly_ref start_ref,
                                                wf_vec3 start, wf_vec3 end,
-                                               const wf_query_filter* filter,
-                                               wf_poly_ref* visited, uint32_t max_visited,
-                                               wf_raycast_hit* out);
+                                               const wf_query_filter* filter, wf_poly_ref* visited,
+                                               uint32_t max_visited, wf_raycast_hit* out);
 
 /// Moves from start towards end staying on the surface, sliding along walls
 /// (a breadth-first search limited to the movement's reach). out_pos is the
@@ -336,9 +329,8 @@ WF_NODISCARD WF_API wf_status wf_query_get_poly_wall_segments(
 
 /// Distance from center to the nearest wall within max_radius (searching
 /// outward from start_ref). out_distance = max_radius when none is closer.
-WF_NODISCARD WF_API wf_status wf_query_find_distance_to_wall(wf_query* query,
-                                                             wf_poly_ref start_ref, wf_vec3 center,
-                                                             float max_radius,
+WF_NODISCARD WF_API wf_status wf_query_find_distance_to_wall(wf_query* query, wf_poly_ref start_ref,
+                                                             wf_vec3 center, float max_radius,
                                                              const wf_query_filter* filter,
                                                              float* out_distance,
                                                              wf_vec3* out_hit_pos,
@@ -350,18 +342,14 @@ WF_NODISCARD WF_API wf_status wf_query_find_distance_to_wall(wf_query* query,
 
 /// Uniform over the whole mesh's area (polygons passing the filter).
 WF_NODISCARD WF_API wf_status wf_query_find_random_point(wf_query* query,
-                                                         const wf_query_filter* filter,
-                                                         wf_rng* rng, wf_poly_ref* out_ref,
-                                                         wf_vec3* out_point);
+                                                         const wf_query_filter* filter, wf_rng* rng,
+                                                         wf_poly_ref* out_ref, wf_vec3* out_point);
 
 /// Uniform over the polygons reachable from start_ref within radius of
 /// center (radius <= 0 or infinite: any reachable polygon).
-WF_NODISCARD WF_API wf_status wf_query_find_random_point_around(wf_query* query,
-                                                                wf_poly_ref start_ref,
-                                                                wf_vec3 center, float radius,
-                                                                const wf_query_filter* filter,
-                                                                wf_rng* rng, wf_poly_ref* out_ref,
-                                                                wf_vec3* out_point);
+WF_NODISCARD WF_API wf_status wf_query_find_random_point_around(
+    wf_query* query, wf_poly_ref start_ref, wf_vec3 center, float radius,
+    const wf_query_filter* filter, wf_rng* rng, wf_poly_ref* out_ref, wf_vec3* out_point);
 
 #ifdef __cplusplus
 }

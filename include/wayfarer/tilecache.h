@@ -50,9 +50,9 @@ extern "C" {
 
 /// A triangle mesh (a view: the arrays belong to the caller).
 typedef struct wf_geom {
-    const float* verts;      ///< vert_count * 3 (x, y, z)
+    const float* verts; ///< vert_count * 3 (x, y, z)
     uint32_t vert_count;
-    const uint32_t* tris;    ///< tri_count * 3 vertex indices, counter-clockwise seen from above
+    const uint32_t* tris; ///< tri_count * 3 vertex indices, counter-clockwise seen from above
     uint32_t tri_count;
     const uint8_t* tri_areas; ///< optional area id per triangle (0..63); NULL = all 0
 } wf_geom;
@@ -69,8 +69,7 @@ typedef struct wf_geom_load_desc {
 /// `v/vt/vn` forms), comments, CRLF; other lines ignored. The text need not
 /// be NUL-terminated. WF_ERR_BAD_DATA (the log names the line).
 WF_NODISCARD WF_API wf_status wf_geom_load_obj(const char* text, size_t size,
-                                               const wf_geom_load_desc* desc,
-                                               wf_geom_data** out);
+                                               const wf_geom_load_desc* desc, wf_geom_data** out);
 WF_API void wf_geom_data_destroy(wf_geom_data* geom);
 WF_API wf_geom wf_geom_data_view(const wf_geom_data* geom);
 /// Bounds of the vertices; false for an empty or non-finite mesh.
@@ -121,19 +120,19 @@ typedef struct wf_convex_volume {
  */
 
 typedef struct wf_tilecache_params {
-    float cell_size;        ///< XZ voxel size (m); required
-    float cell_height;      ///< Y voxel size (m); required
-    float agent_height;     ///< m
-    float agent_radius;     ///< m; the walkable area is eroded by it
-    float agent_climb;      ///< m
-    float agent_max_slope;  ///< degrees
-    uint32_t tile_size;     ///< cells per tile side, 1..255
-    uint32_t min_region_area;   ///< cells; smaller isolated regions are dropped
-    uint32_t merge_region_area; ///< cells; smaller regions merge into neighbours
-    float max_edge_length;  ///< m; contour edges are split above it (0 = no limit)
+    float cell_size;                ///< XZ voxel size (m); required
+    float cell_height;              ///< Y voxel size (m); required
+    float agent_height;             ///< m
+    float agent_radius;             ///< m; the walkable area is eroded by it
+    float agent_climb;              ///< m
+    float agent_max_slope;          ///< degrees
+    uint32_t tile_size;             ///< cells per tile side, 1..255
+    uint32_t min_region_area;       ///< cells; smaller isolated regions are dropped
+    uint32_t merge_region_area;     ///< cells; smaller regions merge into neighbours
+    float max_edge_length;          ///< m; contour edges are split above it (0 = no limit)
     float max_simplification_error; ///< cells; contour simplification tolerance
     uint32_t max_verts_per_poly;    ///< 3..WF_MAX_VERTS_PER_POLY
-    wf_vec3 bmin, bmax;     ///< world bounds; all zero = the input's bounds
+    wf_vec3 bmin, bmax;             ///< world bounds; all zero = the input's bounds
 } wf_tilecache_params;
 
 /// Limits on the sizes derived from the params, so every one stays finite:
@@ -170,9 +169,8 @@ typedef struct wf_layer_codec {
     wf_status (*compress)(const void* in, size_t in_size, void* out, size_t out_capacity,
                           size_t* out_size, void* user);
     /// Must reproduce exactly `out_size` bytes, else WF_ERR_BAD_DATA.
-    wf_status (*decompress)(const void* in, size_t in_size, void* out, size_t out_size,
-                            void* user);
-    uint32_t id;   ///< stored in cache files; loading with another codec fails
+    wf_status (*decompress)(const void* in, size_t in_size, void* out, size_t out_size, void* user);
+    uint32_t id; ///< stored in cache files; loading with another codec fails
     void* user;
 } wf_layer_codec;
 
@@ -181,8 +179,8 @@ typedef struct wf_tilecache wf_tilecache;
 typedef struct wf_tilecache_desc {
     wf_tilecache_params params;
     wf_layer_codec codec;
-    wf_job_system jobs;   ///< builds run on it; zero = inline
-    uint32_t max_layers;  ///< layers the cache may hold; 0 = grow as needed during builds
+    wf_job_system jobs;            ///< builds run on it; zero = inline
+    uint32_t max_layers;           ///< layers the cache may hold; 0 = grow as needed during builds
     uint32_t max_obstacles;        ///< live obstacles; 0 = 1024
     uint32_t max_pending_requests; ///< obstacle adds/removes/moves queued between updates; 0 = 256
     uint32_t max_builds_in_flight; ///< layer rebuilds running at once; 0 = 2 x workers
@@ -264,29 +262,29 @@ WF_NODISCARD WF_API wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_me
 
 typedef struct wf_tilecache_layer_info {
     int32_t tile_x, tile_z, layer;
-    uint32_t width, depth;        ///< cells
+    uint32_t width, depth; ///< cells
     uint32_t walkable_cells;
-    uint32_t raw_bytes;           ///< serialized, before compression
+    uint32_t raw_bytes; ///< serialized, before compression
     uint32_t compressed_bytes;
     wf_vec3 bmin, bmax;
 } wf_tilecache_layer_info;
 
 typedef struct wf_tilecache_stats {
-    uint32_t tile_count;          ///< tiles with at least one layer
+    uint32_t tile_count; ///< tiles with at least one layer
     uint32_t layer_count;
     uint64_t raw_bytes;
     uint64_t compressed_bytes;
     uint64_t walkable_cells;
-    double walkable_area;         ///< m^2, cells * cell_size^2
-    double build_ms;              ///< last build, wall clock
-    uint64_t build_cells;         ///< last build: cells of its tiles (with borders)
-    uint64_t triangle_refs;       ///< last triangle build: triangle-tile pairs binned
-    uint64_t triangle_cells;      ///< last triangle build: cells under the binned pairs
+    double walkable_area;    ///< m^2, cells * cell_size^2
+    double build_ms;         ///< last build, wall clock
+    uint64_t build_cells;    ///< last build: cells of its tiles (with borders)
+    uint64_t triangle_refs;  ///< last triangle build: triangle-tile pairs binned
+    uint64_t triangle_cells; ///< last triangle build: cells under the binned pairs
     /// Layer -> tile scratch arena size: 64 KiB up to 48 x 48 tiles, scaled
     /// by the cells above (1.8 MiB at 255 x 255).
     size_t scratch_bytes_per_worker;
-    uint32_t oversize_layers;     ///< last navmesh pass: layers that needed more scratch
-                                  ///< (built serially in a temporary full-size arena)
+    uint32_t oversize_layers; ///< last navmesh pass: layers that needed more scratch
+                              ///< (built serially in a temporary full-size arena)
     size_t memory_bytes;
 } wf_tilecache_stats;
 
@@ -329,10 +327,10 @@ typedef struct wf_obstacle_id {
 } wf_obstacle_id;
 
 typedef enum wf_obstacle_shape {
-    WF_OBSTACLE_CYLINDER = 0,    ///< upright: position = base centre, radius, height
-    WF_OBSTACLE_BOX = 1,         ///< axis-aligned: position = centre, half_extents
+    WF_OBSTACLE_CYLINDER = 0,     ///< upright: position = base centre, radius, height
+    WF_OBSTACLE_BOX = 1,          ///< axis-aligned: position = centre, half_extents
     WF_OBSTACLE_ORIENTED_BOX = 2, ///< box turned by yaw about Y: position = centre, half_extents
-    WF_OBSTACLE_PRISM = 3,       ///< convex outline on XZ extruded from position.y by height
+    WF_OBSTACLE_PRISM = 3,        ///< convex outline on XZ extruded from position.y by height
 } wf_obstacle_shape;
 
 /// Most outline points of a prism obstacle.
@@ -343,14 +341,14 @@ typedef struct wf_obstacle_desc {
     /// false: the cells under it become unwalkable (carve); true: they get
     /// `area` (mud, water, a closed door) and the query filter decides.
     bool paint;
-    uint8_t area;           ///< 0..63, for paint
+    uint8_t area; ///< 0..63, for paint
     wf_vec3 position;
-    float radius;           ///< cylinder
-    float height;           ///< cylinder, prism (m, > 0)
-    wf_vec3 half_extents;   ///< boxes
-    float yaw;              ///< oriented box, radians
+    float radius;                         ///< cylinder
+    float height;                         ///< cylinder, prism (m, > 0)
+    wf_vec3 half_extents;                 ///< boxes
+    float yaw;                            ///< oriented box, radians
     wf_vec3 verts[WF_OBSTACLE_MAX_VERTS]; ///< prism outline (x, z; y ignored), convex
-    uint32_t vert_count;    ///< prism: 3..WF_OBSTACLE_MAX_VERTS
+    uint32_t vert_count;                  ///< prism: 3..WF_OBSTACLE_MAX_VERTS
 } wf_obstacle_desc;
 
 /// Queues a new obstacle; the id is valid at once. Every obstacle is
@@ -386,13 +384,13 @@ typedef struct wf_tilecache_changed_tile {
 } wf_tilecache_changed_tile;
 
 typedef struct wf_tilecache_update_result {
-    bool up_to_date;             ///< every request applied and every tile committed
+    bool up_to_date; ///< every request applied and every tile committed
     uint32_t requests_applied;
-    uint32_t layers_rebuilt;     ///< builds finished during this call
+    uint32_t layers_rebuilt; ///< builds finished during this call
     uint32_t tiles_committed;
-    uint32_t builds_in_flight;   ///< still running in the background
-    uint32_t layers_pending;     ///< waiting for a build slot or a later call
-    double time_us;              ///< this call's own time
+    uint32_t builds_in_flight; ///< still running in the background
+    uint32_t layers_pending;   ///< waiting for a build slot or a later call
+    double time_us;            ///< this call's own time
     /// Tiles changed by this call, valid until the next update, build or destroy.
     const wf_tilecache_changed_tile* changed;
     uint32_t changed_count;

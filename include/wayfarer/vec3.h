@@ -26,8 +26,12 @@ static inline wf_vec3 wf_v3(float x, float y, float z) {
     wf_vec3 r = {x, y, z};
     return r;
 }
-static inline wf_vec3 wf_v3_add(wf_vec3 a, wf_vec3 b) { return wf_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-static inline wf_vec3 wf_v3_sub(wf_vec3 a, wf_vec3 b) { return wf_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline wf_vec3 wf_v3_add(wf_vec3 a, wf_vec3 b) {
+    return wf_v3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+static inline wf_vec3 wf_v3_sub(wf_vec3 a, wf_vec3 b) {
+    return wf_v3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
 static inline wf_vec3 wf_v3_scale(wf_vec3 a, float s) { return wf_v3(a.x * s, a.y * s, a.z * s); }
 /// a + b * s, the usual "move along direction" step.
 static inline wf_vec3 wf_v3_mad(wf_vec3 a, wf_vec3 b, float s) {
@@ -40,7 +44,9 @@ static inline wf_vec3 wf_v3_cross(wf_vec3 a, wf_vec3 b) {
 static inline float wf_v3_length_sq(wf_vec3 a) { return wf_v3_dot(a, a); }
 static inline float wf_v3_length(wf_vec3 a) { return sqrtf(wf_v3_length_sq(a)); }
 static inline float wf_v3_distance(wf_vec3 a, wf_vec3 b) { return wf_v3_length(wf_v3_sub(a, b)); }
-static inline float wf_v3_distance_sq(wf_vec3 a, wf_vec3 b) { return wf_v3_length_sq(wf_v3_sub(a, b)); }
+static inline float wf_v3_distance_sq(wf_vec3 a, wf_vec3 b) {
+    return wf_v3_length_sq(wf_v3_sub(a, b));
+}
 /// Unit vector along a; the zero vector stays zero instead of becoming NaN.
 static inline wf_vec3 wf_v3_normalize(wf_vec3 a) {
     float len = wf_v3_length(a);
@@ -60,7 +66,9 @@ static inline wf_vec3 wf_v3_max(wf_vec3 a, wf_vec3 b) {
 static inline bool wf_v3_is_finite(wf_vec3 a) {
     return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }
-static inline bool wf_v3_equal(wf_vec3 a, wf_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+static inline bool wf_v3_equal(wf_vec3 a, wf_vec3 b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+}
 
 /// Ground-plane (XZ) helpers.
 static inline float wf_v2_dot(wf_vec3 a, wf_vec3 b) { return a.x * b.x + a.z * b.z; }
@@ -69,7 +77,9 @@ static inline float wf_v2_dot(wf_vec3 a, wf_vec3 b) { return a.x * b.x + a.z * b
 static inline float wf_v2_perp(wf_vec3 a, wf_vec3 b) { return a.z * b.x - a.x * b.z; }
 static inline float wf_v2_length_sq(wf_vec3 a) { return a.x * a.x + a.z * a.z; }
 static inline float wf_v2_length(wf_vec3 a) { return sqrtf(wf_v2_length_sq(a)); }
-static inline float wf_v2_distance_sq(wf_vec3 a, wf_vec3 b) { return wf_v2_length_sq(wf_v3_sub(a, b)); }
+static inline float wf_v2_distance_sq(wf_vec3 a, wf_vec3 b) {
+    return wf_v2_length_sq(wf_v3_sub(a, b));
+}
 static inline float wf_v2_distance(wf_vec3 a, wf_vec3 b) { return sqrtf(wf_v2_distance_sq(a, b)); }
 /// Twice the signed area of triangle abc on XZ (same sign rule as wf_v2_perp).
 static inline float wf_v2_triangle_area2(wf_vec3 a, wf_vec3 b, wf_vec3 c) {

@@ -85,7 +85,7 @@ WF_NODISCARD WF_API wf_status wf_world_create(const wf_world_desc* desc, wf_worl
 WF_API void wf_world_destroy(wf_world* world);
 
 typedef struct wf_world_stats {
-    uint64_t frame;       ///< steps run
+    uint64_t frame; ///< steps run
     /// Bytes the world holds from its allocator: its tile cache, navmesh,
     /// crowd and thread pool included.
     size_t memory_bytes;
@@ -102,15 +102,15 @@ WF_API wf_mesh* wf_world_mesh(wf_world* world);
 WF_API wf_job_system wf_world_jobs(const wf_world* world);
 
 typedef struct wf_world_budget {
-    uint32_t tile_time_us;  ///< time for committing rebuilt tiles; 0 = no limit
-    uint32_t tile_commits;  ///< tiles committed per step; 0 = no limit
+    uint32_t tile_time_us; ///< time for committing rebuilt tiles; 0 = no limit
+    uint32_t tile_commits; ///< tiles committed per step; 0 = no limit
 } wf_world_budget;
 
 typedef struct wf_world_report {
-    uint64_t frame;               ///< steps run so far, this one included
+    uint64_t frame; ///< steps run so far, this one included
     double total_us;
-    double tiles_us;              ///< the tile cache's update
-    double crowd_us;              ///< the crowd's update (its phases in `crowd`)
+    double tiles_us;                  ///< the tile cache's update
+    double crowd_us;                  ///< the crowd's update (its phases in `crowd`)
     wf_tilecache_update_result tiles; ///< its `changed` list is valid until the next step
     wf_crowd_profile crowd;
 } wf_world_report;
@@ -120,8 +120,7 @@ typedef struct wf_world_report {
 /// a tile that could not be rebuilt is reported as the tile cache reports
 /// it (the step goes on).
 WF_NODISCARD WF_API wf_status wf_world_step(wf_world* world, float dt,
-                                            const wf_world_budget* budget,
-                                            wf_world_report* report);
+                                            const wf_world_budget* budget, wf_world_report* report);
 
 /*
  * Save and restore: one blob (magic, version, section sizes, checksum)

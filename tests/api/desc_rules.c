@@ -65,12 +65,15 @@ static void test_refused_descs_name_the_rule(void** state) {
     assert_non_null(strstr(log.text, "max_nodes"));
 
     wf_crowd* crowd = NULL;
-    wf_crowd_desc cd = {.mesh = mesh, .max_agents = 0, .max_agent_radius = 0.5f,
-                        .logger = logger_for(&log)};
+    wf_crowd_desc cd = {
+        .mesh = mesh, .max_agents = 0, .max_agent_radius = 0.5f, .logger = logger_for(&log)};
     assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
     assert_non_null(strstr(log.text, "crowd: max_agents"));
-    cd = (wf_crowd_desc){.mesh = mesh, .max_agents = 4, .max_agent_radius = 0.5f,
-                         .crowding_cost = -1.0f, .logger = logger_for(&log)};
+    cd = (wf_crowd_desc){.mesh = mesh,
+                         .max_agents = 4,
+                         .max_agent_radius = 0.5f,
+                         .crowding_cost = -1.0f,
+                         .logger = logger_for(&log)};
     assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
     assert_non_null(strstr(log.text, "crowding_cost"));
     cd.crowding_cost = 0.0f;

@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The misuse tests' shared checks and fixture (misuse_common.h).
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -27,8 +27,8 @@ void misuse_expect_status(wf_status got, wf_status want, const char* what, const
     g_checks++;
     if (got != want) {
         g_failures++;
-        print_error("%s:%d: %s\n    gave %s, want %s\n", file, line, what,
-                    wf_status_string(got), wf_status_string(want));
+        print_error("%s:%d: %s\n    gave %s, want %s\n", file, line, what, wf_status_string(got),
+                    wf_status_string(want));
     }
 }
 
@@ -147,15 +147,13 @@ snapshot take(const fixture* f) {
     return s;
 }
 
-void misuse_expect_unchanged(const fixture* f, const snapshot* before, const char* file,
-                             int line) {
+void misuse_expect_unchanged(const fixture* f, const snapshot* before, const char* file, int line) {
     snapshot now = take(f);
     misuse_expect_true(now.mesh.tile_count == before->mesh.tile_count &&
                            now.mesh.poly_count == before->mesh.poly_count,
                        "mesh stats unchanged", file, line);
     misuse_expect_true(now.layers == before->layers, "layer count unchanged", file, line);
-    misuse_expect_true(now.obstacles == before->obstacles, "obstacle count unchanged", file,
-                       line);
+    misuse_expect_true(now.obstacles == before->obstacles, "obstacle count unchanged", file, line);
     misuse_expect_true(now.agents == before->agents, "agent count unchanged", file, line);
     misuse_expect_true(wf_v3_equal(now.agent.position, before->agent.position) &&
                            now.agent.target_state == before->agent.target_state &&
@@ -167,16 +165,16 @@ void misuse_expect_unchanged(const fixture* f, const snapshot* before, const cha
 void misuse_expect_query_works(fixture* f, const char* file, int line) {
     wf_poly_ref ref;
     wf_vec3 p;
-    misuse_expect_status(wf_query_find_nearest_poly(f->q, wf_v3(15, 0, 15), wf_v3(2, 2, 2),
-                                                    &f->filter, &ref, &p),
-                         WF_OK, "valid find_nearest_poly", file, line);
+    misuse_expect_status(
+        wf_query_find_nearest_poly(f->q, wf_v3(15, 0, 15), wf_v3(2, 2, 2), &f->filter, &ref, &p),
+        WF_OK, "valid find_nearest_poly", file, line);
 }
 
 wf_poly_ref nearest(fixture* f, wf_vec3 at) {
     wf_poly_ref ref = {0};
     wf_vec3 p;
-    assert_int_equal(
-        wf_query_find_nearest_poly(f->q, at, wf_v3(2, 2, 2), &f->filter, &ref, &p), WF_OK);
+    assert_int_equal(wf_query_find_nearest_poly(f->q, at, wf_v3(2, 2, 2), &f->filter, &ref, &p),
+                     WF_OK);
     return ref;
 }
 
@@ -201,7 +199,6 @@ void* build_blob(fixture* f, size_t* out_size) {
 /* ---------------------------------------------------------------------------
  * Re-entry: crowd and world calls from inside a crowd callback
  */
-
 
 static void record(reentry* r, wf_status s, const char* what) {
     if (r->count < MAX_REENTRY) {

@@ -32,7 +32,7 @@ extern unsigned g_asserts;  // assert hook calls, all tests
 void misuse_expect_status(wf_status got, wf_status want, const char* what, const char* file,
                           int line);
 void misuse_expect_true(bool cond, const char* what, const char* file, int line);
-#define expect_status_at(got, want, what, line) \
+#define expect_status_at(got, want, what, line)                                                    \
     misuse_expect_status((got), (want), (what), __FILE__, (line))
 #define expect_true_at(cond, what, line) misuse_expect_true((cond), (what), __FILE__, (line))
 
@@ -87,8 +87,7 @@ typedef struct snapshot {
 } snapshot;
 
 snapshot take(const fixture* f);
-void misuse_expect_unchanged(const fixture* f, const snapshot* before, const char* file,
-                             int line);
+void misuse_expect_unchanged(const fixture* f, const snapshot* before, const char* file, int line);
 #define EXPECT_UNCHANGED(f, before) misuse_expect_unchanged((f), (before), __FILE__, __LINE__)
 
 /// A valid query works (after misuse).

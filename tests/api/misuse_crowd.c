@@ -3,13 +3,13 @@
 // Misuse of the crowd API: bad agents, params and targets, stale and
 // wrong-kind ids, and crowd and world calls made from inside a crowd
 // callback (re-entry).
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -111,7 +111,7 @@ static void test_crowd_misuse(void** state) {
     bp[nb] = p, bp[nb++].radius = 0.0f;
     bp[nb] = p, bp[nb++].height = 0.0f;
     bp[nb] = p, bp[nb++].radius = cd.max_agent_radius * 2.0f; // wider than the crowd allows
-    bp[nb] = p, bp[nb++].collision_query_range = p.radius;   // not above the radius
+    bp[nb] = p, bp[nb++].collision_query_range = p.radius;    // not above the radius
     bp[nb] = p, bp[nb++].update_flags = WF_AGENT_ALL + 1u;
     bp[nb] = p, bp[nb++].avoidance_preset = 200;
     bp[nb] = p, bp[nb++].filter = 1; // the crowd has one filter
@@ -130,10 +130,10 @@ static void test_crowd_misuse(void** state) {
     EXPECT_UNCHANGED(f, &before);
 
     // Per-agent calls: NULL crowd, null id, wrong kind, stale
-    wf_agent_id wrong_kind = {wf_id_make(wf_id_index(a.bits), wf_id_generation(a.bits),
-                                         WF_ID_KIND_OBSTACLE)};
-    wf_agent_id other_gen = {wf_id_make(wf_id_index(a.bits), wf_id_generation(a.bits) + 1,
-                                        WF_ID_KIND_AGENT)};
+    wf_agent_id wrong_kind = {
+        wf_id_make(wf_id_index(a.bits), wf_id_generation(a.bits), WF_ID_KIND_OBSTACLE)};
+    wf_agent_id other_gen = {
+        wf_id_make(wf_id_index(a.bits), wf_id_generation(a.bits) + 1, WF_ID_KIND_AGENT)};
     wf_agent_id past_end = {wf_id_make(MAX_AGENTS + 5, 1, WF_ID_KIND_AGENT)};
     wf_agent_id removed;
     EXPECT(wf_crowd_add_agent(c, wf_v3(20, 0, 20), &p, &removed), WF_OK);

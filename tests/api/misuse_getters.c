@@ -3,13 +3,13 @@
 // Misuse of the getters, views, defaults and tile builders of every module:
 // NULL handles give their documented safe value, NULL out pointers and NaN
 // their status, and nothing is written or allocated on failure.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -30,8 +30,10 @@ static void test_getters_and_builders_misuse(void** state) {
     uint32_t n = 7;
     EXPECT_TRUE(wf_crowd_events(NULL, &n) == NULL && n == 0);
     EXPECT_TRUE(wf_crowd_events(f->crowd, NULL) != NULL); // the count is optional
-    EXPECT_TRUE(wf_crowd_get_stats(NULL).memory_bytes == 0 && wf_crowd_get_stats(f->crowd).memory_bytes > 0);
-    EXPECT_TRUE(wf_query_get_stats(NULL).memory_bytes == 0 && wf_query_get_stats(f->q).memory_bytes > 0);
+    EXPECT_TRUE(wf_crowd_get_stats(NULL).memory_bytes == 0 &&
+                wf_crowd_get_stats(f->crowd).memory_bytes > 0);
+    EXPECT_TRUE(wf_query_get_stats(NULL).memory_bytes == 0 &&
+                wf_query_get_stats(f->q).memory_bytes > 0);
     EXPECT_TRUE(wf_query_get_mesh(NULL) == NULL && wf_query_get_mesh(f->q) == f->mesh);
     EXPECT_TRUE(wf_tilecache_get_params(NULL) == NULL && wf_tilecache_get_params(f->tc) != NULL);
     EXPECT_TRUE(wf_tilecache_get_stats(NULL).layer_count == 0);
@@ -42,7 +44,7 @@ static void test_getters_and_builders_misuse(void** state) {
     EXPECT_TRUE(wf_thread_pool_thread_count(NULL) == 0);
     EXPECT_TRUE(wf_thread_pool_get_stats(NULL).memory_bytes == 0);
     EXPECT_TRUE(wf_world_get_stats(NULL).memory_bytes == 0 && wf_world_get_stats(NULL).frame == 0);
-    EXPECT_TRUE(wf_jobs_task_is_done(NULL)); // nothing to wait for
+    EXPECT_TRUE(wf_jobs_task_is_done(NULL));   // nothing to wait for
     const char* version = wf_version_string(); // takes nothing: cannot be misused
     EXPECT_TRUE(version != NULL && strcmp(version, WF_VERSION_STRING) == 0);
 
@@ -59,7 +61,8 @@ static void test_getters_and_builders_misuse(void** state) {
     EXPECT_TRUE(tdd.max_obstacles > 0 && tdd.max_tiles > 0 && tdd.codec.compress != NULL);
     wf_crowd_desc cdd = wf_crowd_desc_defaults(NULL);
     EXPECT_TRUE(cdd.mesh == NULL && cdd.max_agents == 0 && cdd.max_corridor > 0);
-    EXPECT_TRUE(wf_query_desc_defaults(NULL).mesh == NULL && wf_query_desc_defaults(NULL).max_nodes > 0);
+    EXPECT_TRUE(wf_query_desc_defaults(NULL).mesh == NULL &&
+                wf_query_desc_defaults(NULL).max_nodes > 0);
     wf_world_desc wdd = wf_world_desc_defaults(NULL);
     EXPECT_TRUE(wdd.worker_count >= 1 && wdd.crowd.max_agents == 1000 && wdd.geom == NULL);
     wf_thread_pool_desc pd = wf_thread_pool_desc_defaults(NULL);

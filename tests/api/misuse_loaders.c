@@ -2,13 +2,13 @@
 // SPDX-License-Identifier: MIT
 // Misuse of the text loaders (OBJ, Moving AI maps, Polyanya meshes):
 // malformed input gives WF_ERR_BAD_DATA and the log names the line.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -46,8 +46,7 @@ static void test_loader_misuse(void** state) {
     static const char obj_bad_number[] = "v 0 0 0\nv 0 x 30\n";
     EXPECT(wf_geom_load_obj(obj_ok, sizeof obj_ok - 1, &ld, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_geom_load_obj(NULL, 10, &ld, &geom), WF_ERR_INVALID_ARG);
-    EXPECT(wf_geom_load_obj(obj_bad_index, sizeof obj_bad_index - 1, &ld, &geom),
-           WF_ERR_BAD_DATA);
+    EXPECT(wf_geom_load_obj(obj_bad_index, sizeof obj_bad_index - 1, &ld, &geom), WF_ERR_BAD_DATA);
     EXPECT_TRUE(lc.errors == 1 && strstr(lc.last, "line 4") != NULL);
     EXPECT(wf_geom_load_obj(obj_bad_number, sizeof obj_bad_number - 1, &ld, &geom),
            WF_ERR_BAD_DATA);
@@ -60,17 +59,14 @@ static void test_loader_misuse(void** state) {
     static const char map_ok[] = "type octile\nheight 2\nwidth 2\nmap\n..\n.@\n";
     static const char map_short[] = "type octile\nheight 3\nwidth 2\nmap\n..\n.@\n";
     static const char map_wide[] = "type octile\nheight 2\nwidth 2\nmap\n...\n.@\n";
-    EXPECT(wf_grid_load_movingai(map_ok, sizeof map_ok - 1, NAN_F, &ld, &grid),
-           WF_ERR_INVALID_ARG);
-    EXPECT(wf_grid_load_movingai(map_ok, sizeof map_ok - 1, 0.0f, &ld, &grid),
-           WF_ERR_INVALID_ARG);
+    EXPECT(wf_grid_load_movingai(map_ok, sizeof map_ok - 1, NAN_F, &ld, &grid), WF_ERR_INVALID_ARG);
+    EXPECT(wf_grid_load_movingai(map_ok, sizeof map_ok - 1, 0.0f, &ld, &grid), WF_ERR_INVALID_ARG);
     EXPECT(wf_grid_load_movingai(map_ok, sizeof map_ok - 1, 1.0f, &ld, NULL), WF_ERR_INVALID_ARG);
     lc.errors = 0;
     EXPECT(wf_grid_load_movingai(map_short, sizeof map_short - 1, 1.0f, &ld, &grid),
            WF_ERR_BAD_DATA);
     EXPECT_TRUE(lc.errors == 1 && strstr(lc.last, "line") != NULL);
-    EXPECT(wf_grid_load_movingai(map_wide, sizeof map_wide - 1, 1.0f, &ld, &grid),
-           WF_ERR_BAD_DATA);
+    EXPECT(wf_grid_load_movingai(map_wide, sizeof map_wide - 1, 1.0f, &ld, &grid), WF_ERR_BAD_DATA);
     EXPECT_TRUE(lc.errors == 2 && strstr(lc.last, "line 5") != NULL);
     EXPECT_TRUE(grid == NULL);
     EXPECT(wf_grid_load_movingai(map_ok, sizeof map_ok - 1, 1.0f, &ld, &grid), WF_OK);

@@ -2,13 +2,13 @@
 // SPDX-License-Identifier: MIT
 // Misuse of the navmesh, query and job APIs: NULL pointers, NaN, stale and
 // wrong-kind refs, refs left over from a removed tile, bad job systems.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -88,7 +88,8 @@ static void test_mesh_misuse(void** state) {
         wf_tile_ref no_generation = {wf_poly_ref_make(0, 1, 0).bits};
         EXPECT(wf_mesh_add_tile(empty, blob, blob_size, 0, no_generation, &out_tile),
                WF_ERR_INVALID_ARG);
-        wf_tile_ref past_end = {wf_poly_ref_make(1, md.max_tiles != 0 ? md.max_tiles : 1024, 0).bits};
+        wf_tile_ref past_end = {
+            wf_poly_ref_make(1, md.max_tiles != 0 ? md.max_tiles : 1024, 0).bits};
         EXPECT(wf_mesh_add_tile(empty, blob, blob_size, 0, past_end, &out_tile),
                WF_ERR_INVALID_ARG);
         // Corrupt blobs: a flipped byte after the header (checksum), a bad
@@ -291,12 +292,10 @@ static void test_query_misuse(void** state) {
                WF_ERR_INVALID_ARG);
     }
     for (size_t i = 0; i < nbad_ext; ++i) {
-        EXPECT(wf_query_find_nearest_poly(q, c, bad_extents[i], fl, &ref, &pt),
-               WF_ERR_INVALID_ARG);
+        EXPECT(wf_query_find_nearest_poly(q, c, bad_extents[i], fl, &ref, &pt), WF_ERR_INVALID_ARG);
     }
     EXPECT(wf_query_find_nearest_poly(q, c, wf_v3(INF_F, INF_F, INF_F), fl, &ref, &pt), WF_OK);
-    EXPECT(wf_query_find_nearest_poly(q, wf_v3(500, 0, 500), ext, fl, &ref, &pt),
-           WF_ERR_NOT_FOUND);
+    EXPECT(wf_query_find_nearest_poly(q, wf_v3(500, 0, 500), ext, fl, &ref, &pt), WF_ERR_NOT_FOUND);
     // find_polys_in_box
     EXPECT(wf_query_find_polys_in_box(NULL, c, ext, fl, refs, 16, &n), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_find_polys_in_box(q, c, ext, NULL, refs, 16, &n), WF_ERR_INVALID_ARG);
@@ -349,8 +348,7 @@ static void test_query_misuse(void** state) {
     EXPECT(wf_query_find_path(q, start, end, sp, ep, fl, path, 64, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_find_path(q, null_ref, end, sp, ep, fl, path, 64, &pr), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_find_path(q, start, null_ref, sp, ep, fl, path, 64, &pr), WF_ERR_INVALID_ARG);
-    EXPECT(wf_query_find_path(q, start, end, sp, ep, &nan_cost, path, 64, &pr),
-           WF_ERR_INVALID_ARG);
+    EXPECT(wf_query_find_path(q, start, end, sp, ep, &nan_cost, path, 64, &pr), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_find_path(q, start, end, sp, ep, &negative_cost, path, 64, &pr),
            WF_ERR_INVALID_ARG);
     for (size_t i = 0; i < nbad; ++i) {
@@ -394,8 +392,7 @@ static void test_query_misuse(void** state) {
     EXPECT(wf_query_path_exists(q, start, end, sp, ep, NULL, &exists), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_path_exists(q, start, end, sp, ep, fl, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_path_exists(q, start, null_ref, sp, ep, fl, &exists), WF_ERR_INVALID_ARG);
-    EXPECT(wf_query_path_exists(q, start, end, sp, bad_points[1], fl, &exists),
-           WF_ERR_INVALID_ARG);
+    EXPECT(wf_query_path_exists(q, start, end, sp, bad_points[1], fl, &exists), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_path_exists(q, start, end, sp, ep, &negative_cost, &exists),
            WF_ERR_INVALID_ARG);
     // find_path_to_box
@@ -521,9 +518,9 @@ static void test_query_misuse(void** state) {
         EXPECT(wf_query_find_polys_around_circle(q, start, sp, bad_radii[i], fl, refs, NULL, NULL,
                                                  16, &n),
                WF_ERR_INVALID_ARG);
-        EXPECT(wf_query_find_local_neighbourhood(q, start, sp, bad_radii[i], fl, refs, NULL, 16,
-                                                 &n),
-               WF_ERR_INVALID_ARG);
+        EXPECT(
+            wf_query_find_local_neighbourhood(q, start, sp, bad_radii[i], fl, refs, NULL, 16, &n),
+            WF_ERR_INVALID_ARG);
         EXPECT(wf_query_find_distance_to_wall(q, start, sp, bad_radii[i], fl, &dist, &hit_pos,
                                               &hit_normal),
                WF_ERR_INVALID_ARG);
@@ -532,20 +529,18 @@ static void test_query_misuse(void** state) {
         EXPECT(wf_query_find_polys_around_circle(q, start, bad_points[i], 5, fl, refs, NULL, NULL,
                                                  16, &n),
                WF_ERR_INVALID_ARG);
-        EXPECT(wf_query_find_local_neighbourhood(q, start, bad_points[i], 5, fl, refs, NULL, 16,
-                                                 &n),
-               WF_ERR_INVALID_ARG);
+        EXPECT(
+            wf_query_find_local_neighbourhood(q, start, bad_points[i], 5, fl, refs, NULL, 16, &n),
+            WF_ERR_INVALID_ARG);
         EXPECT(wf_query_find_distance_to_wall(q, start, bad_points[i], 5, fl, &dist, &hit_pos,
                                               &hit_normal),
                WF_ERR_INVALID_ARG);
     }
     EXPECT(wf_query_get_poly_wall_segments(NULL, start, fl, segs, NULL, 16, &n),
            WF_ERR_INVALID_ARG);
-    EXPECT(wf_query_get_poly_wall_segments(q, start, NULL, segs, NULL, 16, &n),
-           WF_ERR_INVALID_ARG);
+    EXPECT(wf_query_get_poly_wall_segments(q, start, NULL, segs, NULL, 16, &n), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_get_poly_wall_segments(q, start, fl, NULL, NULL, 16, &n), WF_ERR_INVALID_ARG);
-    EXPECT(wf_query_get_poly_wall_segments(q, start, fl, segs, NULL, 16, NULL),
-           WF_ERR_INVALID_ARG);
+    EXPECT(wf_query_get_poly_wall_segments(q, start, fl, segs, NULL, 16, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_query_get_poly_wall_segments(q, null_ref, fl, segs, NULL, 16, &n),
            WF_ERR_INVALID_ARG);
     // Random points
@@ -707,8 +702,7 @@ static void task_fn(void* context) { (*(uint32_t*)context)++; }
 static void test_jobs_misuse(void** state) {
     (void)state;
     uint32_t hits[64] = {0};
-    wf_job_system no_wait = {.worker_count = 4,
-                             .enqueue = (void* (*)(wf_task_fn*, void*, void*))1};
+    wf_job_system no_wait = {.worker_count = 4, .enqueue = (void* (*)(wf_task_fn*, void*, void*))1};
     EXPECT(wf_jobs_parallel_for(NULL, 64, 1, NULL, hits), WF_ERR_INVALID_ARG);
     EXPECT(wf_jobs_parallel_for(&no_wait, 64, 1, count_items, hits), WF_ERR_INVALID_ARG);
     EXPECT(wf_jobs_parallel_for(NULL, 0, 1, count_items, hits), WF_OK);

@@ -3,13 +3,13 @@
 // Misuse of the tile cache API: create, build, save and load with bad
 // arguments or data, and obstacles with NULL, NaN, non-positive sizes,
 // stale and wrong-kind ids.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -357,8 +357,8 @@ static void test_obstacle_misuse(void** state) {
     EXPECT(wf_tilecache_get_obstacle(tc, live, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_tilecache_get_obstacle(tc, none, &got), WF_ERR_INVALID_ARG);
     // Wrong kind: an agent-kind id (same index and generation) as an obstacle id.
-    wf_obstacle_id as_agent = {wf_id_make(wf_id_index(live.bits), wf_id_generation(live.bits),
-                                          WF_ID_KIND_AGENT)};
+    wf_obstacle_id as_agent = {
+        wf_id_make(wf_id_index(live.bits), wf_id_generation(live.bits), WF_ID_KIND_AGENT)};
     wf_obstacle_id real_agent = {f->agent.bits};
     wf_obstacle_id as_request = {wf_id_make(0, 1, WF_ID_KIND_MOVE_REQUEST)};
     EXPECT(wf_tilecache_remove_obstacle(tc, as_agent), WF_ERR_WRONG_KIND);
@@ -368,8 +368,8 @@ static void test_obstacle_misuse(void** state) {
     EXPECT(wf_tilecache_get_obstacle(tc, as_agent, &got), WF_ERR_WRONG_KIND);
     // Stale: a generation that was never given, an index past the capacity,
     // and a removed obstacle's id.
-    wf_obstacle_id other_gen = {wf_id_make(wf_id_index(live.bits), wf_id_generation(live.bits) + 1,
-                                           WF_ID_KIND_OBSTACLE)};
+    wf_obstacle_id other_gen = {
+        wf_id_make(wf_id_index(live.bits), wf_id_generation(live.bits) + 1, WF_ID_KIND_OBSTACLE)};
     wf_obstacle_id past_end = {wf_id_make(1000000, 1, WF_ID_KIND_OBSTACLE)};
     EXPECT(wf_tilecache_remove_obstacle(tc, other_gen), WF_ERR_STALE_REF);
     EXPECT(wf_tilecache_get_obstacle(tc, past_end, &got), WF_ERR_STALE_REF);

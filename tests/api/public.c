@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: MIT
 // Uses only the installed public headers and libwayfarer: each WF_API call
 // must be exported and the umbrella header must be enough.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>

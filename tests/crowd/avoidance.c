@@ -4,11 +4,11 @@
 // nothing is near, the speed limit, passing on the right, static neighbours,
 // walls, priorities, range adaption, determinism, the grid pattern and the
 // parameter checks.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -141,8 +141,8 @@ static void test_head_on_passes_on_the_right(void** state) {
     (void)state;
     wf_avoidance_params p = high();
     // Several headings: "right" must not depend on the world axes.
-    static const float headings[][2] = {{1.0f, 0.0f}, {0.0f, 1.0f}, {-1.0f, 0.0f},
-                                        {0.6f, -0.8f}, {-0.28f, 0.96f}};
+    static const float headings[][2] = {
+        {1.0f, 0.0f}, {0.0f, 1.0f}, {-1.0f, 0.0f}, {0.6f, -0.8f}, {-0.28f, 0.96f}};
     for (size_t h = 0; h < sizeof headings / sizeof headings[0]; ++h) {
         float fx = headings[h][0], fz = headings[h][1];
         wf_avoid_agent a = make_agent(0.0f, 0.0f, fx * 3.0f, fz * 3.0f);
@@ -300,7 +300,8 @@ static void test_lower_priority_yields_more(void** state) {
     n_hi = as_neighbour(&hi);
     wf_vec3 v_a = wf_avoidance_sample(&p, &low, &n_hi, 1u, NULL, 0u, NULL);
     wf_vec3 v_b = wf_avoidance_sample(&p, &hi, &n_low, 1u, NULL, 0u, NULL);
-    assert_true(fabsf(wf_v2_distance(v_a, low.desired_vel) - wf_v2_distance(v_b, hi.desired_vel)) < 1e-4f);
+    assert_true(fabsf(wf_v2_distance(v_a, low.desired_vel) - wf_v2_distance(v_b, hi.desired_vel)) <
+                1e-4f);
 }
 
 /// Deviation from the desired velocity against a static neighbour straight
@@ -341,12 +342,14 @@ static void test_deterministic_bits(void** state) {
     a.vel = wf_v3(2.1f, 0.0f, 0.4f);
     wf_avoid_neighbour nbs[3] = {
         {.pos = wf_v3(4.0f, 0.0f, 1.0f), .vel = wf_v3(-2.0f, 0.0f, 0.0f), .radius = 0.5f},
-        {.pos = wf_v3(2.0f, 0.0f, -1.5f), .vel = wf_v3(0.0f, 0.0f, 1.0f), .radius = 0.7f,
+        {.pos = wf_v3(2.0f, 0.0f, -1.5f),
+         .vel = wf_v3(0.0f, 0.0f, 1.0f),
+         .radius = 0.7f,
          .rank = 2},
         {.pos = wf_v3(0.9f, 0.0f, 0.1f), .vel = wf_v3(0.0f, 0.0f, 0.0f), .radius = 0.6f},
     };
-    wf_vec3 walls[4] = {wf_v3(-2.0f, 0.0f, 2.0f), wf_v3(6.0f, 0.0f, 2.0f),
-                        wf_v3(6.0f, 0.0f, 2.0f), wf_v3(6.0f, 0.0f, -3.0f)};
+    wf_vec3 walls[4] = {wf_v3(-2.0f, 0.0f, 2.0f), wf_v3(6.0f, 0.0f, 2.0f), wf_v3(6.0f, 0.0f, 2.0f),
+                        wf_v3(6.0f, 0.0f, -3.0f)};
     uint32_t s1 = 0, s2 = 0;
     wf_vec3 v1 = wf_avoidance_sample(&p, &a, nbs, 3u, walls, 2u, &s1);
     // A copy of every input elsewhere in memory: the same bits.
@@ -446,29 +449,71 @@ static void test_params_valid(void** state) {
         *weights[i] = 0.0f; // zero weights are fine
         assert_true(wf_avoidance_params_valid(&p));
     }
-    p = good; p.horizon_time = 0.0f; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.horizon_time = NAN; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.horizon_time = INFINITY; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.velocity_bias = -0.01f; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.velocity_bias = 1.01f; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.velocity_bias = NAN; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.velocity_bias = 1.0f; assert_true(wf_avoidance_params_valid(&p));
-    p = good; p.min_range_scale = 0.0f; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.min_range_scale = 1.5f; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.min_range_scale = NAN; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.min_range_scale = 1.0f; assert_true(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_divisions = 33; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_divisions = 32; assert_true(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_rings = 0; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_rings = 5; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_depth = 0; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_depth = 6; assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.horizon_time = 0.0f;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.horizon_time = NAN;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.horizon_time = INFINITY;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.velocity_bias = -0.01f;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.velocity_bias = 1.01f;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.velocity_bias = NAN;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.velocity_bias = 1.0f;
+    assert_true(wf_avoidance_params_valid(&p));
+    p = good;
+    p.min_range_scale = 0.0f;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.min_range_scale = 1.5f;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.min_range_scale = NAN;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.min_range_scale = 1.0f;
+    assert_true(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_divisions = 33;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_divisions = 32;
+    assert_true(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_rings = 0;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_rings = 5;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_depth = 0;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_depth = 6;
+    assert_false(wf_avoidance_params_valid(&p));
     // The grid's bounds apply only to the grid pattern, and the other way round.
-    p = good; p.grid_size = 0; assert_true(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_divisions = 0;
-    p.grid_size = 2; assert_false(wf_avoidance_params_valid(&p));
-    p.grid_size = 65; assert_false(wf_avoidance_params_valid(&p));
-    p = good; p.adaptive_divisions = 0; p.grid_size = 64; p.adaptive_rings = 0;
+    p = good;
+    p.grid_size = 0;
+    assert_true(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_divisions = 0;
+    p.grid_size = 2;
+    assert_false(wf_avoidance_params_valid(&p));
+    p.grid_size = 65;
+    assert_false(wf_avoidance_params_valid(&p));
+    p = good;
+    p.adaptive_divisions = 0;
+    p.grid_size = 64;
+    p.adaptive_rings = 0;
     assert_true(wf_avoidance_params_valid(&p));
 }
 

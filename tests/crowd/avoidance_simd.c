@@ -49,8 +49,8 @@ static void test_every_width_gives_the_same_bits(void** state) {
             walls[i] = wf_v3(wf_rng_range(&rng, -5, 5), 0, wf_rng_range(&rng, -5, 5));
         }
         uint32_t s_ref = 0;
-        wf_vec3 v_ref = wf_avoidance_sample_with(WF_AVOID_KERNEL_SCALAR, &p, &a, nb, nn, walls, nw,
-                                                 &s_ref);
+        wf_vec3 v_ref =
+            wf_avoidance_sample_with(WF_AVOID_KERNEL_SCALAR, &p, &a, nb, nn, walls, nw, &s_ref);
         for (uint32_t q = 1; q < 3; ++q) {
             if (!wf_avoidance_kernel_available(kernels[q])) {
                 continue;

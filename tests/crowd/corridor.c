@@ -143,7 +143,8 @@ static void test_merge_replan_from_further_on(void** state) {
     static const uint32_t row[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     set_cells(&f, row, 4, centre(0, 0), centre(3, 0));
     // A replan from c2 to a new target in row 1.
-    wf_poly_ref path[4] = {grid_cell(&f.grid, 2, 0), grid_cell(&f.grid, 2, 1), grid_cell(&f.grid, 3, 1), grid_cell(&f.grid, 4, 1)};
+    wf_poly_ref path[4] = {grid_cell(&f.grid, 2, 0), grid_cell(&f.grid, 2, 1),
+                           grid_cell(&f.grid, 3, 1), grid_cell(&f.grid, 4, 1)};
     assert_true(wf_corridor_merge_path(&f.c, centre(4, 1), path, 4));
     static const uint32_t want[6][2] = {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {3, 1}, {4, 1}};
     assert_cells(&f, want, 6);
@@ -155,8 +156,9 @@ static void test_merge_replan_from_further_on(void** state) {
     // the corridor also holds c4.
     static const uint32_t five[5][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}};
     set_cells(&f, five, 5, centre(0, 0), centre(4, 0));
-    wf_poly_ref around[6] = {grid_cell(&f.grid, 1, 0), grid_cell(&f.grid, 1, 1), grid_cell(&f.grid, 2, 1),
-                             grid_cell(&f.grid, 3, 1), grid_cell(&f.grid, 4, 1), grid_cell(&f.grid, 4, 0)};
+    wf_poly_ref around[6] = {grid_cell(&f.grid, 1, 0), grid_cell(&f.grid, 1, 1),
+                             grid_cell(&f.grid, 2, 1), grid_cell(&f.grid, 3, 1),
+                             grid_cell(&f.grid, 4, 1), grid_cell(&f.grid, 4, 0)};
     assert_true(wf_corridor_merge_path(&f.c, centre(4, 0), around, 6));
     static const uint32_t want_around[7][2] = {{0, 0}, {1, 0}, {1, 1}, {2, 1},
                                                {3, 1}, {4, 1}, {4, 0}};
@@ -309,7 +311,8 @@ static void test_move_into_a_wall_slides(void** state) {
     // From cell (2, 0) towards below the mesh edge: slides along z = 0
     // into cell (3, 0), the corridor's next polygon.
     set_cells(&f, l_cells + 2, 5, centre(2, 0), centre(3, 3));
-    assert_true(wf_corridor_move_position(&f.c, wf_v3(3.5f, 0.0f, -0.5f), f.grid.query, &f.grid.filter));
+    assert_true(
+        wf_corridor_move_position(&f.c, wf_v3(3.5f, 0.0f, -0.5f), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, wf_v3(3.5f, 0.0f, 0.0f)));
     assert_int_equal(f.c.count, 4);
     assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 3, 0).bits);
@@ -356,7 +359,8 @@ static void test_move_along_a_shared_edge(void** state) {
     // counts it in the one ahead, and the corners lead straight on.
     static const uint32_t two[2][2] = {{1, 1}, {1, 0}};
     set_cells(&f, two, 2, wf_v3(1.1f, 0.0f, 1.0f), wf_v3(1.9f, 0.0f, 1.0f));
-    assert_true(wf_corridor_move_position(&f.c, wf_v3(1.3f, 0.0f, 1.0f), f.grid.query, &f.grid.filter));
+    assert_true(
+        wf_corridor_move_position(&f.c, wf_v3(1.3f, 0.0f, 1.0f), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, wf_v3(1.3f, 0.0f, 1.0f)));
     assert_int_equal(f.c.count, 1);
     assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 1, 0).bits);
@@ -380,7 +384,8 @@ static void test_move_position_from_a_stale_polygon(void** state) {
     assert_true(wf_v3_equal(f.c.pos, centre(0, 0)));
     assert_int_equal(f.c.count, 4);
     // The target's polygon lives on: it still moves.
-    assert_true(wf_corridor_move_target(&f.c, wf_v3(3.25f, 0.0f, 0.5f), f.grid.query, &f.grid.filter));
+    assert_true(
+        wf_corridor_move_target(&f.c, wf_v3(3.25f, 0.0f, 0.5f), f.grid.query, &f.grid.filter));
     assert_int_equal(f.c.count, 4);
     assert_true(near_2d(f.c.target, wf_v3(3.25f, 0.0f, 0.5f)));
     grid_close(&f.grid);
@@ -446,7 +451,8 @@ static void test_visibility_straightens_a_zig_zag(void** state) {
 
     // Next at pos: nothing to do.
     set_cells(&f, zig_zag, 10, centre(0, 0), centre(5, 0));
-    wf_corridor_optimize_visibility(&f.c, wf_v3(0.505f, 0.0f, 0.5f), 30.0f, f.grid.query, &f.grid.filter);
+    wf_corridor_optimize_visibility(&f.c, wf_v3(0.505f, 0.0f, 0.5f), 30.0f, f.grid.query,
+                                    &f.grid.filter);
     assert_cells(&f, zig_zag, 10);
     grid_close(&f.grid);
 }
@@ -460,7 +466,8 @@ static void test_visibility_never_cuts_through_walls(void** state) {
     wf_corridor_optimize_visibility(&f.c, centre(3, 3), 30.0f, f.grid.query, &f.grid.filter);
     assert_cells(&f, l_cells, 7);
     // Towards the corner itself: the corridor already runs straight there.
-    wf_corridor_optimize_visibility(&f.c, wf_v3(3.0f, 0.0f, 1.0f), 30.0f, f.grid.query, &f.grid.filter);
+    wf_corridor_optimize_visibility(&f.c, wf_v3(3.0f, 0.0f, 1.0f), 30.0f, f.grid.query,
+                                    &f.grid.filter);
     assert_cells(&f, l_cells, 7);
     // A filter that refuses cell (2, 0) makes it a wall for the ray.
     static const uint32_t row[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
@@ -650,30 +657,39 @@ typedef struct islands {
 static void islands_create(islands* s, bool bidirectional) {
     counting_allocator_init(&s->counter);
     wf_allocator alloc = counting_allocator_hooks(&s->counter);
-    wf_mesh_desc md = {.tile_width = 8.0f, .tile_depth = 8.0f, .max_tiles = 4,
-                       .allocator = alloc};
+    wf_mesh_desc md = {.tile_width = 8.0f, .tile_depth = 8.0f, .max_tiles = 4, .allocator = alloc};
     assert_int_equal(wf_mesh_create(&md, &s->mesh), WF_OK);
     const float verts[] = {
         1, 0, 1, 1, 0, 3, 3, 0, 3, 3, 0, 1, //
         5, 1, 1, 5, 1, 3, 7, 1, 3, 7, 1, 1,
     };
     const uint16_t polys[] = {0, 1, 2, 3, N, N, 4, 5, 6, 7, N, N};
-    wf_offmesh_link_desc link = {.start = {2.5f, 0.0f, 2.0f}, .end = {5.5f, 1.0f, 2.0f},
-                                 .radius = 0.5f, .bidirectional = bidirectional, .flags = 1,
+    wf_offmesh_link_desc link = {.start = {2.5f, 0.0f, 2.0f},
+                                 .end = {5.5f, 1.0f, 2.0f},
+                                 .radius = 0.5f,
+                                 .bidirectional = bidirectional,
+                                 .flags = 1,
                                  .user_id = 7};
     wf_tile_build_desc d = {
-        .bmin = {0.0f, -1.0f, 0.0f}, .bmax = {8.0f, 2.0f, 8.0f},
-        .verts = verts, .vert_count = 8, .polys = polys, .poly_count = 2,
-        .offmesh_links = &link, .offmesh_link_count = 1,
-        .walkable_height = 2.0f, .walkable_radius = 0.5f, .walkable_climb = 0.25f,
+        .bmin = {0.0f, -1.0f, 0.0f},
+        .bmax = {8.0f, 2.0f, 8.0f},
+        .verts = verts,
+        .vert_count = 8,
+        .polys = polys,
+        .poly_count = 2,
+        .offmesh_links = &link,
+        .offmesh_link_count = 1,
+        .walkable_height = 2.0f,
+        .walkable_radius = 0.5f,
+        .walkable_climb = 0.25f,
         .allocator = alloc,
     };
     void* data = NULL;
     size_t size = 0;
     assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
-    assert_int_equal(wf_mesh_add_tile(s->mesh, data, size, WF_TILE_MESH_OWNS_DATA,
-                                      (wf_tile_ref){0}, &s->tile),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(s->mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &s->tile),
+        WF_OK);
     s->a = wf_mesh_poly_ref(s->mesh, s->tile, 0);
     s->b = wf_mesh_poly_ref(s->mesh, s->tile, 1);
     s->link = wf_mesh_poly_ref(s->mesh, s->tile, 2);
@@ -793,8 +809,8 @@ static char* read_all(const char* path, size_t* out_size) {
 /// Walks one agent from start to goal the way the crowd does: 0.4 m steps
 /// towards the first corner, visibility shortcuts towards the last corner,
 /// a topology pass every 8 steps. Returns the distance walked.
-static double walk(wf_query* q, const wf_query_filter* filter, wf_poly_ref* storage,
-                   wf_vec3 start, wf_vec3 goal, bool* out_arrived) {
+static double walk(wf_query* q, const wf_query_filter* filter, wf_poly_ref* storage, wf_vec3 start,
+                   wf_vec3 goal, bool* out_arrived) {
     const wf_vec3 ext = wf_v3(0.5f, 1.0f, 0.5f);
     wf_poly_ref sr, gr;
     wf_vec3 sp, gp;
@@ -858,8 +874,8 @@ static void test_agents_walk_the_arena(void** state) {
     assert_int_equal(wf_mesh_import_polyanya(&d, text, strlen(text), &mesh), WF_OK);
     free(text);
     wf_query* q = NULL;
-    wf_query_desc qd = {.mesh = mesh, .max_nodes = 4096,
-                        .allocator = counting_allocator_hooks(&counter)};
+    wf_query_desc qd = {
+        .mesh = mesh, .max_nodes = 4096, .allocator = counting_allocator_hooks(&counter)};
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
     wf_query_filter filter = wf_query_filter_defaults();
     static wf_poly_ref storage[MAX_POLYS];
@@ -874,8 +890,8 @@ static void test_agents_walk_the_arena(void** state) {
             continue;
         }
         bool arrived = false;
-        double walked = walk(q, &filter, storage, wf_v3(sx, 0.0f, sy), wf_v3(gx, 0.0f, gy),
-                             &arrived);
+        double walked =
+            walk(q, &filter, storage, wf_v3(sx, 0.0f, sy), wf_v3(gx, 0.0f, gy), &arrived);
         if (!arrived) {
             fail_msg("row %u: the agent did not arrive", walks);
         }

@@ -129,11 +129,9 @@ static void test_agent_ids_and_bad_input(void** state) {
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(3, 0, 3), &bad, &b), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(NAN, 0, 3), &p, &b), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(INFINITY, 0, 3), &p, &b), WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_crowd_request_move(c, a, wf_v3(NAN, 0, 1), NULL, NULL),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_crowd_request_move(c, a, wf_v3(NAN, 0, 1), NULL, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_teleport_agent(c, a, wf_v3(1, NAN, 1)), WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_crowd_request_velocity(c, a, wf_v3(INFINITY, 0, 0)),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_crowd_request_velocity(c, a, wf_v3(INFINITY, 0, 0)), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_set_agent_params(c, a, &bad), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_update(c, 0.0f, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_crowd_update(c, NAN, NULL), WF_ERR_INVALID_ARG);
@@ -143,8 +141,7 @@ static void test_agent_ids_and_bad_input(void** state) {
 
     // Off the mesh: a status, nothing added or moved.
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(500, 0, 500), &p, &b), WF_ERR_NOT_FOUND);
-    assert_int_equal(wf_crowd_request_move(c, a, wf_v3(-300, 0, 2), NULL, NULL),
-                     WF_ERR_NOT_FOUND);
+    assert_int_equal(wf_crowd_request_move(c, a, wf_v3(-300, 0, 2), NULL, NULL), WF_ERR_NOT_FOUND);
     assert_int_equal(wf_crowd_teleport_agent(c, a, wf_v3(-300, 0, 2)), WF_ERR_NOT_FOUND);
     s = crowd_test_state(c, a);
     assert_float_equal(s.position.x, 2.5f, 1e-5f);
@@ -165,8 +162,8 @@ static void test_agent_ids_and_bad_input(void** state) {
     assert_int_equal(wf_crowd_set_agent_params(c, b, &p), WF_ERR_STALE_REF);
     wf_agent_id null_id = {0};
     assert_int_equal(wf_crowd_remove_agent(c, null_id), WF_ERR_INVALID_ARG);
-    wf_agent_id foreign = {wf_id_make(wf_id_index(a.bits), wf_id_generation(a.bits),
-                                      WF_ID_KIND_OBSTACLE)};
+    wf_agent_id foreign = {
+        wf_id_make(wf_id_index(a.bits), wf_id_generation(a.bits), WF_ID_KIND_OBSTACLE)};
     assert_int_equal(wf_crowd_remove_agent(c, foreign), WF_ERR_WRONG_KIND);
     assert_int_equal(wf_crowd_get_agent(c, foreign, &s), WF_ERR_WRONG_KIND);
     // A new agent in the freed slot does not revive the old id.

@@ -118,8 +118,8 @@ static void test_crossing_groups_arrive_only_at_their_targets(void** state) {
     int at_target = 0;
     for (uint32_t k = 0; k < 32; ++k) {
         // Arrived agents hold their spots: nudged by the others, never far.
-        at_target += crowd_test_dist2d(crowd_test_state(c, ids[k]).position, targets[k]) <=
-                     p.radius * 1.5f;
+        at_target +=
+            crowd_test_dist2d(crowd_test_state(c, ids[k]).position, targets[k]) <= p.radius * 1.5f;
     }
     printf("crossing: %d arrived at their targets, %d stopped short, %d near them at the end\n",
            arrived, stopped_short, at_target);

@@ -15,7 +15,6 @@
 #include "crowd_test_util.h"
 #include "test_hooks.h"
 
-
 static void test_bad_crowding_costs_are_refused(void** state) {
     (void)state;
     wf_mesh* mesh = test_mesh_grid(1, 1, 10, 1.0f, NULL, NULL, NULL);

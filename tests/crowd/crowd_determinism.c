@@ -96,8 +96,8 @@ static uint64_t run(uint32_t workers, float crowding) {
         const wf_crowd_event* e = wf_crowd_events(c, &n);
         for (uint32_t k = 0; k < n; ++k) {
             if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
-                wf_status s = wf_crowd_request_move(c, e[k].agent,
-                                                    random_open_cell(&rng, blocked), NULL, NULL);
+                wf_status s = wf_crowd_request_move(c, e[k].agent, random_open_cell(&rng, blocked),
+                                                    NULL, NULL);
                 assert_true(s == WF_OK || s == WF_ERR_STALE_REF);
             }
         }

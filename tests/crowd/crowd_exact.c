@@ -29,7 +29,8 @@ static wf_mesh* make_mesh(void) {
     for (uint32_t z = 0; z < SIDE; ++z) {
         for (uint32_t x = 0; x < SIDE; ++x) {
             uint32_t h = (x * 73856093u) ^ (z * 19349663u);
-            blocked[z * SIDE + x] = (h % 7u == 0u) && x > 1 && z > 1 && x < SIDE - 2 && z < SIDE - 2;
+            blocked[z * SIDE + x] =
+                (h % 7u == 0u) && x > 1 && z > 1 && x < SIDE - 2 && z < SIDE - 2;
         }
     }
     return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
@@ -135,8 +136,7 @@ static void test_exact_search_survives_save(void** state) {
     wf_agent_id id;
     assert_int_equal(wf_crowd_add_agent(a, wf_v3(0.5f, 0, 0.5f), &p, &id), WF_OK);
     result ra = {0}, rb = {0};
-    assert_int_equal(wf_crowd_request_move(a, id, wf_v3(29.5f, 0, 27.5f), &callbacks, &ra),
-                     WF_OK);
+    assert_int_equal(wf_crowd_request_move(a, id, wf_v3(29.5f, 0, 27.5f), &callbacks, &ra), WF_OK);
     for (int i = 0; i < 3; ++i) {
         assert_int_equal(wf_crowd_update(a, DT, NULL), WF_OK);
     }

@@ -91,8 +91,8 @@ static void test_one_agent_arrives_and_stops(void** state) {
 
 /// Runs until every agent arrived (or max_frames); returns the frames
 /// taken and the smallest distance between two agents minus their radii.
-static int run_until_arrived(wf_crowd* c, const wf_agent_id* ids, uint32_t count,
-                             int max_frames, float* out_min_gap) {
+static int run_until_arrived(wf_crowd* c, const wf_agent_id* ids, uint32_t count, int max_frames,
+                             float* out_min_gap) {
     float min_gap = INFINITY;
     for (int frame = 0; frame < max_frames; ++frame) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
@@ -272,7 +272,7 @@ static void test_velocity_request_and_cancel(void** state) {
     }
     wf_agent_state s = crowd_test_state(c, a);
     assert_int_equal(s.target_state, WF_TARGET_VELOCITY);
-    assert_float_equal(s.velocity.x, p.max_speed, 1e-3f); // clamped to max speed
+    assert_float_equal(s.velocity.x, p.max_speed, 1e-3f);    // clamped to max speed
     assert_true(s.position.x > 5.5f && s.position.x < 6.5f); // ~2 m/s for 2 s, less accel
     // Straight into the boundary: it slides along, never leaves the mesh.
     for (int frame = 0; frame < 300; ++frame) {
@@ -309,8 +309,7 @@ static void test_agents_added_and_removed_while_moving(void** state) {
             seed = seed * 1103515245u + 12345u;
             uint32_t k = (seed >> 16) % 24;
             assert_int_equal(wf_crowd_remove_agent(c, ids[k]), WF_OK);
-            assert_int_equal(wf_crowd_get_agent(c, ids[k], &(wf_agent_state){0}),
-                             WF_ERR_STALE_REF);
+            assert_int_equal(wf_crowd_get_agent(c, ids[k], &(wf_agent_state){0}), WF_ERR_STALE_REF);
             float x = 1.5f + (float)((seed >> 8) % 27), z = 1.5f + (float)((seed >> 20) % 27);
             assert_int_equal(wf_crowd_add_agent(c, wf_v3(x, 0, z), &p, &ids[k]), WF_OK);
             assert_int_equal(wf_crowd_request_move(c, ids[k], wf_v3(z, 0, x), NULL, NULL), WF_OK);

@@ -22,25 +22,34 @@ static wf_mesh* two_islands(wf_poly_ref* out_link) {
     wf_mesh* mesh = NULL;
     assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
     const float verts[] = {
-        0, 0, 0, 0, 0, 6, 6, 0, 6, 6, 0, 0, //
+        0,  0, 0, 0,  0, 6, 6,  0, 6, 6,  0, 0, //
         10, 1, 0, 10, 1, 6, 16, 1, 6, 16, 1, 0,
     };
     const uint16_t polys[] = {0, 1, 2, 3, N, N, 4, 5, 6, 7, N, N};
-    wf_offmesh_link_desc link = {.start = {5.5f, 0.0f, 3.0f}, .end = {10.5f, 1.0f, 3.0f},
-                                 .radius = 0.5f, .flags = 1, .user_id = 42};
+    wf_offmesh_link_desc link = {.start = {5.5f, 0.0f, 3.0f},
+                                 .end = {10.5f, 1.0f, 3.0f},
+                                 .radius = 0.5f,
+                                 .flags = 1,
+                                 .user_id = 42};
     wf_tile_build_desc d = {
-        .bmin = {0.0f, -1.0f, 0.0f}, .bmax = {16.0f, 2.0f, 8.0f},
-        .verts = verts, .vert_count = 8, .polys = polys, .poly_count = 2,
-        .offmesh_links = &link, .offmesh_link_count = 1,
-        .walkable_height = 2.0f, .walkable_radius = 0.3f, .walkable_climb = 0.25f,
+        .bmin = {0.0f, -1.0f, 0.0f},
+        .bmax = {16.0f, 2.0f, 8.0f},
+        .verts = verts,
+        .vert_count = 8,
+        .polys = polys,
+        .poly_count = 2,
+        .offmesh_links = &link,
+        .offmesh_link_count = 1,
+        .walkable_height = 2.0f,
+        .walkable_radius = 0.3f,
+        .walkable_climb = 0.25f,
     };
     void* data = NULL;
     size_t size = 0;
     assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
     wf_tile_ref tile;
     assert_int_equal(
-        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile),
-        WF_OK);
+        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile), WF_OK);
     *out_link = wf_mesh_poly_ref(mesh, tile, 2);
     assert_true(wf_mesh_is_offmesh_link(mesh, *out_link));
     return mesh;
@@ -111,7 +120,7 @@ static void test_agents_take_the_link_one_at_a_time(void** state) {
         assert_int_equal(s.mode, WF_AGENT_WALKING);
         assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
         assert_true(crowd_test_dist2d(s.position, target) <= p.radius * 4.0f); // both want it
-        assert_float_equal(s.position.y, 1.0f, 1e-3f); // on the far island
+        assert_float_equal(s.position.y, 1.0f, 1e-3f);                         // on the far island
     }
     // The second waited for the first to get off: no overlap in time.
     int first = starts[0] < starts[1] ? 0 : 1;

@@ -425,8 +425,8 @@ static void test_queue_serves_in_request_order(void** state) {
     counters n = {0};
     tagged tags[12];
     for (int i = 0; i < 12; ++i) {
-        assert_int_equal(
-            wf_crowd_add_agent(c, wf_v3(1.5f, 0, 1.5f + 2.0f * (float)i), &p, &ids[i]), WF_OK);
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(1.5f, 0, 1.5f + 2.0f * (float)i), &p, &ids[i]),
+                         WF_OK);
     }
     // Requests in reverse slot order: served in the order asked, not by slot.
     for (int i = 11; i >= 0; --i) {
@@ -461,8 +461,8 @@ static void test_queue_is_fair_and_its_capacity_visible(void** state) {
     wf_agent_params p = crowd_test_params();
     wf_agent_id ids[8];
     for (int i = 0; i < 8; ++i) {
-        assert_int_equal(
-            wf_crowd_add_agent(c, wf_v3(1.5f, 0, 1.5f + 3.0f * (float)i), &p, &ids[i]), WF_OK);
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(1.5f, 0, 1.5f + 3.0f * (float)i), &p, &ids[i]),
+                         WF_OK);
     }
     for (int i = 0; i < 6; ++i) {
         assert_int_equal(wf_crowd_request_move(c, ids[i], wf_v3(28.5f, 0, 28.5f), NULL, NULL),
@@ -473,8 +473,7 @@ static void test_queue_is_fair_and_its_capacity_visible(void** state) {
                      WF_ERR_CAPACITY);
     assert_int_equal(crowd_test_state(c, ids[6]).target_state, WF_TARGET_NONE);
     // A queued agent asking again keeps its place (and is not refused).
-    assert_int_equal(wf_crowd_request_move(c, ids[0], wf_v3(27.5f, 0, 27.5f), NULL, NULL),
-                     WF_OK);
+    assert_int_equal(wf_crowd_request_move(c, ids[0], wf_v3(27.5f, 0, 27.5f), NULL, NULL), WF_OK);
     // Agents 1..5 ask again every frame once served; agent 0's request
     // (the oldest) and then agent 7's (queued as soon as there is room)
     // must still be served: nobody jumps the line.
@@ -488,8 +487,8 @@ static void test_queue_is_fair_and_its_capacity_visible(void** state) {
         }
         for (int i = 1; i < 6; ++i) {
             if (crowd_test_state(c, ids[i]).target_state != WF_TARGET_REQUESTED) {
-                wf_status s = wf_crowd_request_move(c, ids[i], wf_v3(28.5f, 0, 1.5f + (float)k * 0.01f),
-                                                    NULL, NULL);
+                wf_status s = wf_crowd_request_move(
+                    c, ids[i], wf_v3(28.5f, 0, 1.5f + (float)k * 0.01f), NULL, NULL);
                 assert_true(s == WF_OK || s == WF_ERR_CAPACITY);
             }
         }

@@ -118,10 +118,8 @@ static wf_crowd* make_scene(const wf_mesh* mesh, uint64_t seed, script* s) {
     for (uint32_t i = 0; i < AGENTS; ++i) {
         p.priority = (uint8_t)(i % 3);
         p.avoidance_preset = (uint8_t)(i % 4);
-        assert_int_equal(wf_crowd_add_agent(c, random_open_cell(&s->rng), &p, &s->ids[i]),
-                         WF_OK);
-        assert_int_equal(wf_crowd_request_move(c, s->ids[i], random_open_cell(&s->rng), NULL,
-                                               NULL),
+        assert_int_equal(wf_crowd_add_agent(c, random_open_cell(&s->rng), &p, &s->ids[i]), WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, s->ids[i], random_open_cell(&s->rng), NULL, NULL),
                          WF_OK);
     }
     return c;
@@ -181,10 +179,8 @@ static wf_crowd_profile scene_step(wf_crowd* c, script* s) {
         uint32_t k = wf_rng_next_u32(&s->rng) % AGENTS;
         assert_int_equal(wf_crowd_remove_agent(c, s->ids[k]), WF_OK);
         wf_agent_params p = crowd_test_params();
-        assert_int_equal(wf_crowd_add_agent(c, random_open_cell(&s->rng), &p, &s->ids[k]),
-                         WF_OK);
-        assert_int_equal(wf_crowd_request_move(c, s->ids[k], random_open_cell(&s->rng), NULL,
-                                               NULL),
+        assert_int_equal(wf_crowd_add_agent(c, random_open_cell(&s->rng), &p, &s->ids[k]), WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, s->ids[k], random_open_cell(&s->rng), NULL, NULL),
                          WF_OK);
     }
     wf_crowd_profile prof;
@@ -193,8 +189,8 @@ static wf_crowd_profile scene_step(wf_crowd* c, script* s) {
     const wf_crowd_event* e = wf_crowd_events(c, &n);
     for (uint32_t k = 0; k < n; ++k) {
         if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_BLOCKED) {
-            wf_status st = wf_crowd_request_move(c, e[k].agent, random_open_cell(&s->rng), NULL,
-                                                 NULL);
+            wf_status st =
+                wf_crowd_request_move(c, e[k].agent, random_open_cell(&s->rng), NULL, NULL);
             assert_int_equal(st, WF_OK);
         }
     }
@@ -234,8 +230,8 @@ static void continue_identically(bool reload) {
     for (int f = 0; f < SAVE_FRAME; ++f) {
         (void)scene_step(a, &sa);
     }
-    assert_true(a->queue.count > 0);          // requests waiting
-    assert_true(searches_mid_way(a) > 0);    // and searches half done
+    assert_true(a->queue.count > 0);      // requests waiting
+    assert_true(searches_mid_way(a) > 0); // and searches half done
     size_t size;
     void* blob = save_crowd(a, &size);
 
@@ -277,8 +273,8 @@ static void continue_identically(bool reload) {
         assert_int_equal(pa.replans, pb.replans);
         uint64_t ha = deep_hash(a), hb = deep_hash(b);
         if (ha != hb) {
-            fail_msg("frame %d after the restore: %016llx != %016llx", f,
-                     (unsigned long long)ha, (unsigned long long)hb);
+            fail_msg("frame %d after the restore: %016llx != %016llx", f, (unsigned long long)ha,
+                     (unsigned long long)hb);
         }
     }
     assert_true(mid_way_frames > 10);
@@ -424,8 +420,11 @@ static void test_other_capacities_are_refused(void** state) {
 
     struct {
         uint32_t agents, searches, corridor, walls;
-    } variants[] = {{AGENTS + 1, 2, 0, 0}, {AGENTS - 1, 2, 0, 0}, {AGENTS, 3, 0, 0},
-                    {AGENTS, 2, 128, 0},   {AGENTS, 2, 0, 6}};
+    } variants[] = {{AGENTS + 1, 2, 0, 0},
+                    {AGENTS - 1, 2, 0, 0},
+                    {AGENTS, 3, 0, 0},
+                    {AGENTS, 2, 128, 0},
+                    {AGENTS, 2, 0, 6}};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
         wf_crowd_desc d = scene_desc(mesh, variants[v].agents);
         d.max_searches = variants[v].searches;
@@ -568,9 +567,9 @@ static void test_checksummed_bad_values_are_refused(void** state) {
     assert_non_null(copy);
     layout l = find_layout(t.blob);
     assert_int_equal(t.blob[l.agents + 0], 1); // slot 0 is live
-    size_t running = 0; // a search slot serving an agent
-    while (running < 2 && wf_bytes_get_u32(t.blob + l.searches + running * SEARCH_RECORD) ==
-                              WF_PATH_QUEUE_NONE) {
+    size_t running = 0;                        // a search slot serving an agent
+    while (running < 2 &&
+           wf_bytes_get_u32(t.blob + l.searches + running * SEARCH_RECORD) == WF_PATH_QUEUE_NONE) {
         running++;
     }
     assert_true(running < 2);
@@ -588,24 +587,24 @@ static void test_checksummed_bad_values_are_refused(void** state) {
         int bytes;
         wf_status want;
     } cases[] = {
-        {l.corridors + 0, 0, 4, WF_ERR_BAD_DATA},          // live agent, empty corridor
-        {l.corridors + 0, 257, 4, WF_ERR_BAD_DATA},        // longer than max_corridor
+        {l.corridors + 0, 0, 4, WF_ERR_BAD_DATA},   // live agent, empty corridor
+        {l.corridors + 0, 257, 4, WF_ERR_BAD_DATA}, // longer than max_corridor
         {l.corridors + 3u * CORRIDOR_RECORD, 0xffffffffu, 4, WF_ERR_BAD_DATA},
-        {l.agents + 1, 2, 1, WF_ERR_BAD_DATA},             // active must be 0 or 1
-        {l.agents + 0, 0, 1, WF_ERR_BAD_DATA},             // live id, inactive slot
-        {l.scalars + 24, AGENTS + 1, 4, WF_ERR_BAD_DATA},  // queue count > capacity
-        {l.scalars + 20, 7, 4, WF_ERR_BAD_DATA},           // tiles_changed not a bool
-        {running + 0, AGENTS, 4, WF_ERR_BAD_DATA},         // search for no agent slot
-        {running + 20, 0, 4, WF_ERR_BAD_DATA},             // finished, never applied
-        {running + 4, 12345, 4, WF_ERR_BAD_DATA},          // began for another agent id
-        {running + 32, 0, 8, WF_ERR_BAD_DATA},             // no start polygon
-        {running + 72, 0xffc00000u, 4, WF_ERR_BAD_DATA},   // NaN area cost
-        {running + 332, 2, 4, WF_ERR_BAD_DATA},            // no such path mode
-        {l.queue + 0, AGENTS + 5, 4, WF_ERR_BAD_DATA},     // heap entry out of range
-        {l.ids + 0, 0, 4, WF_ERR_BAD_DATA},                // the id pool's magic
+        {l.agents + 1, 2, 1, WF_ERR_BAD_DATA},            // active must be 0 or 1
+        {l.agents + 0, 0, 1, WF_ERR_BAD_DATA},            // live id, inactive slot
+        {l.scalars + 24, AGENTS + 1, 4, WF_ERR_BAD_DATA}, // queue count > capacity
+        {l.scalars + 20, 7, 4, WF_ERR_BAD_DATA},          // tiles_changed not a bool
+        {running + 0, AGENTS, 4, WF_ERR_BAD_DATA},        // search for no agent slot
+        {running + 20, 0, 4, WF_ERR_BAD_DATA},            // finished, never applied
+        {running + 4, 12345, 4, WF_ERR_BAD_DATA},         // began for another agent id
+        {running + 32, 0, 8, WF_ERR_BAD_DATA},            // no start polygon
+        {running + 72, 0xffc00000u, 4, WF_ERR_BAD_DATA},  // NaN area cost
+        {running + 332, 2, 4, WF_ERR_BAD_DATA},           // no such path mode
+        {l.queue + 0, AGENTS + 5, 4, WF_ERR_BAD_DATA},    // heap entry out of range
+        {l.ids + 0, 0, 4, WF_ERR_BAD_DATA},               // the id pool's magic
         {OFF_VERSION, 99, 4, WF_ERR_VERSION},
-        {OFF_LAYOUT + 4, 7, 4, WF_ERR_VERSION},            // another sizeof(wf_agent_params)
-        {OFF_SECTIONS + 8u * 2u, 5, 4, WF_ERR_BAD_DATA},   // agents section size
+        {OFF_LAYOUT + 4, 7, 4, WF_ERR_VERSION},          // another sizeof(wf_agent_params)
+        {OFF_SECTIONS + 8u * 2u, 5, 4, WF_ERR_BAD_DATA}, // agents section size
         // Found by fuzz/fuzz_crowd and fuzz/fuzz_world: a live agent with a
         // null target or corridor polygon loaded, and the next update's
         // path search got the null ref (a misuse assert in debug builds).
@@ -795,12 +794,12 @@ static void test_load_over_another_mesh_replans(void** state) {
             assert_int_equal(wf_mesh_find_tile(mesh_b, tx, tz, 0, &tile), WF_OK);
             assert_int_equal(wf_mesh_remove_tile(mesh_b, tile, NULL, NULL), WF_OK);
             size_t n;
-            void* data = test_grid_tile((uint32_t)tx, (uint32_t)tz, 4, 10, 1.0f, g_blocked, NULL,
-                                        NULL, &n);
+            void* data =
+                test_grid_tile((uint32_t)tx, (uint32_t)tz, 4, 10, 1.0f, g_blocked, NULL, NULL, &n);
             assert_non_null(data);
             wf_tile_ref added;
-            wf_status st = wf_mesh_add_tile(mesh_b, data, n, WF_TILE_MESH_OWNS_DATA,
-                                            (wf_tile_ref){0}, &added);
+            wf_status st =
+                wf_mesh_add_tile(mesh_b, data, n, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &added);
             assert_true(st == WF_OK || st == WF_PARTIAL);
         }
     }

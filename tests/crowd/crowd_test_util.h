@@ -54,10 +54,9 @@ static inline uint64_t crowd_test_hash(const wf_crowd* crowd) {
     uint32_t n = wf_crowd_get_agents(crowd, ids, 4096);
     for (uint32_t k = 0; k < n; ++k) {
         wf_agent_state s = crowd_test_state(crowd, ids[k]);
-        const unsigned char* parts[4] = {(const unsigned char*)&s.position,
-                                         (const unsigned char*)&s.velocity,
-                                         (const unsigned char*)&s.target_state,
-                                         (const unsigned char*)s.corridor};
+        const unsigned char* parts[4] = {
+            (const unsigned char*)&s.position, (const unsigned char*)&s.velocity,
+            (const unsigned char*)&s.target_state, (const unsigned char*)s.corridor};
         size_t sizes[4] = {sizeof s.position, sizeof s.velocity, sizeof s.target_state,
                            sizeof(wf_poly_ref) * s.corridor_count};
         for (int p = 0; p < 4; ++p) {

@@ -132,7 +132,8 @@ static void test_walls_of_a_3x3_block(void** state) {
     assert_int_equal(collect_checked(&f, start, pos, 1.49f, walls, MAX_WALLS, NULL), 0);
     // From a corner cell: its two own walls touch the point's cell.
     pos = wf_v3(0.25f, 0.0f, 0.5f);
-    assert_int_equal(collect_checked(&f, grid_cell(&f, 0, 0), pos, 0.6f, walls, MAX_WALLS, NULL), 3);
+    assert_int_equal(collect_checked(&f, grid_cell(&f, 0, 0), pos, 0.6f, walls, MAX_WALLS, NULL),
+                     3);
     assert_float_equal(wall_dist(walls, 0, pos), 0.0625f, 1e-7f); // x = 0
     grid_close(&f);
 }
@@ -225,8 +226,8 @@ static void test_polys_go_stale_when_a_tile_is_removed(void** state) {
     wf_poly_ref polys[WF_LOCAL_BOUNDARY_MAX_POLYS];
     uint32_t poly_count = 0;
     wf_vec3 pos = wf_v3(2.8f, 0.0f, 1.5f);
-    uint32_t n = wf_local_boundary_collect(f.query, grid_cell(&f, 2, 1), pos, 1.5f, &f.filter, walls,
-                                           MAX_WALLS, polys, &poly_count);
+    uint32_t n = wf_local_boundary_collect(f.query, grid_cell(&f, 2, 1), pos, 1.5f, &f.filter,
+                                           walls, MAX_WALLS, polys, &poly_count);
     assert_true(n > 0);
     bool other_tile = false;
     wf_tile_ref tile1;
@@ -243,8 +244,8 @@ static void test_polys_go_stale_when_a_tile_is_removed(void** state) {
     assert_false(wf_local_boundary_polys_valid(f.mesh, polys, poly_count));
     // Collected again: now a wall at x = 3 where the tile was.
     uint32_t again = 0;
-    n = wf_local_boundary_collect(f.query, grid_cell(&f, 2, 1), pos, 1.5f, &f.filter, walls, MAX_WALLS,
-                                  polys, &again);
+    n = wf_local_boundary_collect(f.query, grid_cell(&f, 2, 1), pos, 1.5f, &f.filter, walls,
+                                  MAX_WALLS, polys, &again);
     assert_true(wf_local_boundary_polys_valid(f.mesh, polys, again));
     assert_true(n > 0);
     assert_float_equal(wall_dist(walls, 0, pos), 0.04f, 1e-6f);
@@ -268,9 +269,8 @@ static void test_bad_arguments(void** state) {
     wf_vec3 pos = wf_v3(1.5f, 0.0f, 1.5f);
     wf_poly_ref start = grid_cell(&f, 1, 1);
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
-    assert_int_equal(wf_local_boundary_collect(NULL, start, pos, 1.0f, &f.filter, walls, 8, polys,
-                                               &count),
-                     0);
+    assert_int_equal(
+        wf_local_boundary_collect(NULL, start, pos, 1.0f, &f.filter, walls, 8, polys, &count), 0);
     assert_int_equal(count, 0);
     assert_int_equal(
         wf_local_boundary_collect(f.query, start, pos, 1.0f, NULL, walls, 8, polys, &count), 0);
@@ -278,11 +278,9 @@ static void test_bad_arguments(void** state) {
         wf_local_boundary_collect(f.query, start, pos, -1.0f, &f.filter, walls, 8, polys, &count),
         0);
     assert_int_equal(
-        wf_local_boundary_collect(f.query, start, pos, NAN, &f.filter, walls, 8, polys, &count),
-        0);
+        wf_local_boundary_collect(f.query, start, pos, NAN, &f.filter, walls, 8, polys, &count), 0);
     assert_int_equal(
-        wf_local_boundary_collect(f.query, start, pos, 1.0f, &f.filter, NULL, 8, polys, &count),
-        0);
+        wf_local_boundary_collect(f.query, start, pos, 1.0f, &f.filter, NULL, 8, polys, &count), 0);
     assert_false(wf_local_boundary_polys_valid(NULL, polys, 1));
     wf_set_assert_hook(previous);
     count = 99;
@@ -310,9 +308,9 @@ static void test_segment_distance(void** state) {
     assert_float_equal(wf_segment_distance_sq_2d(mid, b, a), 25.0f, 1e-4f);
     assert_float_equal(wf_segment_distance_sq_2d(wf_v3(2.5f, 7.0f, 3.0f), a, b), 0.0f, 1e-6f);
     // Axis-aligned interior, exactly.
-    assert_float_equal(wf_segment_distance_sq_2d(wf_v3(-3.0f, 0.0f, 0.5f), wf_v3(0, 0, 0),
-                                                 wf_v3(0, 0, 2)),
-                       9.0f, 0.0f);
+    assert_float_equal(
+        wf_segment_distance_sq_2d(wf_v3(-3.0f, 0.0f, 0.5f), wf_v3(0, 0, 0), wf_v3(0, 0, 2)), 9.0f,
+        0.0f);
     // Degenerate segment: the distance to the point.
     assert_float_equal(wf_segment_distance_sq_2d(wf_v3(4.0f, 1.0f, 5.0f), a, a), 25.0f, 0.0f);
     assert_float_equal(wf_segment_distance_sq_2d(a, a, a), 0.0f, 0.0f);

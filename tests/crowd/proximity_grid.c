@@ -41,8 +41,8 @@ static uint32_t brute(const wf_vec3* pos, const uint8_t* active, uint32_t count,
 static void check_box(const wf_proximity_grid* grid, const wf_vec3* pos, const uint8_t* active,
                       uint32_t count, float min_x, float min_z, float max_x, float max_z) {
     uint32_t expected = brute(pos, active, count, min_x, min_z, max_x, max_z, g_expected);
-    uint32_t got = wf_proximity_grid_query(grid, pos, min_x, min_z, max_x, max_z, g_out,
-                                           MAX_POINTS);
+    uint32_t got =
+        wf_proximity_grid_query(grid, pos, min_x, min_z, max_x, max_z, g_out, MAX_POINTS);
     assert_int_equal(got, expected);
     for (uint32_t i = 0; i < got; ++i) {
         assert_int_equal(g_out[i], g_expected[i]);
@@ -69,8 +69,8 @@ static void random_points(wf_rng* rng, uint32_t count, float lo, float hi, uint3
     }
 }
 
-static void random_boxes(const wf_proximity_grid* grid, wf_rng* rng, uint32_t count,
-                         uint32_t boxes, float lo, float hi, float max_extent) {
+static void random_boxes(const wf_proximity_grid* grid, wf_rng* rng, uint32_t count, uint32_t boxes,
+                         float lo, float hi, float max_extent) {
     for (uint32_t b = 0; b < boxes; ++b) {
         float x = wf_rng_range(rng, lo, hi), z = wf_rng_range(rng, lo, hi);
         float w = wf_rng_range(rng, 0.0f, max_extent), d = wf_rng_range(rng, 0.0f, max_extent);
@@ -232,8 +232,8 @@ static void test_nearest_against_brute_force(void** state) {
     assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(NAN, 0, 0), 0.0f, 5.0f, 0, NULL,
                                                NULL, out, d2, 4),
                      0);
-    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(0, 0, 0), 0.0f, 5.0f, 0, NULL, NULL,
-                                               out, d2, 0),
+    assert_int_equal(wf_proximity_grid_nearest(&grid, g_pos, wf_v3(0, 0, 0), 0.0f, 5.0f, 0, NULL,
+                                               NULL, out, d2, 0),
                      0);
     wf_proximity_grid_destroy(&grid);
 }
@@ -247,8 +247,8 @@ static void test_hash_collisions_and_far_apart_points(void** state) {
     bool collided = false;
     for (int round = 0; round < 20; ++round) {
         for (uint32_t i = 0; i < 32; ++i) {
-            g_pos[i] = wf_v3(wf_rng_range(&rng, -1e6f, 1e6f), 0.0f,
-                             wf_rng_range(&rng, -1e6f, 1e6f));
+            g_pos[i] =
+                wf_v3(wf_rng_range(&rng, -1e6f, 1e6f), 0.0f, wf_rng_range(&rng, -1e6f, 1e6f));
             g_active[i] = 1;
         }
         // Every 4th point shares the cell of the one before.
@@ -275,9 +275,9 @@ static void test_hash_collisions_and_far_apart_points(void** state) {
             check_box(&grid, g_pos, g_active, 32, x - 1.5f, z - 1.5f, x + 1.5f, z + 1.5f);
             check_box(&grid, g_pos, g_active, 32, x - 1e5f, z - 1e5f, x + 1e5f, z + 1e5f);
         }
-        uint32_t n = wf_proximity_grid_query(&grid, g_pos, floorf(g_pos[2].x), floorf(g_pos[2].z),
-                                             floorf(g_pos[2].x) + 0.9f, floorf(g_pos[2].z) + 0.9f,
-                                             g_out, 8);
+        uint32_t n =
+            wf_proximity_grid_query(&grid, g_pos, floorf(g_pos[2].x), floorf(g_pos[2].z),
+                                    floorf(g_pos[2].x) + 0.9f, floorf(g_pos[2].z) + 0.9f, g_out, 8);
         assert_int_equal(n, 2);
         assert_int_equal(g_out[0], 2);
         assert_int_equal(g_out[1], 3);
@@ -329,8 +329,8 @@ static void test_order_truncation_inactive_and_rebuild(void** state) {
     for (uint32_t m = 0; m <= n; ++m) {
         uint32_t expected = brute(g_pos, g_active, 100, -6.0f, -6.0f, 2.9f, 2.9f, g_expected);
         g_out[m] = SENTINEL;
-        assert_int_equal(
-            wf_proximity_grid_query(&grid, g_pos, -6.0f, -6.0f, 2.9f, 2.9f, g_out, m), expected);
+        assert_int_equal(wf_proximity_grid_query(&grid, g_pos, -6.0f, -6.0f, 2.9f, 2.9f, g_out, m),
+                         expected);
         for (uint32_t i = 0; i < m; ++i) {
             assert_int_equal(g_out[i], g_expected[i]);
         }

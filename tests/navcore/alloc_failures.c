@@ -21,8 +21,8 @@
 #include "test_meshes.h"
 #include "wayfarer/query.h"
 
-#define CELLS 4u  ///< per tile side
-#define TILES 2u  ///< per side
+#define CELLS 4u ///< per tile side
+#define TILES 2u ///< per side
 #define CELL 1.0f
 
 typedef struct ctx {

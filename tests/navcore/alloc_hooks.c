@@ -6,9 +6,9 @@
 // must equal the counting allocator's own calls.
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdatomic.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -141,8 +141,12 @@ static void test_tile_build_into_allocates_nothing(void** state) {
             p[4] = p[5] = WF_NULL_INDEX;
         }
     }
-    wf_tile_build_desc d = {.bmin = wf_v3(0, -1, 0), .bmax = wf_v3(N, 1, N), .verts = verts,
-                            .vert_count = (N + 1) * (N + 1), .polys = polys, .poly_count = N * N};
+    wf_tile_build_desc d = {.bmin = wf_v3(0, -1, 0),
+                            .bmax = wf_v3(N, 1, N),
+                            .verts = verts,
+                            .vert_count = (N + 1) * (N + 1),
+                            .polys = polys,
+                            .poly_count = N * N};
     size_t size = 0;
     atomic_store(&g_c_library_allocations, 0);
     assert_int_equal(wf_tile_build_size(&d, &size), WF_OK);

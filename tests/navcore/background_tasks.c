@@ -4,16 +4,16 @@
 // run by a thread that only waits for a parallel loop.
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdatomic.h>
 #include <string.h>
 #include <threads.h>
 
 #include <cmocka.h>
 
-#include "wayfarer/jobs.h"
 #include "test_hooks.h"
+#include "wayfarer/jobs.h"
 
 typedef struct gated_work {
     atomic_int released; // the task spins (yielding) until the test sets this
@@ -170,7 +170,6 @@ static void test_many_background_tasks_with_inner_loops(void** state) {
     }
     wf_thread_pool_destroy(pool);
 }
-
 
 static void test_bad_arguments(void** state) {
     (void)state;

@@ -62,8 +62,8 @@ static answer solve(wf_query* q, wf_poly_ref sr, wf_poly_ref gr, wf_vec3 sp, wf_
         return a;
     }
     uint32_t n = 0;
-    wf_status ss = wf_query_find_straight_path(q, sp, gp, corridor, a.result.count, points,
-                                               MAX_POINTS, 0, &n);
+    wf_status ss =
+        wf_query_find_straight_path(q, sp, gp, corridor, a.result.count, points, MAX_POINTS, 0, &n);
     assert_true(ss >= 0);
     for (uint32_t i = 1; i < n; ++i) {
         wf_vec3 d = wf_v3_sub(points[i].pos, points[i - 1].pos);
@@ -174,7 +174,9 @@ static wf_poly_ref cell(const grid* g, uint32_t x, uint32_t z) {
     return test_grid_poly(g->mesh, g->cells_per_tile, x, z);
 }
 
-static wf_vec3 centre(uint32_t x, uint32_t z) { return wf_v3((float)x + 0.5f, 0.0f, (float)z + 0.5f); }
+static wf_vec3 centre(uint32_t x, uint32_t z) {
+    return wf_v3((float)x + 0.5f, 0.0f, (float)z + 0.5f);
+}
 
 static void test_u_corridor_goes_round_both_corners(void** state) {
     (void)state;
@@ -203,10 +205,10 @@ static void test_u_corridor_goes_round_both_corners(void** state) {
 /// (1,1) -> (10,2) -> (2,2) -> (1,1).
 static wf_mesh* make_two_floors(void) {
     static const float verts[] = {
-        0, 0, 0,  0, 0, 2,  10, 0, 2, 10, 0, 0, // 0-3: A
+        0,  0, 0, 0,  0, 2, 10, 0, 2, 10, 0, 0, // 0-3: A
         12, 0, 2, 12, 0, 0, 10, 0, 4, 12, 0, 4, // 4-7: turn
-        2, 3, 2,  2, 3, 4,  0, 3, 2,  0, 3, 4,  // 8-11: ramp top, landing
-        0, 3, 0,  2, 3, 0,  10, 3, 2, 10, 3, 0, // 12-15: B
+        2,  3, 2, 2,  3, 4, 0,  3, 2, 0,  3, 4, // 8-11: ramp top, landing
+        0,  3, 0, 2,  3, 0, 10, 3, 2, 10, 3, 0, // 12-15: B
     };
     const uint16_t N = WF_NULL_INDEX;
     static uint16_t polys[7 * WF_MAX_VERTS_PER_POLY];
@@ -240,9 +242,8 @@ static wf_mesh* make_two_floors(void) {
     size_t size = 0;
     assert_int_equal(wf_tile_build(&d, &blob, &size), WF_OK);
     wf_tile_ref tile;
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &tile),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile), WF_OK);
     return mesh;
 }
 
@@ -275,9 +276,8 @@ static void test_start_and_goal_in_one_polygon(void** state) {
     wf_poly_ref path[4];
     wf_path_result r;
     wf_vec3 a = wf_v3(1.1f, 0, 1.2f), b = wf_v3(1.9f, 0, 1.8f);
-    assert_int_equal(wf_query_find_path(g.q, cell(&g, 1, 1), cell(&g, 1, 1), a, b, &exact, path, 4,
-                                        &r),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_find_path(g.q, cell(&g, 1, 1), cell(&g, 1, 1), a, b, &exact, path, 4, &r), WF_OK);
     assert_int_equal(r.count, 1);
     assert_true(wf_poly_ref_equal(path[0], cell(&g, 1, 1)));
     assert_float_equal(r.cost, 1.0f, 1e-5f);
@@ -340,8 +340,7 @@ static void test_bad_input_is_refused(void** state) {
     assert_int_equal(wf_query_update_path(g.q, 1000, NULL), WF_ERR_STALE_REF);
     assert_int_equal(wf_query_finish_path(g.q, path, 64, &r), WF_ERR_STALE_REF);
     assert_int_equal(r.count, 0);
-    assert_int_equal(wf_query_find_path(g.q, s, e, sp, ep, &exact, path, 64, &r),
-                     WF_ERR_STALE_REF);
+    assert_int_equal(wf_query_find_path(g.q, s, e, sp, ep, &exact, path, 64, &r), WF_ERR_STALE_REF);
     free_grid(&g);
 }
 
@@ -465,9 +464,9 @@ static void test_finish_partial_path_keeps_the_old_corridor(void** state) {
     assert_true(old_count > 4);
     // A few expansions in, the furthest old polygon reached ends the path,
     // and the path is the old corridor's start up to it.
-    assert_int_equal(wf_query_begin_path(g.q, old[0], old[old_count - 1], centre(1, 1),
-                                         centre(8, 1), &exact),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_begin_path(g.q, old[0], old[old_count - 1], centre(1, 1), centre(8, 1), &exact),
+        WF_OK);
     assert_int_equal(wf_query_update_path(g.q, 3, NULL), WF_IN_PROGRESS);
     assert_int_equal(wf_query_finish_partial_path(g.q, old, old_count, path, 64, &r), WF_OK);
     assert_true(r.count >= 1);
@@ -478,9 +477,9 @@ static void test_finish_partial_path_keeps_the_old_corridor(void** state) {
     assert_true(on_old);
     assert_true(wf_poly_ref_equal(path[0], old[0]));
     // Finished searches: the whole old corridor when the goal is on it.
-    assert_int_equal(wf_query_begin_path(g.q, old[0], old[old_count - 1], centre(1, 1),
-                                         centre(8, 1), &exact),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_begin_path(g.q, old[0], old[old_count - 1], centre(1, 1), centre(8, 1), &exact),
+        WF_OK);
     assert_int_equal(wf_query_update_path(g.q, 100000, NULL), WF_OK);
     assert_int_equal(wf_query_finish_partial_path(g.q, old, old_count, path, 64, &r), WF_OK);
     assert_int_equal(r.count, old_count);

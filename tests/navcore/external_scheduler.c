@@ -5,9 +5,9 @@
 // help; built on navcore/thread.h like the pool), and a scheduler that runs everything inside enqueue.
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdatomic.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -142,8 +142,8 @@ static void test_external_pool_runs_parallel_for(void** state) {
     (void)state;
     static ext_pool pool;
     ext_start(&pool);
-    wf_job_system jobs = {.worker_count = EXT_THREADS + 1, .enqueue = ext_enqueue,
-                          .wait = ext_wait, .user = &pool};
+    wf_job_system jobs = {
+        .worker_count = EXT_THREADS + 1, .enqueue = ext_enqueue, .wait = ext_wait, .user = &pool};
     static squares s;
     for (int repeat = 0; repeat < 20; ++repeat) {
         memset(&s, 0, sizeof s);
@@ -166,8 +166,8 @@ static void test_external_pool_runs_background_tasks(void** state) {
     (void)state;
     static ext_pool pool;
     ext_start(&pool);
-    wf_job_system jobs = {.worker_count = EXT_THREADS + 1, .enqueue = ext_enqueue,
-                          .wait = ext_wait, .user = &pool};
+    wf_job_system jobs = {
+        .worker_count = EXT_THREADS + 1, .enqueue = ext_enqueue, .wait = ext_wait, .user = &pool};
     static squares s[4];
     wf_job_task tasks[4];
     memset(tasks, 0, sizeof tasks);
@@ -203,8 +203,8 @@ static void test_scheduler_that_runs_inline(void** state) {
     (void)state;
     atomic_uint calls;
     atomic_init(&calls, 0);
-    wf_job_system jobs = {.worker_count = 4, .enqueue = run_now, .wait = must_not_wait,
-                          .user = &calls};
+    wf_job_system jobs = {
+        .worker_count = 4, .enqueue = run_now, .wait = must_not_wait, .user = &calls};
     static squares s;
     memset(&s, 0, sizeof s);
     assert_int_equal(wf_jobs_parallel_for(&jobs, 10000, 1, square_body, &s), WF_OK);

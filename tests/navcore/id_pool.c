@@ -245,9 +245,9 @@ static void test_bad_ids_are_rejected(void** state) {
     // Slot past the capacity.
     assert_int_equal(wf_id_pool_find(&f.pool, wf_id_make(4, 1, WF_ID_KIND_OBSTACLE), &index),
                      WF_ERR_STALE_REF);
-    assert_int_equal(wf_id_pool_find(&f.pool, wf_id_make(UINT32_MAX, 1, WF_ID_KIND_OBSTACLE),
-                                     &index),
-                     WF_ERR_STALE_REF);
+    assert_int_equal(
+        wf_id_pool_find(&f.pool, wf_id_make(UINT32_MAX, 1, WF_ID_KIND_OBSTACLE), &index),
+        WF_ERR_STALE_REF);
     assert_int_equal(wf_id_pool_remove(&f.pool, wf_id_make(4, 1, WF_ID_KIND_OBSTACLE)),
                      WF_ERR_STALE_REF);
 
@@ -714,9 +714,7 @@ static void test_load_rejects_other_kind(void** state) {
 }
 
 /// Index of the free list's k-th word in a save of `capacity` slots.
-static uint32_t free_word(uint32_t capacity, uint32_t k) {
-    return WORD_FIRST_SLOT + capacity + k;
-}
+static uint32_t free_word(uint32_t capacity, uint32_t k) { return WORD_FIRST_SLOT + capacity + k; }
 
 static void test_load_rejects_corrupt_contents(void** state) {
     (void)state;

@@ -15,9 +15,9 @@
 
 #include "counting_allocator.h"
 #include "test_grid_fixture.h"
+#include "test_hooks.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
-#include "test_hooks.h"
 
 #define EPS 1e-5f
 
@@ -132,16 +132,16 @@ static void test_circle_counts_on_open_grid(void** state) {
 
     // Too small an output: what fits, in order, and WF_PARTIAL.
     wf_poly_ref few[3];
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 0.8f, &filter, few,
-                                                       NULL, NULL, 3, &count),
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 0.8f, &filter, few, NULL,
+                                                       NULL, 3, &count),
                      WF_PARTIAL);
     assert_int_equal(count, 3);
     assert_true(wf_poly_ref_equal(few[0], start));
     // A node pool of 3 cannot hold the 9 cells: partial as well.
     wf_query_destroy(f.query);
     make_query(&f, 3);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 0.8f, &filter, refs,
-                                                       NULL, NULL, 64, &count),
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 0.8f, &filter, refs, NULL,
+                                                       NULL, 64, &count),
                      WF_PARTIAL);
     assert_int_equal(count, 3);
     grid_close(&f);
@@ -257,8 +257,8 @@ static void test_neighbourhood_skips_the_floor_above(void** state) {
     wf_vec3 c = wf_v3(0.5f, 0.0f, 0.5f);
     // Breadth first along the spiral: R0..R7; R8 overlaps R0 and is not
     // linked to it, so it is left out.
-    assert_int_equal(wf_query_find_local_neighbourhood(f.query, spiral(&f, 0), c, 10.0f,
-                                                       &filter, refs, parents, 16, &count),
+    assert_int_equal(wf_query_find_local_neighbourhood(f.query, spiral(&f, 0), c, 10.0f, &filter,
+                                                       refs, parents, 16, &count),
                      WF_OK);
     assert_int_equal(count, 8);
     for (uint32_t i = 0; i < 8; ++i) {
@@ -270,8 +270,8 @@ static void test_neighbourhood_skips_the_floor_above(void** state) {
         }
     }
     // polys_around_circle keeps every polygon, and takes the off-mesh link.
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, spiral(&f, 0), c, 10.0f,
-                                                       &filter, refs, parents, costs, 16, &count),
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, spiral(&f, 0), c, 10.0f, &filter,
+                                                       refs, parents, costs, 16, &count),
                      WF_OK);
     assert_int_equal(count, 10);
     for (uint32_t i = 0; i < 10; ++i) {
@@ -294,14 +294,14 @@ static void test_neighbourhood_skips_the_floor_above(void** state) {
     assert_true(wf_poly_ref_equal(refs[1], spiral(&f, 1)));
 
     // Started on the upper floor, R0 is the one left out.
-    assert_int_equal(wf_query_find_local_neighbourhood(f.query, spiral(&f, 8), c, 10.0f,
-                                                       &filter, refs, NULL, 16, &count),
+    assert_int_equal(wf_query_find_local_neighbourhood(f.query, spiral(&f, 8), c, 10.0f, &filter,
+                                                       refs, NULL, 16, &count),
                      WF_OK);
     assert_int_equal(count, 8);
     assert_true(index_of(refs, count, spiral(&f, 0)) < 0);
     // Too small an output.
-    assert_int_equal(wf_query_find_local_neighbourhood(f.query, spiral(&f, 0), c, 10.0f,
-                                                       &filter, refs, NULL, 3, &count),
+    assert_int_equal(wf_query_find_local_neighbourhood(f.query, spiral(&f, 0), c, 10.0f, &filter,
+                                                       refs, NULL, 3, &count),
                      WF_PARTIAL);
     assert_int_equal(count, 3);
     assert_true(wf_poly_ref_equal(refs[2], spiral(&f, 2)));
@@ -375,13 +375,12 @@ static void test_wall_segments_of_corner_cell(void** state) {
     assert_segment(segs, 1, 1.0f, 1.0f, 1.0f, 0.0f);
     // The centre cell has no walls.
     assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 1, 1),
-                                                     &(wf_query_filter){0}, segs, NULL, 0,
-                                                     &count),
+                                                     &(wf_query_filter){0}, segs, NULL, 0, &count),
                      WF_PARTIAL); // a zero filter refuses every neighbour: 4 walls, no room
     filter = wf_query_filter_defaults();
-    assert_int_equal(
-        wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 1, 1), &filter, segs, NULL, 0, &count),
-        WF_OK);
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 1, 1), &filter, segs,
+                                                     NULL, 0, &count),
+                     WF_OK);
     assert_int_equal(count, 0);
     grid_close(&f);
 }
@@ -608,18 +607,16 @@ static void test_distance_to_wall_refused_and_split_edges(void** state) {
     open_split_tiles(&f);
     filter = wf_query_filter_defaults();
     // Near the unlinked half of x = 2: 0.4 away (the border z = 2 is 0.8).
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, square(&f),
-                                                    wf_v3(1.6f, 0.0f, 1.2f), 5.0f, &filter, &d,
-                                                    &hit, &normal),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, square(&f), wf_v3(1.6f, 0.0f, 1.2f),
+                                                    5.0f, &filter, &d, &hit, &normal),
                      WF_OK);
     assert_float_equal(d, 0.4f, EPS);
     assert_vec_near(hit, 2.0f, 0.0f, 1.2f);
     assert_vec_near(normal, -1.0f, 0.0f, 0.0f);
     // Near the linked half it is open: the nearest wall is the border
     // z = 0, 0.5 away (the linked edge itself would be 0.1).
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, square(&f),
-                                                    wf_v3(1.9f, 0.0f, 0.5f), 5.0f, &filter, &d,
-                                                    &hit, &normal),
+    assert_int_equal(wf_query_find_distance_to_wall(f.query, square(&f), wf_v3(1.9f, 0.0f, 0.5f),
+                                                    5.0f, &filter, &d, &hit, &normal),
                      WF_OK);
     assert_float_equal(d, 0.5f, EPS);
     assert_vec_near(hit, 1.9f, 0.0f, 0.0f);
@@ -645,48 +642,46 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     assert_int_equal(wf_query_find_polys_around_circle(NULL, start, c, 1.0f, &filter, refs, NULL,
                                                        NULL, 8, &count),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 1.0f, NULL, refs,
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 1.0f, NULL, refs, NULL,
+                                                       NULL, 8, &count),
+                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 1.0f, &filter, NULL, NULL,
+                                                       NULL, 8, &count),
+                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 1.0f, &filter, refs, NULL,
+                                                       NULL, 8, NULL),
+                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, nan_pos, 1.0f, &filter, refs,
                                                        NULL, NULL, 8, &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 1.0f, &filter, NULL,
-                                                       NULL, NULL, 8, &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, 1.0f, &filter, refs,
-                                                       NULL, NULL, 8, NULL),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, nan_pos, 1.0f, &filter,
-                                                       refs, NULL, NULL, 8, &count),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, -1.0f, &filter, refs,
                                                        NULL, NULL, 8, &count),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, NAN, &filter, refs,
-                                                       NULL, NULL, 8, &count),
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, start, c, NAN, &filter, refs, NULL,
+                                                       NULL, 8, &count),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, (wf_poly_ref){0}, c, 1.0f,
-                                                       &filter, refs, NULL, NULL, 8, &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_local_neighbourhood(f.query, start, c, 1.0f, NULL, refs, NULL,
-                                                       8, &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_local_neighbourhood(f.query, start, c, INFINITY, &filter,
-                                                       refs, NULL, 8, &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_local_neighbourhood(f.query, start, nan_pos, 1.0f, &filter,
-                                                       refs, NULL, 8, &count),
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, (wf_poly_ref){0}, c, 1.0f, &filter,
+                                                       refs, NULL, NULL, 8, &count),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(
-        wf_query_get_poly_wall_segments(f.query, start, NULL, segs, NULL, 8, &count),
+        wf_query_find_local_neighbourhood(f.query, start, c, 1.0f, NULL, refs, NULL, 8, &count),
         WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_local_neighbourhood(f.query, start, c, INFINITY, &filter, refs,
+                                                       NULL, 8, &count),
+                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_local_neighbourhood(f.query, start, nan_pos, 1.0f, &filter, refs,
+                                                       NULL, 8, &count),
+                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, start, NULL, segs, NULL, 8, &count),
+                     WF_ERR_INVALID_ARG);
     assert_int_equal(
         wf_query_get_poly_wall_segments(f.query, start, &filter, NULL, NULL, 8, &count),
         WF_ERR_INVALID_ARG);
-    assert_int_equal(
-        wf_query_get_poly_wall_segments(f.query, start, &filter, segs, NULL, 8, NULL),
-        WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_get_poly_wall_segments(f.query, (wf_poly_ref){0}, &filter, segs,
-                                                     NULL, 8, &count),
+    assert_int_equal(wf_query_get_poly_wall_segments(f.query, start, &filter, segs, NULL, 8, NULL),
                      WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_get_poly_wall_segments(f.query, (wf_poly_ref){0}, &filter, segs, NULL, 8, &count),
+        WF_ERR_INVALID_ARG);
     assert_int_equal(
         wf_query_find_distance_to_wall(f.query, start, c, 1.0f, &filter, NULL, NULL, NULL),
         WF_ERR_INVALID_ARG);
@@ -696,9 +691,8 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     assert_int_equal(
         wf_query_find_distance_to_wall(f.query, start, nan_pos, 1.0f, &filter, &d, NULL, NULL),
         WF_ERR_INVALID_ARG);
-    assert_int_equal(
-        wf_query_find_distance_to_wall(NULL, start, c, 1.0f, &filter, &d, NULL, NULL),
-        WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_distance_to_wall(NULL, start, c, 1.0f, &filter, &d, NULL, NULL),
+                     WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous);
 
     wf_poly_ref in_removed = grid_cell(&f, 3, 1);
@@ -706,18 +700,18 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     assert_int_equal(wf_mesh_find_tile(f.mesh, 1, 0, 0, &tile), WF_OK);
     assert_int_equal(wf_mesh_remove_tile(f.mesh, tile, NULL, NULL), WF_OK);
     wf_vec3 p = wf_v3(3.5f, 0.0f, 1.5f);
-    assert_int_equal(wf_query_find_polys_around_circle(f.query, in_removed, p, 1.0f, &filter,
-                                                       refs, NULL, NULL, 8, &count),
+    assert_int_equal(wf_query_find_polys_around_circle(f.query, in_removed, p, 1.0f, &filter, refs,
+                                                       NULL, NULL, 8, &count),
                      WF_ERR_STALE_REF);
-    assert_int_equal(wf_query_find_local_neighbourhood(f.query, in_removed, p, 1.0f, &filter,
-                                                       refs, NULL, 8, &count),
+    assert_int_equal(wf_query_find_local_neighbourhood(f.query, in_removed, p, 1.0f, &filter, refs,
+                                                       NULL, 8, &count),
                      WF_ERR_STALE_REF);
-    assert_int_equal(wf_query_get_poly_wall_segments(f.query, in_removed, &filter, segs, NULL, 8,
-                                                     &count),
-                     WF_ERR_STALE_REF);
-    assert_int_equal(wf_query_find_distance_to_wall(f.query, in_removed, p, 1.0f, &filter, &d,
-                                                    NULL, NULL),
-                     WF_ERR_STALE_REF);
+    assert_int_equal(
+        wf_query_get_poly_wall_segments(f.query, in_removed, &filter, segs, NULL, 8, &count),
+        WF_ERR_STALE_REF);
+    assert_int_equal(
+        wf_query_find_distance_to_wall(f.query, in_removed, p, 1.0f, &filter, &d, NULL, NULL),
+        WF_ERR_STALE_REF);
     // The cell next to the removed tile now has a wall on its +X edge.
     assert_int_equal(wf_query_get_poly_wall_segments(f.query, grid_cell(&f, 1, 0), &filter, segs,
                                                      NULL, 8, &count),

@@ -3,11 +3,11 @@
 // The mesh: tile slots and generations, stale refs, requested slots,
 // portal stitching across tile borders, off-mesh links, flags and areas,
 // capacities and leaks.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +15,8 @@
 
 #include "counting_allocator.h"
 #include "navcore/mesh_internal.h"
-#include "test_meshes.h"
 #include "test_hooks.h"
-
+#include "test_meshes.h"
 
 enum { N = 4 }; // cells per tile side in these tests
 
@@ -37,9 +36,8 @@ static wf_tile_ref add_grid_tile(wf_mesh* mesh, uint32_t tx, uint32_t tz, uint32
     void* data = test_grid_tile(tx, tz, tiles_x, N, 1.0f, NULL, NULL, &mesh->allocator, &size);
     assert_non_null(data);
     wf_tile_ref ref;
-    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &ref),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &ref), WF_OK);
     return ref;
 }
 
@@ -49,7 +47,8 @@ static bool has_link(const wf_mesh* mesh, wf_poly_ref from, wf_poly_ref to) {
     if (wf_mesh_resolve(mesh, from, &t, &p) != WF_OK) {
         return false;
     }
-    for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK; k = t->links[k].next) {
+    for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK;
+         k = t->links[k].next) {
         if (t->links[k].ref == to.bits) {
             return true;
         }
@@ -85,7 +84,8 @@ static void test_create_rejects_bad_desc(void** state) {
     counting_allocator_init(&c);
     for (unsigned long k = 1; k <= 3; ++k) {
         c.fail_at = atomic_load(&c.attempt) + 1;
-        d = (wf_mesh_desc){.tile_width = 1, .tile_depth = 1, .allocator = counting_allocator_hooks(&c)};
+        d = (wf_mesh_desc){
+            .tile_width = 1, .tile_depth = 1, .allocator = counting_allocator_hooks(&c)};
         assert_int_equal(wf_mesh_create(&d, &mesh), WF_ERR_OUT_OF_MEMORY);
         assert_int_equal(counting_allocator_live(&c), 0);
     }
@@ -136,9 +136,9 @@ static void test_tiles_refs_and_generations(void** state) {
 
     // Re-adding with the old ref as the request makes the saved refs valid.
     wf_tile_ref again;
-    assert_int_equal(wf_mesh_add_tile(mesh, dup, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &again),
-                     WF_ERR_BUSY); // (0, 0) is still there
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, dup, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &again),
+        WF_ERR_BUSY); // (0, 0) is still there
     wf_tile_free(dup, size, &mesh->allocator);
     void* blob = test_grid_tile(1, 0, 2, N, 1.0f, NULL, NULL, &mesh->allocator, &size);
     assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, b, &again), WF_OK);
@@ -151,18 +151,18 @@ static void test_tiles_refs_and_generations(void** state) {
     assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, a, &again),
                      WF_ERR_BUSY);
     // Added again without a request: a new generation, the old refs stay stale.
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &again),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &again),
+        WF_OK);
     assert_false(again.bits == b.bits);
     assert_int_equal(wf_mesh_check_poly(mesh, p), WF_ERR_STALE_REF);
 
     // Capacity: 3 slots.
     add_grid_tile(mesh, 2, 0, 3);
     blob = test_grid_tile(0, 1, 2, N, 1.0f, NULL, NULL, &mesh->allocator, &size);
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &again),
-                     WF_ERR_CAPACITY);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &again),
+        WF_ERR_CAPACITY);
     wf_tile_free(blob, size, &mesh->allocator);
     wf_mesh_destroy(mesh);
     assert_int_equal(counting_allocator_live(&c), 0);
@@ -224,7 +224,8 @@ static void test_portals_stitch_across_tile_borders(void** state) {
     const wf_mesh_tile* t;
     const wf_tile_poly* p;
     assert_int_equal(wf_mesh_resolve(mesh, a, &t, &p), WF_OK);
-    for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK; k = t->links[k].next) {
+    for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK;
+         k = t->links[k].next) {
         assert_int_equal(wf_poly_ref_tile((wf_poly_ref){t->links[k].ref}), wf_poly_ref_tile(a));
     }
     right = add_grid_tile(mesh, 1, 0, 2);
@@ -240,9 +241,13 @@ static void* islands_blob(bool bidirectional, size_t* size, float end_x) {
                                   3, 0, 0, 3, 0, 1, 4, 0, 1, 4, 0, 0};
     static const uint16_t polys[] = {0, 1, 2, 3, WF_NULL_INDEX, WF_NULL_INDEX,
                                      4, 5, 6, 7, WF_NULL_INDEX, WF_NULL_INDEX};
-    wf_offmesh_link_desc link = {.start = wf_v3(0.5f, 0, 0.5f), .end = wf_v3(end_x, 0, 0.5f),
-                                 .radius = 0.3f, .bidirectional = bidirectional, .area = 2,
-                                 .flags = 1, .user_id = 77};
+    wf_offmesh_link_desc link = {.start = wf_v3(0.5f, 0, 0.5f),
+                                 .end = wf_v3(end_x, 0, 0.5f),
+                                 .radius = 0.3f,
+                                 .bidirectional = bidirectional,
+                                 .area = 2,
+                                 .flags = 1,
+                                 .user_id = 77};
     wf_tile_build_desc d;
     memset(&d, 0, sizeof d);
     d.bmin = wf_v3(0, -1, 0);
@@ -266,9 +271,9 @@ static void test_offmesh_links(void** state) {
         size_t size = 0;
         void* blob = islands_blob(bidirectional, &size, 3.5f);
         wf_tile_ref tile;
-        assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA,
-                                          (wf_tile_ref){0}, &tile),
-                         WF_OK);
+        assert_int_equal(
+            wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile),
+            WF_OK);
         wf_poly_ref a = wf_mesh_poly_ref(mesh, tile, 0);
         wf_poly_ref b = wf_mesh_poly_ref(mesh, tile, 1);
         wf_poly_ref link = wf_mesh_poly_ref(mesh, tile, 2);
@@ -304,9 +309,8 @@ static void test_offmesh_links(void** state) {
     size_t size = 0;
     void* blob = islands_blob(true, &size, 2.0f);
     wf_tile_ref tile;
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &tile),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile), WF_OK);
     wf_poly_ref link = wf_mesh_poly_ref(mesh, tile, 2);
     assert_true(has_link(mesh, link, wf_mesh_poly_ref(mesh, tile, 0)));
     assert_false(has_link(mesh, link, wf_mesh_poly_ref(mesh, tile, 1)));
@@ -316,8 +320,8 @@ static void test_offmesh_links(void** state) {
 static void test_offmesh_link_into_a_neighbouring_tile(void** state) {
     (void)state;
     // Tile (0,0) holds a link from (1.5, 1.5) to (5.5, 1.5), inside tile (1,0).
-    wf_offmesh_link_desc link = {.start = wf_v3(1.5f, 0, 1.5f), .end = wf_v3(5.5f, 0, 1.5f),
-                                 .radius = 0.2f, .flags = 1};
+    wf_offmesh_link_desc link = {
+        .start = wf_v3(1.5f, 0, 1.5f), .end = wf_v3(5.5f, 0, 1.5f), .radius = 0.2f, .flags = 1};
     for (int order = 0; order < 2; ++order) {
         wf_mesh* mesh = make_mesh(4, NULL);
         size_t size0 = 0, size1 = 0;
@@ -331,7 +335,8 @@ static void test_offmesh_link_into_a_neighbouring_tile(void** state) {
         d.verts = (const float*)((const unsigned char*)grid0 + h->verts_offset);
         d.vert_count = h->vert_count;
         uint16_t polys[N * N * WF_MAX_VERTS_PER_POLY];
-        const wf_tile_poly* src = (const wf_tile_poly*)((const unsigned char*)grid0 + h->polys_offset);
+        const wf_tile_poly* src =
+            (const wf_tile_poly*)((const unsigned char*)grid0 + h->polys_offset);
         for (uint32_t i = 0; i < h->poly_count; ++i) {
             memcpy(&polys[i * WF_MAX_VERTS_PER_POLY], src[i].verts, sizeof src[i].verts);
         }
@@ -347,14 +352,18 @@ static void test_offmesh_link_into_a_neighbouring_tile(void** state) {
         wf_tile_ref t0, t1;
         if (order == 0) {
             assert_int_equal(wf_mesh_add_tile(mesh, with_link, size0, WF_TILE_MESH_OWNS_DATA,
-                                              (wf_tile_ref){0}, &t0), WF_OK);
-            assert_int_equal(wf_mesh_add_tile(mesh, grid1, size1, WF_TILE_MESH_OWNS_DATA,
-                                              (wf_tile_ref){0}, &t1), WF_OK);
+                                              (wf_tile_ref){0}, &t0),
+                             WF_OK);
+            assert_int_equal(
+                wf_mesh_add_tile(mesh, grid1, size1, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t1),
+                WF_OK);
         } else {
-            assert_int_equal(wf_mesh_add_tile(mesh, grid1, size1, WF_TILE_MESH_OWNS_DATA,
-                                              (wf_tile_ref){0}, &t1), WF_OK);
+            assert_int_equal(
+                wf_mesh_add_tile(mesh, grid1, size1, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t1),
+                WF_OK);
             assert_int_equal(wf_mesh_add_tile(mesh, with_link, size0, WF_TILE_MESH_OWNS_DATA,
-                                              (wf_tile_ref){0}, &t0), WF_OK);
+                                              (wf_tile_ref){0}, &t0),
+                             WF_OK);
         }
         wf_poly_ref offmesh = wf_mesh_poly_ref(mesh, t0, N * N);
         wf_poly_ref start_land = wf_mesh_poly_ref(mesh, t0, 1 * N + 1);
@@ -368,11 +377,13 @@ static void test_offmesh_link_into_a_neighbouring_tile(void** state) {
     }
 }
 
-
 static void test_diag_backlink_removed(void** state) {
     (void)state;
-    wf_offmesh_link_desc link = {.start = wf_v3(1.5f, 0, 1.5f), .end = wf_v3(5.5f, 0, 5.5f), .bidirectional = true,
-                                 .radius = 0.2f, .flags = 1};
+    wf_offmesh_link_desc link = {.start = wf_v3(1.5f, 0, 1.5f),
+                                 .end = wf_v3(5.5f, 0, 5.5f),
+                                 .bidirectional = true,
+                                 .radius = 0.2f,
+                                 .flags = 1};
     wf_mesh* mesh = make_mesh(4, NULL);
     size_t size0 = 0, size1 = 0;
     void* grid0 = test_grid_tile(0, 0, 2, N, 1.0f, NULL, NULL, NULL, &size0);
@@ -398,10 +409,11 @@ static void test_diag_backlink_removed(void** state) {
     wf_tile_free(grid0, h->data_size, NULL);
     void* grid1 = test_grid_tile(1, 1, 2, N, 1.0f, NULL, NULL, NULL, &size1);
     wf_tile_ref t0, t1;
-    assert_int_equal(wf_mesh_add_tile(mesh, with_link, size0, WF_TILE_MESH_OWNS_DATA,
-                                      (wf_tile_ref){0}, &t0), WF_OK);
-    assert_int_equal(wf_mesh_add_tile(mesh, grid1, size1, WF_TILE_MESH_OWNS_DATA,
-                                      (wf_tile_ref){0}, &t1), WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, with_link, size0, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t0),
+        WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, grid1, size1, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t1), WF_OK);
     wf_poly_ref offmesh = wf_mesh_poly_ref(mesh, t0, N * N);
     wf_poly_ref end_land = wf_mesh_poly_ref(mesh, t1, 1 * N + 1);
     assert_true(has_link(mesh, offmesh, end_land));
@@ -436,8 +448,8 @@ static wf_tile_ref add_square_layer(wf_mesh* mesh, int32_t layer, float x0, floa
     size_t size = 0;
     assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
     wf_tile_ref t;
-    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t), WF_OK);
     return t;
 }
 
@@ -487,8 +499,8 @@ static void test_empty_tile_can_be_removed(void** state) {
     size_t size = 0;
     assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
     wf_tile_ref t;
-    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t), WF_OK);
     wf_tile_info info;
     assert_int_equal(wf_mesh_get_tile_info(mesh, t, &info), WF_OK);
     assert_int_equal(info.poly_count, 0);
@@ -536,21 +548,22 @@ static void test_add_tile_bad_arguments(void** state) {
     size_t size = 0;
     void* blob = test_grid_tile(0, 0, 1, N, 1.0f, NULL, NULL, NULL, &size);
     wf_tile_ref t;
-    assert_int_equal(wf_mesh_add_tile(mesh, NULL, size, 0, (wf_tile_ref){0}, &t), WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_mesh_add_tile(mesh, NULL, size, 0, (wf_tile_ref){0}, &t),
+                     WF_ERR_INVALID_ARG);
     assert_int_equal(wf_mesh_add_tile(mesh, blob, size, 0x10, (wf_tile_ref){0}, &t),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_mesh_add_tile(mesh, blob, size - 16, 0, (wf_tile_ref){0}, &t),
                      WF_ERR_BAD_DATA);
     // A requested ref naming a polygon, generation 0, or a slot past the end.
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, 0,
-                                      (wf_tile_ref){wf_poly_ref_make(1, 0, 3).bits}, &t),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, 0,
-                                      (wf_tile_ref){wf_poly_ref_make(0, 1, 0).bits}, &t),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, 0,
-                                      (wf_tile_ref){wf_poly_ref_make(1, 9, 0).bits}, &t),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, 0, (wf_tile_ref){wf_poly_ref_make(1, 0, 3).bits}, &t),
+        WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, 0, (wf_tile_ref){wf_poly_ref_make(0, 1, 0).bits}, &t),
+        WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, 0, (wf_tile_ref){wf_poly_ref_make(1, 9, 0).bits}, &t),
+        WF_ERR_INVALID_ARG);
     assert_int_equal(wf_mesh_get_stats(mesh).tile_count, 0);
     assert_int_equal(wf_mesh_remove_tile(mesh, (wf_tile_ref){0}, NULL, NULL), WF_ERR_INVALID_ARG);
     wf_tile_free(blob, size, NULL);
@@ -587,9 +600,9 @@ static void test_poly_outline(void** state) {
         size_t size = 0;
         void* blob = islands_blob(bidirectional, &size, 3.5f);
         wf_tile_ref tile;
-        assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA,
-                                          (wf_tile_ref){0}, &tile),
-                         WF_OK);
+        assert_int_equal(
+            wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile),
+            WF_OK);
         wf_poly_outline o;
         assert_int_equal(wf_mesh_get_poly_outline(mesh, wf_mesh_poly_ref(mesh, tile, 1), &o),
                          WF_OK);

@@ -14,9 +14,8 @@
 
 #include "counting_allocator.h"
 #include "navcore/mesh_internal.h"
-#include "test_meshes.h"
 #include "test_hooks.h"
-
+#include "test_meshes.h"
 
 enum { N = 3 };
 
@@ -93,7 +92,8 @@ static uint32_t link_count(const wf_mesh* mesh, wf_poly_ref ref) {
     const wf_tile_poly* p;
     assert_int_equal(wf_mesh_resolve(mesh, ref, &t, &p), WF_OK);
     uint32_t n = 0;
-    for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK; k = t->links[k].next) {
+    for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK;
+         k = t->links[k].next) {
         n++;
     }
     return n;
@@ -110,9 +110,9 @@ static void test_mesh_save_load_keeps_refs(void** state) {
     assert_int_equal(wf_mesh_remove_tile(mesh, t, NULL, NULL), WF_OK);
     size_t blob_size = 0;
     void* blob = test_grid_tile(1, 1, 2, N, 1.0f, NULL, NULL, &mesh->allocator, &blob_size);
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, blob_size, WF_TILE_MESH_OWNS_DATA,
-                                      (wf_tile_ref){0}, &t),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, blob_size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t),
+        WF_OK);
     wf_poly_ref p = wf_mesh_poly_ref(mesh, t, 4);
     assert_int_equal(wf_mesh_set_poly_flags(mesh, p, 0x20), WF_OK);
     assert_int_equal(wf_mesh_set_poly_area(mesh, p, 7), WF_OK);
@@ -216,10 +216,9 @@ static void test_load_survives_allocation_failures(void** state) {
 /// filled before anything else is read. With desc.max_tiles set the load
 /// refuses it before allocating; saves within the bound still load.
 static const unsigned char huge_capacity_save[48] = {
-    0x57, 0x46, 0x4d, 0x53, 0x01, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00,
-    0x36, 0x6b, 0xfe, 0x2b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x40, 0x00, 0x00, 0x40, 0x40,
-    0x04, 0x00, 0x50, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x57, 0x46, 0x4d, 0x53, 0x01, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00, 0x00, 0x36, 0x6b, 0xfe, 0x2b,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x40,
+    0x00, 0x00, 0x40, 0x40, 0x04, 0x00, 0x50, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
 static void test_load_bounds_the_saved_capacity(void** state) {

@@ -13,12 +13,11 @@
 
 #include "counting_allocator.h"
 #include "test_grid_fixture.h"
+#include "test_hooks.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
-#include "test_hooks.h"
 
 #define N WF_NULL_INDEX
-
 
 static void assert_vec_near(wf_vec3 got, float x, float y, float z) {
     const float eps = 1e-5f;
@@ -29,14 +28,17 @@ static void assert_vec_near(wf_vec3 got, float x, float y, float z) {
 }
 
 static wf_query* make_query(const wf_mesh* mesh, counting_allocator* counter) {
-    wf_query_desc qd = {.mesh = mesh, .max_nodes = 256, .allocator = counting_allocator_hooks(counter)};
+    wf_query_desc qd = {
+        .mesh = mesh, .max_nodes = 256, .allocator = counting_allocator_hooks(counter)};
     wf_query* q = NULL;
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
     return q;
 }
 
 static wf_mesh* make_empty_mesh(float tile_size, counting_allocator* counter) {
-    wf_mesh_desc md = {.tile_width = tile_size, .tile_depth = tile_size, .max_tiles = 16,
+    wf_mesh_desc md = {.tile_width = tile_size,
+                       .tile_depth = tile_size,
+                       .max_tiles = 16,
                        .allocator = counting_allocator_hooks(counter)};
     wf_mesh* mesh = NULL;
     assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
@@ -49,9 +51,8 @@ static wf_tile_ref add_tile(wf_mesh* mesh, wf_tile_build_desc* d, counting_alloc
     size_t size = 0;
     assert_int_equal(wf_tile_build(d, &data, &size), WF_OK);
     wf_tile_ref tile;
-    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &tile),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile), WF_OK);
     return tile;
 }
 
@@ -212,8 +213,7 @@ static void test_polys_in_box(void** state) {
     uint32_t n = 99;
     // x and z in [2.5, 5.5]: cells 2..5 on both axes, across all four tiles.
     assert_int_equal(wf_query_find_polys_in_box(fx->query, wf_v3(4.0f, 0.0f, 4.0f),
-                                                wf_v3(1.5f, 1.0f, 1.5f), &fx->filter, refs, 80,
-                                                &n),
+                                                wf_v3(1.5f, 1.0f, 1.5f), &fx->filter, refs, 80, &n),
                      WF_OK);
     assert_int_equal(n, 16);
     for (uint32_t z = 2; z <= 5; ++z) {
@@ -266,8 +266,7 @@ static void test_polys_in_box(void** state) {
     assert_int_equal(wf_mesh_set_poly_flags(fx->mesh, grid_cell(fx, 3, 3), 1), WF_OK);
     // Nothing there: OK with none.
     assert_int_equal(wf_query_find_polys_in_box(fx->query, wf_v3(20.0f, 0.0f, 20.0f),
-                                                wf_v3(1.0f, 1.0f, 1.0f), &fx->filter, refs, 80,
-                                                &n),
+                                                wf_v3(1.0f, 1.0f, 1.0f), &fx->filter, refs, 80, &n),
                      WF_OK);
     assert_int_equal(n, 0);
 }
@@ -284,18 +283,18 @@ static void test_bad_arguments(void** state) {
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_find_nearest_poly(fx->query, c, e, &fx->filter, NULL, &p),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(NAN, 0.0f, 1.0f), e,
-                                                &fx->filter, &ref, &p),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_find_nearest_poly(fx->query, wf_v3(NAN, 0.0f, 1.0f), e, &fx->filter, &ref, &p),
+        WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_find_nearest_poly(fx->query, wf_v3(INFINITY, 0.0f, 1.0f), e,
                                                 &fx->filter, &ref, &p),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_nearest_poly(fx->query, c, wf_v3(1.0f, NAN, 1.0f),
-                                                &fx->filter, &ref, &p),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_nearest_poly(fx->query, c, wf_v3(-1.0f, 1.0f, 1.0f),
-                                                &fx->filter, &ref, &p),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_find_nearest_poly(fx->query, c, wf_v3(1.0f, NAN, 1.0f), &fx->filter, &ref, &p),
+        WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_find_nearest_poly(fx->query, c, wf_v3(-1.0f, 1.0f, 1.0f), &fx->filter, &ref, &p),
+        WF_ERR_INVALID_ARG);
     wf_poly_ref refs[4];
     uint32_t n;
     assert_int_equal(wf_query_find_polys_in_box(NULL, c, e, &fx->filter, refs, 4, &n),
@@ -306,20 +305,20 @@ static void test_bad_arguments(void** state) {
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_find_polys_in_box(fx->query, c, e, &fx->filter, refs, 4, NULL),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_in_box(fx->query, c, wf_v3(1.0f, 1.0f, -0.5f),
-                                                &fx->filter, refs, 4, &n),
+    assert_int_equal(wf_query_find_polys_in_box(fx->query, c, wf_v3(1.0f, 1.0f, -0.5f), &fx->filter,
+                                                refs, 4, &n),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_polys_in_box(fx->query, wf_v3(0.0f, NAN, 0.0f), e,
-                                                &fx->filter, refs, 4, &n),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_find_polys_in_box(fx->query, wf_v3(0.0f, NAN, 0.0f), e, &fx->filter, refs, 4, &n),
+        WF_ERR_INVALID_ARG);
     wf_poly_ref good = grid_cell(fx, 1, 1);
     float h;
     assert_int_equal(wf_query_closest_point_on_poly(NULL, good, c, &p, NULL), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_closest_point_on_poly(fx->query, good, c, NULL, NULL),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_closest_point_on_poly(fx->query, good, wf_v3(NAN, 0.0f, 0.0f), &p,
-                                                    NULL),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_closest_point_on_poly(fx->query, good, wf_v3(NAN, 0.0f, 0.0f), &p, NULL),
+        WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_closest_point_on_poly(fx->query, (wf_poly_ref){0}, c, &p, NULL),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_poly_height(NULL, good, c, &h), WF_ERR_INVALID_ARG);
@@ -334,19 +333,17 @@ static void test_closest_point_and_height_on_grid(void** state) {
     wf_poly_ref r = grid_cell(fx, 5, 2); // x 5..6, z 2..3
     wf_vec3 p;
     bool inside = false;
-    assert_int_equal(wf_query_closest_point_on_poly(fx->query, r, wf_v3(5.25f, 3.0f, 2.75f), &p,
-                                                    &inside),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_closest_point_on_poly(fx->query, r, wf_v3(5.25f, 3.0f, 2.75f), &p, &inside),
+        WF_OK);
     assert_true(inside);
     assert_vec_near(p, 5.25f, 0.0f, 2.75f);
-    assert_int_equal(wf_query_closest_point_on_poly(fx->query, r, wf_v3(7.0f, 0.0f, 2.5f), &p,
-                                                    &inside),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_closest_point_on_poly(fx->query, r, wf_v3(7.0f, 0.0f, 2.5f), &p, &inside), WF_OK);
     assert_false(inside);
     assert_vec_near(p, 6.0f, 0.0f, 2.5f);
-    assert_int_equal(wf_query_closest_point_on_poly(fx->query, r, wf_v3(4.0f, 1.0f, 0.0f), &p,
-                                                    NULL),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_closest_point_on_poly(fx->query, r, wf_v3(4.0f, 1.0f, 0.0f), &p, NULL), WF_OK);
     assert_vec_near(p, 5.0f, 0.0f, 2.0f);
     float h = 7.0f;
     assert_int_equal(wf_query_poly_height(fx->query, r, wf_v3(5.5f, 9.0f, 2.5f), &h), WF_OK);
@@ -376,8 +373,8 @@ static void test_stale_refs(void** state) {
     assert_int_equal(wf_query_poly_height(q, r, wf_v3(3.5f, 0.0f, 1.5f), &h), WF_ERR_STALE_REF);
     // The removed tile's area now only reaches the border of tile (0, 0).
     wf_poly_ref ref;
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(3.5f, 0.0f, 1.5f),
-                                                wf_v3(2.0f, 1.0f, 2.0f), &f, &ref, &p),
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(3.5f, 0.0f, 1.5f), wf_v3(2.0f, 1.0f, 2.0f),
+                                                &f, &ref, &p),
                      WF_OK);
     assert_true(ref.bits == test_grid_poly(mesh, 2, 1, 1).bits);
     assert_vec_near(p, 2.0f, 0.0f, 1.5f);
@@ -398,16 +395,16 @@ static void test_many_polygons_in_one_tile(void** state) {
     wf_query_filter f = wf_query_filter_defaults();
     wf_poly_ref refs[200];
     uint32_t n;
-    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(6.0f, 0.0f, 6.0f),
-                                                wf_v3(7.0f, 1.0f, 7.0f), &f, refs, 200, &n),
+    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(6.0f, 0.0f, 6.0f), wf_v3(7.0f, 1.0f, 7.0f),
+                                                &f, refs, 200, &n),
                      WF_OK);
     assert_int_equal(n, 144);
     for (uint32_t i = 0; i < n; ++i) {
         assert_false(contains(refs, i, refs[i]));
     }
     // Cells 3..8 on both axes: 36 of them.
-    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(6.0f, 0.0f, 6.0f),
-                                                wf_v3(2.5f, 1.0f, 2.5f), &f, refs, 200, &n),
+    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(6.0f, 0.0f, 6.0f), wf_v3(2.5f, 1.0f, 2.5f),
+                                                &f, refs, 200, &n),
                      WF_OK);
     assert_int_equal(n, 36);
     wf_poly_ref ref;
@@ -434,15 +431,21 @@ static void test_two_floors_pick_by_height(void** state) {
     // Two squares over x, z in [1, 3]: a floor at y = 0 and one at y = 3;
     // beside them a strip x in [3.25, 3.75] at y = 0.5.
     const float verts[] = {
-        1, 0, 1, 1, 0, 3, 3, 0, 3, 3, 0, 1, //
-        1, 3, 1, 1, 3, 3, 3, 3, 3, 3, 3, 1, //
+        1,     0,    1, 1,     0,    3, 3,     0,    3, 3,     0,    1, //
+        1,     3,    1, 1,     3,    3, 3,     3,    3, 3,     3,    1, //
         3.25f, 0.5f, 1, 3.25f, 0.5f, 3, 3.75f, 0.5f, 3, 3.75f, 0.5f, 1,
     };
     const uint16_t polys[] = {0, 1, 2, 3, N, N, 4, 5, 6, 7, N, N, 8, 9, 10, 11, N, N};
     wf_tile_build_desc d = {
-        .bmin = {0.0f, -1.0f, 0.0f}, .bmax = {4.0f, 4.0f, 4.0f},
-        .verts = verts, .vert_count = 12, .polys = polys, .poly_count = 3,
-        .walkable_height = 2.0f, .walkable_radius = 0.5f, .walkable_climb = 0.5f,
+        .bmin = {0.0f, -1.0f, 0.0f},
+        .bmax = {4.0f, 4.0f, 4.0f},
+        .verts = verts,
+        .vert_count = 12,
+        .polys = polys,
+        .poly_count = 3,
+        .walkable_height = 2.0f,
+        .walkable_radius = 0.5f,
+        .walkable_climb = 0.5f,
     };
     wf_tile_ref tile = add_tile(mesh, &d, &counter);
     wf_poly_ref low = wf_mesh_poly_ref(mesh, tile, 0), high = wf_mesh_poly_ref(mesh, tile, 1);
@@ -477,14 +480,13 @@ static void test_two_floors_pick_by_height(void** state) {
     assert_true(ref.bits == low.bits);
     assert_vec_near(p, 3.0f, 0.0f, 2.0f);
     // A little further out (x = 3.125) it is over no floor: the strip wins.
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(3.125f, 0.375f, 2.0f), tall, &f, &ref,
-                                                &p),
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(3.125f, 0.375f, 2.0f), tall, &f, &ref, &p),
                      WF_OK);
     assert_true(ref.bits == wf_mesh_poly_ref(mesh, tile, 2).bits);
     assert_vec_near(p, 3.25f, 0.5f, 2.0f);
     // A box around the upper floor only.
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(2.0f, 2.0f, 2.0f),
-                                                wf_v3(1.0f, 1.5f, 1.0f), &f, &ref, &p),
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(2.0f, 2.0f, 2.0f), wf_v3(1.0f, 1.5f, 1.0f),
+                                                &f, &ref, &p),
                      WF_OK);
     assert_true(ref.bits == high.bits);
     // Outside in XZ, level with the upper floor: its border is nearer.
@@ -497,8 +499,8 @@ static void test_two_floors_pick_by_height(void** state) {
     assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(2.0f, 1.5f, 2.0f), tall, &f, refs, 4, &n),
                      WF_OK);
     assert_int_equal(n, 2);
-    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(2.0f, 3.0f, 2.0f),
-                                                wf_v3(1.0f, 0.5f, 1.0f), &f, refs, 4, &n),
+    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(2.0f, 3.0f, 2.0f), wf_v3(1.0f, 0.5f, 1.0f),
+                                                &f, refs, 4, &n),
                      WF_OK);
     assert_int_equal(n, 1);
     assert_true(refs[0].bits == high.bits);
@@ -516,9 +518,15 @@ static void test_sloped_polygon_height(void** state) {
     const float verts[] = {1.0f, 0.0f, 1.0f, 1.0f, 0.5f, 3.0f, 3.0f, 1.5f, 3.0f, 3.0f, 1.0f, 1.0f};
     const uint16_t polys[] = {0, 1, 2, 3, N, N};
     wf_tile_build_desc d = {
-        .bmin = {0.0f, -1.0f, 0.0f}, .bmax = {4.0f, 2.0f, 4.0f},
-        .verts = verts, .vert_count = 4, .polys = polys, .poly_count = 1,
-        .walkable_height = 2.0f, .walkable_radius = 0.5f, .walkable_climb = 0.25f,
+        .bmin = {0.0f, -1.0f, 0.0f},
+        .bmax = {4.0f, 2.0f, 4.0f},
+        .verts = verts,
+        .vert_count = 4,
+        .polys = polys,
+        .poly_count = 1,
+        .walkable_height = 2.0f,
+        .walkable_radius = 0.5f,
+        .walkable_climb = 0.25f,
     };
     wf_tile_ref tile = add_tile(mesh, &d, &counter);
     wf_poly_ref r = wf_mesh_poly_ref(mesh, tile, 0);
@@ -550,8 +558,8 @@ static void test_sloped_polygon_height(void** state) {
     assert_vec_near(p, 1.0f, 0.25f, 2.0f);
     wf_query_filter f = wf_query_filter_defaults();
     wf_poly_ref ref;
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(2.5f, 1.0f, 2.5f),
-                                                wf_v3(0.5f, 1.0f, 0.5f), &f, &ref, &p),
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(2.5f, 1.0f, 2.5f), wf_v3(0.5f, 1.0f, 0.5f),
+                                                &f, &ref, &p),
                      WF_OK);
     assert_true(ref.bits == r.bits);
     assert_vec_near(p, 2.5f, 1.125f, 2.5f);
@@ -572,13 +580,20 @@ static void test_offmesh_link_closest_point(void** state) {
         5, 1, 1, 5, 1, 3, 7, 1, 3, 7, 1, 1,
     };
     const uint16_t polys[] = {0, 1, 2, 3, N, N, 4, 5, 6, 7, N, N};
-    wf_offmesh_link_desc link = {.start = {2.5f, 0.0f, 2.0f}, .end = {5.5f, 1.0f, 2.0f},
-                                 .radius = 0.5f, .flags = 1};
+    wf_offmesh_link_desc link = {
+        .start = {2.5f, 0.0f, 2.0f}, .end = {5.5f, 1.0f, 2.0f}, .radius = 0.5f, .flags = 1};
     wf_tile_build_desc d = {
-        .bmin = {0.0f, -1.0f, 0.0f}, .bmax = {8.0f, 2.0f, 8.0f},
-        .verts = verts, .vert_count = 8, .polys = polys, .poly_count = 2,
-        .offmesh_links = &link, .offmesh_link_count = 1,
-        .walkable_height = 2.0f, .walkable_radius = 0.5f, .walkable_climb = 0.25f,
+        .bmin = {0.0f, -1.0f, 0.0f},
+        .bmax = {8.0f, 2.0f, 8.0f},
+        .verts = verts,
+        .vert_count = 8,
+        .polys = polys,
+        .poly_count = 2,
+        .offmesh_links = &link,
+        .offmesh_link_count = 1,
+        .walkable_height = 2.0f,
+        .walkable_radius = 0.5f,
+        .walkable_climb = 0.25f,
     };
     wf_tile_ref tile = add_tile(mesh, &d, &counter);
     wf_poly_ref lr = wf_mesh_poly_ref(mesh, tile, 2);
@@ -600,13 +615,13 @@ static void test_offmesh_link_closest_point(void** state) {
     // box between the islands holds only the link.
     wf_query_filter f = wf_query_filter_defaults();
     wf_poly_ref ref;
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(4.0f, 0.5f, 2.0f),
-                                                wf_v3(0.5f, 1.0f, 0.5f), &f, &ref, &p),
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(4.0f, 0.5f, 2.0f), wf_v3(0.5f, 1.0f, 0.5f),
+                                                &f, &ref, &p),
                      WF_ERR_NOT_FOUND);
     wf_poly_ref refs[4];
     uint32_t n;
-    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(4.0f, 0.5f, 2.0f),
-                                                wf_v3(4.0f, 2.0f, 4.0f), &f, refs, 4, &n),
+    assert_int_equal(wf_query_find_polys_in_box(q, wf_v3(4.0f, 0.5f, 2.0f), wf_v3(4.0f, 2.0f, 4.0f),
+                                                &f, refs, 4, &n),
                      WF_OK);
     assert_int_equal(n, 2);
     assert_false(contains(refs, n, lr));

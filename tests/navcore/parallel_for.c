@@ -4,16 +4,16 @@
 // never shared by two running blocks, nested and concurrent loops, bad args.
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdatomic.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "navcore/thread.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/rng.h"
-#include "navcore/thread.h"
 
 typedef struct coverage {
     atomic_uint* hits;

@@ -45,8 +45,7 @@ static double pulled_length(wf_query* q, wf_vec3 a, wf_vec3 b, float snap) {
         return -1.0;
     }
     uint32_t n = 0;
-    if (wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, 4096, 0, &n) !=
-        WF_OK) {
+    if (wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, 4096, 0, &n) != WF_OK) {
         return -1.0;
     }
     double length = 0.0;
@@ -174,13 +173,25 @@ typedef struct hand_case {
 static const hand_case HAND_CASES[] = {
     {{"..........", "......##..", "......##..", "....#.##..", "....#.....", "....#.##..",
       "......###.", "........#.", "..........", ".........."},
-     6, 7, 9, 7, 3.4142},
+     6,
+     7,
+     9,
+     7,
+     3.4142},
     {{".####.....", "..###.....", "..#####...", ".######...", "....###...", "....###...",
       "..........", "..........", "..........", ".........."},
-     4, 7, 1, 2, 6.9385},
+     4,
+     7,
+     1,
+     2,
+     6.9385},
     {{"..........", "..........", "..######..", "..######..", "..####....", "..........",
       "..........", "..........", "..........", ".........."},
-     7, 0, 1, 7, 11.4646},
+     7,
+     0,
+     1,
+     7,
+     11.4646},
 };
 
 static void test_hand_made_grids_get_the_shortest_way(void** state) {
@@ -217,8 +228,7 @@ static void test_hand_made_grids_get_the_shortest_way(void** state) {
 /// reports is the pulled length of its corridor (no area changes).
 static void test_cost_is_the_pulled_length(void** state) {
     (void)state;
-    static const char* const rows[6] = {"......", "..##..", "..##..", "..##..", "......",
-                                        "......"};
+    static const char* const rows[6] = {"......", "..##..", "..##..", "..##..", "......", "......"};
     uint8_t blocked[36];
     for (int i = 0; i < 36; ++i) {
         blocked[i] = rows[i / 6][i % 6] == '#';
@@ -236,8 +246,8 @@ static void test_cost_is_the_pulled_length(void** state) {
     assert_int_equal(wf_query_find_path(q, sr, gr, sp, gp, &f, corridor, 64, &pr), WF_OK);
     wf_straight_point points[16];
     uint32_t n = 0;
-    assert_int_equal(
-        wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, 16, 0, &n), WF_OK);
+    assert_int_equal(wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, 16, 0, &n),
+                     WF_OK);
     double length = 0.0;
     for (uint32_t i = 1; i < n; ++i) {
         length += wf_v3_distance(points[i - 1].pos, points[i].pos);
@@ -267,8 +277,7 @@ static void run_arena(const char* name, float tile_size) {
     assert_int_equal(wf_mesh_import_polyanya(&d, text, size, &mesh), WF_OK);
     free(text);
     wf_query* q = NULL;
-    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 4096}, &q),
-                     WF_OK);
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 4096}, &q), WF_OK);
     text = test_read_all(TESTDATA "/polyanya/expected/arena_euclidean.tsv", &size);
     assert_non_null(text);
     size_t rows = 0, rated = 0, worst_row = 0;
@@ -282,8 +291,8 @@ static void run_arena(const char* name, float tile_size) {
                                      &gy, &octile, &optimum) != 7) {
             continue;
         }
-        double length = pulled_length(q, wf_v3((float)sx, 0, (float)sy),
-                                      wf_v3((float)gx, 0, (float)gy), 0.01f);
+        double length =
+            pulled_length(q, wf_v3((float)sx, 0, (float)sy), wf_v3((float)gx, 0, (float)gy), 0.01f);
         assert_true(length >= 0.0);
         assert_true(length >= optimum - 1e-4);
         if (optimum > 0.0) {
@@ -354,8 +363,7 @@ static void test_grid_map_never_longer_than_octile(void** state) {
     free(blocked);
     assert_non_null(mesh);
     wf_query* q = NULL;
-    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 8192}, &q),
-                     WF_OK);
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 8192}, &q), WF_OK);
     size_t rows = 0, longer = 0;
     char* save = NULL;
     for (char* line = strtok_r(scen, "\n", &save); line != NULL;
@@ -363,8 +371,8 @@ static void test_grid_map_never_longer_than_octile(void** state) {
         int bucket, w, h;
         double sx, sy, gx, gy, octile;
         char name[256];
-        if (sscanf(line, "%d %255s %d %d %lf %lf %lf %lf %lf", &bucket, name, &w, &h, &sx, &sy,
-                   &gx, &gy, &octile) != 9) {
+        if (sscanf(line, "%d %255s %d %d %lf %lf %lf %lf %lf", &bucket, name, &w, &h, &sx, &sy, &gx,
+                   &gy, &octile) != 9) {
             continue;
         }
         double length = pulled_length(q, wf_v3((float)sx + 0.5f, 0, (float)sy + 0.5f),

@@ -40,11 +40,11 @@ static void test_query_create_and_filter_defaults(void** state) {
     qd.allocator = counting_allocator_hooks(&counter);
     wf_query* q = NULL;
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
-    exact = 400u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
-            100u * sizeof(wf_exact_root) + 128u * sizeof(uint32_t);
-    expected = sizeof(struct wf_query) + 100u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
-               128u * sizeof(uint32_t) +
-               100u * sizeof(uint32_t) + exact;
+    exact = 400u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) + 100u * sizeof(wf_exact_root) +
+            128u * sizeof(uint32_t);
+    expected = sizeof(struct wf_query) +
+               100u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
+               128u * sizeof(uint32_t) + 100u * sizeof(uint32_t) + exact;
     assert_int_equal(wf_query_get_stats(q).memory_bytes, expected);
     wf_query_destroy(q);
     wf_query_destroy(NULL);
@@ -97,8 +97,8 @@ static void test_straight_corridor(void** state) {
 
     // Start and end in one polygon: that polygon, the distance between.
     assert_int_equal(wf_query_find_path(f.query, cell(&f, 2, 0), cell(&f, 2, 0),
-                                        wf_v3(2.1f, 0, 0.5f), wf_v3(2.9f, 0, 0.5f), &f.filter,
-                                        path, 16, &r),
+                                        wf_v3(2.1f, 0, 0.5f), wf_v3(2.9f, 0, 0.5f), &f.filter, path,
+                                        16, &r),
                      WF_OK);
     assert_int_equal(r.count, 1);
     assert_true(path[0].bits == cell(&f, 2, 0).bits);
@@ -326,8 +326,8 @@ static void check_sliced_matches(fixture* f, uint32_t sx, uint32_t sz, uint32_t 
     wf_poly_ref whole[32], sliced[32];
     wf_path_result rw, rs;
     wf_status sw = find_cells(f, sx, sz, ex, ez, whole, max_path, &rw);
-    assert_int_equal(wf_query_begin_path(f->query, cell(f, sx, sz), cell(f, ex, ez),
-                                         centre(sx, sz), centre(ex, ez), &f->filter),
+    assert_int_equal(wf_query_begin_path(f->query, cell(f, sx, sz), cell(f, ex, ez), centre(sx, sz),
+                                         centre(ex, ez), &f->filter),
                      WF_OK);
     uint32_t iterations = 99;
     assert_int_equal(wf_query_update_path(f->query, 0, &iterations), WF_IN_PROGRESS);
@@ -447,8 +447,8 @@ static void test_stale_refs(void** state) {
     assert_false(exists);
     wf_vec3 goal;
     assert_int_equal(wf_query_find_path_to_box(f.query, cell(&f, 2, 0), centre(2, 0),
-                                               wf_v3(0, -1, 0), wf_v3(1, 1, 1), &f.filter, path,
-                                               8, &r, &goal),
+                                               wf_v3(0, -1, 0), wf_v3(1, 1, 1), &f.filter, path, 8,
+                                               &r, &goal),
                      WF_ERR_STALE_REF);
     uint32_t index = 99;
     wf_poly_ref goals[2] = {cell(&f, 1, 0), cell(&f, 3, 0)};
@@ -516,8 +516,7 @@ static void test_paths_across_tiles(void** state) {
 /// joined only by an off-mesh link from A's centre to B's centre.
 static wf_mesh* offmesh_mesh(bool bidirectional, wf_tile_ref* out_tile,
                              const wf_allocator* allocator) {
-    const float verts[] = {0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0,
-                           3, 0, 0, 3, 0, 1, 4, 0, 1, 4, 0, 0};
+    const float verts[] = {0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 3, 0, 0, 3, 0, 1, 4, 0, 1, 4, 0, 0};
     uint16_t polys[2 * WF_MAX_VERTS_PER_POLY];
     for (uint32_t i = 0; i < 2 * WF_MAX_VERTS_PER_POLY; ++i) {
         polys[i] = WF_NULL_INDEX;
@@ -555,9 +554,9 @@ static wf_mesh* offmesh_mesh(bool bidirectional, wf_tile_ref* out_tile,
     void* blob = NULL;
     size_t size = 0;
     assert_int_equal(wf_tile_build(&d, &blob, &size), WF_OK);
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      out_tile),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, out_tile),
+        WF_OK);
     return mesh;
 }
 
@@ -580,8 +579,8 @@ static void test_offmesh_links(void** state) {
         wf_poly_ref path[8];
         wf_path_result r;
         // 0.3 to the link's start, 3 m of link at cost 2, 0.2 to the end.
-        assert_int_equal(wf_query_find_path(q, pa, pb, wf_v3(0.2f, 0, 0.5f),
-                                            wf_v3(3.7f, 0, 0.5f), &filter, path, 8, &r),
+        assert_int_equal(wf_query_find_path(q, pa, pb, wf_v3(0.2f, 0, 0.5f), wf_v3(3.7f, 0, 0.5f),
+                                            &filter, path, 8, &r),
                          WF_OK);
         assert_int_equal(r.count, 3);
         assert_true(path[0].bits == pa.bits && path[1].bits == link.bits &&
@@ -604,14 +603,14 @@ static void test_offmesh_links(void** state) {
         }
         // Excluding the link's flags cuts the only way.
         filter.exclude_flags = 0x8;
-        assert_int_equal(wf_query_find_path(q, pa, pb, wf_v3(0.2f, 0, 0.5f),
-                                            wf_v3(3.7f, 0, 0.5f), &filter, path, 8, &r),
+        assert_int_equal(wf_query_find_path(q, pa, pb, wf_v3(0.2f, 0, 0.5f), wf_v3(3.7f, 0, 0.5f),
+                                            &filter, path, 8, &r),
                          WF_PARTIAL);
         assert_int_equal(r.count, 1);
         assert_true(path[0].bits == pa.bits);
         bool exists = true;
-        assert_int_equal(wf_query_path_exists(q, pa, pb, wf_v3(0.2f, 0, 0.5f),
-                                              wf_v3(3.7f, 0, 0.5f), &filter, &exists),
+        assert_int_equal(wf_query_path_exists(q, pa, pb, wf_v3(0.2f, 0, 0.5f), wf_v3(3.7f, 0, 0.5f),
+                                              &filter, &exists),
                          WF_OK);
         assert_false(exists);
         wf_query_destroy(q);

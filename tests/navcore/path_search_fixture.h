@@ -135,15 +135,14 @@ static inline void check_adjacent(const fixture* f, const wf_poly_ref* path, uin
         cell_of(f, path[i], &bx, &bz);
         uint32_t d = (ax > bx ? ax - bx : bx - ax) + (az > bz ? az - bz : bz - az);
         if (d != 1) {
-            fail_msg("path[%u] (%u, %u) and path[%u] (%u, %u) are not neighbours", i - 1, ax, az,
-                     i, bx, bz);
+            fail_msg("path[%u] (%u, %u) and path[%u] (%u, %u) are not neighbours", i - 1, ax, az, i,
+                     bx, bz);
         }
     }
 }
 
-static inline wf_status find_cells(fixture* f, uint32_t sx, uint32_t sz, uint32_t ex,
-                                   uint32_t ez, wf_poly_ref* path, uint32_t max_path,
-                                   wf_path_result* out) {
+static inline wf_status find_cells(fixture* f, uint32_t sx, uint32_t sz, uint32_t ex, uint32_t ez,
+                                   wf_poly_ref* path, uint32_t max_path, wf_path_result* out) {
     return wf_query_find_path(f->query, cell(f, sx, sz), cell(f, ex, ez), centre(sx, sz),
                               centre(ex, ez), &f->filter, path, max_path, out);
 }

@@ -16,9 +16,9 @@ static void test_finish_partial_path(void** state) {
     wf_path_result r;
     // Three expansions ((0,0), (1,0), (1,1)) reach (1,2): the furthest cell
     // of the old corridor seen.
-    assert_int_equal(wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0),
-                                         &f.filter),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0), &f.filter),
+        WF_OK);
     assert_int_equal(wf_query_update_path(f.query, 3, NULL), WF_IN_PROGRESS);
     assert_int_equal(wf_query_finish_partial_path(f.query, old, 11, path, 16, &r), WF_OK);
     assert_int_equal(r.flags, 0);
@@ -27,26 +27,25 @@ static void test_finish_partial_path(void** state) {
     // None of the old corridor seen: the best partial path, to (1,1)
     // (entered at (2, 1), 2.55 from the goal; (1,0) at (1, 0.5) is 3.5,
     // (1,2) at (2, 2) 2.92).
-    assert_int_equal(wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0),
-                                         &f.filter),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0), &f.filter),
+        WF_OK);
     assert_int_equal(wf_query_update_path(f.query, 3, NULL), WF_IN_PROGRESS);
-    assert_int_equal(wf_query_finish_partial_path(f.query, &old[8], 3, path, 16, &r),
-                     WF_PARTIAL);
+    assert_int_equal(wf_query_finish_partial_path(f.query, &old[8], 3, path, 16, &r), WF_PARTIAL);
     assert_int_equal(r.flags, WF_PATH_PARTIAL);
     check_cells(&f, path, r.count, SNAKE_PATH, 3);
 
     // A finished search: the furthest old cell, even short of the goal.
-    assert_int_equal(wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0),
-                                         &f.filter),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0), &f.filter),
+        WF_OK);
     assert_int_equal(wf_query_update_path(f.query, 100, NULL), WF_OK);
     assert_int_equal(wf_query_finish_partial_path(f.query, old, 6, path, 16, &r), WF_OK);
     check_cells(&f, path, r.count, SNAKE_PATH, 6);
     // ... and with the goal on the old corridor, the whole path.
-    assert_int_equal(wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0),
-                                         &f.filter),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0), &f.filter),
+        WF_OK);
     assert_int_equal(wf_query_update_path(f.query, 100, NULL), WF_OK);
     assert_int_equal(wf_query_finish_partial_path(f.query, old, 11, path, 16, &r), WF_OK);
     check_cells(&f, path, r.count, SNAKE_PATH, 11);
@@ -54,9 +53,9 @@ static void test_finish_partial_path(void** state) {
 
     wf_assert_fn* prev = wf_set_assert_hook(count_assert);
     assert_calls = 0;
-    assert_int_equal(wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0),
-                                         &f.filter),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_begin_path(f.query, old[0], old[10], centre(0, 0), centre(4, 0), &f.filter),
+        WF_OK);
     assert_int_equal(wf_query_finish_partial_path(f.query, NULL, 3, path, 16, &r),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_finish_partial_path(f.query, old, 0, path, 16, &r),
@@ -203,8 +202,8 @@ static void test_nearest_goal(void** state) {
     f.filter.exclude_flags = 0x4;
     wf_poly_ref far_goals[2] = {cell(&f, 4, 0), cell(&f, 3, 3)};
     index = 99;
-    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), centre(0, 0), far_goals,
-                                                2, &f.filter, &index, path, 16, &r),
+    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), centre(0, 0), far_goals, 2,
+                                                &f.filter, &index, path, 16, &r),
                      WF_ERR_NOT_FOUND);
     assert_int_equal(index, 99);
     assert_int_equal(r.count, 0);
@@ -239,33 +238,33 @@ static void test_nearest_goal(void** state) {
     assert_float_equal(r.cost, expected_cost, EPS);
     // Few goals (compared one by one): the same answer.
     wf_poly_ref few[3] = {cell(&f, 5, 5), cell(&f, 0, 4), cell(&f, 4, 0)};
-    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3,
-                                                &f.filter, &index, path, 16, &r),
+    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3, &f.filter,
+                                                &index, path, 16, &r),
                      WF_OK);
     assert_int_equal(index, 2);
     check_cells(&f, path, r.count, to_40, 5);
     assert_float_equal(r.cost, expected_cost, EPS);
     // Path cut by the buffer: the start part, WF_PARTIAL.
-    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3,
-                                                &f.filter, &index, path, 2, &r),
+    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3, &f.filter,
+                                                &index, path, 2, &r),
                      WF_PARTIAL);
     assert_int_equal(r.flags, WF_PATH_BUFFER_FULL);
     check_cells(&f, path, r.count, to_40, 2);
 
     wf_assert_fn* old = wf_set_assert_hook(count_assert);
     assert_calls = 0;
-    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, NULL, 3,
-                                                &f.filter, &index, path, 16, &r),
+    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, NULL, 3, &f.filter,
+                                                &index, path, 16, &r),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 0,
-                                                &f.filter, &index, path, 16, &r),
+    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 0, &f.filter,
+                                                &index, path, 16, &r),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3,
-                                                &f.filter, NULL, path, 16, &r),
+    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3, &f.filter,
+                                                NULL, path, 16, &r),
                      WF_ERR_INVALID_ARG);
     few[1] = (wf_poly_ref){0};
-    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3,
-                                                &f.filter, &index, path, 16, &r),
+    assert_int_equal(wf_query_find_nearest_goal(f.query, cell(&f, 0, 0), start, few, 3, &f.filter,
+                                                &index, path, 16, &r),
                      WF_ERR_INVALID_ARG);
     wf_set_assert_hook(old);
     assert_int_equal(assert_calls, MISUSE(4));

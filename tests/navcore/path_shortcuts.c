@@ -23,8 +23,8 @@
 enum { TILES = 2, CELLS_PER_TILE = 5, CELLS = TILES * CELLS_PER_TILE, MAX_PATH = CELLS * CELLS };
 
 static wf_query* make_query(const wf_mesh* mesh, counting_allocator* counter, uint32_t nodes) {
-    wf_query_desc qd = {.mesh = mesh, .max_nodes = nodes,
-                        .allocator = counting_allocator_hooks(counter)};
+    wf_query_desc qd = {
+        .mesh = mesh, .max_nodes = nodes, .allocator = counting_allocator_hooks(counter)};
     wf_query* q = NULL;
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
     return q;
@@ -152,15 +152,15 @@ static void test_straight_path_reuses_portals_exactly(void** state) {
         uint32_t opt = options[round % 2];
         wf_straight_point reused[2 * MAX_PATH], fresh[2 * MAX_PATH];
         uint32_t n_reused = 0, n_fresh = 0;
-        wf_status s1 = wf_query_find_straight_path(q, sp, ep, path, pr.count, reused,
-                                                   2 * MAX_PATH, opt, &n_reused);
+        wf_status s1 = wf_query_find_straight_path(q, sp, ep, path, pr.count, reused, 2 * MAX_PATH,
+                                                   opt, &n_reused);
         // Another search clears the pool: the portals are looked up again.
         wf_poly_ref around[8];
         uint32_t around_count = 0;
         assert_true(wf_query_find_polys_around_circle(q, sr, sp, 1.0f, &f, around, NULL, NULL, 8,
                                                       &around_count) >= 0);
-        wf_status s2 = wf_query_find_straight_path(q, sp, ep, path, pr.count, fresh,
-                                                   2 * MAX_PATH, opt, &n_fresh);
+        wf_status s2 = wf_query_find_straight_path(q, sp, ep, path, pr.count, fresh, 2 * MAX_PATH,
+                                                   opt, &n_fresh);
         assert_int_equal(s1, WF_OK);
         assert_int_equal(s1, s2);
         assert_int_equal(n_reused, n_fresh);

@@ -18,8 +18,8 @@
 #include "counting_allocator.h"
 #include "navcore/geometry.h"
 #include "navcore/mesh_internal.h"
-#include "wayfarer/query.h"
 #include "test_hooks.h"
+#include "wayfarer/query.h"
 
 /// The example of meshes/format.txt: the square (0,0)-(1.5,1.5) cut along
 /// the diagonal from (1.5, 0) to (0, 1.5) into two triangles.
@@ -50,7 +50,6 @@ static void capture_log(wf_log_level level, const char* message, void* user) {
     snprintf(c->last, sizeof c->last, "%s", message);
     c->count++;
 }
-
 
 /// Imports a copy of exactly `size` bytes (no NUL after it, so an overread
 /// shows up under ASan) through a counting allocator; checks no leaks on
@@ -181,12 +180,12 @@ static void test_format_example_imports_two_triangles(void** state) {
     wf_query_filter f = wf_query_filter_defaults();
     wf_poly_ref a, b;
     wf_vec3 pa, pb;
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(0.3f, 0, 0.3f), wf_v3(0.1f, 1, 0.1f), &f,
-                                                &a, &pa),
-                     WF_OK);
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(1.2f, 0, 1.2f), wf_v3(0.1f, 1, 0.1f), &f,
-                                                &b, &pb),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_find_nearest_poly(q, wf_v3(0.3f, 0, 0.3f), wf_v3(0.1f, 1, 0.1f), &f, &a, &pa),
+        WF_OK);
+    assert_int_equal(
+        wf_query_find_nearest_poly(q, wf_v3(1.2f, 0, 1.2f), wf_v3(0.1f, 1, 0.1f), &f, &b, &pb),
+        WF_OK);
     assert_false(wf_poly_ref_equal(a, b));
     wf_status st;
     double length = path_length(q, wf_v3(0.3f, 0, 0.3f), wf_v3(1.2f, 0, 1.2f), &st);
@@ -286,8 +285,8 @@ static void test_malformed_input_is_rejected_with_its_line(void** state) {
         counting_allocator_init(&ca);
         log_capture logs = {{0}, 0};
         wf_mesh* mesh = (wf_mesh*)&logs; // must be reset to NULL
-        wf_status st = import_counted(cases[i].text, strlen(cases[i].text), 0.0f, &ca, &logs,
-                                      &mesh);
+        wf_status st =
+            import_counted(cases[i].text, strlen(cases[i].text), 0.0f, &ca, &logs, &mesh);
         if (st != cases[i].status || strstr(logs.last, cases[i].log) == NULL) {
             fail_msg("case %zu: status %d, log \"%s\"", i, (int)st, logs.last);
         }
@@ -549,8 +548,8 @@ static void test_too_big_for_one_tile_needs_tiles(void** state) {
         at += (size_t)snprintf(text + at, cap - at, "%d 0 0\n%d 1 0\n", i, i);
     }
     for (int i = 0; i < QUADS; ++i) {
-        at += (size_t)snprintf(text + at, cap - at, "4 %d %d %d %d -1 -1 -1 -1\n", 2 * i,
-                               2 * i + 2, 2 * i + 3, 2 * i + 1);
+        at += (size_t)snprintf(text + at, cap - at, "4 %d %d %d %d -1 -1 -1 -1\n", 2 * i, 2 * i + 2,
+                               2 * i + 3, 2 * i + 1);
     }
     counting_allocator ca;
     counting_allocator_init(&ca);
@@ -660,8 +659,8 @@ static void run_arena(const char* mesh_file, float tile_size) {
     size_t rated = 0, worst_row = 0, failures = 0;
     for (size_t i = 0; i < count; ++i) {
         wf_status st;
-        double length = path_length(q, wf_v3(rows[i].sx, 0, rows[i].sy),
-                                    wf_v3(rows[i].gx, 0, rows[i].gy), &st);
+        double length =
+            path_length(q, wf_v3(rows[i].sx, 0, rows[i].sy), wf_v3(rows[i].gx, 0, rows[i].gy), &st);
         if (st != WF_OK || length < rows[i].euclidean - 1e-4 ||
             (rows[i].euclidean == 0.0 && length >= 1e-4)) {
             print_message("row %zu: status %d, length %.6f, optimum %.6f\n", i, (int)st, length,

@@ -51,11 +51,12 @@ static void ask(wf_query* q, uint32_t i, answer* a) {
     a->path_status = wf_query_find_path(q, a->start, a->goal, a->start_pos, a->goal_pos, &f,
                                         a->polys, MAX_PATH, &a->path);
     if (a->path_status >= 0) {
-        a->straight_status = wf_query_find_straight_path(q, a->start_pos, a->goal_pos, a->polys, a->path.count,
-                                          a->points, MAX_POINTS, 0, &a->point_count);
+        a->straight_status =
+            wf_query_find_straight_path(q, a->start_pos, a->goal_pos, a->polys, a->path.count,
+                                        a->points, MAX_POINTS, 0, &a->point_count);
     }
-    a->raycast_status = wf_query_raycast(q, a->start, a->start_pos, a->goal_pos, &f, NULL, 0,
-                                         &a->hit);
+    a->raycast_status =
+        wf_query_raycast(q, a->start, a->start_pos, a->goal_pos, &f, NULL, 0, &a->hit);
     wf_poly_ref r;
     a->random_status = wf_query_find_random_point(q, &f, &rng, &r, &a->random_point);
 }
@@ -79,18 +80,17 @@ static bool same_vec(wf_vec3 a, wf_vec3 b) { return memcmp(&a, &b, sizeof a) == 
 
 // Field by field: struct padding written by assignments is not part of an answer.
 static void assert_same_answer(const answer* a, const answer* b, uint32_t i) {
-    bool same = a->nearest_status == b->nearest_status && a->start.bits == b->start.bits &&
-                a->goal.bits == b->goal.bits && same_vec(a->start_pos, b->start_pos) &&
-                same_vec(a->goal_pos, b->goal_pos) && a->path_status == b->path_status &&
-                a->path.count == b->path.count && a->path.flags == b->path.flags &&
-                memcmp(&a->path.cost, &b->path.cost, sizeof(float)) == 0 &&
-                memcmp(a->polys, b->polys, sizeof a->polys) == 0 &&
-                a->point_count == b->point_count && a->straight_status == b->straight_status &&
-                a->raycast_status == b->raycast_status && a->random_status == b->random_status &&
-                memcmp(&a->hit.t, &b->hit.t, sizeof(float)) == 0 &&
-                same_vec(a->hit.normal, b->hit.normal) && a->hit.edge == b->hit.edge &&
-                a->hit.visited_count == b->hit.visited_count &&
-                same_vec(a->random_point, b->random_point);
+    bool same =
+        a->nearest_status == b->nearest_status && a->start.bits == b->start.bits &&
+        a->goal.bits == b->goal.bits && same_vec(a->start_pos, b->start_pos) &&
+        same_vec(a->goal_pos, b->goal_pos) && a->path_status == b->path_status &&
+        a->path.count == b->path.count && a->path.flags == b->path.flags &&
+        memcmp(&a->path.cost, &b->path.cost, sizeof(float)) == 0 &&
+        memcmp(a->polys, b->polys, sizeof a->polys) == 0 && a->point_count == b->point_count &&
+        a->straight_status == b->straight_status && a->raycast_status == b->raycast_status &&
+        a->random_status == b->random_status && memcmp(&a->hit.t, &b->hit.t, sizeof(float)) == 0 &&
+        same_vec(a->hit.normal, b->hit.normal) && a->hit.edge == b->hit.edge &&
+        a->hit.visited_count == b->hit.visited_count && same_vec(a->random_point, b->random_point);
     for (uint32_t k = 0; same && k < a->point_count && k < MAX_POINTS; ++k) {
         same = same_vec(a->points[k].pos, b->points[k].pos) &&
                a->points[k].ref.bits == b->points[k].ref.bits &&

@@ -14,9 +14,9 @@
 
 #include "counting_allocator.h"
 #include "test_grid_fixture.h"
+#include "test_hooks.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
-#include "test_hooks.h"
 
 /// Checks that p lies on polygon ref, which is the grid cell under p.
 static void assert_on_cell(const grid_fixture* f, wf_poly_ref ref, wf_vec3 p, uint32_t width,
@@ -55,11 +55,11 @@ static void test_same_seed_same_points(void** state) {
     for (int i = 0; i < 20; ++i) {
         wf_poly_ref ra, rb;
         wf_vec3 pa, pb;
-        assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 3, 1), center, 2.0f,
-                                                           &filter, &a, &ra, &pa),
+        assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 3, 1), center,
+                                                           2.0f, &filter, &a, &ra, &pa),
                          WF_OK);
-        assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 3, 1), center, 2.0f,
-                                                           &filter, &b, &rb, &pb),
+        assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 3, 1), center,
+                                                           2.0f, &filter, &b, &rb, &pb),
                          WF_OK);
         assert_true(wf_poly_ref_equal(ra, rb));
         assert_true(wf_v3_equal(pa, pb));
@@ -93,8 +93,7 @@ static void test_points_spread_by_area_and_avoid_blocked_cells(void** state) {
         uint32_t cx = (uint32_t)p.x, cz = (uint32_t)p.z;
         cx = cx > 7 ? 7 : cx;
         cz = cz > 3 ? 3 : cz;
-        assert_false(blocked[cz * 8 + cx] && fmodf(p.x, 1.0f) != 0.0f &&
-                     fmodf(p.z, 1.0f) != 0.0f);
+        assert_false(blocked[cz * 8 + cx] && fmodf(p.x, 1.0f) != 0.0f && fmodf(p.z, 1.0f) != 0.0f);
         per_cell[cz * 8 + cx]++;
     }
     uint32_t left = 0;
@@ -157,8 +156,8 @@ static void test_filter_decides_where_points_go(void** state) {
         assert_on_cell(&f, ref, p, 4, 4);
         assert_true(p.z >= 1.0f);
         assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 1, 2),
-                                                           wf_v3(1.5f, 0.0f, 2.5f), 0.0f,
-                                                           &filter, &rng, &ref, &p),
+                                                           wf_v3(1.5f, 0.0f, 2.5f), 0.0f, &filter,
+                                                           &rng, &ref, &p),
                          WF_OK);
         assert_true(p.z >= 1.0f);
     }
@@ -169,15 +168,15 @@ static void test_filter_decides_where_points_go(void** state) {
     assert_int_equal(wf_query_find_random_point(f.query, &filter, &rng, &ref, &p),
                      WF_ERR_NOT_FOUND);
     assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 1, 2),
-                                                       wf_v3(1.5f, 0.0f, 2.5f), 1.0f, &filter,
-                                                       &rng, &ref, &p),
+                                                       wf_v3(1.5f, 0.0f, 2.5f), 1.0f, &filter, &rng,
+                                                       &ref, &p),
                      WF_ERR_NOT_FOUND);
     // A start the filter refuses: not found either.
     filter = wf_query_filter_defaults();
     filter.exclude_flags = 0x2;
     assert_int_equal(wf_query_find_random_point_around(f.query, grid_cell(&f, 1, 0),
-                                                       wf_v3(1.5f, 0.0f, 0.5f), 1.0f, &filter,
-                                                       &rng, &ref, &p),
+                                                       wf_v3(1.5f, 0.0f, 0.5f), 1.0f, &filter, &rng,
+                                                       &ref, &p),
                      WF_ERR_NOT_FOUND);
     grid_close(&f);
 }
@@ -204,9 +203,8 @@ static void test_points_around_stay_reachable(void** state) {
         for (int i = 0; i < 400; ++i) {
             wf_poly_ref ref;
             wf_vec3 p;
-            assert_int_equal(wf_query_find_random_point_around(f.query, start, center,
-                                                               unlimited[r], &filter, &rng, &ref,
-                                                               &p),
+            assert_int_equal(wf_query_find_random_point_around(f.query, start, center, unlimited[r],
+                                                               &filter, &rng, &ref, &p),
                              WF_OK);
             assert_on_cell(&f, ref, p, 5, 5);
             assert_true(p.x <= 2.0f);
@@ -246,9 +244,9 @@ static void test_points_around_stay_reachable(void** state) {
     grid_make_query(&f, 2);
     wf_poly_ref ref;
     wf_vec3 p;
-    assert_int_equal(wf_query_find_random_point_around(f.query, start, center, 0.0f, &filter,
-                                                       &rng, &ref, &p),
-                     WF_PARTIAL);
+    assert_int_equal(
+        wf_query_find_random_point_around(f.query, start, center, 0.0f, &filter, &rng, &ref, &p),
+        WF_PARTIAL);
     assert_true(p.x < 2.0f && p.z < 2.0f);
     grid_close(&f);
 }
@@ -263,10 +261,8 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     wf_vec3 p, c = wf_v3(0.5f, 0.0f, 0.5f);
 
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
-    assert_int_equal(wf_query_find_random_point(NULL, &filter, &rng, &ref, &p),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_random_point(f.query, NULL, &rng, &ref, &p),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_random_point(NULL, &filter, &rng, &ref, &p), WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_find_random_point(f.query, NULL, &rng, &ref, &p), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_find_random_point(f.query, &filter, NULL, &ref, &p),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_find_random_point(f.query, &filter, &rng, NULL, &p),
@@ -282,14 +278,14 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     assert_int_equal(
         wf_query_find_random_point_around(f.query, start, c, 1.0f, NULL, &rng, &ref, &p),
         WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_random_point_around(f.query, start, wf_v3(NAN, 0.0f, 0.0f),
-                                                       1.0f, &filter, &rng, &ref, &p),
+    assert_int_equal(wf_query_find_random_point_around(f.query, start, wf_v3(NAN, 0.0f, 0.0f), 1.0f,
+                                                       &filter, &rng, &ref, &p),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(
         wf_query_find_random_point_around(f.query, start, c, NAN, &filter, &rng, &ref, &p),
         WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_find_random_point_around(f.query, (wf_poly_ref){0}, c, 1.0f,
-                                                       &filter, &rng, &ref, &p),
+    assert_int_equal(wf_query_find_random_point_around(f.query, (wf_poly_ref){0}, c, 1.0f, &filter,
+                                                       &rng, &ref, &p),
                      WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous);
 
@@ -297,9 +293,8 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     wf_tile_ref tile;
     assert_int_equal(wf_mesh_find_tile(f.mesh, 1, 0, 0, &tile), WF_OK);
     assert_int_equal(wf_mesh_remove_tile(f.mesh, tile, NULL, NULL), WF_OK);
-    assert_int_equal(wf_query_find_random_point_around(f.query, in_removed,
-                                                       wf_v3(3.5f, 0.0f, 1.5f), 1.0f, &filter,
-                                                       &rng, &ref, &p),
+    assert_int_equal(wf_query_find_random_point_around(f.query, in_removed, wf_v3(3.5f, 0.0f, 1.5f),
+                                                       1.0f, &filter, &rng, &ref, &p),
                      WF_ERR_STALE_REF);
     // Points now come only from the tile that is left.
     for (int i = 0; i < 200; ++i) {

@@ -14,9 +14,9 @@
 
 #include "counting_allocator.h"
 #include "test_grid_fixture.h"
+#include "test_hooks.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
-#include "test_hooks.h"
 
 #define EPS 1e-5f
 
@@ -278,8 +278,7 @@ static void open_gap_with_link(grid_fixture* f) {
     md.tile_depth = 3.0f;
     md.allocator = f->alloc;
     assert_int_equal(wf_mesh_create(&md, &f->mesh), WF_OK);
-    const float verts[] = {0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0,
-                           2, 0, 0, 2, 0, 1, 3, 0, 1, 3, 0, 0};
+    const float verts[] = {0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 2, 0, 0, 2, 0, 1, 3, 0, 1, 3, 0, 0};
     const uint16_t N = WF_NULL_INDEX;
     const uint16_t polys[] = {0, 1, 2, 3, N, N, 4, 5, 6, 7, N, N};
     wf_offmesh_link_desc link = {.start = wf_v3(0.5f, 0.0f, 0.5f),
@@ -332,8 +331,8 @@ static void test_ray_never_takes_offmesh_links(void** state) {
     wf_vec3 pos;
     uint32_t count;
     assert_int_equal(wf_query_move_along_surface(f.query, left, wf_v3(0.5f, 0.0f, 0.5f),
-                                                 wf_v3(2.5f, 0.0f, 0.5f), &filter, &pos,
-                                                 visited, 4, &count),
+                                                 wf_v3(2.5f, 0.0f, 0.5f), &filter, &pos, visited, 4,
+                                                 &count),
                      WF_OK);
     assert_vec_near(pos, 1.0f, 0.0f, 0.5f);
     assert_int_equal(count, 1);
@@ -344,8 +343,8 @@ static void test_ray_never_takes_offmesh_links(void** state) {
                                       wf_v3(2.5f, 0.0f, 0.5f), &filter, visited, 4, &hit),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_move_along_surface(f.query, link, wf_v3(0.5f, 0.0f, 0.5f),
-                                                 wf_v3(2.5f, 0.0f, 0.5f), &filter, &pos,
-                                                 visited, 4, &count),
+                                                 wf_v3(2.5f, 0.0f, 0.5f), &filter, &pos, visited, 4,
+                                                 &count),
                      WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous);
     grid_close(&f);
@@ -362,9 +361,8 @@ static void test_move_reaches_open_target(void** state) {
     uint32_t count = 0;
     wf_vec3 pos;
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 0, 0),
-                                                 wf_v3(0.5f, 0.0f, 0.5f),
-                                                 wf_v3(2.5f, 0.0f, 0.5f), &filter, &pos,
-                                                 visited, 8, &count),
+                                                 wf_v3(0.5f, 0.0f, 0.5f), wf_v3(2.5f, 0.0f, 0.5f),
+                                                 &filter, &pos, visited, 8, &count),
                      WF_OK);
     assert_vec_near(pos, 2.5f, 0.0f, 0.5f);
     assert_int_equal(count, 3);
@@ -373,18 +371,16 @@ static void test_move_reaches_open_target(void** state) {
     }
     // The result keeps the start height (the polygon plane's, by contract).
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 0, 0),
-                                                 wf_v3(0.5f, 0.25f, 0.5f),
-                                                 wf_v3(0.7f, 3.0f, 0.6f), &filter, &pos,
-                                                 visited, 8, &count),
+                                                 wf_v3(0.5f, 0.25f, 0.5f), wf_v3(0.7f, 3.0f, 0.6f),
+                                                 &filter, &pos, visited, 8, &count),
                      WF_OK);
     assert_vec_near(pos, 0.7f, 0.25f, 0.6f);
     assert_int_equal(count, 1);
 
     // The chain does not fit: the start end of it is kept.
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 0, 0),
-                                                 wf_v3(0.5f, 0.0f, 0.5f),
-                                                 wf_v3(2.5f, 0.0f, 0.5f), &filter, &pos,
-                                                 visited, 2, &count),
+                                                 wf_v3(0.5f, 0.0f, 0.5f), wf_v3(2.5f, 0.0f, 0.5f),
+                                                 &filter, &pos, visited, 2, &count),
                      WF_PARTIAL);
     assert_int_equal(count, 2);
     assert_true(wf_poly_ref_equal(visited[0], grid_cell(&f, 0, 0)));
@@ -392,9 +388,8 @@ static void test_move_reaches_open_target(void** state) {
     assert_vec_near(pos, 2.5f, 0.0f, 0.5f);
     // Without a buffer: the count is the chain's length.
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 0, 0),
-                                                 wf_v3(0.5f, 0.0f, 0.5f),
-                                                 wf_v3(2.5f, 0.0f, 0.5f), &filter, &pos, NULL,
-                                                 0, &count),
+                                                 wf_v3(0.5f, 0.0f, 0.5f), wf_v3(2.5f, 0.0f, 0.5f),
+                                                 &filter, &pos, NULL, 0, &count),
                      WF_OK);
     assert_int_equal(count, 3);
     grid_close(&f);
@@ -412,9 +407,8 @@ static void test_move_slides_along_walls(void** state) {
     wf_vec3 pos;
     // Into the blocked cell: stops on its face x = 2 at the target's z.
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 1, 1),
-                                                 wf_v3(1.5f, 0.0f, 1.5f),
-                                                 wf_v3(2.4f, 0.0f, 1.5f), &filter, &pos,
-                                                 visited, 8, &count),
+                                                 wf_v3(1.5f, 0.0f, 1.5f), wf_v3(2.4f, 0.0f, 1.5f),
+                                                 &filter, &pos, visited, 8, &count),
                      WF_OK);
     assert_vec_near(pos, 2.0f, 0.0f, 1.5f);
     assert_int_equal(count, 1);
@@ -424,9 +418,8 @@ static void test_move_slides_along_walls(void** state) {
     // the target's x. The search also enters (2, 0), whose closest point
     // (2, 0) is further from the target (0.51 against 0.5).
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 1, 0),
-                                                 wf_v3(1.5f, 0.0f, 0.5f),
-                                                 wf_v3(1.9f, 0.0f, -0.5f), &filter, &pos,
-                                                 visited, 8, &count),
+                                                 wf_v3(1.5f, 0.0f, 0.5f), wf_v3(1.9f, 0.0f, -0.5f),
+                                                 &filter, &pos, visited, 8, &count),
                      WF_OK);
     assert_vec_near(pos, 1.9f, 0.0f, 0.0f);
     assert_int_equal(count, 1);
@@ -435,9 +428,8 @@ static void test_move_slides_along_walls(void** state) {
     // Sliding into the next cell along the border: the target's closest
     // surface point (2.5, 0) lies in cell (2, 0).
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 1, 0),
-                                                 wf_v3(1.5f, 0.0f, 0.5f),
-                                                 wf_v3(2.5f, 0.0f, -0.5f), &filter, &pos,
-                                                 visited, 8, &count),
+                                                 wf_v3(1.5f, 0.0f, 0.5f), wf_v3(2.5f, 0.0f, -0.5f),
+                                                 &filter, &pos, visited, 8, &count),
                      WF_OK);
     assert_vec_near(pos, 2.5f, 0.0f, 0.0f);
     assert_int_equal(count, 2);
@@ -448,9 +440,8 @@ static void test_move_slides_along_walls(void** state) {
     assert_int_equal(wf_mesh_set_poly_flags(f.mesh, grid_cell(&f, 1, 2), 0x8), WF_OK);
     filter.exclude_flags = 0x8;
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 1, 1),
-                                                 wf_v3(1.5f, 0.0f, 1.5f),
-                                                 wf_v3(1.7f, 0.0f, 2.3f), &filter, &pos,
-                                                 visited, 8, &count),
+                                                 wf_v3(1.5f, 0.0f, 1.5f), wf_v3(1.7f, 0.0f, 2.3f),
+                                                 &filter, &pos, visited, 8, &count),
                      WF_OK);
     assert_vec_near(pos, 1.7f, 0.0f, 2.0f);
     assert_int_equal(count, 1);
@@ -466,9 +457,8 @@ static void test_move_slides_along_walls(void** state) {
     grid_open(&f, 1, 1, 4, 1.0f, blocked, NULL, 256);
     filter = wf_query_filter_defaults();
     assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 1, 0),
-                                                 wf_v3(1.5f, 0.0f, 0.5f),
-                                                 wf_v3(3.5f, 0.0f, 0.5f), &filter, &pos,
-                                                 visited, 8, &count),
+                                                 wf_v3(1.5f, 0.0f, 0.5f), wf_v3(3.5f, 0.0f, 0.5f),
+                                                 &filter, &pos, visited, 8, &count),
                      WF_OK);
     assert_vec_near(pos, 2.0f, 0.0f, 0.5f);
     assert_int_equal(count, 1);
@@ -484,8 +474,8 @@ static void test_move_slides_along_walls(void** state) {
         float a = (float)i * 0.3926991f; // 16 directions
         wf_vec3 target = wf_v3(1.5f + 3.0f * cosf(a), 0.0f, 1.5f + 3.0f * sinf(a));
         assert_int_equal(wf_query_move_along_surface(f.query, grid_cell(&f, 1, 1),
-                                                     wf_v3(1.5f, 0.0f, 1.5f), target, &filter,
-                                                     &pos, visited, 8, &count),
+                                                     wf_v3(1.5f, 0.0f, 1.5f), target, &filter, &pos,
+                                                     visited, 8, &count),
                          WF_OK);
         assert_true(count >= 1);
         wf_vec3 inside = pos;
@@ -522,24 +512,23 @@ static void test_bad_arguments_and_stale_refs(void** state) {
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_raycast(f.query, start, nan_pos, b, &filter, visited, 4, &hit),
                      WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_raycast(f.query, start, a, wf_v3(INFINITY, 0.0f, 0.0f), &filter,
-                                      visited, 4, &hit),
+    assert_int_equal(
+        wf_query_raycast(f.query, start, a, wf_v3(INFINITY, 0.0f, 0.0f), &filter, visited, 4, &hit),
+        WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_query_raycast(f.query, (wf_poly_ref){0}, a, b, &filter, visited, 4, &hit),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(
-        wf_query_raycast(f.query, (wf_poly_ref){0}, a, b, &filter, visited, 4, &hit),
+        wf_query_move_along_surface(NULL, start, a, b, &filter, &pos, visited, 4, &count),
         WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_move_along_surface(NULL, start, a, b, &filter, &pos, visited, 4,
-                                                 &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_move_along_surface(f.query, start, a, b, NULL, &pos, visited, 4,
-                                                 &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_move_along_surface(f.query, start, a, b, &filter, NULL, visited,
-                                                 4, &count),
-                     WF_ERR_INVALID_ARG);
-    assert_int_equal(wf_query_move_along_surface(f.query, start, a, nan_pos, &filter, &pos,
-                                                 visited, 4, &count),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_move_along_surface(f.query, start, a, b, NULL, &pos, visited, 4, &count),
+        WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_move_along_surface(f.query, start, a, b, &filter, NULL, visited, 4, &count),
+        WF_ERR_INVALID_ARG);
+    assert_int_equal(
+        wf_query_move_along_surface(f.query, start, a, nan_pos, &filter, &pos, visited, 4, &count),
+        WF_ERR_INVALID_ARG);
     assert_int_equal(wf_query_move_along_surface(f.query, (wf_poly_ref){0}, a, b, &filter, &pos,
                                                  visited, 4, &count),
                      WF_ERR_INVALID_ARG);
@@ -554,8 +543,8 @@ static void test_bad_arguments_and_stale_refs(void** state) {
     assert_int_equal(wf_query_raycast(f.query, in_removed, wf_v3(3.5f, 0.0f, 1.5f), b, &filter,
                                       visited, 4, &hit),
                      WF_ERR_STALE_REF);
-    assert_int_equal(wf_query_move_along_surface(f.query, in_removed, wf_v3(3.5f, 0.0f, 1.5f),
-                                                 b, &filter, &pos, visited, 4, &count),
+    assert_int_equal(wf_query_move_along_surface(f.query, in_removed, wf_v3(3.5f, 0.0f, 1.5f), b,
+                                                 &filter, &pos, visited, 4, &count),
                      WF_ERR_STALE_REF);
     // The remaining tile now ends at x = 2.
     assert_int_equal(wf_query_raycast(f.query, start, a, b, &filter, visited, 4, &hit), WF_OK);

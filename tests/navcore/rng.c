@@ -169,8 +169,8 @@ static void test_below_is_roughly_uniform(void** state) {
         chi_square += d * d / expected;
     }
     if (!(chi_square < CHI_SQUARE_LIMIT)) {
-        fail_msg("chi-square %.2f over %u buckets exceeds %.1f", chi_square,
-                 UNIFORMITY_BUCKETS, CHI_SQUARE_LIMIT);
+        fail_msg("chi-square %.2f over %u buckets exceeds %.1f", chi_square, UNIFORMITY_BUCKETS,
+                 CHI_SQUARE_LIMIT);
     }
 }
 

@@ -12,10 +12,9 @@
 #include "wayfarer/base.h"
 
 static const wf_status all_statuses[] = {
-    WF_OK,           WF_IN_PROGRESS,      WF_PARTIAL,     WF_ERR_INVALID_ARG,
-    WF_ERR_OUT_OF_MEMORY, WF_ERR_CAPACITY, WF_ERR_STALE_REF, WF_ERR_NOT_FOUND,
-    WF_ERR_BAD_DATA, WF_ERR_VERSION,      WF_ERR_BUSY,    WF_ERR_WRONG_KIND,
-    WF_ERR_THREAD,   WF_ERR_IO,
+    WF_OK,           WF_IN_PROGRESS,    WF_PARTIAL,       WF_ERR_INVALID_ARG, WF_ERR_OUT_OF_MEMORY,
+    WF_ERR_CAPACITY, WF_ERR_STALE_REF,  WF_ERR_NOT_FOUND, WF_ERR_BAD_DATA,    WF_ERR_VERSION,
+    WF_ERR_BUSY,     WF_ERR_WRONG_KIND, WF_ERR_THREAD,    WF_ERR_IO,
 };
 #define STATUS_COUNT (sizeof all_statuses / sizeof all_statuses[0])
 

@@ -5,9 +5,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdatomic.h>
 #include <string.h>
 #include <threads.h>
 #include <time.h>
@@ -16,9 +16,8 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
-#include "wayfarer/jobs.h"
 #include "test_hooks.h"
-
+#include "wayfarer/jobs.h"
 
 static void test_defaults(void** state) {
     (void)state;

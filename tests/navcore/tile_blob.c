@@ -15,10 +15,9 @@
 #include "counting_allocator.h"
 #include "navcore/mesh_internal.h"
 #include "navcore/tile_format.h"
+#include "test_hooks.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
-#include "test_hooks.h"
-
 
 // Two squares side by side (x 0..2, z 0..1) sharing the edge x = 1, in a
 // tile whose bounds are exactly the squares: outer edges become portals.
@@ -74,9 +73,10 @@ static void test_explicit_neighbours_are_kept(void** state) {
     wf_tile_build_desc d = two_square_desc();
     // Declare the shared edge a wall: the polygons must not connect.
     const uint16_t neighbours[] = {
-        WF_NULL_INDEX, WF_NULL_INDEX, WF_NULL_INDEX, WF_NULL_INDEX, WF_NULL_INDEX, WF_NULL_INDEX,
-        WF_NULL_INDEX, WF_NULL_INDEX, WF_PORTAL_EDGE | WF_SIDE_POS_X, WF_NULL_INDEX,
-        WF_NULL_INDEX, WF_NULL_INDEX,
+        WF_NULL_INDEX, WF_NULL_INDEX, WF_NULL_INDEX,
+        WF_NULL_INDEX, WF_NULL_INDEX, WF_NULL_INDEX,
+        WF_NULL_INDEX, WF_NULL_INDEX, WF_PORTAL_EDGE | WF_SIDE_POS_X,
+        WF_NULL_INDEX, WF_NULL_INDEX, WF_NULL_INDEX,
     };
     d.neighbours = neighbours;
     void* data = NULL;
@@ -118,7 +118,8 @@ static void test_bad_input_is_rejected(void** state) {
     d.verts = verts;
     assert_int_equal(wf_tile_build_size(&d, &size), WF_ERR_INVALID_ARG);
     d = two_square_desc();
-    wf_offmesh_link_desc link = {.start = wf_v3(5, 0, 5), .end = wf_v3(0.5f, 0, 0.5f), .radius = 0.5f};
+    wf_offmesh_link_desc link = {
+        .start = wf_v3(5, 0, 5), .end = wf_v3(0.5f, 0, 0.5f), .radius = 0.5f};
     d.offmesh_links = &link;
     d.offmesh_link_count = 1; // start outside the tile
     assert_int_equal(wf_tile_build_size(&d, &size), WF_ERR_INVALID_ARG);
@@ -308,9 +309,8 @@ static void test_detail_mesh_gives_heights(void** state) {
     wf_mesh_desc md = {.tile_width = 2, .tile_depth = 2};
     assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
     wf_tile_ref tile;
-    assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &tile),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &tile), WF_OK);
     wf_query* q = NULL;
     wf_query_desc qd = {.mesh = mesh};
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
@@ -328,9 +328,9 @@ static void test_detail_mesh_gives_heights(void** state) {
     wf_poly_ref found;
     wf_vec3 pt;
     wf_query_filter f = wf_query_filter_defaults();
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(1, 1.2f, 1), wf_v3(0.5f, 0.5f, 0.5f), &f,
-                                                &found, &pt),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_find_nearest_poly(q, wf_v3(1, 1.2f, 1), wf_v3(0.5f, 0.5f, 0.5f), &f, &found, &pt),
+        WF_OK);
     assert_true(found.bits == p.bits);
     assert_float_equal(pt.y, 1.0f, 1e-6f);
     wf_query_destroy(q);

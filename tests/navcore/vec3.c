@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: MIT
 // Inline vector math in wayfarer/vec3.h: arithmetic, handedness, NaN-free
 // normalize, finiteness checks and the XZ ground-plane sign conventions.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 
 #include <cmocka.h>
 

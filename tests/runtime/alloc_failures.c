@@ -65,8 +65,11 @@ typedef enum phase {
 } phase;
 
 static const char* const phase_names[PH_COUNT] = {
-    "create", "agents", "obstacles", "steps before the save", "save",
-    "steps before the restore", "restore", "steps after the restore", "final save",
+    "create",     "agents",
+    "obstacles",  "steps before the save",
+    "save",       "steps before the restore",
+    "restore",    "steps after the restore",
+    "final save",
 };
 
 typedef struct config {
@@ -77,15 +80,15 @@ typedef struct config {
 } config;
 
 typedef struct outcome {
-    uint64_t hash;       ///< every agent at the end
-    uint64_t mesh_sig;   ///< tiles and their polygon counts at the end
+    uint64_t hash;     ///< every agent at the end
+    uint64_t mesh_sig; ///< tiles and their polygon counts at the end
     uint64_t frame;
     uint32_t obstacles;
-    unsigned long attempts; ///< allocation attempts of the whole run
+    unsigned long attempts;        ///< allocation attempts of the whole run
     unsigned long create_attempts; ///< of the world's creation (its last try)
-    phase first_oom;        ///< phase of the first call that failed
+    phase first_oom;               ///< phase of the first call that failed
     unsigned oom_calls;
-    bool restored;          ///< the restore succeeded
+    bool restored; ///< the restore succeeded
 } outcome;
 
 /// The game's state: ids, the random targets, the obstacles it placed.
@@ -102,7 +105,7 @@ typedef struct runner {
     unsigned long failed_before;
     outcome* out;
     phase ph;
-    wf_rng* chaos;         ///< random failures (see test_random_failures), or NULL
+    wf_rng* chaos; ///< random failures (see test_random_failures), or NULL
     uint32_t chaos_range;
 } runner;
 
@@ -251,7 +254,8 @@ static void populate(runner* r, wf_world* w, scene* sc) {
 static void obstacles_at(runner* r, wf_world* w, scene* sc, uint32_t f) {
     wf_tilecache* tc = wf_world_tilecache(w);
     wf_obstacle_desc crate = {.shape = WF_OBSTACLE_CYLINDER, .radius = 1.5f, .height = 2.0f};
-    wf_obstacle_desc door = {.shape = WF_OBSTACLE_BOX, .position = wf_v3(18.0f, 1.0f, 18.0f),
+    wf_obstacle_desc door = {.shape = WF_OBSTACLE_BOX,
+                             .position = wf_v3(18.0f, 1.0f, 18.0f),
                              .half_extents = wf_v3(1.0f, 1.5f, 3.5f)};
     for (;;) {
         uint32_t before = wf_tilecache_obstacle_count(tc);
@@ -373,8 +377,7 @@ static void check_sane(wf_world* w, const scene* sc) {
     for (uint32_t i = 0; i < AGENTS; ++i) {
         wf_agent_state st;
         assert_int_equal(wf_crowd_get_agent(crowd, sc->ids[i], &st), WF_OK);
-        assert_true(isfinite(st.position.x) && isfinite(st.position.y) &&
-                    isfinite(st.position.z));
+        assert_true(isfinite(st.position.x) && isfinite(st.position.y) && isfinite(st.position.z));
         assert_true(st.position.x > -1.0f && st.position.x < LEVEL + 1.0f);
         assert_true(st.position.z > -1.0f && st.position.z < LEVEL + 1.0f);
         assert_true(isfinite(st.velocity.x) && isfinite(st.velocity.z));
@@ -386,7 +389,11 @@ static void check_sane(wf_world* w, const scene* sc) {
 static void run_scenario(const config* cfg, counting_allocator* ca, wf_rng* chaos, outcome* out) {
     memset(out, 0, sizeof *out);
     out->first_oom = PH_NONE;
-    runner r = {.cfg = *cfg, .ca = ca, .out = out, .ph = PH_CREATE, .chaos = chaos,
+    runner r = {.cfg = *cfg,
+                .ca = ca,
+                .out = out,
+                .ph = PH_CREATE,
+                .chaos = chaos,
                 .chaos_range = 3u * 140u}; // about three world creations
     static test_level lv;
     wf_geom g = test_level_make(&lv, LEVEL, true);
@@ -411,9 +418,9 @@ static void run_scenario(const config* cfg, counting_allocator* ca, wf_rng* chao
             restore_done = true;
         }
         step(&r, w, sc,
-             f < SAVE_AT         ? PH_STEP_BEFORE_SAVE
-             : !restore_done     ? PH_STEP_BEFORE_RESTORE
-                                 : PH_STEP_AFTER_RESTORE);
+             f < SAVE_AT     ? PH_STEP_BEFORE_SAVE
+             : !restore_done ? PH_STEP_BEFORE_RESTORE
+                             : PH_STEP_AFTER_RESTORE);
     }
     size_t final_size = 0;
     unsigned char* final_blob = save(&r, w, PH_FINAL_SAVE, &final_size); // finishes every tile
@@ -621,7 +628,8 @@ static void test_create_from_a_cache_file(void** state) {
     wf_world_desc d = world_desc(&g, 1, 32);
     wf_world* src = NULL;
     assert_int_equal(wf_world_create(&d, &src), WF_OK);
-    wf_obstacle_desc door = {.shape = WF_OBSTACLE_BOX, .position = wf_v3(18.0f, 1.0f, 18.0f),
+    wf_obstacle_desc door = {.shape = WF_OBSTACLE_BOX,
+                             .position = wf_v3(18.0f, 1.0f, 18.0f),
                              .half_extents = wf_v3(1.0f, 1.5f, 3.5f)};
     wf_obstacle_id id;
     assert_int_equal(wf_tilecache_add_obstacle(wf_world_tilecache(src), &door, &id), WF_OK);
@@ -667,8 +675,8 @@ static void test_create_from_a_cache_file(void** state) {
         for (int f = 0; f < 12; ++f) {
             if (f == 4) {
                 begin_call(&r, PH_OBSTACLES);
-                assert_false(failed_for_memory(
-                    &r, wf_tilecache_remove_obstacle(wf_world_tilecache(w), id)));
+                assert_false(
+                    failed_for_memory(&r, wf_tilecache_remove_obstacle(wf_world_tilecache(w), id)));
             }
             begin_call(&r, PH_STEP_BEFORE_SAVE);
             (void)failed_for_memory(&r, wf_world_step(w, DT, NULL, NULL));

@@ -104,11 +104,11 @@ typedef struct soak_stats {
     uint64_t arrivals, blocked, replans, lost_events, requests, request_misses;
     uint64_t crate_cycles, door_cycles;
     uint32_t max_lost_at_once;
-    float longest_lost_s;      ///< longest LOST streak of one agent (all covered)
-    float longest_still_s;     ///< longest time an agent with a target did not move
-    float longest_wait_s;      ///< longest wait of a request for its path
-    float worst_off_mesh;      ///< largest distance from above to the agent's polygon
-    float worst_dy;            ///< largest height difference to that polygon
+    float longest_lost_s;  ///< longest LOST streak of one agent (all covered)
+    float longest_still_s; ///< longest time an agent with a target did not move
+    float longest_wait_s;  ///< longest wait of a request for its path
+    float worst_off_mesh;  ///< largest distance from above to the agent's polygon
+    float worst_dy;        ///< largest height difference to that polygon
     uint64_t off_mesh, nan, stuck, long_waits, false_arrivals, lost_uncovered, memory_changes;
     uint64_t stray_allocations;
     unsigned long allocations_after_warmup, allocations_at_warmup;
@@ -129,19 +129,19 @@ typedef struct soak {
     uint32_t spot_count;
     wf_vec3 targets[TARGET_POINTS];
     wf_agent_id* ids;
-    wf_vec3* anchor;       ///< where the agent stood when its still time began
-    float* still_s;        ///< time with a target without moving radius/2
-    float* lost_s;         ///< current LOST streak
+    wf_vec3* anchor; ///< where the agent stood when its still time began
+    float* still_s;  ///< time with a target without moving radius/2
+    float* lost_s;   ///< current LOST streak
     bool* needs_target;
-    bool* event;           ///< arrived or blocked in the last update
+    bool* event; ///< arrived or blocked in the last update
     crate crates[LIVE_CRATES];
     uint32_t crate_head, crate_count;
     wf_obstacle_id doors[DEMO_MAX_DOORS];
     wf_obstacle_desc door_descs[DEMO_MAX_DOORS];
     uint32_t closed_doors;
-    uint64_t* hashes;      ///< CHECKPOINTS, from the first run; compared in the second
+    uint64_t* hashes; ///< CHECKPOINTS, from the first run; compared in the second
     bool compare;
-    uint32_t trace;        ///< WF_SOAK_TRACE: an agent whose state is printed every frame
+    uint32_t trace; ///< WF_SOAK_TRACE: an agent whose state is printed every frame
     soak_stats st;
 } soak;
 
@@ -223,8 +223,7 @@ static void drop_crate(soak* s) {
     crate* c = &s->crates[(s->crate_head + s->crate_count) % LIVE_CRATES];
     uint32_t r = wf_rng_next_u32(&s->rng);
     if ((r >> 24) % 4u == 0) {
-        wf_agent_state a = crowd_test_state(wf_world_crowd(s->world),
-                                            s->ids[r % s->cfg.agents]);
+        wf_agent_state a = crowd_test_state(wf_world_crowd(s->world), s->ids[r % s->cfg.agents]);
         c->desc = crate_at(a.position, BIG_CRATE_RADIUS);
     } else {
         c->desc = crate_at(s->spots[r % s->spot_count], CRATE_RADIUS);
@@ -272,8 +271,7 @@ static void cycle(soak* s) {
         return;
     }
     crate* oldest = &s->crates[s->crate_head];
-    assert_int_equal(wf_tilecache_remove_obstacle(wf_world_tilecache(s->world), oldest->id),
-                     WF_OK);
+    assert_int_equal(wf_tilecache_remove_obstacle(wf_world_tilecache(s->world), oldest->id), WF_OK);
     s->crate_head = (s->crate_head + 1u) % LIVE_CRATES;
     s->crate_count--;
     drop_crate(s);
@@ -391,11 +389,11 @@ static void give_targets(soak* s) {
  * Checks
  */
 
-#define REPORT(counter, ...)                                                                      \
-    do {                                                                                          \
-        if ((counter)++ < MAX_REPORTS) {                                                          \
-            print_message(__VA_ARGS__);                                                           \
-        }                                                                                         \
+#define REPORT(counter, ...)                                                                       \
+    do {                                                                                           \
+        if ((counter)++ < MAX_REPORTS) {                                                           \
+            print_message(__VA_ARGS__);                                                            \
+        }                                                                                          \
     } while (0)
 
 static void check_agents(soak* s, uint32_t frame) {
@@ -414,17 +412,16 @@ static void check_agents(soak* s, uint32_t frame) {
             continue;
         }
         if (i == s->trace) {
-            print_message("trace %u: mode %d target %d pos %.3f %.3f %.3f vel %.3f %.3f desired_vel %.3f "
-                          "%.3f corners %u (%.2f %.2f f%u) wait %.2f stuck %.2f corridor %u%s "
-                          "nei %u\n",
-                          frame, (int)a.mode, (int)a.target_state, (double)a.position.x,
-                          (double)a.position.y, (double)a.position.z, (double)a.velocity.x,
-                          (double)a.velocity.z, (double)a.desired_velocity.x,
-                          (double)a.desired_velocity.z, a.corner_count,
-                          (double)a.corners[0].pos.x, (double)a.corners[0].pos.z,
-                          a.corners[0].flags, (double)a.path_wait, (double)a.stuck_time,
-                          a.corridor_count, a.corridor_partial ? " partial" : "",
-                          a.neighbour_count);
+            print_message(
+                "trace %u: mode %d target %d pos %.3f %.3f %.3f vel %.3f %.3f desired_vel %.3f "
+                "%.3f corners %u (%.2f %.2f f%u) wait %.2f stuck %.2f corridor %u%s "
+                "nei %u\n",
+                frame, (int)a.mode, (int)a.target_state, (double)a.position.x, (double)a.position.y,
+                (double)a.position.z, (double)a.velocity.x, (double)a.velocity.z,
+                (double)a.desired_velocity.x, (double)a.desired_velocity.z, a.corner_count,
+                (double)a.corners[0].pos.x, (double)a.corners[0].pos.z, a.corners[0].flags,
+                (double)a.path_wait, (double)a.stuck_time, a.corridor_count,
+                a.corridor_partial ? " partial" : "", a.neighbour_count);
         }
         bool follows = a.target_state == WF_TARGET_REQUESTED || a.target_state == WF_TARGET_VALID;
         if (!follows) {
@@ -437,8 +434,7 @@ static void check_agents(soak* s, uint32_t frame) {
             if (!covered(s, a.position)) {
                 REPORT(st->lost_uncovered,
                        "frame %u agent %u: LOST at %.2f %.2f %.2f with no obstacle over it\n",
-                       frame, i, (double)a.position.x, (double)a.position.y,
-                       (double)a.position.z);
+                       frame, i, (double)a.position.x, (double)a.position.y, (double)a.position.z);
             }
             s->still_s[i] = 0.0f;
             continue;
@@ -458,9 +454,8 @@ static void check_agents(soak* s, uint32_t frame) {
                 REPORT(st->off_mesh,
                        "frame %u agent %u: off its polygon 0x%llx by %.3f m (%s) at %.2f %.2f "
                        "%.2f\n",
-                       frame, i, (unsigned long long)a.poly.bits, (double)off,
-                       wf_status_string(r), (double)a.position.x, (double)a.position.y,
-                       (double)a.position.z);
+                       frame, i, (unsigned long long)a.poly.bits, (double)off, wf_status_string(r),
+                       (double)a.position.x, (double)a.position.y, (double)a.position.z);
             }
         }
         // Stuck: following its path (VALID; REQUESTED waits for its first
@@ -470,8 +465,8 @@ static void check_agents(soak* s, uint32_t frame) {
         if (a.path_wait > 0.0f || a.target_state == WF_TARGET_REQUESTED) {
             st->longest_wait_s = fmaxf(st->longest_wait_s, a.path_wait);
             if (a.path_wait > WAIT_LIMIT_S) {
-                REPORT(st->long_waits, "frame %u agent %u: waited %.1f s for its path\n", frame,
-                       i, (double)a.path_wait);
+                REPORT(st->long_waits, "frame %u agent %u: waited %.1f s for its path\n", frame, i,
+                       (double)a.path_wait);
             }
         }
         if (a.mode != WF_AGENT_WALKING || a.target_state != WF_TARGET_VALID || s->event[i]) {
@@ -519,9 +514,9 @@ static void count_events(soak* s, uint32_t frame) {
             // point nearest to it), as near as the crowd's arrival allows.
             wf_vec3 end = a.target;
             if (a.corridor_partial && a.corridor_count > 0) {
-                assert_int_equal(wf_query_closest_point_on_poly(
-                                     s->query, a.corridor[a.corridor_count - 1], a.target, &end,
-                                     NULL),
+                assert_int_equal(wf_query_closest_point_on_poly(s->query,
+                                                                a.corridor[a.corridor_count - 1],
+                                                                a.target, &end, NULL),
                                  WF_OK);
             }
             float off = dist2d(a.position, end);
@@ -529,10 +524,9 @@ static void count_events(soak* s, uint32_t frame) {
                 REPORT(s->st.false_arrivals,
                        "frame %u agent %u: arrived %.2f m from the end of its path (at %.2f "
                        "%.2f %.2f, target %.2f %.2f %.2f, corridor %u%s)\n",
-                       frame, (unsigned)i, (double)off, (double)a.position.x,
-                       (double)a.position.y, (double)a.position.z, (double)a.target.x,
-                       (double)a.target.y, (double)a.target.z, a.corridor_count,
-                       a.corridor_partial ? " partial" : "");
+                       frame, (unsigned)i, (double)off, (double)a.position.x, (double)a.position.y,
+                       (double)a.position.z, (double)a.target.x, (double)a.target.y,
+                       (double)a.target.z, a.corridor_count, a.corridor_partial ? " partial" : "");
             }
             if (e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT && off > 2.0f * a.params.radius) {
                 REPORT(s->st.false_arrivals, "frame %u agent %u: stopped short %.2f m away\n",
@@ -596,8 +590,7 @@ static void run_soak(soak* s) {
         }
         unsigned long allocs = atomic_load(&s->alloc.allocations);
         unsigned long fr = atomic_load(&s->alloc.frees);
-        if (allocs != s->st.allocations_at_warmup + s->st.allocations_after_warmup ||
-            fr != frees) {
+        if (allocs != s->st.allocations_at_warmup + s->st.allocations_after_warmup || fr != frees) {
             REPORT(s->st.stray_allocations,
                    "frame %u: %lu allocations and %lu frees since the warm-up\n", f,
                    allocs - s->st.allocations_at_warmup, fr - frees);
@@ -654,8 +647,7 @@ static void print_stats(const soak* s) {
     print_message("  lost: at most %u at once, longest %.2f s; longest still with a path "
                   "%.2f s, longest wait for a path %.2f s; worst off-mesh %.4f m, dy %.3f m\n",
                   t->max_lost_at_once, (double)t->longest_lost_s, (double)t->longest_still_s,
-                  (double)t->longest_wait_s,
-                  (double)t->worst_off_mesh, (double)t->worst_dy);
+                  (double)t->longest_wait_s, (double)t->worst_off_mesh, (double)t->worst_dy);
     print_message("  memory: crowd %zu bytes; %lu allocations before the soak, %lu after; "
                   "hash %016llx\n",
                   t->crowd_bytes, t->allocations_at_warmup, t->allocations_after_warmup,

@@ -59,12 +59,12 @@ static wf_geom make_level(level* l) {
     memset(l, 0, sizeof *l);
     const float a[3] = {0, 0, 0}, b[3] = {0, 0, 36}, c[3] = {36, 0, 36}, d[3] = {36, 0, 0};
     add_quad(l, a, b, c, d);
-    add_box(l, 17.5f, 0.0f, 18.5f, 15.0f, 3.0f);  // a wall with a gap between z 15 and 21
+    add_box(l, 17.5f, 0.0f, 18.5f, 15.0f, 3.0f); // a wall with a gap between z 15 and 21
     add_box(l, 17.5f, 21.0f, 18.5f, 36.0f, 3.0f);
-    add_box(l, 6.0f, 6.0f, 8.0f, 8.0f, 3.0f);     // pillars
+    add_box(l, 6.0f, 6.0f, 8.0f, 8.0f, 3.0f); // pillars
     add_box(l, 27.0f, 27.0f, 29.0f, 29.0f, 3.0f);
-    wf_geom g = {.verts = l->verts, .vert_count = l->vert_count, .tris = l->tris,
-                 .tri_count = l->tri_count};
+    wf_geom g = {
+        .verts = l->verts, .vert_count = l->vert_count, .tris = l->tris, .tri_count = l->tri_count};
     return g;
 }
 
@@ -117,8 +117,8 @@ static void populate(wf_world* w, scene* s) {
     wf_agent_params p = wf_agent_params_defaults();
     for (uint32_t i = 0; i < AGENTS; ++i) {
         p.priority = (uint8_t)(i % 3u);
-        assert_int_equal(wf_crowd_add_agent(wf_world_crowd(w), random_spot(&s->rng), &p, &s->ids[i]),
-                         WF_OK);
+        assert_int_equal(
+            wf_crowd_add_agent(wf_world_crowd(w), random_spot(&s->rng), &p, &s->ids[i]), WF_OK);
         assert_int_equal(
             wf_crowd_request_move(wf_world_crowd(w), s->ids[i], random_spot(&s->rng), NULL, NULL),
             WF_OK);
@@ -134,8 +134,8 @@ static void run(wf_world* w, scene* s, uint32_t from, uint32_t frames) {
                 assert_int_equal(wf_tilecache_remove_obstacle(tc, s->crate), WF_OK);
                 s->crate.bits = 0;
             } else {
-                wf_obstacle_desc od = {.shape = WF_OBSTACLE_CYLINDER, .radius = 1.5f,
-                                       .height = 2.0f};
+                wf_obstacle_desc od = {
+                    .shape = WF_OBSTACLE_CYLINDER, .radius = 1.5f, .height = 2.0f};
                 od.position = random_spot(&s->rng);
                 assert_int_equal(wf_tilecache_add_obstacle(tc, &od, &s->crate), WF_OK);
             }
@@ -259,7 +259,8 @@ static void test_obstacle_reaches_the_crowd(void** state) {
     }
     // Close the gap in the wall: the tiles there change, the agent's path
     // breaks and cannot be repaired.
-    wf_obstacle_desc od = {.shape = WF_OBSTACLE_BOX, .position = wf_v3(18.0f, 1.0f, 18.0f),
+    wf_obstacle_desc od = {.shape = WF_OBSTACLE_BOX,
+                           .position = wf_v3(18.0f, 1.0f, 18.0f),
                            .half_extents = wf_v3(1.0f, 1.5f, 3.5f)};
     wf_obstacle_id door;
     assert_int_equal(wf_tilecache_add_obstacle(wf_world_tilecache(w), &od, &door), WF_OK);
@@ -394,7 +395,8 @@ static void test_parts_stay_valid_across_restore(void** state) {
 
     wf_agent_state st;
     assert_int_equal(wf_crowd_get_agent(crowd, sa->ids[7], &st), WF_OK);
-    assert_int_equal(wf_tilecache_obstacle_count(tc), wf_tilecache_obstacle_count(wf_world_tilecache(a)));
+    assert_int_equal(wf_tilecache_obstacle_count(tc),
+                     wf_tilecache_obstacle_count(wf_world_tilecache(a)));
     wf_query* qa = NULL;
     assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = wf_world_mesh(a)}, &qa), WF_OK);
     assert_true(path_hash(q, from, to) == path_hash(qa, from, to));
@@ -517,12 +519,12 @@ static void test_agents_pass_a_doorway_narrower_than_themselves(void** state) {
     const wf_query_filter filter = wf_query_filter_defaults();
     wf_poly_ref ref;
     wf_vec3 at;
-    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(18.0f, 0.0f, 18.0f), wf_v3(0.5f, 1.0f, 0.5f),
-                                                &filter, &ref, &at),
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(18.0f, 0.0f, 18.0f),
+                                                wf_v3(0.5f, 1.0f, 0.5f), &filter, &ref, &at),
                      WF_OK);
     float to_wall = 0.0f;
-    assert_int_equal(wf_query_find_distance_to_wall(q, ref, at, 5.0f, &filter, &to_wall, NULL, NULL),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_find_distance_to_wall(q, ref, at, 5.0f, &filter, &to_wall, NULL, NULL), WF_OK);
     wf_query_destroy(q);
     wf_agent_params p = wf_agent_params_defaults();
     assert_true(to_wall < p.radius);

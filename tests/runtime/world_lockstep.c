@@ -55,8 +55,8 @@ static uint64_t tiles_hash(const wf_tilecache_update_result* r) {
 
 static wf_vec3 random_spot(wf_rng* rng) {
     for (;;) {
-        wf_vec3 p = wf_v3(wf_rng_range(rng, 1.0f, SIZE - 1.0f), 0.0f,
-                          wf_rng_range(rng, 1.0f, SIZE - 1.0f));
+        wf_vec3 p =
+            wf_v3(wf_rng_range(rng, 1.0f, SIZE - 1.0f), 0.0f, wf_rng_range(rng, 1.0f, SIZE - 1.0f));
         if (test_level_open(SIZE, p.x, p.z)) {
             return p;
         }
@@ -104,7 +104,9 @@ static void trace(uint32_t workers, uint32_t commits, step_trace* out) {
     for (uint32_t f = 0; f < STEPS; ++f) {
         if (f == 3u || f == 50u) {
             // Mud over the whole level: every layer is dirty at once.
-            wf_obstacle_desc od = {.shape = WF_OBSTACLE_BOX, .paint = true, .area = 5,
+            wf_obstacle_desc od = {.shape = WF_OBSTACLE_BOX,
+                                   .paint = true,
+                                   .area = 5,
                                    .position = wf_v3(SIZE * 0.5f, 1.0f, SIZE * 0.5f),
                                    .half_extents = wf_v3(SIZE * 0.5f, 2.0f, SIZE * 0.5f)};
             assert_int_equal(wf_tilecache_add_obstacle(tc, &od, &paint), WF_OK);
@@ -118,8 +120,10 @@ static void trace(uint32_t workers, uint32_t commits, step_trace* out) {
             if (slot->bits != 0) {
                 assert_int_equal(wf_tilecache_remove_obstacle(tc, *slot), WF_OK);
             }
-            wf_obstacle_desc od = {.shape = WF_OBSTACLE_CYLINDER, .radius = 1.2f,
-                                   .height = 2.0f, .position = random_spot(&rng)};
+            wf_obstacle_desc od = {.shape = WF_OBSTACLE_CYLINDER,
+                                   .radius = 1.2f,
+                                   .height = 2.0f,
+                                   .position = random_spot(&rng)};
             assert_int_equal(wf_tilecache_add_obstacle(tc, &od, slot), WF_OK);
             next_cylinder = (next_cylinder + 1u) % MAX_CYLINDERS;
         }
@@ -136,8 +140,7 @@ static void trace(uint32_t workers, uint32_t commits, step_trace* out) {
             if (e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT ||
                 e[k].kind == WF_CROWD_EVENT_BLOCKED) {
                 assert_int_equal(
-                    wf_crowd_request_move(crowd, e[k].agent, random_spot(&rng), NULL, NULL),
-                    WF_OK);
+                    wf_crowd_request_move(crowd, e[k].agent, random_spot(&rng), NULL, NULL), WF_OK);
             }
         }
     }
@@ -202,10 +205,8 @@ static void test_five_commits_per_step(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_commit_limit),
-        cmocka_unit_test(test_one_commit_per_step),
-        cmocka_unit_test(test_two_commits_per_step),
-        cmocka_unit_test(test_three_commits_per_step),
+        cmocka_unit_test(test_no_commit_limit),       cmocka_unit_test(test_one_commit_per_step),
+        cmocka_unit_test(test_two_commits_per_step),  cmocka_unit_test(test_three_commits_per_step),
         cmocka_unit_test(test_five_commits_per_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,9 +15,7 @@ typedef struct block_header {
     void* raw;
 } block_header;
 
-void counting_allocator_init(counting_allocator* c) {
-    memset(c, 0, sizeof *c);
-}
+void counting_allocator_init(counting_allocator* c) { memset(c, 0, sizeof *c); }
 
 static void* counting_alloc(size_t size, size_t align, void* user) {
     counting_allocator* c = user;

@@ -10,15 +10,15 @@
 #include "wayfarer/base.h"
 
 typedef struct counting_allocator {
-    atomic_ulong allocations;    ///< successful alloc calls
-    atomic_ulong frees;          ///< free calls
-    atomic_ulong failed;         ///< allocations refused by fail_at
-    atomic_long live_bytes;      ///< bytes allocated and not yet freed
-    atomic_long peak_bytes;      ///< most live bytes at once
+    atomic_ulong allocations;     ///< successful alloc calls
+    atomic_ulong frees;           ///< free calls
+    atomic_ulong failed;          ///< allocations refused by fail_at
+    atomic_long live_bytes;       ///< bytes allocated and not yet freed
+    atomic_long peak_bytes;       ///< most live bytes at once
     atomic_ulong size_mismatches; ///< frees whose size/align differ from the alloc
-    atomic_ulong attempt;        ///< alloc calls so far, successful or not
-    unsigned long fail_at;       ///< 1-based attempt number to fail; 0 = never
-    bool fail_after;             ///< also fail every attempt after fail_at
+    atomic_ulong attempt;         ///< alloc calls so far, successful or not
+    unsigned long fail_at;        ///< 1-based attempt number to fail; 0 = never
+    bool fail_after;              ///< also fail every attempt after fail_at
 } counting_allocator;
 
 void counting_allocator_init(counting_allocator* c);

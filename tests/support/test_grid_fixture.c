@@ -29,8 +29,8 @@ void grid_open(grid_fixture* f, uint32_t tiles_x, uint32_t tiles_z, uint32_t cel
                float cell_size, const uint8_t* blocked, const uint8_t* areas, uint32_t max_nodes) {
     grid_begin(f);
     f->cells_per_tile = cells_per_tile;
-    f->mesh = test_mesh_grid(tiles_x, tiles_z, cells_per_tile, cell_size, blocked, areas,
-                             &f->alloc);
+    f->mesh =
+        test_mesh_grid(tiles_x, tiles_z, cells_per_tile, cell_size, blocked, areas, &f->alloc);
     assert_non_null(f->mesh);
     grid_make_query(f, max_nodes);
 }

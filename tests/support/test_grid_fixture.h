@@ -11,7 +11,7 @@
 
 typedef struct grid_fixture {
     counting_allocator counter;
-    wf_allocator alloc;      ///< counts into counter
+    wf_allocator alloc; ///< counts into counter
     wf_mesh* mesh;
     wf_query* query;
     uint32_t cells_per_tile; ///< of the grid, for grid_cell

@@ -33,11 +33,9 @@ static inline void test_level_quad(test_level* l, const float* a, const float* b
 }
 
 /// A box from (x0, 0, z0) to (x1, h, z1): its top and four sides.
-static inline void test_level_box(test_level* l, float x0, float z0, float x1, float z1,
-                                  float h) {
+static inline void test_level_box(test_level* l, float x0, float z0, float x1, float z1, float h) {
     const float a[3] = {x0, h, z0}, b[3] = {x0, h, z1}, c[3] = {x1, h, z1}, d[3] = {x1, h, z0};
-    const float a0[3] = {x0, 0, z0}, b0[3] = {x0, 0, z1}, c0[3] = {x1, 0, z1},
-                d0[3] = {x1, 0, z0};
+    const float a0[3] = {x0, 0, z0}, b0[3] = {x0, 0, z1}, c0[3] = {x1, 0, z1}, d0[3] = {x1, 0, z0};
     test_level_quad(l, a, b, c, d);
     test_level_quad(l, a0, a, d, d0);
     test_level_quad(l, b0, c0, c, b);
@@ -49,8 +47,7 @@ static inline void test_level_box(test_level* l, float x0, float z0, float x1, f
 /// scaled to `size`). The view points into l.
 static inline wf_geom test_level_make(test_level* l, float size, bool walls) {
     memset(l, 0, sizeof *l);
-    const float a[3] = {0, 0, 0}, b[3] = {0, 0, size}, c[3] = {size, 0, size},
-                d[3] = {size, 0, 0};
+    const float a[3] = {0, 0, 0}, b[3] = {0, 0, size}, c[3] = {size, 0, size}, d[3] = {size, 0, 0};
     test_level_quad(l, a, b, c, d);
     if (walls) {
         float u = size / 36.0f;
@@ -59,8 +56,8 @@ static inline wf_geom test_level_make(test_level* l, float size, bool walls) {
         test_level_box(l, 6.0f * u, 6.0f * u, 8.0f * u, 8.0f * u, 3.0f); // pillars
         test_level_box(l, 27.0f * u, 27.0f * u, 29.0f * u, 29.0f * u, 3.0f);
     }
-    wf_geom g = {.verts = l->verts, .vert_count = l->vert_count, .tris = l->tris,
-                 .tri_count = l->tri_count};
+    wf_geom g = {
+        .verts = l->verts, .vert_count = l->vert_count, .tris = l->tris, .tri_count = l->tri_count};
     return g;
 }
 

@@ -96,12 +96,11 @@ wf_mesh* test_mesh_grid(uint32_t tiles_x, uint32_t tiles_z, uint32_t cells_per_t
     for (uint32_t tz = 0; tz < tiles_z; ++tz) {
         for (uint32_t tx = 0; tx < tiles_x; ++tx) {
             size_t size = 0;
-            void* data = test_grid_tile(tx, tz, tiles_x, cells_per_tile, cell_size, blocked,
-                                        areas, allocator, &size);
+            void* data = test_grid_tile(tx, tz, tiles_x, cells_per_tile, cell_size, blocked, areas,
+                                        allocator, &size);
             wf_tile_ref ref;
-            if (data == NULL ||
-                wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                 &ref) != WF_OK) {
+            if (data == NULL || wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA,
+                                                 (wf_tile_ref){0}, &ref) != WF_OK) {
                 wf_mesh_destroy(mesh);
                 return NULL;
             }
@@ -110,8 +109,7 @@ wf_mesh* test_mesh_grid(uint32_t tiles_x, uint32_t tiles_z, uint32_t cells_per_t
     return mesh;
 }
 
-wf_poly_ref test_grid_poly(const wf_mesh* mesh, uint32_t cells_per_tile, uint32_t cx,
-                           uint32_t cz) {
+wf_poly_ref test_grid_poly(const wf_mesh* mesh, uint32_t cells_per_tile, uint32_t cx, uint32_t cz) {
     // The centre of the cell lies inside exactly one polygon: ask the mesh.
     wf_query* q = NULL;
     wf_query_desc qd;
@@ -131,8 +129,8 @@ wf_poly_ref test_grid_poly(const wf_mesh* mesh, uint32_t cells_per_tile, uint32_
             wf_vec3 c = wf_v3(((float)cx + 0.5f) * cell, 0.0f, ((float)cz + 0.5f) * cell);
             wf_query_filter f = wf_query_filter_defaults();
             wf_vec3 pt;
-            if (wf_query_find_nearest_poly(q, c, wf_v3(cell * 0.25f, 1.0f, cell * 0.25f), &f,
-                                           &ref, &pt) != WF_OK) {
+            if (wf_query_find_nearest_poly(q, c, wf_v3(cell * 0.25f, 1.0f, cell * 0.25f), &f, &ref,
+                                           &pt) != WF_OK) {
                 ref.bits = 0;
             }
         }

@@ -24,7 +24,6 @@ void* test_grid_tile(uint32_t tx, uint32_t tz, uint32_t tiles_x, uint32_t cells_
                      const wf_allocator* allocator, size_t* out_size);
 
 /// Ref of the polygon covering global cell (cx, cz) of a test_mesh_grid.
-wf_poly_ref test_grid_poly(const wf_mesh* mesh, uint32_t cells_per_tile, uint32_t cx,
-                           uint32_t cz);
+wf_poly_ref test_grid_poly(const wf_mesh* mesh, uint32_t cells_per_tile, uint32_t cx, uint32_t cz);
 
 #endif

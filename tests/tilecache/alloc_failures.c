@@ -213,7 +213,7 @@ static wf_mesh* fresh_build(const level* l, const wf_obstacle_desc* descs, uint3
     wf_mesh* fresh = cache_mesh(tc);
     assert_int_equal(wf_tilecache_build_navmesh(tc, fresh), WF_OK);
     wf_mesh_destroy(scratch); // its tiles live in the cache's memory
-    wf_tilecache_destroy(tc);  // the fresh mesh owns its own
+    wf_tilecache_destroy(tc); // the fresh mesh owns its own
     return fresh;
 }
 
@@ -530,8 +530,8 @@ static void test_oversize_layers(void** state) {
             assert_true(k < 10000);
         }
     }
-    print_message("oversize layer, 1 and 3 workers: %lu runs fail_at, %lu fail_after\n",
-                  runs[0], runs[1]);
+    print_message("oversize layer, 1 and 3 workers: %lu runs fail_at, %lu fail_after\n", runs[0],
+                  runs[1]);
     wf_thread_pool_destroy(pool);
     forget_expected();
     free(l);

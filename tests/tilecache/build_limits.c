@@ -6,12 +6,12 @@
 // alternate per cell) are refused with WF_ERR_CAPACITY before the work, by
 // limits the desc can raise; triangles are binned only into the tiles
 // they overlap.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,8 +180,8 @@ static wf_tilecache* alternating_cache(uint32_t tiles, uint32_t tile_size, uint6
     d.max_navmesh_bytes = max_bytes;
     wf_tilecache* tc = NULL;
     assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
-    wf_grid grid = {.width = side, .depth = side, .cell_size = 1.0f, .walkable = walkable,
-                    .areas = areas};
+    wf_grid grid = {
+        .width = side, .depth = side, .cell_size = 1.0f, .walkable = walkable, .areas = areas};
     assert_int_equal(wf_tilecache_build_grid(tc, grid), WF_OK);
     assert_int_equal(wf_tilecache_layer_count(tc), tiles * tiles);
     free(walkable);

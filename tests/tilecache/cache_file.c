@@ -20,14 +20,13 @@
 #include "counting_allocator.h"
 #include "navcore/bytes.h"
 #include "navcore/mesh_internal.h"
+#include "test_hooks.h"
 #include "test_scene.h"
 #include "tilecache/layer.h"
 #include "wayfarer/tilecache.h"
-#include "test_hooks.h"
 
 /// Header and directory entry bytes; an obstacle record's fixed part.
 enum { HEADER = 144, DIR = 24, RECORD = 60 };
-
 
 /* A codec that copies: the layer bytes lie in the file as they are, so a
  * test can change one and forge the checksums around it. */
@@ -167,8 +166,8 @@ static void test_header_layout(void** state) {
     assert_int_equal(wf_bytes_get_u32(data + 12), wf_layer_codec_lz4().id);
     assert_int_equal(wf_bytes_get_u64(data + 16), size);
     assert_int_equal(wf_bytes_get_u32(data + 24), 5);
-    assert_int_equal(wf_bytes_get_u32(data + 28), 2); // tiles x
-    assert_int_equal(wf_bytes_get_u32(data + 32), 2); // tiles z
+    assert_int_equal(wf_bytes_get_u32(data + 28), 2);  // tiles x
+    assert_int_equal(wf_bytes_get_u32(data + 32), 2);  // tiles z
     assert_true(wf_bytes_get_f32(data + 40) == 0.25f); // cell size, bit for bit
     assert_int_equal(wf_bytes_get_u32(data + 64), 16); // tile size
     // The directory: tile (0, 0) layers 0 and 1 first, sizes of a 16 x 16 layer.
@@ -607,9 +606,7 @@ static wf_status load_forged(const wf_tilecache_desc* d, const unsigned char* da
 
 // Records: cylinder at records_at, box at + RECORD, oriented box at
 // + 2 RECORD, prism at + 3 RECORD (its points after RECORD bytes).
-static void forge_nothing(unsigned char* f, size_t s, size_t r) {
-    (void)f, (void)s, (void)r;
-}
+static void forge_nothing(unsigned char* f, size_t s, size_t r) { (void)f, (void)s, (void)r; }
 static void forge_nan_radius(unsigned char* f, size_t s, size_t r) {
     (void)s;
     wf_bytes_put_f32(f + r + 36, NAN);
@@ -695,10 +692,10 @@ static void test_forged_obstacles_are_rejected(void** state) {
     // 4 * (6 + 8 + 4) + 4 * 60 + 5 * 12 = 376), so that case comes below.
     assert_int_equal(load_forged(&d, data, size, forge_nothing), WF_OK);
     forge_fn* const bad[] = {
-        forge_nan_radius, forge_zero_height,  forge_shape,         forge_flags,
-        forge_paint_area, forge_concave_prism, forge_prism_count,  forge_stale_id,
+        forge_nan_radius, forge_zero_height,   forge_shape,         forge_flags,
+        forge_paint_area, forge_concave_prism, forge_prism_count,   forge_stale_id,
         forge_wrong_kind, forge_same_id_twice, forge_fewer_records, forge_more_records,
-        forge_outside,    forge_pool_size,    forge_pool_kind,
+        forge_outside,    forge_pool_size,     forge_pool_kind,
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         assert_int_equal(load_forged(&d, data, size, bad[i]), WF_ERR_BAD_DATA);
@@ -778,20 +775,20 @@ static void test_load_out_of_memory(void** state) {
 static void put_crafted_header(unsigned char* f, float cell_size, float cell_height) {
     memset(f, 0, HEADER);
     memcpy(f, "WFTC", 4);
-    wf_bytes_put_u32(f + 4, 2);                              // version
-    wf_bytes_put_u32(f + 12, wf_layer_codec_lz4().id);       // the default codec
-    wf_bytes_put_u64(f + 16, HEADER);                        // file size
+    wf_bytes_put_u32(f + 4, 2);                        // version
+    wf_bytes_put_u32(f + 12, wf_layer_codec_lz4().id); // the default codec
+    wf_bytes_put_u64(f + 16, HEADER);                  // file size
     const float params[6] = {cell_size, cell_height, 2.0f, 0.6f, 0.9f, 45.0f};
     for (int i = 0; i < 6; ++i) {
         wf_bytes_put_f32(f + 40 + 4 * i, params[i]);
     }
-    wf_bytes_put_u32(f + 64, 48);      // tile size
-    wf_bytes_put_u32(f + 68, 64);      // min region area
-    wf_bytes_put_u32(f + 72, 400);     // merge region area
-    wf_bytes_put_f32(f + 76, 12.0f);   // max edge length
-    wf_bytes_put_f32(f + 80, 1.3f);    // max simplification error
-    wf_bytes_put_u32(f + 84, 6);       // verts per poly
-    reseal(f, 0); // layer count, tiles, bounds and obstacles stay 0
+    wf_bytes_put_u32(f + 64, 48);    // tile size
+    wf_bytes_put_u32(f + 68, 64);    // min region area
+    wf_bytes_put_u32(f + 72, 400);   // merge region area
+    wf_bytes_put_f32(f + 76, 12.0f); // max edge length
+    wf_bytes_put_f32(f + 80, 1.3f);  // max simplification error
+    wf_bytes_put_u32(f + 84, 6);     // verts per poly
+    reseal(f, 0);                    // layer count, tiles, bounds and obstacles stay 0
 }
 
 /// Every message since the last reset, one a line.
@@ -840,9 +837,8 @@ static void test_infinite_tile_width_is_bad_data(void** state) {
         float cell_size, cell_height;
         const char* setting;
     } cases[] = {
-        {1e37f, 0.2f, "cell_size"},  {3e38f, 0.2f, "cell_size"},
-        {2.1e28f, 0.2f, "cell_size"}, {0.3f, 3e38f, "cell_height"},
-        {0.3f, INFINITY, "cell_height"},
+        {1e37f, 0.2f, "cell_size"},   {3e38f, 0.2f, "cell_size"},      {2.1e28f, 0.2f, "cell_size"},
+        {0.3f, 3e38f, "cell_height"}, {0.3f, INFINITY, "cell_height"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         put_crafted_header(f, cases[i].cell_size, cases[i].cell_height);

@@ -25,15 +25,15 @@
 #define LENGTH_TOLERANCE 1e-3
 
 /// Straight-path length (XZ) of a find_path in the filter's mode, or -1.
-static double path_length(wf_query* q, wf_poly_ref start, wf_poly_ref goal, wf_vec3 sp,
-                          wf_vec3 gp, const wf_query_filter* filter, wf_poly_ref* corridor,
+static double path_length(wf_query* q, wf_poly_ref start, wf_poly_ref goal, wf_vec3 sp, wf_vec3 gp,
+                          const wf_query_filter* filter, wf_poly_ref* corridor,
                           wf_straight_point* points) {
     wf_path_result pr = {0, 0, 0.0f};
     uint32_t n = 0;
-    if (wf_query_find_path(q, start, goal, sp, gp, filter, corridor, MOVINGAI_MAX_CORRIDOR,
-                           &pr) != WF_OK ||
-        wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points,
-                                    MOVINGAI_MAX_STRAIGHT, 0, &n) != WF_OK) {
+    if (wf_query_find_path(q, start, goal, sp, gp, filter, corridor, MOVINGAI_MAX_CORRIDOR, &pr) !=
+            WF_OK ||
+        wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, MOVINGAI_MAX_STRAIGHT, 0,
+                                    &n) != WF_OK) {
         return -1.0;
     }
     double length = 0.0;

@@ -16,8 +16,8 @@
 
 #include "counting_allocator.h"
 #include "navcore/arena.h"
-#include "tilecache/heightfield.h"
 #include "test_hooks.h"
+#include "tilecache/heightfield.h"
 
 #define ARENA_BYTES (8u * 1024u * 1024u)
 #define OPEN 0xffffu
@@ -47,15 +47,13 @@ static int teardown(void** state) {
     return 0;
 }
 
-
 /// An empty field of 1 m cells and 0.5 m voxels from the origin.
 static wf_heightfield make_field(fixture* f, int32_t width, int32_t depth) {
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {(float)width, 100.0f, (float)depth};
     wf_heightfield hf;
-    assert_int_equal(wf_heightfield_init(&hf, &f->arena, width, depth, bmin, bmax, 1.0f, 0.5f,
-                                         4096),
-                     WF_OK);
+    assert_int_equal(
+        wf_heightfield_init(&hf, &f->arena, width, depth, bmin, bmax, 1.0f, 0.5f, 4096), WF_OK);
     return hf;
 }
 
@@ -663,8 +661,7 @@ static const char* read_grid(const char* p, const char* name, int* out) {
 }
 
 /// Parses one tile of expected/recast_layers_full.txt.
-static void read_expected(const char* text, const char* mesh, int tx, int tz,
-                          expected_tile* out) {
+static void read_expected(const char* text, const char* mesh, int tx, int tz, expected_tile* out) {
     char key[128];
     snprintf(key, sizeof key, "%s\ttile=%d,%d\t", mesh, tx, tz);
     const char* p = strstr(text, key);
@@ -685,8 +682,8 @@ static void read_expected(const char* text, const char* mesh, int tx, int tz,
     }
 }
 
-static uint32_t neighbour_of(const wf_compact_heightfield* chf, int32_t x, int32_t z,
-                             uint32_t i, int dir) {
+static uint32_t neighbour_of(const wf_compact_heightfield* chf, int32_t x, int32_t z, uint32_t i,
+                             int dir) {
     uint32_t con = wf_compact_get_con(&chf->spans[i], dir);
     if (con == WF_NOT_CONNECTED) {
         return WF_NO_SPAN;
@@ -802,8 +799,8 @@ static void check_level_tile(fixture* f, const char* mesh, int tx, int tz) {
                 }
             }
             if (ours != theirs && mismatches++ == 0) {
-                print_error("%s tile (%d, %d) cell (%d, %d): %u walkable spans, Recast %u\n",
-                            mesh, tx, tz, x, z, ours, theirs);
+                print_error("%s tile (%d, %d) cell (%d, %d): %u walkable spans, Recast %u\n", mesh,
+                            tx, tz, x, z, ours, theirs);
             }
             expected_cells += theirs;
         }

@@ -16,8 +16,8 @@
 
 #include "counting_allocator.h"
 #include "test_heightfield.h"
-#include "tilecache/heightfield.h"
 #include "test_hooks.h"
+#include "tilecache/heightfield.h"
 
 typedef struct log_capture {
     char last[512];
@@ -142,30 +142,30 @@ static void test_damage_is_rejected_with_its_line(void** state) {
     static const bad_case cases[] = {
         {"", 1},
         {"type octile\n", 2},
-        {"height 1\nwidth 1\nmap\n.\n", 3},                    // no type
-        {"type tile\nheight 1\nwidth 1\nmap\n.\n", 1},         // not octile
+        {"height 1\nwidth 1\nmap\n.\n", 3},            // no type
+        {"type tile\nheight 1\nwidth 1\nmap\n.\n", 1}, // not octile
         {"type octile\ntype octile\nheight 1\nwidth 1\nmap\n.\n", 2},
-        {"type octile\nwidth 1\nmap\n.\n", 3},                 // no height
-        {"type octile\nheight 1\nmap\n.\n", 3},                // no width
+        {"type octile\nwidth 1\nmap\n.\n", 3},  // no height
+        {"type octile\nheight 1\nmap\n.\n", 3}, // no width
         {"type octile\nheight 0\nwidth 1\nmap\n", 2},
         {"type octile\nheight 1\nwidth 0\nmap\n", 3},
         {"type octile\nheight -1\nwidth 1\nmap\n.\n", 2},
         {"type octile\nheight 1x\nwidth 1\nmap\n.\n", 2},
         {"type octile\nheight\nwidth 1\nmap\n.\n", 2},
         {"type octile\nheight 1 2\nwidth 1\nmap\n.\n", 2},
-        {"type octile\nheight 1\nwidth 65537\nmap\n", 3},      // past the side limit
+        {"type octile\nheight 1\nwidth 65537\nmap\n", 3}, // past the side limit
         {"type octile\nheight 1\nwidth 99999999999999999999999\nmap\n", 3},
         {"type octile\nheight 1\nheight 1\nwidth 1\nmap\n.\n", 3},
         {"type octile\nheight 1\nwidth 1\nsize 4\nmap\n.\n", 4},
         {"type octile\nheight 1\nwidth 1\nmap 1\n.\n", 4},
-        {"type octile\nheight 1\nwidth 1\n", 4},               // the map line is missing
-        {"type octile\nheight 1000\nwidth 1000\nmap\n....\n", 4}, // promises more than it holds
-        {"type octile\nheight 2\nwidth 3\nmap\n...\n..\n", 6},    // short row
-        {"type octile\nheight 2\nwidth 3\nmap\n...\n....\n", 6},  // long row
-        {"type octile\nheight 2\nwidth 3\nmap\n... \n...\n", 5},  // a blank is a cell
-        {"type octile\nheight 2\nwidth 3\nmap\n...\n\n...\n", 6}, // blank line inside the rows
-        {"type octile\nheight 3\nwidth 3\nmap\n...\n...\n", 4},   // too few bytes for the rows
-        {"type octile\nheight 4\nwidth 2\nmap\n..\n..\n..\n", 8}, // ends after row 3 of 4
+        {"type octile\nheight 1\nwidth 1\n", 4},                     // the map line is missing
+        {"type octile\nheight 1000\nwidth 1000\nmap\n....\n", 4},    // promises more than it holds
+        {"type octile\nheight 2\nwidth 3\nmap\n...\n..\n", 6},       // short row
+        {"type octile\nheight 2\nwidth 3\nmap\n...\n....\n", 6},     // long row
+        {"type octile\nheight 2\nwidth 3\nmap\n... \n...\n", 5},     // a blank is a cell
+        {"type octile\nheight 2\nwidth 3\nmap\n...\n\n...\n", 6},    // blank line inside the rows
+        {"type octile\nheight 3\nwidth 3\nmap\n...\n...\n", 4},      // too few bytes for the rows
+        {"type octile\nheight 4\nwidth 2\nmap\n..\n..\n..\n", 8},    // ends after row 3 of 4
         {"type octile\nheight 2\nwidth 3\nmap\n...\n...\n...\n", 7}, // one row too many
         {"type octile\r\nheight 2\r\nwidth 3\r\nmap\r\n...\r\n..\r\n", 6},
     };
@@ -379,15 +379,15 @@ static void test_fill_heights_and_areas(void** state) {
     hf_fixture f;
     hf_setup(&f, 3, 3, bmin, bmax, 2.0f, 0.5f, 64);
     assert_int_equal(wf_heightfield_fill_grid(&f.hf, &grid), WF_OK);
-    assert_column(&f.hf, 0, 0, 1, 1, 2, 0);      // 0.5 -> 2 steps
-    assert_column(&f.hf, 1, 0, 1, 2, 3, 1);      // 1.0 -> 3
-    assert_column(&f.hf, 2, 0, 1, 3, 4, 2);      // 1.5 -> 4
-    assert_column(&f.hf, 0, 1, 1, 4, 5, 3);      // 2.0 -> 5
-    assert_column(&f.hf, 1, 1, 1, 5, 6, 63);     // 2.25 -> 5.5 -> 6
-    assert_column(&f.hf, 2, 1, 0);               // -0.75: below bmin
+    assert_column(&f.hf, 0, 0, 1, 1, 2, 0);            // 0.5 -> 2 steps
+    assert_column(&f.hf, 1, 0, 1, 2, 3, 1);            // 1.0 -> 3
+    assert_column(&f.hf, 2, 0, 1, 3, 4, 2);            // 1.5 -> 4
+    assert_column(&f.hf, 0, 1, 1, 4, 5, 3);            // 2.0 -> 5
+    assert_column(&f.hf, 1, 1, 1, 5, 6, 63);           // 2.25 -> 5.5 -> 6
+    assert_column(&f.hf, 2, 1, 0);                     // -0.75: below bmin
     assert_column(&f.hf, 0, 2, 1, 6, 7, WF_AREA_NULL); // 3.0 -> 7: exactly at bmax
-    assert_column(&f.hf, 1, 2, 0);               // 3.25 -> 7.5 steps: above bmax
-    assert_column(&f.hf, 2, 2, 0);               // blocked (its area 200 is never read)
+    assert_column(&f.hf, 1, 2, 0);                     // 3.25 -> 7.5 steps: above bmax
+    assert_column(&f.hf, 2, 2, 0);                     // blocked (its area 200 is never read)
     hf_teardown(&f);
 }
 

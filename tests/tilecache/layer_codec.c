@@ -16,15 +16,14 @@
 
 #include <cmocka.h>
 
+#include "test_hooks.h"
 #include "tilecache/layer.h"
 #include "wayfarer/rng.h"
-#include "test_hooks.h"
 
 #define CS 0.5f
 #define CH 0.25f
 #define E WF_LAYER_EMPTY
 #define N WF_AREA_NULL
-
 
 /// A layer with its own cell arrays.
 typedef struct owned_layer {
@@ -62,9 +61,8 @@ static void small_layer(owned_layer* o) {
     layer_init(o, 5, 3, 100, 107);
     static const uint8_t heights[15] = {0, 1, 2, E, 4, 3, 3, E, E, 5, 7, 7, 7, 7, 7};
     static const uint8_t areas[15] = {0, 0, 3, N, 63, 0, N, N, N, 0, 1, 1, 1, 1, 1};
-    static const uint8_t cons[15] = {0x16, 0x03, 0x01, 0x00, 0x42,
-                                     0x0C, 0x09, 0x00, 0x00, 0x0A,
-                                     0x2C, 0x0D, 0x25, 0x05, 0x09};
+    static const uint8_t cons[15] = {0x16, 0x03, 0x01, 0x00, 0x42, 0x0C, 0x09, 0x00,
+                                     0x00, 0x0A, 0x2C, 0x0D, 0x25, 0x05, 0x09};
     memcpy(o->layer.heights, heights, 15);
     memcpy(o->layer.areas, areas, 15);
     memcpy(o->layer.cons, cons, 15);
@@ -134,10 +132,10 @@ static void test_serialize_exact_bytes(void** state) {
     size_t size;
     unsigned char* data = serialize(&o->layer, &size);
     assert_int_equal(size, 48 + 3 * 15);
-    static const unsigned char head[20] = {'W', 'F', 'L', 'Y', 1, 2, 5, 3,
-                                           0xfd, 0xff, 0xff, 0xff, // -3
-                                           0x70, 0x11, 0x01, 0x00, // 70000
-                                           100, 0, 107, 0};
+    static const unsigned char head[20] = {'W',  'F',  'L',  'Y',  1,    2,
+                                           5,    3,    0xfd, 0xff, 0xff, 0xff, // -3
+                                           0x70, 0x11, 0x01, 0x00,             // 70000
+                                           100,  0,    107,  0};
     assert_memory_equal(data, head, sizeof head);
     uint32_t bits;
     memcpy(&bits, &o->layer.bmin[0], 4);
@@ -259,15 +257,15 @@ static void test_invalid_cells_rejected(void** state) {
         size_t offset; // into the cell planes
         uint8_t value;
     } const damage[] = {
-        {15 + 3, 0},     // empty cell with an area
-        {30 + 3, 0x10},  // empty cell with a portal
-        {30 + 3, 0x01},  // empty cell with a link
-        {15 + 4, 64},    // area beyond 63
-        {30 + 4, 0x43},  // -x link to empty cell 3
-        {30 + 4, 0x06},  // +x link off the layer's edge
-        {30 + 9, 0x0B},  // -x link to empty cell 8
-        {30 + 9, 0x2A},  // link and portal both towards +z
-        {0 + 9, 8},      // height above hmax - hmin = 7
+        {15 + 3, 0},    // empty cell with an area
+        {30 + 3, 0x10}, // empty cell with a portal
+        {30 + 3, 0x01}, // empty cell with a link
+        {15 + 4, 64},   // area beyond 63
+        {30 + 4, 0x43}, // -x link to empty cell 3
+        {30 + 4, 0x06}, // +x link off the layer's edge
+        {30 + 9, 0x0B}, // -x link to empty cell 8
+        {30 + 9, 0x2A}, // link and portal both towards +z
+        {0 + 9, 8},     // height above hmax - hmin = 7
     };
     for (size_t k = 0; k < sizeof damage / sizeof damage[0]; ++k) {
         uint8_t saved = o->cells[damage[k].offset];
@@ -411,8 +409,8 @@ static void test_codec_level_like_layers(void** state) {
         // The pre-filter must pay: compare with LZ4 on the raw bytes.
         char* plain = malloc((size_t)LZ4_compressBound((int)size));
         assert_non_null(plain);
-        int plain_size = LZ4_compress_default((const char*)data, plain, (int)size,
-                                              LZ4_compressBound((int)size));
+        int plain_size =
+            LZ4_compress_default((const char*)data, plain, (int)size, LZ4_compressBound((int)size));
         assert_true(plain_size > 0);
         print_message("%ux%u layer: raw %zu, LZ4 %d, filter + LZ4 %zu\n", shapes[k][0],
                       shapes[k][1], size, plain_size, packed);
@@ -452,10 +450,8 @@ static void test_codec_damaged_input(void** state) {
     for (size_t k = 0; k < sizeof deltas / sizeof deltas[0]; ++k) {
         unsigned char* big = malloc(size + deltas[k]);
         assert_non_null(big);
-        assert_int_equal(codec.decompress(packed, n, big, size + deltas[k], NULL),
-                         WF_ERR_BAD_DATA);
-        assert_int_equal(codec.decompress(packed, n, big, size - deltas[k], NULL),
-                         WF_ERR_BAD_DATA);
+        assert_int_equal(codec.decompress(packed, n, big, size + deltas[k], NULL), WF_ERR_BAD_DATA);
+        assert_int_equal(codec.decompress(packed, n, big, size - deltas[k], NULL), WF_ERR_BAD_DATA);
         free(big);
     }
     assert_int_equal(codec.decompress(packed, n, back, 0, NULL), WF_ERR_BAD_DATA);
@@ -483,8 +479,8 @@ static void test_codec_damaged_input(void** state) {
             packed[i] ^= masks[m];
         }
     }
-    print_message("%zu flips: %u refused by LZ4, %u by the layer checks, %u harmless\n",
-                  3 * n, refused_by_codec, refused_by_layer, unchanged);
+    print_message("%zu flips: %u refused by LZ4, %u by the layer checks, %u harmless\n", 3 * n,
+                  refused_by_codec, refused_by_layer, unchanged);
     assert_true(refused_by_codec > 0 && refused_by_layer > 0);
     // Garbage of every length up to 300 bytes.
     wf_rng rng = wf_rng_make(9, 9);

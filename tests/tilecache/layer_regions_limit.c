@@ -223,9 +223,8 @@ static double path_length(const wf_mesh* mesh, wf_vec3 a, wf_vec3 b) {
                      WF_OK);
     assert_true(pr.count > 0 && path[pr.count - 1].bits == end.bits);
     uint32_t n = 0;
-    assert_int_equal(wf_query_find_straight_path(q, sp, ep, path, pr.count, points, MAX_POINTS, 0,
-                                                 &n),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_find_straight_path(q, sp, ep, path, pr.count, points, MAX_POINTS, 0, &n), WF_OK);
     double length = 0.0;
     for (uint32_t k = 1; k < n; ++k) {
         length += wf_v3_distance(points[k - 1].pos, points[k].pos);
@@ -331,8 +330,8 @@ static void test_worst_case_arena(void** state) {
     const int32_t tile = (int32_t)WF_LAYER_MAX_SIZE, border = 3, side = tile + 2 * border;
     uint32_t open = 0;
     uint8_t* walkable = checkerboard((uint32_t)side, &open);
-    wf_grid grid = {.width = (uint32_t)side, .depth = (uint32_t)side, .cell_size = 1.0f,
-                    .walkable = walkable};
+    wf_grid grid = {
+        .width = (uint32_t)side, .depth = (uint32_t)side, .cell_size = 1.0f, .walkable = walkable};
     size_t field_bytes = (size_t)64 << 20;
     unsigned char* buffer = malloc(field_bytes);
     assert_non_null(buffer);
@@ -383,7 +382,7 @@ static void test_voxel_rubble(void** state) {
     uint8_t* solid = calloc((size_t)sx * sy * sz, 1);
     assert_non_null(solid);
     wf_rng rng = wf_rng_make(7, 3);
-#define VOXEL(x, y, z) solid[(x) + (z) * sx + (y) * sx * sz]
+#define VOXEL(x, y, z) solid[(x) + (z)*sx + (y)*sx * sz]
     for (uint32_t z = 0; z < sz; ++z) {
         for (uint32_t x = 0; x < sx; ++x) {
             VOXEL(x, 0, z) = 1;

@@ -17,15 +17,14 @@
 #include "navcore/arena.h"
 #include "navcore/geometry.h"
 #include "navcore/tile_format.h"
+#include "test_hooks.h"
 #include "tilecache/layer_to_tile.h"
 #include "wayfarer/query.h"
-#include "test_hooks.h"
 
 #define MAX_SIDE 64
 #define CS 0.5f
 #define CH 0.25f
 #define BLOB_CAPACITY (1u << 20)
-
 
 /* ---------------------------------------------------------------------------
  * Hand-drawn layers: '#' no cell, '.' height 0 area 0, '0'..'9' that
@@ -250,9 +249,9 @@ static void check_rim_portals(const builder* b, const test_layer* t) {
                     continue;
                 }
                 // Midpoint of the cell's side on the tile's edge.
-                wf_vec3 m = wf_v3(l->bmin[0] + ((float)x + 0.5f + 0.5f * (float)wf_dir_dx[d]) * CS,
-                                  0.0f,
-                                  l->bmin[2] + ((float)z + 0.5f + 0.5f * (float)wf_dir_dz[d]) * CS);
+                wf_vec3 m =
+                    wf_v3(l->bmin[0] + ((float)x + 0.5f + 0.5f * (float)wf_dir_dx[d]) * CS, 0.0f,
+                          l->bmin[2] + ((float)z + 0.5f + 0.5f * (float)wf_dir_dz[d]) * CS);
                 bool found = false;
                 for (uint32_t p = 0; p < header(b)->poly_count && !found; ++p) {
                     const wf_tile_poly* poly = &polys(b)[p];
@@ -366,7 +365,8 @@ static void test_flat_square_is_one_quad(void** state) {
     // The mesh takes it as is.
     counting_allocator counter;
     counting_allocator_init(&counter);
-    wf_mesh_desc md = {.tile_width = 8.0f * CS, .tile_depth = 8.0f * CS,
+    wf_mesh_desc md = {.tile_width = 8.0f * CS,
+                       .tile_depth = 8.0f * CS,
                        .allocator = counting_allocator_hooks(&counter)};
     wf_mesh* mesh = NULL;
     assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
@@ -500,9 +500,8 @@ static void test_rim_stays_on_the_tile_edge(void** state) {
         for (uint32_t z = 0; z < 8; ++z) {
             for (uint32_t x = 0; x < 8; ++x) {
                 if (!cell_walkable(&t, x, z)) {
-                    assert_int_equal(covering(&b, ((float)x + 0.5f) * CS, ((float)z + 0.5f) * CS,
-                                              true),
-                                     0);
+                    assert_int_equal(
+                        covering(&b, ((float)x + 0.5f) * CS, ((float)z + 0.5f) * CS, true), 0);
                 }
             }
         }
@@ -641,9 +640,8 @@ static float longest_edge(const builder* b) {
 
 static void test_max_edge_length_splits_walls_and_borders(void** state) {
     (void)state;
-    static const char* const rows[] = {"################", "................",
-                                       "................", "................",
-                                       "................", "################"};
+    static const char* const rows[] = {"################", "................", "................",
+                                       "................", "................", "################"};
     test_layer t;
     draw_layer(&t, rows, 6, 0, 0);
     builder b;
@@ -685,7 +683,8 @@ static void test_two_tiles_connect_through_portals(void** state) {
 
     counting_allocator counter;
     counting_allocator_init(&counter);
-    wf_mesh_desc md = {.tile_width = 8.0f * CS, .tile_depth = 8.0f * CS,
+    wf_mesh_desc md = {.tile_width = 8.0f * CS,
+                       .tile_depth = 8.0f * CS,
                        .allocator = counting_allocator_hooks(&counter)};
     wf_mesh* mesh = NULL;
     assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
@@ -713,9 +712,9 @@ static void test_two_tiles_connect_through_portals(void** state) {
     // straight path bends round one of its corners.
     wf_straight_point points[16];
     uint32_t point_count = 0;
-    assert_int_equal(wf_query_find_straight_path(q, sp, ep, path, result.count, points, 16, 0,
-                                                 &point_count),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_find_straight_path(q, sp, ep, path, result.count, points, 16, 0, &point_count),
+        WF_OK);
     assert_true(point_count >= 3);
     wf_query_destroy(q);
     wf_mesh_destroy(mesh);
@@ -730,22 +729,14 @@ static void test_two_tiles_connect_through_portals(void** state) {
 
 static void draw_rooms(test_layer* t) {
     static const char* const rows[] = {
-        "................................",
-        ".######.........#######.........",
-        ".#....#.........#.....#....aaaa.",
-        ".#....#.........#.....#....aaaa.",
-        ".##..##.........###.###....aaaa.",
-        "................................",
-        "......########..................",
-        "......#......#.......1111.......",
-        "......#..##..#.......1221.......",
-        "......#......#.......1221.......",
-        "......###..###.......1111.......",
-        "................................",
-        "...#.....#.....#.....#.....#....",
-        "................................",
-        "..............bbbbbb............",
-        "..............bbbbbb............",
+        "................................", ".######.........#######.........",
+        ".#....#.........#.....#....aaaa.", ".#....#.........#.....#....aaaa.",
+        ".##..##.........###.###....aaaa.", "................................",
+        "......########..................", "......#......#.......1111.......",
+        "......#..##..#.......1221.......", "......#......#.......1221.......",
+        "......###..###.......1111.......", "................................",
+        "...#.....#.....#.....#.....#....", "................................",
+        "..............bbbbbb............", "..............bbbbbb............",
     };
     draw_layer(t, rows, 16, 2, 3);
 }

@@ -16,8 +16,8 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
-#include "tilecache/layer.h"
 #include "test_hooks.h"
+#include "tilecache/layer.h"
 
 #define WALKABLE_HEIGHT 10
 #define WALKABLE_CLIMB 4
@@ -39,7 +39,6 @@ typedef struct fixture {
     wf_arena arena; ///< the field's arrays, then the layers
     wf_compact_heightfield chf;
 } fixture;
-
 
 // A compact heightfield as wf_compact_build would make it: spans sorted by
 // floor in each cell, free height up to the next floor (255 at the top),
@@ -231,7 +230,7 @@ static void test_bridge_over_floor(void** state) {
     // The floor under the bridge keeps its links.
     assert_int_equal(ground->cons[2 + 2 * 6], 0x0F);
     static const uint8_t bridge_cons[2][6] = {{0x06, 0x07, 0x07, 0x07, 0x07, 0x03},
-                                               {0x0C, 0x0D, 0x0D, 0x0D, 0x0D, 0x09}};
+                                              {0x0C, 0x0D, 0x0D, 0x0D, 0x0D, 0x09}};
     for (uint32_t z = 0; z < 6; ++z) {
         for (uint32_t x = 0; x < 6; ++x) {
             uint32_t i = x + z * 6;
@@ -291,7 +290,8 @@ static void test_tall_ramp_is_split(void** state) {
                 // The last cell meets the border floor at 404 over the edge.
                 assert_int_equal(high->heights[i], 144);
             }
-            assert_true((low->heights[i] == WF_LAYER_EMPTY) != (high->heights[i] == WF_LAYER_EMPTY));
+            assert_true((low->heights[i] == WF_LAYER_EMPTY) !=
+                        (high->heights[i] == WF_LAYER_EMPTY));
         }
     }
     // -x link, +x portal (other layer), +z link, -z portal (border).
@@ -367,12 +367,12 @@ static void test_portals_between_layers(void** state) {
     assert_int_equal(set.count, 2);
     const wf_layer* lower = &set.layers[0];
     const wf_layer* upper = &set.layers[1];
-    static const uint8_t lower_heights[16] = {0, 0, 0, 0, 0, 0, 0, 0, //
+    static const uint8_t lower_heights[16] = {0, 0, 0, 0, 0,  0,  0,  0, //
                                               0, 0, 4, 8, 12, 16, 24, 24};
     static const uint8_t lower_cons[16] = {0x06, 0x07, 0x07, 0x05, 0x05, 0x05, 0x05, 0x01,
                                            0x0C, 0x0D, 0x0D, 0x05, 0x05, 0x05, 0x85, 0x81};
     static const uint8_t upper_cons[16] = {0, 0, 0, 0, 0x04, 0x05, 0x25, 0x21,
-                                           0, 0, 0, 0, 0, 0, 0, 0};
+                                           0, 0, 0, 0, 0,    0,    0,    0};
     assert_int_equal(lower->hmin, 0);
     assert_int_equal(lower->hmax, 24);
     assert_int_equal(upper->hmin, 24);
@@ -639,9 +639,8 @@ static int parse_recast_tiles(char* text, recast_tile* tiles, int max_tiles) {
             assert_int_equal(sscanf(p, "  layer%d", &index), 1);
             assert_true(index >= 0 && index < tile->layer_count);
             layer = &tile->layers[index];
-            assert_int_equal(sscanf(strstr(p, "hmin="), "hmin=%d hmax=%d", &layer->hmin,
-                                    &layer->hmax),
-                             2);
+            assert_int_equal(
+                sscanf(strstr(p, "hmin="), "hmin=%d hmax=%d", &layer->hmin, &layer->hmax), 2);
             p = strchr(p, '\n');
         } else if (strncmp(p, "  heights", 9) == 0) {
             p = read_grid(p, layer->heights);
@@ -652,8 +651,8 @@ static int parse_recast_tiles(char* text, recast_tile* tiles, int max_tiles) {
         } else if (*p != '\n' && *p != ' ') {
             assert_true(count < max_tiles);
             tile = &tiles[count++];
-            assert_int_equal(sscanf(p, "%63s tile=%d,%d tileSize=48 border=5 nlayers=%d", tile->mesh,
-                                    &tile->tile_x, &tile->tile_z, &tile->layer_count),
+            assert_int_equal(sscanf(p, "%63s tile=%d,%d tileSize=48 border=5 nlayers=%d",
+                                    tile->mesh, &tile->tile_x, &tile->tile_z, &tile->layer_count),
                              4);
             assert_true(tile->layer_count <= RECAST_MAX_LAYERS);
             p = strchr(p, '\n');

@@ -16,8 +16,8 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
-#include "wayfarer/tilecache.h"
 #include "test_hooks.h"
+#include "wayfarer/tilecache.h"
 
 typedef struct log_capture {
     char last[512];
@@ -30,7 +30,6 @@ static void capture_log(wf_log_level level, const char* message, void* user) {
     snprintf(c->last, sizeof c->last, "%s", message);
     c->count++;
 }
-
 
 /// Loads a private copy of exactly `size` bytes (nothing after it, so a read
 /// past the end shows under ASan) through a counting allocator. On failure
@@ -166,10 +165,10 @@ static void test_negative_indices_count_back_from_the_last_vertex(void** state) 
     counting_allocator ca;
     counting_allocator_init(&ca);
     const char* text = "v 0 0 0\nv 1 0 0\nv 2 0 0\n"
-                       "f -3 -2 -1\n"       // 0 1 2
+                       "f -3 -2 -1\n" // 0 1 2
                        "v 3 0 0\n"
-                       "f -1 -4 -2\n"       // 3 0 2
-                       "f 2 -1 -3 1\n";     // 1 3 1 0 -> (1 3 1) (1 1 0)
+                       "f -1 -4 -2\n"   // 3 0 2
+                       "f 2 -1 -3 1\n"; // 1 3 1 0 -> (1 3 1) (1 1 0)
     wf_geom_data* g = load_ok(text, &ca);
     wf_geom v = wf_geom_data_view(g);
     assert_int_equal(v.vert_count, 4);
@@ -300,12 +299,12 @@ static void test_damage_is_rejected_with_its_line(void** state) {
         {"v 0 inf 0\n", 1},
         {"v 0 0 -infinity\n", 1},
         {"v 0x10 0 0\n", 1},
-        {"v 1e39 0 0\n", 1},         // finite double, not a finite float
+        {"v 1e39 0 0\n", 1}, // finite double, not a finite float
         {"v -1e300 0 0\n", 1},
         {"v 0 0 1234567890123456789012345678901234567890123456789012345678901234567890\n", 1},
-        {"v 1 2 3 1 2 3 4 5\n", 1},  // more than w or a colour
+        {"v 1 2 3 1 2 3 4 5\n", 1}, // more than w or a colour
         {"v 1 2 3 w\n", 1},
-        {"f 1 2 3\n", 1},            // no vertices yet
+        {"f 1 2 3\n", 1}, // no vertices yet
         {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 0 1 2\n", 4},
         {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 4\n", 4},
         {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf -4 1 2\n", 4},

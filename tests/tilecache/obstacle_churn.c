@@ -125,9 +125,8 @@ static void setup_level(churn* c) {
     wf_mesh_desc md = wf_tilecache_mesh_desc(c->tc);
     assert_int_equal(wf_mesh_create(&md, &c->mesh), WF_OK);
     assert_true(wf_succeeded(wf_tilecache_build_navmesh(c->tc, c->mesh)));
-    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = c->mesh, .max_nodes = 8192},
-                                     &c->query),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_create(&(wf_query_desc){.mesh = c->mesh, .max_nodes = 8192}, &c->query), WF_OK);
     const wf_query_filter filter = wf_query_filter_defaults();
     wf_rng rng = wf_rng_make(2026, 5);
     for (uint32_t i = 0; i < POINT_COUNT; ++i) {
@@ -203,8 +202,8 @@ static void query_path(churn* c, wf_rng* rng) {
         return;
     }
     wf_path_result pr;
-    wf_status s = wf_query_find_path(c->query, start, goal, sp, gp, &filter, c->corridor,
-                                     MAX_CORRIDOR, &pr);
+    wf_status s =
+        wf_query_find_path(c->query, start, goal, sp, gp, &filter, c->corridor, MAX_CORRIDOR, &pr);
     assert_true(s == WF_OK || s == WF_PARTIAL);
     assert_true(pr.count >= 1 && pr.count <= MAX_CORRIDOR);
     assert_true(c->corridor[0].bits == start.bits);
@@ -216,8 +215,8 @@ static void query_path(churn* c, wf_rng* rng) {
     c->paths_partial += s == WF_PARTIAL;
     wf_straight_point points[MAX_STRAIGHT];
     uint32_t n = 0;
-    s = wf_query_find_straight_path(c->query, sp, gp, c->corridor, pr.count, points,
-                                    MAX_STRAIGHT, 0, &n);
+    s = wf_query_find_straight_path(c->query, sp, gp, c->corridor, pr.count, points, MAX_STRAIGHT,
+                                    0, &n);
     assert_true(wf_succeeded(s));
     assert_true(n >= 1);
 }
@@ -428,8 +427,7 @@ static void test_churn(void** state) {
     size_t grown = layer_blob_bytes(c->tc) - start_blobs;
     printf("# live bytes: %ld at the start, %ld at the end; layer tile memory grew by %zu;"
            " %lu allocations during the churn\n",
-           start_bytes, (long)c->alloc.live_bytes, grown,
-           c->alloc.allocations - start_allocations);
+           start_bytes, (long)c->alloc.live_bytes, grown, c->alloc.allocations - start_allocations);
     assert_true(layer_blob_bytes(c->tc) >= start_blobs);
     assert_int_equal((long)c->alloc.live_bytes, start_bytes + (long)grown);
 

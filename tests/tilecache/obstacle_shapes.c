@@ -116,8 +116,7 @@ static wf_obstacle_desc prism(const float* xz, uint32_t n, float y, float h) {
 }
 
 /// Checks the desc, stamps it alone into a fresh layer.
-static void stamp_alone(test_layer* t, const wf_obstacle_desc* d, float agent_radius,
-                        float climb) {
+static void stamp_alone(test_layer* t, const wf_obstacle_desc* d, float agent_radius, float climb) {
     init_layer(t);
     assert_int_equal(wf_obstacle_desc_check(d), WF_OK);
     wf_obstacle_stamp s;
@@ -132,9 +131,8 @@ static void test_cylinder(void** state) {
     // neighbours (distance 1); the diagonals are sqrt(2) away.
     wf_obstacle_desc d = cylinder(4.5f, 0.0f, 4.5f, 1.2f, 2.0f);
     stamp_alone(&t, &d, 0.0f, 0.0f);
-    const char* plus[SIDE] = {"..........", "..........", ".......o..", "....#.....",
-                              "...###....", "....#.....", "..........", "..........",
-                              "..........", ".........."};
+    const char* plus[SIDE] = {"..........", "..........", ".......o..", "....#.....", "...###....",
+                              "....#.....", "..........", "..........", "..........", ".........."};
     check_cells(&t.layer, plus);
     // Agent radius 0.5: radius 1.7 takes the diagonals (1.41), not the
     // cells 2 away.
@@ -149,18 +147,16 @@ static void test_axis_box(void** state) {
     (void)state;
     test_layer t;
     // |dx| <= 1.2 from x = 2.5: centres 1.5..3.5; |dz| <= 0.4: row 6 only.
-    wf_obstacle_desc d = box(WF_OBSTACLE_BOX, wf_v3(2.5f, 0.5f, 6.5f), wf_v3(1.2f, 1.0f, 0.4f),
-                             0.0f);
+    wf_obstacle_desc d =
+        box(WF_OBSTACLE_BOX, wf_v3(2.5f, 0.5f, 6.5f), wf_v3(1.2f, 1.0f, 0.4f), 0.0f);
     stamp_alone(&t, &d, 0.0f, 0.0f);
-    const char* thin[SIDE] = {"..........", "..........", ".......o..", "..........",
-                              "..........", "..........", ".###......", "..........",
-                              "..........", ".........."};
+    const char* thin[SIDE] = {"..........", "..........", ".......o..", "..........", "..........",
+                              "..........", ".###......", "..........", "..........", ".........."};
     check_cells(&t.layer, thin);
     // Radius 0.7: 1.9 along x (still 3 columns), 1.1 along z (3 rows).
     stamp_alone(&t, &d, 0.7f, 0.0f);
-    const char* wide[SIDE] = {"..........", "..........", ".......o..", "..........",
-                              "..........", ".###......", ".###......", ".###......",
-                              "..........", ".........."};
+    const char* wide[SIDE] = {"..........", "..........", ".......o..", "..........", "..........",
+                              ".###......", ".###......", ".###......", "..........", ".........."};
     check_cells(&t.layer, wide);
 }
 
@@ -186,16 +182,14 @@ static void test_oriented_box(void** state) {
     // +45 degrees its long axis runs along (1, -1) ...
     d.half_extents = wf_v3(2.5f, 1.0f, 0.3f);
     stamp_alone(&t, &d, 0.0f, 0.0f);
-    const char* anti[SIDE] = {"..........", "..........", ".......o..", ".....#....",
-                              "....#.....", "...#......", "..........", "..........",
-                              "..........", ".........."};
+    const char* anti[SIDE] = {"..........", "..........", ".......o..", ".....#....", "....#.....",
+                              "...#......", "..........", "..........", "..........", ".........."};
     check_cells(&t.layer, anti);
     // ... and at -45 degrees along (1, 1).
     d.yaw = -PI_F / 4.0f;
     stamp_alone(&t, &d, 0.0f, 0.0f);
-    const char* diag[SIDE] = {"..........", "..........", ".......o..", "...#......",
-                              "....#.....", ".....#....", "..........", "..........",
-                              "..........", ".........."};
+    const char* diag[SIDE] = {"..........", "..........", ".......o..", "...#......", "....#.....",
+                              ".....#....", "..........", "..........", "..........", ".........."};
     check_cells(&t.layer, diag);
     // A quarter turn lays a 2.2 x 0.3 box along z: 5 cells of column 4.
     d.half_extents = wf_v3(2.2f, 1.0f, 0.3f);
@@ -214,9 +208,8 @@ static void test_prism_triangle(void** state) {
     // x, z >= 2 and x + z <= 8 (5 + 4 + 3 + 2 + 1 = 15 cells).
     const float clockwise[] = {1.8f, 1.8f, 7.4f, 1.8f, 1.8f, 7.4f};
     const float counter[] = {1.8f, 1.8f, 1.8f, 7.4f, 7.4f, 1.8f};
-    const char* tri[SIDE] = {"..........", "..........", "..#####o..", "..####....",
-                             "..###.....", "..##......", "..#.......", "..........",
-                             "..........", ".........."};
+    const char* tri[SIDE] = {"..........", "..........", "..#####o..", "..####....", "..###.....",
+                             "..##......", "..#.......", "..........", "..........", ".........."};
     wf_obstacle_desc d = prism(clockwise, 3, 0.0f, 1.0f);
     assert_true(wf_v2_triangle_area2(d.verts[0], d.verts[1], d.verts[2]) < 0.0f);
     stamp_alone(&t, &d, 0.0f, 0.0f);
@@ -229,9 +222,8 @@ static void test_prism_triangle(void** state) {
     // corners (1, 1), (7, 1), (1, 7) within 0.42 of a vertex); the cells
     // past the hypotenuse are 0.57 from it: x, z >= 1, x + z <= 8, 28 cells.
     stamp_alone(&t, &d, 0.5f, 0.0f);
-    const char* wide[SIDE] = {"..........", ".#######..", ".######o..", ".#####....",
-                              ".####.....", ".###......", ".##.......", ".#........",
-                              "..........", ".........."};
+    const char* wide[SIDE] = {"..........", ".#######..", ".######o..", ".#####....", ".####.....",
+                              ".###......", ".##.......", ".#........", "..........", ".........."};
     check_cells(&t.layer, wide);
 }
 
@@ -249,26 +241,24 @@ static void test_prism_16gon(void** state) {
     test_layer t;
     wf_obstacle_desc d = prism(xz, 16, -0.5f, 1.0f);
     stamp_alone(&t, &d, 0.0f, 0.0f);
-    const char* disc[SIDE] = {"..........", "..........", "...###.o..", "..#####...",
-                              "..#####...", "..#####...", "...###....", "..........",
-                              "..........", ".........."};
+    const char* disc[SIDE] = {"..........", "..........", "...###.o..", "..#####...", "..#####...",
+                              "..#####...", "...###....", "..........", "..........", ".........."};
     check_cells(&t.layer, disc);
 }
 
 static void test_paint_and_carve_order(void** state) {
     (void)state;
     test_layer t;
-    wf_obstacle_desc paint = box(WF_OBSTACLE_BOX, wf_v3(2.5f, 0.0f, 2.5f),
-                                 wf_v3(1.2f, 1.0f, 1.2f), 0.0f);
+    wf_obstacle_desc paint =
+        box(WF_OBSTACLE_BOX, wf_v3(2.5f, 0.0f, 2.5f), wf_v3(1.2f, 1.0f, 1.2f), 0.0f);
     paint.paint = true;
     paint.area = 5;
     wf_obstacle_desc carve = cylinder(3.5f, -0.5f, 3.5f, 0.6f, 1.0f);
     wf_obstacle_stamp s[3];
     wf_obstacle_make_stamp(&paint, 0.0f, 0.0f, &s[0]);
     wf_obstacle_make_stamp(&carve, 0.0f, 0.0f, &s[1]);
-    const char* both[SIDE] = {"..........", ".555......", ".555...o..", ".55#......",
-                              "..........", "..........", "..........", "..........",
-                              "..........", ".........."};
+    const char* both[SIDE] = {"..........", ".555......", ".555...o..", ".55#......", "..........",
+                              "..........", "..........", "..........", "..........", ".........."};
     // Carve wins whichever comes first.
     init_layer(&t);
     wf_obstacle_stamp_layer(&t.layer, s, 2);
@@ -279,8 +269,8 @@ static void test_paint_and_carve_order(void** state) {
     check_cells(&t.layer, both);
     // A later paint over an earlier one wins; cells that were never
     // walkable stay so under paint.
-    wf_obstacle_desc mud = box(WF_OBSTACLE_BOX, wf_v3(3.5f, 0.0f, 1.5f), wf_v3(1.2f, 1.0f, 0.4f),
-                               0.0f);
+    wf_obstacle_desc mud =
+        box(WF_OBSTACLE_BOX, wf_v3(3.5f, 0.0f, 1.5f), wf_v3(1.2f, 1.0f, 0.4f), 0.0f);
     mud.paint = true;
     mud.area = 9;
     wf_obstacle_make_stamp(&mud, 0.0f, 0.0f, &s[2]);
@@ -300,18 +290,14 @@ static void test_vertical_range(void** state) {
     // h = 4, y = 2. Climb 0.5.
     const float climb = 0.5f;
     wf_obstacle_desc d = cylinder(5.0f, 1.6f, 5.0f, 20.0f, 1.0f);
-    const char* high[SIDE] = {".....#####", ".....#####", ".....##o##", ".....#####",
-                              ".....#####", ".....#####", ".....#####", ".....#####",
-                              ".....#####", ".....#####"};
-    const char* low[SIDE] = {"#####.....", "#####.....", "#####..o..", "#####.....",
-                             "#####.....", "#####.....", "#####.....", "#####.....",
-                             "#####.....", "#####....."};
-    const char* all[SIDE] = {"##########", "##########", "#######o##", "##########",
-                             "##########", "##########", "##########", "##########",
-                             "##########", "##########"};
-    const char* none[SIDE] = {"..........", "..........", ".......o..", "..........",
-                              "..........", "..........", "..........", "..........",
-                              "..........", ".........."};
+    const char* high[SIDE] = {".....#####", ".....#####", ".....##o##", ".....#####", ".....#####",
+                              ".....#####", ".....#####", ".....#####", ".....#####", ".....#####"};
+    const char* low[SIDE] = {"#####.....", "#####.....", "#####..o..", "#####.....", "#####.....",
+                             "#####.....", "#####.....", "#####.....", "#####.....", "#####....."};
+    const char* all[SIDE] = {"##########", "##########", "#######o##", "##########", "##########",
+                             "##########", "##########", "##########", "##########", "##########"};
+    const char* none[SIDE] = {"..........", "..........", ".......o..", "..........", "..........",
+                              "..........", "..........", "..........", "..........", ".........."};
     struct {
         wf_obstacle_desc desc;
         const char* const* want;
@@ -369,9 +355,8 @@ static void test_empty_cells_untouched(void** state) {
     wf_obstacle_stamp s;
     wf_obstacle_make_stamp(&d, 0.0f, 0.0f, &s);
     wf_obstacle_stamp_layer(&t.layer, &s, 1);
-    const char* ring[SIDE] = {"..........", ".......7..", "......7o_.", ".......7..",
-                              "..........", "..........", "..........", "..........",
-                              "..........", ".........."};
+    const char* ring[SIDE] = {"..........", ".......7..", "......7o_.", ".......7..", "..........",
+                              "..........", "..........", "..........", "..........", ".........."};
     check_cells(&t.layer, ring);
     assert_int_equal(t.heights[2 * SIDE + 7], WF_LAYER_EMPTY);
     // Heights are never written.
@@ -403,12 +388,10 @@ static void test_layer_edges(void** state) {
     check_cells(&t.layer, corner);
     // Centred in the neighbouring tile: (10.5, 10.5) is sqrt(2) away, out
     // for radius 1.2, in for 1.5.
-    const char* none[SIDE] = {"..........", "..........", ".......o..", "..........",
-                              "..........", "..........", "..........", "..........",
-                              "..........", ".........."};
-    const char* one[SIDE] = {"#.........", "..........", ".......o..", "..........",
-                             "..........", "..........", "..........", "..........",
-                             "..........", ".........."};
+    const char* none[SIDE] = {"..........", "..........", ".......o..", "..........", "..........",
+                              "..........", "..........", "..........", "..........", ".........."};
+    const char* one[SIDE] = {"#.........", "..........", ".......o..", "..........", "..........",
+                             "..........", "..........", "..........", "..........", ".........."};
     d.position = wf_v3(9.5f, 0.0f, 9.5f);
     init_tile_1_1(&t);
     wf_obstacle_make_stamp(&d, 0.0f, 0.0f, &s);
@@ -425,13 +408,12 @@ static void test_layer_edges(void** state) {
     wf_obstacle_make_stamp(&far, 0.0f, 0.0f, &s);
     wf_obstacle_stamp_layer(&t.layer, &s, 1);
     check_cells(&t.layer, none);
-    wf_obstacle_desc huge = box(WF_OBSTACLE_BOX, wf_v3(0.0f, 0.0f, 0.0f),
-                                wf_v3(1e30f, 1.0f, 1e30f), 0.0f);
+    wf_obstacle_desc huge =
+        box(WF_OBSTACLE_BOX, wf_v3(0.0f, 0.0f, 0.0f), wf_v3(1e30f, 1.0f, 1e30f), 0.0f);
     wf_obstacle_make_stamp(&huge, 0.0f, 0.0f, &s);
     wf_obstacle_stamp_layer(&t.layer, &s, 1);
-    const char* all[SIDE] = {"##########", "##########", "#######o##", "##########",
-                             "##########", "##########", "##########", "##########",
-                             "##########", "##########"};
+    const char* all[SIDE] = {"##########", "##########", "#######o##", "##########", "##########",
+                             "##########", "##########", "##########", "##########", "##########"};
     check_cells(&t.layer, all);
     // No stamps: nothing.
     init_layer(&t);
@@ -451,8 +433,8 @@ static void test_stamp_bounds(void** state) {
     assert_true(s.bmax[0] == 1.75f && s.bmax[1] == 4.0f && s.bmax[2] == 3.75f);
     assert_true(s.radius == 0.75f && s.cx == 1.0f && s.cz == 3.0f);
     // Box: centre +- half (+ agent radius on XZ).
-    wf_obstacle_desc b = box(WF_OBSTACLE_BOX, wf_v3(1.0f, 2.0f, 3.0f), wf_v3(1.0f, 0.5f, 2.0f),
-                             0.0f);
+    wf_obstacle_desc b =
+        box(WF_OBSTACLE_BOX, wf_v3(1.0f, 2.0f, 3.0f), wf_v3(1.0f, 0.5f, 2.0f), 0.0f);
     b.paint = true;
     b.area = 12;
     wf_obstacle_make_stamp(&b, 0.25f, 0.5f, &s);
@@ -660,14 +642,15 @@ static void test_bad_descs(void** state) {
     // Boxes: every half extent finite and positive; the oriented one's yaw
     // finite (the axis box ignores yaw).
     for (int shape = WF_OBSTACLE_BOX; shape <= WF_OBSTACLE_ORIENTED_BOX; ++shape) {
-        wf_obstacle_desc b = box((wf_obstacle_shape)shape, wf_v3(1.0f, 0.0f, 1.0f),
-                                 wf_v3(1.0f, 1.0f, 1.0f), 0.3f);
+        wf_obstacle_desc b =
+            box((wf_obstacle_shape)shape, wf_v3(1.0f, 0.0f, 1.0f), wf_v3(1.0f, 1.0f, 1.0f), 0.3f);
         assert_int_equal(wf_obstacle_desc_check(&b), WF_OK);
         for (uint32_t k = 0; k < 5; ++k) {
             for (uint32_t axis = 0; axis < 3; ++axis) {
                 d = b;
-                float* h = axis == 0 ? &d.half_extents.x
-                                     : axis == 1 ? &d.half_extents.y : &d.half_extents.z;
+                float* h = axis == 0   ? &d.half_extents.x
+                           : axis == 1 ? &d.half_extents.y
+                                       : &d.half_extents.z;
                 *h = bad_sizes[k];
                 expect_invalid(&d);
             }

@@ -15,10 +15,9 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_hooks.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/tilecache.h"
-#include "test_hooks.h"
-
 
 /// World of GRID x GRID one-metre cells at y = 0, tiles of 8 m: 6 x 6
 /// tiles, one layer each. Cells with x >= blocked_from are walls.
@@ -192,8 +191,8 @@ static void test_remove(void** state) {
     assert_memory_equal(r->old_bmax, stamp_a.bmax, sizeof r->old_bmax);
     assert_int_equal(tc->obstacles[r->slot].state, WF_OBSTACLE_FREE);
     // Another kind's id, a made-up generation, a slot past the end, null.
-    wf_obstacle_id agent = {wf_id_make(wf_id_index(b.bits), wf_id_generation(b.bits),
-                                       WF_ID_KIND_AGENT)};
+    wf_obstacle_id agent = {
+        wf_id_make(wf_id_index(b.bits), wf_id_generation(b.bits), WF_ID_KIND_AGENT)};
     assert_int_equal(wf_tilecache_remove_obstacle(tc, agent), WF_ERR_WRONG_KIND);
     assert_int_equal(wf_tilecache_get_obstacle(tc, agent, &got), WF_ERR_WRONG_KIND);
     assert_int_equal(wf_tilecache_move_obstacle(tc, agent, &d), WF_ERR_WRONG_KIND);
@@ -561,16 +560,11 @@ static void test_no_allocation(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_add_get_count),
-        cmocka_unit_test(test_remove),
-        cmocka_unit_test(test_move),
-        cmocka_unit_test(test_outside_every_tile),
-        cmocka_unit_test(test_queue_full),
-        cmocka_unit_test(test_request_ring),
-        cmocka_unit_test(test_max_obstacles),
-        cmocka_unit_test(test_bad_descs),
-        cmocka_unit_test(test_huge_obstacle),
-        cmocka_unit_test(test_bounds_helpers),
+        cmocka_unit_test(test_add_get_count), cmocka_unit_test(test_remove),
+        cmocka_unit_test(test_move),          cmocka_unit_test(test_outside_every_tile),
+        cmocka_unit_test(test_queue_full),    cmocka_unit_test(test_request_ring),
+        cmocka_unit_test(test_max_obstacles), cmocka_unit_test(test_bad_descs),
+        cmocka_unit_test(test_huge_obstacle), cmocka_unit_test(test_bounds_helpers),
         cmocka_unit_test(test_no_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,8 +14,8 @@
 
 #include "counting_allocator.h"
 #include "navcore/arena.h"
-#include "tilecache/heightfield.h"
 #include "test_hooks.h"
+#include "tilecache/heightfield.h"
 
 #define ARENA_BYTES (256u * 1024u)
 #define MAX_COLUMN 8
@@ -45,7 +45,6 @@ static int teardown(void** state) {
     return 0;
 }
 
-
 /// A field of width x depth cells of size cs (cell (x, z) covers
 /// [x * cs, (x + 1) * cs) on each axis from the origin), y from 0 to top.
 static wf_heightfield make_field(fixture* f, int32_t width, int32_t depth, float cs, float ch,
@@ -53,9 +52,9 @@ static wf_heightfield make_field(fixture* f, int32_t width, int32_t depth, float
     const float bmin[3] = {0.0f, 0.0f, 0.0f};
     const float bmax[3] = {(float)width * cs, top, (float)depth * cs};
     wf_heightfield hf;
-    assert_int_equal(wf_heightfield_init(&hf, &f->arena, width, depth, bmin, bmax, cs, ch,
-                                         span_capacity),
-                     WF_OK);
+    assert_int_equal(
+        wf_heightfield_init(&hf, &f->arena, width, depth, bmin, bmax, cs, ch, span_capacity),
+        WF_OK);
     return hf;
 }
 
@@ -563,9 +562,9 @@ static void test_rasterize_rejects_bad_input(void** state) {
     const uint8_t edge_areas[] = {63, WF_AREA_NULL};
     g.tri_areas = edge_areas;
     assert_int_equal(wf_rasterize_triangles(&hf, &g, 45.0f, 1), WF_OK);
-    assert_single(&hf, 0, 2, 4, 5, 63);             // first triangle only
-    assert_single(&hf, 2, 0, 4, 5, WF_AREA_NULL);   // second triangle only
-    assert_single(&hf, 1, 1, 4, 5, 63);             // both: walkable wins
+    assert_single(&hf, 0, 2, 4, 5, 63);           // first triangle only
+    assert_single(&hf, 2, 0, 4, 5, WF_AREA_NULL); // second triangle only
+    assert_single(&hf, 1, 1, 4, 5, 63);           // both: walkable wins
 }
 
 static void test_degenerate_triangles(void** state) {

@@ -200,8 +200,8 @@ static void test_every_level_builds(void** state) {
     if (text == NULL) {
         skip();
     }
-    static const char* const meshes[] = {"dungeon.obj",    "nav_test.obj", "house.obj",
-                                         "bridge.obj",     "convex.obj",   "undulating.obj"};
+    static const char* const meshes[] = {"dungeon.obj", "nav_test.obj", "house.obj",
+                                         "bridge.obj",  "convex.obj",   "undulating.obj"};
     for (size_t m = 0; m < sizeof meshes / sizeof meshes[0]; ++m) {
         level l;
         if (!load_level(meshes[m], 48, &l)) {

@@ -23,9 +23,9 @@ static inline void hf_setup(hf_fixture* f, int32_t width, int32_t depth, const f
     counting_allocator_init(&f->ca);
     f->allocator = counting_allocator_hooks(&f->ca);
     assert_int_equal(wf_arena_create(&f->arena, &f->allocator, 1u << 16), WF_OK);
-    assert_int_equal(wf_heightfield_init(&f->hf, &f->arena, width, depth, bmin, bmax, cs, ch,
-                                         span_capacity),
-                     WF_OK);
+    assert_int_equal(
+        wf_heightfield_init(&f->hf, &f->arena, width, depth, bmin, bmax, cs, ch, span_capacity),
+        WF_OK);
 }
 
 static inline void hf_teardown(hf_fixture* f) {
@@ -35,8 +35,7 @@ static inline void hf_teardown(hf_fixture* f) {
 
 /// Column (x, z) must hold exactly the spans given as (smin, smax, area)
 /// triples, bottom up; count 0 = an empty column.
-static inline void assert_column(const wf_heightfield* hf, int32_t x, int32_t z, int count,
-                                 ...) {
+static inline void assert_column(const wf_heightfield* hf, int32_t x, int32_t z, int count, ...) {
     va_list args;
     va_start(args, count);
     uint32_t s = hf->columns[x + z * hf->width];
@@ -50,8 +49,8 @@ static inline void assert_column(const wf_heightfield* hf, int32_t x, int32_t z,
         assert_int_not_equal(s, WF_NO_SPAN);
         const wf_span* span = &hf->spans[s];
         if (span->smin != smin || span->smax != smax || span->area != area) {
-            print_error("column (%d, %d) span %d: [%u, %u) area %u, expected [%d, %d) area %d\n",
-                        x, z, i, span->smin, span->smax, span->area, smin, smax, area);
+            print_error("column (%d, %d) span %d: [%u, %u) area %u, expected [%d, %d) area %d\n", x,
+                        z, i, span->smin, span->smax, span->area, smin, smax, area);
         }
         assert_int_equal(span->smin, smin);
         assert_int_equal(span->smax, smax);

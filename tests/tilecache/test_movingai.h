@@ -90,7 +90,7 @@ typedef struct movingai_run {
     size_t count;
     wf_mesh* mesh;
     wf_query* query;
-    wf_poly_ref* corridor;    ///< MOVINGAI_MAX_CORRIDOR refs
+    wf_poly_ref* corridor;     ///< MOVINGAI_MAX_CORRIDOR refs
     wf_straight_point* points; ///< MOVINGAI_MAX_STRAIGHT points
 } movingai_run;
 

@@ -196,12 +196,12 @@ static inline route world_route(world* w, wf_vec3 a, wf_vec3 b, const wf_query_f
     route r;
     memset(&r, 0, sizeof r);
     wf_path_result pr;
-    r.status = wf_query_find_path(w->q, world_poly_at(w, a), world_poly_at(w, b), a, b, f,
-                                  r.polys, 256, &pr);
+    r.status = wf_query_find_path(w->q, world_poly_at(w, a), world_poly_at(w, b), a, b, f, r.polys,
+                                  256, &pr);
     r.poly_count = pr.count;
-    assert_int_equal(wf_query_find_straight_path(w->q, a, b, r.polys, pr.count, r.points, 64, 0,
-                                                 &r.point_count),
-                     WF_OK);
+    assert_int_equal(
+        wf_query_find_straight_path(w->q, a, b, r.polys, pr.count, r.points, 64, 0, &r.point_count),
+        WF_OK);
     for (uint32_t i = 1; i < r.point_count; ++i) {
         r.length += wf_v2_distance(r.points[i - 1].pos, r.points[i].pos);
     }
@@ -237,9 +237,9 @@ static inline void assert_same_tiles(const wf_mesh* a, const wf_mesh* b) {
     for (uint32_t i = 0; i < n; ++i) {
         const wf_mesh_tile* ta = mesh_tile_of(a, refs[i]);
         wf_tile_ref other;
-        assert_int_equal(wf_mesh_find_tile(b, ta->header->tile_x, ta->header->tile_z,
-                                           ta->header->layer, &other),
-                         WF_OK);
+        assert_int_equal(
+            wf_mesh_find_tile(b, ta->header->tile_x, ta->header->tile_z, ta->header->layer, &other),
+            WF_OK);
         const wf_mesh_tile* tb = mesh_tile_of(b, other);
         assert_int_equal(ta->size, tb->size);
         assert_int_equal(ta->header->runtime_offset, tb->header->runtime_offset);
@@ -250,7 +250,7 @@ static inline void assert_same_tiles(const wf_mesh* a, const wf_mesh* b) {
 /// A second cache of the same level with `descs` applied, its navmesh made
 /// by wf_tilecache_build_navmesh alone, compared with `mesh`.
 static inline void assert_equals_fresh_build(const level* l, const wf_mesh* mesh,
-                                      const wf_obstacle_desc* descs, uint32_t count) {
+                                             const wf_obstacle_desc* descs, uint32_t count) {
     wf_tilecache* tc = level_cache(l, no_jobs(), NULL);
     wf_mesh* scratch = cache_mesh(tc);
     for (uint32_t i = 0; i < count; ++i) {

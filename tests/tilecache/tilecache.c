@@ -17,13 +17,12 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_hooks.h"
 #include "test_scene.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
-#include "test_hooks.h"
-
 
 static wf_tilecache* make_cache_with(const wf_tilecache_params* params, counting_allocator* c,
                                      wf_job_system jobs, uint32_t max_layers) {
@@ -178,9 +177,10 @@ static void test_params_whose_sizes_overflow(void** state) {
     wf_mesh_destroy(mesh);
     wf_tilecache_destroy(tc);
     // Input past +-1e30 m with the bounds left to it: refused by the build.
-    tc = make_cache(&(wf_tilecache_params){.cell_size = 1.0f, .cell_height = 1.0f,
-                                            .tile_size = 16, .max_verts_per_poly = 6},
-                    NULL);
+    tc = make_cache(
+        &(wf_tilecache_params){
+            .cell_size = 1.0f, .cell_height = 1.0f, .tile_size = 16, .max_verts_per_poly = 6},
+        NULL);
     s->tri_count = s->vert_count = 0;
     scene_floor(s, -3e38f, 0.0f, -3e38f + 1e37f, 4.0f, 0.0f);
     assert_int_equal(wf_tilecache_build_geom(tc, scene_geom(s), NULL, 0), WF_ERR_INVALID_ARG);
@@ -231,20 +231,48 @@ static void test_create_rejects_bad_desc(void** state) {
         wf_tilecache_desc d = good;
         wf_tilecache_params* p = &d.params;
         switch (k) {
-        case 0: p->cell_size = 0.0f; break;
-        case 1: p->cell_height = NAN; break;
-        case 2: p->tile_size = 0; break;
-        case 3: p->tile_size = 256; break; // layers are at most 255 cells
-        case 4: p->max_verts_per_poly = 2; break;
-        case 5: p->max_verts_per_poly = WF_MAX_VERTS_PER_POLY + 1; break;
-        case 6: p->agent_max_slope = 91.0f; break;
-        case 7: p->agent_radius = -0.25f; break;
-        case 8: p->bmin = wf_v3(1.0f, 0.0f, 0.0f), p->bmax = wf_v3(1.0f, 1.0f, 1.0f); break;
-        case 9: p->bmin = wf_v3(0.0f, 2.0f, 0.0f), p->bmax = wf_v3(1.0f, 1.0f, 1.0f); break;
-        case 10: p->agent_height = 64.0f; break; // 256 cells of 0.25: above a byte
-        case 11: d.codec.max_compressed_size = dummy_bound; break; // half a codec
-        case 12: d.jobs.enqueue = dummy_enqueue; break;            // no wait
-        case 13: d.allocator.alloc = dummy_alloc; break;           // no free
+        case 0:
+            p->cell_size = 0.0f;
+            break;
+        case 1:
+            p->cell_height = NAN;
+            break;
+        case 2:
+            p->tile_size = 0;
+            break;
+        case 3:
+            p->tile_size = 256;
+            break; // layers are at most 255 cells
+        case 4:
+            p->max_verts_per_poly = 2;
+            break;
+        case 5:
+            p->max_verts_per_poly = WF_MAX_VERTS_PER_POLY + 1;
+            break;
+        case 6:
+            p->agent_max_slope = 91.0f;
+            break;
+        case 7:
+            p->agent_radius = -0.25f;
+            break;
+        case 8:
+            p->bmin = wf_v3(1.0f, 0.0f, 0.0f), p->bmax = wf_v3(1.0f, 1.0f, 1.0f);
+            break;
+        case 9:
+            p->bmin = wf_v3(0.0f, 2.0f, 0.0f), p->bmax = wf_v3(1.0f, 1.0f, 1.0f);
+            break;
+        case 10:
+            p->agent_height = 64.0f;
+            break; // 256 cells of 0.25: above a byte
+        case 11:
+            d.codec.max_compressed_size = dummy_bound;
+            break; // half a codec
+        case 12:
+            d.jobs.enqueue = dummy_enqueue;
+            break; // no wait
+        case 13:
+            d.allocator.alloc = dummy_alloc;
+            break; // no free
         }
         assert_int_equal(wf_tilecache_create(&d, &tc), WF_ERR_INVALID_ARG);
     }
@@ -629,12 +657,12 @@ static void test_mesh_matches(const wf_tilecache* tc, const wf_mesh* mesh) {
         float dx, dz, width;
         bool matches;
     } cases[] = {
-        {0.0f, 0.0f, 1.0f, true},     // a second mesh from the same desc
-        {1.0f, -2.0f, 1.0f, false},   // whole tiles off: other cell numbers
-        {0.5f, 0.0f, 1.0f, false},    // half a tile off in x
-        {0.0f, 0.25f, 1.0f, false},   // a quarter off in z
-        {0.0f, 0.0f, 2.0f, false},    // tiles twice as wide
-        {0.0f, 0.0f, 0.75f, false},   // narrower tiles
+        {0.0f, 0.0f, 1.0f, true},   // a second mesh from the same desc
+        {1.0f, -2.0f, 1.0f, false}, // whole tiles off: other cell numbers
+        {0.5f, 0.0f, 1.0f, false},  // half a tile off in x
+        {0.0f, 0.25f, 1.0f, false}, // a quarter off in z
+        {0.0f, 0.0f, 2.0f, false},  // tiles twice as wide
+        {0.0f, 0.0f, 0.75f, false}, // narrower tiles
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         wf_mesh_desc md = base;
@@ -838,10 +866,10 @@ static void test_hostile_layer_outgrows_worker_scratch(void** state) {
         for (int x = 0; x < N; x += 3) {
             wf_poly_ref r;
             wf_vec3 at;
-            assert_int_equal(wf_query_find_nearest_poly(q, wf_v3((float)x + 0.5f, -1.0f,
-                                                                 (float)z + 0.5f),
-                                                        wf_v3(0.1f, 0.5f, 0.1f), &f, &r, &at),
-                             WF_OK);
+            assert_int_equal(
+                wf_query_find_nearest_poly(q, wf_v3((float)x + 0.5f, -1.0f, (float)z + 0.5f),
+                                           wf_v3(0.1f, 0.5f, 0.1f), &f, &r, &at),
+                WF_OK);
             uint8_t area = 99;
             assert_int_equal(wf_mesh_get_poly_area(mesh, r, &area), WF_OK);
             assert_int_equal(area, areas[z * N + x]);

@@ -14,11 +14,10 @@
 
 #include <cmocka.h>
 
+#include "test_hooks.h"
 #include "test_world.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/rng.h"
-#include "test_hooks.h"
-
 
 /* ---------------------------------------------------------------------------
  * Obstacles and paths

@@ -15,8 +15,8 @@
 
 #include "counting_allocator.h"
 #include "test_heightfield.h"
-#include "tilecache/heightfield.h"
 #include "test_hooks.h"
+#include "tilecache/heightfield.h"
 
 /// solid[x + z * sx + y * sx * sz]
 static size_t cube(uint32_t sx, uint32_t sz, uint32_t x, uint32_t y, uint32_t z) {

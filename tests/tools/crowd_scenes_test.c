@@ -30,10 +30,10 @@ static scene_settings settings_for_test(void) {
 
 static uint32_t expected_agents(const char* name) {
     return strcmp(name, "circle32") == 0      ? 32u
-         : strcmp(name, "circle128") == 0     ? 128u
-         : strcmp(name, "crossing") == 0      ? 100u
-         : strcmp(name, "nav_test500") == 0   ? 500u
-         : strcmp(name, "demo") == 0          ? 1000u
+           : strcmp(name, "circle128") == 0   ? 128u
+           : strcmp(name, "crossing") == 0    ? 100u
+           : strcmp(name, "nav_test500") == 0 ? 500u
+           : strcmp(name, "demo") == 0        ? 1000u
                                               : 40u;
 }
 
@@ -83,12 +83,16 @@ static void test_doors_are_the_only_way(void** state) {
         scene s;
         assert_int_equal(scene_build(names[k], &st, &s), 0);
         assert_true(s.door_width > 0.0f);
-        float through = scene_path_length(&s, (wf_vec3){0.0f, 0.0f, -3.0f}, (wf_vec3){0.0f, 0.0f, 3.0f});
-        float beside = scene_path_length(&s, (wf_vec3){4.0f, 0.0f, -3.0f}, (wf_vec3){4.0f, 0.0f, 3.0f});
+        float through =
+            scene_path_length(&s, (wf_vec3){0.0f, 0.0f, -3.0f}, (wf_vec3){0.0f, 0.0f, 3.0f});
+        float beside =
+            scene_path_length(&s, (wf_vec3){4.0f, 0.0f, -3.0f}, (wf_vec3){4.0f, 0.0f, 3.0f});
         if (strcmp(names[k], "two_doors") == 0) {
             // Doors at x -8 and 8: the middle of the wall is solid.
-            float left = scene_path_length(&s, (wf_vec3){-8.0f, 0.0f, -3.0f}, (wf_vec3){-8.0f, 0.0f, 3.0f});
-            float right = scene_path_length(&s, (wf_vec3){8.0f, 0.0f, -3.0f}, (wf_vec3){8.0f, 0.0f, 3.0f});
+            float left =
+                scene_path_length(&s, (wf_vec3){-8.0f, 0.0f, -3.0f}, (wf_vec3){-8.0f, 0.0f, 3.0f});
+            float right =
+                scene_path_length(&s, (wf_vec3){8.0f, 0.0f, -3.0f}, (wf_vec3){8.0f, 0.0f, 3.0f});
             assert_true(left > 0.0f && left < 6.1f);
             assert_true(right > 0.0f && right < 6.1f);
             assert_true(through > 12.0f);

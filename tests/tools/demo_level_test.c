@@ -43,9 +43,9 @@ static void test_deterministic(void** state) {
     bool differs = a.vert_count != c.vert_count || a.tri_count != c.tri_count ||
                    memcmp(a.verts, c.verts, sizeof(float) * 3u * a.vert_count) != 0;
     assert_true(differs);
-    bool spots_differ = a.crate_spot_count != c.crate_spot_count ||
-                        memcmp(a.crate_spots, c.crate_spots,
-                               sizeof(wf_vec3) * a.crate_spot_count) != 0;
+    bool spots_differ =
+        a.crate_spot_count != c.crate_spot_count ||
+        memcmp(a.crate_spots, c.crate_spots, sizeof(wf_vec3) * a.crate_spot_count) != 0;
     assert_true(spots_differ);
     demo_level_free(&a);
     demo_level_free(&b);
@@ -225,8 +225,8 @@ static void test_floors_rooms_and_paths(void** state) {
         for (uint32_t i = 0; i < l->room_count; ++i) {
             wf_vec3 c = l->rooms[i].center;
             if (!on_mesh(w, c, NULL, NULL)) {
-                fail_msg("seed %u: room %u (floor %u) has no polygon at its centre",
-                         (unsigned)seed, i, l->rooms[i].floor);
+                fail_msg("seed %u: room %u (floor %u) has no polygon at its centre", (unsigned)seed,
+                         i, l->rooms[i].floor);
             }
             if (!reachable(w, start, c, NULL)) {
                 fail_msg("seed %u: room %u (floor %u) is not reachable", (unsigned)seed, i,
@@ -270,8 +270,7 @@ static void test_floors_rooms_and_paths(void** state) {
         wf_vec3 at;
         assert_int_equal(wf_query_find_nearest_poly(w->q,
                                                     wf_v3(l->tower_top.x, 1.0f, l->tower_top.z),
-                                                    wf_v3(2.0f, 0.9f, 2.0f), &w->filter, &ref,
-                                                    &at),
+                                                    wf_v3(2.0f, 0.9f, 2.0f), &w->filter, &ref, &at),
                          WF_ERR_NOT_FOUND);
         wf_vec3 lo = l->rooms[0].center, hi = lo;
         for (uint32_t i = 0; i < l->room_count; ++i) {
@@ -285,8 +284,8 @@ static void test_floors_rooms_and_paths(void** state) {
             for (float z = lo.z - 1.0f; z <= hi.z + 1.0f; z += 0.5f) {
                 for (float x = lo.x - 1.0f; x <= hi.x + 1.0f; x += 0.5f) {
                     wf_status st = wf_query_find_nearest_poly(w->q, wf_v3(x, heights[k], z),
-                                                              wf_v3(0.25f, 0.4f, 0.25f),
-                                                              &w->filter, &ref, &at);
+                                                              wf_v3(0.25f, 0.4f, 0.25f), &w->filter,
+                                                              &ref, &at);
                     if (st == WF_OK && fabsf(at.y - heights[k]) < 0.3f) {
                         fail_msg("seed %u: a polygon at %.1f %.1f %.1f", (unsigned)seed, (double)x,
                                  (double)at.y, (double)z);
@@ -349,10 +348,8 @@ static void test_doors_close(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_valid_triangles),
-        cmocka_unit_test(test_obj_round_trip),
-        cmocka_unit_test(test_floors_rooms_and_paths),
+        cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_valid_triangles),
+        cmocka_unit_test(test_obj_round_trip), cmocka_unit_test(test_floors_rooms_and_paths),
         cmocka_unit_test(test_doors_close),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,7 +76,7 @@ typedef struct scenario {
     const uint32_t* obs_from;
     const uint32_t* obs_to;
     uint32_t obs_count;
-    uint32_t remove_at;  ///< frame at which agent 10 leaves (0: never)
+    uint32_t remove_at; ///< frame at which agent 10 leaves (0: never)
 } scenario;
 
 static replay* record(const scenario* sc, double* out_ms) {
@@ -109,8 +109,10 @@ static replay* record(const scenario* sc, double* out_ms) {
         assert_true(s == WF_OK || s == WF_ERR_NOT_FOUND || s == WF_ERR_CAPACITY);
         count++;
     }
-    replay_desc rd = {.max_agents = sc->agents, .max_frames = sc->max_frames,
-                      .frame_stride = sc->stride, .dt = DT,
+    replay_desc rd = {.max_agents = sc->agents,
+                      .max_frames = sc->max_frames,
+                      .frame_stride = sc->stride,
+                      .dt = DT,
                       .title = "replay test <50 agents> & co"};
     replay* r = replay_create(&rd);
     assert_non_null(r);
@@ -150,9 +152,13 @@ static replay* record(const scenario* sc, double* out_ms) {
         for (uint32_t i = 0; i < count; ++i) {
             blocked_agents += crowd_test_state(crowd, ids[i]).target_state == WF_TARGET_BLOCKED;
         }
-        replay_stats st = {.frame_ms = crowd_ms + 0.1, .tiles_ms = 0.1, .crowd_ms = crowd_ms,
-                           .arrivals = arrivals, .replans = prof.replans,
-                           .blocked = blocked_agents, .obstacles = standing_count,
+        replay_stats st = {.frame_ms = crowd_ms + 0.1,
+                           .tiles_ms = 0.1,
+                           .crowd_ms = crowd_ms,
+                           .arrivals = arrivals,
+                           .replans = prof.replans,
+                           .blocked = blocked_agents,
+                           .obstacles = standing_count,
                            .paths_queued = prof.paths_queued};
         double r0 = now_ms();
         assert_int_equal(replay_add_frame(r, crowd, ids, count, standing, standing_count, &st), 0);
@@ -171,21 +177,34 @@ static bool contains(const char* text, const char* what) { return strstr(text, w
 
 static const wf_obstacle_desc small_obstacles[] = {
     {.shape = WF_OBSTACLE_CYLINDER, .position = {6.0f, 0, 6.0f}, .radius = 1.0f, .height = 1.0f},
-    {.shape = WF_OBSTACLE_BOX, .position = {22.0f, 0, 8.0f},
-     .half_extents = {1.5f, 1.0f, 0.5f}},
-    {.shape = WF_OBSTACLE_ORIENTED_BOX, .paint = true, .area = 5, .position = {15.0f, 0, 7.5f},
-     .half_extents = {0.2f, 1.0f, 0.6f}, .yaw = 0.4f},
-    {.shape = WF_OBSTACLE_PRISM, .position = {8.0f, 0, 22.0f}, .height = 1.0f,
-     .verts = {{7.0f, 0, 21.0f}, {9.5f, 0, 21.5f}, {8.0f, 0, 23.5f}}, .vert_count = 3},
+    {.shape = WF_OBSTACLE_BOX, .position = {22.0f, 0, 8.0f}, .half_extents = {1.5f, 1.0f, 0.5f}},
+    {.shape = WF_OBSTACLE_ORIENTED_BOX,
+     .paint = true,
+     .area = 5,
+     .position = {15.0f, 0, 7.5f},
+     .half_extents = {0.2f, 1.0f, 0.6f},
+     .yaw = 0.4f},
+    {.shape = WF_OBSTACLE_PRISM,
+     .position = {8.0f, 0, 22.0f},
+     .height = 1.0f,
+     .verts = {{7.0f, 0, 21.0f}, {9.5f, 0, 21.5f}, {8.0f, 0, 23.5f}},
+     .vert_count = 3},
 };
 static const uint32_t small_from[] = {0, 0, 30, 60};
 static const uint32_t small_to[] = {80, 1000, 1000, 1000};
 
 static void test_small_crowd_html_and_svg(void** state) {
     (void)state;
-    scenario sc = {.tiles = 3, .agents = 50, .frames = 100, .stride = 1, .max_frames = 100,
-                   .obs = small_obstacles, .obs_from = small_from, .obs_to = small_to,
-                   .obs_count = 4, .remove_at = 50};
+    scenario sc = {.tiles = 3,
+                   .agents = 50,
+                   .frames = 100,
+                   .stride = 1,
+                   .max_frames = 100,
+                   .obs = small_obstacles,
+                   .obs_from = small_from,
+                   .obs_to = small_to,
+                   .obs_count = 4,
+                   .remove_at = 50};
     double ms;
     replay* r = record(&sc, &ms);
     char html_path[1024], svg_path[1024];
@@ -243,8 +262,14 @@ static void test_small_crowd_html_and_svg(void** state) {
 
 static void test_stride_and_frame_limit(void** state) {
     (void)state;
-    scenario sc = {.tiles = 2, .agents = 20, .frames = 50, .stride = 3, .max_frames = 10,
-                   .obs = small_obstacles, .obs_from = small_from, .obs_to = small_to,
+    scenario sc = {.tiles = 2,
+                   .agents = 20,
+                   .frames = 50,
+                   .stride = 3,
+                   .max_frames = 10,
+                   .obs = small_obstacles,
+                   .obs_from = small_from,
+                   .obs_to = small_to,
                    .obs_count = 2};
     double ms;
     replay* r = record(&sc, &ms);
@@ -255,7 +280,7 @@ static void test_stride_and_frame_limit(void** state) {
     size_t size = 0;
     char* html = read_all(path, &size);
     assert_non_null(html);
-    assert_true(contains(html, "\"frames\":10,"));   // kept: 0, 3, ..., 27
+    assert_true(contains(html, "\"frames\":10,"));     // kept: 0, 3, ..., 27
     assert_true(contains(html, "\"framesSeen\":50,")); // counted
     assert_true(contains(html, "\"stride\":3,"));
     assert_true(contains(html, "\"obstacleSets\":1,"));
@@ -286,17 +311,22 @@ static void test_empty_and_bad_arguments(void** state) {
 static void add_square_tile(wf_mesh* mesh, int32_t layer, float y, float lo, float hi) {
     const float verts[12] = {lo, y, lo, lo, y, hi, hi, y, hi, hi, y, lo};
     const uint16_t polys[WF_MAX_VERTS_PER_POLY] = {0, 1, 2, 3, WF_NULL_INDEX, WF_NULL_INDEX};
-    wf_tile_build_desc d = {.layer = layer, .bmin = {0, y - 0.5f, 0}, .bmax = {10, y + 0.5f, 10},
-                            .verts = verts, .vert_count = 4, .polys = polys, .poly_count = 1,
-                            .walkable_height = 2, .walkable_radius = 0.4f,
+    wf_tile_build_desc d = {.layer = layer,
+                            .bmin = {0, y - 0.5f, 0},
+                            .bmax = {10, y + 0.5f, 10},
+                            .verts = verts,
+                            .vert_count = 4,
+                            .polys = polys,
+                            .poly_count = 1,
+                            .walkable_height = 2,
+                            .walkable_radius = 0.4f,
                             .walkable_climb = 0.5f};
     void* blob = NULL;
     size_t size = 0;
     assert_int_equal(wf_tile_build(&d, &blob, &size), WF_OK);
     wf_tile_ref ref;
-    assert_int_equal(wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0},
-                                      &ref),
-                     WF_OK);
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, blob, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &ref), WF_OK);
 }
 
 static void test_layers_keep_their_colour(void** state) {
@@ -344,8 +374,14 @@ static void test_big(void** state) {
     if (!run_big) {
         skip();
     }
-    scenario sc = {.tiles = 10, .agents = 1000, .frames = 1000, .stride = 1, .max_frames = 1000,
-                   .obs = small_obstacles, .obs_from = small_from, .obs_to = small_to,
+    scenario sc = {.tiles = 10,
+                   .agents = 1000,
+                   .frames = 1000,
+                   .stride = 1,
+                   .max_frames = 1000,
+                   .obs = small_obstacles,
+                   .obs_from = small_from,
+                   .obs_to = small_to,
                    .obs_count = 4};
     double ms;
     double t0 = now_ms();

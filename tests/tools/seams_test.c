@@ -42,12 +42,12 @@ typedef struct totals {
 static void print_issue(const wf_mesh_issue* issue, void* user) {
     const char* name = user;
     printf("  %s: kind %d from (%.3f %.3f %.3f) to (%.3f %.3f %.3f) t %.3f\n", name,
-           (int)issue->kind, issue->a.x, issue->a.y, issue->a.z, issue->b.x, issue->b.y,
-           issue->b.z, issue->t);
+           (int)issue->kind, issue->a.x, issue->a.y, issue->a.z, issue->b.x, issue->b.y, issue->b.z,
+           issue->t);
 }
 
-static void check(wf_query* q, const char* name, uint32_t tile_size, const char* phase,
-                  float climb, totals* t) {
+static void check(wf_query* q, const char* name, uint32_t tile_size, const char* phase, float climb,
+                  totals* t) {
     wf_mesh_check_desc d = {.max_climb = climb, .on_issue = print_issue, .user = (void*)name};
     wf_mesh_check_report r;
     assert_int_equal(wf_query_check_mesh(q, &d, &r), WF_OK);
@@ -172,8 +172,8 @@ static void test_grid(void** state) {
             heights[z * N + x] = 0.8f * sinf((float)x * 0.05f) * cosf((float)z * 0.04f);
         }
     }
-    wf_grid g = {.width = N, .depth = N, .cell_size = 0.5f, .walkable = walkable,
-                 .heights = heights};
+    wf_grid g = {
+        .width = N, .depth = N, .cell_size = 0.5f, .walkable = walkable, .heights = heights};
     level_input in = {.name = "grid", .grid = &g};
     wf_tilecache_params p = wf_tilecache_params_recast_demo();
     probe_level(&in, p);
