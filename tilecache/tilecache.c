@@ -334,8 +334,9 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc_in, wf_tilecache** o
     WF_CHECK_ARG(problem == NULL);
     WF_CHECK_DESC(log, "tilecache", desc->jobs.enqueue == NULL || desc->jobs.wait != NULL,
                   "jobs: enqueue without wait");
-    WF_CHECK_DESC(log, "tilecache", desc->max_obstacles <= WF_ID_POOL_MAX_CAPACITY,
-                  "max_obstacles is above 2^24");
+    _Static_assert(WF_TILECACHE_MAX_OBSTACLES <= WF_ID_POOL_MAX_CAPACITY, "obstacle ids");
+    WF_CHECK_DESC(log, "tilecache", desc->max_obstacles <= WF_TILECACHE_MAX_OBSTACLES,
+                  "max_obstacles is above WF_TILECACHE_MAX_OBSTACLES");
     WF_CHECK_DESC(log, "tilecache", desc->max_tiles <= WF_TILECACHE_MAX_TILES,
                   "max_tiles is above WF_TILECACHE_MAX_TILES");
     wf_allocator a;

@@ -224,6 +224,12 @@ int cmd_obstacles(int argc, char** argv) {
         fprintf(stderr, "wayfarer obstacles: a cache file and a --count of at least 1\n");
         return usage_error("obstacles");
     }
+    // The file's own pool slots come on top (FILE_POOL_SLOTS): keep room for them.
+    if (count > WF_TILECACHE_MAX_OBSTACLES - FILE_POOL_SLOTS || workers > WF_JOBS_MAX_WORKERS) {
+        fprintf(stderr, "wayfarer obstacles: --count is at most %u, --workers at most %u\n",
+                WF_TILECACHE_MAX_OBSTACLES - FILE_POOL_SLOTS, WF_JOBS_MAX_WORKERS);
+        return usage_error("obstacles");
+    }
     workers = workers > 0 ? workers : 1;
     char* data = NULL;
     size_t size = 0;

@@ -379,6 +379,15 @@ static int cmd_build(int argc, char** argv) {
             rc = EXIT_USAGE;
         }
     }
+    // A cache with no layer is valid but useless: say why instead of writing it.
+    if (rc == 0 && wf_tilecache_get_stats(tc).layer_count == 0) {
+        fprintf(stderr,
+                "wayfarer build: %s: no walkable surface with these settings (check the "
+                "level's up axis is +y, --max-slope, --agent-height and --agent-radius); "
+                "nothing written\n",
+                mesh_path);
+        rc = EXIT_INPUT;
+    }
     unsigned char* file = NULL;
     size_t file_size = 0;
     if (rc == 0 &&

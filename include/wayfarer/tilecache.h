@@ -176,12 +176,16 @@ typedef struct wf_layer_codec {
 
 typedef struct wf_tilecache wf_tilecache;
 
+/// Most live obstacles one tile cache can hold: far above what a level
+/// needs, and it keeps the obstacle arrays (sized at creation) bounded.
+#define WF_TILECACHE_MAX_OBSTACLES (1u << 24)
+
 typedef struct wf_tilecache_desc {
     wf_tilecache_params params;
     wf_layer_codec codec;
     wf_job_system jobs;            ///< builds run on it; zero = inline
     uint32_t max_layers;           ///< layers the cache may hold; 0 = grow as needed during builds
-    uint32_t max_obstacles;        ///< live obstacles; 0 = 1024
+    uint32_t max_obstacles;        ///< live obstacles; 0 = 1024, at most WF_TILECACHE_MAX_OBSTACLES
     uint32_t max_pending_requests; ///< obstacle adds/removes/moves queued between updates; 0 = 256
     uint32_t max_builds_in_flight; ///< layer rebuilds running at once; 0 = 2 x workers
     /* What one build may cost, so hostile input (a 58-byte OBJ of a 30 km
