@@ -17,20 +17,15 @@ static void describe_edge(const wf_mesh* mesh, const wf_mesh_tile* t, const wf_t
     out->end = wf_tile_vertex(t, p->verts[next]);
     out->side = 0xffu;
     uint16_t nei = p->neighbours[e];
-    if (nei == 0u) {
-        out->kind = WF_EDGE_WALL;
-        return;
-    }
-    if (!(nei & WF_PORTAL_EDGE)) {
+    if (nei != 0u && !(nei & WF_PORTAL_EDGE)) {
         out->kind = WF_EDGE_INTERNAL;
         out->neighbour_count = 1;
         wf_poly_ref base = wf_mesh_tile_base(mesh, t);
         out->neighbour.bits = base.bits | (uint64_t)(nei - 1u);
         return;
     }
-    // A border edge: its links (made when the neighbour tile was added) say
-    // whether anything is across yet.
-    out->side = (uint8_t)(nei & 0xffu);
+    // A border edge, or a wall another layer may be seamed to: its links
+    // (made when the other tile was added) say what is across now.
     for (uint32_t k = t->first_link[wf_tile_poly_index(t, p)]; k != WF_NULL_LINK;
          k = t->links[k].next) {
         const wf_tile_link* l = &t->links[k];
@@ -41,6 +36,11 @@ static void describe_edge(const wf_mesh* mesh, const wf_mesh_tile* t, const wf_t
             out->neighbour.bits = l->ref;
         }
     }
+    if (nei == 0u) {
+        out->kind = out->neighbour_count > 0u ? WF_EDGE_LAYER_SEAM : WF_EDGE_WALL;
+        return;
+    }
+    out->side = (uint8_t)(nei & 0xffu);
     out->kind = out->neighbour_count > 0u ? WF_EDGE_TILE_PORTAL : WF_EDGE_UNLINKED_PORTAL;
 }
 

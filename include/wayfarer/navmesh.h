@@ -315,6 +315,9 @@ typedef enum wf_poly_edge_kind {
     WF_EDGE_INTERNAL = 1,        ///< a polygon of the same tile
     WF_EDGE_TILE_PORTAL = 2,     ///< the tile border, linked to the neighbouring tile's polygons
     WF_EDGE_UNLINKED_PORTAL = 3, ///< the tile border, but nothing linked (no tile there yet)
+    /// Built as a wall, but linked to another layer of the same grid cell
+    /// lying along it (where the layer split cut walkable ground in two).
+    WF_EDGE_LAYER_SEAM = 4,
 } wf_poly_edge_kind;
 
 /// One edge of a ground polygon, in world space: from vertex i to i + 1.
@@ -322,14 +325,14 @@ typedef struct wf_poly_edge {
     wf_vec3 start, end;
     wf_poly_edge_kind kind;
     /// Polygons linked across it: 1 for an internal edge, 0.. for a tile
-    /// portal (a border edge may touch several polygons of the other tile).
+    /// portal or seam (an edge may touch several polygons of the other tile).
     uint32_t neighbour_count;
     wf_poly_ref neighbour; ///< the first of them; null when none
     uint8_t side;          ///< wf_tile_side of a portal edge; 0xff otherwise
 } wf_poly_edge;
 
 /// Debug API: a ground polygon's edges with what lies across each (walls,
-/// internal edges, tile portals), for drawing the mesh. Writes
+/// internal edges, tile portals, layer seams), for drawing the mesh. Writes
 /// min(vert_count, max) edges and sets *out_count to the polygon's edge
 /// count (3..WF_MAX_VERTS_PER_POLY; an out of WF_MAX_VERTS_PER_POLY always
 /// fits). WF_OK; WF_ERR_CAPACITY when max is below the edge count (out gets

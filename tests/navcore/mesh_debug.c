@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // The debug draw API of the mesh: every polygon edge of a small grid
 // reported with the right kind (wall, internal, tile portal, unlinked
-// portal), neighbours that point back across the same edge, and the
+// portal; layer seams on stacked squares), neighbours that point back across the same edge, and the
 // statuses for short buffers, off-mesh links, stale and null refs.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,7 +45,7 @@ static void test_edges_by_kind(void** state) {
     (void)state;
     wf_mesh* mesh = test_mesh_grid(TILES_X, TILES_Z, CELLS, 1.0f, blocked, NULL, NULL);
     assert_non_null(mesh);
-    uint32_t kinds[4] = {0};
+    uint32_t kinds[5] = {0};
     for (int z = 0; z < CELLS; ++z) {
         for (int x = 0; x < WIDTH; ++x) {
             if (!cell_open(x, z)) {
@@ -222,12 +222,88 @@ static void test_offmesh_link(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+// One square as the tile of cell (0, 0) at a layer: x from x0 to x0 + 1,
+// z 0..1, at height y (inside the 4 m tile, so its edges are walls).
+static wf_tile_ref add_square_layer(wf_mesh* mesh, int32_t layer, float x0, float y) {
+    const float verts[] = {x0, y, 0, x0, y, 1, x0 + 1, y, 1, x0 + 1, y, 0};
+    const uint16_t polys[] = {0, 1, 2, 3, WF_NULL_INDEX, WF_NULL_INDEX};
+    wf_tile_build_desc d;
+    memset(&d, 0, sizeof d);
+    d.layer = layer;
+    d.bmin = wf_v3(0, -1, 0);
+    d.bmax = wf_v3(4, 10, 4);
+    d.verts = verts;
+    d.vert_count = 4;
+    d.polys = polys;
+    d.poly_count = 1;
+    d.walkable_climb = 0.5f;
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(wf_tile_build(&d, &data, &size), WF_OK);
+    wf_tile_ref t;
+    assert_int_equal(
+        wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &t), WF_OK);
+    return t;
+}
+
+/// Kinds of the edges of a one-polygon tile, counted.
+static void count_kinds(const wf_mesh* mesh, wf_poly_ref ref, uint32_t kinds[5],
+                        wf_poly_edge* out_seam) {
+    wf_poly_edge edges[WF_MAX_VERTS_PER_POLY];
+    uint32_t count = 0;
+    assert_int_equal(wf_mesh_get_poly_edges(mesh, ref, edges, WF_MAX_VERTS_PER_POLY, &count),
+                     WF_OK);
+    memset(kinds, 0, 5 * sizeof kinds[0]);
+    for (uint32_t k = 0; k < count; ++k) {
+        kinds[edges[k].kind]++;
+        if (edges[k].kind == WF_EDGE_LAYER_SEAM) {
+            *out_seam = edges[k];
+        }
+    }
+}
+
+/// Two layers of one cell meeting along x = 2 (a step within climb) are
+/// seamed there: that wall edge reports the other layer's polygon; a floor
+/// far above stays unlinked, and removing the layer makes it a wall again.
+static void test_layer_seam(void** state) {
+    (void)state;
+    wf_mesh_desc md = {.tile_width = 4, .tile_depth = 4, .max_tiles = 4};
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    wf_tile_ref l0 = add_square_layer(mesh, 0, 1, 0.0f);
+    wf_tile_ref l1 = add_square_layer(mesh, 1, 2, 0.3f);
+    wf_tile_ref l2 = add_square_layer(mesh, 2, 2, 3.0f);
+    wf_poly_ref a = wf_mesh_poly_ref(mesh, l0, 0), b = wf_mesh_poly_ref(mesh, l1, 0);
+    uint32_t kinds[5];
+    wf_poly_edge seam;
+    memset(&seam, 0, sizeof seam);
+    // z = 0 lies on the tile's bound: an (unlinked) portal, not a wall.
+    count_kinds(mesh, a, kinds, &seam);
+    assert_int_equal(kinds[WF_EDGE_WALL], 2);
+    assert_int_equal(kinds[WF_EDGE_UNLINKED_PORTAL], 1);
+    assert_int_equal(kinds[WF_EDGE_LAYER_SEAM], 1);
+    assert_true(seam.start.x == 2.0f && seam.end.x == 2.0f);
+    assert_true(wf_poly_ref_equal(seam.neighbour, b));
+    assert_int_equal(seam.neighbour_count, 1);
+    assert_int_equal(seam.side, 0xff);
+    count_kinds(mesh, b, kinds, &seam);
+    assert_int_equal(kinds[WF_EDGE_LAYER_SEAM], 1);
+    assert_true(wf_poly_ref_equal(seam.neighbour, a));
+    count_kinds(mesh, wf_mesh_poly_ref(mesh, l2, 0), kinds, &seam);
+    assert_int_equal(kinds[WF_EDGE_WALL], 3);
+    assert_int_equal(kinds[WF_EDGE_LAYER_SEAM], 0);
+    assert_int_equal(wf_mesh_remove_tile(mesh, l1, NULL, NULL), WF_OK);
+    count_kinds(mesh, a, kinds, &seam);
+    assert_int_equal(kinds[WF_EDGE_WALL], 3);
+    assert_int_equal(kinds[WF_EDGE_LAYER_SEAM], 0);
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_edges_by_kind),
-        cmocka_unit_test(test_portal_unlinks),
-        cmocka_unit_test(test_capacity_and_misuse),
-        cmocka_unit_test(test_offmesh_link),
+        cmocka_unit_test(test_edges_by_kind),       cmocka_unit_test(test_portal_unlinks),
+        cmocka_unit_test(test_capacity_and_misuse), cmocka_unit_test(test_offmesh_link),
+        cmocka_unit_test(test_layer_seam),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
