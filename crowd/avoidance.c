@@ -214,11 +214,23 @@ static float max_inv_of(wf_avoid_kernel kernel, const avoid_setup* s, float vx, 
     }
 }
 
+/// Copies a scored batch into a debug record, as far as it has room.
+static void record_batch(wf_avoid_record* record, const float* vx, const float* vz,
+                         const float* score, uint32_t n) {
+    for (uint32_t j = 0; j < n && record->count < record->capacity; ++j) {
+        wf_avoidance_candidate* c = &record->candidates[record->count++];
+        c->velocity = wf_v3(vx[j], 0.0f, vz[j]);
+        c->score = score[j];
+    }
+    record->scored += n;
+}
+
 /// Scores candidates (vx, vz)[0..n) with `kernel` (resolved) and keeps the
 /// best in *best (the first of equal scores). The arrays have room for n
 /// rounded up to eight.
 static void score_batch(wf_avoid_kernel kernel, const avoid_setup* s, const avoid_weights* w,
-                        float* vx, float* vz, uint32_t n, avoid_best* best) {
+                        float* vx, float* vz, uint32_t n, avoid_best* best,
+                        wf_avoid_record* record) {
     _Alignas(32) float score[AVOID_BATCH_STORAGE];
     // Pad the last group with copies of the last candidate.
     uint32_t padded = kernel == WF_AVOID_KERNEL_AVX    ? (n + 7u) & ~7u
@@ -242,6 +254,9 @@ static void score_batch(wf_avoid_kernel kernel, const avoid_setup* s, const avoi
     default:
         score_1(s, w, vx, vz, padded, score);
         break;
+    }
+    if (record != NULL) {
+        record_batch(record, vx, vz, score, n);
     }
     for (uint32_t j = 0; j < n; ++j) {
         if (score[j] < best->score) {
@@ -477,6 +492,27 @@ wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_para
                                  const wf_avoid_agent* self, const wf_avoid_neighbour* neighbours,
                                  uint32_t neighbour_count, const wf_vec3* walls,
                                  uint32_t wall_count, uint32_t* out_samples) {
+    return wf_avoidance_sample_recorded(kernel, params, self, neighbours, neighbour_count, walls,
+                                        wall_count, out_samples, NULL);
+}
+
+uint32_t wf_avoidance_max_candidates(const wf_avoidance_params* params) {
+    if (params->adaptive_divisions > 0u) {
+        return 1u + (uint32_t)params->adaptive_depth * params->adaptive_rings *
+                        params->adaptive_divisions;
+    }
+    return (uint32_t)params->grid_size * params->grid_size;
+}
+
+wf_vec3 wf_avoidance_sample_recorded(wf_avoid_kernel kernel, const wf_avoidance_params* params,
+                                     const wf_avoid_agent* self,
+                                     const wf_avoid_neighbour* neighbours, uint32_t neighbour_count,
+                                     const wf_vec3* walls, uint32_t wall_count,
+                                     uint32_t* out_samples, wf_avoid_record* record) {
+    if (record != NULL) {
+        record->count = 0;
+        record->scored = 0;
+    }
     const float max_speed = self->max_speed;
     if (out_samples != NULL) {
         *out_samples = 0u;
@@ -593,7 +629,7 @@ wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_para
                 clamp_speed(&bx[n], &bz[n], max_speed);
                 ++n;
             }
-            score_batch(kernel, &s, &w, bx, bz, n, &best);
+            score_batch(kernel, &s, &w, bx, bz, n, &best, record);
             samples += n;
         }
     } else {
@@ -613,14 +649,14 @@ wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_para
                 bx[n] = x;
                 bz[n] = z;
                 if (++n == AVOID_BATCH) {
-                    score_batch(kernel, &s, &w, bx, bz, n, &best);
+                    score_batch(kernel, &s, &w, bx, bz, n, &best, record);
                     samples += n;
                     n = 0;
                 }
             }
         }
         if (n > 0u) {
-            score_batch(kernel, &s, &w, bx, bz, n, &best);
+            score_batch(kernel, &s, &w, bx, bz, n, &best, record);
             samples += n;
         }
         if (samples == 0u) {

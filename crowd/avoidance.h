@@ -101,4 +101,29 @@ wf_vec3 wf_avoidance_sample_with(wf_avoid_kernel kernel, const wf_avoidance_para
                                  uint32_t neighbour_count, const wf_vec3* walls,
                                  uint32_t wall_count, uint32_t* out_samples);
 
+/// Where wf_avoidance_sample_recorded copies the candidates it scores
+/// (debug drawing of one agent): the first `capacity` in scoring order,
+/// each with its score. count: how many were written; scored: how many
+/// were scored in all (more than count when capacity was short).
+typedef struct wf_avoid_record {
+    wf_avoidance_candidate* candidates;
+    uint32_t capacity;
+    uint32_t count;
+    uint32_t scored;
+} wf_avoid_record;
+
+/// Most candidates one call with these params scores (the size a record
+/// needs to hold every one): 1 + adaptive_depth * adaptive_rings *
+/// adaptive_divisions, or grid_size^2.
+uint32_t wf_avoidance_max_candidates(const wf_avoidance_params* params);
+
+/// wf_avoidance_sample_with that also copies each scored candidate and its
+/// score into record (reset first). Recording reads the scores the kernel
+/// wrote; the choice and its bits are the same as without it.
+wf_vec3 wf_avoidance_sample_recorded(wf_avoid_kernel kernel, const wf_avoidance_params* params,
+                                     const wf_avoid_agent* self,
+                                     const wf_avoid_neighbour* neighbours, uint32_t neighbour_count,
+                                     const wf_vec3* walls, uint32_t wall_count,
+                                     uint32_t* out_samples, wf_avoid_record* record);
+
 #endif

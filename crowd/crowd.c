@@ -218,9 +218,17 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->worker_iterations = WF_ALLOC_ARRAY(&allocator, uint32_t, c->worker_count);
     c->worker_phase_us =
         WF_ALLOC_ARRAY(&allocator, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
+    // The debug watch's candidates: room for the largest preset's pattern.
+    c->debug_slot = WF_CROWD_NO_DEBUG;
+    for (uint32_t p = 0; p < c->preset_count; ++p) {
+        uint32_t m = wf_avoidance_max_candidates(&c->presets[p]);
+        c->debug_record.capacity = m > c->debug_record.capacity ? m : c->debug_record.capacity;
+    }
+    c->debug_record.candidates =
+        WF_ALLOC_ARRAY(&allocator, wf_avoidance_candidate, c->debug_record.capacity);
     s = WF_ERR_OUT_OF_MEMORY;
     if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL ||
-        c->worker_phase_us == NULL) {
+        c->worker_phase_us == NULL || c->debug_record.candidates == NULL) {
         goto fail;
     }
     // Exact paths need their storage in every query that searches (quick
@@ -298,6 +306,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     WF_FREE_ARRAY(&a, c->worker_paths, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
     WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
+    WF_FREE_ARRAY(&a, c->debug_record.candidates, wf_avoidance_candidate, c->debug_record.capacity);
     wf_id_pool_destroy(&c->ids);
     free_arrays(c);
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
@@ -315,7 +324,8 @@ wf_crowd_stats wf_crowd_get_stats(const wf_crowd* c) {
                wf_proximity_grid_memory_bytes(&c->grid) +
                (size_t)c->worker_count *
                    (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
-                    c->max_corridor * sizeof(wf_poly_ref));
+                    c->max_corridor * sizeof(wf_poly_ref)) +
+               (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate);
     for (uint32_t w = 0; w < c->worker_count; ++w) {
         n += wf_query_get_stats(c->worker_queries[w]).memory_bytes;
     }

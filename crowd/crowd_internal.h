@@ -101,7 +101,23 @@ struct wf_crowd {
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
+
+    // Debug watch (crowd_debug.c): one agent's avoidance candidates, into a
+    // buffer sized at create for the largest preset.
+    uint64_t debug_id;     ///< watched agent, 0: none
+    uint32_t debug_slot;   ///< its slot this update (WF_CROWD_NO_DEBUG: none)
+    bool debug_recorded;   ///< an update ran since the watch began
+    bool debug_sampled;    ///< avoidance ran for it in that update
+    wf_vec3 debug_desired; ///< avoidance's input
+    wf_vec3 debug_chosen;  ///< and output
+    wf_avoid_record debug_record;
 };
+
+#define WF_CROWD_NO_DEBUG 0xffffffffu
+
+/// Resolves the watched agent's slot before an update's phases
+/// (crowd_debug.c); clears the last record.
+void wf_crowd_debug_begin_update(wf_crowd* c);
 
 /// Filter and preset of an agent.
 static inline const wf_query_filter* wf_crowd_filter(const wf_crowd* c, uint32_t i) {

@@ -332,9 +332,17 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             other->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
-        c->avoid_vel[i] = wf_avoidance_sample_with(
+        // Only the worker that has the watched agent writes the debug record.
+        bool watched = i == c->debug_slot;
+        c->avoid_vel[i] = wf_avoidance_sample_recorded(
             c->avoid_kernel, &c->presets[p->avoidance_preset], &self, others, kept,
-            c->walls + (size_t)i * c->max_walls * 2u, c->wall_count[i], &samples);
+            c->walls + (size_t)i * c->max_walls * 2u, c->wall_count[i], &samples,
+            watched ? &c->debug_record : NULL);
+        if (watched) {
+            c->debug_sampled = true;
+            c->debug_desired = self.desired_vel;
+            c->debug_chosen = c->avoid_vel[i];
+        }
         samples_total += samples;
     }
     c->worker_iterations[worker] += samples_total;

@@ -248,6 +248,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     memset(c->worker_iterations, 0, sizeof(uint32_t) * c->worker_count);
     memset(c->worker_phase_us, 0, sizeof(double) * (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
     memset(c->agent_event_count, 0, c->max_agents);
+    wf_crowd_debug_begin_update(c);
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
     if (c->crowding_cost > 0.0f && c->frame % WF_CROWD_CROWDING_FRAMES == 0) {

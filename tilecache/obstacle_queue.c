@@ -213,3 +213,20 @@ wf_status wf_tilecache_get_obstacle(const wf_tilecache* tc, wf_obstacle_id id,
 uint32_t wf_tilecache_obstacle_count(const wf_tilecache* tc) {
     return tc != NULL ? tc->obstacle_ids.live_count : 0;
 }
+
+uint32_t wf_tilecache_get_obstacles(const wf_tilecache* tc, wf_obstacle_id* out, uint32_t max) {
+    if (tc == NULL) {
+        return 0;
+    }
+    if (out == NULL) {
+        max = 0;
+    }
+    uint32_t written = 0;
+    for (uint32_t slot = 0; slot < tc->max_obstacles && written < max; ++slot) {
+        uint64_t id = wf_id_pool_id_at(&tc->obstacle_ids, slot);
+        if (id != 0) {
+            out[written++].bits = id;
+        }
+    }
+    return tc->obstacle_ids.live_count;
+}

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "navcore/clock.h"
 #include "wayfarer/crowd.h"
 
 /// Whole file into a malloc'd buffer (not NUL-terminated for the importer,
@@ -72,7 +72,16 @@ bool parse_count(const char* s, uint32_t* out) {
     return true;
 }
 
-double now_ms(void) { return wf_clock_ms(); }
+double now_ms(void) {
+    // The tool's own monotonic clock: tools/ reads only the public headers.
+    struct timespec t;
+#ifdef CLOCK_MONOTONIC
+    clock_gettime(CLOCK_MONOTONIC, &t);
+#else
+    timespec_get(&t, TIME_UTC);
+#endif
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
 
 int write_file(const char* path, const void* data, size_t size) {
     FILE* f = fopen(path, "wb");

@@ -375,6 +375,64 @@ typedef struct wf_crowd_event {
 WF_API const wf_crowd_event* wf_crowd_events(const wf_crowd* crowd, uint32_t* out_count);
 
 /* ---------------------------------------------------------------------------
+ * Debug API (drawing agents; steering never needs it)
+ *
+ * wf_crowd_get_agent gives position, velocity (actual), desired velocity,
+ * the corridor polygons and the corners. Below: the neighbours as ids, and
+ * for one watched agent the candidate velocities avoidance scored in the
+ * last update. Watching changes no result and allocates nothing per
+ * update: the candidate buffer is sized at create for the largest preset.
+ */
+
+/// The agent's neighbours of the last update, nearest first (at most the
+/// desc's max_neighbours). Writes min(count, max) ids; *out_count gets the
+/// full count. WF_ERR_CAPACITY when max is below it (the first max
+/// written), WF_ERR_STALE_REF / WF_ERR_WRONG_KIND, WF_ERR_INVALID_ARG
+/// (NULL crowd or out_count, null id, out NULL with max > 0).
+WF_NODISCARD WF_API wf_status wf_crowd_get_agent_neighbours(const wf_crowd* crowd, wf_agent_id id,
+                                                            wf_agent_id* out, uint32_t max,
+                                                            uint32_t* out_count);
+
+/// One candidate velocity of the watched agent and its avoidance score
+/// (lower is better; the chosen velocity is the first with the lowest).
+typedef struct wf_avoidance_candidate {
+    wf_vec3 velocity; ///< on XZ, y = 0
+    float score;
+} wf_avoidance_candidate;
+
+/// What avoidance did for the watched agent in the last update.
+typedef struct wf_avoidance_debug {
+    wf_agent_id agent;
+    /// Avoidance ran for it in the last update (walking, WF_AGENT_AVOIDANCE
+    /// set). False: the fields below are zero.
+    bool sampled;
+    wf_vec3 desired_velocity; ///< avoidance's input
+    wf_vec3 chosen_velocity;  ///< its output, before acceleration limits
+    /// Candidates scored; 0 when nothing was within reach (the desired
+    /// velocity was taken as it is).
+    uint32_t candidate_count;
+} wf_avoidance_debug;
+
+/// Watches one agent: from the next update on, avoidance records its
+/// candidates and scores. A null id stops watching. WF_ERR_STALE_REF /
+/// WF_ERR_WRONG_KIND (nothing changes), WF_ERR_BUSY inside wf_crowd_update,
+/// WF_ERR_INVALID_ARG (NULL crowd).
+WF_NODISCARD WF_API wf_status wf_crowd_set_debug_agent(wf_crowd* crowd, wf_agent_id id);
+
+/// The watched agent's last avoidance: *out_info, and min(count, max)
+/// candidates in scoring order into out; *out_count gets the full count.
+/// WF_ERR_NOT_FOUND when no agent is watched or no update ran since
+/// watching began, WF_ERR_STALE_REF when the watched agent was removed,
+/// WF_ERR_CAPACITY when max is below the count (the first max written),
+/// WF_ERR_BUSY inside wf_crowd_update, WF_ERR_INVALID_ARG (NULL crowd,
+/// out_info or out_count, out NULL with max > 0). Nothing is written on
+/// an error other than WF_ERR_CAPACITY.
+WF_NODISCARD WF_API wf_status wf_crowd_get_avoidance_debug(const wf_crowd* crowd,
+                                                           wf_avoidance_debug* out_info,
+                                                           wf_avoidance_candidate* out,
+                                                           uint32_t max, uint32_t* out_count);
+
+/* ---------------------------------------------------------------------------
  * Save and restore
  *
  * The crowd's whole state (agents and their ids, corridors, requests, the

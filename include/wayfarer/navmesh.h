@@ -309,6 +309,41 @@ typedef struct wf_poly_outline {
 WF_NODISCARD WF_API wf_status wf_mesh_get_poly_outline(const wf_mesh* mesh, wf_poly_ref ref,
                                                        wf_poly_outline* out);
 
+/// What lies across a polygon edge (wf_mesh_get_poly_edges).
+typedef enum wf_poly_edge_kind {
+    WF_EDGE_WALL = 0,            ///< nothing: the walkable surface ends here
+    WF_EDGE_INTERNAL = 1,        ///< a polygon of the same tile
+    WF_EDGE_TILE_PORTAL = 2,     ///< the tile border, linked to the neighbouring tile's polygons
+    WF_EDGE_UNLINKED_PORTAL = 3, ///< the tile border, but nothing linked (no tile there yet)
+    /// Built as a wall, but linked to another layer of the same grid cell
+    /// lying along it (where the layer split cut walkable ground in two).
+    WF_EDGE_LAYER_SEAM = 4,
+} wf_poly_edge_kind;
+
+/// One edge of a ground polygon, in world space: from vertex i to i + 1.
+typedef struct wf_poly_edge {
+    wf_vec3 start, end;
+    wf_poly_edge_kind kind;
+    /// Polygons linked across it: 1 for an internal edge, 0.. for a tile
+    /// portal or seam (an edge may touch several polygons of the other tile).
+    uint32_t neighbour_count;
+    wf_poly_ref neighbour; ///< the first of them; null when none
+    uint8_t side;          ///< wf_tile_side of a portal edge; 0xff otherwise
+} wf_poly_edge;
+
+/// Debug API: a ground polygon's edges with what lies across each (walls,
+/// internal edges, tile portals, layer seams), for drawing the mesh. Writes
+/// min(vert_count, max) edges and sets *out_count to the polygon's edge
+/// count (3..WF_MAX_VERTS_PER_POLY; an out of WF_MAX_VERTS_PER_POLY always
+/// fits). WF_OK; WF_ERR_CAPACITY when max is below the edge count (out gets
+/// the first max, *out_count the full count); WF_ERR_WRONG_KIND for an
+/// off-mesh link (it has no edges: use wf_mesh_get_poly_outline);
+/// WF_ERR_STALE_REF; WF_ERR_INVALID_ARG (NULL mesh or out_count, null ref,
+/// out NULL with max > 0). Any thread, while no one changes the mesh.
+WF_NODISCARD WF_API wf_status wf_mesh_get_poly_edges(const wf_mesh* mesh, wf_poly_ref ref,
+                                                     wf_poly_edge* out, uint32_t max,
+                                                     uint32_t* out_count);
+
 /// Per-tile run-time state (poly flags and areas) as a small blob, e.g. to
 /// save which doors are closed. size: wf_mesh_tile_state_size.
 WF_NODISCARD WF_API wf_status wf_mesh_tile_state_size(const wf_mesh* mesh, wf_tile_ref tile,

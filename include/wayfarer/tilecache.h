@@ -374,6 +374,13 @@ WF_NODISCARD WF_API wf_status wf_tilecache_move_obstacle(wf_tilecache* tc, wf_ob
 WF_NODISCARD WF_API wf_status wf_tilecache_get_obstacle(const wf_tilecache* tc, wf_obstacle_id id,
                                                         wf_obstacle_desc* out);
 WF_API uint32_t wf_tilecache_obstacle_count(const wf_tilecache* tc);
+/// Debug API (drawing obstacles): up to max live obstacle ids in slot
+/// order (stable between calls while none is added or removed); returns
+/// how many are live in all (wf_tilecache_obstacle_count). Read each one's
+/// shape with wf_tilecache_get_obstacle. A NULL cache gives 0; out may be
+/// NULL when max is 0 (count only).
+WF_API uint32_t wf_tilecache_get_obstacles(const wf_tilecache* tc, wf_obstacle_id* out,
+                                           uint32_t max);
 
 typedef struct wf_tilecache_budget {
     uint32_t max_time_us; ///< caller's time in this call; 0 = no limit

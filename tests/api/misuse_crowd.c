@@ -178,6 +178,36 @@ static void test_crowd_misuse(void** state) {
         EXPECT(wf_crowd_cancel_move(c, s), WF_ERR_STALE_REF);
         EXPECT(wf_crowd_set_callbacks(c, s, &cbs, NULL), WF_ERR_STALE_REF);
     }
+    // Debug API: NULL crowd, buffers and counts, null, wrong-kind and stale ids
+    wf_agent_id near_ids[4];
+    uint32_t nb_count = 77;
+    EXPECT(wf_crowd_get_agent_neighbours(NULL, a, near_ids, 4, &nb_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_agent_neighbours(c, a, near_ids, 4, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_agent_neighbours(c, a, NULL, 4, &nb_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_agent_neighbours(c, none, near_ids, 4, &nb_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_agent_neighbours(c, wrong_kind, near_ids, 4, &nb_count), WF_ERR_WRONG_KIND);
+    EXPECT_TRUE(nb_count == 77);
+    // A NULL buffer with max 0 counts: WF_OK (none) or WF_ERR_CAPACITY.
+    wf_status counted = wf_crowd_get_agent_neighbours(c, a, NULL, 0, &nb_count);
+    EXPECT_TRUE(counted == WF_OK || counted == WF_ERR_CAPACITY);
+    wf_avoidance_debug dbg;
+    wf_avoidance_candidate cand[4];
+    uint32_t cand_count = 0;
+    EXPECT(wf_crowd_set_debug_agent(NULL, a), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_set_debug_agent(c, wrong_kind), WF_ERR_WRONG_KIND);
+    EXPECT(wf_crowd_get_avoidance_debug(NULL, &dbg, cand, 4, &cand_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_avoidance_debug(c, NULL, cand, 4, &cand_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_avoidance_debug(c, &dbg, cand, 4, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_avoidance_debug(c, &dbg, NULL, 4, &cand_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_avoidance_debug(c, &dbg, cand, 4, &cand_count), WF_ERR_NOT_FOUND);
+    EXPECT(wf_crowd_set_debug_agent(c, a), WF_OK);
+    EXPECT(wf_crowd_get_avoidance_debug(c, &dbg, cand, 4, &cand_count), WF_ERR_NOT_FOUND);
+    for (size_t i = 0; i < 3; ++i) {
+        EXPECT(wf_crowd_get_agent_neighbours(c, stale_ids[i], near_ids, 4, &nb_count),
+               WF_ERR_STALE_REF);
+        EXPECT(wf_crowd_set_debug_agent(c, stale_ids[i]), WF_ERR_STALE_REF);
+    }
+    EXPECT(wf_crowd_set_debug_agent(c, none), WF_OK); // stops watching
     // NaN / infinite targets, positions and velocities
     for (size_t i = 0; i < 4; ++i) {
         EXPECT(wf_crowd_teleport_agent(c, a, bad_points[i]), WF_ERR_INVALID_ARG);
@@ -271,6 +301,36 @@ static void test_crowd_misuse(void** state) {
  * reenter, is in misuse_common.c; the world test uses it too)
  */
 
+/// Result callback that calls the debug API from inside the update.
+typedef struct debug_probe {
+    wf_crowd* crowd;
+    wf_status set, get;
+    int calls;
+} debug_probe;
+
+static bool debug_reenter(wf_agent_id agent, const wf_path_info* info, void* user) {
+    (void)info;
+    debug_probe* p = user;
+    wf_avoidance_debug dbg;
+    uint32_t count = 0;
+    p->set = wf_crowd_set_debug_agent(p->crowd, agent);
+    p->get = wf_crowd_get_avoidance_debug(p->crowd, &dbg, NULL, 0, &count);
+    p->calls++;
+    return true;
+}
+
+static void test_debug_busy(void** state) {
+    fixture* f = *state;
+    debug_probe probe = {.crowd = f->crowd};
+    wf_move_callbacks cbs = {.result = debug_reenter};
+    EXPECT(wf_crowd_request_move(f->crowd, f->agent, wf_v3(25, 0, 25), &cbs, &probe), WF_OK);
+    EXPECT(wf_crowd_update(f->crowd, 0.1f, NULL), WF_OK);
+    EXPECT_TRUE(probe.calls == 1);
+    EXPECT(probe.set, WF_ERR_BUSY);
+    EXPECT(probe.get, WF_ERR_BUSY);
+    end_test();
+}
+
 static void test_crowd_reentry(void** state) {
     fixture* f = *state;
     reentry r;
@@ -299,6 +359,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_crowd_misuse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_crowd_reentry, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_debug_busy, setup, teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     misuse_report("misuse_crowd");

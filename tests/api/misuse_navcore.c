@@ -174,6 +174,22 @@ static void test_mesh_misuse(void** state) {
     EXPECT(wf_mesh_get_poly_outline(f->mesh, p, &outline), WF_OK);
     EXPECT_TRUE(outline.vert_count >= 3 && outline.vert_count <= WF_MAX_VERTS_PER_POLY &&
                 !outline.is_offmesh_link);
+    // poly edges (debug API): NULL mesh, count or buffer, null ref; short
+    // buffer is a capacity error that still reports the count
+    wf_poly_edge edges[WF_MAX_VERTS_PER_POLY];
+    uint32_t edge_count = 0;
+    EXPECT(wf_mesh_get_poly_edges(NULL, p, edges, WF_MAX_VERTS_PER_POLY, &edge_count),
+           WF_ERR_INVALID_ARG);
+    EXPECT(wf_mesh_get_poly_edges(f->mesh, p, edges, WF_MAX_VERTS_PER_POLY, NULL),
+           WF_ERR_INVALID_ARG);
+    EXPECT(wf_mesh_get_poly_edges(f->mesh, p, NULL, WF_MAX_VERTS_PER_POLY, &edge_count),
+           WF_ERR_INVALID_ARG);
+    EXPECT(wf_mesh_get_poly_edges(f->mesh, null_poly, edges, WF_MAX_VERTS_PER_POLY, &edge_count),
+           WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(edge_count == 0);
+    EXPECT(wf_mesh_get_poly_edges(f->mesh, p, edges, 1, &edge_count), WF_ERR_CAPACITY);
+    EXPECT_TRUE(edge_count == outline.vert_count);
+    EXPECT(wf_mesh_get_poly_edges(f->mesh, p, edges, WF_MAX_VERTS_PER_POLY, &edge_count), WF_OK);
     uint16_t flags_after = 0;
     EXPECT(wf_mesh_get_poly_flags(f->mesh, p, &flags_after), WF_OK);
     EXPECT_TRUE(flags_after == flags);
@@ -628,6 +644,10 @@ static void test_stale_refs(void** state) {
     EXPECT(wf_mesh_get_offmesh_endpoints(mesh, live, stale, &a, &b), WF_ERR_STALE_REF);
     wf_poly_outline outline;
     EXPECT(wf_mesh_get_poly_outline(mesh, stale, &outline), WF_ERR_STALE_REF);
+    wf_poly_edge edges[WF_MAX_VERTS_PER_POLY];
+    uint32_t edge_count = 0;
+    EXPECT(wf_mesh_get_poly_edges(mesh, stale, edges, WF_MAX_VERTS_PER_POLY, &edge_count),
+           WF_ERR_STALE_REF);
     EXPECT(wf_mesh_tile_state_size(mesh, tile, &size), WF_ERR_STALE_REF);
     EXPECT(wf_mesh_store_tile_state(mesh, tile, state_buf, sizeof state_buf), WF_ERR_STALE_REF);
     EXPECT(wf_mesh_restore_tile_state(mesh, tile, state_buf, sizeof state_buf), WF_ERR_STALE_REF);

@@ -407,6 +407,11 @@ static void test_obstacle_misuse(void** state) {
     }
     EXPECT(wf_tilecache_add_obstacle(tc, &ok, &id), WF_ERR_CAPACITY);
     EXPECT_TRUE(wf_tilecache_obstacle_count(tc) == 8);
+    // Listing (debug API): NULL cache lists nothing, a NULL buffer only counts.
+    wf_obstacle_id listed[8];
+    EXPECT_TRUE(wf_tilecache_get_obstacles(NULL, listed, 8) == 0);
+    EXPECT_TRUE(wf_tilecache_get_obstacles(tc, NULL, 8) == 8);
+    EXPECT_TRUE(wf_tilecache_get_obstacles(tc, listed, 8) == 8);
     EXPECT(wf_tilecache_update(tc, f->mesh, &budget, &r), WF_OK);
     EXPECT_TRUE(r.up_to_date);
     for (uint32_t i = 0; i < 7; ++i) {

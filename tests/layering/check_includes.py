@@ -11,7 +11,9 @@ runtime), in tools/ and in the public headers. A file may include
   - navcore's shared helpers (SHARED_HELPERS: navcore is the ground floor,
     every module may use them),
   - a named interface header, from the files INTERFACES lists for it;
-the public headers include only wayfarer/*.h. tests/, fuzz/ and bench/ are
+the public headers include only wayfarer/*.h. tools/ is built the way a
+game is: it includes only wayfarer/*.h (and its own folder), not even the
+shared helpers. tests/, fuzz/ and bench/ are
 white-box and not checked (bench says so where it reads an internal).
 Prints file:line for each other include and fails.
 
@@ -111,6 +113,8 @@ def violations(root):
                             continue
                         if own == "wayfarer":
                             why = "a public header includes only wayfarer/*.h"
+                        elif own == "tools":
+                            why = "tools/ includes only the public headers"
                         elif target in SHARED_HELPERS:
                             continue
                         elif target in INTERFACES:
@@ -129,6 +133,8 @@ def self_test():
         "crowd/a.c": ('#include "navcore/query_internal.h"\n', True),
         "runtime/b.c": ('#include "tilecache/tilecache_internal.h"\n', True),
         "tools/c.c": ('#include "../navcore/mesh_internal.h"\n', True),
+        "tools/h.c": ('#include "navcore/clock.h"\n', True),
+        "tools/i.c": ('#include "tools/tool.h"\n#include "wayfarer/crowd.h"\n', False),
         "tilecache/d.c": ('#include "navcore/mesh_commit.h"\n', True),
         "include/wayfarer/e.h": ('#include "navcore/check.h"\n', True),
         "navcore/f.c": ('#  include <crowd/crowd_internal.h>\n', True),
