@@ -103,6 +103,22 @@ static inline bool golden_matches(const char* what, uint64_t got, uint64_t expec
     return !GOLDEN_PINNED || got == expected;
 }
 
+/// Runs a scene on 1, 2 and 4 workers; true when all three give the same
+/// hash, which goes to *out (the one-worker hash otherwise).
+static inline bool golden_same_for_workers(uint64_t (*run)(uint32_t workers), uint64_t* out) {
+    const uint32_t workers[] = {1, 2, 4};
+    bool same = true;
+    for (size_t k = 0; k < sizeof workers / sizeof workers[0]; ++k) {
+        uint64_t h = run(workers[k]);
+        printf("%u workers: 0x%016" PRIx64 "\n", workers[k], h);
+        if (k == 0) {
+            *out = h;
+        }
+        same = same && h == *out;
+    }
+    return same;
+}
+
 /// main's exit status: cmocka's, or 77 (skipped) when everything ran but
 /// the pinned hashes were not compared on this target.
 static inline int golden_exit(int failures) {
