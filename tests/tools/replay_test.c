@@ -161,7 +161,8 @@ static replay* record(const scenario* sc, double* out_ms) {
                            .obstacles = standing_count,
                            .paths_queued = prof.paths_queued};
         double r0 = now_ms();
-        assert_int_equal(replay_add_frame(r, crowd, ids, count, standing, standing_count, &st), 0);
+        assert_int_equal(
+            replay_add_frame(r, crowd, mesh, ids, count, standing, standing_count, &st), 0);
         record_ms += now_ms() - r0;
     }
     *out_ms = record_ms;
@@ -295,7 +296,7 @@ static void test_empty_and_bad_arguments(void** state) {
     replay* r = replay_create(&(replay_desc){.max_agents = 4, .max_frames = 4});
     assert_non_null(r);
     assert_int_equal(replay_set_mesh(r, NULL), -1);
-    assert_int_equal(replay_add_frame(r, NULL, NULL, 0, NULL, 0, NULL), -1);
+    assert_int_equal(replay_add_frame(r, NULL, NULL, NULL, 0, NULL, 0, NULL), -1);
     // Nothing recorded: still a valid (empty) page and picture.
     char path[1024];
     out_path(path, sizeof path, "replay_empty.html");
