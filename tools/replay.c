@@ -17,9 +17,12 @@
 //            moves under 64 units)
 //   paths    per frame: varint count of columns whose path ahead changed,
 //            then per such column (in column order): varint gap from the
-//            previous one's column + 1 (the first: from 0), u8 corner count,
-//            the corners (i16 x, z each), the target (i16 x, z); a column's
-//            path holds until its next record
+//            previous one's column + 1 (the first: from 0); u8 corner count
+//            n | m << 3 (the first m corners are the column's previous
+//            record's, from index k) | 0x40 (the target is the previous
+//            one's); k (u8, when m > 0); the other n - m corners (i16 x, z
+//            each); the target (i16 x, z) unless the same. A column's path
+//            holds until its next record
 //   stats    per frame: f32 frame, tiles, crowd ms; u32 arrivals, replans,
 //            blocked, obstacles, queued paths
 //   obstacle per frame: varint index of its obstacle set
@@ -104,6 +107,7 @@ replay* replay_create(const replay_desc* desc) {
     r->state = malloc(cells);
     r->layer = malloc(cells);
     r->path_last = calloc(desc->max_agents, sizeof *r->path_last);
+    r->path_prev = calloc(desc->max_agents, sizeof *r->path_prev);
     r->path_offset = calloc((size_t)desc->max_frames + 1u, sizeof *r->path_offset);
     r->path_changes = calloc(desc->max_frames, sizeof *r->path_changes);
     r->path_scratch = malloc((size_t)desc->max_agents * PATH_RECORD_MAX);
@@ -113,8 +117,9 @@ replay* replay_create(const replay_desc* desc) {
     r->set_offsets = malloc((r->set_cap + 1u) * sizeof *r->set_offsets);
     if (r->title == NULL || r->hash == NULL || r->col_ids == NULL || r->col_radius == NULL ||
         r->pos == NULL || r->state == NULL || r->layer == NULL || r->path_last == NULL ||
-        r->path_offset == NULL || r->path_changes == NULL || r->path_scratch == NULL ||
-        r->stats == NULL || r->obstacle_set == NULL || r->set_offsets == NULL) {
+        r->path_prev == NULL || r->path_offset == NULL || r->path_changes == NULL ||
+        r->path_scratch == NULL || r->stats == NULL || r->obstacle_set == NULL ||
+        r->set_offsets == NULL) {
         replay_destroy(r);
         return NULL;
     }
@@ -138,6 +143,7 @@ void replay_destroy(replay* r) {
     free(r->state);
     free(r->layer);
     free(r->path_last);
+    free(r->path_prev);
     free(r->path_bytes);
     free(r->path_offset);
     free(r->path_changes);
@@ -483,6 +489,39 @@ static bool path_changed(const replay* r, const wf_agent_state* s, path_rec* now
     return false;
 }
 
+/// One path record against the column's previous one: the corners it
+/// still has (passing a corner shifts them by one) and its target are
+/// referred to, not repeated. Returns the bytes written.
+static size_t encode_path(uint8_t* out, uint32_t gap, const path_rec* p, const path_rec* before) {
+    uint32_t reuse = 0, from = 0;
+    for (uint32_t k = 0; before->recorded && k < before->corner_count; ++k) {
+        uint32_t m = 0;
+        while (m < p->corner_count && k + m < before->corner_count &&
+               memcmp(p->corners[m], before->corners[k + m], sizeof p->corners[m]) == 0) {
+            m++;
+        }
+        if (m > reuse) {
+            reuse = m;
+            from = k;
+        }
+    }
+    bool same_target = before->recorded && memcmp(p->target, before->target, sizeof p->target) == 0;
+    uint8_t* q = out + put_varint(out, gap);
+    *q++ = (uint8_t)(p->corner_count | reuse << 3 | (same_target ? 0x40u : 0u));
+    if (reuse > 0) {
+        *q++ = (uint8_t)from;
+    }
+    for (uint32_t k = reuse; k < p->corner_count; ++k) {
+        q = put_i16(q, p->corners[k][0]);
+        q = put_i16(q, p->corners[k][1]);
+    }
+    if (!same_target) {
+        q = put_i16(q, p->target[0]);
+        q = put_i16(q, p->target[1]);
+    }
+    return (size_t)(q - out);
+}
+
 /// Appends frame f's path records (already in the scratch) to the paths.
 static void commit_paths(replay* r, uint32_t f, size_t size, uint32_t changes) {
     r->path_offset[f] = r->path_size;
@@ -563,6 +602,7 @@ int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_mesh* mesh, cons
             path_changed(r, &s, &now, &r->path_last[col])) {
             // Kept in path_last with the top bit of corner_count marking
             // "changed this frame" until the records are written below.
+            r->path_prev[col] = r->path_last[col];
             r->path_last[col] = now;
             r->path_last[col].corner_count |= 0x80u;
         }
@@ -574,16 +614,7 @@ int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_mesh* mesh, cons
             continue;
         }
         p->corner_count &= 0x7fu;
-        uint8_t* out = r->path_scratch + path_size;
-        uint8_t* q = out + put_varint(out, c - next);
-        *q++ = p->corner_count;
-        for (uint32_t k = 0; k < p->corner_count; ++k) {
-            q = put_i16(q, p->corners[k][0]);
-            q = put_i16(q, p->corners[k][1]);
-        }
-        q = put_i16(q, p->target[0]);
-        q = put_i16(q, p->target[1]);
-        path_size += (size_t)(q - out);
+        path_size += encode_path(r->path_scratch + path_size, c - next, p, &r->path_prev[c]);
         next = c + 1u;
         changes++;
     }

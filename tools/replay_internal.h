@@ -17,8 +17,9 @@
 
 /// Paths take at most this many bytes (then the paths stop changing).
 #define PATH_BYTES_MAX (64u << 20)
-/// Bytes of one path record at most: column gap, count, corners, target.
-#define PATH_RECORD_MAX (5u + 1u + 4u * WF_CROWD_MAX_CORNERS + 4u)
+/// Bytes of one path record at most: column gap, count, reuse, corners,
+/// target.
+#define PATH_RECORD_MAX (5u + 2u + 4u * WF_CROWD_MAX_CORNERS + 4u)
 
 /// An agent's path ahead as last recorded.
 typedef struct path_rec {
@@ -73,6 +74,7 @@ struct replay {
     // column order, encoded as in the page; frame f's are
     // path_bytes[path_offset[f], path_offset[f + 1]), path_changes[f] of them.
     path_rec* path_last; ///< per column
+    path_rec* path_prev; ///< per column: the record before path_last
     uint8_t* path_bytes;
     size_t path_size, path_cap;
     size_t* path_offset;

@@ -244,10 +244,19 @@ static const char* const viewer_html_script[] = {
     "    for (let i = 0; i < n; i++) {",
     "      c += R.vu();",
     "      if (c >= C) throw new Error('replay data: a path of column ' + c + ' of ' + C);",
-    "      const m = R.u8(), pts = [];",
-    "      for (let k = 0; k < m; k++) pts.push(X(R.i16()), Z(R.i16()));",
+    "      // Corners and target may be the column's previous record's (replay.c).",
+    "      const head = R.u8(), n = head & 7, reuse = (head >> 3) & 7, before = "
+    "pathData[c][pathData[c].length - 1];",
+    "      const from = reuse > 0 ? R.u8() : 0, pts = [];",
+    "      if ((reuse > 0 || (head & 64)) && !before) throw new Error('replay data: a path refers "
+    "to none');",
+    "      for (let k = 0; k < reuse; k++) pts.push(before.pts[2 * (from + k)], before.pts[2 * "
+    "(from + k) + 1]);",
+    "      for (let k = reuse; k < n; k++) pts.push(X(R.i16()), Z(R.i16()));",
+    "      const same = (head & 64) !== 0;",
     "      pathFrames[c].push(f);",
-    "      pathData[c].push({ pts: pts, tx: X(R.i16()), tz: Z(R.i16()) });",
+    "      pathData[c].push({ pts: pts, tx: same ? before.tx : X(R.i16()), tz: same ? before.tz : "
+    "Z(R.i16()) });",
     "      c++; pathCount++;",
     "    }",
     "  }",

@@ -14,6 +14,7 @@ by decoding them as a reader would, independently of the C and JS code:
 
     replay_check.py PAGE.html PICTURE.svg [--carved N] [--painted N]
                     [--layers 0,1] [--min-agent-layers N]
+    replay_check.py PAGE.html --print-path COLUMN
 Standard library only. Exit 0 when every check holds, 1 otherwise.
 """
 import base64
@@ -160,7 +161,7 @@ def check_html(path, expect_layers, min_agent_layers):
                 before = pos[f - 1][c][axis] if f > 0 else 0
                 pos[f][c][axis] = ((before + d + 32768) & 0xffff) - 32768
     section_end('frames')
-    first_path = [None] * C
+    first_path, last_path = [None] * C, [None] * C
     records = 0
     for f in range(F):
         n = r.vu()
@@ -169,14 +170,24 @@ def check_html(path, expect_layers, min_agent_layers):
             c += r.vu()
             if not check(c < C, 'html: a path record of column %d of %d' % (c, C)):
                 return
-            m = r.u8()
-            check(m <= 4, 'html: %d corners' % m)
-            for _k in range(m + 1):  # corners, then the target
-                r.i16(), r.i16()
+            head = r.u8()
+            n, reuse, same_target = head & 7, (head >> 3) & 7, head & 64
+            start = r.u8() if reuse > 0 else 0
+            before = last_path[c]
+            check(n <= 4 and reuse <= n and head & 128 == 0, 'html: path head %#x' % head)
+            if (reuse or same_target) and not check(
+                    before is not None and start + reuse <= len(before[0]),
+                    'html: column %d frame %d refers to a path it has not' % (c, f)):
+                return
+            corners = before[0][start:start + reuse] if reuse else []
+            corners += [(r.i16(), r.i16()) for _k in range(n - reuse)]
+            target = before[1] if same_target else (r.i16(), r.i16())
+            last_path[c] = (corners, target)
             if first_path[c] is None:
                 first_path[c] = f
             c += 1
             records += 1
+    meta['_last_path'] = last_path
     section_end('paths')
     for _ in range(F):
         r.p += 3 * 4 + 5 * 4
@@ -340,6 +351,15 @@ def main(argv):
         else:
             args.append(argv[i])
             i += 1
+    if len(args) == 1 and 'print-path' in opts:
+        # The last recorded path of a column, as the page's selection panel
+        # words it (viewer_test.sh compares the two).
+        meta = check_html(args[0], None, 0)
+        corners, target = meta['_last_path'][int(opts['print-path'])]
+        u, o = meta['unit'], meta['origin']
+        print('%d corners ahead; target %.2f, %.2f'
+              % (len(corners), o[0] + target[0] * u, o[2] + target[1] * u))
+        return 1 if FAILURES else 0
     if len(args) != 2:
         print(__doc__)
         return 2

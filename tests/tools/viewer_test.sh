@@ -94,6 +94,12 @@ for want in 'data-drawn="100"' 'in place 60 s or more' 'agent 3 (id' 'on layer 0
         status=1
     fi
 done
+# Agent 3's path as the page decoded it, against the independent reader.
+want=$(python3 "$here/replay_check.py" "$html" --print-path 3 | tail -n 1)
+if ! grep -qF "$want" "$work/viewer_dom_modes.html"; then
+    echo "FAIL: the page does not show agent 3's path as recorded: $want"
+    status=1
+fi
 if grep -q 'data-error=' "$work/viewer_dom_modes.html"; then
     grep -o 'data-error="[^"]*"' "$work/viewer_dom_modes.html"
     echo "FAIL: the page reported an error in the colour and layer modes"
