@@ -403,8 +403,9 @@ static const char* const viewer_html_script[] = {
     "  $('seek').max = String(Math.max(0, F - 1));",
     "  $('about').textContent = F + ' frames (every ' + M.stride + ' of ' + M.framesSeen + '), ' + "
     "C +",
-    "    ' agents, ' + M.polys + ' polygons; ' + M.packedBytes + ' bytes packed, ' + M.rawBytes + "
-    "' raw';",
+    "    ' agents, ' + M.polys + ' polygons, ' + M.pathRecords + ' path changes' +",
+    "    (M.pathsTruncated ? ' (cut short: the paths stop changing later on)' : '') + '; ' +",
+    "    M.packedBytes + ' bytes packed, ' + M.rawBytes + ' raw';",
     "  // The legend of the colour mode (rebuilt when it changes).",
     "  const legend = $('legend');",
     "  let colouring = COLOURINGS.state, counts = [];",
