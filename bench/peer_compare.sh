@@ -11,14 +11,20 @@
 # this repository: pass the path of a local checkout.
 #
 #   bench/peer_compare.sh PATH_TO_RECASTNAVIGATION [--rounds N] [--opt 2|3]
-#       [--work DIR] [--pairs N] [--agents N] [--frames N] [--callgrind] [--skip-crowd]
+#       [--work DIR] [--pairs N] [--nodes N] [--agents N] [--frames N]
+#       [--callgrind] [--cg-frames N] [--skip-crowd]
+#
+# --nodes: search nodes of both sides' path queries (2048, RecastDemo's).
+# --callgrind: also instructions per query, per layer build, per cache
+# build and per crowd agent-frame (valgrind; no noise). --rounds 0 with
+# --callgrind gives the instruction counts alone.
 #
 # Without a path it prints this and exits 77 (skipped). Needs gcc/g++,
 # meson, ninja, python3; --callgrind needs valgrind.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; }
 
 recast=""
 rounds=5
@@ -28,6 +34,8 @@ pairs=2000
 agents=1000
 frames=300
 callgrind=0
+cg_frames=60
+nodes=2048
 skip_crowd=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -38,6 +46,8 @@ while [ $# -gt 0 ]; do
     --agents) agents=$2; shift 2 ;;
     --frames) frames=$2; shift 2 ;;
     --callgrind) callgrind=1; shift ;;
+    --cg-frames) cg_frames=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
     --skip-crowd) skip_crowd=1; shift ;;
     -h | --help) usage; exit 0 ;;
     -*) echo "unknown option $1" >&2; usage; exit 2 ;;
@@ -94,8 +104,8 @@ for lv in $levels; do
     o="$meshes/$lv.obj"
     "$ours" points "$o" $((2 * pairs)) 1 "$files/$lv.points" >/dev/null
     paste -d' ' - - <"$files/$lv.points" >"$files/$lv.candidates"
-    "$ours" filter "$o" "$files/$lv.candidates" "$files/$lv.ours" >/dev/null
-    "$theirs" filter "$o" "$files/$lv.ours" "$files/$lv.pairs" >/dev/null
+    "$ours" filter "$o" "$files/$lv.candidates" "$files/$lv.ours" "$nodes" >/dev/null
+    "$theirs" filter "$o" "$files/$lv.ours" "$files/$lv.pairs" "$nodes" >/dev/null
     echo "# $lv: $(wc -l <"$files/$lv.candidates") candidate pairs, $(wc -l <"$files/$lv.ours") complete on ours, $(wc -l <"$files/$lv.pairs") on both" >&2
 done
 "$ours" points "$meshes/nav_test.obj" 50 2026 "$files/obstacles.points" >/dev/null
@@ -120,7 +130,7 @@ for r in $(seq 1 "$rounds"); do
         [ "$side" = theirs ] && bin=$theirs
         for lv in $levels; do
             run "$side" "tiles/$lv" "$bin" tiles "$meshes/$lv.obj" 5
-            run "$side" "paths/$lv" "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 5
+            run "$side" "paths/$lv" "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 5 "$nodes"
         done
         if [ "$side" = ours ]; then
             run ours obstacles/1 "$ours" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 1 5
@@ -140,20 +150,41 @@ if [ $callgrind = 1 ]; then
     count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
     for lv in $levels; do
         n=$(wc -l <"$files/$lv.pairs")
-        for side in ours theirs; do
+        for side in wayfarer detour; do
             bin=$ours
-            [ "$side" = theirs ] && bin=$theirs
-            a=$(count "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 1)
-            b=$(count "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 3)
-            echo "$lv $side $(((b - a) / (2 * n)))" >>"$cg"
+            [ "$side" = detour ] && bin=$theirs
+            a=$(count "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 1 "$nodes")
+            b=$(count "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 3 "$nodes")
+            echo "paths $lv $side $(((b - a) / (2 * n)))" >>"$cg"
         done
     done
+    # Inside the timed functions only: every layer built once (tile), the
+    # cache built once (cache; Detour: the tiles' rasterization to
+    # compressed layers, as RecastDemo's rasterizeTileLayers).
+    tcount() { valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect="$1" "${@:2}" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+    layers() { "$@" | sed -n 's/.*"layers":\([0-9]*\).*/\1/p'; }
+    for lv in $levels; do
+        o="$meshes/$lv.obj"
+        n=$(layers "$ours" tiles "$o" 1)
+        echo "tile $lv wayfarer $(($(tcount wf_tilecache_build_tile "$ours" tiles "$o" 1) / n))" >>"$cg"
+        echo "cache $lv wayfarer $(tcount wf_tilecache_build_geom "$ours" tiles "$o" 1)" >>"$cg"
+        n=$(layers "$theirs" tiles "$o" 1)
+        echo "tile $lv detour $(($(tcount '*build_layer_no_commit*' "$theirs" tiles "$o" 1) / n))" >>"$cg"
+        echo "cache $lv detour $(tcount '*rasterize_tile*' "$theirs" tiles "$o" 1)" >>"$cg"
+    done
+    # The crowd's update calls only: 30 warm-up frames + cg_frames, per agent-frame.
+    if [ $skip_crowd = 0 ]; then
+        c=$(tcount wf_crowd_update "$ours" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$cg_frames" 1)
+        echo "crowd nav_test wayfarer $((c / (agents * (cg_frames + 30))))" >>"$cg"
+        c=$(tcount 'dtCrowd::update*' "$theirs" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$cg_frames")
+        echo "crowd nav_test detour $((c / (agents * (cg_frames + 30))))" >>"$cg"
+    fi
 fi
 
 # --- Table -------------------------------------------------------------------
-python3 - "$results" "$cg" "$commit" "$ourcommit" "$opt" "$rounds" <<'EOF'
+python3 - "$results" "$cg" "$commit" "$ourcommit" "$opt" "$rounds" "$nodes" <<'EOF'
 import json, statistics, sys
-res, cg, commit, ours, opt, rounds = sys.argv[1:]
+res, cg, commit, ours, opt, rounds, nodes = sys.argv[1:]
 rows = {}
 for line in open(res):
     o = json.loads(line)
@@ -165,7 +196,7 @@ def fig(label, side, key, workers=None):
         return None, ""
     return statistics.median(v), f"{min(v):.3g}-{max(v):.3g}"
 
-print(f"# recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}, {rounds} interleaved rounds;"
+print(f"# recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}, {rounds} interleaved rounds, {nodes} search nodes;"
       " median of the rounds (spread min-max)")
 print("| measure | Detour | Wayfarer | ratio |")
 print("|---|--:|--:|--:|")
@@ -206,8 +237,23 @@ for side in ["detour", "wayfarer"]:
             d = rows.get((k, side, w))
             if d:
                 print(f"# {side} {k}: {json.dumps(d[0])}")
+cgs = {}
 for line in open(cg):
-    lv, side, n = line.split()
-    print(f"# callgrind instructions per find_path + straight path, {lv}, {side}: {n}")
+    what, lv, side, n = line.split()
+    cgs[(what, lv, side)] = int(n)
+if cgs:
+    print()
+    print("| callgrind, instructions | Detour | Wayfarer | ratio |")
+    print("|---|--:|--:|--:|")
+    names = {"paths": "per find_path + straight path", "tile": "per layer tile build (no commit)",
+             "cache": "cache build (layers), millions", "crowd": "crowd update per agent-frame"}
+    for what in ["paths", "tile", "cache", "crowd"]:
+        for lv in ["dungeon", "nav_test", "undulating"]:
+            t, o = cgs.get((what, lv, "detour")), cgs.get((what, lv, "wayfarer"))
+            if t is None or o is None:
+                continue
+            if what == "cache":
+                t, o = t / 1e6, o / 1e6
+            print(f"| {lv}: {names[what]} | {t:,.1f} | {o:,.1f} | {o / t:.2f} |")
 EOF
 echo "# raw results: $results" >&2

@@ -254,7 +254,8 @@ std::vector<std::vector<int>> bin_triangles(const Level& lv) {
 }
 
 /// One tile's layers, as RecastDemo's rasterizeTileLayers builds them.
-bool rasterize_tile(Level& lv, int tx, int ty, const std::vector<int>& tri_ids,
+/// Not inlined: bench/peer_compare.sh --callgrind counts inside it.
+__attribute__((noinline)) bool rasterize_tile(Level& lv, int tx, int ty, const std::vector<int>& tri_ids,
                     std::vector<std::pair<unsigned char*, int>>& out) {
     rcContext ctx(false);
     rcConfig c = lv.cfg;
@@ -516,7 +517,7 @@ int cmd_paths(const char* obj, const char* pairs_path, int rounds, int nodes) {
 /// A layer's navmesh tile as dtTileCache::buildNavMeshTile makes it
 /// (decompress, regions, contours, polygons, tile data), without the
 /// obstacles (there are none) and without adding it to the navmesh.
-bool build_layer_no_commit(Level& lv, const dtCompressedTile* tile) {
+__attribute__((noinline)) bool build_layer_no_commit(Level& lv, const dtCompressedTile* tile) {
     const dtTileCacheParams* p = lv.tc->getParams();
     const int climb = static_cast<int>(p->walkableClimb / p->ch);
     lv.talloc.reset();
