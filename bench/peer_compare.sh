@@ -172,6 +172,18 @@ if [ $callgrind = 1 ]; then
         echo "tile $lv detour $(($(tcount '*build_layer_no_commit*' "$theirs" tiles "$o" 1) / n))" >>"$cg"
         echo "cache $lv detour $(tcount '*rasterize_tile*' "$theirs" tiles "$o" 1)" >>"$cg"
     done
+    # The update calls of the 50 cylinders (1 worker), add + remove, per round.
+    ob="$files/obstacles.points"
+    for side in wayfarer detour; do
+        if [ $side = wayfarer ]; then
+            a=$(tcount wf_tilecache_update "$ours" obstacles "$meshes/nav_test.obj" "$ob" 1 1)
+            b=$(tcount wf_tilecache_update "$ours" obstacles "$meshes/nav_test.obj" "$ob" 1 3)
+        else
+            a=$(tcount 'dtTileCache::update*' "$theirs" obstacles "$meshes/nav_test.obj" "$ob" 1)
+            b=$(tcount 'dtTileCache::update*' "$theirs" obstacles "$meshes/nav_test.obj" "$ob" 3)
+        fi
+        echo "obstacles nav_test $side $(((b - a) / 2))" >>"$cg"
+    done
     # The crowd's update calls only: 30 warm-up frames + cg_frames, per agent-frame.
     if [ $skip_crowd = 0 ]; then
         c=$(tcount wf_crowd_update "$ours" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$cg_frames" 1)
@@ -246,13 +258,14 @@ if cgs:
     print("| callgrind, instructions | Detour | Wayfarer | ratio |")
     print("|---|--:|--:|--:|")
     names = {"paths": "per find_path + straight path", "tile": "per layer tile build (no commit)",
-             "cache": "cache build (layers), millions", "crowd": "crowd update per agent-frame"}
-    for what in ["paths", "tile", "cache", "crowd"]:
+             "cache": "cache build (layers), millions", "crowd": "crowd update per agent-frame",
+             "obstacles": "50 cylinders added and removed (update calls, 1 worker), millions"}
+    for what in ["paths", "tile", "cache", "obstacles", "crowd"]:
         for lv in ["dungeon", "nav_test", "undulating"]:
             t, o = cgs.get((what, lv, "detour")), cgs.get((what, lv, "wayfarer"))
             if t is None or o is None:
                 continue
-            if what == "cache":
+            if what in ("cache", "obstacles"):
                 t, o = t / 1e6, o / 1e6
             print(f"| {lv}: {names[what]} | {t:,.1f} | {o:,.1f} | {o / t:.2f} |")
 EOF
