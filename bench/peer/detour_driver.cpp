@@ -40,8 +40,8 @@ namespace {
 
 constexpr float kCell = 0.3f, kCellHeight = 0.2f, kAgentHeight = 2.0f, kAgentRadius = 0.6f,
                 kAgentClimb = 0.9f, kMaxSlope = 45.0f, kEdgeError = 1.3f;
-constexpr int kTileSize = 48, kMaxLayers = 32, kMaxPath = 256, kMaxCorners = 256,
-              kObstacles = 50, kWarmupFrames = 30;
+constexpr int kTileSize = 48, kMaxLayers = 32, kMaxPath = 256, kMaxCorners = 256, kObstacles = 50,
+              kWarmupFrames = 30;
 constexpr float kHalf[3] = {2.0f, 4.0f, 2.0f};
 
 double now_s() {
@@ -255,8 +255,9 @@ std::vector<std::vector<int>> bin_triangles(const Level& lv) {
 
 /// One tile's layers, as RecastDemo's rasterizeTileLayers builds them.
 /// Not inlined: bench/peer_compare.sh --callgrind counts inside it.
-__attribute__((noinline)) bool rasterize_tile(Level& lv, int tx, int ty, const std::vector<int>& tri_ids,
-                    std::vector<std::pair<unsigned char*, int>>& out) {
+__attribute__((noinline)) bool rasterize_tile(Level& lv, int tx, int ty,
+                                              const std::vector<int>& tri_ids,
+                                              std::vector<std::pair<unsigned char*, int>>& out) {
     rcContext ctx(false);
     rcConfig c = lv.cfg;
     const float tcs = kTileSize * kCell;
@@ -267,8 +268,8 @@ __attribute__((noinline)) bool rasterize_tile(Level& lv, int tx, int ty, const s
     rcHeightfield* hf = rcAllocHeightfield();
     rcCompactHeightfield* chf = nullptr;
     rcHeightfieldLayerSet* lset = nullptr;
-    bool ok = hf != nullptr && rcCreateHeightfield(&ctx, *hf, c.width, c.height, c.bmin, c.bmax,
-                                                   c.cs, c.ch);
+    bool ok = hf != nullptr &&
+              rcCreateHeightfield(&ctx, *hf, c.width, c.height, c.bmin, c.bmax, c.cs, c.ch);
     const int nv = static_cast<int>(lv.mesh.verts.size() / 3);
     std::vector<int> tris;
     tris.reserve(tri_ids.size() * 3);
@@ -278,8 +279,8 @@ __attribute__((noinline)) bool rasterize_tile(Level& lv, int tx, int ty, const s
     const int nt = static_cast<int>(tri_ids.size());
     std::vector<unsigned char> areas(static_cast<size_t>(nt) + 1, 0);
     if (ok && nt > 0) {
-        rcMarkWalkableTriangles(&ctx, c.walkableSlopeAngle, lv.mesh.verts.data(), nv,
-                                tris.data(), nt, areas.data());
+        rcMarkWalkableTriangles(&ctx, c.walkableSlopeAngle, lv.mesh.verts.data(), nv, tris.data(),
+                                nt, areas.data());
         ok = rcRasterizeTriangles(&ctx, lv.mesh.verts.data(), nv, tris.data(), areas.data(), nt,
                                   *hf, c.walkableClimb);
     }
@@ -436,8 +437,8 @@ bool complete_path(Level& lv, const Snapped& s) {
     dtQueryFilter filter;
     dtPolyRef path[kMaxPath];
     int n = 0;
-    dtStatus st = lv.q->findPath(s.ref[0], s.ref[1], &s.pt[0], &s.pt[3], &filter, path, &n,
-                                 kMaxPath);
+    dtStatus st =
+        lv.q->findPath(s.ref[0], s.ref[1], &s.pt[0], &s.pt[3], &filter, path, &n, kMaxPath);
     return dtStatusSucceed(st) && !dtStatusDetail(st, DT_PARTIAL_RESULT) && n > 0 &&
            path[n - 1] == s.ref[1];
 }
@@ -491,10 +492,10 @@ int cmd_paths(const char* obj, const char* pairs_path, int rounds, int nodes) {
         double t0 = now_s();
         for (const Snapped& s : snapped) {
             int np = 0, nc = 0;
-            dtStatus a = lv.q->findPath(s.ref[0], s.ref[1], &s.pt[0], &s.pt[3], &filter, path,
-                                        &np, kMaxPath);
-            dtStatus b = lv.q->findStraightPath(&s.pt[0], &s.pt[3], path, np, corners,
-                                                corner_flags, corner_refs, &nc, kMaxCorners, 0);
+            dtStatus a = lv.q->findPath(s.ref[0], s.ref[1], &s.pt[0], &s.pt[3], &filter, path, &np,
+                                        kMaxPath);
+            dtStatus b = lv.q->findStraightPath(&s.pt[0], &s.pt[3], path, np, corners, corner_flags,
+                                                corner_refs, &nc, kMaxCorners, 0);
             failed |= dtStatusFailed(a) || dtStatusFailed(b);
             if (r == 0) {
                 corridor += np;
@@ -522,8 +523,8 @@ __attribute__((noinline)) bool build_layer_no_commit(Level& lv, const dtCompress
     const int climb = static_cast<int>(p->walkableClimb / p->ch);
     lv.talloc.reset();
     dtTileCacheLayer* layer = nullptr;
-    if (dtStatusFailed(dtDecompressTileCacheLayer(&lv.talloc, &lv.comp, tile->data,
-                                                  tile->dataSize, &layer)) ||
+    if (dtStatusFailed(
+            dtDecompressTileCacheLayer(&lv.talloc, &lv.comp, tile->data, tile->dataSize, &layer)) ||
         dtStatusFailed(dtBuildTileCacheRegions(&lv.talloc, *layer, climb))) {
         return false;
     }
@@ -630,9 +631,9 @@ int cmd_tiles(const char* obj, int passes) {
 bool obstacle_phase(Level& lv, const std::vector<float>& pts, dtObstacleRef* refs, bool removing,
                     int& calls, double& us) {
     for (int i = 0; i < kObstacles; ++i) {
-        dtStatus s = removing ? lv.tc->removeObstacle(refs[i])
-                              : lv.tc->addObstacle(&pts[3 * static_cast<size_t>(i)], 1.0f, 2.0f,
-                                                   &refs[i]);
+        dtStatus s =
+            removing ? lv.tc->removeObstacle(refs[i])
+                     : lv.tc->addObstacle(&pts[3 * static_cast<size_t>(i)], 1.0f, 2.0f, &refs[i]);
         if (dtStatusFailed(s)) {
             return false;
         }
@@ -751,14 +752,14 @@ int cmd_crowd(const char* obj, const char* points_path, int agents, int frames) 
                 continue;
             }
             bool failed = ag->targetState == DT_CROWDAGENT_TARGET_FAILED;
-            bool at_end = ag->targetState == DT_CROWDAGENT_TARGET_VALID && ag->ncorners > 0 &&
-                          (ag->cornerFlags[ag->ncorners - 1] & DT_STRAIGHTPATH_END) &&
-                          dtVdist2D(ag->npos, &ag->cornerVerts[3 * (ag->ncorners - 1)]) <
-                              0.25f * p.radius;
+            bool at_end =
+                ag->targetState == DT_CROWDAGENT_TARGET_VALID && ag->ncorners > 0 &&
+                (ag->cornerFlags[ag->ncorners - 1] & DT_STRAIGHTPATH_END) &&
+                dtVdist2D(ag->npos, &ag->cornerVerts[3 * (ag->ncorners - 1)]) < 0.25f * p.radius;
             if (failed || at_end) {
-                arrivals += at_end && f >= kWarmupFrames &&
-                            dtVdist2D(ag->targetPos, &ag->cornerVerts[3 * (ag->ncorners - 1)]) <
-                                0.01f;
+                arrivals +=
+                    at_end && f >= kWarmupFrames &&
+                    dtVdist2D(ag->targetPos, &ag->cornerVerts[3 * (ag->ncorners - 1)]) < 0.01f;
                 target(i);
             }
         }
