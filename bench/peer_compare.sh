@@ -12,8 +12,11 @@
 #
 #   bench/peer_compare.sh PATH_TO_RECASTNAVIGATION [--rounds N] [--opt 2|3]
 #       [--work DIR] [--pairs N] [--nodes N] [--agents N] [--frames N]
-#       [--callgrind] [--cg-frames N] [--skip-crowd]
+#       [--callgrind] [--cg-frames N] [--skip-crowd] [--clock wall|cpu]
 #
+# --clock cpu: time with each thread's CPU time instead of the wall clock
+# (a loaded machine's waits for a core left out; the 2-worker obstacle row
+# then counts the caller's thread only, so it is left out).
 # --nodes: search nodes of both sides' path queries (2048, RecastDemo's).
 # --callgrind: also instructions per query, per layer build, per cache
 # build and per crowd agent-frame (valgrind; no noise). --rounds 0 with
@@ -24,7 +27,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; }
 
 recast=""
 rounds=5
@@ -36,6 +39,7 @@ frames=300
 callgrind=0
 cg_frames=60
 nodes=2048
+clock=wall
 skip_crowd=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -48,6 +52,7 @@ while [ $# -gt 0 ]; do
     --callgrind) callgrind=1; shift ;;
     --cg-frames) cg_frames=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
+    --clock) clock=$2; shift 2 ;;
     --skip-crowd) skip_crowd=1; shift ;;
     -h | --help) usage; exit 0 ;;
     -*) echo "unknown option $1" >&2; usage; exit 2 ;;
@@ -112,6 +117,7 @@ done
 "$ours" points "$meshes/nav_test.obj" $((4 * agents)) 7 "$files/crowd.points" >/dev/null
 
 # --- Interleaved rounds ----------------------------------------------------
+export WF_PEER_CLOCK=$clock
 results="$work/results.jsonl"
 : >"$results"
 run() { # side label command...
@@ -134,7 +140,7 @@ for r in $(seq 1 "$rounds"); do
         done
         if [ "$side" = ours ]; then
             run ours obstacles/1 "$ours" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 1 5
-            run ours obstacles/2 "$ours" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 2 5
+            [ "$clock" = cpu ] || run ours obstacles/2 "$ours" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 2 5
             [ $skip_crowd = 1 ] || run ours crowd "$ours" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$frames" 1
         else
             run theirs obstacles/1 "$theirs" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 5
@@ -144,6 +150,7 @@ for r in $(seq 1 "$rounds"); do
 done
 
 # --- Instructions per query (callgrind: no noise) ------------------------
+export WF_PEER_CLOCK=wall
 cg="$work/callgrind.txt"
 : >"$cg"
 if [ $callgrind = 1 ]; then
@@ -194,9 +201,9 @@ if [ $callgrind = 1 ]; then
 fi
 
 # --- Table -------------------------------------------------------------------
-python3 - "$results" "$cg" "$commit" "$ourcommit" "$opt" "$rounds" "$nodes" <<'EOF'
+python3 - "$results" "$cg" "$commit" "$ourcommit" "$opt" "$rounds" "$nodes" "$clock" <<'EOF'
 import json, statistics, sys
-res, cg, commit, ours, opt, rounds, nodes = sys.argv[1:]
+res, cg, commit, ours, opt, rounds, nodes, clock = sys.argv[1:]
 rows = {}
 for line in open(res):
     o = json.loads(line)
@@ -208,7 +215,7 @@ def fig(label, side, key, workers=None):
         return None, ""
     return statistics.median(v), f"{min(v):.3g}-{max(v):.3g}"
 
-print(f"# recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}, {rounds} interleaved rounds, {nodes} search nodes;"
+print(f"# recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}, {rounds} interleaved rounds, {nodes} search nodes, {clock} clock;"
       " median of the rounds (spread min-max)")
 print("| measure | Detour | Wayfarer | ratio |")
 print("|---|--:|--:|--:|")

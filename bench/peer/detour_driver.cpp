@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,18 @@ constexpr int kTileSize = 48, kMaxLayers = 32, kMaxPath = 256, kMaxCorners = 256
               kWarmupFrames = 30;
 constexpr float kHalf[3] = {2.0f, 4.0f, 2.0f};
 
+/// Wall time, or with WF_PEER_CLOCK=cpu this thread's CPU time (as our side).
 double now_s() {
+    static int cpu = -1;
+    if (cpu < 0) {
+        const char* c = std::getenv("WF_PEER_CLOCK");
+        cpu = c != nullptr && std::strcmp(c, "cpu") == 0;
+    }
+    if (cpu) {
+        timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    }
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }

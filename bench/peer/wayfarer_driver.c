@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../bench_util.h"
 #include "wayfarer/crowd.h"
@@ -44,6 +45,23 @@
 #define OBSTACLES 50u
 #define DT (1.0f / 30.0f)
 #define WARMUP_FRAMES 30u
+
+/// Wall time, or with WF_PEER_CLOCK=cpu this thread's CPU time: on a
+/// loaded machine the CPU time leaves out the time the thread waited for a
+/// core (single-thread figures only; bench/peer_compare.sh --clock cpu).
+static double clock_now(void) {
+    static int cpu = -1;
+    if (cpu < 0) {
+        const char* c = getenv("WF_PEER_CLOCK");
+        cpu = c != NULL && strcmp(c, "cpu") == 0;
+    }
+    if (!cpu) {
+        return bench_now_seconds();
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 typedef struct level {
     wf_tilecache* tc;
@@ -233,7 +251,7 @@ static int cmd_paths(const char* obj, const char* pairs_path, int rounds, uint32
     rounds = rounds < 1 ? 1 : rounds > MAX_ROUNDS ? MAX_ROUNDS : rounds;
     int failed = 0;
     for (int r = 0; r < rounds; ++r) {
-        double t0 = bench_now_seconds();
+        double t0 = clock_now();
         for (uint32_t i = 0; i < n; ++i) {
             wf_status s = wf_query_find_path(lv.q, refs[2u * i], refs[2u * i + 1u], pts[2u * i],
                                              pts[2u * i + 1u], &filter, path, MAX_PATH, &res);
@@ -246,7 +264,7 @@ static int cmd_paths(const char* obj, const char* pairs_path, int rounds, uint32
                 corner_sum += count;
             }
         }
-        us[r] = (bench_now_seconds() - t0) * 1e6 / (n > 0 ? n : 1);
+        us[r] = (clock_now() - t0) * 1e6 / (n > 0 ? n : 1);
     }
     double best = us[0];
     printf("{\"side\":\"wayfarer\",\"cmd\":\"paths\",\"pairs\":%u,\"incomplete\":%u,"
@@ -282,9 +300,9 @@ static int cmd_tiles(const char* obj, int passes) {
     double build_ms[MAX_ROUNDS];
     int failed = wf_tilecache_create(&d, &tc) != WF_OK;
     for (int r = 0; r < passes && !failed; ++r) {
-        double t0 = bench_now_seconds();
+        double t0 = clock_now();
         failed = wf_tilecache_build_geom(tc, wf_geom_data_view(geom), NULL, 0) != WF_OK;
-        build_ms[r] = (bench_now_seconds() - t0) * 1e3;
+        build_ms[r] = (clock_now() - t0) * 1e3;
     }
     wf_geom_data_destroy(geom);
     uint32_t layers = failed ? 0 : wf_tilecache_layer_count(tc);
@@ -298,9 +316,9 @@ static int cmd_tiles(const char* obj, int passes) {
     for (int r = 0; r < passes && !failed; ++r) {
         for (uint32_t i = 0; i < layers; ++i) {
             size_t out_size = 0;
-            double t0 = bench_now_seconds();
+            double t0 = clock_now();
             wf_status s = wf_tilecache_build_tile(tc, i, buffer, capacity, &out_size);
-            samples[(size_t)i * (size_t)passes + (size_t)r] = (bench_now_seconds() - t0) * 1e6;
+            samples[(size_t)i * (size_t)passes + (size_t)r] = (clock_now() - t0) * 1e6;
             failed |= s != WF_OK && s != WF_ERR_NOT_FOUND;
         }
     }
@@ -361,11 +379,11 @@ static int obstacle_phase(level* lv, const float* pts, wf_obstacle_id* ids, int 
     const wf_tilecache_budget none = {0, 0};
     wf_tilecache_update_result res = {0};
     while (!res.up_to_date && *calls < 100000u) {
-        double t0 = bench_now_seconds();
+        double t0 = clock_now();
         if (wf_tilecache_update(lv->tc, lv->mesh, &none, &res) != WF_OK) {
             return 1;
         }
-        *us += (bench_now_seconds() - t0) * 1e6;
+        *us += (clock_now() - t0) * 1e6;
         *rebuilt += res.layers_rebuilt;
         ++*calls;
     }
@@ -470,10 +488,10 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
     }
     uint32_t arrivals = 0;
     for (uint32_t f = 0; f < WARMUP_FRAMES + frames && !failed; ++f) {
-        double t0 = bench_now_seconds();
+        double t0 = clock_now();
         failed = wf_crowd_update(crowd, DT, NULL) != WF_OK;
         if (f >= WARMUP_FRAMES) {
-            ms[f - WARMUP_FRAMES] = (bench_now_seconds() - t0) * 1e3;
+            ms[f - WARMUP_FRAMES] = (clock_now() - t0) * 1e3;
         }
         uint32_t count;
         const wf_crowd_event* e = wf_crowd_events(crowd, &count);
