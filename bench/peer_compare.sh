@@ -8,7 +8,9 @@
 # sides find a complete path), the same obstacle and crowd points, both
 # sides built here with the same compiler at the same -O level, the two
 # drivers run interleaved for N rounds. Nothing of recastnavigation enters
-# this repository: pass the path of a local checkout.
+# this repository: pass the path of a local source checkout; the script
+# compiles its sources itself with our compiler and -O level (into --work,
+# default build-peer/, which git ignores), so both sides match.
 #
 #   bench/peer_compare.sh PATH_TO_RECASTNAVIGATION [--rounds N] [--opt 2|3]
 #       [--work DIR] [--pairs N] [--nodes N] [--agents N] [--frames N]
@@ -27,7 +29,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 recast=""
 rounds=5
