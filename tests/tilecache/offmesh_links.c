@@ -434,6 +434,114 @@ static void test_previous_version_loads(void** state) {
     wf_tilecache_destroy(tc);
 }
 
+/// Path from the platform down to the ground (the reverse of climb).
+static wf_status descend(const wf_mesh* mesh) {
+    wf_query* q = NULL;
+    wf_query_desc qd;
+    memset(&qd, 0, sizeof qd);
+    qd.mesh = mesh;
+    assert_int_equal(wf_query_create(&qd, &q), WF_OK);
+    wf_query_filter f = wf_query_filter_defaults();
+    wf_vec3 ext = wf_v3(1.0f, 1.0f, 1.0f), sp, gp;
+    wf_poly_ref start, goal;
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(10.0f, 3.0f, 13.0f), ext, &f, &start, &sp),
+                     WF_OK);
+    assert_int_equal(wf_query_find_nearest_poly(q, wf_v3(2.0f, 0.0f, 3.0f), ext, &f, &goal, &gp),
+                     WF_OK);
+    wf_poly_ref path[256];
+    wf_path_result pr;
+    wf_status s = wf_query_find_path(q, start, goal, sp, gp, &f, path, 256, &pr);
+    wf_query_destroy(q);
+    return s;
+}
+
+static void test_generated_drop_downs(void** state) {
+    (void)state;
+    wf_tilecache* tc = make_level(0);
+    wf_link_generation_desc g;
+    memset(&g, 0, sizeof g);
+    g.drop_area = 3;
+    wf_link_generation_result r;
+    assert_int_equal(wf_tilecache_generate_links(tc, &g, &r), WF_OK);
+    assert_true(r.drops >= 4); // along 16 m of ledge, one per 2 m at most
+    assert_int_equal(r.jumps, 0);
+    assert_int_equal(wf_tilecache_link_count(tc), r.drops);
+    for (uint32_t i = 0; i < r.drops; ++i) {
+        wf_offmesh_link_desc l;
+        assert_int_equal(wf_tilecache_get_link(tc, i, &l, NULL), WF_OK);
+        assert_true(l.start.y > 2.5f && l.end.y < 0.5f); // platform down to the ground
+        assert_true(l.start.x > 6.0f && l.end.x < 6.0f);
+        assert_false(l.bidirectional);
+        assert_int_equal(l.area, 3);
+        assert_int_equal(l.user_id, 0x40000000u + i);
+    }
+    wf_mesh* mesh = make_mesh(tc);
+    assert_int_equal(descend(mesh), WF_OK);
+    uint32_t link;
+    assert_int_equal(climb(mesh, &link, NULL), WF_PARTIAL); // drop-downs are one-way
+    wf_mesh_destroy(mesh);
+    // Deterministic: a second cache finds the same links; ids taken: BUSY.
+    wf_tilecache* again = make_level(0);
+    assert_int_equal(wf_tilecache_generate_links(again, &g, &r), WF_OK);
+    assert_int_equal(wf_tilecache_link_count(again), wf_tilecache_link_count(tc));
+    for (uint32_t i = 0; i < r.drops; ++i) {
+        wf_offmesh_link_desc a, b;
+        assert_int_equal(wf_tilecache_get_link(tc, i, &a, NULL), WF_OK);
+        assert_int_equal(wf_tilecache_get_link(again, i, &b, NULL), WF_OK);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    assert_int_equal(wf_tilecache_generate_links(again, &g, &r), WF_ERR_BUSY);
+    g.max_drop = -1.0f; // drops off, no jumps: nothing
+    g.first_user_id = 1;
+    assert_int_equal(wf_tilecache_generate_links(again, &g, &r), WF_OK);
+    assert_int_equal(r.drops + r.jumps, 0);
+    g.max_drop = 0.0f;
+    g.max_jump_distance = 100.0f; // beyond a tile: a link ends one tile away at most
+    assert_int_equal(wf_tilecache_generate_links(again, &g, &r), WF_ERR_INVALID_ARG);
+    wf_tilecache_destroy(again);
+    wf_tilecache_destroy(tc);
+}
+
+static void test_generated_jumps(void** state) {
+    (void)state;
+    // Two floors at one height with a 2 m gap between x 6 and 8.
+    test_scene* s = scene_new();
+    scene_floor(s, 0.0f, 0.0f, 6.0f, 16.0f, 0.0f);
+    scene_floor(s, 8.0f, 0.0f, 16.0f, 16.0f, 0.0f);
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = scene_params();
+    d.logger.quiet = true;
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    assert_int_equal(wf_tilecache_build_geom(tc, scene_geom(s), NULL, 0), WF_OK);
+    free(s);
+    wf_link_generation_desc g;
+    memset(&g, 0, sizeof g);
+    // Erosion leaves 3.75 m between the walkable cells' centres.
+    g.max_jump_distance = 3.0f;
+    wf_link_generation_result r;
+    assert_int_equal(wf_tilecache_generate_links(tc, &g, &r), WF_OK);
+    assert_int_equal(r.drops + r.jumps, 0);
+    g.max_jump_distance = 4.0f;
+    g.jump_area = 5;
+    assert_int_equal(wf_tilecache_generate_links(tc, &g, &r), WF_OK);
+    assert_int_equal(r.drops, 0);
+    assert_true(r.jumps >= 8); // both ways along 16 m
+    uint32_t left = 0, right = 0;
+    for (uint32_t i = 0; i < r.jumps; ++i) {
+        wf_offmesh_link_desc l;
+        assert_int_equal(wf_tilecache_get_link(tc, i, &l, NULL), WF_OK);
+        assert_int_equal(l.area, 5);
+        assert_true(fabsf(l.end.y - l.start.y) <= 0.5f);
+        left += l.start.x < 6.0f && l.end.x > 8.0f;
+        right += l.start.x > 8.0f && l.end.x < 6.0f;
+    }
+    assert_int_equal(left + right, r.jumps);
+    assert_true(left > 0 && right > 0);
+    wf_tilecache_destroy(tc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ladder_is_the_way_up),
@@ -443,6 +551,8 @@ int main(void) {
         cmocka_unit_test(test_many_links_in_one_layer),
         cmocka_unit_test(test_saved_in_the_cache_file),
         cmocka_unit_test(test_previous_version_loads),
+        cmocka_unit_test(test_generated_drop_downs),
+        cmocka_unit_test(test_generated_jumps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
