@@ -146,20 +146,36 @@ static int compare_ids(const void* a, const void* b) {
     return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-static wf_status ensure_table(wf_tilecache* tc) {
-    if (tc->links == NULL) {
-        tc->links = WF_ALLOC_ARRAY(&tc->allocator, wf_tilecache_link, tc->max_links);
-        if (tc->links == NULL) {
-            return WF_ERR_OUT_OF_MEMORY;
-        }
+/// Room for `need` links: the table doubles (from 64, up to max_links),
+/// so it costs what the links need, not max_links; an add within the room
+/// already there allocates nothing.
+static wf_status ensure_table(wf_tilecache* tc, uint32_t need) {
+    if (need <= tc->link_capacity) {
+        return WF_OK;
     }
+    uint32_t grown = tc->link_capacity > 0 ? tc->link_capacity : 64u;
+    while (grown < need) {
+        grown = grown > UINT32_MAX / 2u ? UINT32_MAX : 2u * grown;
+    }
+    grown = grown < tc->max_links ? grown : tc->max_links;
+    wf_tilecache_link* table = WF_ALLOC_ARRAY(&tc->allocator, wf_tilecache_link, grown);
+    if (table == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    if (tc->link_count > 0) {
+        memcpy(table, tc->links, (size_t)tc->link_count * sizeof *table);
+    }
+    WF_FREE_ARRAY(&tc->allocator, tc->links, wf_tilecache_link, tc->link_capacity);
+    tc->links = table;
+    tc->link_capacity = grown;
     return WF_OK;
 }
 
 void wf_tilecache_free_links(wf_tilecache* tc) {
-    WF_FREE_ARRAY(&tc->allocator, tc->links, wf_tilecache_link, tc->max_links);
+    WF_FREE_ARRAY(&tc->allocator, tc->links, wf_tilecache_link, tc->link_capacity);
     tc->links = NULL;
     tc->link_count = 0;
+    tc->link_capacity = 0;
 }
 
 /// Checks link i and lands both its ends; *out_entry the start's layer.
@@ -239,7 +255,7 @@ wf_status wf_tilecache_insert_links(wf_tilecache* tc, const wf_offmesh_link_desc
                tc->link_count + count, tc->max_links);
         return WF_ERR_CAPACITY;
     }
-    wf_status s = ensure_table(tc);
+    wf_status s = ensure_table(tc, tc->link_count + count);
     if (s == WF_OK && tc->entry_count > 0) {
         s = wf_tilecache_make_layer_states(tc); // made now so that nothing can fail later
     }

@@ -259,7 +259,7 @@ static size_t runtime_bytes(const wf_tilecache* tc) {
     return (size_t)tc->max_obstacles * (sizeof(wf_obstacle_record) + 3u * sizeof(uint32_t)) +
            (size_t)tc->max_requests * sizeof(wf_obstacle_request) + tc->slot_count * slot +
            wf_tilecache_layer_state_bytes(tc) +
-           (tc->links != NULL ? (size_t)tc->max_links * sizeof(wf_tilecache_link) : 0u);
+           (size_t)tc->link_capacity * sizeof(wf_tilecache_link);
 }
 
 void wf_tilecache_swap_contents(wf_tilecache* a, wf_tilecache* b) {

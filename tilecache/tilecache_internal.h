@@ -149,8 +149,8 @@ struct wf_tilecache {
     uint64_t build_order;            ///< builds submitted so far (slot order numbers)
     uint32_t update_oversize_layers; ///< layers updates built outside their slot (all calls)
     /* Off-mesh links (offmesh_links.c), sorted by user_id. */
-    wf_tilecache_link* links; ///< link_capacity once the first link is added, else NULL
-    uint32_t link_count;
+    wf_tilecache_link* links; ///< link_capacity (grown by adds up to max_links), or NULL
+    uint32_t link_count, link_capacity;
     uint32_t max_links;
     double build_ms;
     uint64_t build_cells;     ///< last build's tile cells

@@ -449,8 +449,11 @@ static int cmd_build(int argc, char** argv) {
             rc = EXIT_USAGE;
         }
     }
+    double links_ms = 0.0;
     if (rc == 0) {
+        double links_start = now_ms();
         rc = add_links(tc, mesh_path, links_path, generate_links, jump_distance, &log);
+        links_ms = now_ms() - links_start;
     }
     // A cache with no layer is valid but useless: say why instead of writing it.
     if (rc == 0 && wf_tilecache_get_stats(tc).layer_count == 0) {
@@ -482,6 +485,7 @@ static int cmd_build(int argc, char** argv) {
             {"triangle_refs", (double)s.triangle_refs, true, NULL},
             {"triangle_cells", (double)s.triangle_cells, true, NULL},
             {"offmesh_links", wf_tilecache_link_count(tc), true, NULL},
+            {"links_ms", links_ms, false, NULL},
             {"file_bytes", (double)file_size, true, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], json);

@@ -216,7 +216,8 @@ typedef struct wf_tilecache_desc {
     uint64_t max_navmesh_bytes;
     /// Off-mesh links the cache holds (wf_tilecache_add_links, generated
     /// ones, a loaded file's); 0 = WF_TILECACHE_DEFAULT_MAX_LINKS, at most
-    /// WF_TILECACHE_MAX_LINKS. The table is allocated by the first add.
+    /// WF_TILECACHE_MAX_LINKS. The table grows with the adds (doubling,
+    /// from 64): an add that passes its room allocates, one within it not.
     uint32_t max_links;
     wf_allocator allocator;
     wf_logger logger;
