@@ -150,23 +150,36 @@ static void look_at(const wf_tilecache* tc, const opened* o, const settings* st,
 
 typedef struct found_links {
     wf_offmesh_link_desc* links;
+    bool* is_drop; ///< per link: a drop-down (else a jump)
     uint32_t count, capacity;
 } found_links;
 
-static wf_status push(const wf_tilecache* tc, found_links* f, const wf_offmesh_link_desc* d) {
+static void free_found(const wf_tilecache* tc, found_links* f) {
+    WF_FREE_ARRAY(&tc->allocator, f->links, wf_offmesh_link_desc, f->capacity);
+    WF_FREE_ARRAY(&tc->allocator, f->is_drop, bool, f->capacity);
+}
+
+static wf_status push(const wf_tilecache* tc, found_links* f, const wf_offmesh_link_desc* d,
+                      bool is_drop) {
     if (f->count == f->capacity) {
         uint32_t grown = f->capacity ? 2u * f->capacity : 256u;
         wf_offmesh_link_desc* n = WF_ALLOC_ARRAY(&tc->allocator, wf_offmesh_link_desc, grown);
-        if (n == NULL) {
+        bool* k = WF_ALLOC_ARRAY(&tc->allocator, bool, grown);
+        if (n == NULL || k == NULL) {
+            WF_FREE_ARRAY(&tc->allocator, n, wf_offmesh_link_desc, grown);
+            WF_FREE_ARRAY(&tc->allocator, k, bool, grown);
             return WF_ERR_OUT_OF_MEMORY;
         }
         if (f->count > 0) {
             memcpy(n, f->links, f->count * sizeof *n);
+            memcpy(k, f->is_drop, f->count * sizeof *k);
         }
-        WF_FREE_ARRAY(&tc->allocator, f->links, wf_offmesh_link_desc, f->capacity);
+        free_found(tc, f);
         f->links = n;
+        f->is_drop = k;
         f->capacity = grown;
     }
+    f->is_drop[f->count] = is_drop;
     f->links[f->count++] = *d;
     return WF_OK;
 }
@@ -176,8 +189,7 @@ static wf_status push(const wf_tilecache* tc, found_links* f, const wf_offmesh_l
 static bool crowded(const found_links* f, uint32_t from, wf_vec3 start, bool drop, float spacing) {
     for (uint32_t i = from; i < f->count; ++i) {
         const wf_offmesh_link_desc* d = &f->links[i];
-        bool same_kind = (d->end.y < d->start.y - 1e-6f) == drop;
-        if (same_kind && wf_v2_distance_sq(d->start, start) < spacing * spacing) {
+        if (f->is_drop[i] == drop && wf_v2_distance_sq(d->start, start) < spacing * spacing) {
             return true;
         }
     }
@@ -215,7 +227,7 @@ static wf_status scan_layer(const wf_tilecache* tc, const opened* o, const setti
                                       l->bmin[2] + ((float)z + 0.5f) * cs);
                 wf_offmesh_link_desc link;
                 memset(&link, 0, sizeof link);
-                bool made = false;
+                bool made = false, drop = false;
                 for (int32_t k = 1; k <= steps && !made; ++k) {
                     float along = (float)k * cs;
                     wf_vec3 pos = wf_v3(start.x + (float)wf_dir_dx[d] * along, y0,
@@ -229,7 +241,7 @@ static wf_status scan_layer(const wf_tilecache* tc, const opened* o, const setti
                         link.end = p.drop_at;
                         link.area = st->desc.drop_area;
                         link.flags = st->desc.drop_flags;
-                        made = true;
+                        made = drop = true;
                     } else if (st->jump_distance > 0.0f && along <= st->jump_distance && p.jump) {
                         link.end = p.jump_at;
                         link.area = st->desc.jump_area;
@@ -240,7 +252,6 @@ static wf_status scan_layer(const wf_tilecache* tc, const opened* o, const setti
                 if (!made) {
                     continue;
                 }
-                bool drop = link.end.y < y0 - 1e-6f;
                 if (crowded(f, from, start, drop, st->spacing)) {
                     continue;
                 }
@@ -253,7 +264,7 @@ static wf_status scan_layer(const wf_tilecache* tc, const opened* o, const setti
                 link.start = start;
                 link.radius = st->radius;
                 link.user_id = st->desc.first_user_id + f->count;
-                wf_status s = push(tc, f, &link);
+                wf_status s = push(tc, f, &link, drop);
                 if (s != WF_OK) {
                     return s;
                 }
@@ -295,7 +306,7 @@ wf_status wf_tilecache_generate_links(wf_tilecache* tc, const wf_link_generation
     if (s != WF_OK) {
         return s;
     }
-    found_links f = {NULL, 0, 0};
+    found_links f = {NULL, NULL, 0, 0};
     for (uint32_t i = 0; i < tc->entry_count && s == WF_OK; ++i) {
         s = scan_layer(tc, &o, &st, i, &f, &r);
     }
@@ -306,7 +317,7 @@ wf_status wf_tilecache_generate_links(wf_tilecache* tc, const wf_link_generation
     if (s == WF_OK) {
         s = wf_tilecache_insert_links(tc, f.links, f.count, true);
     }
-    WF_FREE_ARRAY(&tc->allocator, f.links, wf_offmesh_link_desc, f.capacity);
+    free_found(tc, &f);
     if (s == WF_OK && out != NULL) {
         *out = r;
     }
