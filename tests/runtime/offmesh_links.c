@@ -18,6 +18,7 @@
 #include "tests/tilecache/test_scene.h"
 #include "wayfarer/crowd.h"
 #include "wayfarer/tilecache.h"
+#include "wayfarer/world.h"
 
 #define DT (1.0f / 30.0f)
 
@@ -161,10 +162,78 @@ static void test_ladder_removed_on_the_way(void** state) {
     free_level(&l);
 }
 
+static uint32_t mesh_links(const wf_mesh* mesh) {
+    wf_tile_ref tiles[64];
+    uint32_t n = wf_mesh_get_tiles(mesh, tiles, 64), links = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        wf_tile_info info;
+        assert_int_equal(wf_mesh_get_tile_info(mesh, tiles[i], &info), WF_OK);
+        links += info.offmesh_link_count;
+    }
+    return links;
+}
+
+/// A link added to a world at run time is in its save, and a world made
+/// fresh from the same level gets it back by restoring that save.
+static void test_saved_with_the_world(void** state) {
+    (void)state;
+    test_scene* s = scene_new();
+    scene_floor(s, 0.0f, 0.0f, 6.0f, 16.0f, 0.0f);
+    scene_box(s, 6.0f, 0.0f, 0.0f, 12.0f, 3.0f, 16.0f);
+    wf_geom g = scene_geom(s);
+    wf_world_desc wd;
+    memset(&wd, 0, sizeof wd);
+    wd.geom = &g;
+    wd.params = scene_params();
+    wd.worker_count = 1;
+    wd.logger.quiet = true;
+    wf_world* a = NULL;
+    wf_world* b = NULL;
+    assert_int_equal(wf_world_create(&wd, &a), WF_OK);
+    assert_int_equal(wf_world_create(&wd, &b), WF_OK);
+    wf_offmesh_link_desc k;
+    memset(&k, 0, sizeof k);
+    k.start = wf_v3(5.0f, 0.0f, 8.0f);
+    k.end = wf_v3(9.0f, 3.0f, 8.0f);
+    k.radius = 0.5f;
+    k.flags = 1;
+    k.user_id = 77;
+    assert_int_equal(wf_tilecache_add_links(wf_world_tilecache(a), &k, 1), WF_OK);
+    wf_world_report r;
+    assert_int_equal(wf_world_step(a, DT, NULL, &r), WF_OK);
+    assert_int_equal(r.tiles.changed_count, 1); // the ladder's tile
+    assert_int_equal(mesh_links(wf_world_mesh(a)), 1);
+    size_t size;
+    assert_int_equal(wf_world_save_size(a, &size), WF_OK);
+    unsigned char* blob = malloc(size);
+    assert_int_equal(wf_world_save(a, blob, size), WF_OK);
+    assert_int_equal(mesh_links(wf_world_mesh(b)), 0);
+    assert_int_equal(wf_world_restore(b, blob, size), WF_OK);
+    assert_int_equal(wf_tilecache_link_count(wf_world_tilecache(b)), 1);
+    assert_int_equal(mesh_links(wf_world_mesh(b)), 1);
+    // Kept through the restored world's own rebuilds too.
+    wf_obstacle_desc o;
+    memset(&o, 0, sizeof o);
+    o.shape = WF_OBSTACLE_CYLINDER;
+    o.position = wf_v3(4.5f, 0.0f, 9.5f);
+    o.radius = 0.3f;
+    o.height = 1.0f;
+    wf_obstacle_id id;
+    assert_int_equal(wf_tilecache_add_obstacle(wf_world_tilecache(b), &o, &id), WF_OK);
+    assert_int_equal(wf_world_step(b, DT, NULL, &r), WF_OK);
+    assert_true(r.tiles.changed_count >= 1);
+    assert_int_equal(mesh_links(wf_world_mesh(b)), 1);
+    free(blob);
+    wf_world_destroy(a);
+    wf_world_destroy(b);
+    free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agent_takes_the_ladder),
         cmocka_unit_test(test_ladder_removed_on_the_way),
+        cmocka_unit_test(test_saved_with_the_world),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
