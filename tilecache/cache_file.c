@@ -307,7 +307,7 @@ static wf_status load_links(wf_tilecache* tc, const unsigned char* p, size_t siz
         }
     }
     if (s == WF_OK) {
-        s = wf_tilecache_insert_links(tc, links, count, false);
+        s = wf_tilecache_insert_links(tc, links, count);
         // Saved links landed on these layers when they were added.
         s = s == WF_ERR_OUT_OF_MEMORY || s == WF_ERR_CAPACITY || s == WF_OK ? s : WF_ERR_BAD_DATA;
     }

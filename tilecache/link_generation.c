@@ -315,7 +315,7 @@ wf_status wf_tilecache_generate_links(wf_tilecache* tc, const wf_link_generation
         s = WF_ERR_INVALID_ARG; // the ids would wrap
     }
     if (s == WF_OK) {
-        s = wf_tilecache_insert_links(tc, f.links, f.count, true);
+        s = wf_tilecache_insert_links(tc, f.links, f.count);
     }
     free_found(tc, &f);
     if (s == WF_OK && out != NULL) {

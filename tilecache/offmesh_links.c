@@ -180,9 +180,8 @@ void wf_tilecache_free_links(wf_tilecache* tc) {
 
 /// Checks link i and lands both its ends; *out_entry the start's layer.
 static wf_status land_link(const wf_tilecache* tc, const wf_offmesh_link_desc* d, uint32_t i,
-                           bool log, uint32_t* out_entry) {
-    const wf_logger* logger = &tc->logger; // quiet or not as the desc says
-    (void)log;
+                           uint32_t* out_entry) {
+    const wf_logger* logger = &tc->logger;
     if (wf_tilecache_link_desc_check(d) != WF_OK) {
         wf_log(logger, WF_LOG_ERROR,
                "tilecache: link %u (user_id %u): ends must be finite, radius finite and >= 0, "
@@ -244,9 +243,8 @@ static bool layers_have_room(const wf_tilecache* tc, uint32_t fresh) {
 }
 
 wf_status wf_tilecache_insert_links(wf_tilecache* tc, const wf_offmesh_link_desc* links,
-                                    uint32_t count, bool log) {
-    const wf_logger* logger = &tc->logger; // quiet or not as the desc says
-    (void)log;
+                                    uint32_t count) {
+    const wf_logger* logger = &tc->logger;
     if (count == 0) {
         return WF_OK;
     }
@@ -274,7 +272,7 @@ wf_status wf_tilecache_insert_links(wf_tilecache* tc, const wf_offmesh_link_desc
                    i, links[i].user_id);
             return WF_ERR_BUSY;
         }
-        s = land_link(tc, &links[i], i, log, &fresh[i].entry);
+        s = land_link(tc, &links[i], i, &fresh[i].entry);
         if (s != WF_OK) {
             return s;
         }
@@ -313,7 +311,7 @@ wf_status wf_tilecache_insert_links(wf_tilecache* tc, const wf_offmesh_link_desc
 wf_status wf_tilecache_add_links(wf_tilecache* tc, const wf_offmesh_link_desc* links,
                                  uint32_t count) {
     WF_CHECK_ARG(tc != NULL && (links != NULL || count == 0));
-    return wf_tilecache_insert_links(tc, links, count, true);
+    return wf_tilecache_insert_links(tc, links, count);
 }
 
 wf_status wf_tilecache_remove_link(wf_tilecache* tc, uint32_t user_id) {

@@ -223,10 +223,10 @@ uint32_t wf_tilecache_gather_links(const wf_tilecache* tc, uint32_t index,
 void wf_tilecache_free_links(wf_tilecache* tc);
 /// Checks one link desc: WF_OK or WF_ERR_INVALID_ARG (no log).
 wf_status wf_tilecache_link_desc_check(const wf_offmesh_link_desc* d);
-/// Puts links into the table as wf_tilecache_add_links does; `log`
-/// false keeps it quiet (loading reports its own error).
+/// Puts links into the table as wf_tilecache_add_links does (loading and
+/// generation use it on their own lists; the log names a refused link).
 wf_status wf_tilecache_insert_links(wf_tilecache* tc, const wf_offmesh_link_desc* links,
-                                    uint32_t count, bool log);
+                                    uint32_t count);
 /// Marks the layer dirty for the next update (links added or removed).
 /// Makes the per-layer state when the navmesh was built but no update ran.
 void wf_tilecache_dirty_layer(wf_tilecache* tc, uint32_t index);
