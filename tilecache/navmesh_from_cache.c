@@ -260,18 +260,7 @@ wf_status wf_tilecache_build_navmesh(wf_tilecache* tc, wf_mesh* mesh) {
         free_blobs(tc, blobs, 0);
         return s;
     }
-    s = add_blobs(tc, mesh, blobs);
-    if (s >= 0 && tc->layer_states != NULL) {
-        // Every layer was just built from the current obstacles and links:
-        // what a link change or an applied obstacle marked dirty is done
-        // (a build in flight still settles as usual).
-        for (uint32_t i = 0; i < tc->layer_state_count; ++i) {
-            if (!tc->layer_states[i].in_flight) {
-                tc->layer_states[i].built_version = tc->layer_states[i].dirty_version;
-            }
-        }
-    }
-    return s;
+    return add_blobs(tc, mesh, blobs);
 }
 
 wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* buffer,

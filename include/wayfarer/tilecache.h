@@ -448,9 +448,11 @@ WF_NODISCARD WF_API wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mes
  * must be the start's tile or one of the 8 around it.
  *
  * A build (build_geom, grid, voxels) replaces the layers and drops every
- * link: add them after the build. Adds and removes after the navmesh was
- * built mark the start's layer dirty; wf_tilecache_update rebuilds it and
- * lists the tile in its changed tiles, which is how the crowd hears of it.
+ * link: add them after the build. Adds and removes mark the start's layer
+ * dirty; wf_tilecache_update rebuilds it and lists the tile in its changed
+ * tiles, which is how the crowd hears of it (links added before
+ * wf_tilecache_build_navmesh are in its tiles, and the first update builds
+ * their layers once more: the cache does not know which mesh it updates).
  * Same thread rule as obstacles: the thread that owns the cache.
  */
 
