@@ -151,6 +151,8 @@ static wf_status build(wf_layer* layer, const wf_layer_tile_params* params, wf_a
     d.walkable_height = params->walkable_height;
     d.walkable_radius = params->walkable_radius;
     d.walkable_climb = params->walkable_climb;
+    d.offmesh_links = params->offmesh_links;
+    d.offmesh_link_count = params->offmesh_link_count;
     if (out != NULL) {
         s = wf_tile_build_into(&d, out, out_capacity);
         if (s != WF_ERR_CAPACITY) {

@@ -221,6 +221,18 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
                 o->level != NULL ? o->level : "the generated level");
         return EXIT_INPUT;
     }
+    if (d->generated) {
+        // The generated level's ledges (ramp sides, the bridge, the tower)
+        // as drop-down links, in the mesh before the first frame.
+        wf_tilecache* tc = wf_world_tilecache(d->world);
+        wf_link_generation_desc g = {0};
+        wf_tilecache_budget b = {0, 0};
+        wf_tilecache_update_result r;
+        if (wf_tilecache_generate_links(tc, &g, NULL) != WF_OK ||
+            wf_tilecache_update(tc, wf_world_mesh(d->world), &b, &r) < 0) {
+            fprintf(stderr, "wayfarer demo: the generated level's links: %s\n", log->last_error);
+        }
+    }
     wf_query_desc qd = {.mesh = wf_world_mesh(d->world)};
     s = wf_query_create(&qd, &d->query);
     if (s != WF_OK) {

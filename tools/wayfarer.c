@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/links_file.h"
 #include "tools/tool.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
@@ -45,17 +46,22 @@ static const subcommand subcommands[] = {
      "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
      "      [--min-region CELLS] [--merge-region CELLS] [--max-edge M] [--max-error CELLS]\n"
      "      [--verts-per-poly N] [--workers N] [--max-tiles N] [--max-cells N]\n"
-     "      [--max-triangle-refs N] [--json]\n"
+     "      [--max-triangle-refs N] [--links FILE] [--generate-links [--jump-distance M]]\n"
+     "      [--json]\n"
      "      builds a tile cache from a Wavefront OBJ (defaults: the Recast demo settings)\n"
      "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms),\n"
      "      or one JSON object with --json.\n"
      "      Says on stderr how many tiles and cells it is about to build and refuses\n"
      "      (exit 2) above --max-tiles (default 65536), --max-cells (default 268435456,\n"
-     "      also the cells its triangles cover) or --max-triangle-refs (default 16777216)"},
+     "      also the cells its triangles cover) or --max-triangle-refs (default 16777216).\n"
+     "      --links FILE: off-mesh links (docs/formats.md) stored in the cache;\n"
+     "      --generate-links: adds drop-downs (and jumps up to --jump-distance M, default\n"
+     "      none) found in the layers; offmesh_links in the report counts them all"},
     {"info", cmd_info,
      "info FILE.wfc [--json]\n"
      "      loads a tile cache, builds its navmesh and prints tiles, layers, raw and\n"
-     "      compressed bytes, walkable area, navmesh polygons and bytes, build times"},
+     "      compressed bytes, walkable area, navmesh polygons and bytes, off-mesh links\n"
+     "      (offmesh_links), build times"},
     {"scen", cmd_scen,
      "scen --polyanya-mesh FILE --scen FILE [--tile-size S] [--expected TSV] [--exact]\n"
      "      runs every row of a Moving AI scenario file on a Polyanya mesh; prints\n"
@@ -218,8 +224,62 @@ static int announce_build(const wf_tilecache* tc, const wf_geom_data* geom, uint
     return 0;
 }
 
+/// Links a built cache may hold (the table is allocated when the first is
+/// added): far above a level's hand-placed and generated links.
+#define BUILD_MAX_LINKS (1u << 18)
+
+/// --links FILE and --generate-links: added to the built cache.
+static int add_links(wf_tilecache* tc, const char* mesh_path, const char* links_path, bool generate,
+                     float jump_distance, tool_log* log) {
+    if (links_path != NULL) {
+        char* text = NULL;
+        size_t size = 0;
+        int rc = read_file(links_path, &text, &size);
+        if (rc != 0) {
+            return rc;
+        }
+        wf_offmesh_link_desc* links = NULL;
+        uint32_t count = 0;
+        const char* why = NULL;
+        size_t bad_line = links_file_parse(text, size, wf_tilecache_get_params(tc)->agent_radius,
+                                           &links, &count, &why);
+        free(text);
+        if (bad_line != 0) {
+            fprintf(stderr, "wayfarer build: %s:%zu: %s\n", links_path, bad_line, why);
+            return EXIT_INPUT;
+        }
+        log->hold = true;
+        wf_status st = wf_tilecache_add_links(tc, links, count);
+        log->hold = false;
+        free(links);
+        if (st != WF_OK) {
+            fprintf(stderr, "wayfarer build: %s: %s (%s)\n", links_path, log->last_error,
+                    wf_status_string(st));
+            return EXIT_INPUT;
+        }
+    }
+    if (generate) {
+        wf_link_generation_desc g = {.max_jump_distance = jump_distance};
+        wf_link_generation_result r;
+        log->hold = true;
+        wf_status st = wf_tilecache_generate_links(tc, &g, &r);
+        log->hold = false;
+        if (st != WF_OK) {
+            fprintf(stderr, "wayfarer build: %s: generating links: %s (%s)\n", mesh_path,
+                    log->last_error, wf_status_string(st));
+            return st == WF_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_INPUT;
+        }
+        fprintf(stderr,
+                "wayfarer build: generated %u drop-downs, %u jumps (%u left out: full layers)\n",
+                r.drops, r.jumps, r.skipped);
+    }
+    return 0;
+}
+
 static int cmd_build(int argc, char** argv) {
-    const char *mesh_path = NULL, *out_path = NULL;
+    const char *mesh_path = NULL, *out_path = NULL, *links_path = NULL;
+    bool generate_links = false;
+    float jump_distance = 0.0f;
     wf_tilecache_params p = wf_tilecache_params_recast_demo();
     uint32_t workers = 1, max_tiles = 0, max_refs = 0;
     float max_cells = 0.0f; // a count, read as a number (it may pass 2^32)
@@ -241,11 +301,16 @@ static int cmd_build(int argc, char** argv) {
         {"--max-tiles", NULL, &max_tiles, NULL, NULL},
         {"--max-triangle-refs", NULL, &max_refs, NULL, NULL},
         {"--max-cells", &max_cells, NULL, NULL, NULL},
+        {"--jump-distance", &jump_distance, NULL, NULL, NULL},
     };
     const size_t option_count = sizeof options / sizeof options[0];
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
+            continue;
+        }
+        if (strcmp(argv[i], "--generate-links") == 0) {
+            generate_links = true;
             continue;
         }
         if (argv[i][0] != '-') {
@@ -263,6 +328,10 @@ static int cmd_build(int argc, char** argv) {
         const char* value = argv[++i];
         if (strcmp(argv[i - 1], "-o") == 0) {
             out_path = value;
+            continue;
+        }
+        if (strcmp(argv[i - 1], "--links") == 0) {
+            links_path = value;
             continue;
         }
         number_option* o = NULL;
@@ -340,6 +409,7 @@ static int cmd_build(int argc, char** argv) {
                                .max_tiles = max_tiles,
                                .max_cells = (uint64_t)(limits_ok ? max_cells : 0.0f),
                                .max_triangle_refs = max_refs,
+                               .max_links = BUILD_MAX_LINKS,
                                .logger = tool_logger(&log)};
         log.hold = true; // a refusal is said below, naming the option
         st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
@@ -379,6 +449,12 @@ static int cmd_build(int argc, char** argv) {
             rc = EXIT_USAGE;
         }
     }
+    double links_ms = 0.0;
+    if (rc == 0) {
+        double links_start = now_ms();
+        rc = add_links(tc, mesh_path, links_path, generate_links, jump_distance, &log);
+        links_ms = now_ms() - links_start;
+    }
     // A cache with no layer is valid but useless: say why instead of writing it.
     if (rc == 0 && wf_tilecache_get_stats(tc).layer_count == 0) {
         fprintf(stderr,
@@ -408,6 +484,8 @@ static int cmd_build(int argc, char** argv) {
             {"build_cells", (double)s.build_cells, true, NULL},
             {"triangle_refs", (double)s.triangle_refs, true, NULL},
             {"triangle_cells", (double)s.triangle_cells, true, NULL},
+            {"offmesh_links", wf_tilecache_link_count(tc), true, NULL},
+            {"links_ms", links_ms, false, NULL},
             {"file_bytes", (double)file_size, true, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], json);
@@ -449,8 +527,9 @@ static int cmd_info(int argc, char** argv) {
     wf_tilecache* tc = NULL;
     tool_log log = {.command = "info", .hold = true};
     double start = now_ms();
-    wf_status st =
-        wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size, &tc);
+    wf_status st = wf_tilecache_load(
+        &(wf_tilecache_desc){.max_links = BUILD_MAX_LINKS, .logger = tool_logger(&log)}, data, size,
+        &tc);
     double load_ms = now_ms() - start;
     if (st != WF_OK) {
         report_cache_error("info", path, data, size, st, &log);
@@ -490,6 +569,7 @@ static int cmd_info(int argc, char** argv) {
             {"navmesh_tiles", ms.tile_count, true, NULL},
             {"navmesh_polys", ms.poly_count, true, NULL},
             {"navmesh_bytes", mesh_bytes, true, NULL},
+            {"offmesh_links", wf_tilecache_link_count(tc), true, NULL},
             {"load_ms", load_ms, false, NULL},
             {"navmesh_build_ms", mesh_ms, false, NULL},
         };

@@ -176,6 +176,13 @@ typedef struct wf_layer_codec {
 
 typedef struct wf_tilecache wf_tilecache;
 
+/// Default and most off-mesh links one cache holds, and most links whose
+/// start lies in one layer (they become that layer's tile's link
+/// polygons: with the polygons they stay below the tile's limits).
+#define WF_TILECACHE_DEFAULT_MAX_LINKS 4096u
+#define WF_TILECACHE_MAX_LINKS (1u << 24)
+#define WF_TILECACHE_MAX_LINKS_PER_LAYER 256u
+
 /// Most live obstacles one tile cache can hold: far above what a level
 /// needs, and it keeps the obstacle arrays (sized at creation) bounded.
 #define WF_TILECACHE_MAX_OBSTACLES (1u << 24)
@@ -207,6 +214,11 @@ typedef struct wf_tilecache_desc {
     /// Bytes of navmesh tile blobs one wf_tilecache_build_navmesh makes (the
     /// mesh memory it adds); 0 = WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES.
     uint64_t max_navmesh_bytes;
+    /// Off-mesh links the cache holds (wf_tilecache_add_links, generated
+    /// ones, a loaded file's); 0 = WF_TILECACHE_DEFAULT_MAX_LINKS, at most
+    /// WF_TILECACHE_MAX_LINKS. The table grows with the adds (doubling,
+    /// from 64): an add that passes its room allocates, one within it not.
+    uint32_t max_links;
     wf_allocator allocator;
     wf_logger logger;
 } wf_tilecache_desc;
@@ -416,6 +428,94 @@ typedef struct wf_tilecache_update_result {
 WF_NODISCARD WF_API wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mesh,
                                                   const wf_tilecache_budget* budget,
                                                   wf_tilecache_update_result* out);
+
+/* ---------------------------------------------------------------------------
+ * Off-mesh links (jump-downs, ladders, gaps, teleports, doors)
+ *
+ * Links are part of the cache: each is stored with the layer its start
+ * lands in and becomes an off-mesh link of that layer's tile every time
+ * the tile is built (wf_tilecache_build_navmesh, an obstacle's update),
+ * so obstacle rebuilds of either end's tile keep it; its end attaches to
+ * the tile it lands in when either tile is added (docs/navmesh.md). They
+ * are saved in the cache file (and so with the world). A link's user_id
+ * is its id in the cache: unique, the key to remove it, and what straight
+ * paths and the crowd report when an agent takes it.
+ *
+ * An end "lands" in a layer when a walkable cell of the layer lies within
+ * the link's radius (XZ, at least the cell under it) and within
+ * max(agent climb, radius) of the end's height. The start picks the
+ * nearest such layer of its tile, the end any layer of its tile, which
+ * must be the start's tile or one of the 8 around it.
+ *
+ * A build (build_geom, grid, voxels) replaces the layers and drops every
+ * link: add them after the build. Adds and removes mark the start's layer
+ * dirty; wf_tilecache_update rebuilds it and lists the tile in its changed
+ * tiles, which is how the crowd hears of it (links added before
+ * wf_tilecache_build_navmesh are in its tiles, and the first update builds
+ * their layers once more: the cache does not know which mesh it updates).
+ * Same thread rule as obstacles: the thread that owns the cache.
+ */
+
+/// Adds links (all or none): each checked and landed as above, then kept
+/// in user_id order. Errors: WF_ERR_INVALID_ARG (NaN or infinite ends, a
+/// negative or non-finite radius, area above 63, an end beyond the tiles
+/// around the start's: the log names the link), WF_ERR_NOT_FOUND (an end
+/// off every layer: the log names it), WF_ERR_BUSY (a user_id already in
+/// the cache or twice in the list), WF_ERR_CAPACITY (more than max_links,
+/// or more than WF_TILECACHE_MAX_LINKS_PER_LAYER starting in one layer),
+/// WF_ERR_OUT_OF_MEMORY. Nothing is kept on failure.
+WF_NODISCARD WF_API wf_status wf_tilecache_add_links(wf_tilecache* tc,
+                                                     const wf_offmesh_link_desc* links,
+                                                     uint32_t count);
+/// Removes the link with this user_id. WF_ERR_NOT_FOUND when there is none.
+WF_NODISCARD WF_API wf_status wf_tilecache_remove_link(wf_tilecache* tc, uint32_t user_id);
+/// Links in the cache (a NULL cache: 0).
+WF_API uint32_t wf_tilecache_link_count(const wf_tilecache* tc);
+/// Link `index` (0 .. link_count - 1, in user_id order): its desc as added,
+/// and optionally where its start is stored. WF_ERR_NOT_FOUND past the end.
+WF_NODISCARD WF_API wf_status wf_tilecache_get_link(const wf_tilecache* tc, uint32_t index,
+                                                    wf_offmesh_link_desc* out,
+                                                    wf_tilecache_layer_info* out_start_layer);
+
+/// Links found in the layers (wf_tilecache_generate_links). Zero fields
+/// take the default named; a kind with max 0 after defaults is off.
+typedef struct wf_link_generation_desc {
+    /// Drop-downs: from a walkable edge down to walkable ground at most
+    /// this far below (m) and more than the agent climb below; 0 = 2 x
+    /// agent height; negative = no drop-downs.
+    float max_drop;
+    /// Jumps across gaps: the landing at most this far (m, XZ) from the
+    /// edge and at most max_jump_height above or below; 0 = no jumps.
+    float max_jump_distance;
+    float max_jump_height; ///< m; 0 = the agent climb
+    /// Least distance (m) between the starts of two links of one kind in
+    /// one layer; 0 = 4 x agent radius (at least 2 cells).
+    float spacing;
+    float radius;                    ///< links' radius (m); 0 = agent radius (at least 2 cells)
+    uint8_t drop_area, jump_area;    ///< 0..63
+    uint16_t drop_flags, jump_flags; ///< 0 = 1
+    /// user_id of the first generated link, the next ones counting up;
+    /// 0 = 0x40000000. Ids taken already are WF_ERR_BUSY.
+    uint32_t first_user_id;
+} wf_link_generation_desc;
+
+typedef struct wf_link_generation_result {
+    uint32_t drops, jumps; ///< links added
+    uint32_t skipped;      ///< candidates left out: their layer was full
+} wf_link_generation_result;
+
+/// Finds drop-downs and jumps in the stored layers and adds them as
+/// wf_tilecache_add_links would (one-way links, start on the upper or
+/// near edge). Deterministic: layers, cells and directions in order.
+/// Limits (docs/tilecache.md "Generated links"): the layers keep walkable
+/// ground only, so the arc is not tested for walls, a wall thinner than
+/// the jump distance less two agent radii looks like a gap, and edges on
+/// tile borders are not searched. WF_ERR_INVALID_ARG (a NaN or negative
+/// field, area above 63), WF_ERR_CAPACITY (more than max_links),
+/// WF_ERR_BUSY (an id taken), WF_ERR_OUT_OF_MEMORY. out may be NULL.
+WF_NODISCARD WF_API wf_status wf_tilecache_generate_links(wf_tilecache* tc,
+                                                          const wf_link_generation_desc* desc,
+                                                          wf_link_generation_result* out);
 
 #ifdef __cplusplus
 }

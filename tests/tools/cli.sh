@@ -91,6 +91,27 @@ run 0 build rooms.obj -o rooms.wfc --json && json_ok out.txt "build --json" &&
     expect out.txt '"walkable_area_m2": [0-9.]+' "build --json, area in m2" &&
     expect out.txt '"build_ms": ' "build --json, time in ms"
 run 0 build rooms.obj -o rooms.wfc && expect out.txt $'^walkable_area_m2\t' "build lines"
+# Off-mesh links: a file of them, generated ones, bad lines and ends off the mesh.
+printf '# a teleport between the rooms\nlink 5 3 0 3 20 0 3 radius 0.5 area 2 both\n' > rooms.links
+run 0 build rooms.obj -o linked.wfc --links rooms.links --json &&
+    expect out.txt '"offmesh_links": 1' "build --links counts them"
+run 0 info linked.wfc --json && expect out.txt '"offmesh_links": 1' "info offmesh_links"
+run 0 info rooms.wfc --json && expect out.txt '"offmesh_links": 0' "info, no links"
+run 0 build rooms.obj -o gen.wfc --generate-links --json &&
+    expect out.txt '"offmesh_links": [0-9]+' "build --generate-links" &&
+    expect err.txt 'generated [0-9]+ drop-downs' "build --generate-links says what it found"
+printf 'link 5 3 0 3 20 nan 3\n' > nan.links
+run 1 build rooms.obj -o bad.wfc --links nan.links && expect err.txt 'nan.links:1: start and end' \
+    "build --links, NaN end"
+printf 'link 5 3 0 3 20 9 3\n' > off.links
+run 1 build rooms.obj -o bad.wfc --links off.links && expect err.txt 'its end is off the layers' \
+    "build --links, end off the navmesh"
+printf 'link 5 3 0 3 20 0 3\nlink 5 3 0 4 20 0 4\n' > dup.links
+run 1 build rooms.obj -o bad.wfc --links dup.links && expect err.txt 'user_id 5' \
+    "build --links, duplicate ids"
+printf 'ladder 5 3 0 3 20 0 3\n' > word.links
+run 1 build rooms.obj -o bad.wfc --links word.links && expect err.txt 'word.links:1: each line is' \
+    "build --links, unknown line"
 run 0 info rooms.wfc --json && json_ok out.txt "info --json" &&
     expect out.txt '"cell_size_m": 0.300, "cell_height_m": 0.200, "tile_size_cells": ' "info units"
 
