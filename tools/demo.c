@@ -426,7 +426,8 @@ int cmd_demo(int argc, char** argv) {
                            .obstacles = wf_tilecache_obstacle_count(wf_world_tilecache(d->world)),
                            .paths_queued = report.crowd.paths_queued};
         uint32_t standing = standing_obstacles(d);
-        if (replay_add_frame(rp, crowd, ids, placed, d->standing, standing, &st) != 0) {
+        if (replay_add_frame(rp, crowd, wf_world_mesh(d->world), ids, placed, d->standing, standing,
+                             &st) != 0) {
             rc = EXIT_INPUT;
         }
         if (!o.quiet && (f + 1u) % (o.frames / 10u > 0 ? o.frames / 10u : 1u) == 0) {
