@@ -12,7 +12,6 @@ wf_status wf_area_names_check(const wf_area_name* names, uint32_t count, const c
                               const wf_logger* logger);
 
 /// Index of the row named text[0..len), or -1.
-int32_t wf_area_names_find(const wf_area_name* names, uint32_t count, const char* text,
-                           size_t len);
+int32_t wf_area_names_find(const wf_area_name* names, uint32_t count, const char* text, size_t len);
 
 #endif
