@@ -51,6 +51,7 @@ typedef struct obj_area_state {
     uint8_t area;                    ///< of the next faces
     bool unknown;                    ///< named, but by no row
     bool warned;                     ///< about this state
+    size_t line;                     ///< of the `usemtl` or `g` that made this state
     uint32_t warnings;
 } obj_area_state;
 
@@ -260,15 +261,18 @@ static wf_status obj_check_face_names(obj_parser* p) {
     const char* name = a->material != NULL ? a->material : a->group;
     size_t len = a->material != NULL ? a->material_len : a->group_len;
     int shown = (int)(len < 64 ? len : 64);
+    // Named at the line that set the name, which is where it is fixed.
     if (a->reject_unknown) {
-        return obj_fail(p, WF_ERR_BAD_DATA, "face of %s '%.*s', which is not in the area table",
-                        kind, shown, name);
+        wf_log(p->logger, WF_LOG_ERROR,
+               "obj: line %zu: %s '%.*s' is not in the area table (its first face: line %zu)",
+               a->line, kind, shown, name, p->line);
+        return WF_ERR_BAD_DATA;
     }
     a->warned = true;
     if (a->warnings < OBJ_MAX_NAME_WARNINGS) {
         a->warnings++;
         wf_log(p->logger, WF_LOG_WARN,
-               "obj: line %zu: %s '%.*s' is not in the area table: its faces get area 0%s", p->line,
+               "obj: line %zu: %s '%.*s' is not in the area table: its faces get area 0%s", a->line,
                kind, shown, name,
                a->warnings == OBJ_MAX_NAME_WARNINGS ? " (further unknown names not logged)" : "");
     }
@@ -332,11 +336,12 @@ static wf_status obj_parse_face(obj_parser* p) {
 
 /// The area of the faces below: the material's row, else the first group
 /// name with a row, else 0 (unknown when something was named).
-static void obj_resolve_area(obj_area_state* a) {
+static void obj_resolve_area(obj_area_state* a, size_t line) {
     int32_t row = a->material_row >= 0 ? a->material_row : a->group_row;
     a->area = row >= 0 ? a->names[row].area : 0u;
     a->unknown = row < 0 && (a->material != NULL || a->group != NULL);
     a->warned = false;
+    a->line = line;
 }
 
 /// `usemtl NAME`: the rest of the line (trimmed) is the name, so a name
@@ -357,7 +362,7 @@ static void obj_parse_usemtl(obj_parser* p) {
         a->material_len = (size_t)(p->text + end - tok);
         a->material_row = wf_area_names_find(a->names, a->name_count, tok, a->material_len);
     }
-    obj_resolve_area(a);
+    obj_resolve_area(a, p->line);
 }
 
 /// `g NAME...`: a face belongs to every group named; `g` alone is the
@@ -378,7 +383,7 @@ static void obj_parse_group(obj_parser* p) {
             a->group_row = wf_area_names_find(a->names, a->name_count, tok, len);
         }
     }
-    obj_resolve_area(a);
+    obj_resolve_area(a, p->line);
 }
 
 /// One line without its newline; `#` starts a comment anywhere on it.
