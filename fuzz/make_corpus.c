@@ -124,6 +124,14 @@ static void obj_seeds(void) {
         n += snprintf(repeated + n, sizeof repeated - (size_t)n, "f 1 3 2\n");
     }
     write_text("obj", "regress_repeated_triangle.obj", repeated);
+    // Areas: a floor, a water strip a road crosses, materials and groups
+    // (some not in fuzz_obj's table), a name with blanks, `usemtl` alone.
+    write_text("obj", "areas.obj",
+               "v 0 0 0\nv 0 0 3\nv 6 0 3\nv 6 0 0\nv 0 0 4\nv 6 0 4\nv 0 0 8\nv 6 0 8\n"
+               "g floor\nf 1 2 3 4\n"
+               "usemtl water\nf 2 5 6 3\n"
+               "g road bridge\nusemtl Deep Water\nf 2 5 6\n"
+               "usemtl\ng lava\nf 5 7 8 6\n");
 }
 
 static void movingai_seeds(void) {

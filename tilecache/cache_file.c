@@ -34,6 +34,9 @@
  *     xyz, radius, flags (bit 0 bidirectional), area, poly flags, user_id
  *     (LINK_BYTES), zero-padded to DATA_ALIGN. Loading lands each link
  *     again on the loaded layers (the same layers: the same landing).
+ *   area section (version 4, absent in 1-3: every area's flags 0): the
+ *     params' area_flags, WF_MAX_AREAS u16 (AREA_BYTES). Saved as version
+ *     4 only when some area has flags, so other caches stay version 3.
  *   data: each layer's compressed bytes, zero-padded to DATA_ALIGN.
  * Floats are stored as their bits, so a loaded cache builds exactly what
  * the saved one did, and obstacle descs come back bit for bit.
@@ -59,6 +62,8 @@
 #define LINK_BYTES 44u
 #define LINK_BIDIRECTIONAL 1u
 #define DIR_BYTES 24u
+#define FILE_VERSION_AREAS 4u
+#define AREA_BYTES (2u * WF_MAX_AREAS)
 #define DATA_ALIGN 8u
 
 static size_t pad(size_t n) { return (n + DATA_ALIGN - 1u) & ~(size_t)(DATA_ALIGN - 1u); }
@@ -316,6 +321,32 @@ static wf_status load_links(wf_tilecache* tc, const unsigned char* p, size_t siz
 }
 
 /* ---------------------------------------------------------------------------
+ * Area section: the params' area flags (version 4)
+ */
+
+static size_t area_section_size(const wf_tilecache_params* p) {
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        if (p->area_flags[a] != 0) {
+            return AREA_BYTES;
+        }
+    }
+    return 0;
+}
+
+static void put_area_flags(unsigned char* p, const wf_tilecache_params* v) {
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        p[2u * a] = (unsigned char)(v->area_flags[a] & 0xffu);
+        p[2u * a + 1u] = (unsigned char)(v->area_flags[a] >> 8);
+    }
+}
+
+static void get_area_flags(const unsigned char* p, wf_tilecache_params* v) {
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        v->area_flags[a] = (uint16_t)(p[2u * a] | (p[2u * a + 1u] << 8));
+    }
+}
+
+/* ---------------------------------------------------------------------------
  * Saving
  */
 
@@ -323,7 +354,8 @@ wf_status wf_tilecache_save_size(const wf_tilecache* tc, size_t* out_size) {
     WF_CHECK_ARG(tc != NULL && out_size != NULL);
     uint32_t obstacles;
     size_t n = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES +
-               obstacle_section_size(tc, &obstacles) + link_section_size(tc);
+               obstacle_section_size(tc, &obstacles) + link_section_size(tc) +
+               area_section_size(&tc->params);
     for (uint32_t i = 0; i < tc->entry_count; ++i) {
         n += pad(tc->entries[i].info.compressed_bytes);
     }
@@ -386,7 +418,8 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
     unsigned char* o = out;
     memset(o, 0, need);
     wf_bytes_put_u32(o, FILE_MAGIC);
-    wf_bytes_put_u32(o + 4, FILE_VERSION);
+    size_t area_bytes = area_section_size(&tc->params);
+    wf_bytes_put_u32(o + 4, area_bytes > 0 ? FILE_VERSION_AREAS : FILE_VERSION);
     wf_bytes_put_u32(o + 12, tc->codec.id);
     wf_bytes_put_u64(o + 16, (uint64_t)need);
     wf_bytes_put_u32(o + 24, tc->entry_count);
@@ -412,6 +445,10 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
         save_links(tc, o + dir_end + section);
     }
     section += links; // the checksum covers both sections
+    if (area_bytes > 0) {
+        put_area_flags(o + dir_end + section, &tc->params);
+        section += area_bytes; // and the area section
+    }
     size_t at = dir_end + section;
     for (uint32_t i = 0; i < tc->entry_count; ++i, dir += DIR_BYTES) {
         const wf_tilecache_entry* e = &tc->entries[i];
@@ -442,7 +479,8 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
     // Version 1 is this layout without obstacles (its words 136..143 are
     // zero), version 2 without links (its word 36 is zero).
     uint32_t version = wf_bytes_get_u32(in + 4);
-    if (version != FILE_VERSION && version != 2u && version != 1u) {
+    if (version != FILE_VERSION_AREAS && version != FILE_VERSION && version != 2u &&
+        version != 1u) {
         return WF_ERR_VERSION;
     }
     uint32_t count = wf_bytes_get_u32(in + 24);
@@ -467,10 +505,18 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
         return WF_ERR_BAD_DATA;
     }
     section += links;
+    size_t areas = version == FILE_VERSION_AREAS ? AREA_BYTES : 0u;
+    if (areas > size - dir_end - section) {
+        return WF_ERR_BAD_DATA;
+    }
+    section += areas;
     if (wf_bytes_get_u32(in + CHECKSUM_AT) != header_checksum(in, dir_end + section)) {
         return WF_ERR_BAD_DATA;
     }
     get_params(in + PARAMS_AT, params);
+    if (areas > 0) {
+        get_area_flags(in + dir_end + section - areas, params);
+    }
     int32_t tiles_x = (int32_t)wf_bytes_get_u32(in + 28);
     int32_t tiles_z = (int32_t)wf_bytes_get_u32(in + 32);
     // The params as create checks them: every derived size finite (a
@@ -609,7 +655,8 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
     size_t obstacles_at = HEADER_BYTES + (size_t)count * DIR_BYTES;
     size_t section = wf_bytes_get_u32(in + OBSTACLE_SECTION_AT);
     size_t link_bytes = wf_bytes_get_u32(in + LINK_SECTION_AT);
-    size_t at = obstacles_at + section + link_bytes;
+    size_t area_bytes = wf_bytes_get_u32(in + 4) == FILE_VERSION_AREAS ? AREA_BYTES : 0u;
+    size_t at = obstacles_at + section + link_bytes + area_bytes;
     for (uint32_t i = 0; i < count && s == WF_OK; ++i) {
         const unsigned char* dir = in + HEADER_BYTES + (size_t)i * DIR_BYTES;
         s = load_layer(tc, dir, in + at, &tc->entries[i]);

@@ -20,6 +20,7 @@ static wf_layer_tile_params layer_tile_params(const wf_tilecache_params* p) {
     t.max_verts_per_poly = p->max_verts_per_poly;
     t.min_region_area = p->min_region_area;
     t.merge_region_area = p->merge_region_area;
+    t.area_flags = p->area_flags;
     return t;
 }
 

@@ -60,14 +60,42 @@ typedef struct wf_geom {
 /// A loaded triangle mesh that owns its arrays.
 typedef struct wf_geom_data wf_geom_data;
 
+/// Longest area name (bytes, without the NUL).
+#define WF_AREA_NAME_MAX 63u
+
+/// An area type of a level by name (water, road, mud): the triangles of
+/// the OBJ faces under `usemtl NAME` or `g NAME` get `area`, and that
+/// area's polygons get `flags` (wf_tilecache_params_set_areas copies them
+/// into the params, so a query filter can include or exclude them).
+typedef struct wf_area_name {
+    const char* name; ///< NUL-terminated, 1..WF_AREA_NAME_MAX bytes, no blanks
+    uint8_t area;     ///< 0..63
+    uint16_t flags;   ///< polygon flags of the area; 0 = 1 (every table row
+                      ///< naming one area must agree on them)
+} wf_area_name;
+
 typedef struct wf_geom_load_desc {
     wf_allocator allocator;
     wf_logger logger; ///< errors name the line
+    /// OBJ names -> areas (copied during the load; NULL with count 0 = every
+    /// triangle area 0, as without a table). Duplicate names, an empty or
+    /// blank-holding name, an area above 63, or one area given two flag
+    /// values: WF_ERR_INVALID_ARG naming the row.
+    const wf_area_name* area_names;
+    uint32_t area_name_count;
+    /// A face with a material or group none of whose names is in the table
+    /// (an "unknown name") fails with WF_ERR_BAD_DATA naming the line and the
+    /// name; false: it gets area 0 and a warning names it (once per
+    /// `usemtl`/`g` line, at most 16 warnings per load).
+    bool reject_unknown_names;
 } wf_geom_load_desc;
 
 /// Wavefront OBJ: `v` and `f` lines (polygons fanned, negative indices,
-/// `v/vt/vn` forms), comments, CRLF; other lines ignored. The text need not
-/// be NUL-terminated. WF_ERR_BAD_DATA (the log names the line).
+/// `v/vt/vn` forms), comments, CRLF; `usemtl` and `g` names pick each
+/// face's area from the desc's table (the material's row first, then the
+/// first of the face's groups with a row, else area 0); other lines
+/// ignored. The text need not be NUL-terminated. WF_ERR_BAD_DATA (the log
+/// names the line). Any thread (no shared state).
 WF_NODISCARD WF_API wf_status wf_geom_load_obj(const char* text, size_t size,
                                                const wf_geom_load_desc* desc, wf_geom_data** out);
 WF_API void wf_geom_data_destroy(wf_geom_data* geom);
@@ -133,6 +161,11 @@ typedef struct wf_tilecache_params {
     float max_simplification_error; ///< cells; contour simplification tolerance
     uint32_t max_verts_per_poly;    ///< 3..WF_MAX_VERTS_PER_POLY
     wf_vec3 bmin, bmax;             ///< world bounds; all zero = the input's bounds
+    /// Polygon flags of each area id (0 = 1, so all zero is one flag for
+    /// every polygon): the navmesh tiles' polygons get their area's flags,
+    /// so a filter's include/exclude flags can keep agents off an area.
+    /// Saved in the cache file; kept by obstacle rebuilds and loads.
+    uint16_t area_flags[WF_MAX_AREAS];
 } wf_tilecache_params;
 
 /// Limits on the sizes derived from the params, so every one stays finite:
@@ -160,6 +193,15 @@ typedef struct wf_tilecache_params {
 /// The Recast demo's settings: cell 0.3/0.2, agent 2.0/0.6/0.9, slope 45,
 /// tile 48, region min 8, merge 20, edge 12, error 1.3, 6 verts per poly.
 WF_API wf_tilecache_params wf_tilecache_params_recast_demo(void);
+
+/// Sets params->area_flags from an area name table (wf_geom_load_desc's):
+/// each row's area gets the row's flags (0 = 1); areas no row names keep
+/// theirs. WF_ERR_INVALID_ARG, params unchanged, for a table the loader
+/// refuses (the logger, which may be NULL, names the row). Any thread.
+WF_NODISCARD WF_API wf_status wf_tilecache_params_set_areas(wf_tilecache_params* params,
+                                                            const wf_area_name* names,
+                                                            uint32_t count,
+                                                            const wf_logger* logger);
 
 /// Compressor for layers. All zero = LZ4 with a cheap pre-filter.
 typedef struct wf_layer_codec {

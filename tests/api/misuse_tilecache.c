@@ -26,6 +26,20 @@ static void test_tilecache_misuse(void** state) {
     wf_tilecache* tc = NULL;
     wf_tilecache_desc d = cache_desc();
 
+    // area tables: refused with params untouched
+    wf_tilecache_params areas = d.params;
+    const wf_area_name dup[2] = {{"water", 1, 2}, {"water", 1, 2}};
+    const wf_area_name deep[1] = {{"water", 64, 2}};
+    const wf_area_name blank[1] = {{"deep water", 1, 2}};
+    EXPECT(wf_tilecache_params_set_areas(NULL, dup, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, NULL, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, dup, 2, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, deep, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, blank, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(memcmp(&areas, &d.params, sizeof areas) == 0);
+    EXPECT(wf_tilecache_params_set_areas(&areas, dup, 1, NULL), WF_OK);
+    EXPECT_TRUE(areas.area_flags[1] == 2);
+
     // create
     EXPECT(wf_tilecache_create(NULL, &tc), WF_ERR_INVALID_ARG);
     EXPECT(wf_tilecache_create(&d, NULL), WF_ERR_INVALID_ARG);

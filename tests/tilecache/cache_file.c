@@ -224,7 +224,7 @@ static void test_damage_is_rejected(void** state) {
     assert_ptr_equal(untouched, (wf_tilecache*)(uintptr_t)16);
     // A later version is told apart from damage.
     memcpy(copy, data, size);
-    wf_bytes_put_u32(copy + 4, 4);
+    wf_bytes_put_u32(copy + 4, 5);
     assert_int_equal(wf_tilecache_load(&d, copy, size, &untouched), WF_ERR_VERSION);
     // Trailing bytes are damage too.
     unsigned char* longer = calloc(1, size + 8);

@@ -402,7 +402,7 @@ static void test_saved_in_the_cache_file(void** state) {
     wf_tilecache* out = NULL;
     assert_int_equal(load(bad, size, &out), WF_ERR_BAD_DATA);
     memcpy(bad, data, size);
-    wf_bytes_put_u32(bad + 4, 4);
+    wf_bytes_put_u32(bad + 4, 5);
     fix_checksum(bad, links_at + link_bytes);
     assert_int_equal(load(bad, size, &out), WF_ERR_VERSION);
     free(bad);
