@@ -114,9 +114,9 @@ static wf_tilecache_params params_from(const float* v) {
 /// Recast demo's); ignored for a cache. One worker: no thread is started.
 WFJS_EXPORT int32_t wfjs_world_create(const void* cache, size_t cache_size, const char* obj,
                                       size_t obj_size, const float* verts, uint32_t vert_count,
-                                      const uint32_t* tris, uint32_t tri_count,
-                                      const float* params, uint32_t max_agents,
-                                      uint32_t max_obstacles, wfjs_world** out) {
+                                      const uint32_t* tris, uint32_t tri_count, const float* params,
+                                      uint32_t max_agents, uint32_t max_obstacles,
+                                      wfjs_world** out) {
     if (out == NULL) {
         return WF_ERR_INVALID_ARG;
     }
@@ -133,8 +133,8 @@ WFJS_EXPORT int32_t wfjs_world_create(const void* cache, size_t cache_size, cons
         }
         geom = wf_geom_data_view(loaded);
     } else if (verts != NULL) {
-        geom = (wf_geom){.verts = verts, .vert_count = vert_count, .tris = tris,
-                         .tri_count = tri_count};
+        geom = (wf_geom){
+            .verts = verts, .vert_count = vert_count, .tris = tris, .tri_count = tri_count};
     }
     wfjs_world* w = calloc(1, sizeof *w);
     if (w == NULL) {
@@ -262,10 +262,17 @@ WFJS_EXPORT void wfjs_world_stats(wfjs_world* w, double* out) {
 #define WFJS_AGENT_PARAM_COUNT 11
 WFJS_EXPORT void wfjs_agent_params_defaults(float* out) {
     wf_agent_params p = wf_agent_params_defaults();
-    const float v[WFJS_AGENT_PARAM_COUNT] = {
-        p.radius,          p.height,          p.max_speed,          p.max_acceleration,
-        p.collision_query_range, p.path_optimization_range, p.separation_weight,
-        (float)p.update_flags, (float)p.avoidance_preset, (float)p.filter, (float)p.priority};
+    const float v[WFJS_AGENT_PARAM_COUNT] = {p.radius,
+                                             p.height,
+                                             p.max_speed,
+                                             p.max_acceleration,
+                                             p.collision_query_range,
+                                             p.path_optimization_range,
+                                             p.separation_weight,
+                                             (float)p.update_flags,
+                                             (float)p.avoidance_preset,
+                                             (float)p.filter,
+                                             (float)p.priority};
     memcpy(out, v, sizeof v);
 }
 
@@ -429,8 +436,8 @@ WFJS_EXPORT int32_t wfjs_avoidance_debug(wfjs_world* w, uint64_t* out_agent, flo
     wf_avoidance_debug d;
     wf_avoidance_candidate c[64];
     uint32_t n = 0;
-    wf_status s = wf_crowd_get_avoidance_debug(wf_world_crowd(w->world), &d, c,
-                                               max < 64u ? max : 64u, &n);
+    wf_status s =
+        wf_crowd_get_avoidance_debug(wf_world_crowd(w->world), &d, c, max < 64u ? max : 64u, &n);
     if (s != WF_OK && s != WF_ERR_CAPACITY) {
         return s;
     }
@@ -547,14 +554,14 @@ WFJS_EXPORT int32_t wfjs_find_path(wfjs_world* w, float sx, float sy, float sz, 
     if ((pr.flags & WF_PATH_PARTIAL) != 0 && pr.count > 0) {
         // The path ends in the reached polygon nearest the goal: pull it to
         // the point of that polygon nearest the goal.
-        wf_status c = wf_query_closest_point_on_poly(w->query, w->path[pr.count - 1], pb, &pb,
-                                                     NULL);
+        wf_status c =
+            wf_query_closest_point_on_poly(w->query, w->path[pr.count - 1], pb, &pb, NULL);
         if (c != WF_OK) {
             return c;
         }
     }
-    wf_status ss = wf_query_find_straight_path(w->query, pa, pb, w->path, pr.count, w->points, cap,
-                                               0, &n);
+    wf_status ss =
+        wf_query_find_straight_path(w->query, pa, pb, w->path, pr.count, w->points, cap, 0, &n);
     if (!wf_succeeded(ss)) {
         return ss;
     }
