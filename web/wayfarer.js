@@ -113,14 +113,14 @@ class Wayfarer {
         const call = (token, fn, dflt, ...args) => {
             const entry = self._tokens.get(token);
             const f = entry?.callbacks[fn];
-            if (!f || self._heldError) {
+            if (!f) {
                 return dflt;
             }
             try {
                 const answer = f(...args);
                 return answer === undefined ? dflt : answer ? 1 : 0;
             } catch (e) {
-                self._heldError = e;
+                self._heldError ??= e; // the first one is rethrown by step()
                 return dflt;
             }
         };
