@@ -10,7 +10,7 @@
 # build/tools or build-release/tools (`wayfarer demo --export-level`).
 # The sources are the ones the modules' meson.build files list, compiled
 # with the project's flags, single-threaded (one worker: no thread starts),
-# the scalar avoidance kernel, and web/lz4 in place of the system liblz4.
+# with web/lz4 in place of the system liblz4.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
