@@ -80,7 +80,14 @@ printf '%s\n' "${sources[@]}" | xargs -P 2 -I{} sh -c '
     rel=${src#"$root"/}; obj="$objdir/$(echo "$rel" | tr / _).o"
     if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then emcc "$@" -c "$src" -o "$obj"; fi
 ' _ {} "$root" "$objdir" "${cflags[@]}"
-emcc "${objects[@]}" "${ldflags[@]}" -O3 -o "$out/wayfarer.wasm"
+relink=0
+[ -f "$out/wayfarer.wasm" ] || relink=1
+for obj in "${objects[@]}"; do
+    [ "$obj" -nt "$out/wayfarer.wasm" ] && relink=1
+done
+if [ "$relink" = 1 ]; then
+    emcc "${objects[@]}" "${ldflags[@]}" -O3 -o "$out/wayfarer.wasm"
+fi
 
 cp "$here/wayfarer.js" "$here/wayfarer.d.ts" "$out/"
 
