@@ -31,6 +31,9 @@ fi
 if [ -n "$tool" ] && [ -x "$tool" ] && [ -z "${WF_LEVEL_OBJ:-}" ]; then
     mkdir -p "$out"
     "$tool" demo --export-level "$out/level.obj" >/dev/null && export WF_LEVEL_OBJ="$out/level.obj"
+    # A cache file of it from the native build (system liblz4), for the
+    # test that native and wasm cache files load both ways.
+    "$tool" build "$out/level.obj" -o "$out/level.wfc" >/dev/null 2>&1 && export WF_WAYFARER="$tool"
 fi
 "$here/../build.sh" "$out" || exit 1
 case "$mode" in

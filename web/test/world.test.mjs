@@ -4,8 +4,11 @@
 // input refused with the library's status, destroy() giving memory back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { WayfarerError, Status } from '../wayfarer.js';
-import { skip, wayfarer, twoDoorField, demoLevel } from './helpers.mjs';
+import { skip, wayfarer, twoDoorField, demoLevel, buildDir } from './helpers.mjs';
 
 function fieldObj() {
     const { vertices, indices } = twoDoorField();
@@ -94,5 +97,29 @@ test('the demo level builds (when the build exported it)', { skip: skip || (!dem
         assert.ok(w.findPath(a, b).points.length >= 2);
     } finally {
         w.destroy();
+    }
+});
+
+test('cache files move between the native build (liblz4) and the wasm one (web/lz4)', {
+    skip: skip || (!(process.env.WF_WAYFARER && existsSync(path.join(buildDir, 'level.wfc'))) && 'no native tool'),
+}, async () => {
+    const wf = await wayfarer();
+    const native = readFileSync(path.join(buildDir, 'level.wfc'));
+    const fromNative = wf.createWorld({ cache: native });
+    const fromObj = wf.createWorld({ obj: demoLevel() });
+    try {
+        assert.equal(fromNative.stats().polyCount, fromObj.stats().polyCount);
+        assert.equal(fromNative.stats().tileCount, fromObj.stats().tileCount);
+        const a = fromObj.findRandomPoint(), b = fromObj.findRandomPoint();
+        assert.deepEqual(fromNative.findPath(a, b).points, fromObj.findPath(a, b).points);
+        // The wasm build's cache file (its own compressor) read natively.
+        const file = path.join(buildDir, 'level-wasm.wfc');
+        writeFileSync(file, fromObj.saveCache());
+        const info = execFileSync(process.env.WF_WAYFARER, ['info', file], { encoding: 'utf8' });
+        const polys = Number(/^navmesh_polys\t(\d+)/m.exec(info)?.[1]);
+        assert.equal(polys, fromObj.stats().polyCount);
+    } finally {
+        fromNative.destroy();
+        fromObj.destroy();
     }
 });
