@@ -5,8 +5,8 @@
 // Every area's flags are given wherever it is used and must agree, so the
 // file reads the same in any order.
 #include "tools/areas_file.h"
+#include "tools/text_words.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,72 +43,17 @@ typedef struct parse_state {
 /// one-threaded).
 static char g_message[160];
 
-static const char* next_word(const char** p, const char* end, size_t* len) {
-    while (*p < end && (**p == ' ' || **p == '\t' || **p == '\r')) {
-        (*p)++;
-    }
-    const char* w = *p;
-    while (*p < end && **p != ' ' && **p != '\t' && **p != '\r') {
-        (*p)++;
-    }
-    *len = (size_t)(*p - w);
-    return w;
-}
-
-static bool word_is(const char* w, size_t len, const char* s) {
-    return len == strlen(s) && memcmp(w, s, len) == 0;
-}
-
-static bool to_float(const char* w, size_t len, float* out) {
-    char buf[64];
-    if (len == 0 || len >= sizeof buf) {
-        return false;
-    }
-    memcpy(buf, w, len);
-    buf[len] = '\0';
-    char* stop = NULL;
-    errno = 0;
-    double v = strtod(buf, &stop);
-    if (*stop != '\0' || errno != 0 || !isfinite(v) || fabs(v) > 1e30) {
-        return false; // NaN, inf, junk, or beyond the tile cache's coordinates
-    }
-    *out = (float)v;
-    return true;
-}
-
-/// Decimal, or hex after 0x (flags read better as bits); never octal.
-static bool to_uint(const char* w, size_t len, unsigned long max, unsigned long* out) {
-    char buf[32];
-    if (len == 0 || len >= sizeof buf || w[0] == '-' || w[0] == '+') {
-        return false;
-    }
-    memcpy(buf, w, len);
-    buf[len] = '\0';
-    bool hex = len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
-    if (hex && (buf[2] == '-' || buf[2] == '+')) {
-        return false;
-    }
-    char* stop = NULL;
-    errno = 0;
-    unsigned long v = strtoul(hex ? buf + 2 : buf, &stop, hex ? 16 : 10);
-    if (*stop != '\0' || errno != 0 || v > max) {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 /// AREA FLAGS, checked against the flags the area had on earlier lines.
 static const char* parse_area_flags(parse_state* s, const char** p, const char* end, size_t line,
                                     uint8_t* out_area) {
     size_t len;
-    const char* w = next_word(p, end, &len);
+    const char* w = text_word_next(p, end, &len);
     unsigned long area, flags;
-    if (!to_uint(w, len, WF_MAX_AREAS - 1u, &area)) {
+    if (!text_word_uint(w, len, WF_MAX_AREAS - 1u, &area)) {
         return "the area must be a whole number 0..63";
     }
-    w = next_word(p, end, &len);
-    if (!to_uint(w, len, 0xffff, &flags)) {
+    w = text_word_next(p, end, &len);
+    if (!text_word_uint(w, len, 0xffff, &flags)) {
         return "the flags must be a whole number 0..65535 (decimal or 0x hex)";
     }
     uint16_t resolved = flags != 0 ? (uint16_t)flags : 1u; // 0 = 1, as in the params
@@ -141,7 +86,7 @@ static bool grow(void** items, uint32_t* capacity, uint32_t count, size_t stride
 
 static const char* parse_name(parse_state* s, const char* p, const char* end, size_t line) {
     size_t len;
-    const char* w = next_word(&p, end, &len);
+    const char* w = text_word_next(&p, end, &len);
     if (len == 0) {
         return "a name line is `name NAME AREA FLAGS`";
     }
@@ -149,7 +94,7 @@ static const char* parse_name(parse_state* s, const char* p, const char* end, si
         return "the name is longer than 63 bytes";
     }
     for (uint32_t i = 0; i < s->name_count; ++i) {
-        if (word_is(w, len, s->names[i].name)) {
+        if (text_word_is(w, len, s->names[i].name)) {
             snprintf(g_message, sizeof g_message, "the name '%.63s' is on line %zu already",
                      s->names[i].name, s->names[i].line);
             return g_message;
@@ -170,7 +115,7 @@ static const char* parse_name(parse_state* s, const char* p, const char* end, si
         return why;
     }
     row->flags = s->area_flags[row->area];
-    if (next_word(&p, end, &len), len != 0) {
+    if (text_word_next(&p, end, &len), len != 0) {
         return "unexpected words after the flags";
     }
     s->name_count++;
@@ -214,15 +159,15 @@ static const char* parse_volume(parse_state* s, const char* p, const char* end, 
         return why;
     }
     size_t len;
-    const char* w = next_word(&p, end, &len);
-    bool heights = to_float(w, len, &v->min_y);
-    w = next_word(&p, end, &len);
-    heights = heights && to_float(w, len, &v->max_y);
+    const char* w = text_word_next(&p, end, &len);
+    bool heights = text_word_float(w, len, &v->min_y);
+    w = text_word_next(&p, end, &len);
+    heights = heights && text_word_float(w, len, &v->max_y);
     if (!heights || v->min_y > v->max_y) {
         return "YMIN and YMAX must be finite numbers, YMIN <= YMAX";
     }
     for (;;) {
-        w = next_word(&p, end, &len);
+        w = text_word_next(&p, end, &len);
         if (len == 0) {
             break;
         }
@@ -230,14 +175,14 @@ static const char* parse_volume(parse_state* s, const char* p, const char* end, 
             return "more than 32 points";
         }
         float x, z;
-        if (!to_float(w, len, &x)) {
+        if (!text_word_float(w, len, &x)) {
             return "the outline's X and Z must be finite numbers";
         }
-        w = next_word(&p, end, &len);
+        w = text_word_next(&p, end, &len);
         if (len == 0) {
             return "the outline's numbers come in X Z pairs";
         }
-        if (!to_float(w, len, &z)) {
+        if (!text_word_float(w, len, &z)) {
             return "the outline's X and Z must be finite numbers";
         }
         v->points[v->point_count++] = wf_v3(x, 0.0f, z);
@@ -304,15 +249,15 @@ size_t areas_file_parse(const char* text, size_t size, areas_file* out, const ch
         const char* hash = memchr(at, '#', (size_t)(end - at));
         end = hash != NULL ? hash : end;
         size_t len;
-        const char* w = next_word(&at, end, &len);
+        const char* w = text_word_next(&at, end, &len);
         if (len == 0) {
             continue;
         }
         if ((size_t)(end - w) > LINE_MAX_CHARS) {
             *why = "line too long";
-        } else if (word_is(w, len, "name")) {
+        } else if (text_word_is(w, len, "name")) {
             *why = parse_name(&s, at, end, line);
-        } else if (word_is(w, len, "volume")) {
+        } else if (text_word_is(w, len, "volume")) {
             *why = parse_volume(&s, at, end, line);
         } else {
             *why = "each line is `name NAME AREA FLAGS` or `volume AREA FLAGS YMIN YMAX X Z X Z "

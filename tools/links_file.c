@@ -3,8 +3,8 @@
 // The off-mesh link file: one `link ID SX SY SZ EX EY EZ [radius R]
 // [area A] [flags F] [both]` per line, `#` comments, blank lines.
 #include "tools/links_file.h"
+#include "tools/text_words.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,56 +13,6 @@
 #define LINKS_FILE_MAX (1u << 20)
 #define LINE_MAX_CHARS 1024u
 
-static const char* next_word(const char** p, const char* end, size_t* len) {
-    while (*p < end && (**p == ' ' || **p == '\t' || **p == '\r')) {
-        (*p)++;
-    }
-    const char* w = *p;
-    while (*p < end && **p != ' ' && **p != '\t' && **p != '\r') {
-        (*p)++;
-    }
-    *len = (size_t)(*p - w);
-    return w;
-}
-
-static bool word_is(const char* w, size_t len, const char* s) {
-    return len == strlen(s) && memcmp(w, s, len) == 0;
-}
-
-static bool to_float(const char* w, size_t len, float* out) {
-    char buf[64];
-    if (len == 0 || len >= sizeof buf) {
-        return false;
-    }
-    memcpy(buf, w, len);
-    buf[len] = '\0';
-    char* stop = NULL;
-    errno = 0;
-    double v = strtod(buf, &stop);
-    if (*stop != '\0' || errno != 0 || !isfinite(v) || fabs(v) > 1e30) {
-        return false;
-    }
-    *out = (float)v;
-    return true;
-}
-
-static bool to_uint(const char* w, size_t len, unsigned long max, unsigned long* out) {
-    char buf[32];
-    if (len == 0 || len >= sizeof buf || w[0] == '-' || w[0] == '+') {
-        return false;
-    }
-    memcpy(buf, w, len);
-    buf[len] = '\0';
-    char* stop = NULL;
-    errno = 0;
-    unsigned long v = strtoul(buf, &stop, 10);
-    if (*stop != '\0' || errno != 0 || v > max) {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 /// One `link` line (after the keyword); NULL when fine, else why not.
 static const char* parse_link(const char* p, const char* end, float radius,
                               wf_offmesh_link_desc* d) {
@@ -70,45 +20,45 @@ static const char* parse_link(const char* p, const char* end, float radius,
     d->radius = radius;
     d->flags = 1;
     size_t len;
-    const char* w = next_word(&p, end, &len);
+    const char* w = text_word_next(&p, end, &len);
     unsigned long id;
-    if (!to_uint(w, len, 0xffffffffUL, &id)) {
+    if (!text_word_uint(w, len, 0xffffffffUL, &id)) {
         return "the id must be a whole number 0..4294967295";
     }
     d->user_id = (uint32_t)id;
     float v[6];
     for (int k = 0; k < 6; ++k) {
-        w = next_word(&p, end, &len);
-        if (!to_float(w, len, &v[k])) {
+        w = text_word_next(&p, end, &len);
+        if (!text_word_float(w, len, &v[k])) {
             return "start and end need 3 finite numbers each";
         }
     }
     d->start = wf_v3(v[0], v[1], v[2]);
     d->end = wf_v3(v[3], v[4], v[5]);
     for (;;) {
-        w = next_word(&p, end, &len);
+        w = text_word_next(&p, end, &len);
         if (len == 0) {
             return NULL;
         }
         unsigned long n;
-        if (word_is(w, len, "both")) {
+        if (text_word_is(w, len, "both")) {
             d->bidirectional = true;
             continue;
         }
         const char* key = w;
         size_t key_len = len;
-        w = next_word(&p, end, &len);
-        if (word_is(key, key_len, "radius")) {
-            if (!to_float(w, len, &d->radius) || d->radius < 0.0f) {
+        w = text_word_next(&p, end, &len);
+        if (text_word_is(key, key_len, "radius")) {
+            if (!text_word_float(w, len, &d->radius) || d->radius < 0.0f) {
                 return "radius needs a finite number >= 0";
             }
-        } else if (word_is(key, key_len, "area")) {
-            if (!to_uint(w, len, 63, &n)) {
+        } else if (text_word_is(key, key_len, "area")) {
+            if (!text_word_uint(w, len, 63, &n)) {
                 return "area needs a whole number 0..63";
             }
             d->area = (uint8_t)n;
-        } else if (word_is(key, key_len, "flags")) {
-            if (!to_uint(w, len, 0xffff, &n)) {
+        } else if (text_word_is(key, key_len, "flags")) {
+            if (!text_word_uint(w, len, 0xffff, &n)) {
                 return "flags needs a whole number 0..65535";
             }
             d->flags = (uint16_t)n;
@@ -137,13 +87,13 @@ size_t links_file_parse(const char* text, size_t size, float default_radius,
         const char* hash = memchr(at, '#', (size_t)(end - at));
         end = hash != NULL ? hash : end;
         size_t len;
-        const char* w = next_word(&at, end, &len);
+        const char* w = text_word_next(&at, end, &len);
         if (len == 0) {
             continue;
         }
         if ((size_t)(end - w) > LINE_MAX_CHARS) {
             *why = "line too long";
-        } else if (!word_is(w, len, "link")) {
+        } else if (!text_word_is(w, len, "link")) {
             *why = "each line is `link ID SX SY SZ EX EY EZ [radius R] [area A] [flags F] [both]`";
         } else if (count == LINKS_FILE_MAX) {
             *why = "more than 1048576 links";

@@ -97,6 +97,12 @@ run 0 build rooms.obj -o linked.wfc --links rooms.links --json &&
     expect out.txt '"offmesh_links": 1' "build --links counts them"
 run 0 info linked.wfc --json && expect out.txt '"offmesh_links": 1' "info offmesh_links"
 run 0 info rooms.wfc --json && expect out.txt '"offmesh_links": 0' "info, no links"
+printf 'link 6 3 0 3 20 0 3 flags 0x3\n' > hex.links
+run 0 build rooms.obj -o hex.wfc --links hex.links --json &&
+    expect out.txt '"offmesh_links": 1' "build --links, flags in hex"
+printf 'link 6 3 0 3 20 0 3 flags 0x10000\n' > big.links
+run 1 build rooms.obj -o bad.wfc --links big.links && expect err.txt 'big.links:1' \
+    "build --links, flags above 16 bits"
 run 0 build rooms.obj -o gen.wfc --generate-links --json &&
     expect out.txt '"offmesh_links": [0-9]+' "build --generate-links" &&
     expect err.txt 'generated [0-9]+ drop-downs' "build --generate-links says what it found"
