@@ -80,12 +80,8 @@ size_t links_file_parse(const char* text, size_t size, float default_radius,
     size_t line = 0;
     while (p < text_end) {
         line++;
-        const char* end = memchr(p, '\n', (size_t)(text_end - p));
-        end = end != NULL ? end : text_end;
-        const char* at = p;
-        p = end < text_end ? end + 1 : end;
-        const char* hash = memchr(at, '#', (size_t)(end - at));
-        end = hash != NULL ? hash : end;
+        const char *at, *end;
+        text_line_next(&p, text_end, &at, &end);
         size_t len;
         const char* w = text_word_next(&at, end, &len);
         if (len == 0) {

@@ -7,6 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool text_line_next(const char** p, const char* text_end, const char** start, const char** end) {
+    if (*p >= text_end) {
+        return false;
+    }
+    const char* nl = memchr(*p, '\n', (size_t)(text_end - *p));
+    const char* stop = nl != NULL ? nl : text_end;
+    *start = *p;
+    *p = nl != NULL ? nl + 1 : text_end;
+    const char* hash = memchr(*start, '#', (size_t)(stop - *start));
+    *end = hash != NULL ? hash : stop;
+    return true;
+}
+
 const char* text_word_next(const char** p, const char* end, size_t* len) {
     while (*p < end && (**p == ' ' || **p == '\t' || **p == '\r')) {
         (*p)++;

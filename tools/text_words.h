@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/// The next line at *p before text_end, without its `#` comment: sets
+/// [*start, *end) and advances *p past the newline; false at the end.
+bool text_line_next(const char** p, const char* text_end, const char** start, const char** end);
 /// The next word at *p before end (skipping blanks and CR); *len 0 at the
 /// end of the line. Advances *p past it.
 const char* text_word_next(const char** p, const char* end, size_t* len);
