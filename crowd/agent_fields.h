@@ -60,9 +60,9 @@
     X(rank, uint32_t, n, SCRATCH, NONE)      /* right of way this update */                        \
     X(intent, wf_vec3, n, SCRATCH, NONE)     /* desired velocity of the last update */             \
     X(offmesh, wf_crowd_offmesh, n, SAVED, CUSTOM)                                                 \
+    /* Each agent's events, packed to the front in agent order at the end of an update. */         \
     X(agent_events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE)                   \
     X(agent_event_count, uint8_t, n, SCRATCH, NONE)                                                \
-    X(events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE) /* agent order */       \
     X(scratch_agents, uint32_t, n, SCRATCH, NONE) /* agent lists built per phase */                \
     X(half_height, float, n, SCRATCH, NONE)       /* for the proximity grid */                     \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \

@@ -320,6 +320,26 @@ void wf_crowd_destroy(wf_crowd* c) {
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
 }
 
+wf_crowd_memory wf_crowd_get_memory(const wf_crowd* c) {
+    wf_crowd_memory m = {0};
+    m.crowd = sizeof *c;
+    m.agent_arrays = arrays_bytes(c);
+    m.ids = (size_t)c->ids.capacity * 2u * sizeof(uint32_t); // slots and free list
+    m.path_queue = wf_path_queue_memory_bytes(&c->queue);
+    m.grid = wf_proximity_grid_memory_bytes(&c->grid);
+    m.workers = (size_t)c->worker_count *
+                (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
+                 c->max_corridor * sizeof(wf_poly_ref));
+    for (uint32_t w = 0; c->worker_queries != NULL && w < c->worker_count; ++w) {
+        m.workers += wf_query_get_stats(c->worker_queries[w]).memory_bytes;
+    }
+    m.debug = (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate);
+    m.movers = wf_movers_memory_bytes(&c->movers);
+    m.total =
+        m.crowd + m.agent_arrays + m.ids + m.path_queue + m.grid + m.workers + m.debug + m.movers;
+    return m;
+}
+
 wf_crowd_stats wf_crowd_get_stats(const wf_crowd* c) {
     wf_crowd_stats st = {0};
     if (c == NULL) {
@@ -328,17 +348,7 @@ wf_crowd_stats wf_crowd_get_stats(const wf_crowd* c) {
     st.agent_count = c->ids.live_count;
     st.max_agents = c->max_agents;
     st.paths_queued = c->queue.count;
-    size_t n = sizeof *c + arrays_bytes(c) + wf_path_queue_memory_bytes(&c->queue) +
-               wf_proximity_grid_memory_bytes(&c->grid) +
-               (size_t)c->worker_count *
-                   (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
-                    c->max_corridor * sizeof(wf_poly_ref)) +
-               (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate) +
-               wf_movers_memory_bytes(&c->movers);
-    for (uint32_t w = 0; w < c->worker_count; ++w) {
-        n += wf_query_get_stats(c->worker_queries[w]).memory_bytes;
-    }
-    st.memory_bytes = n;
+    st.memory_bytes = wf_crowd_get_memory(c).total;
     return st;
 }
 
@@ -738,5 +748,5 @@ const wf_crowd_event* wf_crowd_events(const wf_crowd* c, uint32_t* out_count) {
     if (out_count != NULL) {
         *out_count = c != NULL ? c->event_count : 0;
     }
-    return c != NULL ? c->events : NULL;
+    return c != NULL ? c->agent_events : NULL;
 }

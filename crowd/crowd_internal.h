@@ -96,7 +96,7 @@ struct wf_crowd {
     wf_proximity_grid grid;
     bool tiles_changed; ///< check whole corridors in the next update
 
-    uint32_t event_count; ///< in events, the last update's
+    uint32_t event_count; ///< the last update's, at the front of agent_events
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
@@ -117,6 +117,23 @@ struct wf_crowd {
 };
 
 #define WF_CROWD_NO_DEBUG 0xffffffffu
+
+/// Where a crowd's bytes go (docs/crowd.md, "Where every byte goes"):
+/// every block it holds from its allocator, by owner; total is
+/// wf_crowd_stats.memory_bytes.
+typedef struct wf_crowd_memory {
+    size_t crowd;        ///< the wf_crowd struct
+    size_t agent_arrays; ///< agent_fields.h's arrays (corridors included)
+    size_t ids;          ///< the agent id pool
+    size_t path_queue;   ///< waiting line, search slots, their queries and paths
+    size_t grid;         ///< proximity grid
+    size_t workers;      ///< per worker: a query, a path buffer, profile counters
+    size_t debug;        ///< the debug watch's candidate buffer
+    size_t movers;       ///< obstacles agents only avoid
+    size_t total;
+} wf_crowd_memory;
+
+wf_crowd_memory wf_crowd_get_memory(const wf_crowd* c);
 
 /// Resolves the watched agent's slot before an update's phases
 /// (crowd_debug.c); clears the last record.

@@ -248,6 +248,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     memset(c->worker_iterations, 0, sizeof(uint32_t) * c->worker_count);
     memset(c->worker_phase_us, 0, sizeof(double) * (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
     memset(c->agent_event_count, 0, c->max_agents);
+    c->event_count = 0; // the last update's events share the agents' buffers
     wf_crowd_debug_begin_update(c);
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
@@ -331,13 +332,14 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     c->time += dt;
     c->frame++;
     detect_events(c, dt, &profile);
-    c->event_count = 0;
+    // Packed in place: agent i's events move down to event_count, which is
+    // never past their slot (no agent has more than its slot holds).
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t k = c->agent_event_count[i];
         if (k > 0) {
-            memcpy(c->events + c->event_count,
-                   c->agent_events + (size_t)i * WF_CROWD_EVENTS_PER_AGENT,
-                   sizeof(wf_crowd_event) * k);
+            memmove(c->agent_events + c->event_count,
+                    c->agent_events + (size_t)i * WF_CROWD_EVENTS_PER_AGENT,
+                    sizeof(wf_crowd_event) * k);
             c->event_count += k;
         }
         profile.lost_agents += c->active[i] && c->mode[i] == WF_AGENT_LOST;

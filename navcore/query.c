@@ -109,6 +109,6 @@ wf_query_stats wf_query_get_stats(const wf_query* query) {
         sizeof *query +
         (size_t)query->nodes.capacity * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
         ((size_t)query->nodes.bucket_mask + 1u) * sizeof(uint32_t) +
-        (size_t)query->open.capacity * sizeof(uint32_t) + wf_exact_memory_bytes(&query->exact);
+        (size_t)query->open.capacity * sizeof(wf_open_entry) + wf_exact_memory_bytes(&query->exact);
     return st;
 }
