@@ -245,7 +245,10 @@ row("nav_test 50 cylinders remove, no budget, 1 worker, ms", "obstacles/1", "rem
     ours_workers=1, theirs_workers=1, fmt="{:.3f}")
 row("crowd nav_test, µs per agent-frame, 1 worker", "crowd", "us_per_agent_frame",
     ours_workers=1, theirs_workers=1)
-row("crowd memory, bytes per agent", "crowd", "bytes_per_agent", ours_workers=1, theirs_workers=1,
+row("crowd memory, bytes per agent, ours at our defaults", "crowd", "bytes_per_agent",
+    ours_workers=1, theirs_workers=1, fmt="{:.0f}")
+row("crowd memory, bytes per agent, same capacities (one search of the path queue's nodes)", "crowd",
+    "bytes_per_agent", wkey="bytes_per_agent_same_caps", ours_workers=1, theirs_workers=1,
     fmt="{:.0f}")
 for side in ["detour", "wayfarer"]:
     for lv in ["dungeon", "nav_test", "undulating"]:

@@ -89,7 +89,7 @@ wf_crowd_desc wf_crowd_desc_defaults(const wf_crowd_desc* desc) {
     d.max_neighbours = or_default(d.max_neighbours, 6u);
     d.max_walls = or_default(d.max_walls, 8u);
     d.max_queued_paths = or_default(d.max_queued_paths, d.max_agents);
-    d.max_searches = or_default(d.max_searches, 8u);
+    d.max_searches = or_default(d.max_searches, 2u);
     d.path_iterations_per_update = or_default(d.path_iterations_per_update, 4096u);
     d.max_search_nodes = or_default(d.max_search_nodes, 4096u);
     d.quick_search_iterations = or_default(d.quick_search_iterations, 32u);

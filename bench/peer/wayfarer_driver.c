@@ -19,7 +19,8 @@
 //   crowd OBJ POINTS AGENTS FRAMES WORKERS
 //                                   agents start at points[i] and walk to
 //                                   points[AGENTS + i]; each arrival or block
-//                                   takes the next point; crowd memory
+//                                   takes the next point; crowd memory at
+//                                   our defaults and at Detour's capacities
 //   selftest                        the above on nav_test at small sizes
 //                                   (bench-smoke; 77 without the test data)
 #define _POSIX_C_SOURCE 200809L
@@ -467,6 +468,22 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
     cd.jobs = jobs;
     cd.logger.quiet = true;
     wf_crowd* crowd = NULL;
+    // Memory at Detour's capacities, spelled out: corridors of 256, 6
+    // neighbours, 8 walls, and its path queue's one search of 4,096 nodes
+    // (dtPathQueue runs one request at a time on one query).
+    size_t same_caps_bytes = 0;
+    wf_crowd_desc caps = cd;
+    caps.max_corridor = 256;
+    caps.max_neighbours = 6;
+    caps.max_walls = 8;
+    caps.max_searches = 1;
+    caps.max_search_nodes = 4096;
+    failed = failed || wf_crowd_create(&caps, &crowd) != WF_OK;
+    if (!failed) {
+        same_caps_bytes = wf_crowd_get_stats(crowd).memory_bytes;
+        wf_crowd_destroy(crowd);
+        crowd = NULL;
+    }
     failed = failed || wf_crowd_create(&cd, &crowd) != WF_OK;
     wf_agent_params p = wf_agent_params_defaults();
     p.radius = 0.6f;
@@ -514,10 +531,12 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
         }
         printf("{\"side\":\"wayfarer\",\"cmd\":\"crowd\",\"agents\":%u,\"workers\":%u,"
                "\"frames\":%u,\"us_per_agent_frame\":%.4f,\"arrivals\":%u,"
-               "\"crowd_bytes\":%zu,\"bytes_per_agent\":%.1f}\n",
+               "\"crowd_bytes\":%zu,\"bytes_per_agent\":%.1f,"
+               "\"bytes_per_agent_same_caps\":%.1f}\n",
                agents, workers, frames, sum / frames * 1e3 / agents, arrivals,
                wf_crowd_get_stats(crowd).memory_bytes,
-               (double)wf_crowd_get_stats(crowd).memory_bytes / agents);
+               (double)wf_crowd_get_stats(crowd).memory_bytes / agents,
+               (double)same_caps_bytes / agents);
     }
     wf_crowd_destroy(crowd);
     level_free(&lv);

@@ -118,7 +118,8 @@ typedef struct wf_crowd_desc {
     uint32_t max_neighbours;  ///< per agent; 0 = 6
     uint32_t max_walls;       ///< wall segments per agent; 0 = 8
     /// Path queue: pending requests (0 = max_agents, so every agent can wait
-    /// at once), searches running side by side (0 = 8), A* node expansions
+    /// at once), searches running side by side (0 = 2; each holds a query of
+    /// max_search_nodes nodes, about 530 KB at 4096), A* node expansions
     /// per update for all of them together (0 = 4096), nodes per search
     /// (0 = 4096), expansions a new request gets at once, during the update
     /// that takes it (0 = 32: short paths complete without the queue).
