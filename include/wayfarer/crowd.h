@@ -376,7 +376,8 @@ typedef struct wf_crowd_event {
     wf_poly_ref ref; ///< off-mesh link for the off-mesh events
 } wf_crowd_event;
 
-/// Events of the last update in agent order; valid until the next update.
+/// Events of the last update in agent order; valid until the next update
+/// begins (from a callback inside an update: none).
 /// Never cut: the buffer holds every event an update can make.
 WF_API const wf_crowd_event* wf_crowd_events(const wf_crowd* crowd, uint32_t* out_count);
 
