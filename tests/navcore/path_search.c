@@ -30,7 +30,7 @@ static void test_query_create_and_filter_defaults(void** state) {
                    2048u * (sizeof(wf_exact_root) + sizeof(uint32_t));
     size_t expected = sizeof(struct wf_query) +
                       2048u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
-                      2048u * sizeof(uint32_t) + 2048u * sizeof(uint32_t) + exact;
+                      2048u * sizeof(uint32_t) + 2048u * sizeof(wf_open_entry) + exact;
     assert_int_equal(wf_query_get_stats(f.query).memory_bytes, expected);
     assert_int_equal(wf_query_get_stats(NULL).memory_bytes, 0);
 
@@ -44,8 +44,10 @@ static void test_query_create_and_filter_defaults(void** state) {
             128u * sizeof(uint32_t);
     expected = sizeof(struct wf_query) +
                100u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
-               128u * sizeof(uint32_t) + 100u * sizeof(uint32_t) + exact;
+               128u * sizeof(uint32_t) + 100u * sizeof(wf_open_entry) + exact;
     assert_int_equal(wf_query_get_stats(q).memory_bytes, expected);
+    // Every byte the query holds from its allocator.
+    assert_int_equal(wf_query_get_stats(q).memory_bytes, (size_t)counter.live_bytes);
     wf_query_destroy(q);
     wf_query_destroy(NULL);
     assert_int_equal(counting_allocator_live(&counter), 0);
