@@ -49,10 +49,15 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 }
 
 /// Starts the stuck timer again when the agent got more than half a radius
-/// from where it stood; returns true when it did (it made progress).
+/// nearer the point it steers to (its next corner, else its path's end)
+/// than it was where the timer started; returns true when it did (it made
+/// progress). Nearer, not merely away: in a jam agents jostle back and
+/// forth and sideways without getting anywhere.
 static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
-    float moved = wf_v2_distance(c->pos[i], c->stuck_spot[i]);
-    if (c->stuck_timer[i] == 0.0f || moved > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    wf_vec3 ahead = c->corner_count[i] > 0 ? corners[0].pos : c->corridor[i].target;
+    float gained = wf_v2_distance(c->stuck_spot[i], ahead) - wf_v2_distance(c->pos[i], ahead);
+    if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
         c->stuck_spot[i] = c->pos[i];
         c->stuck_timer[i] = dt;
         return true;
