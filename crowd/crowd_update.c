@@ -73,6 +73,31 @@ static void search_again(wf_crowd* c, uint32_t i) {
     c->corridor_partial[i] = 0;
 }
 
+/// An arrived agent walking back to its spot: the stuck timer runs while it
+/// is pushed further than WF_CROWD_RETURN_RADII off it; stuck, it is let
+/// through (AGENT_RETURNING: agent_rank counts it on its way) until it is
+/// back. Holders only step aside for a returner that could not get back by
+/// itself, so one push does not set off a cascade of them.
+static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
+    float r = c->params[i].radius;
+    float away = wf_v2_distance(c->pos[i], c->corridor[i].target);
+    if (!wf_crowd_walking(c, i) || away <= r * WF_CROWD_ARRIVAL_RADII) {
+        c->stuck_timer[i] = 0.0f;
+        c->agent_flags[i] &= ~(uint32_t)AGENT_RETURNING;
+        return;
+    }
+    if (away <= r * WF_CROWD_RETURN_RADII && !(c->agent_flags[i] & AGENT_RETURNING)) {
+        c->stuck_timer[i] = 0.0f;
+        return;
+    }
+    if (!made_progress(c, i, dt)) {
+        c->stuck_timer[i] += dt;
+    }
+    if (c->stuck_timer[i] >= c->stuck_time) {
+        c->agent_flags[i] |= AGENT_RETURNING;
+    }
+}
+
 /// An arrived agent that stopped short of its target: the target has room
 /// for it again (no neighbour stands there).
 static bool target_freed(const wf_crowd* c, uint32_t i) {
@@ -97,11 +122,11 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         if (c->target_state[i] == WF_TARGET_ARRIVED) {
             // It holds its spot (steering, crowd_motion.c); one that stopped
             // short goes for its target once there is room.
-            c->stuck_timer[i] = 0.0f;
             if (wf_crowd_walking(c, i) && target_freed(c, i)) {
                 c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT;
                 search_again(c, i);
             }
+            hold_spot(c, i, dt);
             continue;
         }
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) ||
@@ -199,8 +224,10 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     // An arrived agent walking back to its spot is not on its way: others
     // holding theirs need not step aside for it (no shoving cascades).
+    // One stuck on its way back (AGENT_RETURNING) is let through.
     uint8_t ts = c->target_state[i];
-    bool on_way = wf_crowd_walking(c, i) && ts != WF_TARGET_ARRIVED &&
+    bool returning = (c->agent_flags[i] & AGENT_RETURNING) != 0;
+    bool on_way = wf_crowd_walking(c, i) && (ts != WF_TARGET_ARRIVED || returning) &&
                   (wf_crowd_follows_path(c, i) || ts == WF_TARGET_VELOCITY);
     uint32_t rank = (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
                     << WF_CROWD_RANK_CLASS_SHIFT;
