@@ -38,6 +38,7 @@ enum {
     AGENT_STUCK_REPLANNED = 1u << 11,  ///< stuck once: replanned; next time blocked
     AGENT_CONTINUE_BLOCKED = 1u << 12, ///< blocked, but moves on along what is valid
     AGENT_STOPPED_SHORT = 1u << 13,    ///< arrived short of its target (it was taken)
+    AGENT_RETURNING = 1u << 14,        ///< arrived, pushed off its spot, stuck: others make way
 };
 
 /// What the last finished search gave (for the result callback).

@@ -23,6 +23,10 @@
 /// An arrived agent pushed this many radii from its path's end may arrive
 /// (and report it) again: a follower shoved it away.
 #define WF_CROWD_REARRIVE_RADII 2.0f
+/// An arrived agent further than this many radii from its spot walks back
+/// to it; stuck on the way for stuck_time, it is let through (it counts as
+/// on its way until it is back within the arrival radius).
+#define WF_CROWD_RETURN_RADII 1.0f
 /// Moving this many radii from where the stuck timer started counts as
 /// progress and restarts it (less is jostling in place).
 #define WF_CROWD_PROGRESS_RADII 0.5f

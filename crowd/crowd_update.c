@@ -49,10 +49,15 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 }
 
 /// Starts the stuck timer again when the agent got more than half a radius
-/// from where it stood; returns true when it did (it made progress).
+/// nearer the point it steers to (its next corner, else its path's end)
+/// than it was where the timer started; returns true when it did (it made
+/// progress). Nearer, not merely away: in a jam agents jostle back and
+/// forth and sideways without getting anywhere.
 static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
-    float moved = wf_v2_distance(c->pos[i], c->stuck_spot[i]);
-    if (c->stuck_timer[i] == 0.0f || moved > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    wf_vec3 ahead = c->corner_count[i] > 0 ? corners[0].pos : c->corridor[i].target;
+    float gained = wf_v2_distance(c->stuck_spot[i], ahead) - wf_v2_distance(c->pos[i], ahead);
+    if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
         c->stuck_spot[i] = c->pos[i];
         c->stuck_timer[i] = dt;
         return true;
@@ -66,6 +71,31 @@ static void search_again(wf_crowd* c, uint32_t i) {
     wf_corridor_reset(cor, cor->polys[0], c->pos[i]);
     c->agent_flags[i] |= AGENT_NEEDS_REPLAN;
     c->corridor_partial[i] = 0;
+}
+
+/// An arrived agent walking back to its spot: the stuck timer runs while it
+/// is pushed further than WF_CROWD_RETURN_RADII off it; stuck, it is let
+/// through (AGENT_RETURNING: agent_rank counts it on its way) until it is
+/// back. Holders only step aside for a returner that could not get back by
+/// itself, so one push does not set off a cascade of them.
+static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
+    float r = c->params[i].radius;
+    float away = wf_v2_distance(c->pos[i], c->corridor[i].target);
+    if (!wf_crowd_walking(c, i) || away <= r * WF_CROWD_ARRIVAL_RADII) {
+        c->stuck_timer[i] = 0.0f;
+        c->agent_flags[i] &= ~(uint32_t)AGENT_RETURNING;
+        return;
+    }
+    if (away <= r * WF_CROWD_RETURN_RADII && !(c->agent_flags[i] & AGENT_RETURNING)) {
+        c->stuck_timer[i] = 0.0f;
+        return;
+    }
+    if (!made_progress(c, i, dt)) {
+        c->stuck_timer[i] += dt;
+    }
+    if (c->stuck_timer[i] >= c->stuck_time) {
+        c->agent_flags[i] |= AGENT_RETURNING;
+    }
 }
 
 /// An arrived agent that stopped short of its target: the target has room
@@ -92,11 +122,11 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         if (c->target_state[i] == WF_TARGET_ARRIVED) {
             // It holds its spot (steering, crowd_motion.c); one that stopped
             // short goes for its target once there is room.
-            c->stuck_timer[i] = 0.0f;
             if (wf_crowd_walking(c, i) && target_freed(c, i)) {
                 c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT;
                 search_again(c, i);
             }
+            hold_spot(c, i, dt);
             continue;
         }
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) ||
@@ -194,8 +224,10 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     // An arrived agent walking back to its spot is not on its way: others
     // holding theirs need not step aside for it (no shoving cascades).
+    // One stuck on its way back (AGENT_RETURNING) is let through.
     uint8_t ts = c->target_state[i];
-    bool on_way = wf_crowd_walking(c, i) && ts != WF_TARGET_ARRIVED &&
+    bool returning = (c->agent_flags[i] & AGENT_RETURNING) != 0;
+    bool on_way = wf_crowd_walking(c, i) && (ts != WF_TARGET_ARRIVED || returning) &&
                   (wf_crowd_follows_path(c, i) || ts == WF_TARGET_VELOCITY);
     uint32_t rank = (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
                     << WF_CROWD_RANK_CLASS_SHIFT;

@@ -195,6 +195,27 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
     measure_overlaps(r->bodies, walking, t > SETTLE_SECONDS, m);
 }
 
+/// The trace at time t: every agent that has not reached its first target,
+/// where it is, what the crowd makes of it and how far it still has to go
+/// (the shortest path from where it stands; -1: none).
+static void trace_agents(run_state* r, const scene_settings* settings, float t) {
+    for (uint32_t i = 0; i < r->s->agent_count; ++i) {
+        wf_agent_state st;
+        if (r->first_arrival[i] >= 0.0f || wf_crowd_get_agent(r->crowd, r->ids[i], &st) != WF_OK) {
+            continue;
+        }
+        wf_vec3 p = st.position, g = r->target[i], v = st.velocity, d = st.desired_velocity;
+        fprintf(
+            settings->trace,
+            "%s\t%u\t%.2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%u\t%d\t%.2f\t%.2f\t%."
+            "2f\t%u\t%.2f\n",
+            r->s->name, settings->seed, t, i, p.x, p.y, p.z, g.x, g.y, g.z, dist2d(p, g),
+            (int)st.target_state, st.corridor_count, (int)st.corridor_partial,
+            sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), st.stuck_time,
+            st.neighbour_count, scene_path_length(r->s, p, g));
+    }
+}
+
 static void summarize(run_state* r, scene_metrics* m) {
     uint32_t n = r->s->agent_count;
     double time_sum = 0.0, ratio_sum = 0.0;
@@ -338,6 +359,10 @@ int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
         }
         handle_events(&r, out);
         measure_agents(&r, (float)(f + 1u) * SCENE_DT, out);
+        uint32_t every = (uint32_t)lroundf(SCENE_TRACE_SECONDS / SCENE_DT);
+        if (settings->trace != NULL && ((f + 1u) % every == 0 || f + 1u == out->frames)) {
+            trace_agents(&r, settings, (float)(f + 1u) * SCENE_DT);
+        }
         rc = send_requests(&r);
     }
     if (rc == 0) {

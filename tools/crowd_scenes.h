@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "wayfarer/crowd.h"
 #include "wayfarer/navmesh.h"
@@ -19,6 +20,12 @@
 #define SCENE_ARRIVAL_RADIUS 0.6f
 /// The RecastDemo crowd's frame.
 #define SCENE_DT (1.0f / 30.0f)
+/// Seconds between two trace dumps (scene_settings.trace).
+#define SCENE_TRACE_SECONDS 10.0f
+/// The trace's columns, tab-separated (the first line of a trace file).
+#define SCENE_TRACE_HEADER                                                                         \
+    "scene\tseed\tt\tagent\tx\ty\tz\ttarget_x\ttarget_y\ttarget_z\tdistance\ttarget_state\t"       \
+    "corridor\tpartial\tspeed\tdesired_speed\tstuck_s\tneighbours\tpath_left\n"
 
 /// What a run may change from a scene's own settings.
 typedef struct scene_settings {
@@ -30,7 +37,10 @@ typedef struct scene_settings {
     /// Fixed formations: each start moved by up to this much (m, each axis,
     /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
     float jitter;
-    float crowding;       ///< wf_crowd_desc.crowding_cost (0: off)
+    float crowding; ///< wf_crowd_desc.crowding_cost (0: off)
+    /// Optional: every TRACE_SECONDS and at the end, one tab-separated line
+    /// per agent that has not reached its first target (scene_run).
+    FILE* trace;
     const char* testdata; ///< the shared test data folder (NULL: ../shared/testdata)
 } scene_settings;
 

@@ -17,6 +17,7 @@ typedef struct scenario_options {
     const char* selected[MAX_SELECTED];
     uint32_t selected_count;
     const char* avoidance;
+    const char* trace; ///< --trace FILE, or NULL
     bool json;
     uint32_t runs; ///< runs per scene (seeds in turn, formations jittered when > 1)
 } scenario_options;
@@ -130,7 +131,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
                                                            : NULL;
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
-                           strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0;
+                           strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0 ||
+                           strcmp(opt, "--trace") == 0;
         if (strcmp(opt, "--json") == 0) {
             o->json = true;
             continue;
@@ -169,6 +171,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             o->settings.crowding = (float)cost;
         } else if (strcmp(opt, "--testdata") == 0) {
             o->settings.testdata = value;
+        } else if (strcmp(opt, "--trace") == 0) {
+            o->trace = value;
         } else {
             static const char* presets[4] = {"low", "medium", "high", "ultra"};
             uint32_t found = 4;
@@ -293,6 +297,14 @@ int cmd_scenarios(int argc, char** argv) {
     if (rc != 0) {
         return rc;
     }
+    if (o.trace != NULL) {
+        o.settings.trace = fopen(o.trace, "w");
+        if (o.settings.trace == NULL) {
+            fprintf(stderr, "wayfarer scenarios: cannot write %s\n", o.trace);
+            return EXIT_INPUT;
+        }
+        fputs(SCENE_TRACE_HEADER, o.settings.trace);
+    }
     if (o.json) {
         printf("{\"avoidance\": \"%s\", \"workers\": %u, \"seed\": %u, \"runs\": %u, \"dt\": %.6f, "
                "\"arrival_radius_m\": %.2f, \"scenes\": [",
@@ -350,6 +362,10 @@ int cmd_scenarios(int argc, char** argv) {
     }
     if (o.json) {
         printf("\n]}\n");
+    }
+    if (o.settings.trace != NULL && fclose(o.settings.trace) != 0 && rc == 0) {
+        fprintf(stderr, "wayfarer scenarios: cannot write %s\n", o.trace);
+        rc = EXIT_INPUT;
     }
     return rc;
 }

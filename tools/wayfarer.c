@@ -108,7 +108,7 @@ static const subcommand subcommands[] = {
     {"scenarios", cmd_scenarios,
      "scenarios [--scene NAME[,NAME...]] [--seconds S] [--avoidance low|medium|high|ultra]\n"
      "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--testdata DIR]\n"
-     "      [--json]\n"
+     "      [--trace FILE] [--json]\n"
      "      the crowd scenario suite (default: every scene): circle32, circle128, crossing,\n"
      "      door_1way_1.5|2|3, door_2way_1.5|2|3, two_doors, corridor, tjunction, nav_test500\n"
      "      (skipped without DIR/recast, default ../shared/testdata), demo; RecastDemo crowd\n"
@@ -117,7 +117,10 @@ static const subcommand subcommands[] = {
      "      shortest, overlaps, standing time, crowd events, us per agent per frame\n"
      "      (docs/crowd.md); a table, or one JSON object with --json; --runs N: means of N\n"
      "      runs (seeds S, S+1, ..., formations shaken up to 0.15 m), at most 100;\n"
-     "      --crowding C: the crowd's crowding_cost (routes around jams; default 0, off)"},
+     "      --crowding C: the crowd's crowding_cost (routes around jams; default 0, off);\n"
+     "      --trace FILE: every 10 s and at the end, a tab-separated line per agent not yet\n"
+     "      at its first target (where it is, its target state, corridor, speed, stuck time,\n"
+     "      path left)"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 
