@@ -65,6 +65,9 @@
     X(events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE) /* agent order */       \
     X(scratch_agents, uint32_t, n, SCRATCH, NONE) /* agent lists built per phase */                \
     X(half_height, float, n, SCRATCH, NONE)       /* for the proximity grid */                     \
+    X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)    /* single-file passage ahead */                  \
+    X(pinch_table, wf_crowd_pinch_entry, c->pinch_capacity, SCRATCH, NONE)                         \
+    X(pinch_used, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* table slots taken */              \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
     X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)

@@ -132,7 +132,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         if ((c->agent_flags[i] & AGENT_DONE_SENT) && to_end > p->radius * WF_CROWD_REARRIVE_RADII) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_DONE_SENT; // a follower pushed away
         }
-        if (c->agent_flags[i] & AGENT_WAITS_OFFMESH) {
+        if (c->agent_flags[i] & (AGENT_WAITS_OFFMESH | AGENT_WAITS_PINCH)) {
             c->stuck_timer[i] = 0.0f;
             continue;
         }
@@ -186,34 +186,22 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
  * Right of way
  */
 
-/// Who yields to whom this update. The top bits (the class, above
+/// Who yields to whom this update, by class (above
 /// WF_CROWD_RANK_CLASS_SHIFT): the game's priority, then agents on their
 /// way before idle ones (arrived, waiting, stopped), which step aside as
-/// people do (and walk back afterwards, if they hold a spot). The low bits order agents on their
-/// way by how little of it is left (the corners ahead, then straight on).
+/// people do (and walk back afterwards, if they hold a spot). Among agents
+/// of one class the head-on rule decides (crowd_motion.c, takes_way).
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     // An arrived agent walking back to its spot is not on its way: others
-    // holding theirs need not step aside for it (no shoving cascades).
+    // holding theirs need not step aside for it (no shoving cascades). Nor
+    // is one waiting for its turn at a single-file passage: it makes way
+    // for those coming through.
     uint8_t ts = c->target_state[i];
     bool on_way = wf_crowd_walking(c, i) && ts != WF_TARGET_ARRIVED &&
+                  !(c->agent_flags[i] & AGENT_WAITS_PINCH) &&
                   (wf_crowd_follows_path(c, i) || ts == WF_TARGET_VELOCITY);
-    uint32_t rank = (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
-                    << WF_CROWD_RANK_CLASS_SHIFT;
-    if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {
-        return rank;
-    }
-    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
-    wf_vec3 at = c->pos[i];
-    float left = 0.0f;
-    for (uint32_t k = 0; k < c->corner_count[i]; ++k) {
-        left += wf_v2_distance(at, corners[k].pos);
-        at = corners[k].pos;
-    }
-    left += wf_v2_distance(at, c->target_pos[i]);
-    const uint32_t most = (1u << WF_CROWD_RANK_CLASS_SHIFT) - 1u;
-    float steps = left * WF_CROWD_RANK_STEPS_PER_METRE;
-    uint32_t behind = steps < (float)most ? (uint32_t)steps : most;
-    return rank | (most - behind);
+    return (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
+           << WF_CROWD_RANK_CLASS_SHIFT;
 }
 
 /* ---------------------------------------------------------------------------
@@ -289,7 +277,10 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     profile.topology_optimizations = topo;
     ctx.list = NULL;
 
+    run_phase(c, WF_CROWD_PHASE_CORNERS, n, WF_CROWD_BLOCK_LIGHT, wf_crowd_find_pinches_fn, &ctx);
     t0 = wf_clock_us();
+    wf_crowd_order_pinches(c);
+    t0 = serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
     uint8_t* in_grid = (uint8_t*)c->scratch_agents; // free again: n bytes fit
     for (uint32_t i = 0; i < n; ++i) {
         in_grid[i] = wf_crowd_walking(c, i);
