@@ -26,15 +26,14 @@ static int edge_to(const wf_poly_edge* edges, uint32_t count, wf_poly_ref to) {
     return -1;
 }
 
-/// The first single-file portal on agent i's corridor within reach of it;
-/// false when none. A portal counts when it is shorter than the agent's
+/// The first single-file portal among the first WF_CROWD_PINCH_SCAN of
+/// agent i's corridor; false when none. It depends on the corridor's
+/// polygons and the mesh only, so it is kept until they change. A portal counts when it is shorter than the agent's
 /// diameter and both its ends touch a wall (an edge of either polygon
 /// with nothing across), so a short edge inside open floor does not.
 static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_pinch* out) {
     const wf_corridor* cor = &c->corridor[i];
-    const wf_agent_params* p = &c->params[i];
-    float reach = p->radius * WF_CROWD_PINCH_REACH_RADII;
-    float diameter = p->radius * 2.0f;
+    float diameter = c->params[i].radius * 2.0f;
     uint32_t last = cor->count < WF_CROWD_PINCH_SCAN + 1u ? cor->count : WF_CROWD_PINCH_SCAN + 1u;
     wf_poly_edge ea[WF_MAX_VERTS_PER_POLY], eb[WF_MAX_VERTS_PER_POLY];
     uint32_t na = 0, nb = 0;
@@ -58,9 +57,6 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_pinch* out) {
         // a's edge runs v0 -> v1 (counter-clockwise); b's shared edge v1 -> v0.
         wf_vec3 v0 = ea[ia].start, v1 = ea[ia].end;
         wf_vec3 mid = wf_v3_scale(wf_v3_add(v0, v1), 0.5f);
-        if (wf_v2_distance(c->pos[i], mid) > reach) {
-            return false; // the rest of the corridor is further still
-        }
         if (wf_v2_distance(v0, v1) >= diameter) {
             continue;
         }
@@ -90,7 +86,6 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_pinch* out) {
         out->to = rb;
         out->mid = mid;
         out->axis = wf_v3_scale(axis, 1.0f / len);
-        out->dist = wf_v2_distance(c->pos[i], mid);
         return true;
     }
     return false;
@@ -100,6 +95,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
     (void)worker;
+    const uint32_t keep = WF_CROWD_PINCH_SCAN + 1u;
     for (uint32_t i = begin; i < end; ++i) {
         wf_crowd_pinch* pin = &c->pinch[i];
         pin->from.bits = 0;
@@ -108,8 +104,27 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
             ts == WF_TARGET_REQUESTED) {
             continue;
         }
-        if (!find_pinch(c, i, pin)) {
-            pin->from.bits = 0;
+        // The search looks at the corridor's first polygons only: its
+        // result is kept (a pure function of them, so a crowd restored
+        // without it finds the same) until they change.
+        const wf_corridor* cor = &c->corridor[i];
+        uint32_t n = cor->count < keep ? cor->count : keep;
+        wf_poly_ref* seen = c->pinch_seen + (size_t)i * keep;
+        wf_crowd_pinch* found = &c->pinch_found[i];
+        if (c->pinch_seen_count[i] != n || memcmp(seen, cor->polys, sizeof(wf_poly_ref) * n) != 0) {
+            memcpy(seen, cor->polys, sizeof(wf_poly_ref) * n);
+            c->pinch_seen_count[i] = (uint8_t)n;
+            if (!find_pinch(c, i, found)) {
+                found->from.bits = 0;
+            }
+        }
+        if (found->from.bits == 0) {
+            continue;
+        }
+        float dist = wf_v2_distance(c->pos[i], found->mid);
+        if (dist <= c->params[i].radius * WF_CROWD_PINCH_REACH_RADII) {
+            *pin = *found;
+            pin->dist = dist;
         }
     }
 }
