@@ -70,6 +70,10 @@
 #define WF_CROWD_PINCH_CLEAR_SIDE_RADII 3.0f
 /// ... and this many radii back from the mouth (where the jambs begin).
 #define WF_CROWD_PINCH_CLEAR_BACK_RADII 3.0f
+/// A side that waited this many stuck times gets the way next: the side
+/// holding it admits nobody new (short enough that nobody stands long
+/// without an event, long enough for a stream to pass in one turn).
+#define WF_CROWD_PINCH_TURN_STUCK 1.0f
 /// Speed (share of max speed) at which a waiting agent clears that area.
 #define WF_CROWD_PINCH_STEP_ASIDE 0.5f
 

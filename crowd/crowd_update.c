@@ -132,7 +132,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         if ((c->agent_flags[i] & AGENT_DONE_SENT) && to_end > p->radius * WF_CROWD_REARRIVE_RADII) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_DONE_SENT; // a follower pushed away
         }
-        if (c->agent_flags[i] & (AGENT_WAITS_OFFMESH | AGENT_WAITS_PINCH)) {
+        if (c->agent_flags[i] & AGENT_WAITS_OFFMESH) {
             c->stuck_timer[i] = 0.0f;
             continue;
         }
