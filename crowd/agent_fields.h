@@ -66,6 +66,7 @@
     X(scratch_agents, uint32_t, n, SCRATCH, NONE)    /* agent lists built per phase */             \
     X(half_height, float, n, SCRATCH, NONE)          /* for the proximity grid */                  \
     X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)       /* single-file passage ahead */               \
+    X(walled, uint8_t, n, SCRATCH, NONE)             /* walls close on both sides of its way */    \
     X(pinch_found, wf_crowd_pinch, n, SCRATCH, NONE) /* on the corridor polygons seen */           \
     X(pinch_seen, wf_poly_ref, n*(WF_CROWD_PINCH_SCAN + 1u), SCRATCH, NONE)                        \
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \

@@ -91,6 +91,41 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_pinch* out) {
     return false;
 }
 
+/// True when agent i has walls (from its last boundary) within
+/// WF_CROWD_WALLED_RADII on both sides of the way it wants to go: a lane
+/// too narrow to pass in freely, where the head-on rule for passages holds.
+static bool walled_in(const wf_crowd* c, uint32_t i) {
+    wf_vec3 dir = c->desired_vel[i];
+    float len = wf_v2_length(dir);
+    if (!(len > 1e-6f)) {
+        return false;
+    }
+    dir = wf_v3_scale(dir, 1.0f / len);
+    float reach = c->params[i].radius * WF_CROWD_WALLED_RADII;
+    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
+    wf_vec3 pos = c->pos[i];
+    bool left = false, right = false;
+    for (uint32_t k = 0; k < c->wall_count[i] && !(left && right); ++k) {
+        wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
+        if (wf_segment_distance_sq_2d(pos, a, b) > reach * reach) {
+            continue;
+        }
+        // The segment's nearest point, to tell beside from ahead.
+        float ex = b.x - a.x, ez = b.z - a.z;
+        float ee = ex * ex + ez * ez;
+        float t = ee > 0.0f ? ((pos.x - a.x) * ex + (pos.z - a.z) * ez) / ee : 0.0f;
+        t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+        float vx = a.x + ex * t - pos.x, vz = a.z + ez * t - pos.z;
+        float side = dir.x * vz - dir.z * vx;
+        if (fabsf(side) <= fabsf(dir.x * vx + dir.z * vz)) {
+            continue; // ahead or behind, not beside
+        }
+        left |= side < 0.0f;
+        right |= side > 0.0f;
+    }
+    return left && right;
+}
+
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -99,6 +134,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
     for (uint32_t i = begin; i < end; ++i) {
         wf_crowd_pinch* pin = &c->pinch[i];
         pin->from.bits = 0;
+        c->walled[i] = 0;
         uint8_t ts = c->target_state[i];
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || ts == WF_TARGET_ARRIVED ||
             ts == WF_TARGET_REQUESTED) {
@@ -107,6 +143,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // The search looks at the corridor's first polygons only: its
         // result is kept (a pure function of them, so a crowd restored
         // without it finds the same) until they change.
+        c->walled[i] = walled_in(c, i) ? 1u : 0u;
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
         wf_poly_ref* seen = c->pinch_seen + (size_t)i * keep;

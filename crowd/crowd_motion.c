@@ -156,12 +156,22 @@ static wf_vec3 clamp_length_2d(wf_vec3 v, float max) {
     return v;
 }
 
+/// True when i or j is heading for a single-file passage, or both walk
+/// between walls close on both sides (bottleneck.c): there the fixed
+/// head-on rule and the head-on give-way apply; elsewhere the rule by
+/// progress once stuck, which costs open ground less.
+static bool near_pinch(const wf_crowd* c, uint32_t i, uint32_t j) {
+    return c->pinch[i].from.bits != 0 || c->pinch[j].from.bits != 0 ||
+           (c->walled[i] && c->walled[j]);
+}
+
 /// True when neighbour j has the right of way over agent i: i then avoids
 /// where j wants to go, not where it goes now, and makes way before j gets
-/// there. j has it with a higher class, or, once i is stuck, when the two
-/// walk head-on into each other and j is further along its way (at a door,
-/// the one already through it). Agents in contact are left to the contact
-/// rules.
+/// there. j has it with a higher class, or when the two walk head-on into
+/// each other and either near a single-file passage j walks more along a
+/// fixed axis (whole streams keep or yield the way together), or elsewhere,
+/// once i is stuck, j is further along its way. Agents in contact are left
+/// to the contact rules.
 static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
     uint32_t ci = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
     uint32_t cj = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
@@ -175,12 +185,16 @@ static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
     if (!towards) {
         return false;
     }
+    bool pinch = near_pinch(c, i, j);
+    if (!pinch && (c->rank[j] <= c->rank[i] || c->stuck_timer[i] < WF_CROWD_HEAD_ON_STUCK)) {
+        return false;
+    }
     // Head-on: the two want opposite ways (more than 120 degrees apart);
     // merging into one stream is not head-on.
     float ab = a.x * b.x + a.z * b.z;
     bool head_on = ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
-    if (!head_on) {
-        return false;
+    if (!head_on || !pinch) {
+        return head_on;
     }
     float w = (b.x - a.x) * WF_CROWD_WAY_AXIS_X + (b.z - a.z) * WF_CROWD_WAY_AXIS_Z;
     return w > 0.0f || (w == 0.0f && j < i);
@@ -308,7 +322,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             wf_vec3 way = c->intent[i];
             float way_len = wf_v2_length(way);
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
-                way_len > 1e-6f) {
+                way_len > 1e-6f && (c->pinch[i].from.bits != 0 || c->walled[i])) {
                 desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
             }
         }

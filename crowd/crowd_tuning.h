@@ -31,13 +31,23 @@
  * Right of way and being stuck (crowd_update.c, crowd_motion.c)
  */
 
-/// Ranks are the class (priority, then on its way or idle) shifted by this.
+/// Ranks above this bit are the class (priority, then on its way or idle);
+/// below it, progress in 1 / WF_CROWD_RANK_STEPS_PER_METRE m: 2^23 steps of
+/// 1/64 m order paths of up to 131 km.
 #define WF_CROWD_RANK_CLASS_SHIFT 23u
-/// Head-on, the agent walking along this axis (more than the other does)
-/// has the way: a fixed rule, so a whole stream keeps it against the other.
+/// Steps per metre of path left in a rank: finer than agents are apart.
+#define WF_CROWD_RANK_STEPS_PER_METRE 64.0f
+/// Away from single-file passages: seconds stuck before an agent gives way
+/// head-on to one further along; an agent not stuck keeps its right of way
+/// (docs/crowd.md, right of way).
+#define WF_CROWD_HEAD_ON_STUCK 1.0f
+/// Near a single-file passage, head-on, the agent walking along this axis
+/// (more than the other does) has the way: a fixed rule, so a whole stream
+/// keeps it against the other.
 #define WF_CROWD_WAY_AXIS_X 0.4472136f
 #define WF_CROWD_WAY_AXIS_Z 0.8944272f
-/// Head-on traffic within this many radii ahead is given way to (crowd_motion.c).
+/// Near a passage, head-on traffic within this many radii ahead is given way
+/// to (crowd_motion.c).
 #define WF_CROWD_HEAD_ON_RADII 8.0f
 /// ... when it is closer sideways than this share of the two radii's sum.
 #define WF_CROWD_LANE_RADII 1.5f
@@ -60,6 +70,10 @@
  * Single-file passages (bottleneck.c)
  */
 
+/// Walls within this many radii on both sides of an agent's way make a
+/// narrow lane (a 3 m corridor for 0.6 m agents), where the passage
+/// head-on rule holds too (crowd_motion.c).
+#define WF_CROWD_WALLED_RADII 4.0f
 /// Corridor portals looked at for a passage ahead.
 #define WF_CROWD_PINCH_SCAN 8u
 /// A passage counts while its mouth is within this many radii: far enough

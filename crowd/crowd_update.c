@@ -186,11 +186,13 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
  * Right of way
  */
 
-/// Who yields to whom this update, by class (above
+/// Who yields to whom this update. The top bits (the class, above
 /// WF_CROWD_RANK_CLASS_SHIFT): the game's priority, then agents on their
 /// way before idle ones (arrived, waiting, stopped), which step aside as
-/// people do (and walk back afterwards, if they hold a spot). Among agents
-/// of one class the head-on rule decides (crowd_motion.c, takes_way).
+/// people do (and walk back afterwards, if they hold a spot). The low bits
+/// order agents on their way by how little of it is left (the corners
+/// ahead, then straight on): away from single-file passages, a stuck agent
+/// gives way head-on to one further along (crowd_motion.c, takes_way).
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     // An arrived agent walking back to its spot is not on its way: others
     // holding theirs need not step aside for it (no shoving cascades). Nor
@@ -200,8 +202,23 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     bool on_way = wf_crowd_walking(c, i) && ts != WF_TARGET_ARRIVED &&
                   !(c->agent_flags[i] & AGENT_WAITS_PINCH) &&
                   (wf_crowd_follows_path(c, i) || ts == WF_TARGET_VELOCITY);
-    return (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
-           << WF_CROWD_RANK_CLASS_SHIFT;
+    uint32_t rank = (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
+                    << WF_CROWD_RANK_CLASS_SHIFT;
+    if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {
+        return rank;
+    }
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    wf_vec3 at = c->pos[i];
+    float left = 0.0f;
+    for (uint32_t k = 0; k < c->corner_count[i]; ++k) {
+        left += wf_v2_distance(at, corners[k].pos);
+        at = corners[k].pos;
+    }
+    left += wf_v2_distance(at, c->target_pos[i]);
+    const uint32_t most = (1u << WF_CROWD_RANK_CLASS_SHIFT) - 1u;
+    float steps = left * WF_CROWD_RANK_STEPS_PER_METRE;
+    uint32_t behind = steps < (float)most ? (uint32_t)steps : most;
+    return rank | (most - behind);
 }
 
 /* ---------------------------------------------------------------------------
