@@ -156,13 +156,13 @@ static wf_vec3 clamp_length_2d(wf_vec3 v, float max) {
     return v;
 }
 
-/// True when i or j is heading for a single-file passage, or both walk
+/// True when i or j is heading for a single-file passage, or either walks
 /// between walls close on both sides (bottleneck.c): there the fixed
 /// head-on rule and the head-on give-way apply; elsewhere the rule by
 /// progress once stuck, which costs open ground less.
 static bool near_pinch(const wf_crowd* c, uint32_t i, uint32_t j) {
     return c->pinch[i].from.bits != 0 || c->pinch[j].from.bits != 0 ||
-           (c->walled[i] && c->walled[j]);
+           (c->walled[i] || c->walled[j]);
 }
 
 /// True when neighbour j has the right of way over agent i: i then avoids
