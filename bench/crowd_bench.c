@@ -129,7 +129,34 @@ static bool on_result(wf_agent_id agent, const wf_path_info* info, void* user) {
     return true;
 }
 
-static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t frames,
+/// Obstacles agents only avoid, for --movers: each rolls straight at 1.5 m/s
+/// between random navmesh points, set on the crowd every frame.
+#define BENCH_MAX_MOVERS 64u
+typedef struct bench_movers {
+    uint32_t count;
+    wf_mover_id id[BENCH_MAX_MOVERS];
+    wf_vec3 pos[BENCH_MAX_MOVERS], goal[BENCH_MAX_MOVERS];
+} bench_movers;
+
+static int movers_step(bench_movers* m, wf_crowd* crowd, wf_query* q, const wf_query_filter* filter,
+                       wf_rng* rng) {
+    int rc = 0;
+    for (uint32_t k = 0; k < m->count && rc == 0; ++k) {
+        wf_vec3 d = wf_v3_sub(m->goal[k], m->pos[k]);
+        float len = wf_v3_length(d);
+        wf_poly_ref ref;
+        if (len < 0.5f) {
+            rc = wf_query_find_random_point(q, filter, rng, &ref, &m->goal[k]) != WF_OK;
+            continue;
+        }
+        wf_vec3 vel = wf_v3_scale(d, 1.5f / len);
+        m->pos[k] = wf_v3_mad(m->pos[k], vel, DT);
+        rc = wf_crowd_set_mover(crowd, m->id[k], m->pos[k], vel) != WF_OK;
+    }
+    return rc;
+}
+
+static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t frames, uint32_t movers,
                run_result* out) {
     memset(out, 0, sizeof *out);
     wf_thread_pool* pool = NULL;
@@ -149,6 +176,7 @@ static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t fram
     cd.max_agent_radius = lv->radius;
     cd.jobs = jobs;
     cd.logger.quiet = true;
+    cd.max_movers = BENCH_MAX_MOVERS;
     wf_crowd* crowd = NULL;
     wf_query* q = NULL;
     wf_query_desc qd = {.mesh = lv->mesh};
@@ -166,6 +194,15 @@ static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t fram
     const wf_query_filter filter = wf_query_filter_defaults();
     waits w = {0};
     const wf_move_callbacks cb = {.result = on_result};
+    bench_movers mv = {.count = movers < BENCH_MAX_MOVERS ? movers : BENCH_MAX_MOVERS};
+    for (uint32_t k = 0; k < mv.count && rc == 0; ++k) {
+        wf_poly_ref ref;
+        wf_mover m = {.radius = 1.0f, .height = 2.0f};
+        rc = wf_query_find_random_point(q, &filter, &rng, &ref, &mv.pos[k]) != WF_OK ||
+             wf_query_find_random_point(q, &filter, &rng, &ref, &mv.goal[k]) != WF_OK;
+        m.position = mv.pos[k];
+        rc = rc || wf_crowd_add_mover(crowd, &m, &mv.id[k]) != WF_OK;
+    }
     for (uint32_t i = 0; i < agents && rc == 0; ++i) {
         wf_poly_ref ref;
         wf_vec3 at, to;
@@ -178,8 +215,9 @@ static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t fram
         if (f == WARMUP_FRAMES) {
             out->arrivals = 0; // path waits count from the first request on
         }
+        rc = movers_step(&mv, crowd, q, &filter, &rng);
         double t0 = bench_now_seconds();
-        rc = wf_crowd_update(crowd, DT, NULL) != WF_OK;
+        rc = rc || wf_crowd_update(crowd, DT, NULL) != WF_OK;
         if (f >= WARMUP_FRAMES) {
             ms[f - WARMUP_FRAMES] = (bench_now_seconds() - t0) * 1e3;
         }
@@ -236,7 +274,7 @@ int main(int argc, char** argv) {
         level lv = {0};
         rc = level_city(60, &lv) || level_finish(&lv);
         run_result r;
-        rc = rc || run(&lv, 200, 2, 30, &r);
+        rc = rc || run(&lv, 200, 2, 30, 4, &r);
         if (rc == 0) {
             print_row("city60", 200, 2, &r, 0.0);
         }
@@ -246,11 +284,30 @@ int main(int argc, char** argv) {
     char path[1024];
     snprintf(path, sizeof path, "%s/recast/meshes/nav_test.obj", dir != NULL ? dir : "testdata");
     level nav = {0};
+    if (argc > 2 && strcmp(argv[1], "--movers") == 0) {
+        // nav_test, 1,000 agents, 1 worker: without movers and with N,
+        // interleaved three times (the machine is shared).
+        uint32_t n = (uint32_t)strtoul(argv[2], NULL, 10);
+        rc = level_from_obj(path, &nav) || level_finish(&nav);
+        for (int round = 0; round < 3 && rc == 0; ++round) {
+            for (uint32_t with = 0; with < 2 && rc == 0; ++with) {
+                run_result r;
+                rc = run(&nav, 1000, 1, 300, with ? n : 0u, &r);
+                if (rc == 0) {
+                    char name[64];
+                    snprintf(name, sizeof name, "nav_test+%umovers", with ? n : 0u);
+                    print_row(name, 1000, 1, &r, 0.0);
+                }
+            }
+        }
+        level_destroy(&nav);
+        return rc;
+    }
     if (level_from_obj(path, &nav) == 0 && level_finish(&nav) == 0) {
         const uint32_t counts[2] = {1000, 2000};
         for (int k = 0; k < 2 && rc == 0; ++k) {
             run_result one, two;
-            rc = run(&nav, counts[k], 1, 300, &one) || run(&nav, counts[k], 2, 300, &two);
+            rc = run(&nav, counts[k], 1, 300, 0, &one) || run(&nav, counts[k], 2, 300, 0, &two);
             if (rc == 0) {
                 print_row("nav_test", counts[k], 1, &one, 0.0);
                 print_row("nav_test", counts[k], 2, &two, one.us_per_agent);
@@ -261,7 +318,7 @@ int main(int argc, char** argv) {
     level city = {0};
     if (rc == 0 && level_city(360, &city) == 0 && level_finish(&city) == 0) {
         run_result one, two;
-        rc = run(&city, 10000, 1, 60, &one) || run(&city, 10000, 2, 120, &two);
+        rc = run(&city, 10000, 1, 60, 0, &one) || run(&city, 10000, 2, 120, 0, &two);
         if (rc == 0) {
             print_row("city360", 10000, 1, &one, 0.0);
             print_row("city360", 10000, 2, &two, one.us_per_agent);

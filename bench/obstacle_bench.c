@@ -318,11 +318,11 @@ static int time_builds(wf_tilecache* tc, wf_arena* arena, layer_buffers* b, int 
         for (int k = 0; k < runs; ++k) {
             size_t size = 0;
             double t0 = (bench_now_seconds() * 1e6);
-            wf_status s = wf_tilecache_rebuild_layer(tc, i, b->stamps, count, arena, b->blob,
-                                                     BLOB_CAPACITY, &size);
+            wf_status s = wf_tilecache_rebuild_layer(tc, i, b->stamps, count, NULL, 0, arena,
+                                                     b->blob, BLOB_CAPACITY, &size);
             double t1 = (bench_now_seconds() * 1e6);
-            wf_status bare =
-                wf_tilecache_rebuild_layer(tc, i, NULL, 0, arena, b->blob, BLOB_CAPACITY, &size);
+            wf_status bare = wf_tilecache_rebuild_layer(tc, i, NULL, 0, NULL, 0, arena, b->blob,
+                                                        BLOB_CAPACITY, &size);
             without[k] = (bench_now_seconds() * 1e6) - t1;
             with[k] = t1 - t0;
             if ((s != WF_OK && s != WF_ERR_NOT_FOUND) ||
@@ -359,9 +359,9 @@ static int time_commits(wf_tilecache* tc, wf_arena* arena, layer_buffers* b, uin
             continue; // the layer has no tile without obstacles
         }
         blobs[k] = aligned_alloc(WF_TILECACHE_BLOB_ALIGN, BLOB_CAPACITY);
-        failed =
-            blobs[k] == NULL || wf_tilecache_rebuild_layer(tc, b->touched[k], NULL, 0, arena,
-                                                           blobs[k], BLOB_CAPACITY, &size) != WF_OK;
+        failed = blobs[k] == NULL ||
+                 wf_tilecache_rebuild_layer(tc, b->touched[k], NULL, 0, NULL, 0, arena, blobs[k],
+                                            BLOB_CAPACITY, &size) != WF_OK;
         double samples[LAYER_RUNS];
         for (int r = 0; r < runs && !failed; ++r) {
             double t0 = (bench_now_seconds() * 1e6);

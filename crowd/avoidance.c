@@ -307,6 +307,9 @@ bool wf_avoidance_params_valid(const wf_avoidance_params* params) {
 /// Share of the avoiding self takes against a neighbour: the lower rank
 /// yields more.
 static float avoid_share(uint32_t self_rank, uint32_t other_rank) {
+    if (other_rank == WF_AVOID_RANK_IMMOVABLE) {
+        return 1.0f;
+    }
     if (self_rank == other_rank) {
         return 0.5f;
     }

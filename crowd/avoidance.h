@@ -20,6 +20,10 @@ typedef struct wf_avoid_agent {
     uint32_t rank; ///< right of way: the lower rank yields more
 } wf_avoid_agent;
 
+/// A neighbour's rank that never yields: self takes the whole avoiding
+/// (movers.c; agents' ranks stay far below it).
+#define WF_AVOID_RANK_IMMOVABLE UINT32_MAX
+
 typedef struct wf_avoid_neighbour {
     wf_vec3 pos;
     wf_vec3 vel;

@@ -99,6 +99,7 @@ wf_crowd_desc wf_crowd_desc_defaults(const wf_crowd_desc* desc) {
     if (d.stuck_time == 0.0f) {
         d.stuck_time = 2.0f;
     }
+    d.max_movers = or_default(d.max_movers, 16u);
     return d;
 }
 
@@ -127,6 +128,8 @@ static wf_status check_desc(const wf_crowd_desc* d) {
                   "stuck_time must be finite and >= 0");
     WF_CHECK_DESC(log, "crowd", d->crowding_cost >= 0.0f && d->crowding_cost <= 1000.0f,
                   "crowding_cost must be 0..1000");
+    WF_CHECK_DESC(log, "crowd", d->max_movers <= WF_CROWD_MAX_MOVERS,
+                  "max_movers is above WF_CROWD_MAX_MOVERS");
     WF_CHECK_DESC(log, "crowd", d->jobs.enqueue == NULL || d->jobs.wait != NULL,
                   "jobs: enqueue without wait");
     for (uint32_t i = 0; i < d->avoidance_count; ++i) {
@@ -274,6 +277,10 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     if (s != WF_OK) {
         goto fail;
     }
+    s = wf_movers_create(&c->movers, &allocator, d.max_movers);
+    if (s != WF_OK) {
+        goto fail;
+    }
     *out = c;
     return WF_OK;
 fail:
@@ -297,6 +304,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     }
     wf_allocator a = c->allocator;
     wf_proximity_grid_destroy(&c->grid);
+    wf_movers_destroy(&c->movers, &a);
     if (c->queue.searches != NULL || c->queue.heap != NULL) {
         wf_path_queue_destroy(&c->queue);
     }
@@ -326,7 +334,8 @@ wf_crowd_stats wf_crowd_get_stats(const wf_crowd* c) {
                (size_t)c->worker_count *
                    (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
                     c->max_corridor * sizeof(wf_poly_ref)) +
-               (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate);
+               (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate) +
+               wf_movers_memory_bytes(&c->movers);
     for (uint32_t w = 0; w < c->worker_count; ++w) {
         n += wf_query_get_stats(c->worker_queries[w]).memory_bytes;
     }

@@ -15,7 +15,9 @@
 
 /*
  * Format, version VERSION below (1 also saved a derivable stuck distance;
- * 3 added the search's path mode, 4 the arrival rules' state). Header words and
+ * 3 added the search's path mode, 4 the arrival rules' state, 5 the movers
+ * section). Version 4 still loads (OLD_VERSION: five sections, no movers:
+ * the crowd's movers are removed); older ones give WF_ERR_VERSION. Header words and
  * the scalar, queue count and search sections are little-endian (navcore/bytes.h); the agent and queue arrays
  * are the host's raw bytes, which is why the blob is for the same build on
  * the same kind of machine: the layout words (byte order mark, struct sizes)
@@ -45,6 +47,10 @@
  *               budget, used, status, expansions since begin, then the
  *               begin's start and end refs, positions and filter (with
  *               its path mode)
+ *     movers    as wf_movers_save writes it (movers.h): max_movers (must
+ *               equal the loading crowd's, else WF_ERR_CAPACITY), live
+ *               count, then per slot generation, position, velocity,
+ *               radius, height
  *
  * Checksum: 64-bit FNV-1a (offset 14695981039346656037, prime
  * 1099511628211) over every byte of the blob with the checksum field read as
@@ -66,9 +72,11 @@
  */
 
 #define MAGIC 0x52434657u // "WFCR"
-#define VERSION 4u
+#define VERSION 5u
+#define OLD_VERSION 4u
 #define BYTE_ORDER_MARK 0x01020304u
-#define SECTION_COUNT 5u
+#define SECTION_COUNT 6u
+#define OLD_SECTION_COUNT 5u
 #define LAYOUT_WORDS 8u
 #define CAPACITY_WORDS 9u
 #define OFF_SIZE 8u
@@ -78,8 +86,9 @@
 #define OFF_SECTION_COUNT (OFF_CAPACITIES + 4u * CAPACITY_WORDS)
 #define OFF_SECTIONS (OFF_SECTION_COUNT + 4u)
 #define HEADER_SIZE (OFF_SECTIONS + 8u * SECTION_COUNT)
+#define OLD_HEADER_SIZE (OFF_SECTIONS + 8u * OLD_SECTION_COUNT)
 
-enum { SEC_SCALARS, SEC_IDS, SEC_AGENTS, SEC_QUEUE, SEC_SEARCHES };
+enum { SEC_SCALARS, SEC_IDS, SEC_AGENTS, SEC_QUEUE, SEC_SEARCHES, SEC_MOVERS };
 
 #define SCALARS_SIZE 28u // time 8, frame 4, sequence 8, tiles_changed 4, queue count 4
 #define CORRIDOR_RECORD (4u + 2u * sizeof(wf_vec3))
@@ -151,6 +160,7 @@ static inline void section_sizes(const wf_crowd* c, uint64_t out[SECTION_COUNT])
     out[SEC_AGENTS] = spans_size(a, AR_COUNT) + (size_t)c->max_agents * CORRIDOR_RECORD;
     out[SEC_QUEUE] = spans_size(q, QA_COUNT);
     out[SEC_SEARCHES] = (uint64_t)c->queue.search_count * SEARCH_RECORD;
+    out[SEC_MOVERS] = wf_movers_save_size(&c->movers);
 }
 
 static inline void layout_words(uint32_t out[LAYOUT_WORDS]) {

@@ -13,6 +13,7 @@
 #include "crowd/avoidance.h"
 #include "crowd/corridor.h"
 #include "crowd/local_boundary.h"
+#include "crowd/movers.h"
 #include "crowd/path_queue.h"
 #include "crowd/proximity_grid.h"
 #include "navcore/id_pool.h"
@@ -139,6 +140,8 @@ struct wf_crowd {
     wf_vec3 debug_desired; ///< avoidance's input
     wf_vec3 debug_chosen;  ///< and output
     wf_avoid_record debug_record;
+
+    wf_crowd_movers movers; ///< obstacles agents only avoid (movers.c)
 };
 
 #define WF_CROWD_NO_DEBUG 0xffffffffu

@@ -364,6 +364,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                     clamp_length_2d(desired_vel, speed > 0.0f ? speed : p->max_speed * 0.5f);
             }
         }
+        desired_vel = wf_movers_steer(c, i, desired_vel, wf_crowd_follows_path(c, i));
         c->desired_vel[i] = desired_vel;
     }
 }
@@ -405,8 +406,9 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t n = c->neighbour_count[i];
         bool holds = c->target_state[i] == WF_TARGET_ARRIVED;
-        uint32_t kept = 0;
-        for (uint32_t k = 0; k < n; ++k) {
+        // Movers first (they never yield), then the agent's neighbours.
+        uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
+        for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {
             uint32_t j = list[k];
             if (holds && c->target_state[j] == WF_TARGET_ARRIVED && settle_together(c, i, j)) {
                 continue;
@@ -513,6 +515,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         if (w > 0) {
             c->displaced[i] = wf_v3_mad(c->pos[i], push, 1.0f / (float)w);
         }
+        c->displaced[i] = wf_movers_resolve(c, i, c->displaced[i]);
     }
 }
 

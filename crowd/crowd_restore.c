@@ -28,6 +28,8 @@ typedef struct blob_view {
     const unsigned char* corridors;
     const unsigned char* queue[QA_COUNT];
     const unsigned char* searches;
+    const unsigned char* movers; ///< NULL: a version 4 blob (no movers)
+    size_t movers_size;
 } blob_view;
 
 /// Element i of a raw array in the blob (which may be unaligned).
@@ -35,14 +37,21 @@ typedef struct blob_view {
 
 static wf_status check_header(const wf_crowd* c, const unsigned char* in, size_t size,
                               blob_view* v) {
-    if (size < HEADER_SIZE || wf_bytes_get_u32(in) != MAGIC ||
+    if (size < OLD_HEADER_SIZE || wf_bytes_get_u32(in) != MAGIC ||
         wf_bytes_get_u64(in + OFF_SIZE) != (uint64_t)size ||
         wf_bytes_get_u64(in + OFF_CHECKSUM) != blob_checksum(in, size)) {
         return WF_ERR_BAD_DATA;
     }
-    if (wf_bytes_get_u32(in + 4) != VERSION ||
-        wf_bytes_get_u32(in + OFF_SECTION_COUNT) != SECTION_COUNT) {
+    // Version 4 is version 5 without the movers section.
+    uint32_t version = wf_bytes_get_u32(in + 4);
+    uint32_t sections = version == OLD_VERSION ? OLD_SECTION_COUNT : SECTION_COUNT;
+    size_t header = version == OLD_VERSION ? OLD_HEADER_SIZE : HEADER_SIZE;
+    if ((version != VERSION && version != OLD_VERSION) ||
+        wf_bytes_get_u32(in + OFF_SECTION_COUNT) != sections) {
         return WF_ERR_VERSION;
+    }
+    if (size < header) {
+        return WF_ERR_BAD_DATA;
     }
     uint32_t layout[LAYOUT_WORDS], caps[CAPACITY_WORDS];
     layout_words(layout);
@@ -60,10 +69,11 @@ static wf_status check_header(const wf_crowd* c, const unsigned char* in, size_t
     // Fixed sections must have this crowd's sizes; the ids take the rest.
     uint64_t want[SECTION_COUNT];
     section_sizes(c, want);
-    uint64_t total = HEADER_SIZE;
-    for (uint32_t k = 0; k < SECTION_COUNT; ++k) {
+    uint64_t total = header;
+    for (uint32_t k = 0; k < sections; ++k) {
         uint64_t got = wf_bytes_get_u64(in + OFF_SECTIONS + 8u * k);
-        if ((k != SEC_IDS && got != want[k]) || got > size) {
+        // The movers section is checked with its capacity (check_body).
+        if ((k != SEC_IDS && k != SEC_MOVERS && got != want[k]) || got > size) {
             return WF_ERR_BAD_DATA;
         }
         want[k] = got;
@@ -72,7 +82,7 @@ static wf_status check_header(const wf_crowd* c, const unsigned char* in, size_t
     if (total != size) {
         return WF_ERR_BAD_DATA;
     }
-    const unsigned char* p = in + HEADER_SIZE;
+    const unsigned char* p = in + header;
     v->scalars = p;
     p += want[SEC_SCALARS];
     v->ids = p;
@@ -93,6 +103,9 @@ static wf_status check_header(const wf_crowd* c, const unsigned char* in, size_t
         p += q[k].size;
     }
     v->searches = p;
+    p += want[SEC_SEARCHES];
+    v->movers = version == OLD_VERSION ? NULL : p;
+    v->movers_size = version == OLD_VERSION ? 0 : (size_t)want[SEC_MOVERS];
     return WF_OK;
 }
 
@@ -361,6 +374,12 @@ static bool check_searches(const wf_crowd* c, const blob_view* v, const wf_id_po
 }
 
 static wf_status check_body(wf_crowd* c, const blob_view* v) {
+    if (v->movers != NULL) {
+        wf_status ms = wf_movers_check(&c->movers, v->movers, v->movers_size);
+        if (ms != WF_OK) {
+            return ms;
+        }
+    }
     uint64_t time_bits = wf_bytes_get_u64(v->scalars);
     double time;
     memcpy(&time, &time_bits, sizeof time);
@@ -454,6 +473,11 @@ static void commit(wf_crowd* c, const blob_view* v) {
         wf_path_search* s = &c->queue.searches[k];
         read_search(v->searches + (size_t)k * SEARCH_RECORD, s);
         memset(&s->result, 0, sizeof s->result);
+    }
+    if (v->movers != NULL) {
+        wf_movers_load(&c->movers, v->movers);
+    } else {
+        wf_movers_clear(&c->movers);
     }
 }
 

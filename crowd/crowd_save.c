@@ -162,6 +162,8 @@ wf_status wf_crowd_save(const wf_crowd* c, void* out, size_t size) {
     for (uint32_t k = 0; k < c->queue.search_count; ++k, p += SEARCH_RECORD) {
         write_search(&c->queue.searches[k], p);
     }
+    wf_movers_save(&c->movers, p);
+    p += sizes[SEC_MOVERS];
     WF_ASSERT((size_t)(p - o) == need);
     wf_bytes_put_u64(o + OFF_CHECKSUM, blob_checksum(o, need));
     return WF_OK;

@@ -6,6 +6,8 @@
 // (from 1 cm cells of 1-cell tiles to 1e20 m cells of 255) and any extent
 // is built: the desc's build limits, set small here, must refuse what
 // would be too much (WF_ERR_CAPACITY) before the work, so a run stays fast.
+// Most inputs load with an area name table (usemtl/g names), some with
+// unknown names refused, and build with a convex volume and area flags.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,12 @@
 
 static const float g_cell_sizes[] = {0.0f, 0.01f, 0.3f, 1.0f, 7.0f, 100.0f, 1e4f, 1e20f};
 static const uint32_t g_tile_sizes[] = {16, 1, 8, 48, 255};
+
+static const wf_area_name g_area_names[] = {
+    {"water", 1, 2}, {"road", 2, 4}, {"floor", 0, 1}, {"ramp", 3, 8}, {"box", 63, 0xffff},
+};
+#define AREA_NAME_COUNT ((uint32_t)(sizeof g_area_names / sizeof g_area_names[0]))
+static const wf_vec3 g_volume_outline[4] = {{-1, 0, -1}, {-1, 0, 3}, {3, 0, 3}, {3, 0, -1}};
 
 static void build_and_query(const wf_geom_data* g, uint64_t seed) {
     wf_geom view = wf_geom_data_view(g);
@@ -38,6 +46,11 @@ static void build_and_query(const wf_geom_data* g, uint64_t seed) {
     d.max_triangle_refs = 1u << 14;
     d.max_navmesh_bytes = (uint64_t)4 << 20;
     d.logger = fuzz_logger();
+    FUZZ_REQUIRE(wf_tilecache_params_set_areas(&d.params, g_area_names, AREA_NAME_COUNT, NULL) ==
+                 WF_OK);
+    for (uint32_t i = 0; view.tri_areas != NULL && i < view.tri_count; ++i) {
+        FUZZ_REQUIRE(view.tri_areas[i] < WF_MAX_AREAS);
+    }
     wf_tilecache* tc = NULL;
     if (wf_tilecache_create(&d, &tc) != WF_OK) {
         return;
@@ -48,7 +61,8 @@ static void build_and_query(const wf_geom_data* g, uint64_t seed) {
         wf_status p = wf_tilecache_plan_build(tc, lo, hi, &plan);
         FUZZ_REQUIRE(p == WF_OK || p == WF_ERR_CAPACITY || p == WF_ERR_INVALID_ARG);
     }
-    wf_status s = wf_tilecache_build_geom(tc, view, NULL, 0);
+    const wf_convex_volume volume = {g_volume_outline, 4, -1.0f, 2.0f, 5};
+    wf_status s = wf_tilecache_build_geom(tc, view, &volume, (seed >> 16) & 1u);
     FUZZ_REQUIRE(s == WF_OK || s == WF_ERR_OUT_OF_MEMORY || s == WF_ERR_CAPACITY ||
                  s == WF_ERR_INVALID_ARG);
     if (s == WF_OK) {
@@ -72,10 +86,19 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     wf_geom_load_desc d;
     memset(&d, 0, sizeof d);
     d.logger = fuzz_logger();
+    uint64_t seed = fuzz_seed(data, size);
+    if (seed % 4u != 0) { // three in four loads map names to areas
+        d.area_names = g_area_names;
+        d.area_name_count = AREA_NAME_COUNT;
+        d.reject_unknown_names = seed % 4u == 3;
+    }
     wf_geom_data* g = (wf_geom_data*)&d; // must be cleared on failure
     wf_status s = wf_geom_load_obj(text, size, &d, &g);
     if (s == WF_OK) {
         FUZZ_REQUIRE(g != NULL);
+        wf_geom v = wf_geom_data_view(g);
+        FUZZ_REQUIRE(d.area_name_count == 0 ? v.tri_areas == NULL
+                                            : (v.tri_areas != NULL) == (v.tri_count > 0));
         build_and_query(g, fuzz_seed(data, size));
         wf_geom_data_destroy(g);
     } else {

@@ -124,6 +124,14 @@ static void obj_seeds(void) {
         n += snprintf(repeated + n, sizeof repeated - (size_t)n, "f 1 3 2\n");
     }
     write_text("obj", "regress_repeated_triangle.obj", repeated);
+    // Areas: a floor, a water strip a road crosses, materials and groups
+    // (some not in fuzz_obj's table), a name with blanks, `usemtl` alone.
+    write_text("obj", "areas.obj",
+               "v 0 0 0\nv 0 0 3\nv 6 0 3\nv 6 0 0\nv 0 0 4\nv 6 0 4\nv 0 0 8\nv 6 0 8\n"
+               "g floor\nf 1 2 3 4\n"
+               "usemtl water\nf 2 5 6 3\n"
+               "g road bridge\nusemtl Deep Water\nf 2 5 6\n"
+               "usemtl\ng lava\nf 5 7 8 6\n");
 }
 
 static void movingai_seeds(void) {
@@ -429,6 +437,27 @@ static void layer_and_cache_seeds(void) {
     file = malloc(size);
     check(file != NULL && wf_tilecache_save(tc, file, size) == WF_OK, "save");
     write_seed("cache_file", "level_obstacles.wfc", file, size);
+    free(file);
+    // Then off-mesh links too (the file's link section, version 3).
+    wf_offmesh_link_desc links[2];
+    memset(links, 0, sizeof links);
+    links[0].start = wf_v3(1.5f, 0.0f, 1.5f); // over the wall at x = 4 m
+    links[0].end = wf_v3(6.5f, 0.0f, 6.5f);
+    links[0].radius = 0.5f;
+    links[0].bidirectional = true;
+    links[0].flags = 1;
+    links[0].user_id = 3;
+    links[1] = links[0];
+    links[1].start = wf_v3(7.0f, 0.0f, 1.0f);
+    links[1].end = wf_v3(6.0f, 0.0f, 4.5f);
+    links[1].bidirectional = false;
+    links[1].area = 4;
+    links[1].user_id = 9;
+    check(wf_tilecache_add_links(tc, links, 2) == WF_OK, "links");
+    check(wf_tilecache_save_size(tc, &size) == WF_OK, "save size");
+    file = malloc(size);
+    check(file != NULL && wf_tilecache_save(tc, file, size) == WF_OK, "save");
+    write_seed("cache_file", "level_links.wfc", file, size);
     free(file);
     wf_mesh_destroy(mesh);
     wf_tilecache_destroy(tc);

@@ -5,6 +5,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <malloc.h>
+#endif
 
 static void* default_alloc(size_t size, size_t align, void* user) {
     (void)user;
@@ -14,15 +17,28 @@ static void* default_alloc(size_t size, size_t align, void* user) {
     if (align <= _Alignof(max_align_t)) {
         return malloc(size);
     }
+#ifdef _WIN32
+    // The Windows C library has no aligned_alloc (its free could not release
+    // such a block); free gets the same alignment and picks _aligned_free.
+    return _aligned_malloc(size, align);
+#else
     // aligned_alloc wants the size to be a multiple of the alignment.
     size_t rounded = (size + align - 1) & ~(align - 1);
     return rounded < size ? NULL : aligned_alloc(align, rounded);
+#endif
 }
 
 static void default_free(void* ptr, size_t size, size_t align, void* user) {
     (void)size;
-    (void)align;
     (void)user;
+#ifdef _WIN32
+    if (align > _Alignof(max_align_t)) {
+        _aligned_free(ptr);
+        return;
+    }
+#else
+    (void)align;
+#endif
     free(ptr);
 }
 

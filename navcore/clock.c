@@ -4,6 +4,22 @@
 #define _POSIX_C_SOURCE 200809L
 #include "navcore/clock.h"
 
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
+// The performance counter: monotonic, and its frequency fixed at boot.
+static double seconds(void) {
+    LARGE_INTEGER count, frequency;
+    QueryPerformanceCounter(&count);
+    QueryPerformanceFrequency(&frequency);
+    return (double)count.QuadPart / (double)frequency.QuadPart;
+}
+
+double wf_clock_us(void) { return seconds() * 1e6; }
+
+double wf_clock_ms(void) { return seconds() * 1e3; }
+#else
 #include <time.h>
 
 static struct timespec now(void) {
@@ -26,3 +42,4 @@ double wf_clock_ms(void) {
     struct timespec t = now();
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
+#endif

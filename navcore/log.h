@@ -11,7 +11,13 @@
 /// Longest message passed to a logger; longer ones are cut and end in "...".
 #define WF_LOG_MAX_MESSAGE 512
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+// mingw-w64: the archetype of the printf in use (gnu_printf with its
+// standard-conforming stdio, which a C11 build selects), not the MS one.
+#include <stdio.h>
+#define WF_PRINTF_LIKE(fmt_index, args_index)                                                      \
+    __attribute__((format(__MINGW_PRINTF_FORMAT, fmt_index, args_index)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define WF_PRINTF_LIKE(fmt_index, args_index) __attribute__((format(printf, fmt_index, args_index)))
 #else
 #define WF_PRINTF_LIKE(fmt_index, args_index)

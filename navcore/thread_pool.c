@@ -1,11 +1,22 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The built-in thread pool: C11 threads (navcore/thread.h), one lock, two FIFO queues (parallel
-// loop tasks first, background tasks second), sleeping idle workers.
+// The built-in thread pool: the configured thread backend (navcore/thread.h),
+// one lock, two FIFO queues (parallel loop tasks first, background tasks
+// second), sleeping idle workers.
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
 #include <string.h>
+#ifdef _WIN32
+// GetActiveProcessorCount: Windows 7.
+#if !defined(_WIN32_WINNT) || _WIN32_WINNT < 0x0601
+#undef _WIN32_WINNT
+#define _WIN32_WINNT 0x0601
+#endif
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <unistd.h>
+#endif
 
 #include "navcore/alloc.h"
 #include "navcore/check.h"
@@ -94,8 +105,14 @@ static bool task_finished_since(wf_thread_pool* pool, unsigned finished) {
 }
 
 static uint32_t processor_count(void) {
+#ifdef _WIN32
+    // Every processor group, not only the caller's (machines over 64 cores).
+    DWORD n = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+    return n < 1 ? 1u : (uint32_t)n;
+#else
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : (uint32_t)n;
+#endif
 }
 
 wf_thread_pool_desc wf_thread_pool_desc_defaults(const wf_thread_pool_desc* desc) {

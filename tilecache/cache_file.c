@@ -16,9 +16,10 @@
 /*
  * Layout, little-endian:
  *   header (HEADER_BYTES):
- *     0 magic "WFTC"   4 version   8 checksum (header, directory and
- *     obstacle section, this field read as 0)   12 codec id   16 file size
+ *     0 magic "WFTC"   4 version   8 checksum (header, directory,
+ *     obstacle and link sections, this field read as 0)   12 codec id   16 file size
  *     (u64)   24 layer count   28 tiles x   32 tiles z   36 zero
+ *     36 link section bytes (version 3; 0 in 1 and 2: none)
  *     40 params (PARAM_WORDS words)   112 world origin xyz, world max xyz
  *     136 obstacle count   140 obstacle section bytes (0: none)
  *   directory: per layer tile x, tile z, layer, raw size, compressed size,
@@ -28,6 +29,14 @@
  *     (OBSTACLE_BYTES, then 3 floats per prism point), zero-padded to
  *     DATA_ALIGN. Absent while the pool is as created (a cache that never
  *     had an obstacle saves as version 1 did, but for the version).
+ *   link section (version 3, absent when the cache has no link): count
+ *     (u32), zero (u32), then per link in user_id order start xyz, end
+ *     xyz, radius, flags (bit 0 bidirectional), area, poly flags, user_id
+ *     (LINK_BYTES), zero-padded to DATA_ALIGN. Loading lands each link
+ *     again on the loaded layers (the same layers: the same landing).
+ *   area section (version 4, absent in 1-3: every area's flags 0): the
+ *     params' area_flags, WF_MAX_AREAS u16 (AREA_BYTES). Saved as version
+ *     4 only when some area has flags, so other caches stay version 3.
  *   data: each layer's compressed bytes, zero-padded to DATA_ALIGN.
  * Floats are stored as their bits, so a loaded cache builds exactly what
  * the saved one did, and obstacle descs come back bit for bit.
@@ -37,7 +46,7 @@
  * obstacle whose removal was queued is gone.
  */
 #define FILE_MAGIC 0x43544657u // "WFTC"
-#define FILE_VERSION 2u
+#define FILE_VERSION 3u
 #define HEADER_BYTES 144u
 #define CHECKSUM_AT 8u
 #define PARAMS_AT 40u
@@ -49,7 +58,12 @@
 /// extents, yaw; prism points follow.
 #define OBSTACLE_BYTES 60u
 #define OBSTACLE_PAINT 1u
+#define LINK_SECTION_AT 36u
+#define LINK_BYTES 44u
+#define LINK_BIDIRECTIONAL 1u
 #define DIR_BYTES 24u
+#define FILE_VERSION_AREAS 4u
+#define AREA_BYTES (2u * WF_MAX_AREAS)
 #define DATA_ALIGN 8u
 
 static size_t pad(size_t n) { return (n + DATA_ALIGN - 1u) & ~(size_t)(DATA_ALIGN - 1u); }
@@ -231,14 +245,117 @@ static wf_status load_obstacles(wf_tilecache* tc, const unsigned char* p, size_t
 }
 
 /* ---------------------------------------------------------------------------
+ * Link section
+ */
+
+static size_t link_section_size(const wf_tilecache* tc) {
+    return tc->link_count == 0 ? 0u : pad(8u + (size_t)tc->link_count * LINK_BYTES);
+}
+
+static void save_links(const wf_tilecache* tc, unsigned char* p) {
+    wf_bytes_put_u32(p, tc->link_count);
+    p += 8;
+    for (uint32_t i = 0; i < tc->link_count; ++i, p += LINK_BYTES) {
+        const wf_offmesh_link_desc* d = &tc->links[i].desc;
+        const float f[7] = {d->start.x, d->start.y, d->start.z, d->end.x,
+                            d->end.y,   d->end.z,   d->radius};
+        for (int k = 0; k < 7; ++k) {
+            wf_bytes_put_f32(p + 4 * k, f[k]);
+        }
+        wf_bytes_put_u32(p + 28, d->bidirectional ? LINK_BIDIRECTIONAL : 0u);
+        wf_bytes_put_u32(p + 32, d->area);
+        wf_bytes_put_u32(p + 36, d->flags);
+        wf_bytes_put_u32(p + 40, d->user_id);
+    }
+}
+
+/// Reads the links (in strictly increasing user_id order, each desc valid)
+/// and lands them on the loaded layers. tc is fresh and is destroyed on
+/// failure.
+static wf_status load_links(wf_tilecache* tc, const unsigned char* p, size_t size) {
+    if (size == 0) {
+        return WF_OK;
+    }
+    uint32_t count = wf_bytes_get_u32(p);
+    if (wf_bytes_get_u32(p + 4) != 0 || count == 0 || count > (size - 8u) / LINK_BYTES ||
+        pad(8u + (size_t)count * LINK_BYTES) != size ||
+        !all_zero(p + 8u + (size_t)count * LINK_BYTES, size - 8u - (size_t)count * LINK_BYTES)) {
+        return WF_ERR_BAD_DATA;
+    }
+    if (count > tc->max_links) {
+        wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: the cache file has %u links, max_links %u",
+               count, tc->max_links);
+        return WF_ERR_CAPACITY;
+    }
+    wf_offmesh_link_desc* links = WF_ALLOC_ARRAY(&tc->allocator, wf_offmesh_link_desc, count);
+    if (links == NULL) {
+        return WF_ERR_OUT_OF_MEMORY;
+    }
+    wf_status s = WF_OK;
+    const unsigned char* q = p + 8;
+    for (uint32_t i = 0; i < count && s == WF_OK; ++i, q += LINK_BYTES) {
+        wf_offmesh_link_desc* d = &links[i];
+        d->start = wf_v3(wf_bytes_get_f32(q), wf_bytes_get_f32(q + 4), wf_bytes_get_f32(q + 8));
+        d->end =
+            wf_v3(wf_bytes_get_f32(q + 12), wf_bytes_get_f32(q + 16), wf_bytes_get_f32(q + 20));
+        d->radius = wf_bytes_get_f32(q + 24);
+        uint32_t flags = wf_bytes_get_u32(q + 28), area = wf_bytes_get_u32(q + 32);
+        uint32_t poly_flags = wf_bytes_get_u32(q + 36);
+        d->bidirectional = (flags & LINK_BIDIRECTIONAL) != 0;
+        d->area = (uint8_t)area;
+        d->flags = (uint16_t)poly_flags;
+        d->user_id = wf_bytes_get_u32(q + 40);
+        if ((flags & ~LINK_BIDIRECTIONAL) != 0 || area >= WF_MAX_AREAS || poly_flags > 0xffffu ||
+            (i > 0 && d->user_id <= links[i - 1u].user_id) ||
+            wf_tilecache_link_desc_check(d) != WF_OK) {
+            s = WF_ERR_BAD_DATA;
+        }
+    }
+    if (s == WF_OK) {
+        s = wf_tilecache_insert_links(tc, links, count);
+        // Saved links landed on these layers when they were added.
+        s = s == WF_ERR_OUT_OF_MEMORY || s == WF_ERR_CAPACITY || s == WF_OK ? s : WF_ERR_BAD_DATA;
+    }
+    WF_FREE_ARRAY(&tc->allocator, links, wf_offmesh_link_desc, count);
+    return s;
+}
+
+/* ---------------------------------------------------------------------------
+ * Area section: the params' area flags (version 4)
+ */
+
+static size_t area_section_size(const wf_tilecache_params* p) {
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        if (p->area_flags[a] != 0) {
+            return AREA_BYTES;
+        }
+    }
+    return 0;
+}
+
+static void put_area_flags(unsigned char* p, const wf_tilecache_params* v) {
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        p[2u * a] = (unsigned char)(v->area_flags[a] & 0xffu);
+        p[2u * a + 1u] = (unsigned char)(v->area_flags[a] >> 8);
+    }
+}
+
+static void get_area_flags(const unsigned char* p, wf_tilecache_params* v) {
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        v->area_flags[a] = (uint16_t)(p[2u * a] | (p[2u * a + 1u] << 8));
+    }
+}
+
+/* ---------------------------------------------------------------------------
  * Saving
  */
 
 wf_status wf_tilecache_save_size(const wf_tilecache* tc, size_t* out_size) {
     WF_CHECK_ARG(tc != NULL && out_size != NULL);
     uint32_t obstacles;
-    size_t n =
-        HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES + obstacle_section_size(tc, &obstacles);
+    size_t n = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES +
+               obstacle_section_size(tc, &obstacles) + link_section_size(tc) +
+               area_section_size(&tc->params);
     for (uint32_t i = 0; i < tc->entry_count; ++i) {
         n += pad(tc->entries[i].info.compressed_bytes);
     }
@@ -301,7 +418,8 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
     unsigned char* o = out;
     memset(o, 0, need);
     wf_bytes_put_u32(o, FILE_MAGIC);
-    wf_bytes_put_u32(o + 4, FILE_VERSION);
+    size_t area_bytes = area_section_size(&tc->params);
+    wf_bytes_put_u32(o + 4, area_bytes > 0 ? FILE_VERSION_AREAS : FILE_VERSION);
     wf_bytes_put_u32(o + 12, tc->codec.id);
     wf_bytes_put_u64(o + 16, (uint64_t)need);
     wf_bytes_put_u32(o + 24, tc->entry_count);
@@ -320,6 +438,16 @@ wf_status wf_tilecache_save(const wf_tilecache* tc, void* out, size_t size) {
     size_t dir = HEADER_BYTES, dir_end = HEADER_BYTES + (size_t)tc->entry_count * DIR_BYTES;
     if (section > 0) {
         save_obstacles(tc, o + dir_end);
+    }
+    size_t links = link_section_size(tc);
+    wf_bytes_put_u32(o + LINK_SECTION_AT, (uint32_t)links);
+    if (links > 0) {
+        save_links(tc, o + dir_end + section);
+    }
+    section += links; // the checksum covers both sections
+    if (area_bytes > 0) {
+        put_area_flags(o + dir_end + section, &tc->params);
+        section += area_bytes; // and the area section
     }
     size_t at = dir_end + section;
     for (uint32_t i = 0; i < tc->entry_count; ++i, dir += DIR_BYTES) {
@@ -348,15 +476,18 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
     if (size < HEADER_BYTES || wf_bytes_get_u32(in) != FILE_MAGIC) {
         return WF_ERR_BAD_DATA;
     }
-    // Version 1 is this layout without obstacles (its words 136..143 are zero).
+    // Version 1 is this layout without obstacles (its words 136..143 are
+    // zero), version 2 without links (its word 36 is zero).
     uint32_t version = wf_bytes_get_u32(in + 4);
-    if (version != FILE_VERSION && version != 1u) {
+    if (version != FILE_VERSION_AREAS && version != FILE_VERSION && version != 2u &&
+        version != 1u) {
         return WF_ERR_VERSION;
     }
     uint32_t count = wf_bytes_get_u32(in + 24);
     uint32_t obstacles = wf_bytes_get_u32(in + OBSTACLE_COUNT_AT);
     size_t section = wf_bytes_get_u32(in + OBSTACLE_SECTION_AT);
-    if (wf_bytes_get_u64(in + 16) != (uint64_t)size || !all_zero(in + 36, 4) ||
+    size_t links = wf_bytes_get_u32(in + LINK_SECTION_AT);
+    if (wf_bytes_get_u64(in + 16) != (uint64_t)size || (version < 3u && links != 0) ||
         count > (size - HEADER_BYTES) / DIR_BYTES) {
         return WF_ERR_BAD_DATA;
     }
@@ -364,12 +495,28 @@ static wf_status check_layout(const unsigned char* in, size_t size, wf_tilecache
     // No section: no pool, no obstacle. A section holds at least its pool
     // size word and the pool's header, and every obstacle's fixed part.
     bool no_section = section == 0 && obstacles == 0;
-    if ((!no_section && (version == 1u || section % DATA_ALIGN != 0 || section < 32u ||
-                         section > size - dir_end || obstacles > section / OBSTACLE_BYTES)) ||
-        wf_bytes_get_u32(in + CHECKSUM_AT) != header_checksum(in, dir_end + section)) {
+    if (!no_section && (version == 1u || section % DATA_ALIGN != 0 || section < 32u ||
+                        section > size - dir_end || obstacles > section / OBSTACLE_BYTES)) {
+        return WF_ERR_BAD_DATA;
+    }
+    // The link section: at least its count words and one link.
+    if (links != 0 &&
+        (links % DATA_ALIGN != 0 || links < 8u + LINK_BYTES || links > size - dir_end - section)) {
+        return WF_ERR_BAD_DATA;
+    }
+    section += links;
+    size_t areas = version == FILE_VERSION_AREAS ? AREA_BYTES : 0u;
+    if (areas > size - dir_end - section) {
+        return WF_ERR_BAD_DATA;
+    }
+    section += areas;
+    if (wf_bytes_get_u32(in + CHECKSUM_AT) != header_checksum(in, dir_end + section)) {
         return WF_ERR_BAD_DATA;
     }
     get_params(in + PARAMS_AT, params);
+    if (areas > 0) {
+        get_area_flags(in + dir_end + section - areas, params);
+    }
     int32_t tiles_x = (int32_t)wf_bytes_get_u32(in + 28);
     int32_t tiles_z = (int32_t)wf_bytes_get_u32(in + 32);
     // The params as create checks them: every derived size finite (a
@@ -507,7 +654,9 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
     }
     size_t obstacles_at = HEADER_BYTES + (size_t)count * DIR_BYTES;
     size_t section = wf_bytes_get_u32(in + OBSTACLE_SECTION_AT);
-    size_t at = obstacles_at + section;
+    size_t link_bytes = wf_bytes_get_u32(in + LINK_SECTION_AT);
+    size_t area_bytes = wf_bytes_get_u32(in + 4) == FILE_VERSION_AREAS ? AREA_BYTES : 0u;
+    size_t at = obstacles_at + section + link_bytes + area_bytes;
     for (uint32_t i = 0; i < count && s == WF_OK; ++i) {
         const unsigned char* dir = in + HEADER_BYTES + (size_t)i * DIR_BYTES;
         s = load_layer(tc, dir, in + at, &tc->entries[i]);
@@ -531,6 +680,14 @@ wf_status wf_tilecache_load(const wf_tilecache_desc* desc, const void* data, siz
     s = load_obstacles(tc, in + obstacles_at, section, wf_bytes_get_u32(in + OBSTACLE_COUNT_AT));
     if (s != WF_OK) {
         wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: the cache file's obstacles: %s",
+               wf_status_string(s));
+        wf_tilecache_destroy(tc);
+        return s;
+    }
+    // After the layers: each link lands on them again.
+    s = load_links(tc, in + obstacles_at + section, link_bytes);
+    if (s != WF_OK) {
+        wf_log(&desc->logger, WF_LOG_ERROR, "tilecache: the cache file's links: %s",
                wf_status_string(s));
         wf_tilecache_destroy(tc);
         return s;

@@ -505,6 +505,7 @@ static wf_status gather(wf_tilecache* tc, build_job* job) {
         }
     }
     wf_tilecache_release_layer_states(tc); // per-layer update state follows the entries
+    tc->link_count = 0;                    // links are stored by entry: a build drops them
     wf_tilecache_free_entries(&tc->allocator, tc->entries, tc->entry_count);
     tc->entries = entries;
     tc->entry_count = n;

@@ -14,6 +14,7 @@ void wf_geom_data_destroy(wf_geom_data* geom) {
     wf_allocator a = geom->allocator;
     WF_FREE_ARRAY(&a, geom->verts, float, (size_t)geom->vert_capacity * 3);
     WF_FREE_ARRAY(&a, geom->tris, uint32_t, (size_t)geom->tri_capacity * 3);
+    WF_FREE_ARRAY(&a, geom->tri_areas, uint8_t, geom->tri_area_capacity);
     wf_free(&a, geom, sizeof *geom, _Alignof(wf_geom_data));
 }
 
@@ -24,7 +25,7 @@ wf_geom wf_geom_data_view(const wf_geom_data* geom) {
         view.vert_count = geom->vert_count;
         view.tris = geom->tris;
         view.tri_count = geom->tri_count;
-        view.tri_areas = NULL; // loaders carry no areas: every triangle is area 0
+        view.tri_areas = geom->tri_areas; // NULL without an area table: every triangle area 0
     }
     return view;
 }

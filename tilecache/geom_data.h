@@ -13,6 +13,8 @@ struct wf_geom_data {
     uint32_t vert_count, vert_capacity;
     uint32_t* tris; ///< tri_capacity * 3
     uint32_t tri_count, tri_capacity;
+    uint8_t* tri_areas; ///< tri_area_capacity; NULL when loaded without an area table
+    uint32_t tri_area_capacity;
 };
 
 #endif

@@ -20,11 +20,13 @@ static wf_layer_tile_params layer_tile_params(const wf_tilecache_params* p) {
     t.max_verts_per_poly = p->max_verts_per_poly;
     t.min_region_area = p->min_region_area;
     t.merge_region_area = p->merge_region_area;
+    t.area_flags = p->area_flags;
     return t;
 }
 
 wf_status wf_tilecache_rebuild_layer(const wf_tilecache* tc, uint32_t index,
                                      const wf_obstacle_stamp* stamps, uint32_t stamp_count,
+                                     const wf_offmesh_link_desc* links, uint32_t link_count,
                                      wf_arena* arena, void* out, size_t capacity,
                                      size_t* out_size) {
     const wf_tilecache_entry* e = &tc->entries[index];
@@ -48,6 +50,8 @@ wf_status wf_tilecache_rebuild_layer(const wf_tilecache* tc, uint32_t index,
         wf_obstacle_stamp_layer(&layer, stamps, stamp_count); // the arena's copy, never the cache
     }
     wf_layer_tile_params params = layer_tile_params(&tc->params);
+    params.offmesh_links = links;
+    params.offmesh_link_count = link_count;
     return wf_layer_build_tile(&layer, &params, arena, out, capacity, out_size);
 }
 

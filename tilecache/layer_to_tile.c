@@ -110,15 +110,21 @@ static wf_status build(wf_layer* layer, const wf_layer_tile_params* params, wf_a
         return WF_ERR_NOT_FOUND;
     }
     float* verts = WF_ARENA_ARRAY(scratch, float, 3u * (size_t)mesh.vert_count);
-    uint16_t flags_value = params->poly_flags ? params->poly_flags : 1u;
-    uint16_t* flags = NULL;
-    if (flags_value != 1u) { // NULL means all 1
-        flags = WF_ARENA_ARRAY(scratch, uint16_t, mesh.poly_count);
-        if (flags == NULL) {
-            return WF_ERR_CAPACITY;
+    uint16_t* flags = NULL; // NULL means all 1
+    for (uint32_t i = 0; params->area_flags != NULL && i < mesh.poly_count; ++i) {
+        uint16_t f = params->area_flags[mesh.areas[i] % WF_MAX_AREAS];
+        f = f != 0 ? f : 1u;
+        if (flags == NULL && f != 1u) {
+            flags = WF_ARENA_ARRAY(scratch, uint16_t, mesh.poly_count);
+            if (flags == NULL) {
+                return WF_ERR_CAPACITY;
+            }
+            for (uint32_t k = 0; k < i; ++k) {
+                flags[k] = 1u;
+            }
         }
-        for (uint32_t i = 0; i < mesh.poly_count; ++i) {
-            flags[i] = flags_value;
+        if (flags != NULL) {
+            flags[i] = f;
         }
     }
     if (verts == NULL) {
@@ -151,6 +157,8 @@ static wf_status build(wf_layer* layer, const wf_layer_tile_params* params, wf_a
     d.walkable_height = params->walkable_height;
     d.walkable_radius = params->walkable_radius;
     d.walkable_climb = params->walkable_climb;
+    d.offmesh_links = params->offmesh_links;
+    d.offmesh_link_count = params->offmesh_link_count;
     if (out != NULL) {
         s = wf_tile_build_into(&d, out, out_capacity);
         if (s != WF_ERR_CAPACITY) {

@@ -18,7 +18,10 @@ typedef struct wf_layer_tile_params {
     uint32_t max_verts_per_poly;    ///< 3..WF_MAX_VERTS_PER_POLY
     uint32_t min_region_area;       ///< cells
     uint32_t merge_region_area;     ///< cells
-    uint16_t poly_flags;            ///< flags of every polygon (0 = 1)
+    const uint16_t*
+        area_flags; ///< WF_MAX_AREAS flags, a polygon's by its area (0 = 1); NULL = all 1
+    const wf_offmesh_link_desc* offmesh_links; ///< the tile's off-mesh links (starts in it)
+    uint32_t offmesh_link_count;
 } wf_layer_tile_params;
 
 /// Scratch bytes wf_layer_build_tile needs for a layer of this size, at most.

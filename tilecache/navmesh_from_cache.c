@@ -76,8 +76,10 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
         }
         const wf_obstacle_stamp* stamps;
         uint32_t stamp_count = job_stamps(job, i, worker, &stamps);
-        b->status = wf_tilecache_rebuild_layer(tc, i, stamps, stamp_count, &w->scratch, w->staging,
-                                               tc->staging_bytes, &b->size);
+        uint32_t link_count = wf_tilecache_gather_links(tc, i, w->links);
+        b->status =
+            wf_tilecache_rebuild_layer(tc, i, stamps, stamp_count, w->links, link_count,
+                                       &w->scratch, w->staging, tc->staging_bytes, &b->size);
         if (b->status == WF_OK && !claim_bytes(job, b->size)) {
             b->status = WF_ERR_CAPACITY;
         } else if (b->status == WF_OK) {
@@ -96,6 +98,8 @@ static void navmesh_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
 static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index, layer_blob* b) {
     const wf_obstacle_stamp* stamps;
     uint32_t stamp_count = job_stamps(job, index, 0, &stamps);
+    wf_offmesh_link_desc* links = tc->workers[0].links; // serial: worker 0's buffer is free
+    uint32_t link_count = wf_tilecache_gather_links(tc, index, links);
     wf_arena big;
     size_t full = wf_tilecache_full_scratch_bytes(tc->params.tile_size);
     if (wf_arena_create(&big, &tc->allocator, full) != WF_OK) {
@@ -104,8 +108,8 @@ static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index,
     }
     size_t need = b->size;
     if (need == 0) { // the scratch ran out before the blob size was known
-        b->status =
-            wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, &big, NULL, 0, &need);
+        b->status = wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, links, link_count,
+                                               &big, NULL, 0, &need);
         if (b->status != WF_ERR_CAPACITY || need == 0) {
             wf_arena_destroy(&big, &tc->allocator);
             return; // a real failure (or no tile), reported as such
@@ -122,8 +126,8 @@ static void build_large_blob(wf_tilecache* tc, navmesh_job* job, uint32_t index,
         b->status = WF_ERR_OUT_OF_MEMORY;
         return;
     }
-    b->status =
-        wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, &big, b->data, need, &b->size);
+    b->status = wf_tilecache_rebuild_layer(tc, index, stamps, stamp_count, links, link_count, &big,
+                                           b->data, need, &b->size);
     wf_arena_destroy(&big, &tc->allocator);
     if (b->status != WF_OK || b->size != need) {
         wf_free(&tc->allocator, b->data, need, WF_TILECACHE_BLOB_ALIGN);
@@ -267,8 +271,11 @@ wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* 
         return WF_ERR_NOT_FOUND;
     }
     *out_size = 0;
-    wf_status s = wf_tilecache_rebuild_layer(tc, layer_index, NULL, 0, &tc->workers[0].scratch,
-                                             buffer, buffer_size, out_size);
+    wf_offmesh_link_desc* links = tc->workers[0].links;
+    uint32_t link_count = wf_tilecache_gather_links(tc, layer_index, links);
+    wf_status s =
+        wf_tilecache_rebuild_layer(tc, layer_index, NULL, 0, links, link_count,
+                                   &tc->workers[0].scratch, buffer, buffer_size, out_size);
     if (s == WF_ERR_CAPACITY && *out_size == 0) {
         // The worker scratch was too small for this layer: use a full one.
         wf_arena big;
@@ -276,8 +283,8 @@ wf_status wf_tilecache_build_tile(wf_tilecache* tc, uint32_t layer_index, void* 
                             wf_tilecache_full_scratch_bytes(tc->params.tile_size)) != WF_OK) {
             return WF_ERR_OUT_OF_MEMORY;
         }
-        s = wf_tilecache_rebuild_layer(tc, layer_index, NULL, 0, &big, buffer, buffer_size,
-                                       out_size);
+        s = wf_tilecache_rebuild_layer(tc, layer_index, NULL, 0, links, link_count, &big, buffer,
+                                       buffer_size, out_size);
         wf_arena_destroy(&big, &tc->allocator);
     }
     return s;

@@ -8,6 +8,9 @@
 // counter-clockwise seen from above (wf_v2_triangle_area2 > 0), which is
 // what wf_geom and the walkable-slope test expect. Polygon (v0 v1 ... vn)
 // becomes (v0 v1 v2) (v0 v2 v3) ... (v0 vn-1 vn).
+//
+// Areas: with a name table, `usemtl` and `g` lines set the area of the
+// faces after them, resolved once per such line (not per face).
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "navcore/alloc.h"
 #include "navcore/check.h"
 #include "navcore/log.h"
+#include "tilecache/area_names.h"
 #include "tilecache/geom_data.h"
 
 /// Longest number token: more digits than any float needs means damage.
@@ -30,6 +34,26 @@
 #define OBJ_MAX_EXTRA_COORDS 4
 /// First capacity of the growing arrays (vertices or triangles).
 #define OBJ_MIN_CAPACITY 64u
+/// Unknown-name warnings one load logs (a level exported with a hundred
+/// unmapped materials says so without flooding the log).
+#define OBJ_MAX_NAME_WARNINGS 16u
+
+/// What the current `usemtl` and `g` lines make of the faces below them.
+typedef struct obj_area_state {
+    const wf_area_name* names; ///< the desc's table (NULL: areas are not kept)
+    uint32_t name_count;
+    bool reject_unknown;
+    const char* material; ///< the `usemtl` name in the text, or NULL
+    size_t material_len;
+    const char* group; ///< the first `g` name, or NULL
+    size_t group_len;
+    int32_t material_row, group_row; ///< table rows, -1 none
+    uint8_t area;                    ///< of the next faces
+    bool unknown;                    ///< named, but by no row
+    bool warned;                     ///< about this state
+    size_t line;                     ///< of the `usemtl` or `g` that made this state
+    uint32_t warnings;
+} obj_area_state;
 
 typedef struct obj_parser {
     const char* text; ///< current line, comment removed
@@ -38,6 +62,7 @@ typedef struct obj_parser {
     size_t line; ///< 1-based
     const wf_logger* logger;
     wf_geom_data* geom;
+    obj_area_state areas;
 } obj_parser;
 
 static wf_status obj_fail(const obj_parser* p, wf_status status, const char* format, ...)
@@ -226,8 +251,53 @@ static wf_status obj_parse_corner(obj_parser* p, const char* tok, size_t len, ui
     return WF_OK;
 }
 
+/// An unknown name on the face's line: an error, or area 0 and a warning.
+static wf_status obj_check_face_names(obj_parser* p) {
+    obj_area_state* a = &p->areas;
+    if (!a->unknown || a->warned) {
+        return WF_OK;
+    }
+    const char* kind = a->material != NULL ? "material" : "group";
+    const char* name = a->material != NULL ? a->material : a->group;
+    size_t len = a->material != NULL ? a->material_len : a->group_len;
+    int shown = (int)(len < 64 ? len : 64);
+    // Named at the line that set the name, which is where it is fixed.
+    if (a->reject_unknown) {
+        wf_log(p->logger, WF_LOG_ERROR,
+               "obj: line %zu: %s '%.*s' is not in the area table (its first face: line %zu)",
+               a->line, kind, shown, name, p->line);
+        return WF_ERR_BAD_DATA;
+    }
+    a->warned = true;
+    if (a->warnings < OBJ_MAX_NAME_WARNINGS) {
+        a->warnings++;
+        wf_log(p->logger, WF_LOG_WARN,
+               "obj: line %zu: %s '%.*s' is not in the area table: its faces get area 0%s", a->line,
+               kind, shown, name,
+               a->warnings == OBJ_MAX_NAME_WARNINGS ? " (further unknown names not logged)" : "");
+    }
+    return WF_OK;
+}
+
+/// Area ids of the triangles from `first_tri` on (a table was given).
+static wf_status obj_set_face_areas(obj_parser* p, uint32_t first_tri) {
+    wf_geom_data* g = p->geom;
+    wf_status st = obj_reserve(&g->allocator, (void**)&g->tri_areas, &g->tri_area_capacity,
+                               g->tri_count, 1, 1);
+    if (st != WF_OK) {
+        return obj_fail(p, st, "out of memory for triangle areas");
+    }
+    memset(g->tri_areas + first_tri, p->areas.area, g->tri_count - first_tri);
+    return WF_OK;
+}
+
 static wf_status obj_parse_face(obj_parser* p) {
     wf_geom_data* g = p->geom;
+    uint32_t first_tri = g->tri_count;
+    wf_status names_ok = obj_check_face_names(p);
+    if (names_ok != WF_OK) {
+        return names_ok;
+    }
     uint32_t first = 0, previous = 0;
     uint32_t corners = 0;
     const char* tok;
@@ -261,7 +331,59 @@ static wf_status obj_parse_face(obj_parser* p) {
     if (corners < 3) {
         return obj_fail(p, WF_ERR_BAD_DATA, "face has %u vertices, needs at least 3", corners);
     }
-    return WF_OK;
+    return p->areas.names != NULL ? obj_set_face_areas(p, first_tri) : WF_OK;
+}
+
+/// The area of the faces below: the material's row, else the first group
+/// name with a row, else 0 (unknown when something was named).
+static void obj_resolve_area(obj_area_state* a, size_t line) {
+    int32_t row = a->material_row >= 0 ? a->material_row : a->group_row;
+    a->area = row >= 0 ? a->names[row].area : 0u;
+    a->unknown = row < 0 && (a->material != NULL || a->group != NULL);
+    a->warned = false;
+    a->line = line;
+}
+
+/// `usemtl NAME`: the rest of the line (trimmed) is the name, so a name
+/// with blanks is kept whole and matches no row. No name: no material.
+static void obj_parse_usemtl(obj_parser* p) {
+    obj_area_state* a = &p->areas;
+    const char* tok;
+    size_t len;
+    a->material = NULL;
+    a->material_len = 0;
+    a->material_row = -1;
+    if (obj_next_token(p, &tok, &len)) {
+        size_t end = p->size;
+        while (end > 0 && obj_is_blank(p->text[end - 1])) {
+            end--;
+        }
+        a->material = tok;
+        a->material_len = (size_t)(p->text + end - tok);
+        a->material_row = wf_area_names_find(a->names, a->name_count, tok, a->material_len);
+    }
+    obj_resolve_area(a, p->line);
+}
+
+/// `g NAME...`: a face belongs to every group named; `g` alone is the
+/// default group (no name).
+static void obj_parse_group(obj_parser* p) {
+    obj_area_state* a = &p->areas;
+    const char* tok;
+    size_t len;
+    a->group = NULL;
+    a->group_len = 0;
+    a->group_row = -1;
+    while (obj_next_token(p, &tok, &len)) {
+        if (a->group == NULL) {
+            a->group = tok;
+            a->group_len = len;
+        }
+        if (a->group_row < 0) {
+            a->group_row = wf_area_names_find(a->names, a->name_count, tok, len);
+        }
+    }
+    obj_resolve_area(a, p->line);
 }
 
 /// One line without its newline; `#` starts a comment anywhere on it.
@@ -272,8 +394,20 @@ static wf_status obj_parse_line(obj_parser* p, const char* text, size_t size) {
     p->pos = 0;
     const char* keyword;
     size_t len;
-    if (!obj_next_token(p, &keyword, &len) || len != 1) {
-        return WF_OK; // blank, or a directive we do not use (vn, vt, o, g, usemtl, ...)
+    if (!obj_next_token(p, &keyword, &len)) {
+        return WF_OK; // blank
+    }
+    bool track_areas = p->areas.names != NULL || p->areas.reject_unknown;
+    if (track_areas && len == 6 && memcmp(keyword, "usemtl", 6) == 0) {
+        obj_parse_usemtl(p);
+        return WF_OK;
+    }
+    if (track_areas && len == 1 && keyword[0] == 'g') {
+        obj_parse_group(p);
+        return WF_OK;
+    }
+    if (len != 1) {
+        return WF_OK; // a directive we do not use (vn, vt, mtllib, ...)
     }
     if (keyword[0] == 'v') {
         return obj_parse_vertex(p);
@@ -281,7 +415,7 @@ static wf_status obj_parse_line(obj_parser* p, const char* text, size_t size) {
     if (keyword[0] == 'f') {
         return obj_parse_face(p);
     }
-    return WF_OK; // s, g, o, l, p: nothing a walkable surface needs
+    return WF_OK; // s, o, l, p (and g without a table): nothing a walkable surface needs
 }
 
 wf_status wf_geom_load_obj(const char* text, size_t size, const wf_geom_load_desc* desc,
@@ -295,6 +429,11 @@ wf_status wf_geom_load_obj(const char* text, size_t size, const wf_geom_load_des
     }
     wf_allocator allocator;
     WF_CHECK_ARG(wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK);
+    wf_status checked =
+        wf_area_names_check(desc->area_names, desc->area_name_count, "geom_load", &desc->logger);
+    if (checked != WF_OK) {
+        return checked;
+    }
 
     wf_geom_data* g = wf_alloc_zeroed(&allocator, sizeof *g, _Alignof(wf_geom_data));
     if (g == NULL) {
@@ -303,6 +442,13 @@ wf_status wf_geom_load_obj(const char* text, size_t size, const wf_geom_load_des
     }
     g->allocator = allocator;
     obj_parser p = {.logger = &desc->logger, .geom = g};
+    if (desc->area_name_count > 0) {
+        p.areas.names = desc->area_names;
+        p.areas.name_count = desc->area_name_count;
+    }
+    p.areas.reject_unknown = desc->reject_unknown_names;
+    p.areas.material_row = -1;
+    p.areas.group_row = -1;
     size_t pos = 0;
     while (pos < size) {
         p.line++;

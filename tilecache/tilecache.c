@@ -184,6 +184,9 @@ void wf_tilecache_free_entries(const wf_allocator* a, wf_tilecache_entry* entrie
     WF_FREE_ARRAY(a, entries, wf_tilecache_entry, count);
 }
 
+/// A layer's links, copied for its build (per worker and per build slot).
+#define LINK_BUFFER_BYTES ((size_t)WF_TILECACHE_MAX_LINKS_PER_LAYER * sizeof(wf_offmesh_link_desc))
+
 /// Obstacles, requests and build slots: everything updates need, made at
 /// creation so that updates never allocate for them.
 #define DEFAULT_MAX_OBSTACLES 1024u
@@ -202,6 +205,7 @@ static void destroy_runtime(wf_tilecache* tc) {
             wf_arena_destroy(&slot->scratch, a);
             wf_free(a, slot->blob, slot->blob_capacity, WF_TILECACHE_BLOB_ALIGN);
             WF_FREE_ARRAY(a, slot->stamps, wf_obstacle_stamp, tc->max_obstacles);
+            WF_FREE_ARRAY(a, slot->links, wf_offmesh_link_desc, WF_TILECACHE_MAX_LINKS_PER_LAYER);
         }
         WF_FREE_ARRAY(a, tc->slots, wf_build_slot, tc->slot_count);
     }
@@ -209,6 +213,7 @@ static void destroy_runtime(wf_tilecache* tc) {
     WF_FREE_ARRAY(a, tc->requests, wf_obstacle_request, tc->max_requests);
     WF_FREE_ARRAY(a, tc->obstacles, wf_obstacle_record, tc->max_obstacles);
     wf_id_pool_destroy(&tc->obstacle_ids);
+    wf_tilecache_free_links(tc);
 }
 
 static wf_status create_runtime(wf_tilecache* tc, const wf_tilecache_desc* desc) {
@@ -234,11 +239,12 @@ static wf_status create_runtime(wf_tilecache* tc, const wf_tilecache_desc* desc)
         wf_build_slot* slot = &tc->slots[i];
         slot->tc = tc;
         slot->stamps = WF_ALLOC_ARRAY(a, wf_obstacle_stamp, tc->max_obstacles);
+        slot->links = WF_ALLOC_ARRAY(a, wf_offmesh_link_desc, WF_TILECACHE_MAX_LINKS_PER_LAYER);
         slot->blob = wf_alloc(a, tc->staging_bytes, WF_TILECACHE_BLOB_ALIGN);
         if (slot->blob != NULL) {
             slot->blob_capacity = tc->staging_bytes;
         }
-        if (slot->stamps == NULL || slot->blob == NULL ||
+        if (slot->stamps == NULL || slot->links == NULL || slot->blob == NULL ||
             wf_arena_create(&slot->scratch, a, tc->scratch_bytes) != WF_OK) {
             return WF_ERR_OUT_OF_MEMORY;
         }
@@ -248,11 +254,12 @@ static wf_status create_runtime(wf_tilecache* tc, const wf_tilecache_desc* desc)
 
 static size_t runtime_bytes(const wf_tilecache* tc) {
     size_t slot = sizeof(wf_build_slot) + tc->scratch_bytes + tc->staging_bytes +
-                  (size_t)tc->max_obstacles * sizeof(wf_obstacle_stamp);
+                  (size_t)tc->max_obstacles * sizeof(wf_obstacle_stamp) + LINK_BUFFER_BYTES;
     // Per obstacle: its record, the id pool's two words, the applied list.
     return (size_t)tc->max_obstacles * (sizeof(wf_obstacle_record) + 3u * sizeof(uint32_t)) +
            (size_t)tc->max_requests * sizeof(wf_obstacle_request) + tc->slot_count * slot +
-           wf_tilecache_layer_state_bytes(tc);
+           wf_tilecache_layer_state_bytes(tc) +
+           (size_t)tc->link_capacity * sizeof(wf_tilecache_link);
 }
 
 void wf_tilecache_swap_contents(wf_tilecache* a, wf_tilecache* b) {
@@ -282,6 +289,8 @@ void wf_tilecache_destroy(wf_tilecache* tc) {
         for (uint32_t i = 0; i < tc->worker_count; ++i) {
             wf_arena_destroy(&tc->workers[i].scratch, &a);
             wf_free(&a, tc->workers[i].staging, tc->staging_bytes, WF_TILECACHE_BLOB_ALIGN);
+            WF_FREE_ARRAY(&a, tc->workers[i].links, wf_offmesh_link_desc,
+                          WF_TILECACHE_MAX_LINKS_PER_LAYER);
         }
         WF_FREE_ARRAY(&a, tc->workers, wf_tilecache_worker, tc->worker_count);
     }
@@ -319,6 +328,9 @@ wf_tilecache_desc wf_tilecache_desc_defaults(const wf_tilecache_desc* desc) {
     if (d.max_navmesh_bytes == 0) {
         d.max_navmesh_bytes = WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES;
     }
+    if (d.max_links == 0) {
+        d.max_links = WF_TILECACHE_DEFAULT_MAX_LINKS;
+    }
     return d;
 }
 
@@ -339,6 +351,8 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc_in, wf_tilecache** o
                   "max_obstacles is above WF_TILECACHE_MAX_OBSTACLES");
     WF_CHECK_DESC(log, "tilecache", desc->max_tiles <= WF_TILECACHE_MAX_TILES,
                   "max_tiles is above WF_TILECACHE_MAX_TILES");
+    WF_CHECK_DESC(log, "tilecache", desc->max_links <= WF_TILECACHE_MAX_LINKS,
+                  "max_links is above WF_TILECACHE_MAX_LINKS");
     wf_allocator a;
     WF_CHECK_DESC(log, "tilecache", wf_allocator_resolve(&desc->allocator, &a) == WF_OK,
                   "allocator: alloc and free must be both set or both NULL");
@@ -357,6 +371,7 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc_in, wf_tilecache** o
     tc->max_cells = desc->max_cells;
     tc->max_triangle_refs = desc->max_triangle_refs;
     tc->max_navmesh_bytes = desc->max_navmesh_bytes;
+    tc->max_links = desc->max_links;
     tc->allocator = a;
     tc->logger = desc->logger;
     tc->origin = desc->params.bmin;
@@ -373,7 +388,9 @@ wf_status wf_tilecache_create(const wf_tilecache_desc* desc_in, wf_tilecache** o
     for (uint32_t i = 0; i < workers; ++i) {
         wf_tilecache_worker* w = &tc->workers[i];
         w->staging = wf_alloc(&a, tc->staging_bytes, WF_TILECACHE_BLOB_ALIGN);
-        if (w->staging == NULL || wf_arena_create(&w->scratch, &a, tc->scratch_bytes) != WF_OK) {
+        w->links = WF_ALLOC_ARRAY(&a, wf_offmesh_link_desc, WF_TILECACHE_MAX_LINKS_PER_LAYER);
+        if (w->staging == NULL || w->links == NULL ||
+            wf_arena_create(&w->scratch, &a, tc->scratch_bytes) != WF_OK) {
             wf_tilecache_destroy(tc);
             return WF_ERR_OUT_OF_MEMORY;
         }
@@ -415,8 +432,8 @@ wf_tilecache_stats wf_tilecache_get_stats(const wf_tilecache* tc) {
     }
     st.layer_count = tc->entry_count;
     st.memory_bytes = sizeof *tc + (size_t)tc->entry_count * sizeof(wf_tilecache_entry) +
-                      (size_t)tc->worker_count *
-                          (sizeof(wf_tilecache_worker) + tc->scratch_bytes + tc->staging_bytes);
+                      (size_t)tc->worker_count * (sizeof(wf_tilecache_worker) + tc->scratch_bytes +
+                                                  tc->staging_bytes + LINK_BUFFER_BYTES);
     for (uint32_t i = 0; i < tc->entry_count; ++i) {
         const wf_tilecache_layer_info* info = &tc->entries[i].info;
         bool new_tile = i == 0 || info->tile_x != tc->entries[i - 1].info.tile_x ||

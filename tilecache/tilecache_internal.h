@@ -21,9 +21,16 @@ typedef struct wf_tilecache_entry {
 /// Per-worker memory of the layer -> tile step, allocated at creation so
 /// that step never allocates scratch.
 typedef struct wf_tilecache_worker {
-    wf_arena scratch;       ///< decompressed layer + tile builder scratch
-    unsigned char* staging; ///< tile blob before it is copied out at its exact size
+    wf_arena scratch;            ///< decompressed layer + tile builder scratch
+    unsigned char* staging;      ///< tile blob before it is copied out at its exact size
+    wf_offmesh_link_desc* links; ///< WF_TILECACHE_MAX_LINKS_PER_LAYER: the layer's links
 } wf_tilecache_worker;
+
+/// An off-mesh link kept by the cache (offmesh_links.c).
+typedef struct wf_tilecache_link {
+    wf_offmesh_link_desc desc;
+    uint32_t entry; ///< the entry (layer) its start lands in
+} wf_tilecache_link;
 
 /* Run-time state for obstacles and budgeted updates (obstacle_queue.c,
  * update.c). */
@@ -87,6 +94,8 @@ typedef struct wf_build_slot {
     wf_arena scratch;          ///< decompressed layer + tile builder scratch
     wf_obstacle_stamp* stamps; ///< copy of the stamps touching the layer, capacity max_obstacles
     uint32_t stamp_count;
+    wf_offmesh_link_desc* links; ///< copy of the layer's links, WF_TILECACHE_MAX_LINKS_PER_LAYER
+    uint32_t link_count;
     const struct wf_tilecache* tc;
     bool ready;     ///< collected and current, waiting for its commit
     uint64_t order; ///< submission number (which build to wait for)
@@ -139,6 +148,10 @@ struct wf_tilecache {
     uint32_t* applied_slots;         ///< update scratch: applied obstacles' slots (max_obstacles)
     uint64_t build_order;            ///< builds submitted so far (slot order numbers)
     uint32_t update_oversize_layers; ///< layers updates built outside their slot (all calls)
+    /* Off-mesh links (offmesh_links.c), sorted by user_id. */
+    wf_tilecache_link* links; ///< link_capacity (grown by adds up to max_links), or NULL
+    uint32_t link_count, link_capacity;
+    uint32_t max_links;
     double build_ms;
     uint64_t build_cells;     ///< last build's tile cells
     uint64_t triangle_refs;   ///< last triangle build's binned pairs
@@ -193,9 +206,37 @@ size_t wf_tilecache_full_scratch_bytes(uint32_t tile_size);
 /// obstacles into that copy and builds its tile blob into out (as
 /// wf_layer_build_tile). Reads only data that stays fixed between builds
 /// (entries, params, codec), so it runs on any worker.
+/// links (link_count of them, starting in this layer) become the tile's
+/// off-mesh links.
 wf_status wf_tilecache_rebuild_layer(const wf_tilecache* tc, uint32_t index,
                                      const wf_obstacle_stamp* stamps, uint32_t stamp_count,
+                                     const wf_offmesh_link_desc* links, uint32_t link_count,
                                      wf_arena* arena, void* out, size_t capacity, size_t* out_size);
+
+/* Off-mesh links (offmesh_links.c). */
+
+/// Copies the links stored with entry `index` into out (room for
+/// WF_TILECACHE_MAX_LINKS_PER_LAYER), in user_id order; returns how many.
+uint32_t wf_tilecache_gather_links(const wf_tilecache* tc, uint32_t index,
+                                   wf_offmesh_link_desc* out);
+/// Frees the link table (destroy).
+void wf_tilecache_free_links(wf_tilecache* tc);
+/// Checks one link desc: WF_OK or WF_ERR_INVALID_ARG (no log).
+wf_status wf_tilecache_link_desc_check(const wf_offmesh_link_desc* d);
+/// Puts links into the table as wf_tilecache_add_links does (loading and
+/// generation use it on their own lists; the log names a refused link).
+wf_status wf_tilecache_insert_links(wf_tilecache* tc, const wf_offmesh_link_desc* links,
+                                    uint32_t count);
+/// Marks the layer dirty for the next update (links added or removed).
+/// Makes the per-layer state when the navmesh was built but no update ran.
+void wf_tilecache_dirty_layer(wf_tilecache* tc, uint32_t index);
+/// The per-layer state (update.c): made by the first update after a build,
+/// or the first link change.
+wf_status wf_tilecache_make_layer_states(wf_tilecache* tc);
+/// Where a point lands: the entry of the nearest layer of its tile with a
+/// walkable cell within radius (XZ) and max(climb, radius) (Y).
+bool wf_tilecache_find_landing(const wf_tilecache* tc, wf_vec3 pos, float radius,
+                               uint32_t* out_entry);
 /// Slots of the live obstacles whose add an update has applied, in slot
 /// order, into out (room for max_obstacles; NULL only counts them).
 uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out);

@@ -58,7 +58,7 @@ void wf_tilecache_release_layer_states(wf_tilecache* tc) {
     tc->tile_first_count = 0;
 }
 
-static wf_status make_layer_states(wf_tilecache* tc) {
+wf_status wf_tilecache_make_layer_states(wf_tilecache* tc) {
     if (tc->layer_states != NULL || tc->entry_count == 0) {
         return WF_OK;
     }
@@ -155,9 +155,9 @@ static uint32_t apply_requests(wf_tilecache* tc) {
 static void build_fn(void* context) {
     wf_build_slot* slot = context;
     slot->blob_size = 0;
-    slot->status = wf_tilecache_rebuild_layer(slot->tc, slot->layer, slot->stamps,
-                                              slot->stamp_count, &slot->scratch, slot->blob,
-                                              slot->blob_capacity, &slot->blob_size);
+    slot->status = wf_tilecache_rebuild_layer(
+        slot->tc, slot->layer, slot->stamps, slot->stamp_count, slot->links, slot->link_count,
+        &slot->scratch, slot->blob, slot->blob_capacity, &slot->blob_size);
 }
 
 /// Copies into the slot what its build needs, so the caller may change
@@ -167,6 +167,7 @@ static void prepare_slot(wf_tilecache* tc, wf_build_slot* slot, uint32_t layer, 
     slot->version = tc->layer_states[layer].dirty_version;
     slot->stamp_count =
         wf_tilecache_gather_stamps(tc, tc->applied_slots, applied, layer, slot->stamps);
+    slot->link_count = wf_tilecache_gather_links(tc, layer, slot->links);
     slot->status = WF_OK;
     slot->blob_size = 0;
     slot->order = tc->build_order++;
@@ -187,16 +188,16 @@ static wf_status build_oversize(wf_tilecache* tc, const wf_build_slot* slot,
     size_t need = slot->blob_size; // known when only the blob did not fit
     wf_status s = WF_ERR_CAPACITY;
     if (need == 0) {
-        s = wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps, slot->stamp_count, &big, NULL,
-                                       0, &need);
+        s = wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps, slot->stamp_count,
+                                       slot->links, slot->link_count, &big, NULL, 0, &need);
     }
     unsigned char* blob = NULL;
     if (s == WF_ERR_CAPACITY && need > 0) {
         blob = wf_alloc(&tc->allocator, need, WF_TILECACHE_BLOB_ALIGN);
-        s = blob == NULL
-                ? WF_ERR_OUT_OF_MEMORY
-                : wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps, slot->stamp_count, &big,
-                                             blob, need, out_size);
+        s = blob == NULL ? WF_ERR_OUT_OF_MEMORY
+                         : wf_tilecache_rebuild_layer(tc, slot->layer, slot->stamps,
+                                                      slot->stamp_count, slot->links,
+                                                      slot->link_count, &big, blob, need, out_size);
         if (s == WF_OK && *out_size != need) {
             s = WF_ERR_BAD_DATA; // the same build twice must give the same size
         }
@@ -655,7 +656,7 @@ wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mesh, const wf_tilecach
     run.start_ms = wf_clock_ms();
     run.max_time_us = budget->max_time_us;
     run.max_commits = budget->max_commits;
-    wf_status s = make_layer_states(tc);
+    wf_status s = wf_tilecache_make_layer_states(tc);
     if (s != WF_OK) {
         return s; // nothing applied: the requests stay queued
     }

@@ -26,7 +26,7 @@
 /// Search nodes and path lengths for the shortest-path measure: enough for
 /// any path across nav_test or the demo level.
 #define PATH_NODES 65536u
-#define PATH_MAX 8192u
+#define PATH_POLYS_MAX 8192u
 #define STRAIGHT_MAX 2048u
 /// Tries for a random target with a complete path before giving up.
 #define TARGET_TRIES 64u
@@ -284,7 +284,7 @@ static int build_navmesh(scene* s, wf_geom geom) {
     qd.mesh = s->mesh;
     qd.max_nodes = PATH_NODES;
     qd.exact_nodes_per_node = WF_QUERY_NO_EXACT;
-    s->path_scratch = malloc(sizeof(wf_poly_ref) * PATH_MAX);
+    s->path_scratch = malloc(sizeof(wf_poly_ref) * PATH_POLYS_MAX);
     s->straight_scratch = malloc(sizeof(wf_straight_point) * STRAIGHT_MAX);
     if (s->path_scratch == NULL || s->straight_scratch == NULL ||
         wf_query_create(&qd, &s->query) != WF_OK) {
@@ -339,7 +339,7 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to) {
     uint32_t n = 0;
     if (wf_query_find_nearest_poly(s->query, from, ext, &f, &a, &pa) != WF_OK ||
         wf_query_find_nearest_poly(s->query, to, ext, &f, &b, &pb) != WF_OK ||
-        wf_query_find_path(s->query, a, b, pa, pb, &f, path, PATH_MAX, &r) != WF_OK ||
+        wf_query_find_path(s->query, a, b, pa, pb, &f, path, PATH_POLYS_MAX, &r) != WF_OK ||
         wf_query_find_straight_path(s->query, pa, pb, path, r.count, points, STRAIGHT_MAX, 0, &n) !=
             WF_OK) {
         return -1.0f;

@@ -24,6 +24,9 @@
 #define CRATE_RADIUS 0.8f
 #define CRATE_HEIGHT 1.2f
 #define MAX_CRATES 32u
+/// The boulder agents only avoid: size and rolling speed (m/s).
+#define BOULDER_RADIUS 1.0f
+#define BOULDER_SPEED 2.5f
 /// Rebuilt tiles committed per frame at most (a door or crate touches a few).
 #define DEMO_TILE_COMMITS 8u
 /// Frames kept in the replay at most (longer runs keep every Nth frame).
@@ -58,6 +61,10 @@ typedef struct demo_state {
     uint32_t crate_count;
     uint32_t obstacles_applied; ///< adds and removes requested
     wf_obstacle_desc standing[DEMO_MAX_DOORS + MAX_CRATES];
+    /// A boulder agents only avoid (no tile rebuild): it rolls back and
+    /// forth along a straight walkable stretch, set on the crowd each frame.
+    wf_mover_id boulder;
+    wf_vec3 boulder_ends[2];
 } demo_state;
 
 static int parse_options(int argc, char** argv, demo_options* o) {
@@ -221,6 +228,18 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
                 o->level != NULL ? o->level : "the generated level");
         return EXIT_INPUT;
     }
+    if (d->generated) {
+        // The generated level's ledges (ramp sides, the bridge, the tower)
+        // as drop-down links, in the mesh before the first frame.
+        wf_tilecache* tc = wf_world_tilecache(d->world);
+        wf_link_generation_desc g = {0};
+        wf_tilecache_budget b = {0, 0};
+        wf_tilecache_update_result r;
+        if (wf_tilecache_generate_links(tc, &g, NULL) != WF_OK ||
+            wf_tilecache_update(tc, wf_world_mesh(d->world), &b, &r) < 0) {
+            fprintf(stderr, "wayfarer demo: the generated level's links: %s\n", log->last_error);
+        }
+    }
     wf_query_desc qd = {.mesh = wf_world_mesh(d->world)};
     s = wf_query_create(&qd, &d->query);
     if (s != WF_OK) {
@@ -306,6 +325,57 @@ static void change_the_world(demo_state* d, uint32_t frame) {
     }
 }
 
+/// Picks the boulder's stretch: from a random point as far as the navmesh
+/// lets it roll (up to 20 m) towards another.
+static void place_boulder(demo_state* d, wf_crowd* crowd) {
+    const wf_query_filter f = wf_query_filter_defaults();
+    wf_poly_ref ref;
+    wf_vec3 a, b;
+    wf_raycast_hit hit;
+    // Its own random stream: the rest of the run draws what it drew before.
+    wf_rng rng = wf_rng_split(&d->rng, 5u);
+    if (wf_query_find_random_point(d->query, &f, &rng, &ref, &a) != WF_OK ||
+        wf_query_find_random_point(d->query, &f, &rng, &ref, &b) != WF_OK) {
+        return;
+    }
+    wf_vec3 dir = wf_v3_sub(b, a);
+    dir.y = 0.0f;
+    float len = wf_v3_length(dir);
+    if (len < 1e-3f) {
+        return;
+    }
+    b = wf_v3_mad(a, dir, 20.0f / len);
+    if (wf_query_raycast(d->query, ref, a, b, &f, NULL, 0, &hit) != WF_OK) {
+        return;
+    }
+    float t = hit.t < 1.0f ? hit.t : 1.0f;
+    d->boulder_ends[0] = a;
+    d->boulder_ends[1] = wf_v3_lerp(a, b, t * 0.9f);
+    wf_mover m = {.position = a, .radius = BOULDER_RADIUS, .height = BOULDER_RADIUS * 2.0f};
+    if (wf_crowd_add_mover(crowd, &m, &d->boulder) != WF_OK) {
+        d->boulder.bits = 0;
+    }
+}
+
+/// The boulder's place and velocity at a frame (a ping-pong at its speed).
+static void roll_boulder(demo_state* d, wf_crowd* crowd, uint32_t frame) {
+    if (d->boulder.bits == 0) {
+        return;
+    }
+    wf_vec3 a = d->boulder_ends[0], b = d->boulder_ends[1];
+    float len = wf_v3_distance(a, b);
+    if (len < 0.1f) {
+        return;
+    }
+    float run = fmodf((float)frame * DEMO_DT * BOULDER_SPEED, 2.0f * len);
+    bool back = run > len;
+    float u = (back ? 2.0f * len - run : run) / len;
+    wf_vec3 vel = wf_v3_scale(wf_v3_sub(b, a), (back ? -BOULDER_SPEED : BOULDER_SPEED) / len);
+    if (wf_crowd_set_mover(crowd, d->boulder, wf_v3_lerp(a, b, u), vel) != WF_OK) {
+        d->boulder.bits = 0;
+    }
+}
+
 static int compare_doubles(const void* a, const void* b) {
     double x = *(const double*)a, y = *(const double*)b;
     return (x > y) - (x < y);
@@ -359,6 +429,7 @@ int cmd_demo(int argc, char** argv) {
                 placed++;
             }
         }
+        place_boulder(d, crowd);
         if (placed == 0) {
             fprintf(stderr, "wayfarer demo: no agent could be placed on the navmesh\n");
             rc = EXIT_INPUT;
@@ -383,6 +454,7 @@ int cmd_demo(int argc, char** argv) {
     const wf_world_budget budget = {.tile_time_us = 0, .tile_commits = DEMO_TILE_COMMITS};
     for (uint32_t f = 0; f < o.frames && rc == 0; ++f) {
         change_the_world(d, f);
+        roll_boulder(d, crowd, f);
         wf_world_report report;
         double t0 = now_ms();
         wf_status s = wf_world_step(d->world, DEMO_DT, &budget, &report);
@@ -426,7 +498,8 @@ int cmd_demo(int argc, char** argv) {
                            .obstacles = wf_tilecache_obstacle_count(wf_world_tilecache(d->world)),
                            .paths_queued = report.crowd.paths_queued};
         uint32_t standing = standing_obstacles(d);
-        if (replay_add_frame(rp, crowd, ids, placed, d->standing, standing, &st) != 0) {
+        if (replay_add_frame(rp, crowd, wf_world_mesh(d->world), ids, placed, d->standing, standing,
+                             &st) != 0) {
             rc = EXIT_INPUT;
         }
         if (!o.quiet && (f + 1u) % (o.frames / 10u > 0 ? o.frames / 10u : 1u) == 0) {

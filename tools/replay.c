@@ -11,11 +11,18 @@
 //   offmesh  per link: i16 ax, az, bx, bz, u8 bidirectional
 //   agents   per column: u32 id low, u32 id high, u16 radius
 //   frames   per frame: state bytes (one per column, XOR the previous
-//            frame's), then the x deltas of every column, the z deltas, the
-//            y deltas (each the int16 difference from the previous frame,
-//            zigzag, LEB128 varint: 1 byte for moves under 64 units)
-//   tracked  per frame, per tracked column: u8 corner count, the corners
-//            (i16 x, z each), the target (i16 x, z)
+//            frame's), layer bytes (the same), then the x deltas of every
+//            column, the z deltas, the y deltas (each the int16 difference
+//            from the previous frame, zigzag, LEB128 varint: 1 byte for
+//            moves under 64 units)
+//   paths    per frame: varint count of columns whose path ahead changed,
+//            then per such column (in column order): varint gap from the
+//            previous one's column + 1 (the first: from 0); u8 corner count
+//            n | m << 3 (the first m corners are the column's previous
+//            record's, from index k) | 0x40 (the target is the previous
+//            one's); k (u8, when m > 0); the other n - m corners (i16 x, z
+//            each); the target (i16 x, z) unless the same. A column's path
+//            holds until its next record
 //   stats    per frame: f32 frame, tiles, crowd ms; u32 arrivals, replans,
 //            blocked, obstacles, queued paths
 //   obstacle per frame: varint index of its obstacle set
@@ -98,14 +105,21 @@ replay* replay_create(const replay_desc* desc) {
     r->col_radius = calloc(desc->max_agents, sizeof *r->col_radius);
     r->pos = malloc(cells * 3u * sizeof *r->pos);
     r->state = malloc(cells);
-    r->tracked = calloc((size_t)desc->max_frames * REPLAY_TRACKED, sizeof *r->tracked);
+    r->layer = malloc(cells);
+    r->path_last = calloc(desc->max_agents, sizeof *r->path_last);
+    r->path_prev = calloc(desc->max_agents, sizeof *r->path_prev);
+    r->path_offset = calloc((size_t)desc->max_frames + 1u, sizeof *r->path_offset);
+    r->path_changes = calloc(desc->max_frames, sizeof *r->path_changes);
+    r->path_scratch = malloc((size_t)desc->max_agents * PATH_RECORD_MAX);
     r->stats = calloc(desc->max_frames, sizeof *r->stats);
     r->obstacle_set = calloc(desc->max_frames, sizeof *r->obstacle_set);
     r->set_cap = 64;
     r->set_offsets = malloc((r->set_cap + 1u) * sizeof *r->set_offsets);
     if (r->title == NULL || r->hash == NULL || r->col_ids == NULL || r->col_radius == NULL ||
-        r->pos == NULL || r->state == NULL || r->tracked == NULL || r->stats == NULL ||
-        r->obstacle_set == NULL || r->set_offsets == NULL) {
+        r->pos == NULL || r->state == NULL || r->layer == NULL || r->path_last == NULL ||
+        r->path_prev == NULL || r->path_offset == NULL || r->path_changes == NULL ||
+        r->path_scratch == NULL || r->stats == NULL || r->obstacle_set == NULL ||
+        r->set_offsets == NULL) {
         replay_destroy(r);
         return NULL;
     }
@@ -127,7 +141,13 @@ void replay_destroy(replay* r) {
     free(r->hash);
     free(r->pos);
     free(r->state);
-    free(r->tracked);
+    free(r->layer);
+    free(r->path_last);
+    free(r->path_prev);
+    free(r->path_bytes);
+    free(r->path_offset);
+    free(r->path_changes);
+    free(r->path_scratch);
     free(r->stats);
     free(r->obstacle_set);
     free(r->obstacle_bytes);
@@ -231,6 +251,33 @@ int replay_set_mesh(replay* r, const wf_mesh* mesh) {
     }
     free(tiles);
     return 0;
+}
+
+void replay_poly_extent(const replay* r, int16_t lo[2], int16_t hi[2]) {
+    lo[0] = lo[1] = INT16_MAX;
+    hi[0] = hi[1] = INT16_MIN;
+    for (uint32_t i = 0; i < r->poly_count; ++i) {
+        const mesh_poly* p = &r->polys[i];
+        for (uint32_t k = 0; k < p->vert_count; ++k) {
+            for (int a = 0; a < 2; ++a) {
+                lo[a] = p->xz[k][a] < lo[a] ? p->xz[k][a] : lo[a];
+                hi[a] = p->xz[k][a] > hi[a] ? p->xz[k][a] : hi[a];
+            }
+        }
+    }
+    if (lo[0] > hi[0]) {
+        lo[0] = lo[1] = hi[0] = hi[1] = 0;
+    }
+}
+
+uint32_t replay_layers(const replay* r, bool used[256]) {
+    memset(used, 0, 256 * sizeof *used);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->poly_count; ++i) {
+        n += !used[r->polys[i].layer];
+        used[r->polys[i].layer] = true;
+    }
+    return n;
 }
 
 /* ---------------------------------------------------------------------------
@@ -401,8 +448,99 @@ static bool record_obstacles(replay* r, uint32_t frame, const wf_obstacle_desc* 
     return true;
 }
 
-int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_agent_id* ids, uint32_t count,
-                     const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
+/// The tile layer of the agent's polygon; `before` when it has none.
+static uint8_t layer_of(const wf_mesh* mesh, wf_poly_ref poly, uint8_t before) {
+    wf_tile_info ti;
+    if (mesh == NULL || wf_poly_ref_is_null(poly) ||
+        wf_mesh_get_tile_info(mesh, wf_poly_ref_tile_ref(poly), &ti) != WF_OK) {
+        return mesh == NULL ? 0u : before;
+    }
+    return (uint8_t)(ti.layer < 0 ? 0 : (ti.layer > 254 ? 254 : ti.layer));
+}
+
+/// The agent's path ahead, quantised; true when it differs from the last
+/// recorded one by a point moved more than the tolerance, another corner
+/// count, or when none was recorded.
+static bool path_changed(const replay* r, const wf_agent_state* s, path_rec* now,
+                         const path_rec* last) {
+    memset(now, 0, sizeof *now);
+    uint32_t n = s->corner_count < WF_CROWD_MAX_CORNERS ? s->corner_count : WF_CROWD_MAX_CORNERS;
+    for (uint32_t k = 0; k < n; ++k) {
+        now->corners[k][0] = quant(r, s->corners[k].pos.x, 0);
+        now->corners[k][1] = quant(r, s->corners[k].pos.z, 2);
+    }
+    now->corner_count = (uint8_t)n;
+    now->target[0] = quant(r, s->target.x, 0);
+    now->target[1] = quant(r, s->target.z, 2);
+    now->recorded = true;
+    if (!last->recorded || last->corner_count != n) {
+        return true;
+    }
+    double tolerance = (double)REPLAY_PATH_TOLERANCE / r->unit;
+    double d2 = tolerance * tolerance;
+    for (uint32_t k = 0; k <= n; ++k) {
+        const int16_t* a = k < n ? now->corners[k] : now->target;
+        const int16_t* b = k < n ? last->corners[k] : last->target;
+        double dx = (double)a[0] - (double)b[0], dz = (double)a[1] - (double)b[1];
+        if (dx * dx + dz * dz > d2) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// One path record against the column's previous one: the corners it
+/// still has (passing a corner shifts them by one) and its target are
+/// referred to, not repeated. Returns the bytes written.
+static size_t encode_path(uint8_t* out, uint32_t gap, const path_rec* p, const path_rec* before) {
+    uint32_t reuse = 0, from = 0;
+    for (uint32_t k = 0; before->recorded && k < before->corner_count; ++k) {
+        uint32_t m = 0;
+        while (m < p->corner_count && k + m < before->corner_count &&
+               memcmp(p->corners[m], before->corners[k + m], sizeof p->corners[m]) == 0) {
+            m++;
+        }
+        if (m > reuse) {
+            reuse = m;
+            from = k;
+        }
+    }
+    bool same_target = before->recorded && memcmp(p->target, before->target, sizeof p->target) == 0;
+    uint8_t* q = out + put_varint(out, gap);
+    *q++ = (uint8_t)(p->corner_count | reuse << 3 | (same_target ? 0x40u : 0u));
+    if (reuse > 0) {
+        *q++ = (uint8_t)from;
+    }
+    for (uint32_t k = reuse; k < p->corner_count; ++k) {
+        q = put_i16(q, p->corners[k][0]);
+        q = put_i16(q, p->corners[k][1]);
+    }
+    if (!same_target) {
+        q = put_i16(q, p->target[0]);
+        q = put_i16(q, p->target[1]);
+    }
+    return (size_t)(q - out);
+}
+
+/// Appends frame f's path records (already in the scratch) to the paths.
+static void commit_paths(replay* r, uint32_t f, size_t size, uint32_t changes) {
+    r->path_offset[f] = r->path_size;
+    if (!r->paths_truncated &&
+        reserve(&r->path_bytes, &r->path_cap, r->path_size + size, PATH_BYTES_MAX)) {
+        memcpy(r->path_bytes + r->path_size, r->path_scratch, size);
+        r->path_size += size;
+        r->path_changes[f] = changes;
+        r->path_records += changes;
+    } else {
+        // Full: the paths stay as they were, which the page still reads.
+        r->paths_truncated = true;
+        r->path_changes[f] = 0;
+    }
+    r->path_offset[f + 1u] = r->path_size;
+}
+
+int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_mesh* mesh, const wf_agent_id* ids,
+                     uint32_t count, const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
                      const replay_stats* stats) {
     if (r == NULL || crowd == NULL || (count > 0 && ids == NULL) ||
         (obstacle_count > 0 && obstacles == NULL)) {
@@ -424,16 +562,21 @@ int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_agent_id* ids, u
     size_t row = (size_t)f * r->desc.max_agents;
     int16_t* pos = &r->pos[row * 3u];
     uint8_t* state = &r->state[row];
-    // Columns not seen this frame keep their place and show as absent.
+    uint8_t* layer = &r->layer[row];
+    // Columns not seen this frame keep their place and layer and show as
+    // absent.
     if (f > 0) {
         memcpy(pos, pos - (size_t)r->desc.max_agents * 3u,
                (size_t)r->desc.max_agents * 3u * sizeof *pos);
+        memcpy(layer, layer - r->desc.max_agents, r->desc.max_agents);
     } else {
         memset(pos, 0, (size_t)r->desc.max_agents * 3u * sizeof *pos);
+        memset(layer, 0, r->desc.max_agents);
     }
     memset(state, STATE_ABSENT, r->desc.max_agents);
-    tracked_rec* tracked = &r->tracked[(size_t)f * REPLAY_TRACKED];
-    memset(tracked, 0, REPLAY_TRACKED * sizeof *tracked);
+    // Path records go in column order (the page reads column gaps), so the
+    // changed columns are marked first and written after the loop.
+    uint32_t changes = 0;
     for (uint32_t i = 0; i < count; ++i) {
         wf_agent_state s;
         if (wf_crowd_get_agent(crowd, ids[i], &s) != WF_OK) {
@@ -453,19 +596,29 @@ int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_agent_id* ids, u
         pos[col * 3u + 2u] = quant(r, s.position.z, 2);
         state[col] =
             (uint8_t)(((uint32_t)s.mode & 0x0fu) << 4 | ((uint32_t)s.target_state & 0x0fu));
-        if (col < REPLAY_TRACKED) {
-            tracked_rec* t = &tracked[col];
-            uint32_t n =
-                s.corner_count < WF_CROWD_MAX_CORNERS ? s.corner_count : WF_CROWD_MAX_CORNERS;
-            for (uint32_t k = 0; k < n; ++k) {
-                t->corners[k][0] = quant(r, s.corners[k].pos.x, 0);
-                t->corners[k][1] = quant(r, s.corners[k].pos.z, 2);
-            }
-            t->corner_count = (uint8_t)n;
-            t->target[0] = quant(r, s.target.x, 0);
-            t->target[1] = quant(r, s.target.z, 2);
+        layer[col] = layer_of(mesh, s.poly, layer[col]);
+        path_rec now;
+        if (!r->paths_truncated && (r->path_last[col].corner_count & 0x80u) == 0 &&
+            path_changed(r, &s, &now, &r->path_last[col])) {
+            // Kept in path_last with the top bit of corner_count marking
+            // "changed this frame" until the records are written below.
+            r->path_prev[col] = r->path_last[col];
+            r->path_last[col] = now;
+            r->path_last[col].corner_count |= 0x80u;
         }
     }
+    size_t path_size = 0;
+    for (uint32_t c = 0, next = 0; c < r->col_count; ++c) {
+        path_rec* p = &r->path_last[c];
+        if ((p->corner_count & 0x80u) == 0) {
+            continue;
+        }
+        p->corner_count &= 0x7fu;
+        path_size += encode_path(r->path_scratch + path_size, c - next, p, &r->path_prev[c]);
+        next = c + 1u;
+        changes++;
+    }
+    commit_paths(r, f, path_size, changes);
     stats_rec* st = &r->stats[f];
     memset(st, 0, sizeof *st);
     if (stats != NULL) {
@@ -543,10 +696,6 @@ static void bytes_varint(bytes* b, uint32_t v) {
     }
 }
 
-static uint32_t tracked_columns(const replay* r) {
-    return r->col_count < REPLAY_TRACKED ? r->col_count : REPLAY_TRACKED;
-}
-
 /// Section sizes (for the meta) and the whole raw blob.
 typedef struct encoded {
     bytes raw;
@@ -594,6 +743,11 @@ static void encode(const replay* r, encoded* e) {
         for (uint32_t c = 0; c < r->col_count; ++c) {
             bytes_u8(b, (uint8_t)(st[c] ^ (st_before != NULL ? st_before[c] : 0u)));
         }
+        const uint8_t* ly = &r->layer[row];
+        const uint8_t* ly_before = f > 0 ? ly - r->desc.max_agents : NULL;
+        for (uint32_t c = 0; c < r->col_count; ++c) {
+            bytes_u8(b, (uint8_t)(ly[c] ^ (ly_before != NULL ? ly_before[c] : 0u)));
+        }
         const int16_t* pos = &r->pos[row * 3u];
         const int16_t* pos_before = f > 0 ? pos - (size_t)r->desc.max_agents * 3u : NULL;
         for (int a = 0; a < 3; ++a) {
@@ -610,17 +764,12 @@ static void encode(const replay* r, encoded* e) {
         }
     }
     SECTION_END();
-    uint32_t tc = tracked_columns(r);
     for (uint32_t f = 0; f < r->frame_count; ++f) {
-        for (uint32_t c = 0; c < tc; ++c) {
-            const tracked_rec* t = &r->tracked[(size_t)f * REPLAY_TRACKED + c];
-            bytes_u8(b, t->corner_count);
-            for (uint32_t k = 0; k < t->corner_count; ++k) {
-                bytes_i16(b, t->corners[k][0]);
-                bytes_i16(b, t->corners[k][1]);
-            }
-            bytes_i16(b, t->target[0]);
-            bytes_i16(b, t->target[1]);
+        bytes_varint(b, r->path_changes[f]);
+        size_t size = r->path_offset[f + 1u] - r->path_offset[f];
+        uint8_t* p = bytes_grow(b, size);
+        if (p != NULL && size > 0) {
+            memcpy(p, r->path_bytes + r->path_offset[f], size);
         }
     }
     SECTION_END();
@@ -755,13 +904,14 @@ static uint32_t frames_check(const replay* r) {
                 h = h * 31u + (uint32_t)(int32_t)q[a];
             }
             h = h * 31u + r->state[row + c];
+            h = h * 31u + r->layer[row + c];
         }
     }
     return h;
 }
 
 static void write_meta(FILE* f, const replay* r, const encoded* e, size_t packed) {
-    fputs("{\"version\":1,\"title\":", f);
+    fputs("{\"version\":2,\"title\":", f);
     write_json_string(f, r->title);
     fprintf(f, ",\"dt\":%.9g,\"stride\":%u,\"unit\":%.9g", (double)r->desc.dt, r->desc.frame_stride,
             r->unit);
@@ -769,8 +919,26 @@ static void write_meta(FILE* f, const replay* r, const encoded* e, size_t packed
     fprintf(f, ",\"bmin\":[%.4f,%.4f,%.4f],\"bmax\":[%.4f,%.4f,%.4f]", (double)r->bmin[0],
             (double)r->bmin[1], (double)r->bmin[2], (double)r->bmax[0], (double)r->bmax[1],
             (double)r->bmax[2]);
-    fprintf(f, ",\"polys\":%u,\"offmesh\":%u,\"columns\":%u,\"frames\":%u,\"tracked\":%u",
-            r->poly_count, r->offmesh_count, r->col_count, r->frame_count, tracked_columns(r));
+    // The polygons' own extent (tiles reach past the level): the view is
+    // centred on it.
+    int16_t lo[2], hi[2];
+    replay_poly_extent(r, lo, hi);
+    fprintf(f, ",\"extent\":[%.4f,%.4f,%.4f,%.4f]", r->origin[0] + lo[0] * r->unit,
+            r->origin[2] + lo[1] * r->unit, r->origin[0] + hi[0] * r->unit,
+            r->origin[2] + hi[1] * r->unit);
+    fprintf(f, ",\"polys\":%u,\"offmesh\":%u,\"columns\":%u,\"frames\":%u", r->poly_count,
+            r->offmesh_count, r->col_count, r->frame_count);
+    fputs(",\"layers\":[", f);
+    bool used[256];
+    replay_layers(r, used);
+    for (uint32_t k = 0, n = 0; k < 256u; ++k) {
+        if (used[k]) {
+            fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
+        }
+    }
+    fprintf(f, "],\"pathRecords\":%llu,\"pathTolerance\":%.3g,\"pathsTruncated\":%s",
+            (unsigned long long)r->path_records, (double)REPLAY_PATH_TOLERANCE,
+            r->paths_truncated ? "true" : "false");
     fprintf(f, ",\"obstacleSets\":%u,\"framesSeen\":%llu,\"agentsDropped\":%u", r->set_count,
             (unsigned long long)r->calls, r->agents_dropped);
     fprintf(f, ",\"check\":%u,\"timings\":%s", frames_check(r), r->desc.timings ? "true" : "false");

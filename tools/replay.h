@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Replay recording for the viewer: the navmesh's polygons once, then per
-// frame every agent's position and state, the obstacles, the path of a few
-// tracked agents and the frame's figures; written as one self-contained
-// HTML file (data and viewer inline, no network) or one frame as SVG.
+// frame every agent's position, state and layer, the obstacles, every
+// agent's path ahead (recorded when it changes) and the frame's figures;
+// written as one self-contained HTML file (data and viewer inline, no
+// network) or one frame as SVG.
 #ifndef WF_TOOLS_REPLAY_H
 #define WF_TOOLS_REPLAY_H
 
@@ -15,9 +16,10 @@
 #include "wayfarer/navmesh.h"
 #include "wayfarer/tilecache.h"
 
-/// Agents whose corridor and path are recorded every frame (the viewer
-/// shows the path of these; any agent can be followed).
-#define REPLAY_TRACKED 16u
+/// A path ahead (corners and target) is recorded again only when a point
+/// moved more than this (metres) or the corner count changed: paths are
+/// stored as changes, and a corner creeping by a centimetre is not one.
+#define REPLAY_PATH_TOLERANCE 0.05f
 
 typedef struct replay replay;
 
@@ -53,11 +55,13 @@ void replay_destroy(replay* r);
 /// tile layer so the viewer can tell layers apart).
 int replay_set_mesh(replay* r, const wf_mesh* mesh);
 
-/// Records one frame: the agents `ids` (the first REPLAY_TRACKED of them
-/// with their corners), the obstacles standing (their descs), the figures.
-/// 0 on success (a frame past max_frames is counted, not kept).
-int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_agent_id* ids, uint32_t count,
-                     const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
+/// Records one frame: the agents `ids` (position, state, the layer of the
+/// tile under them in `mesh`, which may be NULL for layer 0, and their
+/// corners and target where these changed), the obstacles standing (their
+/// descs), the figures. 0 on success (a frame past max_frames is counted,
+/// not kept).
+int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_mesh* mesh, const wf_agent_id* ids,
+                     uint32_t count, const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
                      const replay_stats* stats);
 
 /// The whole replay as one HTML file; returns 0 on success.

@@ -15,11 +15,19 @@
 /// Bytes of one encoded shape at most (a prism of 32 points).
 #define SHAPE_BYTES_MAX (2u + 4u * WF_OBSTACLE_MAX_VERTS)
 
-typedef struct tracked_rec {
+/// Paths take at most this many bytes (then the paths stop changing).
+#define PATH_BYTES_MAX (64u << 20)
+/// Bytes of one path record at most: column gap, count, reuse, corners,
+/// target.
+#define PATH_RECORD_MAX (5u + 2u + 4u * WF_CROWD_MAX_CORNERS + 4u)
+
+/// An agent's path ahead as last recorded.
+typedef struct path_rec {
     int16_t corners[WF_CROWD_MAX_CORNERS][2];
     int16_t target[2];
     uint8_t corner_count;
-} tracked_rec;
+    bool recorded;
+} path_rec;
 
 typedef struct stats_rec {
     float ms[3];
@@ -61,7 +69,19 @@ struct replay {
     // Frames: [frame][column].
     int16_t* pos; ///< 3 per column: x, y, z
     uint8_t* state;
-    tracked_rec* tracked; ///< [frame][REPLAY_TRACKED]
+    uint8_t* layer; ///< tile layer under the agent (the previous one when off the mesh)
+    // Paths: per frame the records of the columns whose path changed, in
+    // column order, encoded as in the page; frame f's are
+    // path_bytes[path_offset[f], path_offset[f + 1]), path_changes[f] of them.
+    path_rec* path_last; ///< per column
+    path_rec* path_prev; ///< per column: the record before path_last
+    uint8_t* path_bytes;
+    size_t path_size, path_cap;
+    size_t* path_offset;
+    uint32_t* path_changes;
+    uint64_t path_records;
+    bool paths_truncated;
+    uint8_t* path_scratch; ///< one frame's records (max_agents * PATH_RECORD_MAX)
     stats_rec* stats;
     uint32_t* obstacle_set;                     ///< per frame
     uint32_t frame_count;                       ///< kept
@@ -76,6 +96,11 @@ struct replay {
     size_t scratch_cap;
     bool obstacles_truncated;
 };
+
+/// The polygons' XZ extent in units (all zero without polygons).
+void replay_poly_extent(const replay* r, int16_t lo[2], int16_t hi[2]);
+/// Sets used[l] for each layer some polygon is on; returns how many.
+uint32_t replay_layers(const replay* r, bool used[256]);
 
 /// Text for HTML or SVG: <, >, & and " escaped.
 void replay_write_html_text(FILE* f, const char* s);

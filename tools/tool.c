@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#endif
 
 #include "wayfarer/crowd.h"
 
@@ -74,6 +78,13 @@ bool parse_count(const char* s, uint32_t* out) {
 
 double now_ms(void) {
     // The tool's own monotonic clock: tools/ reads only the public headers.
+#ifdef _WIN32
+    // mingw-w64 has clock_gettime only in winpthread's DLL.
+    LARGE_INTEGER count, frequency;
+    QueryPerformanceCounter(&count);
+    QueryPerformanceFrequency(&frequency);
+    return (double)count.QuadPart * 1e3 / (double)frequency.QuadPart;
+#else
     struct timespec t;
 #ifdef CLOCK_MONOTONIC
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -81,6 +92,7 @@ double now_ms(void) {
     timespec_get(&t, TIME_UTC);
 #endif
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+#endif
 }
 
 int write_file(const char* path, const void* data, size_t size) {

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/areas_file.h"
+#include "tools/links_file.h"
 #include "tools/tool.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/navmesh.h"
@@ -45,17 +47,24 @@ static const subcommand subcommands[] = {
      "      [--agent-radius M] [--agent-climb M] [--max-slope DEG] [--tile-size CELLS]\n"
      "      [--min-region CELLS] [--merge-region CELLS] [--max-edge M] [--max-error CELLS]\n"
      "      [--verts-per-poly N] [--workers N] [--max-tiles N] [--max-cells N]\n"
-     "      [--max-triangle-refs N] [--json]\n"
+     "      [--max-triangle-refs N] [--links FILE] [--generate-links [--jump-distance M]]\n"
+     "      [--areas FILE] [--json]\n"
      "      builds a tile cache from a Wavefront OBJ (defaults: the Recast demo settings)\n"
      "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms),\n"
      "      or one JSON object with --json.\n"
      "      Says on stderr how many tiles and cells it is about to build and refuses\n"
      "      (exit 2) above --max-tiles (default 65536), --max-cells (default 268435456,\n"
-     "      also the cells its triangles cover) or --max-triangle-refs (default 16777216)"},
+     "      also the cells its triangles cover) or --max-triangle-refs (default 16777216).\n"
+     "      --links FILE: off-mesh links (docs/formats.md) stored in the cache;\n"
+     "      --generate-links: adds drop-downs (and jumps up to --jump-distance M, default\n"
+     "      none) found in the layers; offmesh_links in the report counts them all.\n"
+     "      --areas FILE: OBJ material/group names -> area ids and polygon flags, and\n"
+     "      convex area volumes (docs/formats.md); names not in it get area 0 (warned)"},
     {"info", cmd_info,
      "info FILE.wfc [--json]\n"
      "      loads a tile cache, builds its navmesh and prints tiles, layers, raw and\n"
-     "      compressed bytes, walkable area, navmesh polygons and bytes, build times"},
+     "      compressed bytes, walkable area, navmesh polygons and bytes, off-mesh links\n"
+     "      (offmesh_links), polygons per area (area_polys: \"AREA:COUNT ...\"), build times"},
     {"scen", cmd_scen,
      "scen --polyanya-mesh FILE --scen FILE [--tile-size S] [--expected TSV] [--exact]\n"
      "      runs every row of a Moving AI scenario file on a Polyanya mesh; prints\n"
@@ -218,8 +227,82 @@ static int announce_build(const wf_tilecache* tc, const wf_geom_data* geom, uint
     return 0;
 }
 
+/// Links a built cache may hold (the table is allocated when the first is
+/// added): far above a level's hand-placed and generated links.
+#define BUILD_MAX_LINKS (1u << 18)
+
+/// --links FILE and --generate-links: added to the built cache.
+static int add_links(wf_tilecache* tc, const char* mesh_path, const char* links_path, bool generate,
+                     float jump_distance, tool_log* log) {
+    if (links_path != NULL) {
+        char* text = NULL;
+        size_t size = 0;
+        int rc = read_file(links_path, &text, &size);
+        if (rc != 0) {
+            return rc;
+        }
+        wf_offmesh_link_desc* links = NULL;
+        uint32_t count = 0;
+        const char* why = NULL;
+        size_t bad_line = links_file_parse(text, size, wf_tilecache_get_params(tc)->agent_radius,
+                                           &links, &count, &why);
+        free(text);
+        if (bad_line != 0) {
+            fprintf(stderr, "wayfarer build: %s:%zu: %s\n", links_path, bad_line, why);
+            return EXIT_INPUT;
+        }
+        log->hold = true;
+        wf_status st = wf_tilecache_add_links(tc, links, count);
+        log->hold = false;
+        free(links);
+        if (st != WF_OK) {
+            fprintf(stderr, "wayfarer build: %s: %s (%s)\n", links_path, log->last_error,
+                    wf_status_string(st));
+            return EXIT_INPUT;
+        }
+    }
+    if (generate) {
+        wf_link_generation_desc g = {.max_jump_distance = jump_distance};
+        wf_link_generation_result r;
+        log->hold = true;
+        wf_status st = wf_tilecache_generate_links(tc, &g, &r);
+        log->hold = false;
+        if (st != WF_OK) {
+            fprintf(stderr, "wayfarer build: %s: generating links: %s (%s)\n", mesh_path,
+                    log->last_error, wf_status_string(st));
+            return st == WF_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_INPUT;
+        }
+        fprintf(stderr,
+                "wayfarer build: generated %u drop-downs, %u jumps (%u left out: full layers)\n",
+                r.drops, r.jumps, r.skipped);
+    }
+    return 0;
+}
+
+/// --areas FILE: parsed, or a message naming the file and line.
+static int read_areas(const char* path, areas_file* out) {
+    char* text = NULL;
+    size_t size = 0;
+    int rc = read_file(path, &text, &size);
+    if (rc != 0) {
+        return rc;
+    }
+    const char* why = NULL;
+    size_t bad_line = areas_file_parse(text, size, out, &why);
+    free(text);
+    if (bad_line != 0) {
+        fprintf(stderr, "wayfarer build: %s:%zu: %s\n", path, bad_line, why);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
 static int cmd_build(int argc, char** argv) {
-    const char *mesh_path = NULL, *out_path = NULL;
+    const char* areas_path = NULL;
+    areas_file areas = {0};
+    const char *mesh_path = NULL, *out_path = NULL, *links_path = NULL;
+    bool generate_links = false;
+    float jump_distance = 0.0f;
     wf_tilecache_params p = wf_tilecache_params_recast_demo();
     uint32_t workers = 1, max_tiles = 0, max_refs = 0;
     float max_cells = 0.0f; // a count, read as a number (it may pass 2^32)
@@ -241,11 +324,16 @@ static int cmd_build(int argc, char** argv) {
         {"--max-tiles", NULL, &max_tiles, NULL, NULL},
         {"--max-triangle-refs", NULL, &max_refs, NULL, NULL},
         {"--max-cells", &max_cells, NULL, NULL, NULL},
+        {"--jump-distance", &jump_distance, NULL, NULL, NULL},
     };
     const size_t option_count = sizeof options / sizeof options[0];
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
+            continue;
+        }
+        if (strcmp(argv[i], "--generate-links") == 0) {
+            generate_links = true;
             continue;
         }
         if (argv[i][0] != '-') {
@@ -263,6 +351,14 @@ static int cmd_build(int argc, char** argv) {
         const char* value = argv[++i];
         if (strcmp(argv[i - 1], "-o") == 0) {
             out_path = value;
+            continue;
+        }
+        if (strcmp(argv[i - 1], "--links") == 0) {
+            links_path = value;
+            continue;
+        }
+        if (strcmp(argv[i - 1], "--areas") == 0) {
+            areas_path = value;
             continue;
         }
         number_option* o = NULL;
@@ -308,14 +404,24 @@ static int cmd_build(int argc, char** argv) {
                 mesh_path);
         return EXIT_INPUT;
     }
+    if (areas_path != NULL && (rc = read_areas(areas_path, &areas)) != 0) {
+        free(text);
+        return rc;
+    }
+    for (uint32_t a = 0; a < WF_MAX_AREAS; ++a) {
+        p.area_flags[a] = areas.area_flags[a] != 0 ? areas.area_flags[a] : p.area_flags[a];
+    }
     tool_log log = {.command = "build"};
     wf_geom_data* geom = NULL;
-    wf_status st =
-        wf_geom_load_obj(text, size, &(wf_geom_load_desc){.logger = tool_logger(&log)}, &geom);
+    wf_geom_load_desc load = {.logger = tool_logger(&log),
+                              .area_names = areas.names,
+                              .area_name_count = areas.name_count};
+    wf_status st = wf_geom_load_obj(text, size, &load, &geom);
     free(text);
     if (st != WF_OK) {
         fprintf(stderr, "wayfarer build: %s: not a Wavefront OBJ it can read (%s)\n", mesh_path,
                 wf_status_string(st));
+        areas_file_free(&areas);
         return EXIT_INPUT;
     }
     if (wf_geom_data_view(geom).tri_count == 0) {
@@ -324,6 +430,7 @@ static int cmd_build(int argc, char** argv) {
                 "OBJ with the level's triangles\n",
                 mesh_path);
         wf_geom_data_destroy(geom);
+        areas_file_free(&areas);
         return EXIT_INPUT;
     }
     wf_thread_pool* pool = NULL;
@@ -340,6 +447,7 @@ static int cmd_build(int argc, char** argv) {
                                .max_tiles = max_tiles,
                                .max_cells = (uint64_t)(limits_ok ? max_cells : 0.0f),
                                .max_triangle_refs = max_refs,
+                               .max_links = BUILD_MAX_LINKS,
                                .logger = tool_logger(&log)};
         log.hold = true; // a refusal is said below, naming the option
         st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
@@ -370,7 +478,8 @@ static int cmd_build(int argc, char** argv) {
     if (rc == 0) {
         rc = announce_build(tc, geom, max_tiles, (uint64_t)max_cells);
     }
-    if (rc == 0 && (st = wf_tilecache_build_geom(tc, wf_geom_data_view(geom), NULL, 0)) != WF_OK) {
+    if (rc == 0 && (st = wf_tilecache_build_geom(tc, wf_geom_data_view(geom), areas.volumes,
+                                                 areas.volume_count)) != WF_OK) {
         fprintf(stderr, "wayfarer build: %s: %s\n", mesh_path, wf_status_string(st));
         rc = EXIT_INPUT;
         if (st == WF_ERR_CAPACITY) {
@@ -378,6 +487,12 @@ static int cmd_build(int argc, char** argv) {
                             "--max-cells or --max-triangle-refs to build it\n");
             rc = EXIT_USAGE;
         }
+    }
+    double links_ms = 0.0;
+    if (rc == 0) {
+        double links_start = now_ms();
+        rc = add_links(tc, mesh_path, links_path, generate_links, jump_distance, &log);
+        links_ms = now_ms() - links_start;
     }
     // A cache with no layer is valid but useless: say why instead of writing it.
     if (rc == 0 && wf_tilecache_get_stats(tc).layer_count == 0) {
@@ -408,6 +523,10 @@ static int cmd_build(int argc, char** argv) {
             {"build_cells", (double)s.build_cells, true, NULL},
             {"triangle_refs", (double)s.triangle_refs, true, NULL},
             {"triangle_cells", (double)s.triangle_cells, true, NULL},
+            {"offmesh_links", wf_tilecache_link_count(tc), true, NULL},
+            {"links_ms", links_ms, false, NULL},
+            {"area_names", areas.name_count, true, NULL},
+            {"area_volumes", areas.volume_count, true, NULL},
             {"file_bytes", (double)file_size, true, NULL},
         };
         print_report(fields, sizeof fields / sizeof fields[0], json);
@@ -416,12 +535,26 @@ static int cmd_build(int argc, char** argv) {
     wf_tilecache_destroy(tc);
     wf_thread_pool_destroy(pool);
     wf_geom_data_destroy(geom);
+    areas_file_free(&areas);
     return rc;
 }
 
 /* ---------------------------------------------------------------------------
  * info
  */
+
+/// Polygons per area of one tile (off-mesh link polygons left out).
+static void count_poly_areas(const wf_mesh* mesh, wf_tile_ref tile, uint32_t poly_count,
+                             uint32_t per_area[WF_MAX_AREAS]) {
+    for (uint32_t k = 0; k < poly_count; ++k) {
+        wf_poly_ref ref = wf_mesh_poly_ref(mesh, tile, k);
+        uint8_t area = 0;
+        if (!wf_mesh_is_offmesh_link(mesh, ref) &&
+            wf_mesh_get_poly_area(mesh, ref, &area) == WF_OK) {
+            per_area[area % WF_MAX_AREAS]++;
+        }
+    }
+}
 
 static int cmd_info(int argc, char** argv) {
     const char* path = NULL;
@@ -449,8 +582,9 @@ static int cmd_info(int argc, char** argv) {
     wf_tilecache* tc = NULL;
     tool_log log = {.command = "info", .hold = true};
     double start = now_ms();
-    wf_status st =
-        wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size, &tc);
+    wf_status st = wf_tilecache_load(
+        &(wf_tilecache_desc){.max_links = BUILD_MAX_LINKS, .logger = tool_logger(&log)}, data, size,
+        &tc);
     double load_ms = now_ms() - start;
     if (st != WF_OK) {
         report_cache_error("info", path, data, size, st, &log);
@@ -469,13 +603,22 @@ static int cmd_info(int argc, char** argv) {
         double mesh_bytes = 0.0;
         wf_tile_ref* tiles = malloc(sizeof *tiles * (ms.tile_count + 1u));
         uint32_t n = tiles != NULL ? wf_mesh_get_tiles(mesh, tiles, ms.tile_count) : 0;
+        uint32_t per_area[WF_MAX_AREAS] = {0};
         for (uint32_t i = 0; i < n; ++i) {
             wf_tile_info ti;
             if (wf_mesh_get_tile_info(mesh, tiles[i], &ti) == WF_OK) {
                 mesh_bytes += (double)ti.data_size;
+                count_poly_areas(mesh, tiles[i], ti.poly_count, per_area);
             }
         }
         free(tiles);
+        char area_polys[WF_MAX_AREAS * 16] = "";
+        for (uint32_t a = 0, at = 0; a < WF_MAX_AREAS; ++a) {
+            if (per_area[a] != 0) {
+                at += (uint32_t)snprintf(area_polys + at, sizeof area_polys - at, "%s%u:%u",
+                                         at > 0 ? " " : "", a, per_area[a]);
+            }
+        }
         const report_field fields[] = {
             {"file_bytes", (double)size, true, NULL},
             {"cell_size_m", p->cell_size, false, NULL},
@@ -490,6 +633,8 @@ static int cmd_info(int argc, char** argv) {
             {"navmesh_tiles", ms.tile_count, true, NULL},
             {"navmesh_polys", ms.poly_count, true, NULL},
             {"navmesh_bytes", mesh_bytes, true, NULL},
+            {"offmesh_links", wf_tilecache_link_count(tc), true, NULL},
+            {"area_polys", 0.0, false, area_polys},
             {"load_ms", load_ms, false, NULL},
             {"navmesh_build_ms", mesh_ms, false, NULL},
         };

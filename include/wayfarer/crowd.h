@@ -94,6 +94,8 @@ WF_API wf_avoidance_params wf_avoidance_preset(wf_avoidance_quality quality);
 #define WF_CROWD_MAX_WALLS 32u
 /// Most agents a crowd is made for (max_agents).
 #define WF_CROWD_MAX_AGENTS (1u << 24)
+/// Most obstacles agents only avoid a crowd is made for (max_movers).
+#define WF_CROWD_MAX_MOVERS 1024u
 
 typedef struct wf_crowd_desc {
     const wf_mesh* mesh;    ///< required; the crowd reads it during wf_crowd_update only
@@ -142,6 +144,9 @@ typedef struct wf_crowd_desc {
     /// so later agents take a free door when the detour is shorter than
     /// that. 0..1000.
     float crowding_cost;
+    /// Obstacles agents only avoid (wf_crowd_add_mover) live at once:
+    /// 0 = 16, at most WF_CROWD_MAX_MOVERS.
+    uint32_t max_movers;
 } wf_crowd_desc;
 
 /// The desc with every field left zero set to its default (NULL: all
@@ -431,6 +436,63 @@ WF_NODISCARD WF_API wf_status wf_crowd_get_avoidance_debug(const wf_crowd* crowd
                                                            wf_avoidance_debug* out_info,
                                                            wf_avoidance_candidate* out,
                                                            uint32_t max, uint32_t* out_count);
+
+/* ---------------------------------------------------------------------------
+ * Obstacles agents only avoid ("movers")
+ *
+ * Things that move too often to carve into the navmesh (a rolling boulder,
+ * a vehicle, the player): upright cylinders the game places every frame,
+ * which agents avoid like neighbours that never yield. No tile is rebuilt
+ * and no path search knows of them. Each update, for every walking agent:
+ *   - steering: when a mover cluster (movers whose circles, grown by the
+ *     agent's radius, overlap) stands on the line to the next corner, the
+ *     agent heads for the cluster's silhouette tangent on the shorter side
+ *     whose way is not cut by a wall (up to 3 clusters in a row); with
+ *     both sides walled off it heads on and waits (avoidance stops it), and
+ *     its stuck timer replans and reports blocked as for any jam.
+ *     Separation also pushes it off movers it nears;
+ *   - avoidance: the nearest 8 movers within collision_query_range join its
+ *     neighbours with their velocity; the agent takes the whole avoiding
+ *     (half against another agent);
+ *   - collisions: each pass puts it back outside every mover (movers are
+ *     not pushed); only the navmesh edge (a mover pressing an agent into a
+ *     wall) can leave an overlap.
+ * A mover touches agents whose height range [y, y + height] overlaps its
+ * own. The crowd does not move movers: the game sets position and velocity
+ * (velocity is the prediction avoidance uses). Movers are saved and
+ * restored with the crowd.
+ *
+ * Threads: like the agent calls, on the thread that owns the crowd and not
+ * inside wf_crowd_update (WF_ERR_BUSY; wf_crowd_get_mover is a read-only
+ * getter). Capacity is fixed at creation (max_movers); nothing allocates.
+ */
+
+typedef struct wf_mover_id {
+    uint64_t bits;
+} wf_mover_id;
+
+typedef struct wf_mover {
+    wf_vec3 position; ///< centre of its base
+    wf_vec3 velocity; ///< m/s on XZ (y ignored)
+    float radius;     ///< m, finite, > 0
+    float height;     ///< m, finite, > 0
+} wf_mover;
+
+/// Adds a mover. WF_ERR_INVALID_ARG (NULL, a non-finite field, radius or
+/// height <= 0), WF_ERR_CAPACITY (max_movers live), WF_ERR_BUSY.
+WF_NODISCARD WF_API wf_status wf_crowd_add_mover(wf_crowd* crowd, const wf_mover* mover,
+                                                 wf_mover_id* out_id);
+/// Places a mover (each frame, before wf_crowd_update). WF_ERR_INVALID_ARG
+/// (a non-finite position or velocity, the null id), WF_ERR_STALE_REF (an
+/// id that is not live), WF_ERR_BUSY; on an error nothing changes.
+WF_NODISCARD WF_API wf_status wf_crowd_set_mover(wf_crowd* crowd, wf_mover_id id, wf_vec3 position,
+                                                 wf_vec3 velocity);
+/// Removes a mover (its id turns stale). Errors as wf_crowd_set_mover.
+WF_NODISCARD WF_API wf_status wf_crowd_remove_mover(wf_crowd* crowd, wf_mover_id id);
+/// A live mover's state. WF_ERR_INVALID_ARG (NULL, the null id),
+/// WF_ERR_STALE_REF.
+WF_NODISCARD WF_API wf_status wf_crowd_get_mover(const wf_crowd* crowd, wf_mover_id id,
+                                                 wf_mover* out);
 
 /* ---------------------------------------------------------------------------
  * Save and restore

@@ -60,14 +60,42 @@ typedef struct wf_geom {
 /// A loaded triangle mesh that owns its arrays.
 typedef struct wf_geom_data wf_geom_data;
 
+/// Longest area name (bytes, without the NUL).
+#define WF_AREA_NAME_MAX 63u
+
+/// An area type of a level by name (water, road, mud): the triangles of
+/// the OBJ faces under `usemtl NAME` or `g NAME` get `area`, and that
+/// area's polygons get `flags` (wf_tilecache_params_set_areas copies them
+/// into the params, so a query filter can include or exclude them).
+typedef struct wf_area_name {
+    const char* name; ///< NUL-terminated, 1..WF_AREA_NAME_MAX bytes, no blanks
+    uint8_t area;     ///< 0..63
+    uint16_t flags;   ///< polygon flags of the area; 0 = 1 (every table row
+                      ///< naming one area must agree on them)
+} wf_area_name;
+
 typedef struct wf_geom_load_desc {
     wf_allocator allocator;
     wf_logger logger; ///< errors name the line
+    /// OBJ names -> areas (copied during the load; NULL with count 0 = every
+    /// triangle area 0, as without a table). Duplicate names, an empty or
+    /// blank-holding name, an area above 63, or one area given two flag
+    /// values: WF_ERR_INVALID_ARG naming the row.
+    const wf_area_name* area_names;
+    uint32_t area_name_count;
+    /// A face with a material or group none of whose names is in the table
+    /// (an "unknown name") fails with WF_ERR_BAD_DATA naming the line and the
+    /// name; false: it gets area 0 and a warning names it (once per
+    /// `usemtl`/`g` line, at most 16 warnings per load).
+    bool reject_unknown_names;
 } wf_geom_load_desc;
 
 /// Wavefront OBJ: `v` and `f` lines (polygons fanned, negative indices,
-/// `v/vt/vn` forms), comments, CRLF; other lines ignored. The text need not
-/// be NUL-terminated. WF_ERR_BAD_DATA (the log names the line).
+/// `v/vt/vn` forms), comments, CRLF; `usemtl` and `g` names pick each
+/// face's area from the desc's table (the material's row first, then the
+/// first of the face's groups with a row, else area 0); other lines
+/// ignored. The text need not be NUL-terminated. WF_ERR_BAD_DATA (the log
+/// names the line). Any thread (no shared state).
 WF_NODISCARD WF_API wf_status wf_geom_load_obj(const char* text, size_t size,
                                                const wf_geom_load_desc* desc, wf_geom_data** out);
 WF_API void wf_geom_data_destroy(wf_geom_data* geom);
@@ -133,6 +161,11 @@ typedef struct wf_tilecache_params {
     float max_simplification_error; ///< cells; contour simplification tolerance
     uint32_t max_verts_per_poly;    ///< 3..WF_MAX_VERTS_PER_POLY
     wf_vec3 bmin, bmax;             ///< world bounds; all zero = the input's bounds
+    /// Polygon flags of each area id (0 = 1, so all zero is one flag for
+    /// every polygon): the navmesh tiles' polygons get their area's flags,
+    /// so a filter's include/exclude flags can keep agents off an area.
+    /// Saved in the cache file; kept by obstacle rebuilds and loads.
+    uint16_t area_flags[WF_MAX_AREAS];
 } wf_tilecache_params;
 
 /// Limits on the sizes derived from the params, so every one stays finite:
@@ -161,6 +194,15 @@ typedef struct wf_tilecache_params {
 /// tile 48, region min 8, merge 20, edge 12, error 1.3, 6 verts per poly.
 WF_API wf_tilecache_params wf_tilecache_params_recast_demo(void);
 
+/// Sets params->area_flags from an area name table (wf_geom_load_desc's):
+/// each row's area gets the row's flags (0 = 1); areas no row names keep
+/// theirs. WF_ERR_INVALID_ARG, params unchanged, for a table the loader
+/// refuses (the logger, which may be NULL, names the row). Any thread.
+WF_NODISCARD WF_API wf_status wf_tilecache_params_set_areas(wf_tilecache_params* params,
+                                                            const wf_area_name* names,
+                                                            uint32_t count,
+                                                            const wf_logger* logger);
+
 /// Compressor for layers. All zero = LZ4 with a cheap pre-filter.
 typedef struct wf_layer_codec {
     /// Worst-case output size for an input of `size` bytes.
@@ -175,6 +217,13 @@ typedef struct wf_layer_codec {
 } wf_layer_codec;
 
 typedef struct wf_tilecache wf_tilecache;
+
+/// Default and most off-mesh links one cache holds, and most links whose
+/// start lies in one layer (they become that layer's tile's link
+/// polygons: with the polygons they stay below the tile's limits).
+#define WF_TILECACHE_DEFAULT_MAX_LINKS 4096u
+#define WF_TILECACHE_MAX_LINKS (1u << 24)
+#define WF_TILECACHE_MAX_LINKS_PER_LAYER 256u
 
 /// Most live obstacles one tile cache can hold: far above what a level
 /// needs, and it keeps the obstacle arrays (sized at creation) bounded.
@@ -207,6 +256,11 @@ typedef struct wf_tilecache_desc {
     /// Bytes of navmesh tile blobs one wf_tilecache_build_navmesh makes (the
     /// mesh memory it adds); 0 = WF_TILECACHE_DEFAULT_MAX_NAVMESH_BYTES.
     uint64_t max_navmesh_bytes;
+    /// Off-mesh links the cache holds (wf_tilecache_add_links, generated
+    /// ones, a loaded file's); 0 = WF_TILECACHE_DEFAULT_MAX_LINKS, at most
+    /// WF_TILECACHE_MAX_LINKS. The table grows with the adds (doubling,
+    /// from 64): an add that passes its room allocates, one within it not.
+    uint32_t max_links;
     wf_allocator allocator;
     wf_logger logger;
 } wf_tilecache_desc;
@@ -416,6 +470,94 @@ typedef struct wf_tilecache_update_result {
 WF_NODISCARD WF_API wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mesh,
                                                   const wf_tilecache_budget* budget,
                                                   wf_tilecache_update_result* out);
+
+/* ---------------------------------------------------------------------------
+ * Off-mesh links (jump-downs, ladders, gaps, teleports, doors)
+ *
+ * Links are part of the cache: each is stored with the layer its start
+ * lands in and becomes an off-mesh link of that layer's tile every time
+ * the tile is built (wf_tilecache_build_navmesh, an obstacle's update),
+ * so obstacle rebuilds of either end's tile keep it; its end attaches to
+ * the tile it lands in when either tile is added (docs/navmesh.md). They
+ * are saved in the cache file (and so with the world). A link's user_id
+ * is its id in the cache: unique, the key to remove it, and what straight
+ * paths and the crowd report when an agent takes it.
+ *
+ * An end "lands" in a layer when a walkable cell of the layer lies within
+ * the link's radius (XZ, at least the cell under it) and within
+ * max(agent climb, radius) of the end's height. The start picks the
+ * nearest such layer of its tile, the end any layer of its tile, which
+ * must be the start's tile or one of the 8 around it.
+ *
+ * A build (build_geom, grid, voxels) replaces the layers and drops every
+ * link: add them after the build. Adds and removes mark the start's layer
+ * dirty; wf_tilecache_update rebuilds it and lists the tile in its changed
+ * tiles, which is how the crowd hears of it (links added before
+ * wf_tilecache_build_navmesh are in its tiles, and the first update builds
+ * their layers once more: the cache does not know which mesh it updates).
+ * Same thread rule as obstacles: the thread that owns the cache.
+ */
+
+/// Adds links (all or none): each checked and landed as above, then kept
+/// in user_id order. Errors: WF_ERR_INVALID_ARG (NaN or infinite ends, a
+/// negative or non-finite radius, area above 63, an end beyond the tiles
+/// around the start's: the log names the link), WF_ERR_NOT_FOUND (an end
+/// off every layer: the log names it), WF_ERR_BUSY (a user_id already in
+/// the cache or twice in the list), WF_ERR_CAPACITY (more than max_links,
+/// or more than WF_TILECACHE_MAX_LINKS_PER_LAYER starting in one layer),
+/// WF_ERR_OUT_OF_MEMORY. Nothing is kept on failure.
+WF_NODISCARD WF_API wf_status wf_tilecache_add_links(wf_tilecache* tc,
+                                                     const wf_offmesh_link_desc* links,
+                                                     uint32_t count);
+/// Removes the link with this user_id. WF_ERR_NOT_FOUND when there is none.
+WF_NODISCARD WF_API wf_status wf_tilecache_remove_link(wf_tilecache* tc, uint32_t user_id);
+/// Links in the cache (a NULL cache: 0).
+WF_API uint32_t wf_tilecache_link_count(const wf_tilecache* tc);
+/// Link `index` (0 .. link_count - 1, in user_id order): its desc as added,
+/// and optionally where its start is stored. WF_ERR_NOT_FOUND past the end.
+WF_NODISCARD WF_API wf_status wf_tilecache_get_link(const wf_tilecache* tc, uint32_t index,
+                                                    wf_offmesh_link_desc* out,
+                                                    wf_tilecache_layer_info* out_start_layer);
+
+/// Links found in the layers (wf_tilecache_generate_links). Zero fields
+/// take the default named; a kind with max 0 after defaults is off.
+typedef struct wf_link_generation_desc {
+    /// Drop-downs: from a walkable edge down to walkable ground at most
+    /// this far below (m) and more than the agent climb below; 0 = 2 x
+    /// agent height; negative = no drop-downs.
+    float max_drop;
+    /// Jumps across gaps: the landing at most this far (m, XZ) from the
+    /// edge and at most max_jump_height above or below; 0 = no jumps.
+    float max_jump_distance;
+    float max_jump_height; ///< m; 0 = the agent climb
+    /// Least distance (m) between the starts of two links of one kind in
+    /// one layer; 0 = 4 x agent radius (at least 2 cells).
+    float spacing;
+    float radius;                    ///< links' radius (m); 0 = agent radius (at least 2 cells)
+    uint8_t drop_area, jump_area;    ///< 0..63
+    uint16_t drop_flags, jump_flags; ///< 0 = 1
+    /// user_id of the first generated link, the next ones counting up;
+    /// 0 = 0x40000000. Ids taken already are WF_ERR_BUSY.
+    uint32_t first_user_id;
+} wf_link_generation_desc;
+
+typedef struct wf_link_generation_result {
+    uint32_t drops, jumps; ///< links added
+    uint32_t skipped;      ///< candidates left out: their layer was full
+} wf_link_generation_result;
+
+/// Finds drop-downs and jumps in the stored layers and adds them as
+/// wf_tilecache_add_links would (one-way links, start on the upper or
+/// near edge). Deterministic: layers, cells and directions in order.
+/// Limits (docs/tilecache.md "Generated links"): the layers keep walkable
+/// ground only, so the arc is not tested for walls, a wall thinner than
+/// the jump distance less two agent radii looks like a gap, and edges on
+/// tile borders are not searched. WF_ERR_INVALID_ARG (a NaN or negative
+/// field, area above 63), WF_ERR_CAPACITY (more than max_links),
+/// WF_ERR_BUSY (an id taken), WF_ERR_OUT_OF_MEMORY. out may be NULL.
+WF_NODISCARD WF_API wf_status wf_tilecache_generate_links(wf_tilecache* tc,
+                                                          const wf_link_generation_desc* desc,
+                                                          wf_link_generation_result* out);
 
 #ifdef __cplusplus
 }

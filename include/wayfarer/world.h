@@ -124,7 +124,8 @@ WF_NODISCARD WF_API wf_status wf_world_step(wf_world* world, float dt,
 
 /*
  * Save and restore: one blob (magic, version, section sizes, checksum)
- * holding the tile cache with its obstacles, the navmesh with its tile ids,
+ * holding the tile cache with its obstacles and off-mesh links, the
+ * navmesh with its tile ids,
  * generations and per-tile state, and the crowd (agents, corridors,
  * requests, searches in progress). Ids the game saved stay valid, and a
  * restored world continues bit-identically to the one saved. Saving first

@@ -354,12 +354,89 @@ static void test_crowd_reentry(void** state) {
     end_test();
 }
 
+/* ---------------------------------------------------------------------------
+ * Movers: bad movers and ids, and calls from inside the update
+ */
+
+typedef struct mover_probe {
+    wf_crowd* crowd;
+    wf_mover_id id;
+    wf_status add, set, remove, get;
+    int calls;
+} mover_probe;
+
+static bool mover_reenter(wf_agent_id agent, const wf_path_info* info, void* user) {
+    (void)agent;
+    (void)info;
+    mover_probe* p = user;
+    wf_mover m = {.position = wf_v3(20, 0, 20), .radius = 0.5f, .height = 2.0f};
+    wf_mover_id id;
+    p->add = wf_crowd_add_mover(p->crowd, &m, &id);
+    p->set = wf_crowd_set_mover(p->crowd, p->id, wf_v3(21, 0, 20), wf_v3(0, 0, 0));
+    p->remove = wf_crowd_remove_mover(p->crowd, p->id);
+    p->get = wf_crowd_get_mover(p->crowd, p->id, &m); // a read-only getter
+    p->calls++;
+    return true;
+}
+
+static void test_mover_misuse(void** state) {
+    fixture* f = *state;
+    wf_crowd* c = f->crowd;
+    wf_mover m = {.position = wf_v3(20, 0, 20), .radius = 0.5f, .height = 2.0f};
+    wf_mover_id id = {0}, none = {0};
+    EXPECT(wf_crowd_add_mover(NULL, &m, &id), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_add_mover(c, NULL, &id), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_add_mover(c, &m, NULL), WF_ERR_INVALID_ARG);
+    const float bad[] = {0.0f, -0.5f, NAN_F, INF_F};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        wf_mover b = m;
+        b.radius = bad[k];
+        EXPECT(wf_crowd_add_mover(c, &b, &id), WF_ERR_INVALID_ARG);
+        b = m;
+        b.height = bad[k];
+        EXPECT(wf_crowd_add_mover(c, &b, &id), WF_ERR_INVALID_ARG);
+    }
+    wf_mover b = m;
+    b.velocity.x = NAN_F;
+    EXPECT(wf_crowd_add_mover(c, &b, &id), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(id.bits == 0);
+    EXPECT(wf_crowd_add_mover(c, &m, &id), WF_OK);
+    EXPECT(wf_crowd_set_mover(NULL, id, m.position, m.velocity), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_set_mover(c, none, m.position, m.velocity), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_set_mover(c, id, wf_v3(NAN_F, 0, 0), m.velocity), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_set_mover(c, id, m.position, wf_v3(0, 0, INF_F)), WF_ERR_INVALID_ARG);
+    wf_mover got;
+    EXPECT(wf_crowd_get_mover(NULL, id, &got), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_mover(c, id, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_mover(c, none, &got), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_mover(c, id, &got), WF_OK);
+    EXPECT_TRUE(got.position.x == m.position.x && got.radius == m.radius);
+    EXPECT(wf_crowd_remove_mover(NULL, id), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_remove_mover(c, none), WF_ERR_INVALID_ARG);
+    // Inside the update: every change is refused, the getter answers.
+    mover_probe probe = {.crowd = c, .id = id};
+    wf_move_callbacks cbs = {.result = mover_reenter};
+    EXPECT(wf_crowd_request_move(c, f->agent, wf_v3(25, 0, 25), &cbs, &probe), WF_OK);
+    EXPECT(wf_crowd_update(c, 0.1f, NULL), WF_OK);
+    EXPECT_TRUE(probe.calls == 1);
+    EXPECT(probe.add, WF_ERR_BUSY);
+    EXPECT(probe.set, WF_ERR_BUSY);
+    EXPECT(probe.remove, WF_ERR_BUSY);
+    EXPECT(probe.get, WF_OK);
+    EXPECT(wf_crowd_remove_mover(c, id), WF_OK);
+    EXPECT(wf_crowd_remove_mover(c, id), WF_ERR_STALE_REF);
+    EXPECT(wf_crowd_set_mover(c, id, m.position, m.velocity), WF_ERR_STALE_REF);
+    EXPECT(wf_crowd_get_mover(c, id, &got), WF_ERR_STALE_REF);
+    end_test();
+}
+
 int main(void) {
     misuse_begin();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_crowd_misuse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_crowd_reentry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_debug_busy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mover_misuse, setup, teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     misuse_report("misuse_crowd");

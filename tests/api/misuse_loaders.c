@@ -54,6 +54,22 @@ static void test_loader_misuse(void** state) {
     EXPECT_TRUE(geom == NULL);
     EXPECT(wf_geom_load_obj(obj_ok, sizeof obj_ok - 1, &ld, &geom), WF_OK);
     wf_geom_data_destroy(geom);
+    // An area table the loader refuses (the log names the row and field),
+    // and an unknown material when those are errors (the log names it).
+    const wf_area_name twice[2] = {{"water", 1, 2}, {"water", 1, 2}};
+    ld.area_names = twice;
+    ld.area_name_count = 2;
+    EXPECT(wf_geom_load_obj(obj_ok, sizeof obj_ok - 1, &ld, &geom), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(strstr(lc.last, "area_names[1]") != NULL);
+    static const char obj_lava[] = "v 0 0 0\nv 0 0 30\nv 30 0 30\nusemtl lava\nf 1 2 3\n";
+    ld.area_name_count = 1;
+    ld.reject_unknown_names = true;
+    EXPECT(wf_geom_load_obj(obj_lava, sizeof obj_lava - 1, &ld, &geom), WF_ERR_BAD_DATA);
+    EXPECT_TRUE(strstr(lc.last, "line 4") != NULL && strstr(lc.last, "'lava'") != NULL);
+    EXPECT_TRUE(geom == NULL);
+    memset(&ld.area_names, 0, sizeof ld.area_names);
+    ld.area_name_count = 0;
+    ld.reject_unknown_names = false;
 
     wf_grid_data* grid = NULL;
     static const char map_ok[] = "type octile\nheight 2\nwidth 2\nmap\n..\n.@\n";

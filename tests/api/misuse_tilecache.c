@@ -26,6 +26,20 @@ static void test_tilecache_misuse(void** state) {
     wf_tilecache* tc = NULL;
     wf_tilecache_desc d = cache_desc();
 
+    // area tables: refused with params untouched
+    wf_tilecache_params areas = d.params;
+    const wf_area_name dup[2] = {{"water", 1, 2}, {"water", 1, 2}};
+    const wf_area_name deep[1] = {{"water", 64, 2}};
+    const wf_area_name blank[1] = {{"deep water", 1, 2}};
+    EXPECT(wf_tilecache_params_set_areas(NULL, dup, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, NULL, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, dup, 2, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, deep, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_params_set_areas(&areas, blank, 1, NULL), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(memcmp(&areas, &d.params, sizeof areas) == 0);
+    EXPECT(wf_tilecache_params_set_areas(&areas, dup, 1, NULL), WF_OK);
+    EXPECT_TRUE(areas.area_flags[1] == 2);
+
     // create
     EXPECT(wf_tilecache_create(NULL, &tc), WF_ERR_INVALID_ARG);
     EXPECT(wf_tilecache_create(&d, NULL), WF_ERR_INVALID_ARG);
@@ -427,11 +441,80 @@ static void test_obstacle_misuse(void** state) {
     end_test();
 }
 
+/* ---------------------------------------------------------------------------
+ * Off-mesh links: NULL, NaN ends, ends off the navmesh, duplicate and
+ * unknown ids, bad generation settings
+ */
+
+static wf_offmesh_link_desc link_at(float x0, float x1, uint32_t user_id) {
+    wf_offmesh_link_desc d;
+    memset(&d, 0, sizeof d);
+    d.start = wf_v3(x0, 0, 12);
+    d.end = wf_v3(x1, 0, 12);
+    d.radius = 1.0f;
+    d.flags = 1;
+    d.user_id = user_id;
+    return d;
+}
+
+static void test_link_misuse(void** state) {
+    fixture* f = *state;
+    wf_tilecache* tc = f->tc;
+    wf_offmesh_link_desc ok = link_at(5, 8, 1), got;
+    EXPECT(wf_tilecache_add_links(tc, &ok, 1), WF_OK);
+    snapshot before = take(f);
+
+    EXPECT(wf_tilecache_add_links(NULL, &ok, 1), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_add_links(tc, NULL, 1), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_add_links(tc, NULL, 0), WF_OK); // nothing to add
+    wf_offmesh_link_desc bad = link_at(5, 8, 2);
+    bad.start.x = NAN_F;
+    EXPECT(wf_tilecache_add_links(tc, &bad, 1), WF_ERR_INVALID_ARG);
+    bad = link_at(5, 8, 2);
+    bad.end.z = INF_F;
+    EXPECT(wf_tilecache_add_links(tc, &bad, 1), WF_ERR_INVALID_ARG);
+    bad = link_at(5, 8, 2);
+    bad.radius = NAN_F;
+    EXPECT(wf_tilecache_add_links(tc, &bad, 1), WF_ERR_INVALID_ARG);
+    bad = link_at(5, 8, 2);
+    bad.end.y = 40.0f; // above the floor: off the navmesh
+    EXPECT(wf_tilecache_add_links(tc, &bad, 1), WF_ERR_NOT_FOUND);
+    bad = link_at(-50, 8, 2);
+    EXPECT(wf_tilecache_add_links(tc, &bad, 1), WF_ERR_NOT_FOUND);
+    bad = link_at(5, 8, 1); // id taken
+    EXPECT(wf_tilecache_add_links(tc, &bad, 1), WF_ERR_BUSY);
+    EXPECT(wf_tilecache_remove_link(NULL, 1), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_remove_link(tc, 77), WF_ERR_NOT_FOUND);
+    EXPECT(wf_tilecache_get_link(NULL, 0, &got, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_get_link(tc, 0, NULL, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_get_link(tc, 1, &got, NULL), WF_ERR_NOT_FOUND);
+    EXPECT_TRUE(wf_tilecache_link_count(NULL) == 0);
+    EXPECT_TRUE(wf_tilecache_link_count(tc) == 1);
+
+    wf_link_generation_desc g;
+    memset(&g, 0, sizeof g);
+    EXPECT(wf_tilecache_generate_links(NULL, &g, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_tilecache_generate_links(tc, NULL, NULL), WF_ERR_INVALID_ARG);
+    g.max_jump_distance = NAN_F;
+    EXPECT(wf_tilecache_generate_links(tc, &g, NULL), WF_ERR_INVALID_ARG);
+    g.max_jump_distance = -1.0f;
+    EXPECT(wf_tilecache_generate_links(tc, &g, NULL), WF_ERR_INVALID_ARG);
+    g.max_jump_distance = 0.0f;
+    g.drop_area = 64;
+    EXPECT(wf_tilecache_generate_links(tc, &g, NULL), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(wf_tilecache_link_count(tc) == 1);
+    EXPECT_UNCHANGED(f, &before);
+    EXPECT(wf_tilecache_remove_link(tc, 1), WF_OK);
+    EXPECT_QUERY_WORKS(f);
+    end_test();
+}
+
 int main(void) {
     misuse_begin();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_tilecache_misuse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_obstacle_misuse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_link_misuse, setup, teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     misuse_report("misuse_tilecache");

@@ -28,7 +28,7 @@
 
 // The format's fixed parts (crowd/crowd_save.c), for the tests that forge
 // blobs with a valid checksum.
-#define HEADER_SIZE 136u
+#define HEADER_SIZE 144u // version 5: six section sizes
 #define OFF_VERSION 4u
 #define OFF_CHECKSUM 16u
 #define OFF_LAYOUT 24u

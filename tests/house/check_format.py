@@ -18,7 +18,7 @@ import sys
 SKIP = 77
 MAJOR = 14
 FOLDERS = ("navcore", "tilecache", "crowd", "runtime", "tools", "include", "tests", "bench",
-           "fuzz")
+           "fuzz", "web")
 
 
 def sources(root):

@@ -21,7 +21,7 @@ import tempfile
 SKIP = 77
 
 FOLDERS = ("navcore", "tilecache", "crowd", "runtime", "tools", "include", "tests", "bench",
-           "fuzz")
+           "fuzz", "web")
 SUFFIXES = (".c", ".h", ".py", ".sh", ".in")
 NAMES = ("meson.build", "meson_options.txt")
 LINES = ("SPDX-FileCopyrightText: 2026 The Wayfarer authors", "SPDX-License-Identifier: MIT")

@@ -8,25 +8,25 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <threads.h>
 
 #include <cmocka.h>
 
+#include "navcore/thread.h"
 #include "test_hooks.h"
 #include "wayfarer/jobs.h"
 
 typedef struct gated_work {
     atomic_int released; // the task spins (yielding) until the test sets this
     atomic_int finished;
-    thrd_t ran_on;
+    wf_thread_id ran_on;
     uint64_t result;
 } gated_work;
 
 static void gated_task(void* context) {
     gated_work* w = context;
-    w->ran_on = thrd_current();
+    w->ran_on = wf_thread_self();
     while (!atomic_load(&w->released)) {
-        thrd_yield();
+        wf_thread_yield();
     }
     uint64_t sum = 0;
     for (uint64_t i = 1; i <= 1000; ++i) {
@@ -70,7 +70,7 @@ static void test_poll_across_frames(void** state) {
     // A few "frames" pass; the task cannot finish while gated.
     for (int frame = 0; frame < 5; ++frame) {
         assert_false(wf_jobs_task_is_done(&task));
-        thrd_yield();
+        wf_thread_yield();
     }
     uint64_t again = 1;
     assert_int_equal(wf_jobs_submit(&jobs, &task, simple_task, &again), WF_ERR_BUSY);
@@ -78,13 +78,13 @@ static void test_poll_across_frames(void** state) {
 
     atomic_store(&work.released, 1);
     while (!wf_jobs_task_is_done(&task)) {
-        thrd_yield();
+        wf_thread_yield();
     }
     // Done means the task's writes are visible.
     assert_int_equal(work.result, 500500);
     assert_int_equal(atomic_load(&work.finished), 1);
     wf_jobs_wait_task(&jobs, &task);
-    assert_false(thrd_equal(work.ran_on, thrd_current()));
+    assert_false(wf_thread_id_equal(work.ran_on, wf_thread_self()));
     wf_jobs_wait_task(&jobs, &task); // second wait returns at once
     wf_thread_pool_destroy(pool);
 }

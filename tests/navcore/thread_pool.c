@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -178,14 +177,14 @@ static void test_idle_workers_sleep(void** state) {
     assert_int_equal(wf_thread_pool_create(&desc, &pool), WF_OK);
     // Let the workers reach their idle wait.
     struct timespec settle = {0, 50 * 1000 * 1000};
-    thrd_sleep(&settle, NULL);
+    nanosleep(&settle, NULL);
     wf_thread_pool_stats stats = wf_thread_pool_get_stats(pool);
     assert_true(stats.sleeps >= 4);
     // Four spinning threads would burn about 4 x 300 ms of CPU here; sleeping
     // ones burn close to nothing. The bound is loose on purpose.
     double cpu_before = cpu_seconds();
     struct timespec idle = {0, 300 * 1000 * 1000};
-    thrd_sleep(&idle, NULL);
+    nanosleep(&idle, NULL);
     double cpu_used = cpu_seconds() - cpu_before;
     assert_true(cpu_used < 0.15);
     wf_thread_pool_stats later = wf_thread_pool_get_stats(pool);

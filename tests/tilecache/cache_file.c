@@ -159,7 +159,8 @@ static void test_header_layout(void** state) {
     size_t size = 0;
     unsigned char* data = save(tc, &size);
     assert_memory_equal(data, "WFTC", 4);
-    assert_int_equal(wf_bytes_get_u32(data + 4), 2);
+    assert_int_equal(wf_bytes_get_u32(data + 4), 3);
+    assert_int_equal(wf_bytes_get_u32(data + 36), 0); // no link: no link section
     // No obstacle was ever added: no obstacle section.
     assert_int_equal(wf_bytes_get_u32(data + 136), 0);
     assert_int_equal(wf_bytes_get_u32(data + 140), 0);
@@ -223,7 +224,7 @@ static void test_damage_is_rejected(void** state) {
     assert_ptr_equal(untouched, (wf_tilecache*)(uintptr_t)16);
     // A later version is told apart from damage.
     memcpy(copy, data, size);
-    wf_bytes_put_u32(copy + 4, 3);
+    wf_bytes_put_u32(copy + 4, 5);
     assert_int_equal(wf_tilecache_load(&d, copy, size, &untouched), WF_ERR_VERSION);
     // Trailing bytes are damage too.
     unsigned char* longer = calloc(1, size + 8);
@@ -450,7 +451,7 @@ static void test_obstacles_round_trip(void** state) {
     add_obstacles(tc, &set);
     size_t queued_size = 0;
     unsigned char* queued = save(tc, &queued_size);
-    assert_int_equal(wf_bytes_get_u32(queued + 4), 2);
+    assert_int_equal(wf_bytes_get_u32(queued + 4), 3);
     assert_int_equal(wf_bytes_get_u32(queued + 136), 4);
     // Pool: its size word, 6 header words, 16 slots, 12 free slots; four
     // records, the prism's with 5 points; padded to 8.

@@ -388,7 +388,9 @@ static void test_flags_and_max_verts(void** state) {
     builder b;
     builder_init(&b, 8, 4);
     wf_layer_tile_params p = default_params();
-    p.poly_flags = 0x24;
+    uint16_t area_flags[WF_MAX_AREAS] = {0};
+    area_flags[0] = 0x24;
+    p.area_flags = area_flags;
     p.max_verts_per_poly = 3;
     assert_int_equal(build(&b, &t, &p), WF_OK);
     // Triangles only: the rectangle's two.

@@ -91,6 +91,68 @@ run 0 build rooms.obj -o rooms.wfc --json && json_ok out.txt "build --json" &&
     expect out.txt '"walkable_area_m2": [0-9.]+' "build --json, area in m2" &&
     expect out.txt '"build_ms": ' "build --json, time in ms"
 run 0 build rooms.obj -o rooms.wfc && expect out.txt $'^walkable_area_m2\t' "build lines"
+# Off-mesh links: a file of them, generated ones, bad lines and ends off the mesh.
+printf '# a teleport between the rooms\nlink 5 3 0 3 20 0 3 radius 0.5 area 2 both\n' > rooms.links
+run 0 build rooms.obj -o linked.wfc --links rooms.links --json &&
+    expect out.txt '"offmesh_links": 1' "build --links counts them"
+run 0 info linked.wfc --json && expect out.txt '"offmesh_links": 1' "info offmesh_links"
+run 0 info rooms.wfc --json && expect out.txt '"offmesh_links": 0' "info, no links"
+printf 'link 6 3 0 3 20 0 3 flags 0x3\n' > hex.links
+run 0 build rooms.obj -o hex.wfc --links hex.links --json &&
+    expect out.txt '"offmesh_links": 1' "build --links, flags in hex"
+printf 'link 6 3 0 3 20 0 3 flags 0x10000\n' > big.links
+run 1 build rooms.obj -o bad.wfc --links big.links && expect err.txt 'big.links:1' \
+    "build --links, flags above 16 bits"
+run 0 build rooms.obj -o gen.wfc --generate-links --json &&
+    expect out.txt '"offmesh_links": [0-9]+' "build --generate-links" &&
+    expect err.txt 'generated [0-9]+ drop-downs' "build --generate-links says what it found"
+printf 'link 5 3 0 3 20 nan 3\n' > nan.links
+run 1 build rooms.obj -o bad.wfc --links nan.links && expect err.txt 'nan.links:1: start and end' \
+    "build --links, NaN end"
+printf 'link 5 3 0 3 20 9 3\n' > off.links
+run 1 build rooms.obj -o bad.wfc --links off.links && expect err.txt 'its end is off the layers' \
+    "build --links, end off the navmesh"
+printf 'link 5 3 0 3 20 0 3\nlink 5 3 0 4 20 0 4\n' > dup.links
+run 1 build rooms.obj -o bad.wfc --links dup.links && expect err.txt 'user_id 5' \
+    "build --links, duplicate ids"
+printf 'ladder 5 3 0 3 20 0 3\n' > word.links
+run 1 build rooms.obj -o bad.wfc --links word.links && expect err.txt 'word.links:1: each line is' \
+    "build --links, unknown line"
+
+# Areas: OBJ materials -> areas and flags, a convex volume, and bad files
+# (errors name the file and line).
+printf 'v 0 0 0\nv 30 0 0\nv 0 0 12\nv 30 0 12\nv 0 0 18\nv 30 0 18\nv 0 0 30\nv 30 0 30\n' > river.obj
+printf 'usemtl ground\nf 1 3 4 2\nusemtl water\nf 3 5 6 4\nusemtl ground\nf 5 7 8 6\n' >> river.obj
+printf '# the river\nname water 1 0x2\nname ground 0 1\nvolume 3 0x8 -1 1  2 2  2 8  8 8  8 2\n' > river.areas
+run 0 build river.obj -o river.wfc --areas river.areas --json &&
+    expect out.txt '"area_names": 2, "area_volumes": 1' "build --areas counts names and volumes"
+run 0 info river.wfc --json && expect out.txt '"area_polys": "0:[0-9]+ 1:[0-9]+ 3:[0-9]+"' \
+    "info area_polys"
+run 0 info rooms.wfc --json && expect out.txt '"area_polys": "0:[0-9]+"' "info area_polys, no areas"
+printf 'name ground 0 1\n' > partial.areas
+run 0 build river.obj -o partial.wfc --areas partial.areas &&
+    expect err.txt "line 11: material 'water' is not in the area table" "build --areas, unknown material"
+printf 'name water 1 2\n\nname water 2 4\n' > dup.areas
+run 1 build river.obj -o bad.wfc --areas dup.areas &&
+    expect err.txt "dup.areas:3: the name 'water' is on line 1 already" "build --areas, duplicate name"
+printf 'name water 64 2\n' > big.areas
+run 1 build river.obj -o bad.wfc --areas big.areas &&
+    expect err.txt 'big.areas:1: the area must be a whole number 0..63' "build --areas, area 64"
+printf 'name water 1 2\nname lake 1 4\n' > clash.areas
+run 1 build river.obj -o bad.wfc --areas clash.areas &&
+    expect err.txt 'clash.areas:2: area 1 has flags 2 on line 1, not 4' "build --areas, flags clash"
+printf 'water 1 2\n' > word.areas
+run 1 build river.obj -o bad.wfc --areas word.areas &&
+    expect err.txt 'word.areas:1: each line is' "build --areas, malformed line"
+printf 'volume 3 8 -1 1 2 2 2 nan 8 8\n' > nan.areas
+run 1 build river.obj -o bad.wfc --areas nan.areas &&
+    expect err.txt 'nan.areas:1: the outline' "build --areas, NaN in a volume"
+printf '# an arrow head\nvolume 3 8 -1 1 0 0 4 2 0 4 1 2\n' > concave.areas
+run 1 build river.obj -o bad.wfc --areas concave.areas &&
+    expect err.txt 'concave.areas:2: the outline is not convex' "build --areas, non-convex volume"
+printf 'volume 3 8 1 -1 0 0 0 4 4 4\n' > upside.areas
+run 1 build river.obj -o bad.wfc --areas upside.areas &&
+    expect err.txt 'upside.areas:1: YMIN and YMAX' "build --areas, YMIN above YMAX"
 run 0 info rooms.wfc --json && json_ok out.txt "info --json" &&
     expect out.txt '"cell_size_m": 0.300, "cell_height_m": 0.200, "tile_size_cells": ' "info units"
 

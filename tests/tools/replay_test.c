@@ -161,7 +161,8 @@ static replay* record(const scenario* sc, double* out_ms) {
                            .obstacles = standing_count,
                            .paths_queued = prof.paths_queued};
         double r0 = now_ms();
-        assert_int_equal(replay_add_frame(r, crowd, ids, count, standing, standing_count, &st), 0);
+        assert_int_equal(
+            replay_add_frame(r, crowd, mesh, ids, count, standing, standing_count, &st), 0);
         record_ms += now_ms() - r0;
     }
     *out_ms = record_ms;
@@ -236,6 +237,16 @@ static void test_small_crowd_html_and_svg(void** state) {
     assert_true(contains(html, "\"columns\":50,"));
     assert_true(contains(html, "\"polys\":"));
     assert_true(contains(html, "\"obstacleSets\":4,")); // 2, 3, 4, then 3 standing
+    // Every agent's path ahead, recorded when it changes: at least once per
+    // agent, far fewer than once per agent and frame.
+    assert_true(contains(html, "\"version\":2,"));
+    assert_true(contains(html, "\"layers\":[0],"));
+    assert_true(contains(html, "\"pathsTruncated\":false"));
+    const char* records_at = strstr(html, "\"pathRecords\":");
+    assert_non_null(records_at);
+    unsigned long records = strtoul(records_at + strlen("\"pathRecords\":"), NULL, 10);
+    printf("path records: %lu for 50 agents x 100 frames\n", records);
+    assert_true(records >= 50u && records < 50u * 100u / 4u);
     // The title is escaped in both places it goes.
     assert_true(contains(html, "replay test &lt;50 agents&gt; &amp; co"));
     assert_true(contains(html, "replay test \\u003c50 agents\\u003e \\u0026 co"));
@@ -250,6 +261,13 @@ static void test_small_crowd_html_and_svg(void** state) {
     assert_true(contains(svg, "<circle "));
     assert_true(contains(svg, "#00c8ff") || contains(svg, "#00e060") || contains(svg, "#ffd400"));
     assert_true(strcmp(svg + svg_size - 7, "</svg>\n") == 0);
+    // A shown title, a legend, a scale bar; the painted box hatched apart
+    // from the carved ones.
+    assert_true(contains(svg, "<text id=\"title\""));
+    assert_true(contains(svg, "<g id=\"legend\""));
+    assert_true(contains(svg, "<g id=\"scale\""));
+    assert_true(contains(svg, "class=\"painted\" fill=\"url(#paint)\""));
+    assert_true(contains(svg, "class=\"carved\""));
     assert_true(svg_size > 10000 && svg_size < 1000000);
     size_t circles = 0;
     for (const char* p = svg; (p = strstr(p, "<circle ")) != NULL; ++p) {
@@ -295,7 +313,7 @@ static void test_empty_and_bad_arguments(void** state) {
     replay* r = replay_create(&(replay_desc){.max_agents = 4, .max_frames = 4});
     assert_non_null(r);
     assert_int_equal(replay_set_mesh(r, NULL), -1);
-    assert_int_equal(replay_add_frame(r, NULL, NULL, 0, NULL, 0, NULL), -1);
+    assert_int_equal(replay_add_frame(r, NULL, NULL, NULL, 0, NULL, 0, NULL), -1);
     // Nothing recorded: still a valid (empty) page and picture.
     char path[1024];
     out_path(path, sizeof path, "replay_empty.html");

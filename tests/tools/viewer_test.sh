@@ -56,12 +56,18 @@ timeout 120 "$chrome" "${flags[@]}" --screenshot="$work/viewer.png" "$url" \
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$url" \
     > "$work/viewer_dom.html" 2> "$work/chromium_dom.log"
 
+# Again at the last frame, coloured by time in place, one layer shown,
+# every path drawn and agent 3 selected (its trail and path).
+timeout 120 "$chrome" "${flags[@]}" --dump-dom "$url#frame=99&paused&colour=still&layer=0&paths&select=3" \
+    > "$work/viewer_dom_modes.html" 2> "$work/chromium_dom_modes.log"
+
 status=0
 # Chromium logs every console message at one level ('INFO:CONSOLE(line)
 # "message"', uncaught exceptions as "Uncaught ..."), so console.error
 # cannot be told apart: the viewer writes nothing to the console, and any
 # console line fails.
-if grep -E ":CONSOLE[:(]|Uncaught" "$work/chromium_screenshot.log" "$work/chromium_dom.log"; then
+if grep -E ":CONSOLE[:(]|Uncaught" "$work/chromium_screenshot.log" "$work/chromium_dom.log" \
+    "$work/chromium_dom_modes.log"; then
     echo "FAIL: console output or errors (above)"
     status=1
 fi
@@ -72,6 +78,31 @@ if grep -q 'data-error=' "$work/viewer_dom.html"; then
 fi
 if ! grep -q 'data-drawn="100"' "$work/viewer_dom.html"; then
     echo "FAIL: the page did not decode and draw its 100 frames (no data-drawn=\"100\" in the DOM)"
+    status=1
+fi
+# The page decoded every agent's path records (the meta's count), and the
+# modes page shows the time-in-place legend and agent 3 with its path.
+records=$(grep -o '"pathRecords":[0-9]*' "$html" | cut -d: -f2)
+if [ -z "$records" ] || ! grep -q "data-paths=\"$records\"" "$work/viewer_dom.html"; then
+    echo "FAIL: the page did not decode the $records path records (data-paths)"
+    status=1
+fi
+for want in 'data-drawn="100"' 'in place 60 s or more' 'agent 3 (id' 'on layer 0' \
+            '<option value="0">layer 0</option>'; do
+    if ! grep -qF "$want" "$work/viewer_dom_modes.html"; then
+        echo "FAIL: the page with #colour=still&layer=0&select=3 lacks: $want"
+        status=1
+    fi
+done
+# Agent 3's path as the page decoded it, against the independent reader.
+want=$(python3 "$here/replay_check.py" "$html" --print-path 3 | tail -n 1)
+if ! grep -qF "$want" "$work/viewer_dom_modes.html"; then
+    echo "FAIL: the page does not show agent 3's path as recorded: $want"
+    status=1
+fi
+if grep -q 'data-error=' "$work/viewer_dom_modes.html"; then
+    grep -o 'data-error="[^"]*"' "$work/viewer_dom_modes.html"
+    echo "FAIL: the page reported an error in the colour and layer modes"
     status=1
 fi
 if [ ! -s "$work/viewer.png" ]; then

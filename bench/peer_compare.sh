@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Wayfarer authors
+# SPDX-License-Identifier: MIT
+#
+# Side by side with recastnavigation on the same work (docs/benchmarks.md,
+# "Side by side with recastnavigation"): the same Recast demo meshes and
+# settings, the same start/end pairs (dumped by our side, kept where both
+# sides find a complete path), the same obstacle and crowd points, both
+# sides built here with the same compiler at the same -O level, the two
+# drivers run interleaved for N rounds. Nothing of recastnavigation enters
+# this repository: pass the path of a local source checkout; the script
+# compiles its sources itself with our compiler and -O level (into --work,
+# default build-peer/, which git ignores), so both sides match.
+#
+#   bench/peer_compare.sh PATH_TO_RECASTNAVIGATION [--rounds N] [--opt 2|3]
+#       [--work DIR] [--pairs N] [--nodes N] [--agents N] [--frames N]
+#       [--callgrind] [--cg-frames N] [--skip-crowd] [--clock wall|cpu]
+#
+# --clock cpu: time with each thread's CPU time instead of the wall clock
+# (a loaded machine's waits for a core left out; the 2-worker obstacle row
+# then counts the caller's thread only, so it is left out).
+# --nodes: search nodes of both sides' path queries (2048, RecastDemo's).
+# --callgrind: also instructions per query, per layer build, per cache
+# build and per crowd agent-frame (valgrind; no noise). --rounds 0 with
+# --callgrind gives the instruction counts alone.
+#
+# Without a path it prints this and exits 77 (skipped). Needs gcc/g++,
+# meson, ninja, python3; --callgrind needs valgrind.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+usage() { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; }
+
+recast=""
+rounds=5
+opt=2
+work="$repo/build-peer"
+pairs=2000
+agents=1000
+frames=300
+callgrind=0
+cg_frames=60
+nodes=2048
+clock=wall
+skip_crowd=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    --opt) opt=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --pairs) pairs=$2; shift 2 ;;
+    --agents) agents=$2; shift 2 ;;
+    --frames) frames=$2; shift 2 ;;
+    --callgrind) callgrind=1; shift ;;
+    --cg-frames) cg_frames=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
+    --clock) clock=$2; shift 2 ;;
+    --skip-crowd) skip_crowd=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    -*) echo "unknown option $1" >&2; usage; exit 2 ;;
+    *) recast=$1; shift ;;
+    esac
+done
+if [ -z "$recast" ]; then
+    usage
+    echo "no recastnavigation path given: skipped"
+    exit 77
+fi
+recast=$(cd "$recast" && pwd)
+for d in Recast Detour DetourCrowd DetourTileCache RecastDemo/Contrib/fastlz; do
+    [ -d "$recast/$d" ] || { echo "$recast/$d missing: not a recastnavigation checkout" >&2; exit 2; }
+done
+data=${WF_TESTDATA_DIR:-$repo/../shared/testdata}
+meshes="$data/recast/meshes"
+[ -f "$meshes/nav_test.obj" ] || { echo "$meshes/nav_test.obj missing: skipped"; exit 77; }
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+# --- Both sides at the same -O level, same compiler ---------------------
+cflags="-O$opt -DNDEBUG"
+echo "# building Wayfarer (meson release, -O$opt) in $work/wayfarer" >&2
+if [ ! -f "$work/wayfarer/build.ninja" ]; then
+    meson setup "$work/wayfarer" "$repo" --buildtype=release -Dtests=false >/dev/null
+fi
+# meson 1.0: buildtype wins over -Doptimization at setup; configure sets it.
+meson configure "$work/wayfarer" -Doptimization="$opt" -Db_ndebug=true >/dev/null
+ninja -C "$work/wayfarer" -j2 bench/bench_peer_wayfarer >/dev/null
+ours="$work/wayfarer/bench/bench_peer_wayfarer"
+
+echo "# building recastnavigation ($cflags, -fno-rtti -fno-exceptions as its CMake) in $work/detour" >&2
+obj="$work/detour/obj-O$opt"
+mkdir -p "$obj"
+inc=""
+for d in Recast Detour DetourCrowd DetourTileCache; do inc="$inc -I$recast/$d/Include"; done
+inc="$inc -I$recast/RecastDemo/Contrib/fastlz"
+export CXXFLAGS_PEER="$cflags -std=c++17 -fno-rtti -fno-exceptions $inc" OBJ_PEER="$obj"
+ls "$recast"/{Recast,Detour,DetourCrowd,DetourTileCache}/Source/*.cpp |
+    xargs -P 2 -I{} sh -c 'o="$OBJ_PEER/$(basename "{}" .cpp).o"; [ "$o" -nt "{}" ] || g++ $CXXFLAGS_PEER -c "{}" -o "$o"'
+gcc $cflags -c "$recast/RecastDemo/Contrib/fastlz/fastlz.c" -o "$obj/fastlz.o"
+g++ $CXXFLAGS_PEER -c "$repo/bench/peer/detour_driver.cpp" -o "$work/detour/detour_driver.o"
+g++ "$work/detour/detour_driver.o" "$obj"/*.o -o "$work/detour/detour_driver-O$opt"
+theirs="$work/detour/detour_driver-O$opt"
+commit=$(git -C "$recast" rev-parse --short=8 HEAD 2>/dev/null || echo "${RECAST_COMMIT:-unknown}")
+ourcommit=$(git -C "$repo" rev-parse --short=8 HEAD 2>/dev/null || echo unknown)
+
+# --- The same inputs for both sides ---------------------------------------
+files="$work/files"
+mkdir -p "$files"
+levels="dungeon nav_test undulating"
+for lv in $levels; do
+    o="$meshes/$lv.obj"
+    "$ours" points "$o" $((2 * pairs)) 1 "$files/$lv.points" >/dev/null
+    paste -d' ' - - <"$files/$lv.points" >"$files/$lv.candidates"
+    "$ours" filter "$o" "$files/$lv.candidates" "$files/$lv.ours" "$nodes" >/dev/null
+    "$theirs" filter "$o" "$files/$lv.ours" "$files/$lv.pairs" "$nodes" >/dev/null
+    echo "# $lv: $(wc -l <"$files/$lv.candidates") candidate pairs, $(wc -l <"$files/$lv.ours") complete on ours, $(wc -l <"$files/$lv.pairs") on both" >&2
+done
+"$ours" points "$meshes/nav_test.obj" 50 2026 "$files/obstacles.points" >/dev/null
+"$ours" points "$meshes/nav_test.obj" $((4 * agents)) 7 "$files/crowd.points" >/dev/null
+
+# --- Interleaved rounds ----------------------------------------------------
+export WF_PEER_CLOCK=$clock
+results="$work/results.jsonl"
+: >"$results"
+run() { # side label command...
+    local side=$1 label=$2
+    shift 2
+    local line
+    line=$("$@") || { echo "failed: $*" >&2; exit 1; }
+    echo "{\"round\":$r,\"label\":\"$label\",\"data\":$line}" >>"$results"
+}
+for r in $(seq 1 "$rounds"); do
+    echo "# round $r of $rounds" >&2
+    # Alternate which side goes first, so neither always runs after the other.
+    if [ $((r % 2)) -eq 1 ]; then order="ours theirs"; else order="theirs ours"; fi
+    for side in $order; do
+        bin=$ours
+        [ "$side" = theirs ] && bin=$theirs
+        for lv in $levels; do
+            run "$side" "tiles/$lv" "$bin" tiles "$meshes/$lv.obj" 5
+            run "$side" "paths/$lv" "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 5 "$nodes"
+        done
+        if [ "$side" = ours ]; then
+            run ours obstacles/1 "$ours" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 1 5
+            [ "$clock" = cpu ] || run ours obstacles/2 "$ours" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 2 5
+            [ $skip_crowd = 1 ] || run ours crowd "$ours" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$frames" 1
+        else
+            run theirs obstacles/1 "$theirs" obstacles "$meshes/nav_test.obj" "$files/obstacles.points" 5
+            [ $skip_crowd = 1 ] || run theirs crowd "$theirs" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$frames"
+        fi
+    done
+done
+
+# --- Instructions per query (callgrind: no noise) ------------------------
+export WF_PEER_CLOCK=wall
+cg="$work/callgrind.txt"
+: >"$cg"
+if [ $callgrind = 1 ]; then
+    count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+    for lv in $levels; do
+        n=$(wc -l <"$files/$lv.pairs")
+        for side in wayfarer detour; do
+            bin=$ours
+            [ "$side" = detour ] && bin=$theirs
+            a=$(count "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 1 "$nodes")
+            b=$(count "$bin" paths "$meshes/$lv.obj" "$files/$lv.pairs" 3 "$nodes")
+            echo "paths $lv $side $(((b - a) / (2 * n)))" >>"$cg"
+        done
+    done
+    # Inside the timed functions only: every layer built once (tile), the
+    # cache built once (cache; Detour: the tiles' rasterization to
+    # compressed layers, as RecastDemo's rasterizeTileLayers).
+    tcount() { valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect="$1" "${@:2}" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+    layers() { "$@" | sed -n 's/.*"layers":\([0-9]*\).*/\1/p'; }
+    for lv in $levels; do
+        o="$meshes/$lv.obj"
+        n=$(layers "$ours" tiles "$o" 1)
+        echo "tile $lv wayfarer $(($(tcount wf_tilecache_build_tile "$ours" tiles "$o" 1) / n))" >>"$cg"
+        echo "cache $lv wayfarer $(tcount wf_tilecache_build_geom "$ours" tiles "$o" 1)" >>"$cg"
+        n=$(layers "$theirs" tiles "$o" 1)
+        echo "tile $lv detour $(($(tcount '*build_layer_no_commit*' "$theirs" tiles "$o" 1) / n))" >>"$cg"
+        echo "cache $lv detour $(tcount '*rasterize_tile*' "$theirs" tiles "$o" 1)" >>"$cg"
+    done
+    # The update calls of the 50 cylinders (1 worker), add + remove, per round.
+    ob="$files/obstacles.points"
+    for side in wayfarer detour; do
+        if [ $side = wayfarer ]; then
+            a=$(tcount wf_tilecache_update "$ours" obstacles "$meshes/nav_test.obj" "$ob" 1 1)
+            b=$(tcount wf_tilecache_update "$ours" obstacles "$meshes/nav_test.obj" "$ob" 1 3)
+        else
+            a=$(tcount 'dtTileCache::update*' "$theirs" obstacles "$meshes/nav_test.obj" "$ob" 1)
+            b=$(tcount 'dtTileCache::update*' "$theirs" obstacles "$meshes/nav_test.obj" "$ob" 3)
+        fi
+        echo "obstacles nav_test $side $(((b - a) / 2))" >>"$cg"
+    done
+    # The crowd's update calls only: 30 warm-up frames + cg_frames, per agent-frame.
+    if [ $skip_crowd = 0 ]; then
+        c=$(tcount wf_crowd_update "$ours" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$cg_frames" 1)
+        echo "crowd nav_test wayfarer $((c / (agents * (cg_frames + 30))))" >>"$cg"
+        c=$(tcount 'dtCrowd::update*' "$theirs" crowd "$meshes/nav_test.obj" "$files/crowd.points" "$agents" "$cg_frames")
+        echo "crowd nav_test detour $((c / (agents * (cg_frames + 30))))" >>"$cg"
+    fi
+fi
+
+# --- Table -------------------------------------------------------------------
+python3 - "$results" "$cg" "$commit" "$ourcommit" "$opt" "$rounds" "$nodes" "$clock" <<'EOF'
+import json, statistics, sys
+res, cg, commit, ours, opt, rounds, nodes, clock = sys.argv[1:]
+rows = {}
+for line in open(res):
+    o = json.loads(line)
+    rows.setdefault((o["label"], o["data"]["side"], o["data"].get("workers")), []).append(o["data"])
+
+def fig(label, side, key, workers=None):
+    v = [d[key] for d in rows.get((label, side, workers), [])]
+    if not v:
+        return None, ""
+    return statistics.median(v), f"{min(v):.3g}-{max(v):.3g}"
+
+print(f"# recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}, {rounds} interleaved rounds, {nodes} search nodes, {clock} clock;"
+      " median of the rounds (spread min-max)")
+print("| measure | Detour | Wayfarer | ratio |")
+print("|---|--:|--:|--:|")
+def row(name, label, key, wkey=None, ours_workers=None, theirs_workers=None, fmt="{:.2f}"):
+    t, ts = fig(label, "detour", key, theirs_workers)
+    o, os_ = fig(label, "wayfarer", wkey or key, ours_workers)
+    if t is None or o is None:
+        return
+    print(f"| {name} | {fmt.format(t)} ({ts}) | {fmt.format(o)} ({os_}) | {o / t:.2f} |")
+for lv in ["dungeon", "nav_test", "undulating"]:
+    row(f"{lv}: find_path + straight path, µs (best of 5 in a run)", f"paths/{lv}", "us_best")
+    row(f"{lv}: find_path + straight path, µs (median of 5 in a run)", f"paths/{lv}", "us_median")
+for lv in ["dungeon", "nav_test", "undulating"]:
+    row(f"{lv}: cache build (layers), ms", f"tiles/{lv}", "cache_build_ms_median")
+for lv in ["dungeon", "nav_test", "undulating"]:
+    row(f"{lv}: per-layer tile build, no commit, one pass, mean µs", f"tiles/{lv}", "tile_us_mean")
+    row(f"{lv}: per-layer tile build, no commit, one pass, p95 µs", f"tiles/{lv}", "tile_us_p95")
+row("nav_test 50 cylinders add, no budget: Detour 1 thread vs ours 1 worker, ms", "obstacles/1",
+    "add_ms_median", ours_workers=1, theirs_workers=1, fmt="{:.3f}")
+t, _ = fig("obstacles/1", "detour", "add_ms_median", 1)
+o, os_ = fig("obstacles/2", "wayfarer", "add_ms_median", 2)
+if t and o:
+    print(f"| nav_test 50 cylinders add, no budget: Detour 1 thread vs ours 2 workers, ms | {t:.3f} | {o:.3f} ({os_}) | {o / t:.2f} |")
+row("nav_test 50 cylinders remove, no budget, 1 worker, ms", "obstacles/1", "remove_ms_median",
+    ours_workers=1, theirs_workers=1, fmt="{:.3f}")
+row("crowd nav_test, µs per agent-frame, 1 worker", "crowd", "us_per_agent_frame",
+    ours_workers=1, theirs_workers=1)
+row("crowd memory, bytes per agent", "crowd", "bytes_per_agent", ours_workers=1, theirs_workers=1,
+    fmt="{:.0f}")
+for side in ["detour", "wayfarer"]:
+    for lv in ["dungeon", "nav_test", "undulating"]:
+        d = rows.get((f"paths/{lv}", side, None), [{}])[0]
+        t = rows.get((f"tiles/{lv}", side, None), [{}])[0]
+        print(f"# {side} {lv}: {d.get('pairs')} pairs, corridor {d.get('corridor_mean')} polys,"
+              f" {d.get('corners_mean')} corners; {t.get('layers')} layers, {t.get('compressed_bytes')} bytes")
+    for k in ["obstacles/1", "obstacles/2", "crowd"]:
+        for w in [1, 2]:
+            d = rows.get((k, side, w))
+            if d:
+                print(f"# {side} {k}: {json.dumps(d[0])}")
+cgs = {}
+for line in open(cg):
+    what, lv, side, n = line.split()
+    cgs[(what, lv, side)] = int(n)
+if cgs:
+    print()
+    print("| callgrind, instructions | Detour | Wayfarer | ratio |")
+    print("|---|--:|--:|--:|")
+    names = {"paths": "per find_path + straight path", "tile": "per layer tile build (no commit)",
+             "cache": "cache build (layers), millions", "crowd": "crowd update per agent-frame",
+             "obstacles": "50 cylinders added and removed (update calls, 1 worker), millions"}
+    for what in ["paths", "tile", "cache", "obstacles", "crowd"]:
+        for lv in ["dungeon", "nav_test", "undulating"]:
+            t, o = cgs.get((what, lv, "detour")), cgs.get((what, lv, "wayfarer"))
+            if t is None or o is None:
+                continue
+            if what in ("cache", "obstacles"):
+                t, o = t / 1e6, o / 1e6
+            print(f"| {lv}: {names[what]} | {t:,.1f} | {o:,.1f} | {o / t:.2f} |")
+EOF
+echo "# raw results: $results" >&2
