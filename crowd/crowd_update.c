@@ -195,12 +195,12 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
 /// gives way head-on to one further along (crowd_motion.c, takes_way).
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     // An arrived agent walking back to its spot is not on its way: others
-    // holding theirs need not step aside for it (no shoving cascades). Nor
-    // is one waiting for its turn at a single-file passage: it makes way
-    // for those coming through.
+    // holding theirs need not step aside for it (no shoving cascades). One
+    // waiting for its turn at a single-file passage still is: ranked idle,
+    // a crowd waiting there was shoved together by everyone passing
+    // through it (overlaps of 0.4 m in the demo).
     uint8_t ts = c->target_state[i];
     bool on_way = wf_crowd_walking(c, i) && ts != WF_TARGET_ARRIVED &&
-                  !(c->agent_flags[i] & AGENT_WAITS_PINCH) &&
                   (wf_crowd_follows_path(c, i) || ts == WF_TARGET_VELOCITY);
     uint32_t rank = (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
                     << WF_CROWD_RANK_CLASS_SHIFT;
