@@ -6,11 +6,14 @@
 // than its diameter with walls at both ends); agents heading for the same
 // passage from different sides meet in a table, and per passage one side
 // has the way: the side already admitted (an agent of it still on its way
-// through), else the side whose agent is nearest the mouth. The others
-// wait beside the mouth, out of the way of those coming through, and go
-// when the passage is free. The table is rebuilt every update in agent
-// order; the only state carried over is each agent's AGENT_PINCH_GO flag
-// (saved with the flags), so any worker count and a restored crowd agree.
+// through and not stuck), else a side that waited its turn (stuck_time),
+// else the side whose agent is nearest the mouth. Once the other side
+// waited its turn, the side with the way admits nobody new, so the way
+// changes when its admitted agents are through. The others wait beside the
+// mouth, out of the way of those coming through. The table is rebuilt
+// every update in agent order; the only state carried over is each agent's
+// AGENT_PINCH_GO flag and stuck timer (both saved), so any worker count
+// and a restored crowd agree.
 #include <math.h>
 #include <string.h>
 
@@ -197,10 +200,13 @@ static uint32_t entry_of(wf_crowd* c, uint64_t a, uint64_t b, uint32_t* used) {
     }
 }
 
-/// Agent i (nearest distance d, admitted or not) joins the side of entry e
-/// that it comes from; a third side (a polygon with three single-file
-/// ways in) is not ordered (UINT32_MAX).
-static uint32_t join(wf_crowd_pinch_entry* e, uint64_t from, uint32_t i, float d, bool go) {
+/// Agent i (nearest distance d, admitted or not, stuck for `stuck`
+/// seconds) joins the side of entry e that it comes from; a third side (a
+/// polygon with three single-file ways in) is not ordered (UINT32_MAX).
+/// An admitted agent stuck for `turn` holds the way no more (it may be
+/// what blocks the passage); a waiting one adds to how long its side waited.
+static uint32_t join(wf_crowd_pinch_entry* e, uint64_t from, uint32_t i, float d, bool go,
+                     float stuck, float turn) {
     uint32_t s = 0;
     while (s < e->sides && e->side_from[s] != from) {
         s++;
@@ -217,23 +223,36 @@ static uint32_t join(wf_crowd_pinch_entry* e, uint64_t from, uint32_t i, float d
         e->nearest[s] = d;
         e->nearest_slot[s] = i;
     }
-    if (go && d < e->go_nearest[s]) {
+    if (go && stuck < turn && d < e->go_nearest[s]) {
         e->go_nearest[s] = d;
         e->go_slot[s] = i;
+    }
+    if (!go && stuck > e->waited[s]) {
+        e->waited[s] = stuck;
     }
     return s;
 }
 
 /// Which side of an entry has the way: an admitted side (of two, the one
-/// whose admitted agent is nearest), else the side nearest the mouth; ties
-/// go to the lower slot.
-static uint32_t holder(const wf_crowd_pinch_entry* e) {
+/// whose admitted agent is nearest), else a side that waited its turn (of
+/// two, the longer), else the side nearest the mouth; ties go to the lower
+/// slot (or side).
+static uint32_t holder(const wf_crowd_pinch_entry* e, float turn) {
     if (e->sides < 2u) {
         return 0;
     }
     bool g0 = isfinite(e->go_nearest[0]), g1 = isfinite(e->go_nearest[1]);
     if (g0 != g1) {
         return g0 ? 0u : 1u;
+    }
+    if (!g0) {
+        bool w0 = e->waited[0] >= turn, w1 = e->waited[1] >= turn;
+        if (w0 != w1) {
+            return w0 ? 0u : 1u;
+        }
+        if (w0) {
+            return e->waited[0] >= e->waited[1] ? 0u : 1u;
+        }
     }
     const float* d = g0 ? e->go_nearest : e->nearest;
     const uint32_t* slot = g0 ? e->go_slot : e->nearest_slot;
@@ -245,6 +264,7 @@ static uint32_t holder(const wf_crowd_pinch_entry* e) {
 
 void wf_crowd_order_pinches(wf_crowd* c) {
     uint32_t used = 0;
+    const float turn = c->stuck_time * WF_CROWD_PINCH_TURN_STUCK;
     // Two keys per agent: the polygon beyond the portal (agents from both
     // ends of a doorway one polygon deep meet in it) and the portal itself
     // (both sides of a doorway that is only an edge).
@@ -261,23 +281,30 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         pin->entry[0] = entry_of(c, pin->to.bits, 0, &used);
         pin->entry[1] = entry_of(c, lo, hi, &used);
         for (uint32_t k = 0; k < 2u; ++k) {
-            pin->side[k] =
-                (uint8_t)join(&c->pinch_table[pin->entry[k]], pin->from.bits, i, pin->dist, go);
+            pin->side[k] = (uint8_t)join(&c->pinch_table[pin->entry[k]], pin->from.bits, i,
+                                         pin->dist, go, c->stuck_timer[i], turn);
         }
     }
+    // Turns: once the side without the way waited `turn`, the side with it
+    // admits nobody new, and the way changes when its admitted are through.
     for (uint32_t k = 0; k < used; ++k) {
         wf_crowd_pinch_entry* e = &c->pinch_table[c->pinch_used[k]];
-        e->holder = (uint8_t)holder(e);
+        e->holder = (uint8_t)holder(e, turn);
+        e->closed = e->sides == 2u && isfinite(e->go_nearest[e->holder]) &&
+                    e->waited[e->holder ^ 1u] >= turn;
     }
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         wf_crowd_pinch* pin = &c->pinch[i];
         if (!c->active[i] || pin->from.bits == 0) {
             continue;
         }
+        bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
         bool waits = false;
         for (uint32_t k = 0; k < 2u; ++k) {
             const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[k]];
-            waits |= e->sides == 2u && pin->side[k] != 0xffu && pin->side[k] != e->holder;
+            if (e->sides == 2u && pin->side[k] != 0xffu) {
+                waits |= pin->side[k] != e->holder || (e->closed && !go);
+            }
         }
         if (waits) {
             c->agent_flags[i] = (c->agent_flags[i] & ~(uint32_t)AGENT_PINCH_GO) | AGENT_WAITS_PINCH;
