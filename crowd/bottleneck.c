@@ -105,11 +105,18 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
     }
     dir = wf_v3_scale(dir, 1.0f / len);
     float reach = c->params[i].radius * WF_CROWD_WALLED_RADII;
+    float far = reach * 1.001f + 1e-4f;
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     wf_vec3 pos = c->pos[i];
     bool left = false, right = false;
     for (uint32_t k = 0; k < c->wall_count[i] && !(left && right); ++k) {
         wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
+        // Most walls gathered lie well beyond reach: their bounds tell
+        // (with a margin, so the exact test below decides every close call).
+        if (fminf(a.x, b.x) > pos.x + far || fmaxf(a.x, b.x) < pos.x - far ||
+            fminf(a.z, b.z) > pos.z + far || fmaxf(a.z, b.z) < pos.z - far) {
+            continue;
+        }
         if (wf_segment_distance_sq_2d(pos, a, b) > reach * reach) {
             continue;
         }
