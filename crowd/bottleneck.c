@@ -307,8 +307,10 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         }
         bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
         bool waits = false;
+        pin->both_ways = false;
         for (uint32_t k = 0; k < 2u; ++k) {
             const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[k]];
+            pin->both_ways |= e->sides == 2u;
             if (e->sides == 2u && pin->side[k] != 0xffu) {
                 waits |= pin->side[k] != e->holder || (e->closed && !go);
             }

@@ -52,6 +52,7 @@ typedef struct wf_crowd_pinch {
     float dist;
     uint32_t entry[2];
     uint8_t side[2];
+    bool both_ways; ///< agents come to it from both sides this update
 } wf_crowd_pinch;
 
 /// A passage in the per-update table (bottleneck.c): up to two sides (the

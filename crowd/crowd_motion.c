@@ -321,8 +321,12 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             desired_vel = wf_v3_scale(dir, speed);
             wf_vec3 way = c->intent[i];
             float way_len = wf_v2_length(way);
+            // Keep right and give way: at a passage that agents come to
+            // from both sides, or between close walls. One-way traffic
+            // through a door needs neither (it only slowed the jam there).
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
-                way_len > 1e-6f && (c->pinch[i].from.bits != 0 || c->walled[i])) {
+                way_len > 1e-6f &&
+                ((c->pinch[i].from.bits != 0 && c->pinch[i].both_ways) || c->walled[i])) {
                 desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
             }
         }
