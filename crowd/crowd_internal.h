@@ -39,7 +39,35 @@ enum {
     AGENT_CONTINUE_BLOCKED = 1u << 12, ///< blocked, but moves on along what is valid
     AGENT_STOPPED_SHORT = 1u << 13,    ///< arrived short of its target (it was taken)
     AGENT_RETURNING = 1u << 14,        ///< arrived, pushed off its spot, stuck: others make way
+    AGENT_PINCH_GO = 1u << 15,         ///< admitted to the single-file passage ahead
+    AGENT_WAITS_PINCH = 1u << 16,      ///< the passage ahead is the other side's: wait
 };
+
+/// The first single-file passage ahead of an agent (bottleneck.c): the
+/// portal from polygon `from` to `to`, its midpoint, the unit direction
+/// across it (from -> to) and the agent's distance to the midpoint; the
+/// table entries and sides it joined. from.bits == 0: none.
+typedef struct wf_crowd_pinch {
+    wf_poly_ref from, to;
+    wf_vec3 mid, axis;
+    float dist;
+    uint32_t entry[2];
+    uint8_t side[2];
+    bool both_ways; ///< agents come to it from both sides this update
+} wf_crowd_pinch;
+
+/// A passage in the per-update table (bottleneck.c): up to two sides (the
+/// polygon each comes from), per side its agent nearest the mouth and its
+/// admitted agent nearest it (infinite: none), and the side with the way.
+typedef struct wf_crowd_pinch_entry {
+    uint64_t key_a, key_b; ///< key_a 0: free
+    uint64_t side_from[2];
+    float nearest[2], go_nearest[2];
+    uint32_t nearest_slot[2], go_slot[2];
+    float waited[2]; ///< longest a waiting agent of the side has stood (its stuck timer)
+    uint8_t sides, holder;
+    bool closed; ///< the holder admits nobody new: the other side waited its turn
+} wf_crowd_pinch_entry;
 
 /// What the last finished search gave (for the result callback).
 typedef struct wf_crowd_result {
@@ -103,6 +131,7 @@ struct wf_crowd {
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
+    uint32_t pinch_capacity;    ///< passage table (bottleneck.c): twice crowding_capacity
 
     // Debug watch (crowd_debug.c): one agent's avoidance candidates, into a
     // buffer sized at create for the largest preset.

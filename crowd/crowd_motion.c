@@ -156,6 +156,114 @@ static wf_vec3 clamp_length_2d(wf_vec3 v, float max) {
     return v;
 }
 
+/// True when i or j is heading for a single-file passage, or either walks
+/// between walls close on both sides (bottleneck.c): there the fixed
+/// head-on rule and the head-on give-way apply; elsewhere the rule by
+/// progress once stuck, which costs open ground less.
+static bool near_pinch(const wf_crowd* c, uint32_t i, uint32_t j) {
+    return c->pinch[i].from.bits != 0 || c->pinch[j].from.bits != 0 ||
+           (c->walled[i] || c->walled[j]);
+}
+
+/// True when neighbour j has the right of way over agent i: i then avoids
+/// where j wants to go, not where it goes now, and makes way before j gets
+/// there. j has it with a higher class, or when the two walk head-on into
+/// each other and either near a single-file passage j walks more along a
+/// fixed axis (whole streams keep or yield the way together), or elsewhere,
+/// once i is stuck, j is further along its way. Agents in contact are left
+/// to the contact rules.
+static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
+    uint32_t ci = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
+    uint32_t cj = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+    if (cj != ci) {
+        return cj > ci;
+    }
+    wf_vec3 d = wf_v3_sub(c->pos[i], c->pos[j]);
+    float rsum = c->params[i].radius + c->params[j].radius;
+    wf_vec3 a = c->intent[i], b = c->intent[j];
+    bool towards = d.x * d.x + d.z * d.z > rsum * rsum && b.x * d.x + b.z * d.z > 0.0f;
+    if (!towards) {
+        return false;
+    }
+    bool pinch = near_pinch(c, i, j);
+    if (!pinch && (c->rank[j] <= c->rank[i] || c->stuck_timer[i] < WF_CROWD_HEAD_ON_STUCK)) {
+        return false;
+    }
+    // Head-on: the two want opposite ways (more than 120 degrees apart);
+    // merging into one stream is not head-on.
+    float ab = a.x * b.x + a.z * b.z;
+    bool head_on = ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
+    if (!head_on || !pinch) {
+        return head_on;
+    }
+    float w = (b.x - a.x) * WF_CROWD_WAY_AXIS_X + (b.z - a.z) * WF_CROWD_WAY_AXIS_Z;
+    return w > 0.0f || (w == 0.0f && j < i);
+}
+
+/// Head-on traffic: the nearest agent ahead in i's lane (within
+/// WF_CROWD_HEAD_ON_RADII, closer sideways than WF_CROWD_LANE_RADII) that
+/// walks towards it. Both keep right, so two lanes pass; the one without
+/// the way (takes_way) also stops going forward and steps aside: at a
+/// single-file door it waits beside the mouth while the other stream
+/// comes through, instead of the two sides meeting in it.
+static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_vec3 desired) {
+    const wf_agent_params* p = &c->params[i];
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
+    wf_vec3 a = c->intent[i];
+    float reach = p->radius * WF_CROWD_HEAD_ON_RADII;
+    float nearest = reach;
+    uint32_t found = UINT32_MAX;
+    bool waits = false;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = neighbours[k];
+        wf_vec3 b = c->intent[j];
+        float ab = a.x * b.x + a.z * b.z;
+        if (!(ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z))) {
+            continue;
+        }
+        float dx = c->pos[j].x - c->pos[i].x, dz = c->pos[j].z - c->pos[i].z;
+        float ahead = dx * dir.x + dz * dir.z;
+        float lateral = fabsf(dx * dir.z - dz * dir.x);
+        float rsum = p->radius + c->params[j].radius;
+        if (ahead <= 0.0f || ahead >= nearest || lateral >= rsum * WF_CROWD_WAIT_LANE_RADII) {
+            continue;
+        }
+        if (lateral >= rsum * WF_CROWD_LANE_RADII) {
+            // Beside the other's lane: one without the way waits there
+            // (goes no further forward) rather than cut in.
+            if (!waits && takes_way(c, i, j)) {
+                waits = true;
+            }
+            continue;
+        }
+        nearest = ahead;
+        found = j;
+    }
+    if (found == UINT32_MAX) {
+        if (waits) {
+            float fwd = desired.x * dir.x + desired.z * dir.z;
+            if (fwd > 0.0f) {
+                desired = wf_v3_sub(desired, wf_v3_scale(dir, fwd));
+            }
+        }
+        return desired;
+    }
+    float near = 1.0f - nearest / reach;
+    wf_vec3 right = wf_v3(-dir.z, 0.0f, dir.x);
+    wf_vec3 out = desired;
+    if (takes_way(c, i, found)) {
+        // Aside, and back out of a passage too narrow to step aside in
+        // while the other is near.
+        float gap = (p->radius + c->params[found].radius) * WF_CROWD_WAIT_GAP_RADII;
+        float back = nearest < gap ? (gap - nearest) / gap : 0.0f;
+        out = wf_v3_scale(right, p->max_speed * WF_CROWD_STEP_ASIDE * near);
+        out = wf_v3_add(out, wf_v3_scale(dir, -p->max_speed * WF_CROWD_STEP_BACK * back));
+    } else {
+        out = wf_v3_add(out, wf_v3_scale(right, p->max_speed * WF_CROWD_KEEP_RIGHT * near));
+    }
+    return out;
+}
+
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -175,6 +283,8 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                    wf_v2_distance(pos, c->corridor[i].target) <=
                        p->radius * WF_CROWD_ARRIVAL_RADII) {
             // On its spot: it stands (pushed off it, it steers back below).
+        } else if (c->agent_flags[i] & AGENT_WAITS_PINCH) {
+            desired_vel = wf_crowd_pinch_wait_velocity(c, i); // the other side's turn
         } else if (wf_crowd_follows_path(c, i) && n > 0 &&
                    !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
             const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
@@ -209,6 +319,16 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 }
             }
             desired_vel = wf_v3_scale(dir, speed);
+            wf_vec3 way = c->intent[i];
+            float way_len = wf_v2_length(way);
+            // Keep right and give way: at a passage that agents come to
+            // from both sides, or between close walls. One-way traffic
+            // through a door needs neither (it only slowed the jam there).
+            if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
+                way_len > 1e-6f &&
+                ((c->pinch[i].from.bits != 0 && c->pinch[i].both_ways) || c->walled[i])) {
+                desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
+            }
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&
             c->neighbour_count[i] > 0) {
@@ -251,34 +371,6 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         desired_vel = wf_movers_steer(c, i, desired_vel, wf_crowd_follows_path(c, i));
         c->desired_vel[i] = desired_vel;
     }
-}
-
-/// True when neighbour j has the right of way over agent i: i then avoids
-/// where j wants to go, not where it goes now, and makes way before j gets
-/// there. j has it with a higher class, or, once i is stuck, when the two
-/// walk head-on into each other and j is further along its way (at a door,
-/// the one already through it). Agents in contact are left to the contact
-/// rules.
-static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
-    uint32_t ci = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
-    uint32_t cj = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
-    if (cj != ci) {
-        return cj > ci;
-    }
-    wf_vec3 d = wf_v3_sub(c->pos[i], c->pos[j]);
-    float rsum = c->params[i].radius + c->params[j].radius;
-    wf_vec3 a = c->intent[i], b = c->intent[j];
-    bool towards = d.x * d.x + d.z * d.z > rsum * rsum && b.x * d.x + b.z * d.z > 0.0f;
-    if (!towards) {
-        return false;
-    }
-    if (c->rank[j] <= c->rank[i] || c->stuck_timer[i] < WF_CROWD_HEAD_ON_STUCK) {
-        return false;
-    }
-    // Head-on: the two want opposite ways (more than 120 degrees apart);
-    // merging into one stream is not head-on.
-    float ab = a.x * b.x + a.z * b.z;
-    return ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
 }
 
 /// Two agents holding spots that (nearly) fit side by side, both near

@@ -64,6 +64,12 @@ void wf_crowd_replay_searches(wf_crowd* c);
 /// position and velocity, which no step of the pass writes.
 void wf_crowd_decide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_start_offmesh(wf_crowd* c);
+/// Single-file passages (bottleneck.c): each agent's passage ahead
+/// (parallel), then who has the way at each (serial, agent order), and the
+/// velocity of an agent waiting for its turn.
+void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+void wf_crowd_order_pinches(wf_crowd* c);
+wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i);
 void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);

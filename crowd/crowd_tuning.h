@@ -41,13 +41,59 @@
 #define WF_CROWD_RANK_CLASS_SHIFT 23u
 /// Steps per metre of path left in a rank: finer than agents are apart.
 #define WF_CROWD_RANK_STEPS_PER_METRE 64.0f
-/// Seconds stuck before an agent gives way head-on to one further along: an
-/// agent not stuck keeps its right of way, so at a door only a real jam
-/// makes the one behind clear the mouth (docs/crowd.md, right of way).
+/// Away from single-file passages: seconds stuck before an agent gives way
+/// head-on to one further along; an agent not stuck keeps its right of way
+/// (docs/crowd.md, right of way).
 #define WF_CROWD_HEAD_ON_STUCK 1.0f
+/// Near a single-file passage, head-on, the agent walking along this axis
+/// (more than the other does) has the way: a fixed rule, so a whole stream
+/// keeps it against the other.
+#define WF_CROWD_WAY_AXIS_X 0.4472136f
+#define WF_CROWD_WAY_AXIS_Z 0.8944272f
+/// Near a passage, head-on traffic within this many radii ahead is given way
+/// to (crowd_motion.c).
+#define WF_CROWD_HEAD_ON_RADII 8.0f
+/// ... when it is closer sideways than this share of the two radii's sum.
+#define WF_CROWD_LANE_RADII 1.5f
+/// ... and waits (goes no further forward) within this share of it.
+#define WF_CROWD_WAIT_LANE_RADII 3.0f
+/// Sideways speed (share of max speed) of keeping right for oncoming traffic.
+#define WF_CROWD_KEEP_RIGHT 0.5f
+/// Sideways speed (share of max speed) of an agent making way head-on.
+#define WF_CROWD_STEP_ASIDE 0.5f
+/// An agent making way head-on stands this many times the two radii's sum
+/// ahead of the other, and backs off when it comes nearer...
+#define WF_CROWD_WAIT_GAP_RADII 2.0f
+/// ... at up to this share of its max speed.
+#define WF_CROWD_STEP_BACK 1.0f
 /// The stuck timer runs on through the first stuck replan, so the agent is
 /// blocked one more stuck_time after it (2 x stuck_time in all).
 #define WF_CROWD_REPLANNED_STUCK_FACTOR 2.0f
+
+/* ---------------------------------------------------------------------------
+ * Single-file passages (bottleneck.c)
+ */
+
+/// Walls within this many radii on both sides of an agent's way make a
+/// narrow lane (a 3 m corridor for 0.6 m agents), where the passage
+/// head-on rule holds too (crowd_motion.c).
+#define WF_CROWD_WALLED_RADII 4.0f
+/// Corridor portals looked at for a passage ahead.
+#define WF_CROWD_PINCH_SCAN 8u
+/// A passage counts while its mouth is within this many radii: far enough
+/// that the waiting side stops before it meets the other in the mouth.
+#define WF_CROWD_PINCH_REACH_RADII 12.0f
+/// Agents waiting for the other side keep clear of the area in front of
+/// the mouth, out to this many radii either side of the passage's axis ...
+#define WF_CROWD_PINCH_CLEAR_SIDE_RADII 3.0f
+/// ... and this many radii back from the mouth (where the jambs begin).
+#define WF_CROWD_PINCH_CLEAR_BACK_RADII 3.0f
+/// A side that waited this many stuck times gets the way next: the side
+/// holding it admits nobody new (short enough that nobody stands long
+/// without an event, long enough for a stream to pass in one turn).
+#define WF_CROWD_PINCH_TURN_STUCK 1.0f
+/// Speed (share of max speed) at which a waiting agent clears that area.
+#define WF_CROWD_PINCH_STEP_ASIDE 0.5f
 
 /* ---------------------------------------------------------------------------
  * Movement (crowd_motion.c)

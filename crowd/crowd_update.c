@@ -219,12 +219,17 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
 /// Who yields to whom this update. The top bits (the class, above
 /// WF_CROWD_RANK_CLASS_SHIFT): the game's priority, then agents on their
 /// way before idle ones (arrived, waiting, stopped), which step aside as
-/// people do (and walk back afterwards, if they hold a spot). The low bits order agents on their
-/// way by how little of it is left (the corners ahead, then straight on).
+/// people do (and walk back afterwards, if they hold a spot). The low bits
+/// order agents on their way by how little of it is left (the corners
+/// ahead, then straight on): away from single-file passages, a stuck agent
+/// gives way head-on to one further along (crowd_motion.c, takes_way).
 static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     // An arrived agent walking back to its spot is not on its way: others
     // holding theirs need not step aside for it (no shoving cascades).
     // One stuck on its way back (AGENT_RETURNING) is let through.
+    // One waiting for its turn at a single-file passage is still on its
+    // way: ranked idle, a crowd waiting there was shoved together by
+    // everyone passing through it (overlaps of 0.4 m in the demo).
     uint8_t ts = c->target_state[i];
     bool returning = (c->agent_flags[i] & AGENT_RETURNING) != 0;
     bool on_way = wf_crowd_walking(c, i) && (ts != WF_TARGET_ARRIVED || returning) &&
@@ -322,7 +327,10 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     profile.topology_optimizations = topo;
     ctx.list = NULL;
 
+    run_phase(c, WF_CROWD_PHASE_CORNERS, n, WF_CROWD_BLOCK_LIGHT, wf_crowd_find_pinches_fn, &ctx);
     t0 = wf_clock_us();
+    wf_crowd_order_pinches(c);
+    t0 = serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
     uint8_t* in_grid = (uint8_t*)c->scratch_agents; // free again: n bytes fit
     for (uint32_t i = 0; i < n; ++i) {
         in_grid[i] = wf_crowd_walking(c, i);

@@ -1,0 +1,367 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Single-file passages (bottlenecks): a doorway narrower on the navmesh
+// than two agents side by side is crossed one direction at a time. Each
+// agent finds the first such portal ahead on its corridor (a portal shorter
+// than its diameter with walls at both ends); agents heading for the same
+// passage from different sides meet in a table, and per passage one side
+// has the way: the side already admitted (an agent of it still on its way
+// through and not stuck), else a side that waited its turn (stuck_time),
+// else the side whose agent is nearest the mouth. Once the other side
+// waited its turn, the side with the way admits nobody new, so the way
+// changes when its admitted agents are through. The others wait beside the
+// mouth, out of the way of those coming through. The table is rebuilt
+// every update in agent order; the only state carried over is each agent's
+// AGENT_PINCH_GO flag and stuck timer (both saved), so any worker count
+// and a restored crowd agree.
+#include <math.h>
+#include <string.h>
+
+#include "crowd/crowd_phases.h"
+
+/// Index of the edge of `edges` linked to polygon `to`; -1 when none.
+static int edge_to(const wf_poly_edge* edges, uint32_t count, wf_poly_ref to) {
+    for (uint32_t e = 0; e < count; ++e) {
+        if (edges[e].neighbour.bits == to.bits) {
+            return (int)e;
+        }
+    }
+    return -1;
+}
+
+/// The first single-file portal among the first WF_CROWD_PINCH_SCAN of
+/// agent i's corridor; false when none. It depends on the corridor's
+/// polygons and the mesh only, so it is kept until they change. A portal counts when it is shorter than the agent's
+/// diameter and both its ends touch a wall (an edge of either polygon
+/// with nothing across), so a short edge inside open floor does not.
+static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_pinch* out) {
+    const wf_corridor* cor = &c->corridor[i];
+    float diameter = c->params[i].radius * 2.0f;
+    uint32_t last = cor->count < WF_CROWD_PINCH_SCAN + 1u ? cor->count : WF_CROWD_PINCH_SCAN + 1u;
+    wf_poly_edge ea[WF_MAX_VERTS_PER_POLY], eb[WF_MAX_VERTS_PER_POLY];
+    uint32_t na = 0, nb = 0;
+    if (last < 2u ||
+        wf_mesh_get_poly_edges(c->mesh, cor->polys[0], ea, WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
+        return false;
+    }
+    for (uint32_t k = 0; k + 1u < last; ++k) {
+        wf_poly_ref ra = cor->polys[k], rb = cor->polys[k + 1u];
+        if (k > 0) {
+            memcpy(ea, eb, sizeof ea);
+            na = nb;
+        }
+        if (wf_mesh_get_poly_edges(c->mesh, rb, eb, WF_MAX_VERTS_PER_POLY, &nb) != WF_OK) {
+            return false; // an off-mesh link, or stale
+        }
+        int ia = edge_to(ea, na, rb), ib = edge_to(eb, nb, ra);
+        if (ia < 0 || ib < 0) {
+            continue;
+        }
+        // a's edge runs v0 -> v1 (counter-clockwise); b's shared edge v1 -> v0.
+        wf_vec3 v0 = ea[ia].start, v1 = ea[ia].end;
+        wf_vec3 mid = wf_v3_scale(wf_v3_add(v0, v1), 0.5f);
+        if (wf_v2_distance(v0, v1) >= diameter) {
+            continue;
+        }
+        uint32_t ua = (uint32_t)ia, ub = (uint32_t)ib;
+        bool wall0 =
+            ea[(ua + na - 1u) % na].kind == WF_EDGE_WALL || eb[(ub + 1u) % nb].kind == WF_EDGE_WALL;
+        bool wall1 =
+            ea[(ua + 1u) % na].kind == WF_EDGE_WALL || eb[(ub + nb - 1u) % nb].kind == WF_EDGE_WALL;
+        if (!wall0 || !wall1) {
+            continue;
+        }
+        // Across the portal, pointing away from a's centre (into b).
+        wf_vec3 axis = wf_v3(v1.z - v0.z, 0.0f, -(v1.x - v0.x));
+        float len = wf_v2_length(axis);
+        if (len < 1e-6f) {
+            continue;
+        }
+        wf_vec3 centre = wf_v3(0, 0, 0);
+        for (uint32_t e = 0; e < na; ++e) {
+            centre = wf_v3_add(centre, ea[e].start);
+        }
+        centre = wf_v3_scale(centre, 1.0f / (float)na);
+        if ((mid.x - centre.x) * axis.x + (mid.z - centre.z) * axis.z < 0.0f) {
+            len = -len;
+        }
+        out->from = ra;
+        out->to = rb;
+        out->mid = mid;
+        out->axis = wf_v3_scale(axis, 1.0f / len);
+        return true;
+    }
+    return false;
+}
+
+/// True when agent i has walls (from its last boundary) within
+/// WF_CROWD_WALLED_RADII on both sides of the way it wants to go: a lane
+/// too narrow to pass in freely, where the head-on rule for passages holds.
+static bool walled_in(const wf_crowd* c, uint32_t i) {
+    wf_vec3 dir = c->desired_vel[i];
+    float len = wf_v2_length(dir);
+    if (!(len > 1e-6f)) {
+        return false;
+    }
+    dir = wf_v3_scale(dir, 1.0f / len);
+    float reach = c->params[i].radius * WF_CROWD_WALLED_RADII;
+    float far = reach * 1.001f + 1e-4f;
+    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
+    wf_vec3 pos = c->pos[i];
+    bool left = false, right = false;
+    for (uint32_t k = 0; k < c->wall_count[i] && !(left && right); ++k) {
+        wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
+        // Most walls gathered lie well beyond reach: their bounds tell
+        // (with a margin, so the exact test below decides every close call).
+        if (fminf(a.x, b.x) > pos.x + far || fmaxf(a.x, b.x) < pos.x - far ||
+            fminf(a.z, b.z) > pos.z + far || fmaxf(a.z, b.z) < pos.z - far) {
+            continue;
+        }
+        if (wf_segment_distance_sq_2d(pos, a, b) > reach * reach) {
+            continue;
+        }
+        // The segment's nearest point, to tell beside from ahead.
+        float ex = b.x - a.x, ez = b.z - a.z;
+        float ee = ex * ex + ez * ez;
+        float t = ee > 0.0f ? ((pos.x - a.x) * ex + (pos.z - a.z) * ez) / ee : 0.0f;
+        t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+        float vx = a.x + ex * t - pos.x, vz = a.z + ez * t - pos.z;
+        float side = dir.x * vz - dir.z * vx;
+        if (fabsf(side) <= fabsf(dir.x * vx + dir.z * vz)) {
+            continue; // ahead or behind, not beside
+        }
+        left |= side < 0.0f;
+        right |= side > 0.0f;
+    }
+    return left && right;
+}
+
+void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    (void)worker;
+    const uint32_t keep = WF_CROWD_PINCH_SCAN + 1u;
+    for (uint32_t i = begin; i < end; ++i) {
+        wf_crowd_pinch* pin = &c->pinch[i];
+        pin->from.bits = 0;
+        c->walled[i] = 0;
+        uint8_t ts = c->target_state[i];
+        if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || ts == WF_TARGET_ARRIVED ||
+            ts == WF_TARGET_REQUESTED) {
+            continue;
+        }
+        // The search looks at the corridor's first polygons only: its
+        // result is kept (a pure function of them, so a crowd restored
+        // without it finds the same) until they change.
+        c->walled[i] = walled_in(c, i) ? 1u : 0u;
+        const wf_corridor* cor = &c->corridor[i];
+        uint32_t n = cor->count < keep ? cor->count : keep;
+        wf_poly_ref* seen = c->pinch_seen + (size_t)i * keep;
+        wf_crowd_pinch* found = &c->pinch_found[i];
+        if (c->pinch_seen_count[i] != n || memcmp(seen, cor->polys, sizeof(wf_poly_ref) * n) != 0) {
+            memcpy(seen, cor->polys, sizeof(wf_poly_ref) * n);
+            c->pinch_seen_count[i] = (uint8_t)n;
+            if (!find_pinch(c, i, found)) {
+                found->from.bits = 0;
+            }
+        }
+        if (found->from.bits == 0) {
+            continue;
+        }
+        float dist = wf_v2_distance(c->pos[i], found->mid);
+        if (dist <= c->params[i].radius * WF_CROWD_PINCH_REACH_RADII) {
+            *pin = *found;
+            pin->dist = dist;
+        }
+    }
+}
+
+static uint32_t slot_of(uint64_t a, uint64_t b, uint32_t mask) {
+    uint64_t bits = a * 0x9e3779b97f4a7c15ull ^ b;
+    bits ^= bits >> 33;
+    bits *= 0xff51afd7ed558ccdull; // a 64-bit mix (MurmurHash3's finaliser)
+    bits ^= bits >> 33;
+    return (uint32_t)bits & mask;
+}
+
+/// The table entry of a passage key (inserted when new).
+static uint32_t entry_of(wf_crowd* c, uint64_t a, uint64_t b, uint32_t* used) {
+    uint32_t mask = c->pinch_capacity - 1u;
+    uint32_t at = slot_of(a, b, mask);
+    for (;;) {
+        wf_crowd_pinch_entry* e = &c->pinch_table[at];
+        if (e->key_a == 0) {
+            memset(e, 0, sizeof *e);
+            e->key_a = a;
+            e->key_b = b;
+            for (uint32_t s = 0; s < 2u; ++s) {
+                e->nearest[s] = e->go_nearest[s] = INFINITY;
+            }
+            c->pinch_used[(*used)++] = at;
+            return at;
+        }
+        if (e->key_a == a && e->key_b == b) {
+            return at;
+        }
+        at = (at + 1u) & mask;
+    }
+}
+
+/// Agent i (nearest distance d, admitted or not, stuck for `stuck`
+/// seconds) joins the side of entry e that it comes from; a third side (a
+/// polygon with three single-file ways in) is not ordered (UINT32_MAX).
+/// An admitted agent stuck for `turn` holds the way no more (it may be
+/// what blocks the passage); a waiting one adds to how long its side waited.
+static uint32_t join(wf_crowd_pinch_entry* e, uint64_t from, uint32_t i, float d, bool go,
+                     float stuck, float turn) {
+    uint32_t s = 0;
+    while (s < e->sides && e->side_from[s] != from) {
+        s++;
+    }
+    if (s == e->sides) {
+        if (s == 2u) {
+            return UINT32_MAX;
+        }
+        e->side_from[s] = from;
+        e->sides++;
+    }
+    // Agents come in slot order: on equal distances the lower slot stays.
+    if (d < e->nearest[s]) {
+        e->nearest[s] = d;
+        e->nearest_slot[s] = i;
+    }
+    if (go && stuck < turn && d < e->go_nearest[s]) {
+        e->go_nearest[s] = d;
+        e->go_slot[s] = i;
+    }
+    if (!go && stuck > e->waited[s]) {
+        e->waited[s] = stuck;
+    }
+    return s;
+}
+
+/// Which side of an entry has the way: an admitted side (of two, the one
+/// whose admitted agent is nearest), else a side that waited its turn (of
+/// two, the longer), else the side nearest the mouth; ties go to the lower
+/// slot (or side).
+static uint32_t holder(const wf_crowd_pinch_entry* e, float turn) {
+    if (e->sides < 2u) {
+        return 0;
+    }
+    bool g0 = isfinite(e->go_nearest[0]), g1 = isfinite(e->go_nearest[1]);
+    if (g0 != g1) {
+        return g0 ? 0u : 1u;
+    }
+    if (!g0) {
+        bool w0 = e->waited[0] >= turn, w1 = e->waited[1] >= turn;
+        if (w0 != w1) {
+            return w0 ? 0u : 1u;
+        }
+        if (w0) {
+            return e->waited[0] >= e->waited[1] ? 0u : 1u;
+        }
+    }
+    const float* d = g0 ? e->go_nearest : e->nearest;
+    const uint32_t* slot = g0 ? e->go_slot : e->nearest_slot;
+    if (d[0] != d[1]) {
+        return d[0] < d[1] ? 0u : 1u;
+    }
+    return slot[0] < slot[1] ? 0u : 1u;
+}
+
+void wf_crowd_order_pinches(wf_crowd* c) {
+    uint32_t used = 0;
+    const float turn = c->stuck_time * WF_CROWD_PINCH_TURN_STUCK;
+    // Two keys per agent: the polygon beyond the portal (agents from both
+    // ends of a doorway one polygon deep meet in it) and the portal itself
+    // (both sides of a doorway that is only an edge).
+    for (uint32_t i = 0; i < c->max_agents; ++i) {
+        c->agent_flags[i] &= ~(uint32_t)AGENT_WAITS_PINCH;
+        wf_crowd_pinch* pin = &c->pinch[i];
+        if (!c->active[i] || pin->from.bits == 0) {
+            c->agent_flags[i] &= ~(uint32_t)AGENT_PINCH_GO;
+            continue;
+        }
+        bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
+        uint64_t lo = pin->from.bits < pin->to.bits ? pin->from.bits : pin->to.bits;
+        uint64_t hi = pin->from.bits < pin->to.bits ? pin->to.bits : pin->from.bits;
+        pin->entry[0] = entry_of(c, pin->to.bits, 0, &used);
+        pin->entry[1] = entry_of(c, lo, hi, &used);
+        for (uint32_t k = 0; k < 2u; ++k) {
+            pin->side[k] = (uint8_t)join(&c->pinch_table[pin->entry[k]], pin->from.bits, i,
+                                         pin->dist, go, c->stuck_timer[i], turn);
+        }
+    }
+    // Turns: once the side without the way waited `turn`, the side with it
+    // admits nobody new, and the way changes when its admitted are through.
+    for (uint32_t k = 0; k < used; ++k) {
+        wf_crowd_pinch_entry* e = &c->pinch_table[c->pinch_used[k]];
+        e->holder = (uint8_t)holder(e, turn);
+        e->closed = e->sides == 2u && isfinite(e->go_nearest[e->holder]) &&
+                    e->waited[e->holder ^ 1u] >= turn;
+    }
+    for (uint32_t i = 0; i < c->max_agents; ++i) {
+        wf_crowd_pinch* pin = &c->pinch[i];
+        if (!c->active[i] || pin->from.bits == 0) {
+            continue;
+        }
+        bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
+        bool waits = false;
+        pin->both_ways = false;
+        for (uint32_t k = 0; k < 2u; ++k) {
+            const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[k]];
+            pin->both_ways |= e->sides == 2u;
+            if (e->sides == 2u && pin->side[k] != 0xffu) {
+                waits |= pin->side[k] != e->holder || (e->closed && !go);
+            }
+        }
+        if (waits) {
+            c->agent_flags[i] = (c->agent_flags[i] & ~(uint32_t)AGENT_PINCH_GO) | AGENT_WAITS_PINCH;
+        } else {
+            c->agent_flags[i] |= AGENT_PINCH_GO;
+        }
+    }
+    for (uint32_t k = 0; k < used; ++k) {
+        c->pinch_table[c->pinch_used[k]].key_a = 0;
+    }
+}
+
+wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i) {
+    const wf_crowd_pinch* pin = &c->pinch[i];
+    const wf_agent_params* p = &c->params[i];
+    // The waiting spot: back from the mouth and to the agent's right of the
+    // passage's axis, out of the way of those coming through.
+    wf_vec3 right = wf_v3(-pin->axis.z, 0.0f, pin->axis.x);
+    // The portal may lie anywhere along a deep doorway: its mouth on this
+    // side is where the walls along the axis (the jambs) begin.
+    float mouth = 0.0f;
+    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
+    for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
+        wf_vec3 a = wf_v3_sub(walls[2u * k], pin->mid), b = wf_v3_sub(walls[2u * k + 1u], pin->mid);
+        float ta = a.x * pin->axis.x + a.z * pin->axis.z,
+              tb = b.x * pin->axis.x + b.z * pin->axis.z;
+        float sa = a.x * right.x + a.z * right.z, sb = b.x * right.x + b.z * right.z;
+        float len = wf_v2_distance(walls[2u * k], walls[2u * k + 1u]);
+        // Along the axis (within about 25 degrees) and beside the portal.
+        bool along = fabsf(tb - ta) > 0.9f * len && len > 1e-4f;
+        bool beside = fabsf(sa) < p->radius * 2.0f && fabsf(sb) < p->radius * 2.0f;
+        if (along && beside) {
+            mouth = fminf(mouth, fminf(ta, tb));
+        }
+    }
+    // Waiting agents stand where they are, except in front of the mouth
+    // (the way out for the other side): from there they step aside, to the
+    // side they are on, and back.
+    wf_vec3 rel = wf_v3_sub(c->pos[i], pin->mid);
+    float t = rel.x * pin->axis.x + rel.z * pin->axis.z - mouth;
+    float side = rel.x * right.x + rel.z * right.z;
+    float clear_side = p->radius * WF_CROWD_PINCH_CLEAR_SIDE_RADII;
+    float clear_back = p->radius * WF_CROWD_PINCH_CLEAR_BACK_RADII;
+    if (t < -clear_back || fabsf(side) >= clear_side) {
+        return wf_v3(0, 0, 0);
+    }
+    float sign = side < 0.0f ? -1.0f : 1.0f;
+    float out = (clear_side - fabsf(side)) / clear_side; // 1 on the axis, 0 at the edge
+    wf_vec3 v = wf_v3_scale(right, sign * p->max_speed * WF_CROWD_PINCH_STEP_ASIDE);
+    return wf_v3_add(v, wf_v3_scale(pin->axis, -p->max_speed * WF_CROWD_PINCH_STEP_ASIDE * out));
+}
