@@ -653,6 +653,22 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                                       &window_right, &cut_left, &cut_right);
         if (side != 0) {
             // Wholly beyond a side: the way bends round that side's vertex.
+            // Every way through the portal then goes apex -> corner ->
+            // (more bends) -> entry point -> goal, so the corner gives a
+            // lower bound on its total: a neighbour already reached for
+            // no more keeps its way, without the replay (the relax test
+            // below would turn this one down; on hilly meshes of small
+            // polygons most expansions have such a sideways neighbour).
+            if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
+                wf_vec3 corner = side < 0 ? cur_wedge.left : cur_wedge.right;
+                float k_min = fminf(k_here, g->h_scale);
+                float bent = (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
+                              goal_distance(g, corner) * k_min) *
+                             0.99999f;
+                if (n->total <= bent) {
+                    continue;
+                }
+            }
             w = cur_wedge;
             if ((side < 0 ? w.left_node : w.right_node) == current) {
                 // The vertex is on this node's own portal: nothing to
