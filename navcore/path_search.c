@@ -662,9 +662,10 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
                 wf_vec3 corner = side < 0 ? cur_wedge.left : cur_wedge.right;
                 float k_min = fminf(k_here, g->h_scale);
-                float bent = (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
-                              goal_distance(g, corner) * k_min) *
-                             0.99999f;
+                float bent =
+                    (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
+                     goal_distance(g, corner) * k_min) *
+                    0.99999f;
                 if (n->total <= bent) {
                     continue;
                 }
