@@ -179,14 +179,17 @@ static bool grid_has_corner_contact(const uint8_t* b, int n) {
 }
 
 /// Random 10 x 10 maps of rectangular blocks, random pairs of cell
-/// centres. A search that kept one state per polygon left 13 of these 663
-/// pairs more than 1 % over the optimum (57 over it, worst 1.042); with
-/// several states per polygon none is (5 over, worst 1.0011).
+/// centres, against the exact shortest way: the default search keeps one
+/// state per polygon, so a way with a lower total but a narrower funnel can
+/// take a polygon first (13 of these 663 pairs end more than 1 % over the
+/// optimum, 57 over it). Held to issue 13's bounds for meshes (mean ratio
+/// 1.005, worst 1.05); a search that kept up to three states per polygon
+/// (docs/benchmarks.md) leaves none over 1 % at about twice the cost.
 static void test_random_grids_near_the_optimum(void** state) {
     (void)state;
     wf_rng rng = wf_rng_make(13, 5);
     uint32_t pairs = 0, over_noise = 0, over_percent = 0;
-    double worst = 1.0;
+    double worst = 1.0, ratio_sum = 0.0;
     for (int map = 0; map < 40; ++map) {
         uint8_t blocked[100];
         do {
@@ -229,15 +232,21 @@ static void test_random_grids_near_the_optimum(void** state) {
             pairs++;
             over_noise += length > optimum + 1e-4;
             over_percent += length > optimum * 1.01;
-            worst = fmax(worst, length / fmax(optimum, 1e-9));
+            double ratio = optimum > 1e-6 ? length / optimum : 1.0; // same cell: 0 / 0
+            worst = fmax(worst, ratio);
+            ratio_sum += ratio;
         }
         wf_query_destroy(q);
         wf_mesh_destroy(mesh);
     }
-    print_message("random grids: %u pairs, %u over the optimum, %u by more than 1 %%, worst %.4f\n",
-                  pairs, over_noise, over_percent, worst);
+    double mean = ratio_sum / (double)pairs;
+    print_message("random grids: %u pairs, %u over the optimum, %u by more than 1 %%, mean %.5f, "
+                  "worst %.4f\n",
+                  pairs, over_noise, over_percent, mean, worst);
     assert_true(pairs > 500);
-    assert_int_equal(over_percent, 0);
+    assert_true(mean <= 1.005);
+    assert_true(worst <= 1.05);
+    assert_true(over_percent <= pairs / 40u); // 2.5 %: a few, not a trend
 }
 
 /* ---------------------------------------------------------------------------
