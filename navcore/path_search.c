@@ -81,6 +81,11 @@ static float goal_distance(const search_goal* g, wf_vec3 p) {
     }
 }
 
+/// goal_distance inlined for one search kind (expand's copies).
+static inline float goal_distance_of(search_kind kind, const search_goal* g, wf_vec3 p) {
+    return kind == SEARCH_TO_POLY ? wf_v3_distance(p, g->end_pos) : goal_distance(g, p);
+}
+
 static bool poly_overlaps_box(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3 bmin,
                               wf_vec3 bmax) {
     if (wf_poly_type(poly) != WF_POLY_TYPE_GROUND || poly->vert_count == 0) {
@@ -675,8 +680,9 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // keeps its way (the relax test below would turn this one down).
         if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
-                float k_min = fminf(k_here, g->h_scale);
-                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
+                float k_min = k_here < g->h_scale ? k_here : g->h_scale;
+                bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
+                        0.99999f;
             }
             if (n->total <= bound) {
                 continue;
@@ -721,10 +727,10 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             // polygons most expansions have such a sideways neighbour).
             if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
                 wf_vec3 corner = side < 0 ? cur_wedge.left : cur_wedge.right;
-                float k_min = fminf(k_here, g->h_scale);
+                float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 float bent =
                     (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
-                     goal_distance(g, corner) * k_min) *
+                     goal_distance_of(kind, g, corner) * k_min) *
                     0.99999f;
                 if (n->total <= bent) {
                     continue;
