@@ -121,30 +121,6 @@ static inline uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
     return index;
 }
 
-/// One more node for the polygon of `primary` (a path search's other
-/// state there, see path_search.c), chained right after `primary` (the
-/// polygon's first node or one added so), so find and get still return the
-/// first and a polygon's nodes follow each other in its chain.
-/// WF_NO_NODE when the pool is full.
-static inline uint32_t wf_node_pool_add_twin(wf_node_pool* pool, uint32_t primary) {
-    if (pool->count == pool->capacity) {
-        return WF_NO_NODE;
-    }
-    uint32_t index = pool->count++;
-    wf_search_node* p = &pool->nodes[primary];
-    pool->nodes[index] = (wf_search_node){.ref = p->ref, .next = p->next, .parent = WF_NO_NODE};
-    p->next = index;
-    return index;
-}
-
-/// The node after `primary` for the same polygon (see
-/// wf_node_pool_add_twin) or WF_NO_NODE.
-static inline uint32_t wf_node_pool_twin(const wf_node_pool* pool, uint32_t primary) {
-    uint32_t t = pool->nodes[primary].next;
-    return t != WF_NO_NODE && pool->nodes[t].ref.bits == pool->nodes[primary].ref.bits ? t
-                                                                                       : WF_NO_NODE;
-}
-
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator, uint32_t capacity);
 void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator);
 static inline void wf_open_list_clear(wf_open_list* list) { list->count = 0; }

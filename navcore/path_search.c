@@ -167,32 +167,6 @@ static void search_start(wf_query* q, const wf_query_filter* filter, const searc
 /// itself: an open side.
 #define WEDGE_SAME_POINT_SQ 1e-8f
 
-/// Relative margin by which a way must be cheaper at a point of a
-/// polygon's outline than a state there (float noise is not a better way).
-#ifndef TWIN_MARGIN
-#define TWIN_MARGIN 1e-3f
-#endif
-
-/// States a path search keeps per polygon at most (see extra_state_for).
-#ifndef POLY_STATES_MAX
-#define POLY_STATES_MAX 3u
-#endif
-#ifndef PS_SETTLE
-#define PS_SETTLE 0
-#endif
-#ifndef TOTAL_SLACK
-#define TOTAL_SLACK 1e30f
-#endif
-#ifndef SAME_APEX_SKIP
-#define SAME_APEX_SKIP 0
-#endif
-#ifndef KEEP_TURNED
-#define KEEP_TURNED 1
-#endif
-#ifndef KEEP_REPLACED
-#define KEEP_REPLACED 0
-#endif
-
 /// Portals a bend replays at most (see wedge_pass); past that the wedge
 /// opens to the newest portal.
 #define WEDGE_REPLAY_MAX 32u
@@ -530,133 +504,6 @@ RARE_PATH static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint3
     return false;
 }
 
-/// The cost of the way from the wedge's apex to v: straight when v lies
-/// in the wedge, else round the side's vertex (one bend; a lower bound
-/// when more would follow).
-static float wedge_cost_at(const wedge* w, wf_vec3 v, float k) {
-    float d;
-    if (beyond_left(w, v)) {
-        d = wf_v2_distance(w->apex, w->left) + wf_v2_distance(w->left, v);
-    } else if (beyond_right(w, v)) {
-        d = wf_v2_distance(w->apex, w->right) + wf_v2_distance(w->right, v);
-    } else {
-        d = wf_v2_distance(w->apex, v);
-    }
-    return w->apex_cost + d * k;
-}
-
-/// The next state of `node`'s polygon after it (see wf_node_pool_add_twin)
-/// or WF_NO_NODE.
-static inline uint32_t next_state(const wf_node_pool* pool, uint32_t node) {
-    return wf_node_pool_twin(pool, node);
-}
-
-/// Whether `primary`'s polygon holds all its states, none of which a way
-/// with a total of at least `bound` can replace (see extra_state_for).
-static inline bool states_settled(const wf_node_pool* pool, uint32_t primary, float bound) {
-    uint32_t count = 1;
-    for (uint32_t s = next_state(pool, primary); s != WF_NO_NODE; s = next_state(pool, s)) {
-        const wf_search_node* t = &pool->nodes[s];
-        if ((t->flags & WF_NODE_EXPANDED) == 0 && t->total > bound) {
-            return false;
-        }
-        count++;
-    }
-    return count == POLY_STATES_MAX;
-}
-
-/// Whether the way of wedge w reaches some point of the polygon's outline
-/// more cheaply than the way of wedge `have`: tried at each vertex and, on
-/// each edge, at the point nearest w's apex (where a way from an apex
-/// close to an edge gains most).
-static bool cheaper_somewhere(const wedge* w, const wedge* have, const wf_mesh_tile* tile,
-                              const wf_tile_poly* poly, float k) {
-    wf_vec3 prev = wf_tile_vertex(tile, poly->verts[poly->vert_count - 1u]);
-    for (uint32_t i = 0; i < poly->vert_count; ++i) {
-        wf_vec3 v = wf_tile_vertex(tile, poly->verts[i]);
-        float t = 0.0f;
-        (void)wf_dist_point_segment_sq_2d(w->apex, prev, v, &t);
-        wf_vec3 probe[2] = {v, wf_v3_lerp(prev, v, t)};
-        for (int j = 0; j < 2; ++j) {
-            float theirs = wedge_cost_at(have, probe[j], k);
-            if (wedge_cost_at(w, probe[j], k) < theirs - TWIN_MARGIN * (1.0f + theirs)) {
-                return true;
-            }
-        }
-        prev = v;
-    }
-    return false;
-}
-
-/// One state per polygon is not enough: the state with the lower total
-/// can be the one whose wedge later forces a bend, while a way with a
-/// higher total sees more of the polygon. A way turned down at `primary`
-/// (wedge w, total) is kept as one more state of the polygon (up to
-/// POLY_STATES_MAX) when it reaches some point of the polygon's outline
-/// more cheaply than each state there does (see cheaper_somewhere) (for the primary: or `cheaper`, a lower total
-/// than the primary's expanded state); when all are taken it replaces the
-/// unexpanded extra state of the highest total above its own. An expanded
-/// state is never overwritten: its children were priced from it. Returns
-/// the node to write it to, or WF_NO_NODE.
-/// (`primary_wedge`: the primary's state to compare with.)
-RARE_PATH static uint32_t extra_state_for(wf_node_pool* pool, uint32_t primary,
-                                          const wedge* primary_wedge, const wedge* w,
-                                          const wf_mesh_tile* tile, const wf_tile_poly* poly,
-                                          float k, float total, bool cheaper) {
-    uint32_t last = primary, replace = WF_NO_NODE, count = 0;
-    float replace_total = total;
-    for (uint32_t s = primary; s != WF_NO_NODE; s = next_state(pool, s)) {
-        const wedge* have = s == primary ? primary_wedge : &pool->funnels[s].wedge;
-        if (!(s == primary && cheaper) && !cheaper_somewhere(w, have, tile, poly, k)) {
-            return WF_NO_NODE;
-        }
-        count++;
-        last = s;
-        const wf_search_node* t = &pool->nodes[s];
-        if (s != primary && (t->flags & WF_NODE_EXPANDED) == 0 && t->total > replace_total) {
-            replace = s;
-            replace_total = t->total;
-        }
-    }
-    if (count < POLY_STATES_MAX) {
-        return wf_node_pool_add_twin(pool, last);
-    }
-    return replace;
-}
-
-/// A way with a lower total is about to replace the open state of
-/// `primary`: that state moves to one more state of the polygon when it
-/// reaches some point of it more cheaply than the incoming way (wedge
-/// `incoming`) and every other state there (see extra_state_for).
-RARE_PATH static void keep_replaced(wf_query* q, uint32_t primary, const wedge* incoming,
-                                    const wf_mesh_tile* tile, const wf_tile_poly* poly, float k) {
-    wf_node_pool* pool = &q->nodes;
-    const wf_search_node* from = &pool->nodes[primary];
-    uint32_t slot = extra_state_for(pool, primary, incoming, &pool->funnels[primary].wedge, tile,
-                                    poly, k, from->total, false);
-    if (slot == WF_NO_NODE) {
-        return;
-    }
-    wf_search_node* to = &pool->nodes[slot];
-    to->pos = from->pos;
-    to->cost = from->cost;
-    to->total = from->total;
-    to->parent = from->parent;
-    wf_search_funnel* fu = &pool->funnels[slot];
-    *fu = pool->funnels[primary];
-    // A side on the state's own portal names the state's node.
-    fu->wedge.left_node = fu->wedge.left_node == primary ? slot : fu->wedge.left_node;
-    fu->wedge.right_node = fu->wedge.right_node == primary ? slot : fu->wedge.right_node;
-    uint32_t open = to->flags & WF_NODE_OPEN;
-    to->flags = (to->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
-                (from->flags & WF_NODE_PARENT_OFFMESH) | WF_NODE_OPEN;
-    if (open != 0) {
-        wf_open_list_update(&q->open, pool, slot);
-    } else {
-        wf_open_list_push(&q->open, pool, slot);
-    }
-}
-
 /// Links an expansion gathers before relaxing (more: the chain is walked
 /// per link instead).
 #define EXPAND_LINKS_MAX 48u
@@ -830,17 +677,14 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // No way through this portal can cost less than going straight
         // from the apex towards the goal at the lower of the area cost and
         // the heuristic's weight: a neighbour reached for that already
-        // keeps its way (the relax test below would turn this one down),
-        // and for a path search so do its other states, once all are taken
-        // and none can be replaced (see extra_state_for).
+        // keeps its way (the relax test below would turn this one down).
         if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
                         0.99999f;
             }
-            if (n->total <= bound &&
-                (kind != SEARCH_TO_POLY || !PS_SETTLE || states_settled(pool, next, bound))) {
+            if (n->total <= bound) {
                 continue;
             }
         }
@@ -952,34 +796,10 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if (KEEP_TURNED && kind == SEARCH_TO_POLY && !reaches_end &&
-            (n->flags & NODE_REACHED) != 0 &&
-            (total >= n->total || (n->flags & WF_NODE_EXPANDED) != 0)) {
-            // Turned down here (or the polygon's state has been expanded:
-            // its children were priced from it, so it stays), this way may
-            // still be the better one further on: a path search keeps it as
-            // one more state of the polygon when it is cheaper somewhere in
-            // the polygon.
-            if (total > n->total * TOTAL_SLACK ||
-                (SAME_APEX_SKIP && pool->funnels[next].wedge.apex.x == w.apex.x &&
-                 pool->funnels[next].wedge.apex.z == w.apex.z)) {
-                continue;
-            }
-            next = extra_state_for(pool, next, &pool->funnels[next].wedge, &w, next_tile, next_poly,
-                                   k_next, total, total < n->total);
-            if (next == WF_NO_NODE) {
-                continue;
-            }
-            n = &pool->nodes[next];
-        } else if ((n->flags & NODE_REACHED) != 0 &&
-                   (total >= n->total ||
-                    ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
+        if ((n->flags & NODE_REACHED) != 0 &&
+            (total >= n->total ||
+             ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
             continue;
-        } else if (KEEP_REPLACED && kind == SEARCH_TO_POLY && !reaches_end &&
-                   (n->flags & WF_NODE_OPEN) != 0) {
-            // The open state this way replaces may be the better one
-            // further on.
-            keep_replaced(q, next, &w, next_tile, next_poly, k_next);
         }
         n->pos = pos;
         n->cost = cost;
