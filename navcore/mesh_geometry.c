@@ -253,7 +253,14 @@ void wf_mesh_link_portal_counted(wf_poly_ref from, const wf_mesh_tile* from_tile
         // the other side's edges back (exactly: the links' 8-bit ranges are
         // too coarse for path lengths).
         float t0, t1, u0, u1;
-        edges_span(from_tile, from_poly, to, a, b, &t0, &t1);
+        if (links_to == 1) {
+            // This side's only edge towards `to` is the link's own: its
+            // span is [0, 1] (what edges_span gives, without the walk).
+            t0 = 0.0f;
+            t1 = wf_edge_param_2d(b, a, b);
+        } else {
+            edges_span(from_tile, from_poly, to, a, b, &t0, &t1);
+        }
         if (edges_span(to_tile, to_poly, from, a, b, &u0, &u1)) {
             t0 = fmaxf(t0, u0);
             t1 = fminf(t1, u1);

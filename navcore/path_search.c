@@ -81,6 +81,11 @@ static float goal_distance(const search_goal* g, wf_vec3 p) {
     }
 }
 
+/// goal_distance inlined for one search kind (expand's copies).
+static inline float goal_distance_of(search_kind kind, const search_goal* g, wf_vec3 p) {
+    return kind == SEARCH_TO_POLY ? wf_v3_distance(p, g->end_pos) : goal_distance(g, p);
+}
+
 static bool poly_overlaps_box(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3 bmin,
                               wf_vec3 bmax) {
     if (wf_poly_type(poly) != WF_POLY_TYPE_GROUND || poly->vert_count == 0) {
@@ -260,6 +265,28 @@ static void wedge_bend(wedge* w, int side, float k) {
     w->apex = w->left = w->right = corner;
 }
 
+/// Narrows w through list[from..count): where a portal lies wholly beyond
+/// a side, the way bends round that side's vertex and goes on with the
+/// portal after the vertex's (looked for in list[start..]).
+static void wedge_replay(wedge* w, const wedge_portal* list, uint32_t start, uint32_t from,
+                         uint32_t count, float k, wf_vec3* window_left, wf_vec3* window_right) {
+    for (uint32_t j = from; j < count; ++j) {
+        int side = wedge_narrow(w, &list[j], window_left, window_right);
+        if (side != 0) {
+            // Bend again, then go on with the portal after the vertex's.
+            uint32_t corner_node = side < 0 ? w->left_node : w->right_node;
+            uint32_t m = j;
+            while (m > start && list[m - 1u].node != corner_node) {
+                m--;
+            }
+            wedge_bend(w, side, k);
+            // (Not found cannot happen; then this portal is taken again,
+            // and the open wedge passes it.)
+            j = m > start ? m - 1u : j - 1u;
+        }
+    }
+}
+
 /// Moves the wedge of node `current` through the fresh portals (its
 /// neighbour's entry portal, maybe then the end point), in polygons that
 /// cost k per metre, as the funnel of funnel.c would: when a portal lies
@@ -309,21 +336,57 @@ RARE_PATH static void wedge_pass(const wf_node_pool* pool, uint32_t current, wed
     }
     count += fresh_count;
     wedge_bend(w, side, k);
-    for (uint32_t j = start; j < count; ++j) {
-        side = wedge_narrow(w, &list[j], window_left, window_right);
-        if (side != 0) {
-            // Bend again, then go on with the portal after the vertex's.
-            corner_node = side < 0 ? w->left_node : w->right_node;
-            uint32_t m = j;
-            while (m > start && list[m - 1u].node != corner_node) {
-                m--;
-            }
-            wedge_bend(w, side, k);
-            // (Not found cannot happen; then this portal is taken again,
-            // and the open wedge passes it.)
-            j = m > start ? m - 1u : j - 1u;
+    wedge_replay(w, list, start, start, count, k, window_left, window_right);
+}
+
+/// A bend round one side of the expanded node's wedge, replayed up to
+/// (not through) the fresh portal: the same for every neighbour whose
+/// portal lies beyond that side, so worked out once per side (on hilly
+/// meshes of small polygons about half the bends repeat a side).
+typedef struct bend_memo {
+    uint32_t valid; ///< bit 0: the left side's entry, bit 1: the right's
+    wedge w[2];
+    uint32_t count[2]; ///< old portals in list (the fresh one goes after)
+    wedge_portal list[2][WEDGE_REPLAY_MAX + 1u];
+} bend_memo;
+
+/// wedge_pass for one fresh portal wholly beyond side `side` of `from`
+/// (the expanded node's wedge; its vertex on an older portal than the
+/// node's own), through the memo: the same steps, so the same result.
+RARE_PATH static void wedge_pass_side(const wf_node_pool* pool, uint32_t current, const wedge* from,
+                                      int side, bend_memo* m, const wedge_portal* fresh, float k,
+                                      wedge* out, wf_vec3* window_left, wf_vec3* window_right) {
+    uint32_t s = side < 0 ? 0u : 1u;
+    wedge_portal* list = m->list[s];
+    if ((m->valid & (1u << s)) == 0) {
+        wedge w = *from;
+        uint32_t corner_node = side < 0 ? w.left_node : w.right_node;
+        uint32_t count = 0;
+        uint32_t i = current;
+        while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
+            const wf_search_funnel* fu = &pool->funnels[i];
+            list[count++] = (wedge_portal){fu->portal_left, fu->portal_right, i};
+            i = pool->nodes[i].parent;
         }
+        if (i != corner_node) {
+            count = 0;
+        }
+        for (uint32_t lo = 0, hi = count; lo + 1 < hi; ++lo, --hi) {
+            wedge_portal t = list[lo];
+            list[lo] = list[hi - 1u];
+            list[hi - 1u] = t;
+        }
+        wedge_bend(&w, side, k);
+        wf_vec3 unused_left, unused_right;
+        wedge_replay(&w, list, 0, 0, count, k, &unused_left, &unused_right);
+        m->w[s] = w;
+        m->count[s] = count;
+        m->valid |= 1u << s;
     }
+    uint32_t count = m->count[s];
+    list[count] = *fresh;
+    *out = m->w[s];
+    wedge_replay(out, list, 0, count, count + 1u, k, window_left, window_right);
 }
 
 /// The point x of the window (a, b) that minimises |apex x| + |x target|
@@ -508,6 +571,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     const wf_poly_ref cur_ref = pool->nodes[current].ref;
     const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
     const wedge_sides sides = wedge_sides_of(&cur_wedge);
+    bend_memo memo;
+    memo.valid = 0;
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     float k_here =
@@ -615,8 +680,9 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // keeps its way (the relax test below would turn this one down).
         if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
-                float k_min = fminf(k_here, g->h_scale);
-                bound = (cur_wedge.apex_cost + goal_distance(g, cur_wedge.apex) * k_min) * 0.99999f;
+                float k_min = k_here < g->h_scale ? k_here : g->h_scale;
+                bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
+                        0.99999f;
             }
             if (n->total <= bound) {
                 continue;
@@ -653,6 +719,23 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                                       &window_right, &cut_left, &cut_right);
         if (side != 0) {
             // Wholly beyond a side: the way bends round that side's vertex.
+            // Every way through the portal then goes apex -> corner ->
+            // (more bends) -> entry point -> goal, so the corner gives a
+            // lower bound on its total: a neighbour already reached for
+            // no more keeps its way, without the replay (the relax test
+            // below would turn this one down; on hilly meshes of small
+            // polygons most expansions have such a sideways neighbour).
+            if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
+                wf_vec3 corner = side < 0 ? cur_wedge.left : cur_wedge.right;
+                float k_min = k_here < g->h_scale ? k_here : g->h_scale;
+                float bent =
+                    (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
+                     goal_distance_of(kind, g, corner) * k_min) *
+                    0.99999f;
+                if (n->total <= bent) {
+                    continue;
+                }
+            }
             w = cur_wedge;
             if ((side < 0 ? w.left_node : w.right_node) == current) {
                 // The vertex is on this node's own portal: nothing to
@@ -666,8 +749,9 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                 // (Through a copy: w's address never escapes, so it can
                 // stay in registers.)
                 wedge_portal fresh = {left, right, FRESH_NODE(0)};
-                wedge bent = cur_wedge;
-                wedge_pass(pool, current, &bent, &fresh, 1, k_here, &window_left, &window_right);
+                wedge bent;
+                wedge_pass_side(pool, current, &cur_wedge, side, &memo, &fresh, k_here, &bent,
+                                &window_left, &window_right);
                 w = bent;
                 cut_left = window_left.x != left.x || window_left.z != left.z;
                 cut_right = window_right.x != right.x || window_right.z != right.z;
