@@ -754,6 +754,12 @@ static exact_mode_figures exact_run_mode(wf_query* q, const exact_pair* pairs, u
         }
     }
     r.us = count > 0 ? (bench_now_seconds() - t0) * 1e6 / ((double)count * repeat) : 0.0;
+    if (exact_only_mode != NULL) {
+        // One mode alone: its lengths on stderr, to compare two builds.
+        for (uint32_t i = 0; i < count; ++i) {
+            fprintf(stderr, "length %u %.9f\n", i, lengths[i]);
+        }
+    }
     r.failures /= repeat;
     return r;
 }
