@@ -163,8 +163,15 @@ static bool open_less(const wf_exact_open* a, const wf_exact_open* b) {
     return a->g > b->g || (a->g == b->g && a->node < b->node);
 }
 
+static double heuristic(xp r, xp right, xp left, xp t);
+
 static void open_push(wf_exact_search* s, uint32_t node) {
-    wf_exact_open e = {s->nodes[node].f, s->nodes[node].g, node};
+    wf_exact_node* n = &s->nodes[node];
+    if ((n->flags & EXACT_NODE_GOAL) == 0) {
+        n->f = n->g +
+               heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
+    }
+    wf_exact_open e = {n->f, n->g, node};
     uint32_t i = s->open_count++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
@@ -295,6 +302,70 @@ static double point_eps(xp p) { return 1e-4 + 1e-6 * (fabs(p.x) + fabs(p.z)); }
 /// the polygon through the edge that ends at p (or runs through it), by the
 /// link covering the edge just before p: partial tile portals and layer
 /// seams work like whole edges.
+/// True when the link is the only one from its polygon to its neighbour
+/// and covers its whole edge: the portal is the edge (what
+/// wf_mesh_link_portal answers then, without its search for a span).
+static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
+                               const wf_tile_link* link) {
+    if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
+        return false;
+    }
+    uint32_t count = 0;
+    for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
+        count += tile->links[k].ref == link->ref;
+    }
+    return count == 1;
+}
+
+/// One step of is_corner when p is exactly one of the polygon's vertices
+/// and the edge ending there has a single link that covers it whole (on
+/// meshes of small polygons, nearly every step): the link's neighbour, or
+/// null for a wall. False when the general step must decide.
+static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
+                                  const wf_tile_poly* poly, xp p, double eps,
+                                  wf_poly_ref* out_next) {
+    uint32_t n = poly->vert_count, k = 0;
+    while (k < n) {
+        wf_vec3 v = wf_tile_vertex(tile, poly->verts[k]);
+        if ((double)v.x == p.x && (double)v.z == p.z) {
+            break;
+        }
+        k++;
+    }
+    if (k == n) {
+        return false;
+    }
+    uint32_t e = k > 0 ? k - 1u : n - 1u;
+    xp a = xp_v3(wf_tile_vertex(tile, poly->verts[e]));
+    double dx = p.x - a.x, dz = p.z - a.z;
+    if (dx * dx + dz * dz <= 16.0 * eps * eps) {
+        return false; // the general step's probe could fall off the edge
+    }
+    uint32_t index = wf_tile_poly_index(tile, poly);
+    const wf_tile_link* only = NULL;
+    for (uint32_t l = tile->first_link[index]; l != WF_NULL_LINK; l = tile->links[l].next) {
+        const wf_tile_link* link = &tile->links[l];
+        if (link->edge == e && link->ref != 0) {
+            if (only != NULL) {
+                return false;
+            }
+            only = link;
+        }
+    }
+    if (only == NULL) {
+        *out_next = (wf_poly_ref){0};
+        return true;
+    }
+    const wf_mesh_tile* to_tile;
+    const wf_tile_poly* to_poly;
+    wf_mesh_resolve_unchecked(mesh, wf_poly_ref_from_u64(only->ref), &to_tile, &to_poly);
+    if (wf_poly_type(to_poly) != WF_POLY_TYPE_GROUND || !link_is_whole_edge(tile, index, only)) {
+        return false;
+    }
+    *out_next = wf_poly_ref_from_u64(only->ref);
+    return true;
+}
+
 static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_poly_ref start, xp p) {
     double eps = point_eps(p);
     wf_poly_ref cur = start;
@@ -302,6 +373,23 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
         wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
+        wf_poly_ref fast;
+        if (corner_step_at_vertex(mesh, tile, poly, p, eps, &fast)) {
+            if (wf_poly_ref_is_null(fast)) {
+                return true; // a wall
+            }
+            const wf_mesh_tile* to_tile;
+            const wf_tile_poly* to_poly;
+            wf_mesh_resolve_unchecked(mesh, fast, &to_tile, &to_poly);
+            if (!poly_is_walkable(filter, to_tile, to_poly)) {
+                return true;
+            }
+            if (fast.bits == start.bits) {
+                return false;
+            }
+            cur = fast;
+            continue;
+        }
         uint32_t n = poly->vert_count, exit_edge = NO_INDEX;
         xp a = {0, 0, 0}, b = {0, 0, 0};
         for (uint32_t e = 0; e < n; ++e) {
@@ -417,9 +505,8 @@ static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp r
     n->parent = parent;
     n->flags = flags;
     n->root_index = root_index;
-    xp t = xp_v3(s->end_pos);
-    n->f =
-        (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, t) : g + heuristic(root, right, left, t);
+    // Other nodes get f when pushed: most are expanded in place instead.
+    n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, xp_v3(s->end_pos)) : INFINITY;
     return true;
 }
 
@@ -534,21 +621,6 @@ static bool add_piece(expansion* x, wf_poly_ref next, const exit_edge* ed, doubl
     uint32_t flags =
         (right_end ? EXACT_NODE_RIGHT_END : 0u) | (left_end ? EXACT_NODE_LEFT_END : 0u);
     return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
-}
-
-/// True when the link is the only one from its polygon to its neighbour
-/// and covers its whole edge: the portal is the edge (what
-/// wf_mesh_link_portal answers then, without its search for a span).
-static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
-                               const wf_tile_link* link) {
-    if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
-        return false;
-    }
-    uint32_t count = 0;
-    for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
-        count += tile->links[k].ref == link->ref;
-    }
-    return count == 1;
 }
 
 /// Fills the edge's ranges from the sides of its ends.
