@@ -257,6 +257,7 @@ static uint32_t root_get(wf_exact_search* s, const double* p) {
         r->g = INFINITY;
         r->corner = 0;
         r->next = s->root_buckets[b];
+        r->bucket = b;
         s->root_buckets[b] = i;
     }
     return i;
@@ -839,7 +840,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
     for (uint32_t i = 0; i < s->root_count; ++i) {
-        s->root_buckets[root_hash(s->roots[i].pos) & s->root_mask] = NO_INDEX;
+        s->root_buckets[s->roots[i].bucket] = NO_INDEX;
     }
     s->root_count = 0;
     xp sp = xp_v3(s->start_pos);

@@ -45,6 +45,7 @@ typedef struct wf_exact_root {
     double pos[3];
     double g;
     uint32_t next;
+    uint32_t bucket; ///< its hash bucket (cleared through it at the next search)
     uint32_t corner; ///< 0 not known yet, 1 corner, 2 not a corner
 } wf_exact_root;
 
