@@ -719,8 +719,16 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         }
         exit_edge* ed = &edges[e];
         if ((ranges_done & (1u << e)) == 0) {
-            ranges_done |= 1u << e;
             uint32_t w = e + 1u < n ? e + 1u : 0u;
+            // Both ends beyond one side of the cone and no turn: nothing
+            // to range (an edge longer than the snaps can bridge).
+            if (x.right.state < 0 && x.left.state < 0 &&
+                ((side_right[e] < 0.0 && side_right[w] < 0.0) ||
+                 (side_left[e] < 0.0 && side_left[w] < 0.0)) &&
+                dist2d_sq(verts[e], verts[w]) > 4.0 * SAME_POINT * SAME_POINT) {
+                continue;
+            }
+            ranges_done |= 1u << e;
             ed->a = verts[e];
             ed->b = verts[w];
             edge_ranges(ed, side_right[e], side_right[w], side_left[e], side_left[w]);
