@@ -699,6 +699,12 @@ static int bench_default_quality(const char* dir, int smoke) {
  * generated level, against the default's own length).
  */
 
+/// Profiling knobs (--exact ROW STRIDE REPEAT): every STRIDE-th row,
+/// timed REPEAT times (0: the defaults).
+static uint32_t exact_stride = 1, exact_repeat = 0;
+/// --exact ... MODE: run only "default" or only "exact" (under callgrind).
+static const char* exact_only_mode = NULL;
+
 typedef struct exact_pair {
     wf_poly_ref start, goal;
     wf_vec3 spos, gpos;
@@ -722,6 +728,11 @@ static exact_mode_figures exact_run_mode(wf_query* q, const exact_pair* pairs, u
     f.path_mode = mode;
     exact_mode_figures r;
     memset(&r, 0, sizeof r);
+    if (exact_only_mode != NULL &&
+        strcmp(exact_only_mode, mode == WF_PATH_MODE_EXACT ? "exact" : "default") != 0) {
+        memset(lengths, 0, sizeof(double) * count);
+        return r;
+    }
     double t0 = bench_now_seconds();
     for (uint32_t k = 0; k < repeat; ++k) {
         for (uint32_t i = 0; i < count; ++i) {
@@ -743,6 +754,12 @@ static exact_mode_figures exact_run_mode(wf_query* q, const exact_pair* pairs, u
         }
     }
     r.us = count > 0 ? (bench_now_seconds() - t0) * 1e6 / ((double)count * repeat) : 0.0;
+    if (exact_only_mode != NULL) {
+        // One mode alone: its lengths on stderr, to compare two builds.
+        for (uint32_t i = 0; i < count; ++i) {
+            fprintf(stderr, "length %u %.9f\n", i, lengths[i]);
+        }
+    }
     r.failures /= repeat;
     return r;
 }
@@ -799,6 +816,7 @@ static int exact_compare(const char* name, const wf_mesh* mesh, const exact_pair
     if (wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 65536}, &q) != WF_OK) {
         return 1;
     }
+    repeat = exact_repeat > 0 ? exact_repeat : repeat;
     double* def_lengths = malloc(sizeof(double) * (count > 0 ? count : 1));
     double* ex_lengths = malloc(sizeof(double) * (count > 0 ? count : 1));
     // Warm both once, then time.
@@ -872,7 +890,7 @@ static uint32_t exact_make_pairs(const wf_mesh* mesh, double (*rows)[5], uint32_
     }
     wf_query_filter f = wf_query_filter_defaults();
     uint32_t n = 0;
-    for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t i = 0; i < count; i += exact_stride) {
         exact_pair p;
         wf_vec3 a = wf_v3((float)(rows[i][0] + offset), 0, (float)(rows[i][1] + offset));
         wf_vec3 b = wf_v3((float)(rows[i][2] + offset), 0, (float)(rows[i][3] + offset));
@@ -1020,7 +1038,7 @@ static int exact_bench_generated(int smoke) {
     }
     static exact_pair pairs[EXACT_MAX_ROWS];
     static wf_poly_ref path[4096];
-    uint32_t want = smoke ? 20u : 500u, n = 0;
+    uint32_t want = (smoke ? 20u : 500u) / exact_stride, n = 0;
     wf_query_filter f = wf_query_filter_defaults();
     wf_rng prng = wf_rng_make(7, 3);
     wf_vec3 ext = wf_v3(2.0f, 4.0f, 2.0f);
@@ -1044,14 +1062,28 @@ static int exact_bench_generated(int smoke) {
     return failed;
 }
 
-static int exact_bench_all(const char* data_dir, int smoke) {
+/// `only`: run just the exact row whose name contains it (NULL: all).
+static int exact_bench_all(const char* data_dir, int smoke, const char* only) {
     exact_print_header();
-    int failed = exact_bench_arena(data_dir, "arena.mesh", 0.0f, smoke);
-    failed |= exact_bench_arena(data_dir, "arena-merged.mesh", 0.0f, smoke);
-    failed |= exact_bench_arena(data_dir, "arena-merged.mesh", 16.0f, smoke);
-    failed |= exact_bench_generated(smoke);
-    failed |= exact_bench_grid(data_dir, "dao/den101d", smoke);
-    failed |= exact_bench_grid(data_dir, "rooms/8room_000", smoke);
+    int failed = 0;
+    if (only == NULL || strstr("arena.mesh", only) != NULL) {
+        failed |= exact_bench_arena(data_dir, "arena.mesh", 0.0f, smoke);
+    }
+    if (only == NULL || strstr("arena-merged.mesh", only) != NULL) {
+        failed |= exact_bench_arena(data_dir, "arena-merged.mesh", 0.0f, smoke);
+    }
+    if (only == NULL || strstr("arena-merged.mesh/tiled16", only) != NULL) {
+        failed |= exact_bench_arena(data_dir, "arena-merged.mesh", 16.0f, smoke);
+    }
+    if (only == NULL || strstr("generated", only) != NULL) {
+        failed |= exact_bench_generated(smoke);
+    }
+    if (only == NULL || strstr("dao/den101d", only) != NULL) {
+        failed |= exact_bench_grid(data_dir, "dao/den101d", smoke);
+    }
+    if (only == NULL || strstr("rooms/8room_000", only) != NULL) {
+        failed |= exact_bench_grid(data_dir, "rooms/8room_000", smoke);
+    }
     return failed;
 }
 
@@ -1061,6 +1093,22 @@ int main(int argc, char** argv) {
     if (data_dir == NULL) {
         data_dir = "../shared/testdata";
     }
+    // --exact [ROW|all [STRIDE [REPEAT [default|exact]]]]: the exact-mode
+    // section alone, or one row of it, every STRIDE-th pair, one mode only
+    // (for callgrind); --exact-smoke the same with few pairs.
+    if (argc > 1 && (strcmp(argv[1], "--exact") == 0 || strcmp(argv[1], "--exact-smoke") == 0)) {
+        if (argc > 3) {
+            exact_stride = (uint32_t)atoi(argv[3]) > 0 ? (uint32_t)atoi(argv[3]) : 1u;
+        }
+        if (argc > 4) {
+            exact_repeat = (uint32_t)atoi(argv[4]);
+        }
+        if (argc > 5) {
+            exact_only_mode = argv[5];
+        }
+        return exact_bench_all(data_dir, strcmp(argv[1], "--exact-smoke") == 0,
+                               argc > 2 && strcmp(argv[2], "all") != 0 ? argv[2] : NULL);
+    }
     printf("mesh,polys,pairs,mean_corridor_polys,mean_corners,"
            "path_plus_straight_us,nearest_poly_us,raycast_us\n");
     int failed = bench_generated(smoke);
@@ -1068,6 +1116,6 @@ int main(int argc, char** argv) {
     failed |= bench_polyanya(data_dir, "arena-merged.mesh", 0.0f, smoke);
     failed |= bench_polyanya(data_dir, "arena-merged.mesh", 16.0f, smoke);
     failed |= bench_default_quality(data_dir, smoke);
-    failed |= exact_bench_all(data_dir, smoke);
+    failed |= exact_bench_all(data_dir, smoke, NULL);
     return failed;
 }

@@ -163,8 +163,15 @@ static bool open_less(const wf_exact_open* a, const wf_exact_open* b) {
     return a->g > b->g || (a->g == b->g && a->node < b->node);
 }
 
+static double heuristic(xp r, xp right, xp left, xp t);
+
 static void open_push(wf_exact_search* s, uint32_t node) {
-    wf_exact_open e = {s->nodes[node].f, s->nodes[node].g, node};
+    wf_exact_node* n = &s->nodes[node];
+    if ((n->flags & EXACT_NODE_GOAL) == 0) {
+        n->f = n->g +
+               heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
+    }
+    wf_exact_open e = {n->f, n->g, node};
     uint32_t i = s->open_count++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
@@ -250,6 +257,7 @@ static uint32_t root_get(wf_exact_search* s, const double* p) {
         r->g = INFINITY;
         r->corner = 0;
         r->next = s->root_buckets[b];
+        r->bucket = b;
         s->root_buckets[b] = i;
     }
     return i;
@@ -295,6 +303,70 @@ static double point_eps(xp p) { return 1e-4 + 1e-6 * (fabs(p.x) + fabs(p.z)); }
 /// the polygon through the edge that ends at p (or runs through it), by the
 /// link covering the edge just before p: partial tile portals and layer
 /// seams work like whole edges.
+/// True when the link is the only one from its polygon to its neighbour
+/// and covers its whole edge: the portal is the edge (what
+/// wf_mesh_link_portal answers then, without its search for a span).
+static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
+                               const wf_tile_link* link) {
+    if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
+        return false;
+    }
+    uint32_t count = 0;
+    for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
+        count += tile->links[k].ref == link->ref;
+    }
+    return count == 1;
+}
+
+/// One step of is_corner when p is exactly one of the polygon's vertices
+/// and the edge ending there has a single link that covers it whole (on
+/// meshes of small polygons, nearly every step): the link's neighbour, or
+/// null for a wall. False when the general step must decide.
+static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
+                                  const wf_tile_poly* poly, xp p, double eps,
+                                  wf_poly_ref* out_next) {
+    uint32_t n = poly->vert_count, k = 0;
+    while (k < n) {
+        wf_vec3 v = wf_tile_vertex(tile, poly->verts[k]);
+        if ((double)v.x == p.x && (double)v.z == p.z) {
+            break;
+        }
+        k++;
+    }
+    if (k == n) {
+        return false;
+    }
+    uint32_t e = k > 0 ? k - 1u : n - 1u;
+    xp a = xp_v3(wf_tile_vertex(tile, poly->verts[e]));
+    double dx = p.x - a.x, dz = p.z - a.z;
+    if (dx * dx + dz * dz <= 16.0 * eps * eps) {
+        return false; // the general step's probe could fall off the edge
+    }
+    uint32_t index = wf_tile_poly_index(tile, poly);
+    const wf_tile_link* only = NULL;
+    for (uint32_t l = tile->first_link[index]; l != WF_NULL_LINK; l = tile->links[l].next) {
+        const wf_tile_link* link = &tile->links[l];
+        if (link->edge == e && link->ref != 0) {
+            if (only != NULL) {
+                return false;
+            }
+            only = link;
+        }
+    }
+    if (only == NULL) {
+        *out_next = (wf_poly_ref){0};
+        return true;
+    }
+    const wf_mesh_tile* to_tile;
+    const wf_tile_poly* to_poly;
+    wf_mesh_resolve_unchecked(mesh, wf_poly_ref_from_u64(only->ref), &to_tile, &to_poly);
+    if (wf_poly_type(to_poly) != WF_POLY_TYPE_GROUND || !link_is_whole_edge(tile, index, only)) {
+        return false;
+    }
+    *out_next = wf_poly_ref_from_u64(only->ref);
+    return true;
+}
+
 static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_poly_ref start, xp p) {
     double eps = point_eps(p);
     wf_poly_ref cur = start;
@@ -302,6 +374,23 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
         wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
+        wf_poly_ref fast;
+        if (corner_step_at_vertex(mesh, tile, poly, p, eps, &fast)) {
+            if (wf_poly_ref_is_null(fast)) {
+                return true; // a wall
+            }
+            const wf_mesh_tile* to_tile;
+            const wf_tile_poly* to_poly;
+            wf_mesh_resolve_unchecked(mesh, fast, &to_tile, &to_poly);
+            if (!poly_is_walkable(filter, to_tile, to_poly)) {
+                return true;
+            }
+            if (fast.bits == start.bits) {
+                return false;
+            }
+            cur = fast;
+            continue;
+        }
         uint32_t n = poly->vert_count, exit_edge = NO_INDEX;
         xp a = {0, 0, 0}, b = {0, 0, 0};
         for (uint32_t e = 0; e < n; ++e) {
@@ -417,9 +506,8 @@ static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp r
     n->parent = parent;
     n->flags = flags;
     n->root_index = root_index;
-    xp t = xp_v3(s->end_pos);
-    n->f =
-        (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, t) : g + heuristic(root, right, left, t);
+    // Other nodes get f when pushed: most are expanded in place instead.
+    n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, xp_v3(s->end_pos)) : INFINITY;
     return true;
 }
 
@@ -444,26 +532,25 @@ typedef struct expansion {
     turn right, left;
 } expansion;
 
-static bool turn_allowed(expansion* x, turn* t, bool is_portal_end) {
+/// Starts refused when the end is not its portal's end or is the root.
+static bool turn_allowed(expansion* x, turn* t) {
     if (t->state == 0) {
         t->state = -1;
         t->g = x->g + dist2d(x->root, t->at);
-        if (is_portal_end && dist2d(x->root, t->at) > SAME_POINT) {
-            double key[3];
-            xp_store(t->at, key);
-            // Corners are walked round once per search.
-            uint32_t i = root_get(x->s, key);
-            uint32_t corner = i != NO_INDEX ? x->s->roots[i].corner : 0u;
-            if (corner == 0) {
-                corner = is_corner(x->mesh, &x->s->filter, x->poly, t->at) ? 1u : 2u;
-                if (i != NO_INDEX) {
-                    x->s->roots[i].corner = corner;
-                }
+        double key[3];
+        xp_store(t->at, key);
+        // Corners are walked round once per search.
+        uint32_t i = root_get(x->s, key);
+        uint32_t corner = i != NO_INDEX ? x->s->roots[i].corner : 0u;
+        if (corner == 0) {
+            corner = is_corner(x->mesh, &x->s->filter, x->poly, t->at) ? 1u : 2u;
+            if (i != NO_INDEX) {
+                x->s->roots[i].corner = corner;
             }
-            if (corner == 1 && root_admit(x->s, i, t->g)) {
-                t->state = 1;
-                t->root_index = i;
-            }
+        }
+        if (corner == 1 && root_admit(x->s, i, t->g)) {
+            t->state = 1;
+            t->root_index = i;
         }
     }
     return t->state == 1;
@@ -506,50 +593,82 @@ static void outside_range(double lo, double hi, double* out_lo, double* out_hi) 
     }
 }
 
-/// One successor: the part [lo, hi] of portal [p0, p1] (params along edge
-/// a -> b; the portal's own ends are exact), seen from root.
-static bool add_piece(expansion* x, wf_poly_ref next, xp a, xp b, double p0, double p1,
+/// One side of the polygon the node may leave by: the edge's ends, its
+/// length, and the parts of it in and beside the cone (params along the
+/// edge, lo > hi when empty). Filled once per edge and expansion.
+typedef struct exit_edge {
+    xp a, b;
+    double len;
+    double obs_lo, obs_hi;     ///< seen from the root through the interval
+    double right_lo, right_hi; ///< right of the cone (a turn at its right end)
+    double left_lo, left_hi;   ///< left of the cone
+} exit_edge;
+
+/// One successor: the part [lo, hi] of portal [p0, p1] (params along the
+/// edge; the portal's own ends are exact), seen from root.
+static bool add_piece(expansion* x, wf_poly_ref next, const exit_edge* ed, double p0, double p1,
                       xp portal_right, xp portal_left, double lo, double hi, xp root,
                       uint32_t root_index, double g) {
     // A cut within SAME_POINT of a portal end is that end: a cone's side
     // through a corner must leave the corner a turning point.
-    double len = dist2d(a, b), snap = len > 0.0 ? SAME_POINT / len : 0.0;
+    double len = ed->len, snap = len > 0.0 ? SAME_POINT / len : 0.0;
     double t0 = lo > p0 + snap ? lo : p0, t1 = hi < p1 - snap ? hi : p1;
     if ((t1 - t0) * len < MIN_INTERVAL) {
         return true;
     }
     bool right_end = t0 == p0, left_end = t1 == p1;
-    xp right = right_end ? portal_right : xp_lerp(a, b, t0);
-    xp left = left_end ? portal_left : xp_lerp(a, b, t1);
+    xp right = right_end ? portal_right : xp_lerp(ed->a, ed->b, t0);
+    xp left = left_end ? portal_left : xp_lerp(ed->a, ed->b, t1);
     uint32_t flags =
         (right_end ? EXACT_NODE_RIGHT_END : 0u) | (left_end ? EXACT_NODE_LEFT_END : 0u);
     return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
+}
+
+/// Fills the edge's ranges from the sides of its ends.
+static void edge_ranges(exit_edge* ed, double right0, double right1, double left0, double left1) {
+    double rl, rh, ll, lh;
+    nonneg_range(right0, right1, &rl, &rh);
+    nonneg_range(left0, left1, &ll, &lh);
+    ed->obs_lo = rl > ll ? rl : ll;
+    ed->obs_hi = rh < lh ? rh : lh;
+    outside_range(rl, rh, &ed->right_lo, &ed->right_hi);
+    outside_range(ll, lh, &ed->left_lo, &ed->left_hi);
+    ed->len = dist2d(ed->a, ed->b);
+}
+
+static double dist2d_sq(xp a, xp b) {
+    double dx = b.x - a.x, dz = b.z - a.z;
+    return dx * dx + dz * dz;
 }
 
 /// Expands node `index` (its polygon live). False when storage ran out.
 static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                    const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
-    const wf_exact_node node = s->nodes[index];
-    wf_poly_ref poly_ref = wf_poly_ref_from_u64(node.poly);
+    const wf_exact_node* node = &s->nodes[index];
+    wf_poly_ref poly_ref = wf_poly_ref_from_u64(node->poly);
+    uint32_t node_flags = node->flags;
     expansion x = {.s = s,
                    .mesh = q->mesh,
                    .node = index,
                    .poly = poly_ref,
-                   .root = xp_from(node.root),
-                   .root_index = node.root_index,
-                   .g = node.g};
-    x.right.at = xp_from(node.right);
-    x.left.at = xp_from(node.left);
-    bool start = (node.flags & EXACT_NODE_START) != 0;
+                   .root = xp_from(node->root),
+                   .root_index = node->root_index,
+                   .g = node->g};
+    x.right.at = xp_from(node->right);
+    x.left.at = xp_from(node->left);
+    bool start = (node_flags & EXACT_NODE_START) != 0;
     uint32_t n = poly->vert_count;
     // Polygon entered from: never straight back. Its edge is not skipped:
     // another portal on it (a tile border split differently on each side)
     // is reached by turning at an interval end and running along the edge.
-    uint64_t back = start ? 0u : s->nodes[node.parent].poly;
+    uint64_t back = start ? 0u : s->nodes[node->parent].poly;
     // A root on an interval end sees the whole polygon from that side.
-    bool snap_right = start || dist2d(x.root, x.right.at) <= SAME_POINT;
-    bool snap_left = start || dist2d(x.root, x.left.at) <= SAME_POINT;
+    bool snap_right = start || dist2d_sq(x.root, x.right.at) <= SAME_POINT * SAME_POINT;
+    bool snap_left = start || dist2d_sq(x.root, x.left.at) <= SAME_POINT * SAME_POINT;
+    // Turns only at an interval end that is its portal's end, not the root.
+    x.right.state = snap_right || (node_flags & EXACT_NODE_RIGHT_END) == 0 ? -1 : 0;
+    x.left.state = snap_left || (node_flags & EXACT_NODE_LEFT_END) == 0 ? -1 : 0;
     xp t = xp_v3(s->end_pos);
 
     if (poly_ref.bits == s->end_ref.bits) {
@@ -589,18 +708,41 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         side_right[v] = snap_right ? 0.0 : area2(x.root, x.right.at, verts[v]);
         side_left[v] = snap_left ? 0.0 : -area2(x.root, x.left.at, verts[v]);
     }
-    double obs_lo[WF_MAX_VERTS_PER_POLY], obs_hi[WF_MAX_VERTS_PER_POLY];
-    double right_lo[WF_MAX_VERTS_PER_POLY], right_hi[WF_MAX_VERTS_PER_POLY];
-    double left_lo[WF_MAX_VERTS_PER_POLY], left_hi[WF_MAX_VERTS_PER_POLY];
+    exit_edge edges[WF_MAX_VERTS_PER_POLY];
     uint32_t ranges_done = 0; // bit per edge
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     for (uint32_t l = tile->first_link[poly_index]; l != WF_NULL_LINK; l = tile->links[l].next) {
         const wf_tile_link* link = &tile->links[l];
-        wf_poly_ref next = wf_poly_ref_from_u64(link->ref);
         uint32_t e = link->edge;
-        if (e >= n || link->ref == back || wf_poly_ref_is_null(next)) {
+        if (e >= n || link->ref == back || link->ref == 0) {
             continue; // off-mesh links are not taken
         }
+        exit_edge* ed = &edges[e];
+        if ((ranges_done & (1u << e)) == 0) {
+            uint32_t w = e + 1u < n ? e + 1u : 0u;
+            // Both ends beyond one side of the cone and no turn: nothing
+            // to range (an edge longer than the snaps can bridge).
+            if (x.right.state < 0 && x.left.state < 0 &&
+                ((side_right[e] < 0.0 && side_right[w] < 0.0) ||
+                 (side_left[e] < 0.0 && side_left[w] < 0.0)) &&
+                dist2d_sq(verts[e], verts[w]) > 4.0 * SAME_POINT * SAME_POINT) {
+                continue;
+            }
+            ranges_done |= 1u << e;
+            ed->a = verts[e];
+            ed->b = verts[w];
+            edge_ranges(ed, side_right[e], side_right[w], side_left[e], side_left[w]);
+        }
+        // Nothing can come out of an edge wholly outside the cone with no
+        // turn possible: the neighbour is not even looked at. (add_piece
+        // snaps each cut at most SAME_POINT outwards to a portal end.)
+        bool obs = (ed->obs_hi - ed->obs_lo) * ed->len + 2.0 * SAME_POINT >= MIN_INTERVAL;
+        bool right = x.right.state >= 0 && ed->right_lo <= ed->right_hi;
+        bool left = x.left.state >= 0 && ed->left_lo <= ed->left_hi;
+        if (!obs && !right && !left) {
+            continue;
+        }
+        wf_poly_ref next = wf_poly_ref_from_u64(link->ref);
         const wf_mesh_tile* next_tile;
         const wf_tile_poly* next_poly;
         wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
@@ -608,35 +750,32 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
             (next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly))) {
             continue;
         }
-        if ((ranges_done & (1u << e)) == 0) {
-            ranges_done |= 1u << e;
-            uint32_t w = (e + 1u) % n;
-            double rl, rh, ll, lh;
-            nonneg_range(side_right[e], side_right[w], &rl, &rh);
-            nonneg_range(side_left[e], side_left[w], &ll, &lh);
-            obs_lo[e] = rl > ll ? rl : ll;
-            obs_hi[e] = rh < lh ? rh : lh;
-            outside_range(rl, rh, &right_lo[e], &right_hi[e]);
-            outside_range(ll, lh, &left_lo[e], &left_hi[e]);
+        xp portal_right, portal_left;
+        double p0, p1;
+        if (link_is_whole_edge(tile, poly_index, link)) {
+            portal_right = ed->a;
+            portal_left = ed->b;
+            p0 = 0.0;
+            p1 = 1.0;
+        } else {
+            wf_vec3 pl, pr;
+            wf_mesh_link_portal(poly_ref, tile, poly, link, next_tile, next_poly, &pl, &pr);
+            portal_right = xp_v3(pr);
+            portal_left = xp_v3(pl);
+            p0 = edge_param(portal_right, ed->a, ed->b);
+            p1 = edge_param(portal_left, ed->a, ed->b);
         }
-        wf_vec3 pl, pr;
-        wf_mesh_link_portal(poly_ref, tile, poly, link, next_tile, next_poly, &pl, &pr);
-        xp a = verts[e], b = verts[(e + 1u) % n];
-        xp portal_right = xp_v3(pr), portal_left = xp_v3(pl);
-        double p0 = edge_param(portal_right, a, b), p1 = edge_param(portal_left, a, b);
-        if (!add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, obs_lo[e], obs_hi[e],
-                       x.root, x.root_index, x.g)) {
+        if (obs && !add_piece(&x, next, ed, p0, p1, portal_right, portal_left, ed->obs_lo,
+                              ed->obs_hi, x.root, x.root_index, x.g)) {
             return false;
         }
-        if (right_lo[e] <= right_hi[e] && p0 < right_hi[e] && p1 > right_lo[e] &&
-            turn_allowed(&x, &x.right, (node.flags & EXACT_NODE_RIGHT_END) != 0) &&
-            !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, right_lo[e], right_hi[e],
+        if (right && p0 < ed->right_hi && p1 > ed->right_lo && turn_allowed(&x, &x.right) &&
+            !add_piece(&x, next, ed, p0, p1, portal_right, portal_left, ed->right_lo, ed->right_hi,
                        x.right.at, x.right.root_index, x.right.g)) {
             return false;
         }
-        if (left_lo[e] <= left_hi[e] && p0 < left_hi[e] && p1 > left_lo[e] &&
-            turn_allowed(&x, &x.left, (node.flags & EXACT_NODE_LEFT_END) != 0) &&
-            !add_piece(&x, next, a, b, p0, p1, portal_right, portal_left, left_lo[e], left_hi[e],
+        if (left && p0 < ed->left_hi && p1 > ed->left_lo && turn_allowed(&x, &x.left) &&
+            !add_piece(&x, next, ed, p0, p1, portal_right, portal_left, ed->left_lo, ed->left_hi,
                        x.left.at, x.left.root_index, x.left.g)) {
             return false;
         }
@@ -709,7 +848,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
     for (uint32_t i = 0; i < s->root_count; ++i) {
-        s->root_buckets[root_hash(s->roots[i].pos) & s->root_mask] = NO_INDEX;
+        s->root_buckets[s->roots[i].bucket] = NO_INDEX;
     }
     s->root_count = 0;
     xp sp = xp_v3(s->start_pos);

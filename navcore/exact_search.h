@@ -26,7 +26,7 @@ typedef struct wf_exact_node {
     double left[3];      ///< interval end on the left, seen from the root
     double right[3];     ///< interval end on the right
     double g;            ///< XZ length from the start to the root
-    double f;            ///< g + lower bound from the root through the interval to the goal
+    double f;            ///< g + lower bound through the interval to the goal (set when pushed)
     uint64_t poly;       ///< polygon the interval leads into (wf_poly_ref bits)
     uint32_t parent;     ///< node whose polygon precedes poly in the corridor
     uint32_t flags;      ///< EXACT_NODE_* (exact_search.c)
@@ -45,6 +45,7 @@ typedef struct wf_exact_root {
     double pos[3];
     double g;
     uint32_t next;
+    uint32_t bucket; ///< its hash bucket (cleared through it at the next search)
     uint32_t corner; ///< 0 not known yet, 1 corner, 2 not a corner
 } wf_exact_root;
 
