@@ -115,7 +115,7 @@ static void dirty_bounds(wf_tilecache* tc, const float bmin[3], const float bmax
         size_t row = (size_t)z * (size_t)tc->tiles_x;
         uint32_t end = tc->tile_first_entry[row + (size_t)x1 + 1u];
         for (uint32_t i = tc->tile_first_entry[row + (size_t)x0]; i < end; ++i) {
-            if (wf_tilecache_bounds_touch_layer(&tc->entries[i].info, bmin, bmax)) {
+            if (wf_tilecache_bounds_touch_layer(&tc->entries[i], bmin, bmax)) {
                 tc->layer_states[i].dirty_version++;
             }
         }
