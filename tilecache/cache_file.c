@@ -606,7 +606,9 @@ static wf_status load_layer(wf_tilecache* tc, const unsigned char* dir, const un
         return WF_ERR_OUT_OF_MEMORY;
     }
     memcpy(out->data, bytes, size);
-    wf_tilecache_layer_info_from(&layer, raw_size, size, &out->info);
+    unsigned char* data = out->data;
+    wf_tilecache_entry_from(&layer, raw_size, size, out);
+    out->data = data;
     return WF_OK;
 }
 

@@ -281,7 +281,7 @@ static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_s
 /// Layers of one tile, still in the arena.
 typedef struct arena_layers {
     uint32_t count;
-    wf_tilecache_layer_info* infos;
+    wf_tilecache_entry* infos; ///< data NULL: the bytes are in `data`
     unsigned char** data;
 } arena_layers;
 
@@ -349,7 +349,7 @@ static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t
         return s;
     }
     out->count = set.count;
-    out->infos = WF_ARENA_ARRAY(arena, wf_tilecache_layer_info, set.count);
+    out->infos = WF_ARENA_ARRAY(arena, wf_tilecache_entry, set.count);
     out->data = WF_ARENA_ARRAY(arena, unsigned char*, set.count);
     if (set.count > 0 && (out->infos == NULL || out->data == NULL)) {
         return WF_ERR_OUT_OF_MEMORY;
@@ -376,7 +376,7 @@ static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t
         wf_arena_reset_to(arena, mark);
         out->data[i] = wf_arena_alloc(arena, size, 1);
         memmove(out->data[i], packed, size);
-        wf_tilecache_layer_info_from(l, (uint32_t)raw, (uint32_t)size, &out->infos[i]);
+        wf_tilecache_entry_from(l, (uint32_t)raw, (uint32_t)size, &out->infos[i]);
     }
     return WF_OK;
 }
@@ -391,8 +391,8 @@ static wf_status copy_out(const wf_allocator* a, const arena_layers* in, tile_re
         return WF_ERR_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < in->count; ++i) {
-        e[i].info = in->infos[i];
-        e[i].data = wf_alloc(a, in->infos[i].compressed_bytes, 1);
+        e[i] = in->infos[i];
+        e[i].data = wf_alloc(a, e[i].info.compressed_bytes, 1);
         if (e[i].data == NULL) {
             for (uint32_t k = 0; k < i; ++k) {
                 wf_free(a, e[k].data, e[k].info.compressed_bytes, 1);
@@ -400,7 +400,7 @@ static wf_status copy_out(const wf_allocator* a, const arena_layers* in, tile_re
             WF_FREE_ARRAY(a, e, wf_tilecache_entry, in->count);
             return WF_ERR_OUT_OF_MEMORY;
         }
-        memcpy(e[i].data, in->data[i], in->infos[i].compressed_bytes);
+        memcpy(e[i].data, in->data[i], e[i].info.compressed_bytes);
     }
     out->entries = e;
     out->layer_count = in->count;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 // The three walkable-span filters of Recast's pipeline, run on the span
 // heightfield between rasterization and the compact heightfield.
+#include <stddef.h>
+
 #include "tilecache/heightfield.h"
 
 /// Open space above the topmost span of a column reaches this height.
@@ -169,41 +171,10 @@ wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf
     return WF_OK;
 }
 
-/// probe_neighbour on flattened columns: false when the neighbour column
-/// makes span (floor, ceiling) a ledge.
-static inline bool probe_column(const wf_span_columns* cols, size_t cell, int32_t floor,
-                                int32_t ceiling, int32_t walkable_height, int32_t walkable_climb,
-                                ledge_probe* probe) {
-    int32_t below_ceiling = cols->bottom[cell];
-    if ((below_ceiling < ceiling ? below_ceiling : ceiling) - floor >= walkable_height) {
-        return false;
-    }
-    for (uint32_t i = cols->first[cell], end = cols->first[cell + 1]; i < end; ++i) {
-        int32_t nfloor = cols->floor[i];
-        int32_t nceiling = cols->ceiling[i];
-        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
-        int32_t gap_bottom = nfloor > floor ? nfloor : floor;
-        if (gap_top - gap_bottom < walkable_height) {
-            continue;
-        }
-        int32_t drop = nfloor - floor;
-        if (drop < -walkable_climb) {
-            return false; // a ledge
-        }
-        if (drop < probe->lowest_drop) {
-            probe->lowest_drop = drop;
-        }
-        if (drop <= walkable_climb) {
-            probe->reach_min = nfloor < probe->reach_min ? nfloor : probe->reach_min;
-            probe->reach_max = nfloor > probe->reach_max ? nfloor : probe->reach_max;
-        }
-    }
-    return true;
-}
-
 void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int32_t walkable_climb,
                             bool ledges) {
     const int32_t width = cols->width, depth = cols->depth;
+    const ptrdiff_t offset[WF_DIR_COUNT] = {-1, width, 1, -(ptrdiff_t)width};
     // The low-hanging filter reads and writes only its own column, the
     // ledge filter reads its own span's area and only the geometry of the
     // neighbours, and the low-ceiling filter only its own span: so one pass
@@ -244,19 +215,40 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                 }
                 // The edge of the field: nothing known beyond, a ledge.
                 bool is_ledge = !inside;
-                ledge_probe probe = {OPEN_TOP, floor, floor};
-                if (!is_ledge) {
-                    is_ledge = !probe_column(cols, c - 1u, floor, ceiling, walkable_height,
-                                             walkable_climb, &probe) ||
-                               !probe_column(cols, c + 1u, floor, ceiling, walkable_height,
-                                             walkable_climb, &probe) ||
-                               !probe_column(cols, c - (size_t)width, floor, ceiling,
-                                             walkable_height, walkable_climb, &probe) ||
-                               !probe_column(cols, c + (size_t)width, floor, ceiling,
-                                             walkable_height, walkable_climb, &probe);
+                // probe_neighbour on the four neighbour columns, with the
+                // probe in locals: the lowest drop needs no tracking, as
+                // a drop past -climb is a ledge at once.
+                int32_t reach_min = floor, reach_max = floor;
+                for (int dir = 0; dir < WF_DIR_COUNT && !is_ledge; ++dir) {
+                    size_t n = (size_t)((ptrdiff_t)c + offset[dir]);
+                    int32_t below_ceiling = cols->bottom[n];
+                    if ((below_ceiling < ceiling ? below_ceiling : ceiling) - floor >=
+                        walkable_height) {
+                        is_ledge = true;
+                        break;
+                    }
+                    const uint16_t* nfloors = cols->floor;
+                    const uint16_t* nceilings = cols->ceiling;
+                    for (uint32_t k = cols->first[n], kend = cols->first[n + 1]; k < kend; ++k) {
+                        int32_t nfloor = nfloors[k];
+                        int32_t nceiling = nceilings[k];
+                        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
+                        int32_t gap_bottom = nfloor > floor ? nfloor : floor;
+                        if (gap_top - gap_bottom < walkable_height) {
+                            continue;
+                        }
+                        int32_t drop = nfloor - floor;
+                        if (drop < -walkable_climb) {
+                            is_ledge = true;
+                            break;
+                        }
+                        if (drop <= walkable_climb) {
+                            reach_min = nfloor < reach_min ? nfloor : reach_min;
+                            reach_max = nfloor > reach_max ? nfloor : reach_max;
+                        }
+                    }
                 }
-                if (is_ledge || probe.lowest_drop < -walkable_climb ||
-                    probe.reach_max - probe.reach_min > walkable_climb) {
+                if (is_ledge || reach_max - reach_min > walkable_climb) {
                     cols->area[i] = WF_AREA_NULL;
                 }
             }

@@ -70,11 +70,11 @@ uint32_t wf_tilecache_list_applied(const wf_tilecache* tc, uint32_t* out) {
 
 uint32_t wf_tilecache_gather_stamps(const wf_tilecache* tc, const uint32_t* slots,
                                     uint32_t slot_count, uint32_t index, wf_obstacle_stamp* out) {
-    const wf_tilecache_layer_info* info = &tc->entries[index].info;
+    const wf_tilecache_entry* entry = &tc->entries[index];
     uint32_t n = 0;
     for (uint32_t i = 0; i < slot_count; ++i) {
         const wf_obstacle_stamp* stamp = &tc->obstacles[slots[i]].stamp;
-        if (wf_tilecache_bounds_touch_layer(info, stamp->bmin, stamp->bmax)) {
+        if (wf_tilecache_bounds_touch_layer(entry, stamp->bmin, stamp->bmax)) {
             out[n++] = *stamp;
         }
     }

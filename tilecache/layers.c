@@ -66,6 +66,7 @@ typedef struct split {
     const wf_compact_heightfield* chf;
     int32_t x0, z0, x1, z1; ///< tile cells [x0, x1) x [z0, z1), border excluded
     uint32_t* span_region;  ///< per span; sweep id while its row is swept, layer at the end
+    uint32_t* links;        ///< 4 per span, walkable spans of the tile only: linked_span
     uint32_t max_regions;   ///< spans in the field: at most one region each
     region* regions;
     uint32_t region_count;
@@ -81,10 +82,10 @@ static bool walkable(const wf_compact_heightfield* chf, uint32_t s) {
     return chf->areas[s] != WF_AREA_NULL;
 }
 
-// The span that span s of cell (x, z) connects to in direction dir, or
+// The span that span s of cell c = (x, z) connects to in direction dir, or
 // WF_NO_SPAN; links that leave the grid or the neighbour cell are ignored.
-static uint32_t linked_span(const wf_compact_heightfield* chf, int32_t x, int32_t z, uint32_t s,
-                            int dir) {
+static uint32_t linked_span(const wf_compact_heightfield* chf, size_t c, int32_t x, int32_t z,
+                            uint32_t s, int dir) {
     uint32_t con = wf_compact_get_con(&chf->spans[s], dir);
     if (con == WF_NOT_CONNECTED) {
         return WF_NO_SPAN;
@@ -94,11 +95,34 @@ static uint32_t linked_span(const wf_compact_heightfield* chf, int32_t x, int32_
     if (nx < 0 || nz < 0 || nx >= chf->width || nz >= chf->depth) {
         return WF_NO_SPAN;
     }
-    size_t cell = (size_t)nx + (size_t)nz * (size_t)chf->width;
+    size_t cell = c + (size_t)wf_dir_dx[dir] + (size_t)((ptrdiff_t)wf_dir_dz[dir] * chf->width);
     if (con >= chf->cell_count[cell]) {
         return WF_NO_SPAN;
     }
     return chf->cell_index[cell] + con;
+}
+
+// Every walkable span of the tile is linked (partition), listed (neighbour
+// lists) and written (its layer's cons), each asking for its four linked
+// spans: checked once here into a table, then read three times.
+static void link_table(split* sp) {
+    const wf_compact_heightfield* chf = sp->chf;
+    for (int32_t z = sp->z0; z < sp->z1; ++z) {
+        for (int32_t x = sp->x0; x < sp->x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
+            uint32_t first = chf->cell_index[c];
+            uint32_t end = first + chf->cell_count[c];
+            for (uint32_t s = first; s < end; ++s) {
+                if (chf->areas[s] == WF_AREA_NULL) {
+                    continue;
+                }
+                uint32_t* out = &sp->links[4u * (size_t)s];
+                for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
+                    out[dir] = linked_span(chf, c, x, z, s, dir);
+                }
+            }
+        }
+    }
 }
 
 static size_t cell_of(const wf_compact_heightfield* chf, int32_t x, int32_t z) {
@@ -152,7 +176,7 @@ static void partition(split* sp, const partition_scratch* ps) {
                 }
                 uint16_t y = chf->spans[s].y;
                 uint32_t id = NO_REGION;
-                uint32_t left = linked_span(chf, x, z, s, 0);
+                uint32_t left = sp->links[4u * (size_t)s];
                 if (left != WF_NO_SPAN && sp->span_region[left] != NO_REGION) {
                     id = sp->span_region[left];
                     if (!range_fits(sweeps[id].ymin, sweeps[id].ymax, y, y)) {
@@ -173,7 +197,7 @@ static void partition(split* sp, const partition_scratch* ps) {
                 sweep* sw = &sweeps[id];
                 sw->ymin = y < sw->ymin ? y : sw->ymin;
                 sw->ymax = y > sw->ymax ? y : sw->ymax;
-                uint32_t back = linked_span(chf, x, z, s, 3);
+                uint32_t back = sp->links[4u * (size_t)s + 3u];
                 if (back != WF_NO_SPAN && sp->span_region[back] != NO_REGION) {
                     uint32_t r = sp->span_region[back];
                     if (links_into[r]++ == 0) {
@@ -297,15 +321,13 @@ static uint32_t list_neighbours(split* sp, uint32_t r) {
     uint32_t count = 0;
     for (uint32_t k = sp->region_first[r]; k < sp->region_first[r + 1]; ++k) {
         uint32_t c = sp->region_cells[k];
-        int32_t x = (int32_t)(c % (uint32_t)chf->width);
-        int32_t z = (int32_t)(c / (uint32_t)chf->width);
         uint32_t begin = chf->cell_index[c];
         uint32_t s = begin;
         while (sp->span_region[s] != r) {
             ++s;
         }
         for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-            uint32_t n = linked_span(chf, x, z, s, dir);
+            uint32_t n = sp->links[4u * (size_t)s + (size_t)dir];
             if (n == WF_NO_SPAN) {
                 continue;
             }
@@ -510,7 +532,7 @@ static void write_span(const split* sp, wf_layer* layers, int32_t x, int32_t z, 
     int32_t h = (int32_t)chf->spans[s].y - (int32_t)layer->hmin;
     uint8_t cons = 0;
     for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-        uint32_t n = linked_span(chf, x, z, s, dir);
+        uint32_t n = sp->links[4u * (size_t)s + (size_t)dir];
         if (n == WF_NO_SPAN || !walkable(chf, n)) {
             continue;
         }
@@ -652,6 +674,12 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
     for (uint32_t s = 0; s < chf->span_count; ++s) {
         sp.span_region[s] = NO_REGION;
     }
+    sp.links = WF_ARENA_ARRAY(arena, uint32_t, 4u * (size_t)chf->span_count);
+    if (sp.links == NULL && chf->span_count > 0) {
+        wf_arena_reset_to(arena, start);
+        return WF_ERR_CAPACITY;
+    }
+    link_table(&sp);
     // The region bookkeeping is scratch, released before the layers are
     // allocated; only the per-span ids (layers by then) stay in the arena.
     // Of the sweep's arrays, the per-region counts and ranges stay for the
@@ -708,10 +736,10 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
 size_t wf_layers_build_scratch_size(uint32_t span_count) {
     // Every span its own region and one row holding them all: the ids, the
-    // per-region counts and ranges, then the rest of the sweep's arrays or
+    // link table, the per-region counts and ranges, then the rest of the sweep's arrays or
     // the per-region ones (see wf_layers_build).
     size_t n = (size_t)span_count + 1u;
-    size_t kept = n * (2u * sizeof(uint32_t) + 2u * sizeof(uint16_t)) + 4u * ALIGN_SLACK;
+    size_t kept = n * (6u * sizeof(uint32_t) + 2u * sizeof(uint16_t)) + 5u * ALIGN_SLACK;
     size_t sweep_phase = n * (sizeof(sweep) + 2u * sizeof(uint32_t)) + 3u * ALIGN_SLACK;
     size_t region_phase =
         n * (sizeof(region) + sizeof(group) + 3u * sizeof(uint32_t)) + 5u * ALIGN_SLACK;

@@ -63,10 +63,14 @@ void wf_tilecache_row_entries(const wf_tilecache* tc, int32_t z, int32_t x0, int
     *out_end = end;
 }
 
-bool wf_tilecache_bounds_touch_layer(const wf_tilecache_layer_info* info, const float bmin[3],
+bool wf_tilecache_bounds_touch_layer(const wf_tilecache_entry* entry, const float bmin[3],
                                      const float bmax[3]) {
-    return bmin[0] <= info->bmax.x && bmax[0] >= info->bmin.x && bmin[2] <= info->bmax.z &&
-           bmax[2] >= info->bmin.z && bmin[1] <= info->bmax.y && bmax[1] >= info->bmin.y;
+    // The cells' XZ box, not the tile's: a layer holding a corner of its
+    // tile is not rebuilt for an obstacle in another corner.
+    const wf_tilecache_layer_info* info = &entry->info;
+    return bmin[0] <= entry->cells_max[0] && bmax[0] >= entry->cells_min[0] &&
+           bmin[2] <= entry->cells_max[1] && bmax[2] >= entry->cells_min[1] &&
+           bmin[1] <= info->bmax.y && bmax[1] >= info->bmin.y;
 }
 
 bool wf_tilecache_bounds_touch_tiles(const wf_tilecache* tc, const float bmin[3],

@@ -472,6 +472,32 @@ void wf_tilecache_layer_info_from(const wf_layer* l, uint32_t raw_bytes, uint32_
     out->bmax = wf_v3(l->bmax[0], l->bmin[1] + (float)l->hmax * l->ch, l->bmax[2]);
 }
 
+void wf_tilecache_entry_from(const wf_layer* l, uint32_t raw_bytes, uint32_t compressed_bytes,
+                             wf_tilecache_entry* out) {
+    memset(out, 0, sizeof *out);
+    wf_tilecache_layer_info_from(l, raw_bytes, compressed_bytes, &out->info);
+    uint32_t x0 = l->width, z0 = l->depth, x1 = 0, z1 = 0;
+    for (uint32_t z = 0; z < l->depth; ++z) {
+        for (uint32_t x = 0; x < l->width; ++x) {
+            if (l->heights[x + z * l->width] != WF_LAYER_EMPTY) {
+                x0 = x < x0 ? x : x0;
+                x1 = x > x1 ? x : x1;
+                z0 = z < z0 ? z : z0;
+                z1 = z > z1 ? z : z1;
+            }
+        }
+    }
+    if (x0 > x1 || z0 > z1) { // no cell (not built so): the tile's square
+        x0 = z0 = 0;
+        x1 = l->width > 0 ? l->width - 1u : 0u;
+        z1 = l->depth > 0 ? l->depth - 1u : 0u;
+    }
+    out->cells_min[0] = l->bmin[0] + (float)x0 * l->cs;
+    out->cells_min[1] = l->bmin[2] + (float)z0 * l->cs;
+    out->cells_max[0] = l->bmin[0] + (float)(x1 + 1u) * l->cs;
+    out->cells_max[1] = l->bmin[2] + (float)(z1 + 1u) * l->cs;
+}
+
 uint32_t wf_tilecache_layer_count(const wf_tilecache* tc) {
     return tc != NULL ? tc->entry_count : 0;
 }

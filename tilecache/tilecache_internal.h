@@ -16,6 +16,9 @@
 typedef struct wf_tilecache_entry {
     wf_tilecache_layer_info info; ///< raw_bytes / compressed_bytes are the sizes
     unsigned char* data;          ///< compressed_bytes, from the cache's allocator
+    /// XZ bounds of the layer's cells (those with a floor), inside the
+    /// tile's: only a stamp that overlaps them can change the layer.
+    float cells_min[2], cells_max[2];
 } wf_tilecache_entry;
 
 /// Per-worker memory of the layer -> tile step, allocated at creation so
@@ -170,9 +173,10 @@ bool wf_tilecache_tile_range(const wf_tilecache* tc, const float bmin[3], const 
 /// Entries [*out_first, *out_end) whose tile is (x0..x1, z): contiguous.
 void wf_tilecache_row_entries(const wf_tilecache* tc, int32_t z, int32_t x0, int32_t x1,
                               uint32_t* out_first, uint32_t* out_end);
-/// True when a stamp with these bounds can change a cell of this layer:
-/// XZ overlap and a floor height of the layer inside [bmin[1], bmax[1]].
-bool wf_tilecache_bounds_touch_layer(const wf_tilecache_layer_info* info, const float bmin[3],
+/// True when a stamp with these bounds can change a cell of this layer: XZ
+/// overlap with the layer's cells and a floor height of the layer inside
+/// [bmin[1], bmax[1]].
+bool wf_tilecache_bounds_touch_layer(const wf_tilecache_entry* entry, const float bmin[3],
                                      const float bmax[3]);
 /// True when the bounds cover (XZ) a tile that holds at least one layer.
 bool wf_tilecache_bounds_touch_tiles(const wf_tilecache* tc, const float bmin[3],
@@ -258,6 +262,10 @@ size_t wf_tilecache_layer_state_bytes(const wf_tilecache* tc);
 /// tilecache.c).
 void wf_tilecache_layer_info_from(const wf_layer* layer, uint32_t raw_bytes,
                                   uint32_t compressed_bytes, wf_tilecache_layer_info* out);
+/// The entry of a layer: its info as above and the bounds of its cells
+/// (data left NULL).
+void wf_tilecache_entry_from(const wf_layer* layer, uint32_t raw_bytes, uint32_t compressed_bytes,
+                             wf_tilecache_entry* out);
 
 /// Frees entries[0..count) and the array itself.
 void wf_tilecache_free_entries(const wf_allocator* allocator, wf_tilecache_entry* entries,

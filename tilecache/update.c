@@ -115,7 +115,7 @@ static void dirty_bounds(wf_tilecache* tc, const float bmin[3], const float bmax
         size_t row = (size_t)z * (size_t)tc->tiles_x;
         uint32_t end = tc->tile_first_entry[row + (size_t)x1 + 1u];
         for (uint32_t i = tc->tile_first_entry[row + (size_t)x0]; i < end; ++i) {
-            if (wf_tilecache_bounds_touch_layer(&tc->entries[i].info, bmin, bmax)) {
+            if (wf_tilecache_bounds_touch_layer(&tc->entries[i], bmin, bmax)) {
                 tc->layer_states[i].dirty_version++;
             }
         }
@@ -226,10 +226,12 @@ typedef struct update_run {
     uint32_t waited;  ///< builds this call waited for or ran itself
     uint32_t rebuilt; ///< builds collected that are current
     uint32_t changed_count;
-    uint32_t cursor;  ///< layers below it have been considered for a build
-    bool listed;      ///< tc->applied_slots holds this call's applied obstacles
-    uint32_t applied; ///< their count
-    wf_status status; ///< first failure, else WF_PARTIAL if a tile lost links
+    uint32_t cursor;    ///< layers below it have been considered for a build
+    uint32_t fill;      ///< no time limit: layers [cursor, fill) are the window
+    uint32_t in_window; ///< dirty layers in the window (each building or built)
+    bool listed;        ///< tc->applied_slots holds this call's applied obstacles
+    uint32_t applied;   ///< their count
+    wf_status status;   ///< first failure, else WF_PARTIAL if a tile lost links
 } update_run;
 
 /// The obstacle set is fixed once the requests are applied: the applied
@@ -549,62 +551,117 @@ static wf_build_slot* slot_for(wf_tilecache* tc, uint32_t layer) {
     return later;
 }
 
-/// The ready build of `layer`, if a slot holds one.
-static wf_build_slot* ready_slot(wf_tilecache* tc, uint32_t layer) {
+/// The slot building or holding `layer`'s result, if any.
+static wf_build_slot* slot_of(wf_tilecache* tc, uint32_t layer) {
     for (uint32_t i = 0; i < tc->slot_count; ++i) {
-        if (tc->slots[i].ready && tc->slots[i].layer == layer) {
-            return &tc->slots[i];
+        wf_build_slot* slot = &tc->slots[i];
+        if ((slot->busy || slot->ready) && slot->layer == layer) {
+            return slot;
         }
     }
     return NULL;
 }
 
+/// Gives every free slot the next dirty layer past the window (layers
+/// [cursor, fill)), as long as the window holds fewer dirty layers than
+/// the commits left allow: a call never builds past what it may commit.
+static void fill_window(update_run* run, bool on_workers) {
+    wf_tilecache* tc = run->tc;
+    uint32_t want = run->max_commits == 0 ? UINT32_MAX : run->max_commits - run->commits;
+    while (run->in_window < want && run->fill < tc->layer_state_count) {
+        uint32_t layer = run->fill;
+        wf_layer_state* ls = &tc->layer_states[layer];
+        if (!is_dirty(ls)) {
+            run->fill++;
+            continue;
+        }
+        if (!ls->in_flight) {
+            wf_build_slot* slot = slot_for(tc, layer);
+            if (slot == NULL) {
+                return; // every slot holds a layer of the window: commit first
+            }
+            prepare_slot(tc, slot, layer, applied_list(run));
+            if (on_workers && wf_jobs_submit(&tc->jobs, &slot->task, build_fn, slot) == WF_OK) {
+                slot->busy = true;
+            } else {
+                build_fn(slot); // no workers (or no task): built here, in turn
+                run->waited++;
+                settle(run, slot);
+            }
+        }
+        run->in_window++;
+        run->fill++;
+    }
+}
+
+/// Waits until `head`'s build is done. Meanwhile this thread runs the
+/// newest build still pending: workers take builds oldest first, so the
+/// newest is the one most likely still queued (waiting for it runs it
+/// here), and the head, the oldest, is most likely already on a worker.
+static void finish_head(update_run* run, wf_build_slot* head) {
+    wf_tilecache* tc = run->tc;
+    while (head->busy && !wf_jobs_task_is_done(&head->task)) {
+        wf_build_slot* newest = NULL;
+        for (uint32_t i = 0; i < tc->slot_count; ++i) {
+            wf_build_slot* slot = &tc->slots[i];
+            if (slot->busy && !wf_jobs_task_is_done(&slot->task) &&
+                (newest == NULL || slot->order > newest->order)) {
+                newest = slot;
+            }
+        }
+        if (newest == NULL || newest == head) {
+            break;
+        }
+        wf_jobs_wait_task(&tc->jobs, &newest->task);
+        newest->busy = false;
+        run->waited++;
+        settle(run, newest);
+    }
+    if (head->busy) {
+        wf_jobs_wait_task(&tc->jobs, &head->task);
+        head->busy = false;
+        run->waited++;
+        settle(run, head);
+    }
+}
+
 /// Steps 3 to 5 with no time limit, with or without workers: the dirty
-/// layers are taken in layer order, each built (or its ready build from an
-/// earlier call taken) and committed, until max_commits tiles are in, as if
-/// one thread built them one by one. Workers build a window of the next
-/// layers at once, never more than the commits left allow, so which tiles
-/// a call commits, and in which order, depends on the inputs alone: never
-/// on the worker count, the slots or what earlier calls built ahead.
+/// layers are committed in layer order, until max_commits tiles are in, as
+/// if one thread built them one by one. Builds stream through the slots: a
+/// window of the next dirty layers is building while this thread commits
+/// the oldest (or builds too while that one is unfinished), and each commit
+/// frees a slot for the next layer, so workers never wait for a batch's
+/// commits. The window never holds more layers than the commits left
+/// allow, so which tiles a call commits, and in which order, depends on
+/// the inputs alone: never on the worker count, the slots, the timing or
+/// what earlier calls built ahead.
 static void commit_in_order(update_run* run) {
     wf_tilecache* tc = run->tc;
     bool on_workers = !runs_inline(tc);
     wait_all(run);
+    run->fill = run->cursor;
+    run->in_window = 0;
     for (;;) {
-        uint32_t want = run->max_commits == 0 ? UINT32_MAX : run->max_commits - run->commits;
-        uint32_t start = run->cursor, end = start, window = 0;
-        for (; end < tc->layer_state_count && window < want; ++end) {
-            wf_layer_state* ls = &tc->layer_states[end];
-            if (!is_dirty(ls)) {
-                continue;
-            }
-            if (!ls->in_flight) {
-                wf_build_slot* slot = slot_for(tc, end);
-                if (slot == NULL) {
-                    break; // the slots hold the window: commit it first
-                }
-                prepare_slot(tc, slot, end, applied_list(run));
-                if (on_workers && wf_jobs_submit(&tc->jobs, &slot->task, build_fn, slot) == WF_OK) {
-                    slot->busy = true;
-                } else {
-                    build_fn(slot); // no workers (or no task): built here, in turn
-                    run->waited++;
-                    settle(run, slot);
-                }
-            }
-            window++;
-        }
-        if (window == 0) {
+        fill_window(run, on_workers);
+        if (run->in_window == 0) {
             return;
         }
-        wait_all(run);
-        for (uint32_t layer = start; layer < end; ++layer) {
-            wf_build_slot* slot = ready_slot(tc, layer);
-            if (slot != NULL) {
+        uint32_t head = run->cursor;
+        while (head < run->fill && !is_dirty(&tc->layer_states[head])) {
+            head++;
+        }
+        WF_ASSERT(head < run->fill);
+        wf_build_slot* slot = slot_of(tc, head);
+        if (slot != NULL) {
+            finish_head(run, slot);
+            if (slot->ready) {
                 commit_slot(run, slot);
             }
+        } else {
+            tc->layer_states[head].in_flight = false; // not reachable: nothing holds it
         }
-        run->cursor = end;
+        run->in_window--;
+        run->cursor = head + 1u;
         if (!may_commit(run)) {
             return;
         }

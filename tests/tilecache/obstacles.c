@@ -470,7 +470,7 @@ static void test_huge_obstacle(void** state) {
         assert_int_equal(end - first, 6);
         for (uint32_t e = first; e < end; ++e) {
             assert_int_equal(tc->entries[e].info.tile_z, z);
-            layers += wf_tilecache_bounds_touch_layer(&tc->entries[e].info, s->bmin, s->bmax);
+            layers += wf_tilecache_bounds_touch_layer(&tc->entries[e], s->bmin, s->bmax);
         }
     }
     assert_int_equal(layers, 36);
@@ -516,15 +516,54 @@ static void test_bounds_helpers(void** state) {
     assert_false(wf_tilecache_tile_range(tc, far_min, far_max, &x0, &z0, &x1, &z1));
     // A layer's floors are at y = 0: a stamp from 0.1 up misses it, one
     // reaching down to 0 touches it.
-    wf_tilecache_layer_info info;
-    assert_int_equal(wf_tilecache_get_layer_info(tc, 0, &info), WF_OK);
+    const wf_tilecache_entry* entry = &tc->entries[0];
     float lo[3] = {1.0f, 0.1f, 1.0f}, hi[3] = {2.0f, 3.0f, 2.0f};
-    assert_false(wf_tilecache_bounds_touch_layer(&info, lo, hi));
+    assert_false(wf_tilecache_bounds_touch_layer(entry, lo, hi));
     lo[1] = 0.0f;
-    assert_true(wf_tilecache_bounds_touch_layer(&info, lo, hi));
+    assert_true(wf_tilecache_bounds_touch_layer(entry, lo, hi));
     lo[0] = 8.5f; // tile 1's
     hi[0] = 9.0f;
-    assert_false(wf_tilecache_bounds_touch_layer(&info, lo, hi));
+    assert_false(wf_tilecache_bounds_touch_layer(entry, lo, hi));
+    finish(tc, &c);
+}
+
+/// Only the layer's cells count: the grid is walkable up to x = 20, so tile
+/// 2 (x 16..24) holds cells up to x 20 at most, and a stamp over x 21..23,
+/// inside the tile but beyond its cells, neither marks nor rebuilds it.
+static void test_layer_cells_bounds(void** state) {
+    (void)state;
+    counting_allocator c;
+    counting_allocator_init(&c);
+    wf_tilecache* tc = make_cache(&c, 4, 4, 20);
+    const wf_tilecache_entry* entry = NULL;
+    for (uint32_t i = 0; i < tc->entry_count; ++i) {
+        if (tc->entries[i].info.tile_x == 2 && tc->entries[i].info.tile_z == 0) {
+            entry = &tc->entries[i];
+        }
+    }
+    assert_non_null(entry);
+    assert_true(entry->cells_min[0] >= entry->info.bmin.x);
+    assert_true(entry->cells_max[0] <= 20.0f);
+    assert_true(entry->cells_min[1] >= entry->info.bmin.z);
+    assert_true(entry->cells_max[1] <= entry->info.bmax.z);
+    float lo[3] = {21.0f, -1.0f, 1.0f}, hi[3] = {23.0f, 3.0f, 2.0f};
+    assert_false(wf_tilecache_bounds_touch_layer(entry, lo, hi));
+    lo[0] = 19.0f;
+    assert_true(wf_tilecache_bounds_touch_layer(entry, lo, hi));
+    // Through an update: a box there rebuilds no layer.
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_true(wf_succeeded(wf_tilecache_build_navmesh(tc, mesh)));
+    wf_obstacle_desc d = box(22.0f, 4.0f, 0.5f, 0.5f);
+    wf_obstacle_id id;
+    assert_int_equal(wf_tilecache_add_obstacle(tc, &d, &id), WF_OK);
+    wf_tilecache_budget budget = {0};
+    wf_tilecache_update_result r;
+    assert_int_equal(wf_tilecache_update(tc, mesh, &budget, &r), WF_OK);
+    assert_true(r.up_to_date);
+    assert_int_equal(r.tiles_committed, 0);
+    wf_mesh_destroy(mesh);
     finish(tc, &c);
 }
 
@@ -560,11 +599,17 @@ static void test_no_allocation(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_add_get_count), cmocka_unit_test(test_remove),
-        cmocka_unit_test(test_move),          cmocka_unit_test(test_outside_every_tile),
-        cmocka_unit_test(test_queue_full),    cmocka_unit_test(test_request_ring),
-        cmocka_unit_test(test_max_obstacles), cmocka_unit_test(test_bad_descs),
-        cmocka_unit_test(test_huge_obstacle), cmocka_unit_test(test_bounds_helpers),
+        cmocka_unit_test(test_add_get_count),
+        cmocka_unit_test(test_remove),
+        cmocka_unit_test(test_move),
+        cmocka_unit_test(test_outside_every_tile),
+        cmocka_unit_test(test_queue_full),
+        cmocka_unit_test(test_request_ring),
+        cmocka_unit_test(test_max_obstacles),
+        cmocka_unit_test(test_bad_descs),
+        cmocka_unit_test(test_huge_obstacle),
+        cmocka_unit_test(test_bounds_helpers),
+        cmocka_unit_test(test_layer_cells_bounds),
         cmocka_unit_test(test_no_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
