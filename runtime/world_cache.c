@@ -79,13 +79,16 @@ wf_status wf_world_cache_get_classes(const void* data, size_t size, wf_world_cac
     return WF_OK;
 }
 
-wf_status wf_world_save_cache_size(const wf_world* w, size_t* out_size) {
-    WF_CHECK_ARG(w != NULL && out_size != NULL);
+wf_status wf_world_cache_write_size(const wf_tilecache* const* caches, uint32_t count,
+                                    size_t* out_size) {
+    WF_CHECK_ARG(caches != NULL && out_size != NULL);
+    WF_CHECK_ARG(count >= 1 && count <= WF_WORLD_MAX_CLASSES);
     *out_size = 0;
-    size_t total = w->class_count > 1 ? table_size(w->class_count) : 0u;
-    for (uint32_t c = 0; c < w->class_count; ++c) {
+    size_t total = table_size(count);
+    for (uint32_t c = 0; c < count; ++c) {
+        WF_CHECK_ARG(caches[c] != NULL);
         size_t bytes;
-        wf_status s = wf_tilecache_save_size(w->classes[c].tc, &bytes);
+        wf_status s = wf_tilecache_save_size(caches[c], &bytes);
         if (s != WF_OK) {
             return s;
         }
@@ -95,39 +98,52 @@ wf_status wf_world_save_cache_size(const wf_world* w, size_t* out_size) {
     return WF_OK;
 }
 
-wf_status wf_world_save_cache(const wf_world* w, void* out, size_t size) {
-    WF_CHECK_ARG(w != NULL && out != NULL);
+static bool names_ok(const char* const* names, uint32_t count) {
+    for (uint32_t c = 0; c < count; ++c) {
+        size_t n = names[c] != NULL ? strlen(names[c]) : 0u;
+        if (n == 0 || n > WF_WORLD_CLASS_NAME_MAX) {
+            return false;
+        }
+        for (uint32_t k = 0; k < c; ++k) {
+            if (strcmp(names[k], names[c]) == 0) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+wf_status wf_world_cache_write(const wf_tilecache* const* caches, const char* const* names,
+                               uint32_t count, void* out, size_t size) {
+    WF_CHECK_ARG(out != NULL && names != NULL);
     size_t total;
-    wf_status s = wf_world_save_cache_size(w, &total);
+    wf_status s = wf_world_cache_write_size(caches, count, &total);
     if (s != WF_OK) {
         return s;
     }
+    WF_CHECK_ARG(names_ok(names, count));
     if (size < total) {
         return WF_ERR_CAPACITY;
     }
-    if (w->class_count == 1) {
-        return wf_tilecache_save(w->classes[0].tc, out, size);
-    }
     unsigned char* p = out;
-    size_t head = table_size(w->class_count);
+    size_t head = table_size(count);
     memset(p, 0, head);
     wf_bytes_put_u32(p, CACHE_MAGIC);
     wf_bytes_put_u32(p + 4, CACHE_VERSION);
-    wf_bytes_put_u32(p + 8, w->class_count);
+    wf_bytes_put_u32(p + 8, count);
     size_t at = head;
-    for (uint32_t c = 0; c < w->class_count; ++c) {
-        const world_class* k = &w->classes[c];
-        const wf_tilecache_params* tp = wf_tilecache_get_params(k->tc);
+    for (uint32_t c = 0; c < count; ++c) {
+        const wf_tilecache_params* tp = wf_tilecache_get_params(caches[c]);
         size_t bytes;
-        s = wf_tilecache_save_size(k->tc, &bytes);
+        s = wf_tilecache_save_size(caches[c], &bytes);
         if (s == WF_OK) {
-            s = wf_tilecache_save(k->tc, p + at, bytes);
+            s = wf_tilecache_save(caches[c], p + at, bytes);
         }
         if (s != WF_OK) {
             return s;
         }
         unsigned char* row = p + CACHE_FIXED + CACHE_ROW * c;
-        memcpy(row, k->name, strlen(k->name));
+        memcpy(row, names[c], strlen(names[c]));
         wf_bytes_put_f32(row + 32, tp->agent_radius);
         wf_bytes_put_f32(row + 36, tp->agent_height);
         wf_bytes_put_f32(row + 40, tp->agent_climb);
@@ -137,4 +153,40 @@ wf_status wf_world_save_cache(const wf_world* w, void* out, size_t size) {
     }
     wf_bytes_put_u64(p + head - 8u, wf_fnv1a64(WF_FNV64_OFFSET, p, head - 8u));
     return WF_OK;
+}
+
+/// The world's caches and names, for the two calls above.
+static void world_parts(const wf_world* w, const wf_tilecache** caches, const char** names) {
+    for (uint32_t c = 0; c < w->class_count; ++c) {
+        caches[c] = w->classes[c].tc;
+        names[c] = w->classes[c].name;
+    }
+}
+
+wf_status wf_world_save_cache_size(const wf_world* w, size_t* out_size) {
+    WF_CHECK_ARG(w != NULL && out_size != NULL);
+    if (w->class_count == 1) {
+        *out_size = 0;
+        return wf_tilecache_save_size(w->classes[0].tc, out_size);
+    }
+    const wf_tilecache* caches[WF_WORLD_MAX_CLASSES];
+    const char* names[WF_WORLD_MAX_CLASSES];
+    world_parts(w, caches, names);
+    return wf_world_cache_write_size(caches, w->class_count, out_size);
+}
+
+wf_status wf_world_save_cache(const wf_world* w, void* out, size_t size) {
+    WF_CHECK_ARG(w != NULL && out != NULL);
+    if (w->class_count == 1) {
+        size_t need;
+        wf_status s = wf_tilecache_save_size(w->classes[0].tc, &need);
+        if (s != WF_OK) {
+            return s;
+        }
+        return size < need ? WF_ERR_CAPACITY : wf_tilecache_save(w->classes[0].tc, out, size);
+    }
+    const wf_tilecache* caches[WF_WORLD_MAX_CLASSES];
+    const char* names[WF_WORLD_MAX_CLASSES];
+    world_parts(w, caches, names);
+    return wf_world_cache_write(caches, names, w->class_count, out, size);
 }

@@ -306,6 +306,18 @@ WF_NODISCARD WF_API wf_status wf_world_save_cache_size(const wf_world* world, si
 /// WF_ERR_CAPACITY when size is too small.
 WF_NODISCARD WF_API wf_status wf_world_save_cache(const wf_world* world, void* out, size_t size);
 
+/// A multi-class cache file made of tile caches built apart (one class
+/// each, in order, named as given): what `wayfarer build --class` writes,
+/// wf_world_save_cache's format. count 1..WF_WORLD_MAX_CLASSES; names
+/// 1..WF_WORLD_CLASS_NAME_MAX bytes, unique. WF_ERR_INVALID_ARG (NULL, a
+/// count or name out of range), WF_ERR_CAPACITY (size too small). Reads
+/// the caches only: any thread where no other touches them.
+WF_NODISCARD WF_API wf_status wf_world_cache_write_size(const wf_tilecache* const* caches,
+                                                        uint32_t count, size_t* out_size);
+WF_NODISCARD WF_API wf_status wf_world_cache_write(const wf_tilecache* const* caches,
+                                                   const char* const* names, uint32_t count,
+                                                   void* out, size_t size);
+
 /// A class of a multi-class cache file.
 typedef struct wf_world_cache_class {
     char name[WF_WORLD_CLASS_NAME_MAX + 1];

@@ -274,6 +274,30 @@ static void test_world_classes_misuse(void** state) {
     file[16] ^= 0x20;
     EXPECT(wf_world_cache_get_classes(file, size, NULL, 0, &count), WF_OK);
     EXPECT_TRUE(count == 2);
+    // Joining caches built apart: NULL, counts, names empty or twice.
+    const wf_tilecache* caches[2] = {wf_world_class_tilecache(w, 0),
+                                     wf_world_class_tilecache(w, 1)};
+    const char* names[2] = {"small", "large"};
+    size_t joined = 0;
+    EXPECT(wf_world_cache_write_size(NULL, 2, &joined), WF_ERR_INVALID_ARG);
+    EXPECT(wf_world_cache_write_size(caches, 0, &joined), WF_ERR_INVALID_ARG);
+    EXPECT(wf_world_cache_write_size(caches, WF_WORLD_MAX_CLASSES + 1u, &joined),
+           WF_ERR_INVALID_ARG);
+    EXPECT(wf_world_cache_write_size(caches, 2, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_world_cache_write_size(caches, 2, &joined), WF_OK);
+    EXPECT_TRUE(joined == size);
+    unsigned char* again = malloc(joined);
+    assert_non_null(again);
+    EXPECT(wf_world_cache_write(caches, NULL, 2, again, joined), WF_ERR_INVALID_ARG);
+    EXPECT(wf_world_cache_write(caches, names, 2, NULL, joined), WF_ERR_INVALID_ARG);
+    const char* twice[2] = {"small", "small"};
+    EXPECT(wf_world_cache_write(caches, twice, 2, again, joined), WF_ERR_INVALID_ARG);
+    const char* empty[2] = {"small", ""};
+    EXPECT(wf_world_cache_write(caches, empty, 2, again, joined), WF_ERR_INVALID_ARG);
+    EXPECT(wf_world_cache_write(caches, names, 2, again, joined - 1), WF_ERR_CAPACITY);
+    EXPECT(wf_world_cache_write(caches, names, 2, again, joined), WF_OK);
+    EXPECT_TRUE(memcmp(again, file, size) == 0);
+    free(again);
     // A class wider than the file's.
     wf_world_desc from_file = world_desc(NULL);
     from_file.geom = NULL;
