@@ -116,6 +116,10 @@ static wf_status plan_classes(const wf_world_desc* desc, wf_world_cache_class* f
         wf_status s = wf_world_cache_get_classes(desc->cache_data, desc->cache_size, file,
                                                  WF_WORLD_MAX_CLASSES, &file_count);
         if (s != WF_OK) {
+            wf_log(log, WF_LOG_ERROR,
+                   "world: cache_data is neither a tile cache file nor a sound multi-class "
+                   "cache file (%s)",
+                   wf_status_string(s));
             return s;
         }
     }

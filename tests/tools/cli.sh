@@ -119,6 +119,29 @@ printf 'ladder 5 3 0 3 20 0 3\n' > word.links
 run 1 build rooms.obj -o bad.wfc --links word.links && expect err.txt 'word.links:1: each line is' \
     "build --links, unknown line"
 
+# Agent classes: one multi-class file, info reports each class; bad classes.
+run 0 build rooms.obj -o classes.wfc --class soldier:0.4:1.8 --class tank:1.2:2.5:0.3 --json &&
+    json_ok out.txt "build --class --json" &&
+    expect out.txt '"classes": \[\{"name": "soldier", "agent_radius": 0.400' "build --class, first" &&
+    expect out.txt '\{"name": "tank", "agent_radius": 1.200, "agent_height": 2.500' "build --class, tank" &&
+    expect out.txt '"build_cpu_ms": [0-9.]+' "build --class, CPU time per class"
+run 0 info classes.wfc --json && json_ok out.txt "info classes --json" &&
+    expect out.txt '"classes": \[\{"name": "soldier"' "info classes" &&
+    expect out.txt '"name": "tank", "agent_radius": 1.200' "info classes, tank" &&
+    expect out.txt '"memory_bytes": [0-9]+' "info classes, memory per class"
+run 0 info rooms.wfc --json && reject out.txt '"classes"' "info, a plain file has no classes"
+run 2 build rooms.obj -o bad.wfc --class tank:0 && expect err.txt '--class tank:0: each size' \
+    "build --class, radius 0"
+run 2 build rooms.obj -o bad.wfc --class tank:nan && expect err.txt '--class tank:nan: each size' \
+    "build --class, NaN radius"
+run 2 build rooms.obj -o bad.wfc --class a:1 --class a:2 && expect err.txt 'two classes of one name' \
+    "build --class, a name twice"
+run 2 build rooms.obj -o bad.wfc --class a:1 --class b:1 --class c:1 --class d:1 --class e:1 \
+    --class f:1 --class g:1 --class h:1 --class i:1 && expect err.txt 'at most 8 classes' \
+    "build --class, nine classes"
+head -c 40 classes.wfc > cut.wfc
+run 1 info cut.wfc && expect err.txt 'class table is damaged' "info, a cut multi-class file"
+
 # Areas: OBJ materials -> areas and flags, a convex volume, and bad files
 # (errors name the file and line).
 printf 'v 0 0 0\nv 30 0 0\nv 0 0 12\nv 30 0 12\nv 0 0 18\nv 30 0 18\nv 0 0 30\nv 30 0 30\n' > river.obj
