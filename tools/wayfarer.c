@@ -30,8 +30,9 @@ static int cmd_info(int argc, char** argv);
 
 static const subcommand subcommands[] = {
     {"demo", cmd_demo,
-     "demo [--agents N] [--frames F] [--seed S] [--workers W] [--level FILE.obj|FILE.wfc]\n"
-     "      [--out FILE.html] [--svg FILE.svg] [--quiet] [--json] [--timings]\n"
+     "demo [--agents N] [--vehicles V] [--frames F] [--seed S] [--workers W]\n"
+     "      [--level FILE.obj|FILE.wfc] [--out FILE.html] [--svg FILE.svg] [--quiet] [--json]\n"
+     "      [--timings]\n"
      "  demo --export-level FILE.obj [--seed S] [--json]\n"
      "      the generated level (floors, ramps, rooms with doors, a bridge, open ground;\n"
      "      from the seed) or your own, N agents (default 1000) walking to new random\n"
@@ -42,6 +43,11 @@ static const subcommand subcommands[] = {
      "      The same seed gives the same run and the same replay file, for any worker\n"
      "      count; --timings adds the milliseconds of every frame to the replay (which\n"
      "      then differs run to run). --json: the summary as one JSON object.\n"
+     "      --vehicles V: a second agent class (radius 1.2 m, height 2.5 m, its own\n"
+     "      navmesh) among the people, ringed in the replay; default 8 (0 above 1008\n"
+     "      agents: each class sees the other's agents as movers, 1024 at most). A cache\n"
+     "      file level needs two classes for them (build --class); `classes` in the\n"
+     "      summary gives each class's memory and build time.\n"
      "      --export-level: writes the generated level as a Wavefront OBJ and stops\n"
      "      (`wayfarer build FILE.obj -o FILE.wfc` makes it a cache for your program)"},
     {"build", cmd_build,

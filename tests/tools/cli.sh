@@ -204,6 +204,18 @@ run 1 demo --level level.txt --frames 5 --quiet &&
 cp rooms.obj broken.wfc
 run 1 demo --level broken.wfc --frames 5 --quiet &&
     expect err.txt 'broken.wfc: cannot make the world: .*cache' "demo --level, a bad cache"
+# A second agent class: vehicles among the people, from a multi-class cache too.
+run 0 demo --agents 30 --vehicles 3 --frames 30 --quiet --json --out v.html && json_ok out.txt "demo vehicles" &&
+    expect out.txt '"vehicles": 3' "demo --vehicles places them" &&
+    expect out.txt '"classes": \[\{"name": "people".*\{"name": "vehicles", "agent_radius": 1.200' \
+        "demo classes, sizes" &&
+    expect out.txt '"memory_bytes": [0-9]+, "build_ms": [0-9.]+\}\]' "demo classes, memory and time"
+run 0 demo --level classes.wfc --agents 10 --vehicles 2 --frames 20 --quiet --out v.html &&
+    expect out.txt $'^vehicles\t2' "demo on a multi-class cache"
+run 2 demo --level rooms.wfc --agents 10 --vehicles 2 --frames 20 --quiet --out v.html &&
+    expect err.txt 'holds one agent class' "demo --vehicles on a one-class cache"
+run 2 demo --agents 2000 --vehicles 2 --frames 5 --quiet --out v.html &&
+    expect err.txt 'both must be at most 1008' "demo --vehicles with too many people"
 # Outputs are checked before the run: no progress line, no summary.
 run 1 demo --agents 50 --frames 300 --out /nonexistent/x.html &&
     expect err.txt 'cannot write /nonexistent/x.html' "demo --out unwritable" &&
