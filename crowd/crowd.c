@@ -130,6 +130,8 @@ static wf_status check_desc(const wf_crowd_desc* d) {
                   "crowding_cost must be 0..1000");
     WF_CHECK_DESC(log, "crowd", d->max_movers <= WF_CROWD_MAX_MOVERS,
                   "max_movers is above WF_CROWD_MAX_MOVERS");
+    WF_CHECK_DESC(log, "crowd", d->id_tag <= WF_CROWD_MAX_ID_TAG,
+                  "id_tag is above WF_CROWD_MAX_ID_TAG");
     WF_CHECK_DESC(log, "crowd", d->jobs.enqueue == NULL || d->jobs.wait != NULL,
                   "jobs: enqueue without wait");
     for (uint32_t i = 0; i < d->avoidance_count; ++i) {
@@ -208,6 +210,9 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
         goto fail;
     }
     s = wf_id_pool_create(&c->ids, &allocator, c->max_agents, WF_ID_KIND_AGENT);
+    if (s == WF_OK && d.id_tag != 0) {
+        s = wf_id_pool_set_tag(&c->ids, d.id_tag); // max_agents <= 1 << 24 always
+    }
     if (s != WF_OK) {
         goto fail;
     }
@@ -427,7 +432,7 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     if (s != WF_OK) {
         return s;
     }
-    uint32_t i = wf_id_index(id);
+    uint32_t i = wf_id_pool_slot_of(&c->ids, id);
     c->active[i] = 1;
     c->params[i] = *params;
     c->mode[i] = WF_AGENT_WALKING;

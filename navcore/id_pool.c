@@ -39,6 +39,7 @@ wf_status wf_id_pool_create(wf_id_pool* pool, const wf_allocator* allocator, uin
     }
     p.capacity = capacity;
     p.kind = kind;
+    p.index_mask = 0xffffffffu;
     for (uint32_t i = 0; i < capacity; ++i) {
         p.slots[i] = 1u; // generations start at 1 so no live id is null
     }
@@ -68,7 +69,17 @@ wf_status wf_id_pool_add(wf_id_pool* pool, uint64_t* out_id) {
     pool->next_free[index] = ID_NO_SLOT;
     pool->slots[index] |= ID_SLOT_LIVE;
     pool->live_count++;
-    *out_id = wf_id_make(index, pool->slots[index] & WF_ID_GENERATION_MASK, pool->kind);
+    *out_id =
+        wf_id_make(index | pool->index_tag, pool->slots[index] & WF_ID_GENERATION_MASK, pool->kind);
+    return WF_OK;
+}
+
+wf_status wf_id_pool_set_tag(wf_id_pool* pool, uint32_t tag) {
+    if (pool == NULL || tag > WF_ID_POOL_MAX_TAG || pool->capacity > (1u << WF_ID_POOL_TAG_SHIFT)) {
+        return WF_ERR_INVALID_ARG;
+    }
+    pool->index_tag = tag << WF_ID_POOL_TAG_SHIFT;
+    pool->index_mask = (1u << WF_ID_POOL_TAG_SHIFT) - 1u;
     return WF_OK;
 }
 
@@ -80,6 +91,10 @@ wf_status wf_id_pool_find(const wf_id_pool* pool, uint64_t id, uint32_t* out_ind
         return WF_ERR_WRONG_KIND;
     }
     uint32_t index = wf_id_index(id);
+    if ((index & ~pool->index_mask) != pool->index_tag) {
+        return WF_ERR_STALE_REF; // another pool's tag: a foreign id
+    }
+    index &= pool->index_mask;
     if (index >= pool->capacity || pool->slots[index] != (wf_id_generation(id) | ID_SLOT_LIVE)) {
         return WF_ERR_STALE_REF;
     }
@@ -113,7 +128,8 @@ uint64_t wf_id_pool_id_at(const wf_id_pool* pool, uint32_t index) {
     if (index >= pool->capacity || (pool->slots[index] & ID_SLOT_LIVE) == 0) {
         return 0;
     }
-    return wf_id_make(index, pool->slots[index] & WF_ID_GENERATION_MASK, pool->kind);
+    return wf_id_make(index | pool->index_tag, pool->slots[index] & WF_ID_GENERATION_MASK,
+                      pool->kind);
 }
 
 void wf_id_pool_clear(wf_id_pool* pool) {

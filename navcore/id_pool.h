@@ -15,6 +15,10 @@ typedef struct wf_id_pool {
     uint32_t free_head;
     uint32_t free_tail;
     uint8_t kind;
+    /// Tag in the index's top bits (wf_id_pool_set_tag): ids of pools with
+    /// other tags never alias this pool's slots. 0 and all ones untagged.
+    uint32_t index_tag;
+    uint32_t index_mask;
     wf_allocator allocator;
 } wf_id_pool;
 
@@ -24,6 +28,21 @@ typedef struct wf_id_pool {
 WF_NODISCARD wf_status wf_id_pool_create(wf_id_pool* pool, const wf_allocator* allocator,
                                          uint32_t capacity, uint8_t kind);
 void wf_id_pool_destroy(wf_id_pool* pool);
+
+/// Most slots of a tagged pool, and the most tags (bits 24..31 of the index).
+#define WF_ID_POOL_TAG_SHIFT 24u
+#define WF_ID_POOL_MAX_TAG 255u
+
+/// Stamps `tag` into bits 24..31 of every id's index (capacity must be at
+/// most 1 << 24), so ids of two pools of one kind (two crowds) differ and
+/// each refuses the other's as stale. Call before the first add.
+/// WF_ERR_INVALID_ARG when the capacity is too large or the tag above 255.
+WF_NODISCARD wf_status wf_id_pool_set_tag(wf_id_pool* pool, uint32_t tag);
+
+/// The slot an id of this pool names (its index without the tag).
+static inline uint32_t wf_id_pool_slot_of(const wf_id_pool* pool, uint64_t id) {
+    return wf_id_index(id) & pool->index_mask;
+}
 
 /// New id; its slot index is wf_id_index(*out_id). WF_ERR_CAPACITY when full.
 /// Slots are reused oldest-freed first, which keeps stale ids stale longest.

@@ -1,38 +1,17 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// The world: jobs, tile cache, navmesh and crowd in one object, one step
-// per frame, and the whole state as one save blob.
+// The world: jobs and, per agent class, a tile cache, a navmesh and a
+// crowd built from one level; creation, the parts and the classes' agents.
 #include "wayfarer/world.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "navcore/alloc.h"
-#include "navcore/bytes.h"
 #include "navcore/check.h"
-#include "navcore/clock.h"
-#include "navcore/hash.h"
 #include "navcore/log.h"
-#include "navcore/mesh_replace.h"
-#include "tilecache/tilecache_replace.h"
-
-struct wf_world {
-    wf_allocator allocator;
-    wf_logger logger;
-    wf_thread_pool* pool; ///< NULL when the game's jobs (or none) are used
-    wf_job_system jobs;
-    wf_tilecache_desc tc_desc; ///< for restores
-    wf_crowd_desc crowd_desc;  ///< for restores (arrays below, not the caller's)
-    wf_query_filter filters[WF_CROWD_MAX_FILTERS];
-    wf_avoidance_params presets[WF_CROWD_MAX_AVOIDANCE_PRESETS];
-    wf_tilecache* tc;
-    wf_mesh* mesh;
-    wf_crowd* crowd;
-    wf_tile_ref* changed; ///< old refs of the tiles a step replaced
-    uint32_t changed_capacity;
-    uint64_t frame;
-    bool stepping;
-};
+#include "runtime/world_internal.h"
 
 /* ---------------------------------------------------------------------------
  * Parts
@@ -55,7 +34,7 @@ static wf_status make_mesh(wf_world* w, wf_tilecache* tc, wf_mesh** out) {
 }
 
 /// Room for one changed tile per layer (an update never changes more).
-static wf_status size_changed(wf_world* w, const wf_tilecache* tc) {
+wf_status wf_world_size_changed(wf_world* w, const wf_tilecache* tc) {
     uint32_t need = wf_tilecache_layer_count(tc);
     need = need > 0 ? need : 1u;
     if (need <= w->changed_capacity) {
@@ -71,7 +50,17 @@ static wf_status size_changed(wf_world* w, const wf_tilecache* tc) {
     return WF_OK;
 }
 
-static void destroy_parts(wf_crowd* crowd, wf_mesh* mesh, wf_tilecache* tc) {
+wf_status wf_world_forward_changes(wf_world* w, uint32_t c, const wf_tilecache_update_result* r) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < r->changed_count && n < w->changed_capacity; ++k) {
+        if (r->changed[k].old_tile.bits != 0) {
+            w->changed[n++] = r->changed[k].old_tile;
+        }
+    }
+    return n > 0 ? wf_crowd_tiles_changed(w->classes[c].crowd, w->changed, n) : WF_OK;
+}
+
+void wf_world_destroy_parts(wf_crowd* crowd, wf_mesh* mesh, wf_tilecache* tc) {
     // The crowd reads the mesh; the mesh holds tiles in the cache's memory.
     wf_crowd_destroy(crowd);
     wf_mesh_destroy(mesh);
@@ -97,6 +86,217 @@ wf_world_desc wf_world_desc_defaults(const wf_world_desc* desc) {
     return d;
 }
 
+/* ---------------------------------------------------------------------------
+ * Classes: what each is made from
+ */
+
+/// One class as the create call resolves it before building anything.
+typedef struct class_plan {
+    char name[WF_WORLD_CLASS_NAME_MAX + 1];
+    float radius, height, climb; ///< the desc's (0 = the level's)
+    uint32_t max_agents;
+    const void* cache_data; ///< its tile cache file, or NULL: built from geom
+    size_t cache_size;
+    const wf_world_cache_class* table; ///< its row of a multi-class file, or NULL
+} class_plan;
+
+static bool size_ok(float v) { return isfinite(v) && v >= 0.0f; }
+
+/// Checks the class descs and picks each class's level: the geometry, the
+/// plain cache file, or a class of a multi-class file.
+static wf_status plan_classes(const wf_world_desc* desc, wf_world_cache_class* file,
+                              class_plan* plans, uint32_t* out_count) {
+    const wf_logger* log = &desc->logger;
+    WF_CHECK_DESC(log, "world", desc->class_count <= WF_WORLD_MAX_CLASSES,
+                  "class_count is above WF_WORLD_MAX_CLASSES (8)");
+    WF_CHECK_DESC(log, "world", desc->class_count == 0 || desc->classes != NULL,
+                  "classes is NULL with class_count set");
+    uint32_t file_count = 0;
+    if (desc->cache_data != NULL) {
+        wf_status s = wf_world_cache_get_classes(desc->cache_data, desc->cache_size, file,
+                                                 WF_WORLD_MAX_CLASSES, &file_count);
+        if (s != WF_OK) {
+            wf_log(log, WF_LOG_ERROR,
+                   "world: cache_data is neither a tile cache file nor a sound multi-class "
+                   "cache file (%s)",
+                   wf_status_string(s));
+            return s;
+        }
+    }
+    uint32_t n = desc->class_count > 0 ? desc->class_count : (file_count > 0 ? file_count : 1u);
+    for (uint32_t c = 0; c < n; ++c) {
+        class_plan* p = &plans[c];
+        memset(p, 0, sizeof *p);
+        const wf_world_class_desc* cd = desc->class_count > 0 ? &desc->classes[c] : NULL;
+        if (cd != NULL) {
+            WF_CHECK_DESC(log, "world",
+                          size_ok(cd->agent_radius) && size_ok(cd->agent_height) &&
+                              size_ok(cd->agent_climb),
+                          "classes[].agent_radius, agent_height and agent_climb must be finite "
+                          "and >= 0");
+            WF_CHECK_DESC(log, "world",
+                          cd->name == NULL ||
+                              (cd->name[0] != '\0' && strlen(cd->name) <= WF_WORLD_CLASS_NAME_MAX),
+                          "classes[].name must be 1..31 bytes");
+            WF_CHECK_DESC(log, "world", cd->max_agents <= WF_CROWD_MAX_AGENTS,
+                          "classes[].max_agents is above WF_CROWD_MAX_AGENTS");
+            p->radius = cd->agent_radius;
+            p->height = cd->agent_height;
+            p->climb = cd->agent_climb;
+            p->max_agents = cd->max_agents;
+        }
+        p->max_agents = p->max_agents > 0 ? p->max_agents : desc->crowd.max_agents;
+        const char* name = cd != NULL ? cd->name : NULL;
+        if (file_count > 0) {
+            uint32_t pick = c;
+            if (name != NULL) {
+                for (pick = 0; pick < file_count && strcmp(file[pick].name, name) != 0; ++pick) {
+                }
+            }
+            if (pick >= file_count) {
+                wf_log(log, WF_LOG_ERROR, "world: classes[%u]: the cache file has no class %s", c,
+                       name != NULL ? name : "at this index");
+                return WF_ERR_NOT_FOUND;
+            }
+            p->cache_data = file[pick].data;
+            p->cache_size = file[pick].size;
+            p->table = &file[pick];
+            name = name != NULL ? name : file[pick].name;
+        } else if (desc->cache_data != NULL) {
+            if (c > 0) {
+                wf_log(log, WF_LOG_ERROR, "world: classes[%u]: the cache file holds one class", c);
+                return WF_ERR_NOT_FOUND;
+            }
+            p->cache_data = desc->cache_data;
+            p->cache_size = desc->cache_size;
+        }
+        if (name != NULL) {
+            snprintf(p->name, sizeof p->name, "%s", name);
+        } else {
+            snprintf(p->name, sizeof p->name, "class%u", c);
+        }
+        for (uint32_t k = 0; k < c; ++k) {
+            WF_CHECK_DESC(log, "world", strcmp(plans[k].name, p->name) != 0,
+                          "classes[].name: two classes have one name");
+        }
+    }
+    *out_count = n;
+    return WF_OK;
+}
+
+/// Builds or loads class c's tile cache, navmesh and crowd.
+static wf_status make_class(wf_world* w, const wf_world_desc* desc, const class_plan* plan,
+                            uint32_t c, uint32_t other_agents) {
+    world_class* k = &w->classes[c];
+    memcpy(k->name, plan->name, sizeof k->name);
+    wf_tilecache_desc* td = &k->tc_desc;
+    td->params = desc->params;
+    if (plan->radius > 0.0f) {
+        td->params.agent_radius = plan->radius;
+    }
+    if (plan->height > 0.0f) {
+        td->params.agent_height = plan->height;
+    }
+    if (plan->climb > 0.0f) {
+        td->params.agent_climb = plan->climb;
+    }
+    td->jobs = w->jobs;
+    td->max_obstacles = desc->max_obstacles;
+    td->max_pending_requests = desc->max_pending_requests;
+    td->allocator = w->allocator;
+    td->logger = desc->logger;
+    wf_status s;
+    if (plan->cache_data != NULL) {
+        s = wf_tilecache_load(td, plan->cache_data, plan->cache_size, &k->tc);
+        if (s == WF_OK) {
+            // A navmesh eroded for a thinner agent, or cut for a shorter
+            // one, lets a wider or taller one through walls and ceilings.
+            const wf_tilecache_params* fp = wf_tilecache_get_params(k->tc);
+            const wf_world_cache_class* row = plan->table;
+            if (row != NULL &&
+                (row->agent_radius != fp->agent_radius || row->agent_height != fp->agent_height ||
+                 row->agent_climb != fp->agent_climb)) {
+                return WF_ERR_BAD_DATA; // the class table disagrees with its file
+            }
+            WF_CHECK_DESC(&desc->logger, "world",
+                          plan->radius <= fp->agent_radius && plan->height <= fp->agent_height,
+                          "classes[].agent_radius or agent_height is above the cache file's");
+        }
+    } else {
+        s = wf_tilecache_create(td, &k->tc);
+        if (s == WF_OK) {
+            s = wf_tilecache_build_geom(k->tc, *desc->geom, NULL, 0);
+            k->build_ms = wf_tilecache_get_stats(k->tc).build_ms;
+        }
+    }
+    if (s == WF_OK) {
+        s = wf_world_size_changed(w, k->tc);
+    }
+    if (s == WF_OK) {
+        s = make_mesh(w, k->tc, &k->mesh);
+    }
+    if (s != WF_OK) {
+        return s;
+    }
+    wf_crowd_desc* cd = &k->crowd_desc;
+    *cd = desc->crowd;
+    if (cd->filter_count > 0 && cd->filters != NULL) {
+        cd->filters = w->filters;
+    }
+    if (cd->avoidance_count > 0 && cd->avoidance != NULL) {
+        cd->avoidance = w->presets;
+    }
+    cd->mesh = k->mesh;
+    cd->jobs = w->jobs;
+    cd->allocator = w->allocator;
+    cd->logger = desc->logger;
+    cd->max_agents = plan->max_agents;
+    cd->id_tag = c;
+    cd->max_movers += other_agents;
+    if (plan->radius > 0.0f) {
+        cd->max_agent_radius = plan->radius;
+    } else if (cd->max_agent_radius == 0.0f) {
+        // A cache built for agent radius 0 (an uneroded navmesh) names no
+        // width: the default agent's, so that default agents fit.
+        float cache_radius = wf_tilecache_get_params(k->tc)->agent_radius;
+        cd->max_agent_radius =
+            cache_radius > 0.0f ? cache_radius : wf_agent_params_defaults().radius;
+    }
+    s = wf_crowd_create(cd, &k->crowd);
+    if (s == WF_OK && other_agents > 0) {
+        k->movers = WF_ALLOC_ARRAY(&w->allocator, wf_mover_id, other_agents);
+        k->mover_capacity = other_agents;
+        s = k->movers != NULL ? WF_OK : WF_ERR_OUT_OF_MEMORY;
+    }
+    return s;
+}
+
+/// Step scratch and, with several classes, the obstacle table.
+static wf_status make_shared(wf_world* w, uint32_t total_agents, uint32_t largest) {
+    if (w->class_count > 1) {
+        w->snapshot = WF_ALLOC_ARRAY(&w->allocator, wf_mover, total_agents);
+        w->snapshot_capacity = total_agents;
+        w->agent_scratch = WF_ALLOC_ARRAY(&w->allocator, wf_agent_id, largest);
+        w->agent_scratch_capacity = largest;
+        if (w->snapshot == NULL || w->agent_scratch == NULL) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        uint32_t cap = wf_tilecache_desc_defaults(&w->classes[0].tc_desc).max_obstacles;
+        wf_status s = wf_id_pool_create(&w->obstacle_ids, &w->allocator, cap, WF_ID_KIND_OBSTACLE);
+        if (s != WF_OK) {
+            return s;
+        }
+        w->max_obstacles = cap;
+        w->obstacle_class_ids =
+            WF_ALLOC_ARRAY(&w->allocator, uint64_t, (size_t)cap * w->class_count);
+        if (w->obstacle_class_ids == NULL) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
+        memset(w->obstacle_class_ids, 0, sizeof(uint64_t) * cap * w->class_count);
+    }
+    return WF_OK;
+}
+
 wf_status wf_world_create(const wf_world_desc* desc_in, wf_world** out) {
     WF_CHECK_ARG(desc_in != NULL && out != NULL);
     *out = NULL;
@@ -118,13 +318,33 @@ wf_status wf_world_create(const wf_world_desc* desc_in, wf_world** out) {
     wf_allocator allocator;
     WF_CHECK_DESC(log, "world", wf_allocator_resolve(&desc->allocator, &allocator) == WF_OK,
                   "allocator: alloc and free must be both set or both NULL");
+    class_plan plans[WF_WORLD_MAX_CLASSES];
+    wf_world_cache_class file[WF_WORLD_MAX_CLASSES];
+    uint32_t class_count = 0;
+    wf_status s = plan_classes(desc, file, plans, &class_count);
+    if (s != WF_OK) {
+        return s;
+    }
+    // Each class's crowd keeps room for every other class's agents as movers.
+    uint64_t total_agents = 0;
+    uint32_t largest = 0;
+    for (uint32_t c = 0; c < class_count; ++c) {
+        total_agents += plans[c].max_agents;
+        largest = plans[c].max_agents > largest ? plans[c].max_agents : largest;
+    }
+    for (uint32_t c = 0; c < class_count && class_count > 1; ++c) {
+        WF_CHECK_DESC(log, "world",
+                      total_agents - plans[c].max_agents + desc->crowd.max_movers <=
+                          WF_CROWD_MAX_MOVERS,
+                      "classes: the other classes' max_agents plus crowd.max_movers exceed "
+                      "WF_CROWD_MAX_MOVERS (1024) for a class");
+    }
     wf_world* w = wf_alloc_zeroed(&allocator, sizeof *w, _Alignof(wf_world));
     if (w == NULL) {
         return WF_ERR_OUT_OF_MEMORY;
     }
     w->allocator = allocator;
     w->logger = desc->logger;
-    wf_status s = WF_OK;
     if (desc->jobs.enqueue != NULL) {
         w->jobs = desc->jobs;
     } else if (desc->worker_count != 1) {
@@ -137,52 +357,20 @@ wf_status wf_world_create(const wf_world_desc* desc_in, wf_world** out) {
             w->jobs = wf_thread_pool_job_system(w->pool);
         }
     }
-
-    wf_tilecache_desc* td = &w->tc_desc;
-    td->params = desc->params;
-    td->jobs = w->jobs;
-    td->max_obstacles = desc->max_obstacles;
-    td->max_pending_requests = desc->max_pending_requests;
-    td->allocator = allocator;
-    td->logger = desc->logger;
-    if (s == WF_OK && desc->cache_data != NULL) {
-        s = wf_tilecache_load(td, desc->cache_data, desc->cache_size, &w->tc);
-    } else if (s == WF_OK) {
-        s = wf_tilecache_create(td, &w->tc);
-        if (s == WF_OK) {
-            s = wf_tilecache_build_geom(w->tc, *desc->geom, NULL, 0);
-        }
+    if (desc->crowd.filter_count > 0 && desc->crowd.filters != NULL) {
+        memcpy(w->filters, desc->crowd.filters, sizeof(wf_query_filter) * desc->crowd.filter_count);
+    }
+    if (desc->crowd.avoidance_count > 0 && desc->crowd.avoidance != NULL) {
+        memcpy(w->presets, desc->crowd.avoidance,
+               sizeof(wf_avoidance_params) * desc->crowd.avoidance_count);
+    }
+    for (uint32_t c = 0; c < class_count && s == WF_OK; ++c) {
+        w->class_count = c + 1u; // destroy frees what is made so far
+        s = make_class(w, desc, &plans[c], c,
+                       class_count > 1 ? (uint32_t)(total_agents - plans[c].max_agents) : 0u);
     }
     if (s == WF_OK) {
-        s = size_changed(w, w->tc);
-    }
-    if (s == WF_OK) {
-        s = make_mesh(w, w->tc, &w->mesh);
-    }
-    if (s == WF_OK) {
-        // The crowd desc is kept for restores, with its arrays copied in.
-        wf_crowd_desc* cd = &w->crowd_desc;
-        *cd = desc->crowd;
-        if (cd->filter_count > 0 && cd->filters != NULL) {
-            memcpy(w->filters, cd->filters, sizeof(wf_query_filter) * cd->filter_count);
-            cd->filters = w->filters;
-        }
-        if (cd->avoidance_count > 0 && cd->avoidance != NULL) {
-            memcpy(w->presets, cd->avoidance, sizeof(wf_avoidance_params) * cd->avoidance_count);
-            cd->avoidance = w->presets;
-        }
-        cd->mesh = w->mesh;
-        cd->jobs = w->jobs;
-        cd->allocator = allocator;
-        cd->logger = desc->logger;
-        if (cd->max_agent_radius == 0.0f) {
-            // A cache built for agent radius 0 (an uneroded navmesh) names no
-            // width: the default agent's, so that default agents fit.
-            float cache_radius = wf_tilecache_get_params(w->tc)->agent_radius;
-            cd->max_agent_radius =
-                cache_radius > 0.0f ? cache_radius : wf_agent_params_defaults().radius;
-        }
-        s = wf_crowd_create(cd, &w->crowd);
+        s = make_shared(w, (uint32_t)total_agents, largest);
     }
     if (s != WF_OK) {
         wf_world_destroy(w);
@@ -196,16 +384,29 @@ void wf_world_destroy(wf_world* w) {
     if (w == NULL) {
         return;
     }
-    destroy_parts(w->crowd, w->mesh, w->tc);
-    wf_thread_pool_destroy(w->pool);
     wf_allocator a = w->allocator;
+    for (uint32_t c = 0; c < w->class_count; ++c) {
+        world_class* k = &w->classes[c];
+        wf_world_destroy_parts(k->crowd, k->mesh, k->tc);
+        WF_FREE_ARRAY(&a, k->movers, wf_mover_id, k->mover_capacity);
+    }
+    wf_thread_pool_destroy(w->pool);
     WF_FREE_ARRAY(&a, w->changed, wf_tile_ref, w->changed_capacity);
+    WF_FREE_ARRAY(&a, w->snapshot, wf_mover, w->snapshot_capacity);
+    WF_FREE_ARRAY(&a, w->agent_scratch, wf_agent_id, w->agent_scratch_capacity);
+    if (w->obstacle_class_ids != NULL) {
+        WF_FREE_ARRAY(&a, w->obstacle_class_ids, uint64_t,
+                      (size_t)w->max_obstacles * w->class_count);
+    }
+    if (w->max_obstacles > 0) {
+        wf_id_pool_destroy(&w->obstacle_ids);
+    }
     wf_free(&a, w, sizeof *w, _Alignof(wf_world));
 }
 
-wf_crowd* wf_world_crowd(wf_world* w) { return w != NULL ? w->crowd : NULL; }
-wf_tilecache* wf_world_tilecache(wf_world* w) { return w != NULL ? w->tc : NULL; }
-wf_mesh* wf_world_mesh(wf_world* w) { return w != NULL ? w->mesh : NULL; }
+wf_crowd* wf_world_crowd(wf_world* w) { return wf_world_class_crowd(w, 0); }
+wf_tilecache* wf_world_tilecache(wf_world* w) { return wf_world_class_tilecache(w, 0); }
+wf_mesh* wf_world_mesh(wf_world* w) { return wf_world_class_mesh(w, 0); }
 
 wf_world_stats wf_world_get_stats(const wf_world* w) {
     wf_world_stats st = {0};
@@ -214,9 +415,19 @@ wf_world_stats wf_world_get_stats(const wf_world* w) {
     }
     st.frame = w->frame;
     st.memory_bytes = sizeof *w + (size_t)w->changed_capacity * sizeof(wf_tile_ref) +
-                      wf_tilecache_get_stats(w->tc).memory_bytes +
-                      wf_mesh_get_stats(w->mesh).memory_bytes +
-                      wf_crowd_get_stats(w->crowd).memory_bytes;
+                      (size_t)w->snapshot_capacity * sizeof(wf_mover) +
+                      (size_t)w->agent_scratch_capacity * sizeof(wf_agent_id) +
+                      (size_t)w->max_obstacles * w->class_count * sizeof(uint64_t);
+    if (w->max_obstacles > 0) {
+        st.memory_bytes += (size_t)w->max_obstacles * 2u * sizeof(uint32_t);
+    }
+    for (uint32_t c = 0; c < w->class_count; ++c) {
+        const world_class* k = &w->classes[c];
+        st.memory_bytes += wf_tilecache_get_stats(k->tc).memory_bytes +
+                           wf_mesh_get_stats(k->mesh).memory_bytes +
+                           wf_crowd_get_stats(k->crowd).memory_bytes +
+                           (size_t)k->mover_capacity * sizeof(wf_mover_id);
+    }
     if (w->pool != NULL) {
         st.memory_bytes += wf_thread_pool_get_stats(w->pool).memory_bytes;
     }
@@ -230,230 +441,95 @@ wf_job_system wf_world_jobs(const wf_world* w) {
 }
 
 /* ---------------------------------------------------------------------------
- * The step
+ * Classes and their agents
  */
 
-wf_status wf_world_step(wf_world* w, float dt, const wf_world_budget* budget,
-                        wf_world_report* report) {
-    WF_CHECK_ARG(w != NULL);
-    WF_CHECK_OR(!w->stepping, WF_ERR_BUSY);
-    WF_CHECK_ARG(isfinite(dt) && dt > 0.0f && dt <= 1.0f);
-    w->stepping = true;
-    double start = wf_clock_us();
-    wf_tilecache_budget tb = {0, 0};
-    if (budget != NULL) {
-        tb.max_time_us = budget->tile_time_us;
-        tb.max_commits = budget->tile_commits;
-    }
-    // Obstacle requests and finished rebuilds first, so the crowd plans on
-    // this frame's navmesh.
-    wf_tilecache_update_result tr;
-    memset(&tr, 0, sizeof tr); // an update that fails early reports nothing
-    wf_status ts = wf_tilecache_update(w->tc, w->mesh, &tb, &tr);
-    double tiles_done = wf_clock_us();
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < tr.changed_count && n < w->changed_capacity; ++k) {
-        if (tr.changed[k].old_tile.bits != 0) {
-            w->changed[n++] = tr.changed[k].old_tile;
-        }
-    }
-    wf_status s = n > 0 ? wf_crowd_tiles_changed(w->crowd, w->changed, n) : WF_OK;
-    wf_crowd_profile cp;
-    if (s == WF_OK) {
-        s = wf_crowd_update(w->crowd, dt, &cp);
-    }
-    if (s != WF_OK) {
-        w->stepping = false;
-        return s;
-    }
-    w->frame++;
-    if (report != NULL) {
-        report->frame = w->frame;
-        report->tiles = tr;
-        report->crowd = cp;
-        report->tiles_us = (tiles_done - start);
-        report->crowd_us = cp.total_us;
-        report->total_us = wf_clock_us() - start;
-    }
-    w->stepping = false;
-    // A rebuild that failed is the tile cache's report (logged there); the
-    // crowd keeps walking on what the mesh has.
-    return ts < 0 ? ts : WF_OK;
+uint32_t wf_world_class_count(const wf_world* w) { return w != NULL ? w->class_count : 0u; }
+
+wf_crowd* wf_world_class_crowd(wf_world* w, uint32_t c) {
+    return w != NULL && c < w->class_count ? w->classes[c].crowd : NULL;
+}
+wf_tilecache* wf_world_class_tilecache(wf_world* w, uint32_t c) {
+    return w != NULL && c < w->class_count ? w->classes[c].tc : NULL;
+}
+wf_mesh* wf_world_class_mesh(wf_world* w, uint32_t c) {
+    return w != NULL && c < w->class_count ? w->classes[c].mesh : NULL;
 }
 
-/* ---------------------------------------------------------------------------
- * Save and restore
- *
- *   0 magic "WFWD"   4 version   8 steps run   16 tile cache bytes
- *  24 mesh bytes    32 crowd bytes   40 checksum (FNV-1a 64 of the header
- *  with this field zero, then every section)   48 sections, in that order
- */
-
-#define WORLD_MAGIC 0x44574657u // "WFWD"
-#define WORLD_VERSION 1u
-#define WORLD_HEADER 48u
-
-/// FNV-1a 64 of the whole blob, the checksum field (bytes 40..48) as zeros.
-static uint64_t world_checksum(const unsigned char* blob, size_t size) {
-    return wf_fnv1a64_zeroed(blob, size, 40u, 8u);
+wf_status wf_world_get_class(const wf_world* w, uint32_t c, wf_world_class_info* out) {
+    WF_CHECK_ARG(w != NULL && out != NULL);
+    if (c >= w->class_count) {
+        return WF_ERR_NOT_FOUND;
+    }
+    const world_class* k = &w->classes[c];
+    memset(out, 0, sizeof *out);
+    memcpy(out->name, k->name, sizeof out->name);
+    const wf_tilecache_params* p = wf_tilecache_get_params(k->tc);
+    out->agent_radius = p->agent_radius;
+    out->agent_height = p->agent_height;
+    out->agent_climb = p->agent_climb;
+    out->max_agent_radius = k->crowd_desc.max_agent_radius;
+    out->max_agents = k->crowd_desc.max_agents;
+    out->tilecache_bytes = wf_tilecache_get_stats(k->tc).memory_bytes;
+    out->mesh_bytes = wf_mesh_get_stats(k->mesh).memory_bytes;
+    out->crowd_bytes = wf_crowd_get_stats(k->crowd).memory_bytes;
+    out->build_ms = k->build_ms;
+    return WF_OK;
 }
 
-/// Runs the tile cache until every request is applied and every rebuild
-/// committed: the saved navmesh then matches the saved obstacles.
-static wf_status finish_tiles(wf_world* w) {
-    const wf_tilecache_budget none = {0, 0};
-    for (int k = 0; k < 1000; ++k) {
-        wf_tilecache_update_result r;
-        wf_status s = wf_tilecache_update(w->tc, w->mesh, &none, &r);
-        if (s < 0) {
-            return s;
-        }
-        uint32_t n = 0;
-        for (uint32_t j = 0; j < r.changed_count && n < w->changed_capacity; ++j) {
-            if (r.changed[j].old_tile.bits != 0) {
-                w->changed[n++] = r.changed[j].old_tile;
-            }
-        }
-        if (n > 0) {
-            s = wf_crowd_tiles_changed(w->crowd, w->changed, n);
-            if (s != WF_OK) {
-                return s;
-            }
-        }
-        if (r.up_to_date) {
+wf_status wf_world_find_class(const wf_world* w, const char* name, uint32_t* out_index) {
+    WF_CHECK_ARG(w != NULL && name != NULL && out_index != NULL);
+    for (uint32_t c = 0; c < w->class_count; ++c) {
+        if (strcmp(w->classes[c].name, name) == 0) {
+            *out_index = c;
             return WF_OK;
         }
     }
-    return WF_ERR_BUSY; // builds that never finish: a broken job system
+    return WF_ERR_NOT_FOUND;
 }
 
-typedef struct sections {
-    size_t tc, mesh, crowd;
-} sections;
-
-static wf_status section_sizes(wf_world* w, sections* out) {
-    wf_status s = wf_tilecache_save_size(w->tc, &out->tc);
-    if (s == WF_OK) {
-        s = wf_mesh_save_size(w->mesh, &out->mesh);
+wf_status wf_world_add_agent(wf_world* w, uint32_t c, wf_vec3 pos, const wf_agent_params* params,
+                             wf_agent_id* out_id) {
+    WF_CHECK_ARG(w != NULL && out_id != NULL);
+    if (c >= w->class_count) {
+        return WF_ERR_NOT_FOUND;
     }
-    if (s == WF_OK) {
-        s = wf_crowd_save_size(w->crowd, &out->crowd);
+    wf_agent_params p;
+    if (params == NULL) {
+        p = wf_agent_params_defaults();
+        const wf_tilecache_params* tp = wf_tilecache_get_params(w->classes[c].tc);
+        float r = w->classes[c].crowd_desc.max_agent_radius;
+        p.radius = r > 0.0f ? r : p.radius;
+        p.height = tp->agent_height > 0.0f ? tp->agent_height : p.height;
+        p.collision_query_range = 12.0f * p.radius;
+        p.path_optimization_range = 30.0f * p.radius;
+        params = &p;
     }
-    return s;
+    return wf_crowd_add_agent(w->classes[c].crowd, pos, params, out_id);
 }
 
-wf_status wf_world_save_size(wf_world* w, size_t* out_size) {
-    WF_CHECK_ARG(w != NULL && out_size != NULL);
-    WF_CHECK_OR(!w->stepping, WF_ERR_BUSY);
-    *out_size = 0;
-    wf_status s = finish_tiles(w);
-    sections sz;
-    if (s == WF_OK) {
-        s = section_sizes(w, &sz);
+wf_status wf_world_get_agent_class(const wf_world* w, wf_agent_id id, uint32_t* out_class) {
+    WF_CHECK_ARG(w != NULL && out_class != NULL && id.bits != 0);
+    if (wf_id_kind_of(id.bits) != WF_ID_KIND_AGENT) {
+        return WF_ERR_WRONG_KIND;
     }
-    if (s == WF_OK) {
-        *out_size = WORLD_HEADER + sz.tc + sz.mesh + sz.crowd;
+    uint32_t c = wf_id_index(id.bits) >> WF_ID_POOL_TAG_SHIFT;
+    if (c >= w->class_count) {
+        return WF_ERR_NOT_FOUND;
     }
-    return s;
-}
-
-wf_status wf_world_save(wf_world* w, void* out, size_t size) {
-    WF_CHECK_ARG(w != NULL && out != NULL);
-    WF_CHECK_OR(!w->stepping, WF_ERR_BUSY);
-    wf_status s = finish_tiles(w);
-    sections sz;
-    if (s == WF_OK) {
-        s = section_sizes(w, &sz);
-    }
+    wf_agent_state st;
+    wf_status s = wf_crowd_get_agent(w->classes[c].crowd, id, &st);
     if (s != WF_OK) {
         return s;
     }
-    if (size < WORLD_HEADER + sz.tc + sz.mesh + sz.crowd) {
-        return WF_ERR_CAPACITY;
-    }
-    unsigned char* p = out;
-    memset(p, 0, WORLD_HEADER);
-    wf_bytes_put_u32(p, WORLD_MAGIC);
-    wf_bytes_put_u32(p + 4, WORLD_VERSION);
-    wf_bytes_put_u64(p + 8, w->frame);
-    wf_bytes_put_u64(p + 16, sz.tc);
-    wf_bytes_put_u64(p + 24, sz.mesh);
-    wf_bytes_put_u64(p + 32, sz.crowd);
-    unsigned char* at = p + WORLD_HEADER;
-    s = wf_tilecache_save(w->tc, at, sz.tc);
-    if (s == WF_OK) {
-        s = wf_mesh_save(w->mesh, at + sz.tc, sz.mesh);
-    }
-    if (s == WF_OK) {
-        s = wf_crowd_save(w->crowd, at + sz.tc + sz.mesh, sz.crowd);
-    }
-    if (s != WF_OK) {
-        return s;
-    }
-    size_t total = WORLD_HEADER + sz.tc + sz.mesh + sz.crowd;
-    wf_bytes_put_u64(p + 40, world_checksum(p, total));
+    *out_class = c;
     return WF_OK;
 }
 
-wf_status wf_world_restore(wf_world* w, const void* data, size_t size) {
-    WF_CHECK_ARG(w != NULL && (data != NULL || size == 0));
-    WF_CHECK_OR(!w->stepping, WF_ERR_BUSY);
-    const unsigned char* p = data;
-    if (size < WORLD_HEADER || wf_bytes_get_u32(p) != WORLD_MAGIC) {
-        return WF_ERR_BAD_DATA;
+wf_crowd* wf_world_agent_crowd(wf_world* w, wf_agent_id id) {
+    uint32_t c;
+    if (w == NULL || id.bits == 0 || wf_world_get_agent_class(w, id, &c) != WF_OK) {
+        return NULL;
     }
-    if (wf_bytes_get_u32(p + 4) != WORLD_VERSION) {
-        return WF_ERR_VERSION;
-    }
-    uint64_t tc_size = wf_bytes_get_u64(p + 16), mesh_size = wf_bytes_get_u64(p + 24);
-    uint64_t crowd_size = wf_bytes_get_u64(p + 32);
-    uint64_t room = size - WORLD_HEADER;
-    if (tc_size > room || mesh_size > room - tc_size || crowd_size != room - tc_size - mesh_size ||
-        world_checksum(p, size) != wf_bytes_get_u64(p + 40)) {
-        return WF_ERR_BAD_DATA;
-    }
-    // Everything is built aside and only swapped in once all of it loaded:
-    // a failure leaves the world as it was.
-    const unsigned char* at = p + WORLD_HEADER;
-    wf_tilecache* tc = NULL;
-    wf_mesh* mesh = NULL;
-    wf_crowd* crowd = NULL;
-    wf_status s = wf_tilecache_load(&w->tc_desc, at, (size_t)tc_size, &tc);
-    if (s == WF_OK) {
-        wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
-        md.allocator = w->allocator;
-        s = wf_mesh_load(&md, at + tc_size, (size_t)mesh_size, &mesh);
-        // Steps rebuild the cache's tiles into this mesh: it must lie on the
-        // cache's tile grid (a save that says otherwise is damaged).
-        if (s == WF_OK && !wf_tilecache_mesh_matches(tc, mesh)) {
-            s = WF_ERR_BAD_DATA;
-        }
-    }
-    if (s == WF_OK) {
-        wf_crowd_desc cd = w->crowd_desc;
-        cd.mesh = mesh;
-        s = wf_crowd_create(&cd, &crowd);
-    }
-    if (s == WF_OK) {
-        s = wf_crowd_restore(crowd, at + tc_size + mesh_size, (size_t)crowd_size);
-    }
-    if (s == WF_OK) {
-        s = size_changed(w, tc);
-    }
-    if (s != WF_OK) {
-        destroy_parts(crowd, mesh, tc);
-        return s;
-    }
-    // All of it loaded: the new contents move into the objects the game
-    // holds (wf_world_crowd & co stay valid), and the old ones go. The
-    // crowd restores its bytes a second time, in place, over the swapped
-    // mesh: the same checks against the same capacities, so it succeeds.
-    wf_crowd_destroy(crowd);
-    wf_tilecache_swap_contents(w->tc, tc);
-    wf_mesh_swap_contents(w->mesh, mesh);
-    s = wf_crowd_restore(w->crowd, at + tc_size + mesh_size, (size_t)crowd_size);
-    WF_ASSERT(s == WF_OK);
-    destroy_parts(NULL, mesh, tc);
-    w->frame = wf_bytes_get_u64(p + 8);
-    return WF_OK;
+    return w->classes[c].crowd;
 }

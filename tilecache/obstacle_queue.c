@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "navcore/check.h"
+#include "tilecache/obstacle_room.h"
 #include "tilecache/tilecache_internal.h"
 
 /* ---------------------------------------------------------------------------
@@ -233,4 +234,10 @@ uint32_t wf_tilecache_get_obstacles(const wf_tilecache* tc, wf_obstacle_id* out,
         }
     }
     return tc->obstacle_ids.live_count;
+}
+
+void wf_tilecache_obstacle_room(const wf_tilecache* tc, uint32_t* out_obstacles,
+                                uint32_t* out_requests) {
+    *out_obstacles = tc->obstacle_ids.capacity - tc->obstacle_ids.live_count;
+    *out_requests = tc->max_requests - tc->request_count;
 }

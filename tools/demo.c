@@ -29,11 +29,22 @@
 #define BOULDER_SPEED 2.5f
 /// Rebuilt tiles committed per frame at most (a door or crate touches a few).
 #define DEMO_TILE_COMMITS 8u
+/// The second agent class: vehicles among the people, their size (m) and
+/// how many by default (none above VEHICLE_MAX_PEOPLE people: each class
+/// sees every agent of the other as a mover, WF_CROWD_MAX_MOVERS at most,
+/// 16 kept for the boulder and the game's own).
+#define VEHICLE_RADIUS 1.2f
+#define VEHICLE_HEIGHT 2.5f
+#define VEHICLE_SPEED 2.0f
+#define DEFAULT_VEHICLES 8u
+#define VEHICLE_MAX_PEOPLE (WF_CROWD_MAX_MOVERS - 16u)
 /// Frames kept in the replay at most (longer runs keep every Nth frame).
 #define REPLAY_FRAMES 1000u
 
 typedef struct demo_options {
     uint32_t agents, frames, seed, workers;
+    uint32_t vehicles;        ///< agents of the second class
+    bool vehicles_given;      ///< --vehicles on the command line
     const char* level;        ///< NULL: generated
     const char* out;          ///< HTML replay
     const char* svg;          ///< optional SVG snapshot
@@ -52,6 +63,8 @@ typedef struct crate {
 typedef struct demo_state {
     wf_world* world;
     wf_query* query;
+    wf_query* vehicle_query; ///< on the vehicles' navmesh (class 1), or NULL
+    wf_rng vehicle_rng;      ///< their own stream: the people's run is the same
     wf_rng rng;
     demo_level level;
     bool generated;
@@ -63,7 +76,7 @@ typedef struct demo_state {
     wf_obstacle_desc standing[DEMO_MAX_DOORS + MAX_CRATES];
     /// A boulder agents only avoid (no tile rebuild): it rolls back and
     /// forth along a straight walkable stretch, set on the crowd each frame.
-    wf_mover_id boulder;
+    wf_mover_id boulder[WF_WORLD_MAX_CLASSES]; ///< one per class's crowd
     wf_vec3 boulder_ends[2];
 } demo_state;
 
@@ -73,12 +86,14 @@ static int parse_options(int argc, char** argv, demo_options* o) {
     o->frames = 1000;
     o->seed = 1;
     o->out = "wayfarer-demo.html";
+    o->vehicles = UINT32_MAX;
     for (int i = 1; i < argc; ++i) {
-        uint32_t* number = strcmp(argv[i], "--agents") == 0    ? &o->agents
-                           : strcmp(argv[i], "--frames") == 0  ? &o->frames
-                           : strcmp(argv[i], "--seed") == 0    ? &o->seed
-                           : strcmp(argv[i], "--workers") == 0 ? &o->workers
-                                                               : NULL;
+        uint32_t* number = strcmp(argv[i], "--agents") == 0     ? &o->agents
+                           : strcmp(argv[i], "--vehicles") == 0 ? &o->vehicles
+                           : strcmp(argv[i], "--frames") == 0   ? &o->frames
+                           : strcmp(argv[i], "--seed") == 0     ? &o->seed
+                           : strcmp(argv[i], "--workers") == 0  ? &o->workers
+                                                                : NULL;
         const char** text = strcmp(argv[i], "--level") == 0          ? &o->level
                             : strcmp(argv[i], "--out") == 0          ? &o->out
                             : strcmp(argv[i], "--svg") == 0          ? &o->svg
@@ -109,6 +124,17 @@ static int parse_options(int argc, char** argv, demo_options* o) {
     if (o->export_level != NULL && o->level != NULL) {
         fprintf(stderr, "wayfarer demo: --export-level writes the generated level; it does not "
                         "go with --level\n");
+        return usage_error("demo");
+    }
+    o->vehicles_given = o->vehicles != UINT32_MAX;
+    if (!o->vehicles_given) {
+        o->vehicles = o->agents <= VEHICLE_MAX_PEOPLE ? DEFAULT_VEHICLES : 0u;
+    }
+    if (o->vehicles > 0 && (o->agents > VEHICLE_MAX_PEOPLE || o->vehicles > VEHICLE_MAX_PEOPLE)) {
+        fprintf(stderr,
+                "wayfarer demo: --vehicles %u with --agents %u: each class sees the other's "
+                "agents as movers, so both must be at most %u (or --vehicles 0)\n",
+                o->vehicles, o->agents, VEHICLE_MAX_PEOPLE);
         return usage_error("demo");
     }
     return check_run_options("demo", o->agents, o->frames, o->workers);
@@ -174,6 +200,12 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
     wd.max_obstacles = DEMO_MAX_DOORS + MAX_CRATES + 16u;
     wd.max_pending_requests = 2u * (DEMO_MAX_DOORS + MAX_CRATES);
     wd.logger = tool_logger(log);
+    // People (the level's agent size) and vehicles: two classes, two navmeshes.
+    const wf_world_class_desc classes[2] = {{.name = "people", .max_agents = o->agents},
+                                            {.name = "vehicles",
+                                             .agent_radius = VEHICLE_RADIUS,
+                                             .agent_height = VEHICLE_HEIGHT,
+                                             .max_agents = o->vehicles}};
     log->hold = true; // a failure is said below with the reason logged
     char* file = NULL;
     size_t size = 0;
@@ -188,6 +220,8 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
         d->generated = true;
         view = demo_level_geom(&d->level);
         wd.geom = &view;
+        wd.classes = o->vehicles > 0 ? classes : NULL;
+        wd.class_count = o->vehicles > 0 ? 2u : 0u;
     } else if ((rc = read_file(o->level, &file, &size)) != 0) {
         return rc;
     } else if (level_kind_of(o->level, file, size) == LEVEL_UNKNOWN) {
@@ -208,9 +242,25 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
         }
         view = wf_geom_data_view(geom);
         wd.geom = &view;
+        wd.classes = o->vehicles > 0 ? classes : NULL;
+        wd.class_count = o->vehicles > 0 ? 2u : 0u;
     } else {
+        // A multi-class file gives its classes (vehicles go in the second);
+        // a plain one holds the people's only.
+        uint32_t file_classes = 0;
+        if (wf_world_cache_get_classes(file, size, NULL, 0, &file_classes) == WF_OK &&
+            file_classes < 2 && o->vehicles_given && o->vehicles > 0) {
+            fprintf(stderr,
+                    "wayfarer demo: --level %s holds one agent class: vehicles need a "
+                    "second (wayfarer build --class people:R --class vehicles:R), or "
+                    "--vehicles 0\n",
+                    o->level);
+            free(file);
+            return EXIT_USAGE;
+        }
         wd.cache_data = file;
         wd.cache_size = size;
+        wd.crowd.max_agents = o->agents > o->vehicles ? o->agents : o->vehicles;
     }
     wf_status s = wf_world_create(&wd, &d->world);
     wf_geom_data_destroy(geom);
@@ -242,6 +292,10 @@ static int make_world(const demo_options* o, demo_state* d, tool_log* log) {
     }
     wf_query_desc qd = {.mesh = wf_world_mesh(d->world)};
     s = wf_query_create(&qd, &d->query);
+    if (s == WF_OK && wf_world_class_count(d->world) > 1) {
+        wf_query_desc vd = {.mesh = wf_world_class_mesh(d->world, 1)};
+        s = wf_query_create(&vd, &d->vehicle_query);
+    }
     if (s != WF_OK) {
         fprintf(stderr, "wayfarer demo: cannot make the query: %s\n", wf_status_string(s));
         return EXIT_INPUT;
@@ -271,13 +325,13 @@ static uint32_t standing_obstacles(demo_state* d) {
 /// Doors open and close, crates drop and go: obstacle requests for the
 /// next step.
 static void change_the_world(demo_state* d, uint32_t frame) {
-    wf_tilecache* tc = wf_world_tilecache(d->world);
+    wf_world* w = d->world; // its obstacles reach every class
     float now = (float)frame * DEMO_DT;
     uint32_t door_every = (uint32_t)(DOOR_PERIOD_S / DEMO_DT);
     if (d->generated && d->level.door_count > 0 && frame % door_every == door_every / 2u) {
         uint32_t k = wf_rng_next_u32(&d->rng) % d->level.door_count;
         if (d->doors[k].bits != 0) {
-            if (wf_tilecache_remove_obstacle(tc, d->doors[k]) == WF_OK) {
+            if (wf_world_remove_obstacle(w, d->doors[k]) == WF_OK) {
                 d->doors[k].bits = 0;
                 d->obstacles_applied++;
             }
@@ -289,7 +343,7 @@ static void change_the_world(demo_state* d, uint32_t frame) {
             od.position = d->level.doors[k].center;
             od.half_extents = d->level.doors[k].half_extents;
             od.yaw = d->level.doors[k].yaw;
-            if (wf_tilecache_add_obstacle(tc, &od, &d->doors[k]) == WF_OK) {
+            if (wf_world_add_obstacle(w, &od, &d->doors[k]) == WF_OK) {
                 d->door_descs[k] = od;
                 d->obstacles_applied++;
             }
@@ -297,7 +351,7 @@ static void change_the_world(demo_state* d, uint32_t frame) {
     }
     // Crates past their time go first (oldest first), then a new one drops.
     while (d->crate_count > 0 && now - d->crates[0].dropped_at > CRATE_LIFE_S) {
-        if (wf_tilecache_remove_obstacle(tc, d->crates[0].id) == WF_OK) {
+        if (wf_world_remove_obstacle(w, d->crates[0].id) == WF_OK) {
             d->obstacles_applied++;
         }
         memmove(&d->crates[0], &d->crates[1], sizeof(crate) * (d->crate_count - 1u));
@@ -317,7 +371,7 @@ static void change_the_world(demo_state* d, uint32_t frame) {
         c->desc.position = at;
         c->desc.radius = CRATE_RADIUS;
         c->desc.height = CRATE_HEIGHT;
-        if (wf_tilecache_add_obstacle(tc, &c->desc, &c->id) == WF_OK) {
+        if (wf_world_add_obstacle(w, &c->desc, &c->id) == WF_OK) {
             c->dropped_at = now;
             d->crate_count++;
             d->obstacles_applied++;
@@ -327,7 +381,7 @@ static void change_the_world(demo_state* d, uint32_t frame) {
 
 /// Picks the boulder's stretch: from a random point as far as the navmesh
 /// lets it roll (up to 20 m) towards another.
-static void place_boulder(demo_state* d, wf_crowd* crowd) {
+static void place_boulder(demo_state* d) {
     const wf_query_filter f = wf_query_filter_defaults();
     wf_poly_ref ref;
     wf_vec3 a, b;
@@ -352,16 +406,15 @@ static void place_boulder(demo_state* d, wf_crowd* crowd) {
     d->boulder_ends[0] = a;
     d->boulder_ends[1] = wf_v3_lerp(a, b, t * 0.9f);
     wf_mover m = {.position = a, .radius = BOULDER_RADIUS, .height = BOULDER_RADIUS * 2.0f};
-    if (wf_crowd_add_mover(crowd, &m, &d->boulder) != WF_OK) {
-        d->boulder.bits = 0;
+    for (uint32_t c = 0; c < wf_world_class_count(d->world); ++c) {
+        if (wf_crowd_add_mover(wf_world_class_crowd(d->world, c), &m, &d->boulder[c]) != WF_OK) {
+            d->boulder[c].bits = 0;
+        }
     }
 }
 
 /// The boulder's place and velocity at a frame (a ping-pong at its speed).
-static void roll_boulder(demo_state* d, wf_crowd* crowd, uint32_t frame) {
-    if (d->boulder.bits == 0) {
-        return;
-    }
+static void roll_boulder(demo_state* d, uint32_t frame) {
     wf_vec3 a = d->boulder_ends[0], b = d->boulder_ends[1];
     float len = wf_v3_distance(a, b);
     if (len < 0.1f) {
@@ -371,9 +424,75 @@ static void roll_boulder(demo_state* d, wf_crowd* crowd, uint32_t frame) {
     bool back = run > len;
     float u = (back ? 2.0f * len - run : run) / len;
     wf_vec3 vel = wf_v3_scale(wf_v3_sub(b, a), (back ? -BOULDER_SPEED : BOULDER_SPEED) / len);
-    if (wf_crowd_set_mover(crowd, d->boulder, wf_v3_lerp(a, b, u), vel) != WF_OK) {
-        d->boulder.bits = 0;
+    for (uint32_t c = 0; c < wf_world_class_count(d->world); ++c) {
+        wf_crowd* crowd = wf_world_class_crowd(d->world, c);
+        if (d->boulder[c].bits != 0 &&
+            wf_crowd_set_mover(crowd, d->boulder[c], wf_v3_lerp(a, b, u), vel) != WF_OK) {
+            d->boulder[c].bits = 0;
+        }
     }
+}
+
+/// A random point on the vehicles' navmesh.
+static bool vehicle_point(demo_state* d, wf_vec3* out) {
+    const wf_query_filter f = wf_query_filter_defaults();
+    wf_poly_ref ref;
+    return d->vehicle_query != NULL &&
+           wf_query_find_random_point(d->vehicle_query, &f, &d->vehicle_rng, &ref, out) == WF_OK;
+}
+
+/// The vehicles: class 1, wider and slower than the people.
+static uint32_t place_vehicles(demo_state* d, uint32_t count, wf_agent_id* ids) {
+    wf_crowd* crowd = wf_world_class_crowd(d->world, 1);
+    if (crowd == NULL) {
+        return 0;
+    }
+    wf_world_class_info info;
+    if (wf_world_get_class(d->world, 1, &info) != WF_OK) {
+        return 0;
+    }
+    wf_agent_params p = wf_agent_params_defaults();
+    p.radius = info.max_agent_radius;
+    p.height = info.agent_height;
+    p.max_speed = VEHICLE_SPEED;
+    p.max_acceleration = 4.0f;
+    p.collision_query_range = p.radius * 8.0f;
+    p.path_optimization_range = p.radius * 20.0f;
+    p.priority = 2; // people yield to them
+    uint32_t placed = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        wf_vec3 at, to;
+        if (!vehicle_point(d, &at) || !vehicle_point(d, &to) ||
+            wf_crowd_add_agent(crowd, at, &p, &ids[placed]) != WF_OK) {
+            continue;
+        }
+        if (wf_crowd_request_move(crowd, ids[placed], to, NULL, NULL) == WF_OK) {
+            placed++;
+        }
+    }
+    return placed;
+}
+
+/// Each class's sizes, memory and build time as a JSON array (malloc'd).
+static char* classes_json(const wf_world* w) {
+    uint32_t count = wf_world_class_count(w);
+    size_t room = 384u * count + 8u, at = 0;
+    char* out = malloc(room);
+    for (uint32_t c = 0; c < count && out != NULL; ++c) {
+        wf_world_class_info k;
+        if (wf_world_get_class(w, c, &k) != WF_OK) {
+            continue;
+        }
+        at += (size_t)snprintf(out + at, room - at,
+                               "%s{\"name\": \"%s\", \"agent_radius\": %.3f, "
+                               "\"agent_height\": %.3f, \"memory_bytes\": %zu, \"build_ms\": %.3f}",
+                               at == 0 ? "[" : ", ", k.name, k.agent_radius, k.agent_height,
+                               k.tilecache_bytes + k.mesh_bytes + k.crowd_bytes, k.build_ms);
+    }
+    if (out != NULL) {
+        snprintf(out + at, room - at, at == 0 ? "[]" : "]");
+    }
+    return out;
 }
 
 static int compare_doubles(const void* a, const void* b) {
@@ -396,7 +515,7 @@ int cmd_demo(int argc, char** argv) {
         return rc;
     }
     demo_state* d = calloc(1, sizeof *d);
-    wf_agent_id* ids = calloc(o.agents, sizeof *ids);
+    wf_agent_id* ids = calloc((size_t)o.agents + o.vehicles, sizeof *ids);
     double* frame_ms = calloc(o.frames, sizeof *frame_ms);
     if (d == NULL || ids == NULL || frame_ms == NULL) {
         fprintf(stderr, "wayfarer demo: out of memory\n");
@@ -406,11 +525,12 @@ int cmd_demo(int argc, char** argv) {
         return EXIT_INPUT;
     }
     d->rng = wf_rng_make(o.seed, 3u);
+    d->vehicle_rng = wf_rng_make(o.seed, 11u);
     tool_log log = {.command = "demo"};
     rc = make_world(&o, d, &log);
     replay* rp = NULL;
     wf_crowd* crowd = rc == 0 ? wf_world_crowd(d->world) : NULL;
-    uint32_t placed = 0;
+    uint32_t placed = 0, vehicles = 0;
     if (rc == 0) {
         wf_agent_params p = wf_agent_params_defaults();
         const wf_tilecache_params* tp = wf_tilecache_get_params(wf_world_tilecache(d->world));
@@ -429,12 +549,13 @@ int cmd_demo(int argc, char** argv) {
                 placed++;
             }
         }
-        place_boulder(d, crowd);
+        place_boulder(d);
+        vehicles = place_vehicles(d, o.vehicles, ids + placed);
         if (placed == 0) {
             fprintf(stderr, "wayfarer demo: no agent could be placed on the navmesh\n");
             rc = EXIT_INPUT;
         }
-        replay_desc rd = {.max_agents = placed,
+        replay_desc rd = {.max_agents = placed + vehicles,
                           .max_frames = REPLAY_FRAMES,
                           .frame_stride = (o.frames + REPLAY_FRAMES - 1u) / REPLAY_FRAMES,
                           .dt = DEMO_DT,
@@ -454,7 +575,7 @@ int cmd_demo(int argc, char** argv) {
     const wf_world_budget budget = {.tile_time_us = 0, .tile_commits = DEMO_TILE_COMMITS};
     for (uint32_t f = 0; f < o.frames && rc == 0; ++f) {
         change_the_world(d, f);
-        roll_boulder(d, crowd, f);
+        roll_boulder(d, f);
         wf_world_report report;
         double t0 = now_ms();
         wf_status s = wf_world_step(d->world, DEMO_DT, &budget, &report);
@@ -487,6 +608,18 @@ int cmd_demo(int argc, char** argv) {
                 (void)r; // a full queue: the agent asks again on its next event
             }
         }
+        // Vehicles drive on to a new target when they arrive or are blocked.
+        wf_crowd* vehicle_crowd = wf_world_class_crowd(d->world, 1);
+        e = vehicle_crowd != NULL ? wf_crowd_events(vehicle_crowd, &n) : NULL;
+        for (uint32_t k = 0; e != NULL && k < n; ++k) {
+            wf_vec3 to;
+            if ((e[k].kind == WF_CROWD_EVENT_ARRIVED || e[k].kind == WF_CROWD_EVENT_STOPPED_SHORT ||
+                 e[k].kind == WF_CROWD_EVENT_BLOCKED) &&
+                vehicle_point(d, &to)) {
+                wf_status r = wf_crowd_request_move(vehicle_crowd, e[k].agent, to, NULL, NULL);
+                (void)r;
+            }
+        }
         arrivals += frame_arrivals;
         blocked += frame_blocked;
         replay_stats st = {.frame_ms = frame_ms[f],
@@ -495,11 +628,13 @@ int cmd_demo(int argc, char** argv) {
                            .arrivals = frame_arrivals,
                            .replans = report.crowd.replans,
                            .blocked = frame_blocked,
-                           .obstacles = wf_tilecache_obstacle_count(wf_world_tilecache(d->world)),
+                           .obstacles = wf_world_obstacle_count(d->world),
                            .paths_queued = report.crowd.paths_queued};
         uint32_t standing = standing_obstacles(d);
-        if (replay_add_frame(rp, crowd, wf_world_mesh(d->world), ids, placed, d->standing, standing,
-                             &st) != 0) {
+        const wf_crowd* crowds[2] = {crowd, wf_world_class_crowd(d->world, 1)};
+        if (replay_add_frame_classes(rp, crowds, crowds[1] != NULL ? 2u : 1u,
+                                     wf_world_mesh(d->world), ids, placed + vehicles, d->standing,
+                                     standing, &st) != 0) {
             rc = EXIT_INPUT;
         }
         if (!o.quiet && (f + 1u) % (o.frames / 10u > 0 ? o.frames / 10u : 1u) == 0) {
@@ -531,11 +666,12 @@ int cmd_demo(int argc, char** argv) {
             "phase_avoidance_ms", "phase_integrate_ms",  "phase_collisions_ms", "phase_surface_ms",
             "phase_events_ms"};
         wf_job_system jobs = wf_world_jobs(d->world);
-        report_field fields[16 + WF_CROWD_PHASE_COUNT];
+        report_field fields[17 + WF_CROWD_PHASE_COUNT];
         size_t n = 0;
         fields[n++] = (report_field){"level", 0.0, false, o.level != NULL ? o.level : "generated"};
         fields[n++] = (report_field){"seed", o.seed, true, NULL};
         fields[n++] = (report_field){"agents", placed, true, NULL};
+        fields[n++] = (report_field){"vehicles", vehicles, true, NULL};
         fields[n++] = (report_field){"frames", o.frames, true, NULL};
         fields[n++] = (report_field){"workers", wf_jobs_worker_count(&jobs), true, NULL};
         fields[n++] = (report_field){"frame_ms_mean", mean, false, NULL};
@@ -553,10 +689,13 @@ int cmd_demo(int argc, char** argv) {
         fields[n++] = (report_field){"replay_file", 0.0, false, o.out};
         fields[n++] =
             (report_field){"replay_data_bytes", (double)replay_data_bytes(rp), true, NULL};
-        print_report(fields, n, o.json);
+        char* class_json = classes_json(d->world);
+        print_report_with(fields, n, o.json, class_json != NULL ? "classes" : NULL, class_json);
+        free(class_json);
     }
     replay_destroy(rp);
     wf_query_destroy(d->query);
+    wf_query_destroy(d->vehicle_query);
     wf_world_destroy(d->world);
     if (d->generated) {
         demo_level_free(&d->level);

@@ -542,8 +542,16 @@ static void commit_paths(replay* r, uint32_t f, size_t size, uint32_t changes) {
 int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_mesh* mesh, const wf_agent_id* ids,
                      uint32_t count, const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
                      const replay_stats* stats) {
-    if (r == NULL || crowd == NULL || (count > 0 && ids == NULL) ||
-        (obstacle_count > 0 && obstacles == NULL)) {
+    return replay_add_frame_classes(r, &crowd, 1, mesh, ids, count, obstacles, obstacle_count,
+                                    stats);
+}
+
+int replay_add_frame_classes(replay* r, const wf_crowd* const* crowds, uint32_t crowd_count,
+                             const wf_mesh* mesh, const wf_agent_id* ids, uint32_t count,
+                             const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
+                             const replay_stats* stats) {
+    if (r == NULL || crowds == NULL || crowd_count == 0 || crowds[0] == NULL ||
+        (count > 0 && ids == NULL) || (obstacle_count > 0 && obstacles == NULL)) {
         return -1;
     }
     uint64_t call = r->calls++;
@@ -579,7 +587,9 @@ int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_mesh* mesh, cons
     uint32_t changes = 0;
     for (uint32_t i = 0; i < count; ++i) {
         wf_agent_state s;
-        if (wf_crowd_get_agent(crowd, ids[i], &s) != WF_OK) {
+        uint32_t class_index = (uint32_t)ids[i].bits >> 24;
+        if (class_index >= crowd_count ||
+            wf_crowd_get_agent(crowds[class_index], ids[i], &s) != WF_OK) {
             continue;
         }
         uint32_t col = column_of(r, ids[i]);

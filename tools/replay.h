@@ -63,6 +63,13 @@ int replay_set_mesh(replay* r, const wf_mesh* mesh);
 int replay_add_frame(replay* r, const wf_crowd* crowd, const wf_mesh* mesh, const wf_agent_id* ids,
                      uint32_t count, const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
                      const replay_stats* stats);
+/// The same for the agents of a world's classes: each id is read from the
+/// crowd of its class (crowds[class], the class in the id's slot bits
+/// 24..31, wf_world.h); the viewer rings agents of classes above 0.
+int replay_add_frame_classes(replay* r, const wf_crowd* const* crowds, uint32_t crowd_count,
+                             const wf_mesh* mesh, const wf_agent_id* ids, uint32_t count,
+                             const wf_obstacle_desc* obstacles, uint32_t obstacle_count,
+                             const replay_stats* stats);
 
 /// The whole replay as one HTML file; returns 0 on success.
 int replay_write_html(const replay* r, const char* path);

@@ -190,6 +190,11 @@ void print_json_string(FILE* f, const char* s) {
 }
 
 void print_report(const report_field* fields, size_t count, bool json) {
+    print_report_with(fields, count, json, NULL, NULL);
+}
+
+void print_report_with(const report_field* fields, size_t count, bool json, const char* key,
+                       const char* raw_json) {
     fputs(json ? "{" : "", stdout);
     for (size_t i = 0; i < count; ++i) {
         if (json) {
@@ -209,6 +214,13 @@ void print_report(const report_field* fields, size_t count, bool json) {
             printf(fields[i].whole ? "%.0f" : "%.3f", fields[i].value);
         }
         fputs(json ? "" : "\n", stdout);
+    }
+    if (key != NULL) {
+        if (json) {
+            printf("%s\"%s\": %s", count > 0 ? ", " : "", key, raw_json);
+        } else {
+            printf("%s\t%s\n", key, raw_json);
+        }
     }
     fputs(json ? "}\n" : "", stdout);
 }

@@ -90,6 +90,10 @@ typedef struct report_field {
 /// 'key<TAB>value' lines, or one JSON object; a NaN value is JSON null
 /// (and "-" in the lines): not measured, never a sentinel number.
 void print_report(const report_field* fields, size_t count, bool json);
+/// The same, then `key` with a JSON value printed as it is (an array of
+/// objects), in both forms; key NULL: print_report.
+void print_report_with(const report_field* fields, size_t count, bool json, const char* key,
+                       const char* raw_json);
 /// A JSON string, quoted and escaped.
 void print_json_string(FILE* f, const char* s);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tools/areas_file.h"
 #include "tools/links_file.h"
@@ -16,6 +17,7 @@
 #include "wayfarer/navmesh.h"
 #include "wayfarer/tilecache.h"
 #include "wayfarer/version.h"
+#include "wayfarer/world.h"
 
 typedef struct subcommand {
     const char* name;
@@ -28,8 +30,9 @@ static int cmd_info(int argc, char** argv);
 
 static const subcommand subcommands[] = {
     {"demo", cmd_demo,
-     "demo [--agents N] [--frames F] [--seed S] [--workers W] [--level FILE.obj|FILE.wfc]\n"
-     "      [--out FILE.html] [--svg FILE.svg] [--quiet] [--json] [--timings]\n"
+     "demo [--agents N] [--vehicles V] [--frames F] [--seed S] [--workers W]\n"
+     "      [--level FILE.obj|FILE.wfc] [--out FILE.html] [--svg FILE.svg] [--quiet] [--json]\n"
+     "      [--timings]\n"
      "  demo --export-level FILE.obj [--seed S] [--json]\n"
      "      the generated level (floors, ramps, rooms with doors, a bridge, open ground;\n"
      "      from the seed) or your own, N agents (default 1000) walking to new random\n"
@@ -40,6 +43,11 @@ static const subcommand subcommands[] = {
      "      The same seed gives the same run and the same replay file, for any worker\n"
      "      count; --timings adds the milliseconds of every frame to the replay (which\n"
      "      then differs run to run). --json: the summary as one JSON object.\n"
+     "      --vehicles V: a second agent class (radius 1.2 m, height 2.5 m, its own\n"
+     "      navmesh) among the people, ringed in the replay; default 8 (0 above 1008\n"
+     "      agents: each class sees the other's agents as movers, 1024 at most). A cache\n"
+     "      file level needs two classes for them (build --class); `classes` in the\n"
+     "      summary gives each class's memory and build time.\n"
      "      --export-level: writes the generated level as a Wavefront OBJ and stops\n"
      "      (`wayfarer build FILE.obj -o FILE.wfc` makes it a cache for your program)"},
     {"build", cmd_build,
@@ -48,7 +56,7 @@ static const subcommand subcommands[] = {
      "      [--min-region CELLS] [--merge-region CELLS] [--max-edge M] [--max-error CELLS]\n"
      "      [--verts-per-poly N] [--workers N] [--max-tiles N] [--max-cells N]\n"
      "      [--max-triangle-refs N] [--links FILE] [--generate-links [--jump-distance M]]\n"
-     "      [--areas FILE] [--json]\n"
+     "      [--areas FILE] [--class NAME:RADIUS[:HEIGHT[:CLIMB]]]... [--json]\n"
      "      builds a tile cache from a Wavefront OBJ (defaults: the Recast demo settings)\n"
      "      and writes it; prints 'key<TAB>value' lines (tiles, layers, bytes, build_ms),\n"
      "      or one JSON object with --json.\n"
@@ -59,12 +67,18 @@ static const subcommand subcommands[] = {
      "      --generate-links: adds drop-downs (and jumps up to --jump-distance M, default\n"
      "      none) found in the layers; offmesh_links in the report counts them all.\n"
      "      --areas FILE: OBJ material/group names -> area ids and polygon flags, and\n"
-     "      convex area volumes (docs/formats.md); names not in it get area 0 (warned)"},
+     "      convex area volumes (docs/formats.md); names not in it get area 0 (warned).\n"
+     "      --class NAME:RADIUS[:HEIGHT[:CLIMB]] (up to 8, metres; left out: --agent-*):\n"
+     "      one cache per agent size class in one multi-class file (docs/formats.md), the\n"
+     "      figures of the first and `classes` (each: sizes, layers, memory_bytes,\n"
+     "      build_ms wall clock and build_cpu_ms, the process CPU time)"},
     {"info", cmd_info,
      "info FILE.wfc [--json]\n"
      "      loads a tile cache, builds its navmesh and prints tiles, layers, raw and\n"
      "      compressed bytes, walkable area, navmesh polygons and bytes, off-mesh links\n"
-     "      (offmesh_links), polygons per area (area_polys: \"AREA:COUNT ...\"), build times"},
+     "      (offmesh_links), polygons per area (area_polys: \"AREA:COUNT ...\"), build times.\n"
+     "      A multi-class file (build --class): the first class's figures, and `classes`,\n"
+     "      one object per class (name, agent sizes, layers, navmesh, memory_bytes, times)"},
     {"scen", cmd_scen,
      "scen --polyanya-mesh FILE --scen FILE [--tile-size S] [--expected TSV] [--exact]\n"
      "      runs every row of a Moving AI scenario file on a Polyanya mesh; prints\n"
@@ -300,6 +314,170 @@ static int read_areas(const char* path, areas_file* out) {
     return 0;
 }
 
+/// What one class's build needs from the command line.
+typedef struct build_setup {
+    wf_tilecache_params params;
+    wf_job_system jobs;
+    uint32_t max_tiles, max_refs;
+    float max_cells;
+    const number_option* options;
+    size_t option_count;
+    const wf_geom_data* geom;
+    const areas_file* areas;
+    const char *mesh_path, *links_path;
+    bool generate_links;
+    float jump_distance;
+    bool announce; ///< say the plan on stderr (once)
+} build_setup;
+
+/// Builds one tile cache (with its links) from the loaded level.
+static int build_one(const build_setup* b, wf_tilecache** out, double* out_links_ms) {
+    tool_log log = {.command = "build"};
+    wf_tilecache* tc = NULL;
+    int rc = 0;
+    // Out-of-range settings are reported, not asserted on.
+    wf_assert_fn* hook = wf_set_assert_hook(quiet_assert);
+    bool limits_ok = b->max_tiles <= WF_TILECACHE_MAX_TILES && b->max_cells >= 0.0f &&
+                     b->max_cells < 1.8e19f && b->max_cells == floorf(b->max_cells);
+    wf_tilecache_desc d = {.params = b->params,
+                           .jobs = b->jobs,
+                           .max_tiles = b->max_tiles,
+                           .max_cells = (uint64_t)(limits_ok ? b->max_cells : 0.0f),
+                           .max_triangle_refs = b->max_refs,
+                           .max_links = BUILD_MAX_LINKS,
+                           .logger = tool_logger(&log)};
+    log.hold = true; // a refusal is said below, naming the option
+    wf_status st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
+    log.hold = false;
+    wf_set_assert_hook(hook);
+    if (!limits_ok) {
+        fprintf(stderr,
+                "wayfarer build: --max-tiles must be at most %u, --max-cells a "
+                "whole number\n",
+                WF_TILECACHE_MAX_TILES);
+        rc = EXIT_USAGE;
+    } else if (st != WF_OK) {
+        // The tile cache logs which setting and why ("tilecache:
+        // params: cell_size must be ..."); say it under the option.
+        const char* why = log.last_error;
+        const char* tail = strstr(why, "params: ");
+        why = tail != NULL ? tail + strlen("params: ") : why;
+        const number_option* o = option_named_in(b->options, b->option_count, why);
+        if (o != NULL) {
+            fprintf(stderr, "wayfarer build: %s %s: %s\n", o->name, o->given, why);
+        } else {
+            fprintf(stderr, "wayfarer build: the settings are out of range: %s\n",
+                    why[0] != '\0' ? why : wf_status_string(st));
+        }
+        rc = EXIT_USAGE;
+    }
+    if (rc == 0 && b->announce) {
+        rc = announce_build(tc, b->geom, b->max_tiles, (uint64_t)b->max_cells);
+    }
+    if (rc == 0 && (st = wf_tilecache_build_geom(tc, wf_geom_data_view(b->geom), b->areas->volumes,
+                                                 b->areas->volume_count)) != WF_OK) {
+        fprintf(stderr, "wayfarer build: %s: %s\n", b->mesh_path, wf_status_string(st));
+        rc = EXIT_INPUT;
+        if (st == WF_ERR_CAPACITY) {
+            fprintf(stderr, "wayfarer build: its triangles are over a limit (above); raise "
+                            "--max-cells or --max-triangle-refs to build it\n");
+            rc = EXIT_USAGE;
+        }
+    }
+    if (rc == 0) {
+        double links_start = now_ms();
+        rc = add_links(tc, b->mesh_path, b->links_path, b->generate_links, b->jump_distance, &log);
+        *out_links_ms = now_ms() - links_start;
+    }
+    // A cache with no layer is valid but useless: say why instead of writing it.
+    if (rc == 0 && wf_tilecache_get_stats(tc).layer_count == 0) {
+        fprintf(stderr,
+                "wayfarer build: %s: no walkable surface with these settings (check the "
+                "level's up axis is +y, --max-slope, --agent-height and --agent-radius); "
+                "nothing written\n",
+                b->mesh_path);
+        rc = EXIT_INPUT;
+    }
+    if (rc != 0) {
+        wf_tilecache_destroy(tc);
+        tc = NULL;
+    }
+    *out = tc;
+    return rc;
+}
+
+/// One --class NAME:RADIUS[:HEIGHT[:CLIMB]] (metres; left out: the
+/// --agent-* settings).
+typedef struct build_class {
+    char name[WF_WORLD_CLASS_NAME_MAX + 1];
+    float radius, height, climb; ///< 0: the --agent-* value
+    wf_tilecache* tc;
+    double build_ms, build_cpu_ms, links_ms;
+} build_class;
+
+/// NULL, or why the text is no class.
+static const char* parse_class(const char* text, build_class* out) {
+    memset(out, 0, sizeof *out);
+    const char* colon = strchr(text, ':');
+    size_t n = colon != NULL ? (size_t)(colon - text) : strlen(text);
+    if (n == 0 || n > WF_WORLD_CLASS_NAME_MAX) {
+        return "the name must be 1..31 bytes";
+    }
+    for (size_t k = 0; k < n; ++k) {
+        if (text[k] == ' ' || text[k] == '\t' || text[k] == '"' || text[k] == '\\') {
+            return "the name may not hold blanks, quotes or backslashes";
+        }
+    }
+    memcpy(out->name, text, n);
+    float* sizes[3] = {&out->radius, &out->height, &out->climb};
+    const char* at = colon;
+    for (int k = 0; k < 3 && at != NULL; ++k) {
+        char number[64];
+        const char* next = strchr(at + 1, ':');
+        size_t len = next != NULL ? (size_t)(next - at - 1) : strlen(at + 1);
+        double v = 0.0;
+        if (len == 0 || len >= sizeof number) {
+            return "needs NAME:RADIUS[:HEIGHT[:CLIMB]] in metres";
+        }
+        memcpy(number, at + 1, len);
+        number[len] = '\0';
+        if (!parse_double(number, &v) || !(v > 0.0) || v > 1000.0) {
+            return "each size must be a number above 0 and at most 1000 (m)";
+        }
+        *sizes[k] = (float)v;
+        at = next;
+    }
+    if (at != NULL) {
+        return "needs NAME:RADIUS[:HEIGHT[:CLIMB]] in metres";
+    }
+    return NULL;
+}
+
+/// The classes as a JSON array of objects (malloc'd; NULL when out of memory).
+static char* classes_json(const build_class* classes, uint32_t count) {
+    size_t room = 512u * count + 8u;
+    char* out = malloc(room);
+    size_t at = 0;
+    for (uint32_t c = 0; c < count && out != NULL; ++c) {
+        wf_tilecache_stats s = wf_tilecache_get_stats(classes[c].tc);
+        const wf_tilecache_params* p = wf_tilecache_get_params(classes[c].tc);
+        at += (size_t)snprintf(
+            out + at, room - at,
+            "%s{\"name\": \"%s\", \"agent_radius\": %.3f, \"agent_height\": %.3f, "
+            "\"agent_climb\": %.3f, \"layers\": %u, \"compressed_bytes\": %llu, "
+            "\"walkable_area_m2\": %.3f, \"offmesh_links\": %u, \"memory_bytes\": %zu, "
+            "\"build_ms\": %.3f, \"build_cpu_ms\": %.3f}",
+            c == 0 ? "[" : ", ", classes[c].name, p->agent_radius, p->agent_height, p->agent_climb,
+            s.layer_count, (unsigned long long)s.compressed_bytes, s.walkable_area,
+            wf_tilecache_link_count(classes[c].tc), s.memory_bytes, classes[c].build_ms,
+            classes[c].build_cpu_ms);
+    }
+    if (out != NULL) {
+        snprintf(out + at, room - at, "]");
+    }
+    return out;
+}
+
 static int cmd_build(int argc, char** argv) {
     const char* areas_path = NULL;
     areas_file areas = {0};
@@ -310,6 +488,8 @@ static int cmd_build(int argc, char** argv) {
     uint32_t workers = 1, max_tiles = 0, max_refs = 0;
     float max_cells = 0.0f; // a count, read as a number (it may pass 2^32)
     bool json = false;
+    build_class classes[WF_WORLD_MAX_CLASSES];
+    uint32_t class_count = 0;
     number_option options[] = {
         {"--cell-size", &p.cell_size, NULL, "cell_size", NULL},
         {"--cell-height", &p.cell_height, NULL, "cell_height", NULL},
@@ -362,6 +542,24 @@ static int cmd_build(int argc, char** argv) {
         }
         if (strcmp(argv[i - 1], "--areas") == 0) {
             areas_path = value;
+            continue;
+        }
+        if (strcmp(argv[i - 1], "--class") == 0) {
+            const char* why = NULL;
+            if (class_count == WF_WORLD_MAX_CLASSES) {
+                why = "at most 8 classes";
+            } else if ((why = parse_class(value, &classes[class_count])) == NULL) {
+                for (uint32_t k = 0; k < class_count && why == NULL; ++k) {
+                    why = strcmp(classes[k].name, classes[class_count].name) == 0
+                              ? "two classes of one name"
+                              : NULL;
+                }
+            }
+            if (why != NULL) {
+                fprintf(stderr, "wayfarer build: --class %s: %s\n", value, why);
+                return usage_error("build");
+            }
+            class_count++;
             continue;
         }
         number_option* o = NULL;
@@ -438,84 +636,69 @@ static int cmd_build(int argc, char** argv) {
     }
     wf_thread_pool* pool = NULL;
     wf_job_system jobs;
-    wf_tilecache* tc = NULL;
     rc = make_jobs(workers, &pool, &jobs);
-    if (rc == 0) {
-        // Out-of-range settings are reported, not asserted on.
-        wf_assert_fn* hook = wf_set_assert_hook(quiet_assert);
-        bool limits_ok = max_tiles <= WF_TILECACHE_MAX_TILES && max_cells >= 0.0f &&
-                         max_cells < 1.8e19f && max_cells == floorf(max_cells);
-        wf_tilecache_desc d = {.params = p,
-                               .jobs = jobs,
-                               .max_tiles = max_tiles,
-                               .max_cells = (uint64_t)(limits_ok ? max_cells : 0.0f),
-                               .max_triangle_refs = max_refs,
-                               .max_links = BUILD_MAX_LINKS,
-                               .logger = tool_logger(&log)};
-        log.hold = true; // a refusal is said below, naming the option
-        st = limits_ok ? wf_tilecache_create(&d, &tc) : WF_ERR_INVALID_ARG;
-        log.hold = false;
-        wf_set_assert_hook(hook);
-        if (!limits_ok) {
-            fprintf(stderr,
-                    "wayfarer build: --max-tiles must be at most %u, --max-cells a "
-                    "whole number\n",
-                    WF_TILECACHE_MAX_TILES);
-            rc = EXIT_USAGE;
-        } else if (st != WF_OK) {
-            // The tile cache logs which setting and why ("tilecache:
-            // params: cell_size must be ..."); say it under the option.
-            const char* why = log.last_error;
-            const char* tail = strstr(why, "params: ");
-            why = tail != NULL ? tail + strlen("params: ") : why;
-            const number_option* o = option_named_in(options, option_count, why);
-            if (o != NULL) {
-                fprintf(stderr, "wayfarer build: %s %s: %s\n", o->name, o->given, why);
-            } else {
-                fprintf(stderr, "wayfarer build: the settings are out of range: %s\n",
-                        why[0] != '\0' ? why : wf_status_string(st));
-            }
-            rc = EXIT_USAGE;
+    // Without --class: one class of the --agent-* settings, a plain file.
+    bool multi = class_count > 0;
+    if (!multi) {
+        memset(&classes[0], 0, sizeof classes[0]);
+        class_count = 1;
+    }
+    for (uint32_t c = 0; c < class_count && rc == 0; ++c) {
+        build_class* k = &classes[c];
+        wf_tilecache_params cp = p;
+        cp.agent_radius = k->radius > 0.0f ? k->radius : cp.agent_radius;
+        cp.agent_height = k->height > 0.0f ? k->height : cp.agent_height;
+        cp.agent_climb = k->climb > 0.0f ? k->climb : cp.agent_climb;
+        clock_t cpu_start = clock();
+        rc = build_one(&(build_setup){.params = cp,
+                                      .jobs = jobs,
+                                      .max_tiles = max_tiles,
+                                      .max_cells = max_cells,
+                                      .max_refs = max_refs,
+                                      .options = options,
+                                      .option_count = option_count,
+                                      .geom = geom,
+                                      .areas = &areas,
+                                      .mesh_path = mesh_path,
+                                      .links_path = links_path,
+                                      .generate_links = generate_links,
+                                      .jump_distance = jump_distance,
+                                      .announce = c == 0},
+                       &k->tc, &k->links_ms);
+        k->build_cpu_ms = 1000.0 * (double)(clock() - cpu_start) / CLOCKS_PER_SEC;
+        if (rc == 0) {
+            k->build_ms = wf_tilecache_get_stats(k->tc).build_ms;
         }
-    }
-    if (rc == 0) {
-        rc = announce_build(tc, geom, max_tiles, (uint64_t)max_cells);
-    }
-    if (rc == 0 && (st = wf_tilecache_build_geom(tc, wf_geom_data_view(geom), areas.volumes,
-                                                 areas.volume_count)) != WF_OK) {
-        fprintf(stderr, "wayfarer build: %s: %s\n", mesh_path, wf_status_string(st));
-        rc = EXIT_INPUT;
-        if (st == WF_ERR_CAPACITY) {
-            fprintf(stderr, "wayfarer build: its triangles are over a limit (above); raise "
-                            "--max-cells or --max-triangle-refs to build it\n");
-            rc = EXIT_USAGE;
-        }
-    }
-    double links_ms = 0.0;
-    if (rc == 0) {
-        double links_start = now_ms();
-        rc = add_links(tc, mesh_path, links_path, generate_links, jump_distance, &log);
-        links_ms = now_ms() - links_start;
-    }
-    // A cache with no layer is valid but useless: say why instead of writing it.
-    if (rc == 0 && wf_tilecache_get_stats(tc).layer_count == 0) {
-        fprintf(stderr,
-                "wayfarer build: %s: no walkable surface with these settings (check the "
-                "level's up axis is +y, --max-slope, --agent-height and --agent-radius); "
-                "nothing written\n",
-                mesh_path);
-        rc = EXIT_INPUT;
     }
     unsigned char* file = NULL;
     size_t file_size = 0;
-    if (rc == 0 &&
-        (wf_tilecache_save_size(tc, &file_size) != WF_OK || (file = malloc(file_size)) == NULL ||
-         wf_tilecache_save(tc, file, file_size) != WF_OK)) {
-        fprintf(stderr, "wayfarer build: out of memory\n");
-        rc = EXIT_INPUT;
+    if (rc == 0) {
+        const wf_tilecache* caches[WF_WORLD_MAX_CLASSES];
+        const char* names[WF_WORLD_MAX_CLASSES];
+        for (uint32_t c = 0; c < class_count; ++c) {
+            caches[c] = classes[c].tc;
+            names[c] = classes[c].name;
+        }
+        wf_status ws = multi ? wf_world_cache_write_size(caches, class_count, &file_size)
+                             : wf_tilecache_save_size(classes[0].tc, &file_size);
+        if (ws == WF_OK && (file = malloc(file_size)) == NULL) {
+            ws = WF_ERR_OUT_OF_MEMORY;
+        }
+        if (ws == WF_OK) {
+            ws = multi ? wf_world_cache_write(caches, names, class_count, file, file_size)
+                       : wf_tilecache_save(classes[0].tc, file, file_size);
+        }
+        if (ws != WF_OK) {
+            fprintf(stderr, "wayfarer build: out of memory\n");
+            rc = EXIT_INPUT;
+        }
     }
     if (rc == 0 && (rc = write_file(out_path, file, file_size)) == 0) {
+        // The figures of the first class; with --class, each class's in
+        // `classes` (a JSON array).
+        wf_tilecache* tc = classes[0].tc;
         wf_tilecache_stats s = wf_tilecache_get_stats(tc);
+        char* class_json = multi ? classes_json(classes, class_count) : NULL;
         const report_field fields[] = {
             {"tiles", s.tile_count, true, NULL},
             {"layers", s.layer_count, true, NULL},
@@ -527,15 +710,19 @@ static int cmd_build(int argc, char** argv) {
             {"triangle_refs", (double)s.triangle_refs, true, NULL},
             {"triangle_cells", (double)s.triangle_cells, true, NULL},
             {"offmesh_links", wf_tilecache_link_count(tc), true, NULL},
-            {"links_ms", links_ms, false, NULL},
+            {"links_ms", classes[0].links_ms, false, NULL},
             {"area_names", areas.name_count, true, NULL},
             {"area_volumes", areas.volume_count, true, NULL},
             {"file_bytes", (double)file_size, true, NULL},
         };
-        print_report(fields, sizeof fields / sizeof fields[0], json);
+        print_report_with(fields, sizeof fields / sizeof fields[0], json,
+                          class_json != NULL ? "classes" : NULL, class_json);
+        free(class_json);
     }
     free(file);
-    wf_tilecache_destroy(tc);
+    for (uint32_t c = 0; c < class_count; ++c) {
+        wf_tilecache_destroy(classes[c].tc);
+    }
     wf_thread_pool_destroy(pool);
     wf_geom_data_destroy(geom);
     areas_file_free(&areas);
@@ -557,6 +744,54 @@ static void count_poly_areas(const wf_mesh* mesh, wf_tile_ref tile, uint32_t pol
             per_area[area % WF_MAX_AREAS]++;
         }
     }
+}
+
+/// One cache's figures for `info`.
+typedef struct info_figures {
+    wf_tilecache_stats stats;
+    wf_tilecache_params params;
+    wf_mesh_stats mesh;
+    double mesh_bytes, load_ms, mesh_ms;
+    uint32_t links;
+    uint32_t per_area[WF_MAX_AREAS];
+} info_figures;
+
+/// Loads one tile cache file and builds its navmesh for the figures.
+static int info_load(const char* path, const void* data, size_t size, info_figures* out) {
+    memset(out, 0, sizeof *out);
+    wf_tilecache* tc = NULL;
+    tool_log log = {.command = "info", .hold = true};
+    double start = now_ms();
+    wf_status st = wf_tilecache_load(
+        &(wf_tilecache_desc){.max_links = BUILD_MAX_LINKS, .logger = tool_logger(&log)}, data, size,
+        &tc);
+    out->load_ms = now_ms() - start;
+    if (st != WF_OK) {
+        report_cache_error("info", path, data, size, st, &log);
+        return EXIT_INPUT;
+    }
+    log.hold = false;
+    wf_mesh* mesh = NULL;
+    int rc = cache_navmesh(tc, &mesh, &out->mesh_ms);
+    if (rc == 0) {
+        out->stats = wf_tilecache_get_stats(tc);
+        out->params = *wf_tilecache_get_params(tc);
+        out->mesh = wf_mesh_get_stats(mesh);
+        out->links = wf_tilecache_link_count(tc);
+        wf_tile_ref* tiles = malloc(sizeof *tiles * (out->mesh.tile_count + 1u));
+        uint32_t n = tiles != NULL ? wf_mesh_get_tiles(mesh, tiles, out->mesh.tile_count) : 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            wf_tile_info ti;
+            if (wf_mesh_get_tile_info(mesh, tiles[i], &ti) == WF_OK) {
+                out->mesh_bytes += (double)ti.data_size;
+                count_poly_areas(mesh, tiles[i], ti.poly_count, out->per_area);
+            }
+        }
+        free(tiles);
+    }
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    return rc;
 }
 
 static int cmd_info(int argc, char** argv) {
@@ -582,44 +817,57 @@ static int cmd_info(int argc, char** argv) {
     if (rc != 0) {
         return rc;
     }
-    wf_tilecache* tc = NULL;
-    tool_log log = {.command = "info", .hold = true};
-    double start = now_ms();
-    wf_status st = wf_tilecache_load(
-        &(wf_tilecache_desc){.max_links = BUILD_MAX_LINKS, .logger = tool_logger(&log)}, data, size,
-        &tc);
-    double load_ms = now_ms() - start;
-    if (st != WF_OK) {
-        report_cache_error("info", path, data, size, st, &log);
+    // A multi-class file (wayfarer build --class): every class's figures.
+    wf_world_cache_class table[WF_WORLD_MAX_CLASSES];
+    uint32_t class_count = 0;
+    wf_status st =
+        wf_world_cache_get_classes(data, size, table, WF_WORLD_MAX_CLASSES, &class_count);
+    if (st == WF_ERR_VERSION ||
+        (st == WF_ERR_BAD_DATA && size >= 4 && memcmp(data, "WFMC", 4) == 0)) {
+        fprintf(stderr, "wayfarer info: %s: a multi-class cache file %s (%s)\n", path,
+                st == WF_ERR_VERSION ? "of another version" : "whose class table is damaged",
+                wf_status_string(st));
         free(data);
         return EXIT_INPUT;
     }
-    free(data);
-    log.hold = false;
-    wf_mesh* mesh = NULL;
-    double mesh_ms = 0.0;
-    rc = cache_navmesh(tc, &mesh, &mesh_ms);
-    if (rc == 0) {
-        wf_tilecache_stats s = wf_tilecache_get_stats(tc);
-        const wf_tilecache_params* p = wf_tilecache_get_params(tc);
-        wf_mesh_stats ms = wf_mesh_get_stats(mesh);
-        double mesh_bytes = 0.0;
-        wf_tile_ref* tiles = malloc(sizeof *tiles * (ms.tile_count + 1u));
-        uint32_t n = tiles != NULL ? wf_mesh_get_tiles(mesh, tiles, ms.tile_count) : 0;
-        uint32_t per_area[WF_MAX_AREAS] = {0};
-        for (uint32_t i = 0; i < n; ++i) {
-            wf_tile_info ti;
-            if (wf_mesh_get_tile_info(mesh, tiles[i], &ti) == WF_OK) {
-                mesh_bytes += (double)ti.data_size;
-                count_poly_areas(mesh, tiles[i], ti.poly_count, per_area);
-            }
+    uint32_t n = class_count > 0 ? class_count : 1u;
+    info_figures figures[WF_WORLD_MAX_CLASSES];
+    for (uint32_t c = 0; c < n && rc == 0; ++c) {
+        rc = class_count > 0 ? info_load(path, table[c].data, table[c].size, &figures[c])
+                             : info_load(path, data, size, &figures[c]);
+    }
+    char* class_json = NULL;
+    if (rc == 0 && class_count > 0) {
+        size_t room = 512u * class_count + 8u, at = 0;
+        class_json = malloc(room);
+        for (uint32_t c = 0; c < class_count && class_json != NULL; ++c) {
+            const info_figures* f = &figures[c];
+            at += (size_t)snprintf(
+                class_json + at, room - at,
+                "%s{\"name\": \"%s\", \"agent_radius\": %.3f, \"agent_height\": %.3f, "
+                "\"agent_climb\": %.3f, \"file_bytes\": %zu, \"layers\": %u, "
+                "\"walkable_area_m2\": %.3f, \"navmesh_polys\": %u, \"navmesh_bytes\": %.0f, "
+                "\"offmesh_links\": %u, \"memory_bytes\": %zu, \"load_ms\": %.3f, "
+                "\"navmesh_build_ms\": %.3f}",
+                c == 0 ? "[" : ", ", table[c].name, f->params.agent_radius, f->params.agent_height,
+                f->params.agent_climb, table[c].size, f->stats.layer_count, f->stats.walkable_area,
+                f->mesh.poly_count, f->mesh_bytes, f->links,
+                f->stats.memory_bytes + f->mesh.memory_bytes, f->load_ms, f->mesh_ms);
         }
-        free(tiles);
+        if (class_json != NULL) {
+            snprintf(class_json + at, room - at, "]");
+        }
+    }
+    if (rc == 0) {
+        // The first class's figures (the only one of a plain file).
+        const info_figures* f = &figures[0];
+        const wf_tilecache_stats* s = &f->stats;
+        const wf_tilecache_params* p = &f->params;
         char area_polys[WF_MAX_AREAS * 16] = "";
         for (uint32_t a = 0, at = 0; a < WF_MAX_AREAS; ++a) {
-            if (per_area[a] != 0) {
+            if (f->per_area[a] != 0) {
                 at += (uint32_t)snprintf(area_polys + at, sizeof area_polys - at, "%s%u:%u",
-                                         at > 0 ? " " : "", a, per_area[a]);
+                                         at > 0 ? " " : "", a, f->per_area[a]);
             }
         }
         const report_field fields[] = {
@@ -627,24 +875,25 @@ static int cmd_info(int argc, char** argv) {
             {"cell_size_m", p->cell_size, false, NULL},
             {"cell_height_m", p->cell_height, false, NULL},
             {"tile_size_cells", p->tile_size, true, NULL},
-            {"tiles", s.tile_count, true, NULL},
-            {"layers", s.layer_count, true, NULL},
-            {"raw_bytes", (double)s.raw_bytes, true, NULL},
-            {"compressed_bytes", (double)s.compressed_bytes, true, NULL},
-            {"walkable_cells", (double)s.walkable_cells, true, NULL},
-            {"walkable_area_m2", s.walkable_area, false, NULL},
-            {"navmesh_tiles", ms.tile_count, true, NULL},
-            {"navmesh_polys", ms.poly_count, true, NULL},
-            {"navmesh_bytes", mesh_bytes, true, NULL},
-            {"offmesh_links", wf_tilecache_link_count(tc), true, NULL},
+            {"tiles", s->tile_count, true, NULL},
+            {"layers", s->layer_count, true, NULL},
+            {"raw_bytes", (double)s->raw_bytes, true, NULL},
+            {"compressed_bytes", (double)s->compressed_bytes, true, NULL},
+            {"walkable_cells", (double)s->walkable_cells, true, NULL},
+            {"walkable_area_m2", s->walkable_area, false, NULL},
+            {"navmesh_tiles", f->mesh.tile_count, true, NULL},
+            {"navmesh_polys", f->mesh.poly_count, true, NULL},
+            {"navmesh_bytes", f->mesh_bytes, true, NULL},
+            {"offmesh_links", f->links, true, NULL},
             {"area_polys", 0.0, false, area_polys},
-            {"load_ms", load_ms, false, NULL},
-            {"navmesh_build_ms", mesh_ms, false, NULL},
+            {"load_ms", f->load_ms, false, NULL},
+            {"navmesh_build_ms", f->mesh_ms, false, NULL},
         };
-        print_report(fields, sizeof fields / sizeof fields[0], json);
+        print_report_with(fields, sizeof fields / sizeof fields[0], json,
+                          class_json != NULL ? "classes" : NULL, class_json);
     }
-    wf_mesh_destroy(mesh);
-    wf_tilecache_destroy(tc);
+    free(class_json);
+    free(data);
     return rc;
 }
 

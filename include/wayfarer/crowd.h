@@ -148,7 +148,15 @@ typedef struct wf_crowd_desc {
     /// Obstacles agents only avoid (wf_crowd_add_mover) live at once:
     /// 0 = 16, at most WF_CROWD_MAX_MOVERS.
     uint32_t max_movers;
+    /// Stamped into every agent id (bits 24..31 of its slot part), so the
+    /// ids of crowds sharing a game never alias: a crowd refuses another
+    /// tag's id as WF_ERR_STALE_REF. The world gives each agent class its
+    /// index here. 0..WF_CROWD_MAX_ID_TAG; 0 = untagged (ids as before).
+    uint32_t id_tag;
 } wf_crowd_desc;
+
+/// Largest wf_crowd_desc.id_tag.
+#define WF_CROWD_MAX_ID_TAG 255u
 
 /// The desc with every field left zero set to its default (NULL: all
 /// defaults). mesh and max_agent_radius have none: they stay as given.

@@ -47,8 +47,9 @@ SHARED_HELPERS = {
 INTERFACES = {
     "navcore/mesh_commit.h": {"tilecache/update.c"},
     "navcore/tile_blob_size.h": {"tilecache/layer_to_tile.c"},
-    "navcore/mesh_replace.h": {"runtime/world.c"},
-    "tilecache/tilecache_replace.h": {"runtime/world.c"},
+    "navcore/mesh_replace.h": {"runtime/world_save.c"},
+    "tilecache/tilecache_replace.h": {"runtime/world_save.c"},
+    "tilecache/obstacle_room.h": {"runtime/world_obstacles.c"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

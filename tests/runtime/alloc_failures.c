@@ -341,10 +341,11 @@ static unsigned char* save_pending(runner* r, wf_world* w, scene* sc, uint32_t f
     do {
         begin_call(r, PH_SAVE);
     } while (failed_for_memory(r, wf_world_save(w, blob, room)));
-    // Header: section sizes at 16, 24 and 32 (little-endian u64).
+    // Header of a single-class save: section sizes at 40, 48 and 56
+    // (little-endian u64), the sections from 64.
     uint64_t sections[3];
-    memcpy(sections, blob + 16, sizeof sections);
-    *out_size = 48u + (size_t)(sections[0] + sections[1] + sections[2]);
+    memcpy(sections, blob + 40, sizeof sections);
+    *out_size = 64u + (size_t)(sections[0] + sections[1] + sections[2]);
     assert_true(*out_size <= room);
     return blob;
 }

@@ -441,8 +441,10 @@ static void test_save_and_restore_at_the_largest_tile_size(void** state) {
 /// The world save's checksums (docs/formats.md): the mesh section's hash
 /// (byte-wise FNV-1a 32, its field as zero, folded) and the world's FNV-1a 64.
 static void reseal_world(unsigned char* blob, size_t size) {
-    size_t tc = (size_t)wf_bytes_get_u64(blob + 16), mesh = (size_t)wf_bytes_get_u64(blob + 24);
-    unsigned char* m = blob + 48 + tc;
+    // A single-class save: 40 fixed bytes, one row of section sizes (tile
+    // cache at 40, mesh at 48), no obstacle table; the checksum at 32.
+    size_t tc = (size_t)wf_bytes_get_u64(blob + 40), mesh = (size_t)wf_bytes_get_u64(blob + 48);
+    unsigned char* m = blob + 64 + tc;
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < mesh; ++i) {
         h = (h ^ (i >= 12 && i < 16 ? 0u : m[i])) * 16777619u;
@@ -450,9 +452,9 @@ static void reseal_world(unsigned char* blob, size_t size) {
     wf_bytes_put_u32(m + 12, h ^ (h >> 16));
     uint64_t w = 14695981039346656037ull;
     for (size_t i = 0; i < size; ++i) {
-        w = (w ^ (i >= 40 && i < 48 ? 0u : blob[i])) * 1099511628211ull;
+        w = (w ^ (i >= 32 && i < 40 ? 0u : blob[i])) * 1099511628211ull;
     }
-    wf_bytes_put_u64(blob + 40, w);
+    wf_bytes_put_u64(blob + 32, w);
 }
 
 /// Found by fuzz/fuzz_world: a save whose mesh section has another tile
@@ -471,7 +473,7 @@ static void test_restore_refuses_a_mesh_off_the_cache_grid(void** state) {
     unsigned char* copy = malloc(size);
     assert_int_equal(wf_world_save(w, blob, size), WF_OK);
     uint64_t before = crowd_test_hash(wf_world_crowd(w));
-    size_t mesh_at = 48 + (size_t)wf_bytes_get_u64(blob + 16);
+    size_t mesh_at = 64 + (size_t)wf_bytes_get_u64(blob + 40);
     const struct {
         size_t field; // in the mesh section: origin x, tile width, tile depth
         float scale, add;

@@ -119,6 +119,29 @@ printf 'ladder 5 3 0 3 20 0 3\n' > word.links
 run 1 build rooms.obj -o bad.wfc --links word.links && expect err.txt 'word.links:1: each line is' \
     "build --links, unknown line"
 
+# Agent classes: one multi-class file, info reports each class; bad classes.
+run 0 build rooms.obj -o classes.wfc --class soldier:0.4:1.8 --class tank:1.2:2.5:0.3 --json &&
+    json_ok out.txt "build --class --json" &&
+    expect out.txt '"classes": \[\{"name": "soldier", "agent_radius": 0.400' "build --class, first" &&
+    expect out.txt '\{"name": "tank", "agent_radius": 1.200, "agent_height": 2.500' "build --class, tank" &&
+    expect out.txt '"build_cpu_ms": [0-9.]+' "build --class, CPU time per class"
+run 0 info classes.wfc --json && json_ok out.txt "info classes --json" &&
+    expect out.txt '"classes": \[\{"name": "soldier"' "info classes" &&
+    expect out.txt '"name": "tank", "agent_radius": 1.200' "info classes, tank" &&
+    expect out.txt '"memory_bytes": [0-9]+' "info classes, memory per class"
+run 0 info rooms.wfc --json && reject out.txt '"classes"' "info, a plain file has no classes"
+run 2 build rooms.obj -o bad.wfc --class tank:0 && expect err.txt '--class tank:0: each size' \
+    "build --class, radius 0"
+run 2 build rooms.obj -o bad.wfc --class tank:nan && expect err.txt '--class tank:nan: each size' \
+    "build --class, NaN radius"
+run 2 build rooms.obj -o bad.wfc --class a:1 --class a:2 && expect err.txt 'two classes of one name' \
+    "build --class, a name twice"
+run 2 build rooms.obj -o bad.wfc --class a:1 --class b:1 --class c:1 --class d:1 --class e:1 \
+    --class f:1 --class g:1 --class h:1 --class i:1 && expect err.txt 'at most 8 classes' \
+    "build --class, nine classes"
+head -c 40 classes.wfc > cut.wfc
+run 1 info cut.wfc && expect err.txt 'class table is damaged' "info, a cut multi-class file"
+
 # Areas: OBJ materials -> areas and flags, a convex volume, and bad files
 # (errors name the file and line).
 printf 'v 0 0 0\nv 30 0 0\nv 0 0 12\nv 30 0 12\nv 0 0 18\nv 30 0 18\nv 0 0 30\nv 30 0 30\n' > river.obj
@@ -181,6 +204,18 @@ run 1 demo --level level.txt --frames 5 --quiet &&
 cp rooms.obj broken.wfc
 run 1 demo --level broken.wfc --frames 5 --quiet &&
     expect err.txt 'broken.wfc: cannot make the world: .*cache' "demo --level, a bad cache"
+# A second agent class: vehicles among the people, from a multi-class cache too.
+run 0 demo --agents 30 --vehicles 3 --frames 30 --quiet --json --out v.html && json_ok out.txt "demo vehicles" &&
+    expect out.txt '"vehicles": 3' "demo --vehicles places them" &&
+    expect out.txt '"classes": \[\{"name": "people".*\{"name": "vehicles", "agent_radius": 1.200' \
+        "demo classes, sizes" &&
+    expect out.txt '"memory_bytes": [0-9]+, "build_ms": [0-9.]+\}\]' "demo classes, memory and time"
+run 0 demo --level classes.wfc --agents 10 --vehicles 2 --frames 20 --quiet --out v.html &&
+    expect out.txt $'^vehicles\t2' "demo on a multi-class cache"
+run 2 demo --level rooms.wfc --agents 10 --vehicles 2 --frames 20 --quiet --out v.html &&
+    expect err.txt 'holds one agent class' "demo --vehicles on a one-class cache"
+run 2 demo --agents 2000 --vehicles 2 --frames 5 --quiet --out v.html &&
+    expect err.txt 'both must be at most 1008' "demo --vehicles with too many people"
 # Outputs are checked before the run: no progress line, no summary.
 run 1 demo --agents 50 --frames 300 --out /nonexistent/x.html &&
     expect err.txt 'cannot write /nonexistent/x.html' "demo --out unwritable" &&
