@@ -287,6 +287,29 @@ static void wedge_replay(wedge* w, const wedge_portal* list, uint32_t start, uin
     }
 }
 
+/// The portals from the one after `corner_node`'s up to `current`'s, in
+/// path order, into list (at most WEDGE_REPLAY_MAX); 0 when the corner is
+/// further back than that.
+static uint32_t portals_after(const wf_node_pool* pool, uint32_t current, uint32_t corner_node,
+                              wedge_portal* list) {
+    uint32_t count = 0;
+    uint32_t i = current;
+    while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
+        const wf_search_funnel* fu = &pool->funnels[i];
+        list[count++] = (wedge_portal){fu->portal_left, fu->portal_right, i};
+        i = pool->nodes[i].parent;
+    }
+    if (i != corner_node) {
+        return 0;
+    }
+    for (uint32_t lo = 0, hi = count; lo + 1 < hi; ++lo, --hi) {
+        wedge_portal t = list[lo];
+        list[lo] = list[hi - 1u];
+        list[hi - 1u] = t;
+    }
+    return count;
+}
+
 /// Moves the wedge of node `current` through the fresh portals (its
 /// neighbour's entry portal, maybe then the end point), in polygons that
 /// cost k per metre, as the funnel of funnel.c would: when a portal lies
@@ -312,20 +335,7 @@ RARE_PATH static void wedge_pass(const wf_node_pool* pool, uint32_t current, wed
     uint32_t corner_node = side < 0 ? w->left_node : w->right_node;
     if (corner_node < FRESH_NODE(fresh_count - 1u)) {
         // The vertex is on an older portal: collect the portals after it.
-        uint32_t i = current;
-        while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
-            const wf_search_funnel* fu = &pool->funnels[i];
-            list[count++] = (wedge_portal){fu->portal_left, fu->portal_right, i};
-            i = pool->nodes[i].parent;
-        }
-        if (i != corner_node) {
-            count = 0;
-        }
-        for (uint32_t lo = 0, hi = count; lo + 1 < hi; ++lo, --hi) {
-            wedge_portal t = list[lo];
-            list[lo] = list[hi - 1u];
-            list[hi - 1u] = t;
-        }
+        count = portals_after(pool, current, corner_node, list);
     }
     uint32_t start = 0; // the portal after the vertex's
     for (uint32_t j = 0; j < fresh_count; ++j) {
@@ -361,21 +371,7 @@ RARE_PATH static void wedge_pass_side(const wf_node_pool* pool, uint32_t current
     if ((m->valid & (1u << s)) == 0) {
         wedge w = *from;
         uint32_t corner_node = side < 0 ? w.left_node : w.right_node;
-        uint32_t count = 0;
-        uint32_t i = current;
-        while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
-            const wf_search_funnel* fu = &pool->funnels[i];
-            list[count++] = (wedge_portal){fu->portal_left, fu->portal_right, i};
-            i = pool->nodes[i].parent;
-        }
-        if (i != corner_node) {
-            count = 0;
-        }
-        for (uint32_t lo = 0, hi = count; lo + 1 < hi; ++lo, --hi) {
-            wedge_portal t = list[lo];
-            list[lo] = list[hi - 1u];
-            list[hi - 1u] = t;
-        }
+        uint32_t count = portals_after(pool, current, corner_node, list);
         wedge_bend(&w, side, k);
         wf_vec3 unused_left, unused_right;
         wedge_replay(&w, list, 0, 0, count, k, &unused_left, &unused_right);
