@@ -78,8 +78,10 @@
 /// narrow lane (a 3 m corridor for 0.6 m agents), where the passage
 /// head-on rule holds too (crowd_motion.c). At 4 radii agents still two
 /// metres short of a 3 m door counted as walled in by its jambs, and one
-/// stream stood aside for the other in the open (door_2way_3 38 -> 56 %).
-#define WF_CROWD_WALLED_RADII 3.0f
+/// stream stood aside for the other in the open (door_2way_3 38 -> 67 %;
+/// at 3 radii agents pushed off their spots in a 3 m corridor no longer
+/// all got back, tests/crowd/crowd_returning.c).
+#define WF_CROWD_WALLED_RADII 3.5f
 /// Corridor portals looked at for a passage ahead.
 #define WF_CROWD_PINCH_SCAN 8u
 /// A passage counts while its mouth is within this many radii: far enough
@@ -94,12 +96,6 @@
 /// holding it admits nobody new (short enough that nobody stands long
 /// without an event, long enough for a stream to pass in one turn).
 #define WF_CROWD_PINCH_TURN_STUCK 1.0f
-/// An admitted agent holds its side's way until stuck this many turns.
-/// Stuck means no half radius nearer its next corner, which an agent queued
-/// behind its own side's file often is for a whole turn; at one turn the
-/// last of a stream lost the way a step from the mouth and waited out the
-/// other side's turn (tests/crowd/crowd_bottleneck.c 48.4 s, 43.3 s now).
-#define WF_CROWD_PINCH_HOLD_STUCK 1.5f
 /// Speed (share of max speed) at which a waiting agent clears that area.
 #define WF_CROWD_PINCH_STEP_ASIDE 0.5f
 
