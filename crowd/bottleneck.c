@@ -6,8 +6,8 @@
 // than its diameter with walls at both ends); agents heading for the same
 // passage from different sides meet in a table, and per passage one side
 // has the way: the side already admitted (its admitted agent nearest the
-// mouth still on its way through and not stuck), else a side that waited its turn (stuck_time),
-// else the side whose agent is nearest the mouth. Once the other side
+// mouth on its way through and not stuck), else a side that waited its
+// turn (stuck_time), else the side whose agent is nearest the mouth. Once the other side
 // waited its turn, the side with the way admits nobody new, so the way
 // changes when its admitted agents are through. The others wait beside the
 // mouth, out of the way of those coming through. The table is rebuilt
