@@ -5,9 +5,9 @@
 // agent finds the first such portal ahead on its corridor (a portal shorter
 // than its diameter with walls at both ends); agents heading for the same
 // passage from different sides meet in a table, and per passage one side
-// has the way: the side already admitted (an agent of it still on its way
-// through and not stuck), else a side that waited its turn (stuck_time),
-// else the side whose agent is nearest the mouth. Once the other side
+// has the way: the side already admitted (its admitted agent nearest the
+// mouth on its way through and not stuck), else a side that waited its
+// turn (stuck_time), else the side whose agent is nearest the mouth. Once the other side
 // waited its turn, the side with the way admits nobody new, so the way
 // changes when its admitted agents are through. The others wait beside the
 // mouth, out of the way of those coming through. The table is rebuilt
@@ -210,8 +210,12 @@ static uint32_t entry_of(wf_crowd* c, uint64_t a, uint64_t b, uint32_t* used) {
 /// Agent i (nearest distance d, admitted or not, stuck for `stuck`
 /// seconds) joins the side of entry e that it comes from; a third side (a
 /// polygon with three single-file ways in) is not ordered (UINT32_MAX).
-/// An admitted agent stuck for `turn` holds the way no more (it may be
-/// what blocks the passage); a waiting one adds to how long its side waited.
+/// The side's admitted agent nearest the mouth is kept with its stuck time:
+/// stuck for `turn`, it may be what blocks the passage, and its side holds
+/// the way no more. Those queued behind it are not asked: they get no
+/// nearer while the file ahead of them goes through one at a time, and
+/// counting them stuck handed the way over mid-stream. A waiting agent
+/// adds to how long its side waited.
 static uint32_t join(wf_crowd_pinch_entry* e, uint64_t from, uint32_t i, float d, bool go,
                      float stuck, float turn) {
     uint32_t s = 0;
@@ -230,9 +234,10 @@ static uint32_t join(wf_crowd_pinch_entry* e, uint64_t from, uint32_t i, float d
         e->nearest[s] = d;
         e->nearest_slot[s] = i;
     }
-    if (go && stuck < turn && d < e->go_nearest[s]) {
+    if (go && d < e->go_nearest[s]) {
         e->go_nearest[s] = d;
         e->go_slot[s] = i;
+        e->go_stuck[s] = stuck;
     }
     if (!go && stuck > e->waited[s]) {
         e->waited[s] = stuck;
@@ -248,7 +253,8 @@ static uint32_t holder(const wf_crowd_pinch_entry* e, float turn) {
     if (e->sides < 2u) {
         return 0;
     }
-    bool g0 = isfinite(e->go_nearest[0]), g1 = isfinite(e->go_nearest[1]);
+    bool g0 = isfinite(e->go_nearest[0]) && e->go_stuck[0] < turn;
+    bool g1 = isfinite(e->go_nearest[1]) && e->go_stuck[1] < turn;
     if (g0 != g1) {
         return g0 ? 0u : 1u;
     }
@@ -298,7 +304,7 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         wf_crowd_pinch_entry* e = &c->pinch_table[c->pinch_used[k]];
         e->holder = (uint8_t)holder(e, turn);
         e->closed = e->sides == 2u && isfinite(e->go_nearest[e->holder]) &&
-                    e->waited[e->holder ^ 1u] >= turn;
+                    e->go_stuck[e->holder] < turn && e->waited[e->holder ^ 1u] >= turn;
     }
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         wf_crowd_pinch* pin = &c->pinch[i];

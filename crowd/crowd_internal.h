@@ -64,7 +64,8 @@ typedef struct wf_crowd_pinch_entry {
     uint64_t side_from[2];
     float nearest[2], go_nearest[2];
     uint32_t nearest_slot[2], go_slot[2];
-    float waited[2]; ///< longest a waiting agent of the side has stood (its stuck timer)
+    float go_stuck[2]; ///< the stuck timer of the side's admitted agent nearest the mouth
+    float waited[2];   ///< longest a waiting agent of the side has stood (its stuck timer)
     uint8_t sides, holder;
     bool closed; ///< the holder admits nobody new: the other side waited its turn
 } wf_crowd_pinch_entry;
