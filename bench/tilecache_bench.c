@@ -233,7 +233,7 @@ int main(int argc, char** argv) {
     if (smoke) {
         generated* g = malloc(sizeof *g);
         gen_level(g);
-        wf_geom geom = {g->verts, g->vert_count, g->tris, g->tri_count, NULL};
+        wf_geom geom = {g->verts, g->vert_count, g->tris, g->tri_count, NULL, NULL, 0};
         failed = bench_level("generated", geom, 1, speedups, sizeof speedups);
         free(g);
     } else {

@@ -38,6 +38,8 @@ typedef struct build_input {
     uint32_t volume_count;
     wf_grid grid;
     wf_voxels voxels;
+    const wf_offmesh_link_desc* links; ///< landed on the new layers before they replace the old
+    uint32_t link_count;
 } build_input;
 
 /// The params in cells (Recast's rounding: height up, climb down, radius up).
@@ -475,6 +477,80 @@ static void free_job(build_job* job) {
 
 /// Moves every tile's entries, in tile order, into one array (capacity
 /// checked first) and swaps it in for the cache's.
+/// The part of a cache that a build replaces: entries with their grid, the
+/// per-layer update state made from them, and the link table.
+typedef struct cache_contents {
+    wf_tilecache_entry* entries;
+    uint32_t entry_count;
+    wf_vec3 origin, world_max;
+    int32_t tiles_x, tiles_z;
+    wf_layer_state* layer_states;
+    uint32_t layer_state_count;
+    uint32_t* tile_first_entry;
+    size_t tile_first_count;
+    wf_tilecache_changed_tile* changed;
+    wf_tilecache_link* links;
+    uint32_t link_count, link_capacity;
+} cache_contents;
+
+#define SWAP_FIELD(type, a, b)                                                                     \
+    do {                                                                                           \
+        type swap_tmp_ = (a);                                                                      \
+        (a) = (b);                                                                                 \
+        (b) = swap_tmp_;                                                                           \
+    } while (0)
+
+static void exchange_contents(wf_tilecache* tc, cache_contents* c) {
+    SWAP_FIELD(wf_tilecache_entry*, tc->entries, c->entries);
+    SWAP_FIELD(uint32_t, tc->entry_count, c->entry_count);
+    SWAP_FIELD(wf_vec3, tc->origin, c->origin);
+    SWAP_FIELD(wf_vec3, tc->world_max, c->world_max);
+    SWAP_FIELD(int32_t, tc->tiles_x, c->tiles_x);
+    SWAP_FIELD(int32_t, tc->tiles_z, c->tiles_z);
+    SWAP_FIELD(wf_layer_state*, tc->layer_states, c->layer_states);
+    SWAP_FIELD(uint32_t, tc->layer_state_count, c->layer_state_count);
+    SWAP_FIELD(uint32_t*, tc->tile_first_entry, c->tile_first_entry);
+    SWAP_FIELD(size_t, tc->tile_first_count, c->tile_first_count);
+    SWAP_FIELD(wf_tilecache_changed_tile*, tc->changed, c->changed);
+    SWAP_FIELD(wf_tilecache_link*, tc->links, c->links);
+    SWAP_FIELD(uint32_t, tc->link_count, c->link_count);
+    SWAP_FIELD(uint32_t, tc->link_capacity, c->link_capacity);
+}
+
+/// Puts the new entries in, lands the input's links on them, and only then
+/// frees the old contents; a link that fails puts the old contents back
+/// untouched (their update state included).
+static wf_status commit_with_links(wf_tilecache* tc, build_job* job, wf_tilecache_entry* entries,
+                                   uint32_t n) {
+    // Builds in flight read the old layers: waited for and dropped first
+    // (their layers stay dirty, so a failed build changes nothing an
+    // update would see).
+    wf_tilecache_drop_builds(tc);
+    cache_contents c;
+    memset(&c, 0, sizeof c);
+    c.entries = entries;
+    c.entry_count = n;
+    c.origin = job->bmin;
+    c.world_max = job->bmax;
+    c.tiles_x = job->tiles_x;
+    c.tiles_z = job->tiles_z;
+    exchange_contents(tc, &c); // tc: the new layers, no links; c: the old contents
+    wf_status s = wf_tilecache_insert_links(tc, job->in->links, job->in->link_count);
+    if (s != WF_OK) {
+        exchange_contents(tc, &c); // tc as it was; c: the new layers to free
+        wf_tilecache_free_layer_states(&tc->allocator, c.layer_states, c.layer_state_count,
+                                       c.changed, c.tile_first_entry, c.tile_first_count);
+        WF_FREE_ARRAY(&tc->allocator, c.links, wf_tilecache_link, c.link_capacity);
+        wf_tilecache_free_entries(&tc->allocator, c.entries, c.entry_count);
+        return s;
+    }
+    wf_tilecache_free_layer_states(&tc->allocator, c.layer_states, c.layer_state_count, c.changed,
+                                   c.tile_first_entry, c.tile_first_count);
+    WF_FREE_ARRAY(&tc->allocator, c.links, wf_tilecache_link, c.link_capacity);
+    wf_tilecache_free_entries(&tc->allocator, c.entries, c.entry_count);
+    return WF_OK;
+}
+
 static wf_status gather(wf_tilecache* tc, build_job* job) {
     uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
     uint64_t total = 0;
@@ -503,6 +579,9 @@ static wf_status gather(wf_tilecache* tc, build_job* job) {
             r->entries = NULL;
             r->layer_count = 0;
         }
+    }
+    if (job->in->link_count > 0) {
+        return commit_with_links(tc, job, entries, n);
     }
     wf_tilecache_release_layer_states(tc); // per-layer update state follows the entries
     tc->link_count = 0;                    // links are stored by entry: a build drops them
@@ -635,6 +714,55 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
     return s;
 }
 
+/// The checks of the input's links that need no layers, made before any
+/// tile is built (landing waits for the new layers): add_links' statuses.
+static wf_status check_input_links(const wf_tilecache* tc, const wf_offmesh_link_desc* links,
+                                   uint32_t count) {
+    if (links == NULL && count > 0) {
+        wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: link_count %u with links NULL", count);
+        return WF_ERR_INVALID_ARG;
+    }
+    if (count > tc->max_links) {
+        wf_log(&tc->logger, WF_LOG_ERROR, "tilecache: %u links, more than max_links %u", count,
+               tc->max_links);
+        return WF_ERR_CAPACITY;
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        if (wf_tilecache_link_desc_check(&links[i]) != WF_OK) {
+            wf_log(&tc->logger, WF_LOG_ERROR,
+                   "tilecache: link %u (user_id %u): ends must be finite, radius finite and >= 0, "
+                   "area below 64",
+                   i, links[i].user_id);
+            return WF_ERR_INVALID_ARG;
+        }
+    }
+    return WF_OK;
+}
+
+/// Strictly convex in either winding: every other point on the same side
+/// of every edge (at most 32 points, so n^2 tests cost nothing). Repeated
+/// points, three in a line and self-crossing outlines fail: the area paint
+/// tests points against each edge and needs one winding.
+static bool outline_convex(const wf_vec3* v, uint32_t n) {
+    int side = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const wf_vec3 a = v[i], b = v[(i + 1u) % n];
+        for (uint32_t k = 0; k < n; ++k) {
+            if (k == i || k == (i + 1u) % n) {
+                continue;
+            }
+            double cross = ((double)b.x - a.x) * ((double)v[k].z - a.z) -
+                           ((double)b.z - a.z) * ((double)v[k].x - a.x);
+            int here = cross > 0.0 ? 1 : cross < 0.0 ? -1 : 0;
+            if (here == 0 || (side != 0 && here != side)) {
+                return false;
+            }
+            side = here;
+        }
+    }
+    return true;
+}
+
 static bool volume_valid(const wf_convex_volume* v) {
     if (v->verts == NULL || v->vert_count < 3 || v->vert_count > 32 || v->area >= WF_MAX_AREAS ||
         !isfinite(v->min_y) || !isfinite(v->max_y) || v->min_y > v->max_y) {
@@ -656,7 +784,25 @@ wf_status wf_tilecache_build_geom(wf_tilecache* tc, wf_geom geom, const wf_conve
     WF_CHECK_ARG(geom.tri_count <= UINT32_MAX / 3u && geom.vert_count <= UINT32_MAX / 3u);
     WF_CHECK_ARG(volumes != NULL || volume_count == 0);
     for (uint32_t i = 0; i < volume_count; ++i) {
-        WF_CHECK_ARG(volume_valid(&volumes[i]));
+        if (!volume_valid(&volumes[i])) {
+            wf_log(&tc->logger, WF_LOG_ERROR,
+                   "tilecache: volume %u: verts NULL, vert_count outside 3..32, area above 63, "
+                   "or a non-finite or reversed point or height",
+                   i);
+            WF_REPORT_MISUSE("volume_valid(&volumes[i])");
+            return WF_ERR_INVALID_ARG;
+        }
+        if (!outline_convex(volumes[i].verts, volumes[i].vert_count)) {
+            wf_log(&tc->logger, WF_LOG_ERROR,
+                   "tilecache: volume %u: the outline is not convex (or repeats a point, or has "
+                   "three in a line)",
+                   i);
+            return WF_ERR_INVALID_ARG;
+        }
+    }
+    wf_status links_ok = check_input_links(tc, geom.links, geom.link_count);
+    if (links_ok != WF_OK) {
+        return links_ok;
     }
     wf_vec3 bmin = tc->params.bmin, bmax = tc->params.bmax, gmin, gmax;
     bool has_bounds = geom.vert_count > 0 && wf_geom_bounds(&geom, &gmin, &gmax);
@@ -678,6 +824,8 @@ wf_status wf_tilecache_build_geom(wf_tilecache* tc, wf_geom geom, const wf_conve
     in.geom = geom;
     in.volumes = volumes;
     in.volume_count = volume_count;
+    in.links = geom.links;
+    in.link_count = geom.link_count;
     return build_all(tc, &in, bmin, bmax);
 }
 
@@ -685,6 +833,10 @@ wf_status wf_tilecache_build_grid(wf_tilecache* tc, wf_grid grid) {
     WF_CHECK_ARG(tc != NULL && grid.walkable != NULL && grid.width > 0 && grid.depth > 0);
     WF_CHECK_ARG(isfinite(grid.cell_size) && grid.cell_size > 0.0f && wf_v3_is_finite(grid.origin));
     WF_CHECK_ARG((uint64_t)grid.width * grid.depth <= UINT32_MAX);
+    wf_status links_ok = check_input_links(tc, grid.links, grid.link_count);
+    if (links_ok != WF_OK) {
+        return links_ok;
+    }
     float lo = grid.origin.y, hi = grid.origin.y;
     for (size_t i = 0; grid.heights != NULL && i < (size_t)grid.width * grid.depth; ++i) {
         if (!isfinite(grid.heights[i])) {
@@ -705,6 +857,8 @@ wf_status wf_tilecache_build_grid(wf_tilecache* tc, wf_grid grid) {
     memset(&in, 0, sizeof in);
     in.kind = INPUT_GRID;
     in.grid = grid;
+    in.links = grid.links;
+    in.link_count = grid.link_count;
     return build_all(tc, &in, bmin, bmax);
 }
 
@@ -714,6 +868,10 @@ wf_status wf_tilecache_build_voxels(wf_tilecache* tc, wf_voxels voxels) {
     WF_CHECK_ARG(isfinite(voxels.cube_size) && voxels.cube_size > 0.0f &&
                  wf_v3_is_finite(voxels.origin));
     WF_CHECK_ARG((uint64_t)voxels.size_x * voxels.size_y * voxels.size_z <= UINT32_MAX);
+    wf_status links_ok = check_input_links(tc, voxels.links, voxels.link_count);
+    if (links_ok != WF_OK) {
+        return links_ok;
+    }
     wf_vec3 bmin = tc->params.bmin, bmax = tc->params.bmax;
     if (wf_tilecache_bounds_unset(&tc->params)) {
         bmin = voxels.origin;
@@ -725,5 +883,7 @@ wf_status wf_tilecache_build_voxels(wf_tilecache* tc, wf_voxels voxels) {
     memset(&in, 0, sizeof in);
     in.kind = INPUT_VOXELS;
     in.voxels = voxels;
+    in.links = voxels.links;
+    in.link_count = voxels.link_count;
     return build_all(tc, &in, bmin, bmax);
 }

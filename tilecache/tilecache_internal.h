@@ -255,6 +255,12 @@ uint32_t wf_tilecache_gather_stamps(const wf_tilecache* tc, const uint32_t* slot
 /// Tiles that updates committed live in that state: they must be out of
 /// every mesh by then.
 void wf_tilecache_release_layer_states(wf_tilecache* tc);
+/// Waits for the builds in flight and forgets them (their layers stay dirty).
+void wf_tilecache_drop_builds(wf_tilecache* tc);
+/// Frees per-layer state arrays (any of them NULL), e.g. ones set aside.
+void wf_tilecache_free_layer_states(const wf_allocator* a, wf_layer_state* states, uint32_t count,
+                                    wf_tilecache_changed_tile* changed, uint32_t* tile_first,
+                                    size_t tile_first_count);
 /// Bytes of the per-layer state (update.c).
 size_t wf_tilecache_layer_state_bytes(const wf_tilecache* tc);
 

@@ -37,20 +37,27 @@ static void drop_slot(wf_tilecache* tc, wf_build_slot* slot) {
     slot->ready = false;
 }
 
-void wf_tilecache_release_layer_states(wf_tilecache* tc) {
+void wf_tilecache_drop_builds(wf_tilecache* tc) {
     for (uint32_t i = 0; tc->slots != NULL && i < tc->slot_count; ++i) {
         drop_slot(tc, &tc->slots[i]);
     }
-    const wf_allocator* a = &tc->allocator;
-    if (tc->layer_states != NULL) {
-        for (uint32_t i = 0; i < tc->layer_state_count; ++i) {
-            wf_free(a, tc->layer_states[i].blob, tc->layer_states[i].blob_capacity,
-                    WF_TILECACHE_BLOB_ALIGN);
-        }
+}
+
+void wf_tilecache_free_layer_states(const wf_allocator* a, wf_layer_state* states, uint32_t count,
+                                    wf_tilecache_changed_tile* changed, uint32_t* tile_first,
+                                    size_t tile_first_count) {
+    for (uint32_t i = 0; states != NULL && i < count; ++i) {
+        wf_free(a, states[i].blob, states[i].blob_capacity, WF_TILECACHE_BLOB_ALIGN);
     }
-    WF_FREE_ARRAY(a, tc->layer_states, wf_layer_state, tc->layer_state_count);
-    WF_FREE_ARRAY(a, tc->changed, wf_tilecache_changed_tile, tc->layer_state_count);
-    WF_FREE_ARRAY(a, tc->tile_first_entry, uint32_t, tc->tile_first_count);
+    WF_FREE_ARRAY(a, states, wf_layer_state, count);
+    WF_FREE_ARRAY(a, changed, wf_tilecache_changed_tile, count);
+    WF_FREE_ARRAY(a, tile_first, uint32_t, tile_first_count);
+}
+
+void wf_tilecache_release_layer_states(wf_tilecache* tc) {
+    wf_tilecache_drop_builds(tc);
+    wf_tilecache_free_layer_states(&tc->allocator, tc->layer_states, tc->layer_state_count,
+                                   tc->changed, tc->tile_first_entry, tc->tile_first_count);
     tc->layer_states = NULL;
     tc->changed = NULL;
     tc->tile_first_entry = NULL;

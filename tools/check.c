@@ -125,6 +125,7 @@ static int carve_across_seams(wf_tilecache* tc, wf_mesh* mesh, wf_query* q, uint
 
 int cmd_check(int argc, char** argv) {
     const char* path = NULL;
+    const char* class_name = NULL;
     uint32_t obstacles = 0, seed = 1, max_printed = 1000;
     double offset = 0.0, spacing = 0.0, climb = 0.0;
     for (int i = 1; i < argc; ++i) {
@@ -139,6 +140,10 @@ int cmd_check(int argc, char** argv) {
         }
         const char* v = i + 1 < argc ? argv[++i] : NULL;
         bool ok = v != NULL;
+        if (ok && strcmp(o, "--class") == 0) {
+            class_name = v;
+            continue;
+        }
         if (ok && strcmp(o, "--obstacles") == 0) {
             ok = parse_count(v, &obstacles);
         } else if (ok && strcmp(o, "--seed") == 0) {
@@ -170,12 +175,19 @@ int cmd_check(int argc, char** argv) {
     if (rc != 0) {
         return rc;
     }
+    const char* cache = NULL;
+    size_t cache_size = 0;
+    rc = cache_pick_class("check", path, data, size, class_name, &cache, &cache_size);
+    if (rc != 0) {
+        free(data);
+        return rc;
+    }
     wf_tilecache* tc = NULL;
     tool_log log = {.command = "check", .hold = true};
-    wf_status st =
-        wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, data, size, &tc);
+    wf_status st = wf_tilecache_load(&(wf_tilecache_desc){.logger = tool_logger(&log)}, cache,
+                                     cache_size, &tc);
     if (st != WF_OK) {
-        report_cache_error("check", path, data, size, st, &log);
+        report_cache_error("check", path, cache, cache_size, st, &log);
         free(data);
         return EXIT_INPUT;
     }

@@ -103,6 +103,7 @@ static uint32_t off_mesh(const wf_crowd* c, wf_query* q, const wf_agent_id* ids,
 int cmd_crowd(int argc, char** argv) {
     const char* path = NULL;
     const char* quality = "high";
+    const char* class_name = NULL;
     uint32_t agents = 1000, frames = 300, seed = 1, workers = 1, separation_every = 10;
     for (int i = 1; i < argc; ++i) {
         uint32_t* number = strcmp(argv[i], "--agents") == 0      ? &agents
@@ -115,6 +116,8 @@ int cmd_crowd(int argc, char** argv) {
             path = argv[++i];
         } else if (strcmp(argv[i], "--avoidance") == 0 && i + 1 < argc) {
             quality = argv[++i];
+        } else if (strcmp(argv[i], "--class") == 0 && i + 1 < argc) {
+            class_name = argv[++i];
         } else if (number != NULL && i + 1 < argc) {
             if (!parse_count(argv[++i], number)) {
                 fprintf(stderr, "wayfarer crowd: %s %s: needs a whole number\n", argv[i - 1],
@@ -127,7 +130,7 @@ int cmd_crowd(int argc, char** argv) {
             fprintf(stderr, "wayfarer crowd: one cache file only (%s and %s)\n", path, argv[i]);
             return usage_error("crowd");
         } else if (number != NULL || strcmp(argv[i], "--cache") == 0 ||
-                   strcmp(argv[i], "--avoidance") == 0) {
+                   strcmp(argv[i], "--avoidance") == 0 || strcmp(argv[i], "--class") == 0) {
             fprintf(stderr, "wayfarer crowd: %s needs a value\n", argv[i]);
             return usage_error("crowd");
         } else {
@@ -159,6 +162,13 @@ int cmd_crowd(int argc, char** argv) {
     if (rc != 0) {
         return rc;
     }
+    const char* cache = NULL;
+    size_t cache_size = 0;
+    rc = cache_pick_class("crowd", path, data, size, class_name, &cache, &cache_size);
+    if (rc != 0) {
+        free(data);
+        return rc;
+    }
     wf_thread_pool* pool = NULL;
     wf_job_system jobs;
     rc = make_jobs(workers, &pool, &jobs);
@@ -174,9 +184,9 @@ int cmd_crowd(int argc, char** argv) {
         memset(&d, 0, sizeof d);
         log.hold = true;
         d.logger = tool_logger(&log);
-        wf_status st = wf_tilecache_load(&d, data, size, &tc);
+        wf_status st = wf_tilecache_load(&d, cache, cache_size, &tc);
         if (st != WF_OK) {
-            report_cache_error("crowd", path, data, size, st, &log);
+            report_cache_error("crowd", path, cache, cache_size, st, &log);
             rc = EXIT_INPUT;
         }
         log.hold = false;

@@ -203,10 +203,15 @@ static int per_layer_times(const char* path, const char* data, size_t size,
 
 int cmd_obstacles(int argc, char** argv) {
     const char* path = NULL;
+    const char* class_name = NULL;
     uint32_t count = DEFAULT_COUNT, workers = 1, budget_us = DEFAULT_BUDGET_US, seed = 1;
     for (int i = 1; i < argc; ++i) {
         if (argv[i][0] != '-' && path == NULL) {
             path = argv[i];
+            continue;
+        }
+        if (strcmp(argv[i], "--class") == 0 && i + 1 < argc) {
+            class_name = argv[++i];
             continue;
         }
         uint32_t* target = strcmp(argv[i], "--count") == 0       ? &count
@@ -231,10 +236,17 @@ int cmd_obstacles(int argc, char** argv) {
         return usage_error("obstacles");
     }
     workers = workers > 0 ? workers : 1;
-    char* data = NULL;
-    size_t size = 0;
-    int rc = read_file(path, &data, &size);
+    char* file = NULL;
+    size_t file_size = 0;
+    int rc = read_file(path, &file, &file_size);
     if (rc != 0) {
+        return rc;
+    }
+    const char* data = NULL;
+    size_t size = 0;
+    rc = cache_pick_class("obstacles", path, file, file_size, class_name, &data, &size);
+    if (rc != 0) {
+        free(file);
         return rc;
     }
     wf_thread_pool* pool = NULL;
@@ -283,6 +295,6 @@ int cmd_obstacles(int argc, char** argv) {
     wf_thread_pool_destroy(pool);
     free(ids);
     free(descs);
-    free(data);
+    free(file);
     return rc;
 }

@@ -71,6 +71,15 @@ level_kind level_kind_of(const char* path, const char* data, size_t size);
 /// cache logged. Call before freeing data.
 void report_cache_error(const char* command, const char* path, const char* data, size_t size,
                         wf_status status, const tool_log* log);
+/// The tile cache file inside `data`: all of it for a plain cache file, or
+/// one class of a multi-class file (build --class): `class_name`, or the
+/// first class when NULL. --class on a plain file, an unknown name (the
+/// file's names are listed) or a damaged class table are said under the
+/// command's name: EXIT_USAGE or EXIT_INPUT; otherwise 0 with *out_data,
+/// *out_size pointing into data (anything that is not a class table goes
+/// through for the tile cache load to judge).
+int cache_pick_class(const char* command, const char* path, const char* data, size_t size,
+                     const char* class_name, const char** out_data, size_t* out_size);
 /// Whether `path` can be written, checked before the work that leads to it
 /// (nothing is created): says why not under the command's name. 0 or
 /// EXIT_INPUT.

@@ -94,7 +94,9 @@ static const subcommand subcommands[] = {
      "      than the expected optimum, or any longer than octile, also fails"},
     {"check", cmd_check,
      "check FILE.wfc [--obstacles N] [--seed S] [--offset M] [--spacing M] [--max-climb M]\n"
-     "      [--max-failures K]\n"
+     "      [--max-failures K] [--class NAME]\n"
+     "      --class NAME: one class of a multi-class file (build --class; default the\n"
+     "      first class; an unknown name lists the file's)\n"
      "      loads a tile cache, builds its navmesh and checks it: rays across every tile\n"
      "      seam between walkable points either side (M from the seam, every M along it,\n"
      "      heights within the climb), links that point both ways, convex polygons; with\n"
@@ -102,7 +104,9 @@ static const subcommand subcommands[] = {
      "      JSON report listing every failure (up to K, default 1000) with its position;\n"
      "      exits 0 only when clean, 3 when a check failed"},
     {"obstacles", cmd_obstacles,
-     "obstacles FILE.wfc [--count N] [--workers N] [--budget-us U] [--seed S]\n"
+     "obstacles FILE.wfc [--count N] [--workers N] [--budget-us U] [--seed S] [--class NAME]\n"
+     "      --class NAME: one class of a multi-class file (build --class; default the\n"
+     "      first class; an unknown name lists the file's)\n"
      "      loads a tile cache, builds its navmesh, adds N cylinder obstacles (radius 1,\n"
      "      height 2; default 50) at random walkable points, updates until every tile is\n"
      "      rebuilt, removes them and updates again (U: time budget per update call,\n"
@@ -111,7 +115,10 @@ static const subcommand subcommands[] = {
      "      that rebuilds one layer (mean, p95)"},
     {"crowd", cmd_crowd,
      "crowd FILE.wfc [--agents N] [--frames F] [--seed S] [--workers W]\n"
-     "      [--gap-every K] [--avoidance low|medium|high|ultra]   (or --cache FILE.wfc)\n"
+     "      [--gap-every K] [--avoidance low|medium|high|ultra] [--class NAME]\n"
+     "      (or --cache FILE.wfc)\n"
+     "      --class NAME: one class of a multi-class file (build --class; default the\n"
+     "      first class; an unknown name lists the file's)\n"
      "      N agents (default 1000; radius = the cache's agent radius, or 0.6 m for a cache\n"
      "      built with radius 0; 3.5 m/s, accel 8, avoidance preset default high) walk to\n"
      "      random targets on the cache's navmesh for F frames of 1/30 s (default 300), a\n"

@@ -55,6 +55,11 @@ typedef struct wf_geom {
     const uint32_t* tris; ///< tri_count * 3 vertex indices, counter-clockwise seen from above
     uint32_t tri_count;
     const uint8_t* tri_areas; ///< optional area id per triangle (0..63); NULL = all 0
+    /// Optional off-mesh links the build attaches (as wf_tilecache_add_links
+    /// would, after the layers are built; a bad link fails the build with
+    /// add_links' status and leaves the cache as it was). NULL/0 = none.
+    const wf_offmesh_link_desc* links;
+    uint32_t link_count;
 } wf_geom;
 
 /// A loaded triangle mesh that owns its arrays.
@@ -108,9 +113,11 @@ typedef struct wf_grid {
     uint32_t width, depth;
     float cell_size;
     wf_vec3 origin;
-    const uint8_t* walkable; ///< width * depth, row-major by z; non-zero = walkable
-    const float* heights;    ///< optional surface y per cell; NULL = origin.y
-    const uint8_t* areas;    ///< optional area id per cell; NULL = 0
+    const uint8_t* walkable;           ///< width * depth, row-major by z; non-zero = walkable
+    const float* heights;              ///< optional surface y per cell; NULL = origin.y
+    const uint8_t* areas;              ///< optional area id per cell; NULL = 0
+    const wf_offmesh_link_desc* links; ///< optional links the build attaches, as wf_geom's
+    uint32_t link_count;
 } wf_grid;
 
 /// A loaded grid that owns its arrays (Moving AI .map files).
@@ -132,7 +139,9 @@ typedef struct wf_voxels {
     float cube_size;
     wf_vec3 origin;
     const uint8_t* solid;
-    const uint8_t* areas; ///< optional area id of the top of each cube
+    const uint8_t* areas;              ///< optional area id of the top of each cube
+    const wf_offmesh_link_desc* links; ///< optional links the build attaches, as wf_geom's
+    uint32_t link_count;
 } wf_voxels;
 
 /// A convex volume that paints an area id during the build (water, roads).
@@ -295,6 +304,11 @@ WF_NODISCARD WF_API wf_status wf_tilecache_plan_build(const wf_tilecache* tc, wf
 /// WF_ERR_INVALID_ARG (bad geometry or params), WF_ERR_OUT_OF_MEMORY,
 /// WF_ERR_CAPACITY (more layers than max_layers, or more than max_tiles,
 /// max_cells or max_triangle_refs: refused before any tile is built).
+/// A non-convex volume (or one whose outline turns both ways or repeats a
+/// point) is WF_ERR_INVALID_ARG, the log naming its index. Links in the
+/// input give add_links' statuses (a non-finite end or more than max_links
+/// are refused before any tile is built); on any failure the cache is as
+/// it was.
 WF_NODISCARD WF_API wf_status wf_tilecache_build_geom(wf_tilecache* tc, wf_geom geom,
                                                       const wf_convex_volume* volumes,
                                                       uint32_t volume_count);
@@ -490,7 +504,10 @@ WF_NODISCARD WF_API wf_status wf_tilecache_update(wf_tilecache* tc, wf_mesh* mes
  * must be the start's tile or one of the 8 around it.
  *
  * A build (build_geom, grid, voxels) replaces the layers and drops every
- * link: add them after the build. Adds and removes mark the start's layer
+ * link: add them after the build, or give them in the build input
+ * (wf_geom, wf_grid, wf_voxels links), which lands them on the new layers
+ * with add_links' checks and statuses; a bad one fails the build and
+ * leaves the cache (layers, links, obstacles' state) as it was. Adds and removes mark the start's layer
  * dirty; wf_tilecache_update rebuilds it and lists the tile in its changed
  * tiles, which is how the crowd hears of it (links added before
  * wf_tilecache_build_navmesh are in its tiles, and the first update builds

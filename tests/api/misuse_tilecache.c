@@ -154,6 +154,24 @@ static void test_tilecache_misuse(void** state) {
     bad_vol = vol;
     bad_vol.area = 64;
     EXPECT(wf_tilecache_build_geom(tc, g, &bad_vol, 1), WF_ERR_INVALID_ARG);
+    // not convex (a dart), and three points in a line
+    wf_vec3 dart[4] = {wf_v3(0, 0, 0), wf_v3(4, 0, 2), wf_v3(0, 0, 4), wf_v3(1, 0, 2)};
+    bad_vol = vol;
+    bad_vol.verts = dart;
+    bad_vol.vert_count = 4;
+    EXPECT(wf_tilecache_build_geom(tc, g, &bad_vol, 1), WF_ERR_INVALID_ARG);
+    wf_vec3 line[3] = {wf_v3(0, 0, 0), wf_v3(1, 0, 1), wf_v3(2, 0, 2)};
+    bad_vol.verts = line;
+    bad_vol.vert_count = 3;
+    EXPECT(wf_tilecache_build_geom(tc, g, &bad_vol, 1), WF_ERR_INVALID_ARG);
+    // a NaN link in the build input, and links NULL with a count
+    wf_offmesh_link_desc nan_link = {.start = wf_v3(NAN_F, 0, 0), .end = wf_v3(1, 0, 1)};
+    bg = g;
+    bg.links = &nan_link;
+    bg.link_count = 1;
+    EXPECT(wf_tilecache_build_geom(tc, bg, NULL, 0), WF_ERR_INVALID_ARG);
+    bg.links = NULL;
+    EXPECT(wf_tilecache_build_geom(tc, bg, NULL, 0), WF_ERR_INVALID_ARG);
     EXPECT_TRUE(wf_tilecache_layer_count(tc) == 0);
     // grids and voxels: zero sizes, NaN cell sizes
     uint8_t walkable[4] = {1, 1, 1, 1};

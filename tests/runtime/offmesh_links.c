@@ -229,11 +229,54 @@ static void test_saved_with_the_world(void** state) {
     free(s);
 }
 
+/// Links in the level geometry reach every class of a world made from it
+/// (each class's cache lands them on its own layers); a link off the
+/// level fails the world's creation with add_links' status.
+static void test_links_in_the_geometry(void** state) {
+    (void)state;
+    test_scene* s = scene_new();
+    scene_floor(s, 0.0f, 0.0f, 6.0f, 16.0f, 0.0f);
+    scene_box(s, 6.0f, 0.0f, 0.0f, 12.0f, 3.0f, 16.0f);
+    wf_offmesh_link_desc k;
+    memset(&k, 0, sizeof k);
+    k.start = wf_v3(4.0f, 0.0f, 8.0f);
+    k.end = wf_v3(9.0f, 3.0f, 8.0f);
+    k.radius = 0.5f;
+    k.flags = 1;
+    k.user_id = 12;
+    wf_geom g = scene_geom(s);
+    g.links = &k;
+    g.link_count = 1;
+    wf_world_class_desc classes[2] = {{.name = "small", .agent_radius = 0.3f},
+                                      {.name = "large", .agent_radius = 0.9f}};
+    wf_world_desc wd;
+    memset(&wd, 0, sizeof wd);
+    wd.geom = &g;
+    wd.params = scene_params();
+    wd.classes = classes;
+    wd.class_count = 2;
+    wd.worker_count = 1;
+    wd.logger.quiet = true;
+    wf_world* w = NULL;
+    assert_int_equal(wf_world_create(&wd, &w), WF_OK);
+    for (uint32_t c = 0; c < 2; ++c) {
+        assert_int_equal(wf_tilecache_link_count(wf_world_class_tilecache(w, c)), 1);
+        assert_int_equal(mesh_links(wf_world_class_mesh(w, c)), 1);
+    }
+    wf_world_destroy(w);
+    k.end.y = 12.0f; // in the air
+    w = NULL;
+    assert_int_equal(wf_world_create(&wd, &w), WF_ERR_NOT_FOUND);
+    assert_null(w);
+    free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agent_takes_the_ladder),
         cmocka_unit_test(test_ladder_removed_on_the_way),
         cmocka_unit_test(test_saved_with_the_world),
+        cmocka_unit_test(test_links_in_the_geometry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -481,6 +481,51 @@ static void test_areas_survive_save_load_and_obstacles(void** state) {
     river_free(&l);
 }
 
+/// The library refuses a volume that is not convex (not only the CLI),
+/// naming its index, and builds nothing.
+static void test_non_convex_volume_refused(void** state) {
+    (void)state;
+    river r;
+    river_build(&r);
+    uint32_t layers = wf_tilecache_layer_count(r.tc);
+    log_capture c = {0};
+    wf_tilecache_desc d = r.desc;
+    d.logger.quiet = false;
+    d.logger.log = capture;
+    d.logger.user = &c;
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    wf_geom_data* level = NULL;
+    log_capture lc = {0};
+    wf_geom_load_desc ld = load_desc(&lc);
+    assert_int_equal(load(k_river_obj, &ld, &level), WF_OK);
+    const wf_vec3 dart[4] = {wf_v3(20, 0, 2), wf_v3(30, 0, 6), wf_v3(20, 0, 10), wf_v3(24, 0, 6)};
+    wf_convex_volume vols[2] = {{k_mud_outline, 4, -1.0f, 1.0f, AREA_MUD},
+                                {dart, 4, -1.0f, 1.0f, AREA_MUD}};
+    assert_int_equal(wf_tilecache_build_geom(tc, wf_geom_data_view(level), vols, 2),
+                     WF_ERR_INVALID_ARG);
+    assert_non_null(strstr(c.last_error, "volume 1:"));
+    assert_non_null(strstr(c.last_error, "not convex"));
+    assert_int_equal(wf_tilecache_layer_count(tc), 0);
+    // The same outline the other way round, and a repeated point.
+    const wf_vec3 back[4] = {dart[3], dart[2], dart[1], dart[0]};
+    vols[0].verts = back;
+    assert_int_equal(wf_tilecache_build_geom(tc, wf_geom_data_view(level), vols, 1),
+                     WF_ERR_INVALID_ARG);
+    assert_non_null(strstr(c.last_error, "volume 0:"));
+    const wf_vec3 twice[4] = {wf_v3(20, 0, 2), wf_v3(30, 0, 2), wf_v3(30, 0, 2), wf_v3(20, 0, 9)};
+    vols[0].verts = twice;
+    assert_int_equal(wf_tilecache_build_geom(tc, wf_geom_data_view(level), vols, 1),
+                     WF_ERR_INVALID_ARG);
+    // The convex ones in either winding build.
+    vols[0].verts = k_mud_outline;
+    assert_int_equal(wf_tilecache_build_geom(tc, wf_geom_data_view(level), vols, 1), WF_OK);
+    assert_int_equal(wf_tilecache_layer_count(tc), layers);
+    wf_geom_data_destroy(level);
+    wf_tilecache_destroy(tc);
+    river_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_materials_and_groups_pick_areas),
@@ -490,6 +535,7 @@ int main(void) {
         cmocka_unit_test(test_areas_steer_paths),
         cmocka_unit_test(test_file_version_follows_the_flags),
         cmocka_unit_test(test_areas_survive_save_load_and_obstacles),
+        cmocka_unit_test(test_non_convex_volume_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,7 +145,7 @@ static void diagonal_triangle_is_binned_into_o_n_tiles(void** state) {
     float w = 8.0f * (float)n;
     const float verts[] = {0.0f, 0.0f, 0.0f, w, 0.0f, w, w, 0.0f, w - 0.5f};
     const uint32_t tris[] = {0, 1, 2};
-    wf_geom geom = {verts, 3, tris, 1, NULL};
+    wf_geom geom = {verts, 3, tris, 1, NULL, NULL, 0};
     wf_tilecache* tc = NULL;
     assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
     assert_int_equal(wf_tilecache_build_geom(tc, geom, NULL, 0), WF_OK);

@@ -336,7 +336,7 @@ static void test_den101d_map(void** state) {
 static void test_fill_flat_grid_with_a_blocked_cell(void** state) {
     (void)state;
     const uint8_t walkable[9] = {1, 1, 1, 1, 0, 1, 1, 1, 1};
-    wf_grid grid = {3, 3, 1.0f, {0, 0, 0}, walkable, NULL, NULL};
+    wf_grid grid = {3, 3, 1.0f, {0, 0, 0}, walkable, NULL, NULL, NULL, 0};
     const float bmax[3] = {3, 4, 3};
 
     const float at_floor[3] = {0, 0, 0};
@@ -372,7 +372,7 @@ static void test_fill_heights_and_areas(void** state) {
     const uint8_t walkable[9] = {1, 1, 1, 1, 1, 1, 1, 1, 0};
     const float heights[9] = {0.5f, 1.0f, 1.5f, 2.0f, 2.25f, -0.75f, 3.0f, 3.25f, 100.0f};
     const uint8_t areas[9] = {0, 1, 2, 3, 63, 5, WF_AREA_NULL, 7, 200};
-    wf_grid grid = {3, 3, 2.0f, {10, 0, 20}, walkable, heights, areas};
+    wf_grid grid = {3, 3, 2.0f, {10, 0, 20}, walkable, heights, areas, NULL, 0};
     // bmin.y -0.5, ch 0.5: height h is (h + 0.5) / 0.5 steps; y range 7 steps.
     const float bmin[3] = {10, -0.5f, 20};
     const float bmax[3] = {16, 3.0f, 26};
@@ -397,7 +397,7 @@ static void test_fill_heights_and_areas(void** state) {
 static void test_fill_samples_the_cell_under_each_column_centre(void** state) {
     (void)state;
     const uint8_t walkable[4] = {1, 0, 0, 1}; // (0,0) and (1,1) walkable
-    wf_grid grid = {2, 2, 1.0f, {0, 0, 0}, walkable, NULL, NULL};
+    wf_grid grid = {2, 2, 1.0f, {0, 0, 0}, walkable, NULL, NULL, NULL, 0};
     const float bmin[3] = {-1, -1, -1};
     const float bmax[3] = {2, 1, 2};
     hf_fixture f;
@@ -424,7 +424,7 @@ static void test_fill_far_from_the_origin(void** state) {
     (void)state;
     const uint8_t walkable[6] = {1, 0, 1, 1, 1, 0};
     const float heights[6] = {7.0f, 7.0f, 7.5f, 8.0f, 7.25f, 7.0f};
-    wf_grid grid = {3, 2, 0.5f, {5000.0f, 6.0f, -4000.0f}, walkable, heights, NULL};
+    wf_grid grid = {3, 2, 0.5f, {5000.0f, 6.0f, -4000.0f}, walkable, heights, NULL, NULL, 0};
     const float bmin[3] = {5000.0f, 6.0f, -4000.0f};
     const float bmax[3] = {5001.5f, 9.0f, -3999.0f};
     hf_fixture f;
@@ -452,7 +452,7 @@ static void test_fill_extreme_heights(void** state) {
     (void)state;
     const uint8_t walkable[4] = {1, 1, 1, 1};
     const float heights[4] = {1e30f, -1e30f, 70000.0f, 65535.0f};
-    wf_grid grid = {4, 1, 1.0f, {0, 0, 0}, walkable, heights, NULL};
+    wf_grid grid = {4, 1, 1.0f, {0, 0, 0}, walkable, heights, NULL, NULL, 0};
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {4, 1e6f, 1};
     hf_fixture f;
@@ -468,7 +468,7 @@ static void test_fill_extreme_heights(void** state) {
 static void test_fill_reports_a_full_span_pool(void** state) {
     (void)state;
     const uint8_t walkable[4] = {1, 1, 1, 1};
-    wf_grid grid = {2, 2, 1.0f, {0, 0, 0}, walkable, NULL, NULL};
+    wf_grid grid = {2, 2, 1.0f, {0, 0, 0}, walkable, NULL, NULL, NULL, 0};
     const float bmin[3] = {0, -1, 0};
     const float bmax[3] = {2, 1, 2};
     hf_fixture f;
@@ -491,7 +491,7 @@ static void test_fill_misuse(void** state) {
     const float bmax[3] = {2, 1, 2};
     hf_fixture f;
     hf_setup(&f, 2, 2, bmin, bmax, 1.0f, 0.5f, 64);
-    wf_grid good = {2, 2, 1.0f, {0, 0, 0}, walkable, heights, areas};
+    wf_grid good = {2, 2, 1.0f, {0, 0, 0}, walkable, heights, areas, NULL, 0};
 
     wf_grid g = good;
     assert_int_equal(wf_heightfield_fill_grid(NULL, &g), WF_ERR_INVALID_ARG);

@@ -375,7 +375,7 @@ static void test_misuse(void** state) {
 static void test_bounds_of_views(void** state) {
     (void)state;
     const float verts[] = {1, 2, 3, -4, 5, 0.5f, 2, -6, 7};
-    wf_geom v = {verts, 3, NULL, 0, NULL};
+    wf_geom v = {verts, 3, NULL, 0, NULL, NULL, 0};
     wf_vec3 lo, hi;
     assert_true(wf_geom_bounds(&v, &lo, &hi));
     assert_true(lo.x == -4.0f && lo.y == -6.0f && lo.z == 0.5f);
@@ -385,12 +385,12 @@ static void test_bounds_of_views(void** state) {
     assert_true(lo.x == 1.0f && hi.x == 1.0f && lo.z == 3.0f && hi.z == 3.0f);
 
     const float bad[] = {0, 0, 0, 1, NAN, 1};
-    wf_geom n = {bad, 2, NULL, 0, NULL};
+    wf_geom n = {bad, 2, NULL, 0, NULL, NULL, 0};
     assert_false(wf_geom_bounds(&n, &lo, &hi));
     const float inf[] = {0, 0, INFINITY};
-    wf_geom f = {inf, 1, NULL, 0, NULL};
+    wf_geom f = {inf, 1, NULL, 0, NULL, NULL, 0};
     assert_false(wf_geom_bounds(&f, &lo, &hi));
-    wf_geom none = {NULL, 3, NULL, 0, NULL};
+    wf_geom none = {NULL, 3, NULL, 0, NULL, NULL, 0};
     assert_false(wf_geom_bounds(&none, &lo, &hi));
     assert_false(wf_geom_bounds(NULL, &lo, &hi));
     assert_false(wf_geom_bounds(&v, NULL, &hi));

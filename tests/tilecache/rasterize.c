@@ -331,7 +331,7 @@ static quad make_quad(float x0, float z0, float x1, float z1, float y) {
 }
 
 static wf_geom quad_geom(const quad* q) {
-    wf_geom g = {q->verts, 4, q->tris, 2, NULL};
+    wf_geom g = {q->verts, 4, q->tris, 2, NULL, NULL, 0};
     return g;
 }
 
@@ -363,7 +363,7 @@ static void test_triangle_areas_are_used(void** state) {
     const float verts[] = {0.25f, 1.1f, 0.25f, 0.25f, 1.1f, 1.75f, 1.75f, 1.1f, 0.25f};
     const uint32_t tris[] = {0, 1, 2};
     const uint8_t areas[] = {17};
-    wf_geom g = {verts, 3, tris, 1, areas};
+    wf_geom g = {verts, 3, tris, 1, areas, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&hf, &g, 45.0f, 1), WF_OK);
     // y 1.1 = 2.2 voxels -> [2, 3)
     assert_single(&hf, 0, 0, 2, 3, 17);
@@ -380,7 +380,7 @@ static void test_ramp_spans_follow_the_slope(void** state) {
     // so column x holds [2x, 2x + 2).
     const float verts[] = {0, 0, 0, 0, 0, 2, 4, 2, 2, 4, 2, 0};
     const uint32_t tris[] = {0, 1, 2, 0, 2, 3};
-    wf_geom g = {verts, 4, tris, 2, NULL};
+    wf_geom g = {verts, 4, tris, 2, NULL, NULL, 0};
     wf_heightfield gentle = make_field(f, 4, 2, 1.0f, 0.25f, 10.0f, 64);
     assert_int_equal(wf_rasterize_triangles(&gentle, &g, 30.0f, 1), WF_OK);
     wf_heightfield steep = make_field(f, 4, 2, 1.0f, 0.25f, 10.0f, 64);
@@ -401,7 +401,7 @@ static void test_wall_and_downward_triangles_are_unwalkable(void** state) {
     // a vertical wall in the plane z = 0.5 from x 0.2 to 2.8, y 1 to 3
     const float wall[] = {0.2f, 1, 0.5f, 0.2f, 3, 0.5f, 2.8f, 3, 0.5f, 2.8f, 1, 0.5f};
     const uint32_t wall_tris[] = {0, 1, 2, 0, 2, 3};
-    wf_geom g = {wall, 4, wall_tris, 2, NULL};
+    wf_geom g = {wall, 4, wall_tris, 2, NULL, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&hf, &g, 89.0f, 1), WF_OK);
     for (int32_t x = 0; x < 3; ++x) {
         assert_single(&hf, x, 0, 2, 6, WF_AREA_NULL);
@@ -409,12 +409,12 @@ static void test_wall_and_downward_triangles_are_unwalkable(void** state) {
     // a floor wound clockwise seen from above faces down: unwalkable
     const float floor_cw[] = {0.2f, 4.1f, 1.2f, 0.8f, 4.1f, 1.2f, 0.2f, 4.1f, 1.8f};
     const uint32_t tri[] = {0, 1, 2};
-    wf_geom down = {floor_cw, 3, tri, 1, NULL};
+    wf_geom down = {floor_cw, 3, tri, 1, NULL, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&hf, &down, 45.0f, 1), WF_OK);
     assert_single(&hf, 0, 1, 8, 9, WF_AREA_NULL);
     // the same triangle wound the other way faces up
     const uint32_t tri_ccw[] = {0, 2, 1};
-    wf_geom up = {floor_cw, 3, tri_ccw, 1, NULL};
+    wf_geom up = {floor_cw, 3, tri_ccw, 1, NULL, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&hf, &up, 45.0f, 1), WF_OK);
     assert_single(&hf, 0, 1, 8, 9, 0);
     assert_int_equal(spans_in_field(&hf), 4);
@@ -494,7 +494,7 @@ static void test_clipping_to_the_field_bounds(void** state) {
     wf_heightfield ramp_field = make_field(f, 4, 1, 1.0f, 0.5f, 4.5f, 64);
     const float ramp[] = {0, -1, 0.2f, 0, -1, 0.8f, 4, 7, 0.8f, 4, 7, 0.2f};
     const uint32_t tris[] = {0, 1, 2, 0, 2, 3};
-    wf_geom rg = {ramp, 4, tris, 2, NULL};
+    wf_geom rg = {ramp, 4, tris, 2, NULL, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&ramp_field, &rg, 45.0f, 1), WF_OK);
     // column 0: y -1..1 -> [0, 2); column 1: 1..3 -> [2, 6); column 2:
     // 3..5 -> [6, 9) (4.5 m is 9 voxels); column 3: 5..7 lies above
@@ -533,7 +533,7 @@ static void test_rasterize_rejects_bad_input(void** state) {
     wf_heightfield hf = make_field(f, 3, 3, 1.0f, 0.5f, 10.0f, 64);
     quad q = make_quad(0.5f, 0.5f, 2.5f, 2.5f, 2.3f);
     const uint32_t bad_index[] = {0, 1, 2, 0, 2, 4};
-    wf_geom g = {q.verts, 4, bad_index, 2, NULL};
+    wf_geom g = {q.verts, 4, bad_index, 2, NULL, NULL, 0};
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     // the first triangle is fine, the second is not: nothing is written
     assert_int_equal(wf_rasterize_triangles(&hf, &g, 45.0f, 1), WF_ERR_INVALID_ARG);
@@ -552,12 +552,12 @@ static void test_rasterize_rejects_bad_input(void** state) {
     assert_int_equal(wf_rasterize_triangles(&hf, &g, 45.0f, -1), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_rasterize_triangles(NULL, &g, 45.0f, 1), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_rasterize_triangles(&hf, NULL, 45.0f, 1), WF_ERR_INVALID_ARG);
-    wf_geom missing = {NULL, 4, q.tris, 2, NULL};
+    wf_geom missing = {NULL, 4, q.tris, 2, NULL, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&hf, &missing, 45.0f, 1), WF_ERR_INVALID_ARG);
     wf_set_assert_hook(previous);
     assert_int_equal(hf.span_count, 0);
     // an empty mesh is fine, as are area ids 63 and WF_AREA_NULL
-    wf_geom empty = {NULL, 0, NULL, 0, NULL};
+    wf_geom empty = {NULL, 0, NULL, 0, NULL, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&hf, &empty, 45.0f, 1), WF_OK);
     const uint8_t edge_areas[] = {63, WF_AREA_NULL};
     g.tri_areas = edge_areas;
@@ -573,7 +573,7 @@ static void test_degenerate_triangles(void** state) {
     // all three corners at one point, and three points on a line in XZ
     const float verts[] = {1.5f, 2.3f, 1.5f, 0.2f, 2.3f, 0.2f, 1.5f, 2.3f, 1.5f, 2.8f, 2.3f, 2.8f};
     const uint32_t tris[] = {0, 0, 0, 1, 2, 3};
-    wf_geom g = {verts, 4, tris, 2, NULL};
+    wf_geom g = {verts, 4, tris, 2, NULL, NULL, 0};
     assert_int_equal(wf_rasterize_triangles(&hf, &g, 45.0f, 1), WF_OK);
     // no area on the ground: whatever is written is unwalkable
     for (int32_t z = 0; z < 3; ++z) {

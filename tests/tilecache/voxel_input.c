@@ -49,7 +49,7 @@ static void test_step_and_overhang(void** state) {
     solid[cube(SX, SZ, 2, 3, 0)] = 1;
     areas[cube(SX, SZ, 2, 3, 0)] = 4;
     areas[cube(SX, SZ, 3, 1, 0)] = 200; // an empty cube's area is never read
-    wf_voxels world = {SX, SY, SZ, 1.0f, {0, 0, 0}, solid, areas};
+    wf_voxels world = {SX, SY, SZ, 1.0f, {0, 0, 0}, solid, areas, NULL, 0};
 
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {4, 4, 1};
@@ -80,7 +80,7 @@ static void test_step_and_overhang(void** state) {
 static void test_faces_on_steps_despite_float_noise(void** state) {
     (void)state;
     uint8_t solid[4] = {1, 0, 0, 1}; // one column: cubes y0 and y3
-    wf_voxels world = {1, 4, 1, 1.0f, {0, 0, 0}, solid, NULL};
+    wf_voxels world = {1, 4, 1, 1.0f, {0, 0, 0}, solid, NULL, NULL, 0};
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {1, 4, 1};
     hf_fixture f;
@@ -96,7 +96,7 @@ static void test_faces_on_steps_despite_float_noise(void** state) {
 static void test_cubes_off_the_step_grid_are_covered(void** state) {
     (void)state;
     uint8_t solid[3] = {1, 0, 1};
-    wf_voxels world = {1, 3, 1, 1.0f, {0, 0, 0}, solid, NULL};
+    wf_voxels world = {1, 3, 1, 1.0f, {0, 0, 0}, solid, NULL, NULL, 0};
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {1, 3, 1};
     hf_fixture f;
@@ -115,7 +115,7 @@ static void test_columns_sample_the_cube_under_their_centre(void** state) {
     uint8_t solid[SX * SY * SZ] = {0};
     solid[cube(SX, SZ, 0, 0, 0)] = 1;
     solid[cube(SX, SZ, 1, 0, 1)] = 1;
-    wf_voxels world = {SX, SY, SZ, 2.0f, {10, 0, 10}, solid, NULL};
+    wf_voxels world = {SX, SY, SZ, 2.0f, {10, 0, 10}, solid, NULL, NULL, 0};
     const float bmin[3] = {9, 0, 9};
     const float bmax[3] = {15, 4, 15};
     hf_fixture f;
@@ -156,7 +156,7 @@ static void test_clipping_to_the_heightfield(void** state) {
     for (uint32_t y = 3; y < 8; ++y) {
         solid[cube(SX, SZ, 4, y, 0)] = 1;
     }
-    wf_voxels world = {SX, SY, SZ, 1.0f, {0, 0, 0}, solid, NULL};
+    wf_voxels world = {SX, SY, SZ, 1.0f, {0, 0, 0}, solid, NULL, NULL, 0};
     const float bmin[3] = {0, 2, 0};
     const float bmax[3] = {5, 4, 1};
     hf_fixture f;
@@ -180,7 +180,7 @@ static void test_tall_worlds_clamp_to_the_span_limit(void** state) {
         solid[cube(SX, SZ, 0, y, 0)] = 1;
     }
     solid[cube(SX, SZ, 1, SY - 1, 0)] = 1;
-    wf_voxels world = {SX, SY, SZ, 1.0f, {0, 0, 0}, solid, NULL};
+    wf_voxels world = {SX, SY, SZ, 1.0f, {0, 0, 0}, solid, NULL, NULL, 0};
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {2, 1000, 1};
     hf_fixture f;
@@ -198,7 +198,7 @@ static void test_merges_with_existing_spans(void** state) {
     (void)state;
     uint8_t solid[1] = {1};
     uint8_t areas[1] = {5};
-    wf_voxels world = {1, 1, 1, 1.0f, {0, 0, 0}, solid, areas};
+    wf_voxels world = {1, 1, 1, 1.0f, {0, 0, 0}, solid, areas, NULL, 0};
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {1, 4, 1};
     hf_fixture f;
@@ -212,7 +212,7 @@ static void test_merges_with_existing_spans(void** state) {
 static void test_full_span_pool(void** state) {
     (void)state;
     uint8_t solid[2] = {1, 1};
-    wf_voxels world = {2, 1, 1, 1.0f, {0, 0, 0}, solid, NULL};
+    wf_voxels world = {2, 1, 1, 1.0f, {0, 0, 0}, solid, NULL, NULL, 0};
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {2, 1, 1};
     hf_fixture f;
@@ -229,7 +229,7 @@ static void test_misuse(void** state) {
     // solid[x + y * 2]: column 0 has cube y0, column 1 cubes y0 and y1.
     uint8_t solid[4] = {1, 1, 0, 1};
     uint8_t areas[4] = {0, 0, 64, WF_AREA_NULL}; // 64 sits on the empty cube (0, 1)
-    const wf_voxels good = {2, 2, 1, 1.0f, {0, 0, 0}, solid, areas};
+    const wf_voxels good = {2, 2, 1, 1.0f, {0, 0, 0}, solid, areas, NULL, 0};
     const float bmin[3] = {0, 0, 0};
     const float bmax[3] = {2, 2, 1};
     hf_fixture f;

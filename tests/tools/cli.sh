@@ -141,6 +141,25 @@ run 2 build rooms.obj -o bad.wfc --class a:1 --class b:1 --class c:1 --class d:1
     "build --class, nine classes"
 head -c 40 classes.wfc > cut.wfc
 run 1 info cut.wfc && expect err.txt 'class table is damaged' "info, a cut multi-class file"
+# crowd, check and obstacles read a multi-class file: the first class, or
+# --class NAME; an unknown name lists the file's; --class on a plain file.
+run 0 crowd classes.wfc --agents 10 --frames 20 && json_ok out.txt "crowd, multi-class file"
+run 0 crowd classes.wfc --class tank --agents 10 --frames 20 && json_ok out.txt "crowd --class tank"
+run 0 check classes.wfc && cp out.txt check_first.txt
+run 0 check classes.wfc --class soldier && cmp -s out.txt check_first.txt ||
+    { echo "FAIL: check: the first class is the default"; failures=$((failures + 1)); }
+run 0 check classes.wfc --class tank && expect out.txt '[0-9]' "check --class tank"
+run 0 obstacles classes.wfc --count 4 --class tank && expect out.txt '[0-9]' "obstacles --class tank"
+for cmd in crowd check obstacles; do
+    run 2 "$cmd" classes.wfc --class plane &&
+        expect err.txt "^wayfarer $cmd: --class plane: classes.wfc has no such class \\(it has: soldier tank\\)" \
+            "$cmd, an unknown class"
+    run 2 "$cmd" rooms.wfc --class tank &&
+        expect err.txt "^wayfarer $cmd: --class tank: rooms.wfc is a single-class cache file" \
+            "$cmd --class on a plain file"
+    run 1 "$cmd" cut.wfc && expect err.txt "^wayfarer $cmd: cut.wfc: a multi-class cache file whose class table is damaged" \
+        "$cmd, a cut multi-class file"
+done
 
 # Areas: OBJ materials -> areas and flags, a convex volume, and bad files
 # (errors name the file and line).
