@@ -284,6 +284,26 @@ int main(int argc, char** argv) {
     char path[1024];
     snprintf(path, sizeof path, "%s/recast/meshes/nav_test.obj", dir != NULL ? dir : "testdata");
     level nav = {0};
+    if (argc > 5 && strcmp(argv[1], "--one") == 0) {
+        // One row: --one nav_test|city360 AGENTS WORKERS FRAMES (for
+        // callgrind: run with --toggle-collect=wf_crowd_update).
+        bool city = strcmp(argv[2], "city360") == 0;
+        uint32_t agents = (uint32_t)strtoul(argv[3], NULL, 10);
+        uint32_t workers = (uint32_t)strtoul(argv[4], NULL, 10);
+        uint32_t frames = (uint32_t)strtoul(argv[5], NULL, 10);
+        rc = city ? level_city(360, &nav) : level_from_obj(path, &nav);
+        rc = rc || level_finish(&nav);
+        run_result r;
+        rc = rc || agents == 0 || workers == 0 || frames == 0 ||
+             run(&nav, agents, workers, frames, 0, &r);
+        if (rc == 0) {
+            print_row(argv[2], agents, workers, &r, 0.0);
+            printf("# state: %u arrivals, %u paths, %u update calls\n", r.arrivals, r.paths,
+                   WARMUP_FRAMES + frames);
+        }
+        level_destroy(&nav);
+        return rc;
+    }
     if (argc > 2 && strcmp(argv[1], "--movers") == 0) {
         // nav_test, 1,000 agents, 1 worker: without movers and with N,
         // interleaved three times (the machine is shared).

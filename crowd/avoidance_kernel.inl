@@ -50,8 +50,8 @@ static inline LANES_FN FW K(overlap_inv)(const avoid_setup* s, uint32_t i, FW x,
 }
 
 static inline LANES_FN FW K(face_inv)(const avoid_setup* s, uint32_t i, FW x, FW z) {
-    FW closing = OP(add)(OP(mul)(x, OP(splat)(s->faces.mx[i])),
-                         OP(mul)(z, OP(splat)(s->faces.mz[i])));
+    FW closing =
+        OP(add)(OP(mul)(x, OP(splat)(s->faces.mx[i])), OP(mul)(z, OP(splat)(s->faces.mz[i])));
     // Where along the segment the circle touches the line, times closing
     // (> 0), so the extent test needs no division.
     FW vu = OP(add)(OP(mul)(x, OP(splat)(s->faces.ux[i])), OP(mul)(z, OP(splat)(s->faces.uz[i])));
@@ -69,8 +69,8 @@ static inline LANES_FN FW K(corner_inv)(const avoid_setup* s, uint32_t i, FW x, 
 }
 
 static inline LANES_FN FW K(touching_inv)(const avoid_setup* s, uint32_t i, FW x, FW z) {
-    FW closing = OP(add)(OP(mul)(x, OP(splat)(s->touching.x[i])),
-                         OP(mul)(z, OP(splat)(s->touching.z[i])));
+    FW closing =
+        OP(add)(OP(mul)(x, OP(splat)(s->touching.x[i])), OP(mul)(z, OP(splat)(s->touching.z[i])));
     return K(contact_inv)(closing);
 }
 
@@ -100,32 +100,88 @@ static LANES_FN float K(max_inv_of)(const avoid_setup* s, float vx, float vz) {
     return OP(first)(K(max_inv)(s, OP(splat)(vx), OP(splat)(vz)));
 }
 
-/// Scores (vxs, vzs)[0..n), n a multiple of LANES, into out_score.
+/// The score of candidates (x, z) whose largest inverse impact time is inv.
+static inline LANES_FN FW K(score_of)(const avoid_setup* s, const avoid_weights* w, FW x, FW z,
+                                      FW inv) {
+    const FW zero = OP(zero)(), one = OP(splat)(1.0f);
+    FW side = zero;
+    for (uint32_t i = 0; i < s->sides.count; ++i) {
+        FW lateral =
+            OP(add)(OP(mul)(x, OP(splat)(s->sides.rx[i])), OP(mul)(z, OP(splat)(s->sides.rz[i])));
+        FW t = OP(sub)(OP(splat)(s->sides.b[i]), lateral);
+        side = OP(add)(side, OP(min)(OP(max)(t, zero), one));
+    }
+    FW ddx = OP(sub)(x, OP(splat)(w->desired_vx)), ddz = OP(sub)(z, OP(splat)(w->desired_vz));
+    FW cdx = OP(sub)(x, OP(splat)(w->vx)), cdz = OP(sub)(z, OP(splat)(w->vz));
+    // Impacts beyond the horizon do not count; the penalty fades to 0 at
+    // the horizon instead of jumping, so choices do not flicker as an
+    // impact time crosses it.
+    FW impact = OP(max)(OP(sub)(inv, OP(splat)(w->inv_horizon)), zero);
+    FW d = OP(sqrt)(OP(add)(OP(mul)(ddx, ddx), OP(mul)(ddz, ddz)));
+    FW c = OP(sqrt)(OP(add)(OP(mul)(cdx, cdx), OP(mul)(cdz, cdz)));
+    FW score = OP(add)(OP(mul)(OP(splat)(w->desired), d), OP(mul)(OP(splat)(w->current), c));
+    score = OP(add)(score, OP(mul)(OP(splat)(w->side), side));
+    score = OP(add)(score, OP(mul)(OP(splat)(w->impact), impact));
+    return score;
+}
+
+/// max_inv of three groups of candidates at once, obstacles outside: each
+/// obstacle's constants are loaded once for the three. Every lane still
+/// takes the maximum over the obstacles in the same order, so the bits are
+/// those of max_inv.
+static inline LANES_FN void K(max_inv3)(const avoid_setup* s, const FW x[3], const FW z[3],
+                                        FW inv[3]) {
+    FW a0 = OP(zero)(), a1 = OP(zero)(), a2 = OP(zero)();
+    for (uint32_t i = 0; i < s->neighbours.count; ++i) {
+        a0 = OP(max)(a0, K(neighbour_inv)(s, i, x[0], z[0]));
+        a1 = OP(max)(a1, K(neighbour_inv)(s, i, x[1], z[1]));
+        a2 = OP(max)(a2, K(neighbour_inv)(s, i, x[2], z[2]));
+    }
+    for (uint32_t i = 0; i < s->overlaps.count; ++i) {
+        a0 = OP(max)(a0, K(overlap_inv)(s, i, x[0], z[0]));
+        a1 = OP(max)(a1, K(overlap_inv)(s, i, x[1], z[1]));
+        a2 = OP(max)(a2, K(overlap_inv)(s, i, x[2], z[2]));
+    }
+    for (uint32_t i = 0; i < s->faces.count; ++i) {
+        a0 = OP(max)(a0, K(face_inv)(s, i, x[0], z[0]));
+        a1 = OP(max)(a1, K(face_inv)(s, i, x[1], z[1]));
+        a2 = OP(max)(a2, K(face_inv)(s, i, x[2], z[2]));
+    }
+    for (uint32_t i = 0; i < s->corners.count; ++i) {
+        a0 = OP(max)(a0, K(corner_inv)(s, i, x[0], z[0]));
+        a1 = OP(max)(a1, K(corner_inv)(s, i, x[1], z[1]));
+        a2 = OP(max)(a2, K(corner_inv)(s, i, x[2], z[2]));
+    }
+    for (uint32_t i = 0; i < s->touching.count; ++i) {
+        a0 = OP(max)(a0, K(touching_inv)(s, i, x[0], z[0]));
+        a1 = OP(max)(a1, K(touching_inv)(s, i, x[1], z[1]));
+        a2 = OP(max)(a2, K(touching_inv)(s, i, x[2], z[2]));
+    }
+    inv[0] = a0;
+    inv[1] = a1;
+    inv[2] = a2;
+}
+
+/// Scores (vxs, vzs)[0..n), n a multiple of LANES, into out_score: three
+/// groups of LANES at a time (the adaptive pattern's passes are 21 or 22
+/// candidates, three groups of eight), the rest one group at a time.
 static LANES_FN void K(score)(const avoid_setup* s, const avoid_weights* w, const float* vxs,
                               const float* vzs, uint32_t n, float* out_score) {
-    const FW zero = OP(zero)(), one = OP(splat)(1.0f);
-    for (uint32_t j = 0; j < n; j += LANES) {
-        FW x = OP(load)(vxs + j), z = OP(load)(vzs + j);
-        FW inv = K(max_inv)(s, x, z);
-        FW side = zero;
-        for (uint32_t i = 0; i < s->sides.count; ++i) {
-            FW lateral = OP(add)(OP(mul)(x, OP(splat)(s->sides.rx[i])),
-                                 OP(mul)(z, OP(splat)(s->sides.rz[i])));
-            FW t = OP(sub)(OP(splat)(s->sides.b[i]), lateral);
-            side = OP(add)(side, OP(min)(OP(max)(t, zero), one));
+    uint32_t j = 0;
+    for (; j + 3u * LANES <= n; j += 3u * LANES) {
+        FW x[3], z[3], inv[3];
+        for (uint32_t g = 0; g < 3u; ++g) {
+            x[g] = OP(load)(vxs + j + g * LANES);
+            z[g] = OP(load)(vzs + j + g * LANES);
         }
-        FW ddx = OP(sub)(x, OP(splat)(w->desired_vx)), ddz = OP(sub)(z, OP(splat)(w->desired_vz));
-        FW cdx = OP(sub)(x, OP(splat)(w->vx)), cdz = OP(sub)(z, OP(splat)(w->vz));
-        // Impacts beyond the horizon do not count; the penalty fades to 0 at
-        // the horizon instead of jumping, so choices do not flicker as an
-        // impact time crosses it.
-        FW impact = OP(max)(OP(sub)(inv, OP(splat)(w->inv_horizon)), zero);
-        FW d = OP(sqrt)(OP(add)(OP(mul)(ddx, ddx), OP(mul)(ddz, ddz)));
-        FW c = OP(sqrt)(OP(add)(OP(mul)(cdx, cdx), OP(mul)(cdz, cdz)));
-        FW score = OP(add)(OP(mul)(OP(splat)(w->desired), d), OP(mul)(OP(splat)(w->current), c));
-        score = OP(add)(score, OP(mul)(OP(splat)(w->side), side));
-        score = OP(add)(score, OP(mul)(OP(splat)(w->impact), impact));
-        OP(store)(out_score + j, score);
+        K(max_inv3)(s, x, z, inv);
+        for (uint32_t g = 0; g < 3u; ++g) {
+            OP(store)(out_score + j + g * LANES, K(score_of)(s, w, x[g], z[g], inv[g]));
+        }
+    }
+    for (; j < n; j += LANES) {
+        FW x = OP(load)(vxs + j), z = OP(load)(vzs + j);
+        OP(store)(out_score + j, K(score_of)(s, w, x, z, K(max_inv)(s, x, z)));
     }
 }
 
