@@ -257,6 +257,22 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
  * The update
  */
 
+/// Per agent, before the grid is built (parallel: own slot only): whether
+/// it goes in (scratch_agents as bytes, free again here), its half height,
+/// rank and intent.
+static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    phase_ctx* ctx = context;
+    wf_crowd* c = ctx->c;
+    uint8_t* in_grid = (uint8_t*)c->scratch_agents; // n bytes fit
+    (void)worker;
+    for (uint32_t i = begin; i < end; ++i) {
+        in_grid[i] = wf_crowd_walking(c, i);
+        c->half_height[i] = c->params[i].height * 0.5f;
+        c->rank[i] = agent_rank(c, i);
+        c->intent[i] = c->desired_vel[i];
+    }
+}
+
 static uint32_t list_agents(wf_crowd* c, uint32_t flag) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->max_agents; ++i) {
@@ -331,14 +347,9 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     t0 = wf_clock_us();
     wf_crowd_order_pinches(c);
     t0 = serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
-    uint8_t* in_grid = (uint8_t*)c->scratch_agents; // free again: n bytes fit
-    for (uint32_t i = 0; i < n; ++i) {
-        in_grid[i] = wf_crowd_walking(c, i);
-        c->half_height[i] = c->params[i].height * 0.5f;
-        c->rank[i] = agent_rank(c, i);
-        c->intent[i] = c->desired_vel[i];
-    }
-    wf_proximity_grid_build(&c->grid, c->pos, c->half_height, in_grid, n);
+    run_phase(c, WF_CROWD_PHASE_GRID, n, WF_CROWD_BLOCK_LIGHT, grid_inputs_fn, &ctx);
+    t0 = wf_clock_us();
+    wf_proximity_grid_build(&c->grid, c->pos, c->half_height, (const uint8_t*)c->scratch_agents, n);
     (void)serial_since(c, WF_CROWD_PHASE_GRID, t0);
 
     // Neighbours, corners, steering and avoidance in one pass (each charges

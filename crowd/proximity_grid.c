@@ -115,7 +115,32 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
     const uint32_t mask = grid->bucket_count - 1u;
     const float inv = grid->inv_cell_size;
     uint32_t* start = grid->bucket_start;
-    memset(start, 0, ((size_t)grid->bucket_count + 1u) * sizeof *start);
+
+    // The cells the active items span: one bucket each when they fit.
+    int64_t lo_x = INT32_MAX, lo_z = INT32_MAX, hi_x = INT32_MIN, hi_z = INT32_MIN;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (active != NULL && active[i] == 0) {
+            continue;
+        }
+        int32_t cx = grid_cell(positions[i].x, inv), cz = grid_cell(positions[i].z, inv);
+        lo_x = cx < lo_x ? cx : lo_x;
+        hi_x = cx > hi_x ? cx : hi_x;
+        lo_z = cz < lo_z ? cz : lo_z;
+        hi_z = cz > hi_z ? cz : hi_z;
+    }
+    grid->dense = false;
+    if (lo_x <= hi_x) {
+        uint64_t w = (uint64_t)(hi_x - lo_x) + 1u, d = (uint64_t)(hi_z - lo_z) + 1u;
+        if (w <= grid->bucket_count && d <= grid->bucket_count && w * d <= grid->bucket_count) {
+            grid->dense = true;
+            grid->min_x = (int32_t)lo_x;
+            grid->min_z = (int32_t)lo_z;
+            grid->width = (uint32_t)w;
+            grid->depth = (uint32_t)d;
+        }
+    }
+    const uint32_t used = grid->dense ? grid->width * grid->depth : grid->bucket_count;
+    memset(start, 0, ((size_t)used + 1u) * sizeof *start);
 
     // Count per bucket.
     uint32_t n = 0;
@@ -124,19 +149,21 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
             grid->item_bucket[i] = GRID_NO_BUCKET;
             continue;
         }
-        uint32_t b =
-            grid_bucket(grid_cell(positions[i].x, inv), grid_cell(positions[i].z, inv), mask);
+        int32_t cx = grid_cell(positions[i].x, inv), cz = grid_cell(positions[i].z, inv);
+        uint32_t b = grid->dense
+                         ? (uint32_t)(cz - grid->min_z) * grid->width + (uint32_t)(cx - grid->min_x)
+                         : grid_bucket(cx, cz, mask);
         grid->item_bucket[i] = b;
         start[b]++;
         n++;
     }
     // Inclusive prefix sums: start[b] = end of bucket b.
     uint32_t sum = 0;
-    for (uint32_t b = 0; b < grid->bucket_count; ++b) {
+    for (uint32_t b = 0; b < used; ++b) {
         sum += start[b];
         start[b] = sum;
     }
-    start[grid->bucket_count] = sum;
+    start[used] = sum;
     // Filled back to front, so each bucket ends ascending and start[b]
     // comes down to the bucket's first slot.
     for (uint32_t i = count; i-- > 0;) {
@@ -156,6 +183,21 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
     grid->item_count = n;
     grid->build_count = count;
     grid->has_heights = half_heights != NULL;
+}
+
+/// Dense layout: the slots [*first, *end) of the items in cells x0..x1 of
+/// row z, clipped to the cells the grid spans (empty when outside).
+static void dense_run(const wf_proximity_grid* g, int64_t z, int64_t x0, int64_t x1,
+                      uint32_t* first, uint32_t* end) {
+    int64_t lo = x0 > g->min_x ? x0 : g->min_x;
+    int64_t hi = x1 < (int64_t)g->min_x + g->width - 1 ? x1 : (int64_t)g->min_x + g->width - 1;
+    if (z < g->min_z || z >= (int64_t)g->min_z + g->depth || lo > hi) {
+        *first = *end = 0;
+        return;
+    }
+    uint32_t row = (uint32_t)(z - g->min_z) * g->width;
+    *first = g->bucket_start[row + (uint32_t)(lo - g->min_x)];
+    *end = g->bucket_start[row + (uint32_t)(hi - g->min_x) + 1u];
 }
 
 /// Inserts index into the ascending out[0..*kept) holding the smallest
@@ -211,6 +253,20 @@ uint32_t wf_proximity_grid_query(const wf_proximity_grid* grid, const wf_vec3* p
         return total;
     }
 
+    if (grid->dense) {
+        for (int64_t cz = cz0; cz <= cz1; ++cz) {
+            uint32_t s, e;
+            dense_run(grid, cz, cx0, cx1, &s, &e);
+            for (; s < e; ++s) {
+                uint32_t i = grid->items[s];
+                if (grid_inside(positions[i], min_x, min_z, max_x, max_z)) {
+                    total++;
+                    grid_keep(out, max_out, &kept, i);
+                }
+            }
+        }
+        return total;
+    }
     const uint32_t mask = grid->bucket_count - 1u;
     for (int64_t cz = cz0; cz <= cz1; ++cz) {
         for (int64_t cx = cx0; cx <= cx1; ++cx) {
@@ -254,6 +310,50 @@ static void nearest_keep(uint32_t* out, float* out_d2, uint32_t k, uint32_t* kep
     out_d2[n] = d2;
 }
 
+/// A nearest query in progress.
+typedef struct nearest_query {
+    const wf_proximity_grid* grid;
+    wf_vec3 center;
+    float half_height, r2;
+    uint32_t self;
+    wf_proximity_accept_fn* accept;
+    void* context;
+    uint32_t* out;
+    float* out_d2;
+    uint32_t k, kept;
+} nearest_query;
+
+/// Offers the items in slots [s, e) to the query; with check_cell only
+/// those of cell (cx, cz) (a hashed bucket mixes cells).
+static inline void nearest_scan(nearest_query* q, uint32_t s, uint32_t e, bool check_cell,
+                                int64_t cx, int64_t cz) {
+    const wf_proximity_grid* grid = q->grid;
+    for (; s < e; ++s) {
+        if (check_cell && (grid->item_cell[2u * s] != cx || grid->item_cell[2u * s + 1u] != cz)) {
+            continue;
+        }
+        float dx = grid->item_xz[2u * s] - q->center.x;
+        float dz = grid->item_xz[2u * s + 1u] - q->center.z;
+        float d2 = dx * dx + dz * dz;
+        uint32_t i = grid->items[s];
+        if (d2 > q->r2 || i == q->self) {
+            continue;
+        }
+        uint32_t k = q->k;
+        if (q->kept == k &&
+            (d2 > q->out_d2[k - 1u] || (d2 == q->out_d2[k - 1u] && i > q->out[k - 1u]))) {
+            continue; // not nearer than the k kept: skip the other tests
+        }
+        if (grid->has_heights && fabsf(grid->item_y[2u * s] - q->center.y) >=
+                                     q->half_height + grid->item_y[2u * s + 1u]) {
+            continue; // another floor
+        }
+        if (q->accept == NULL || q->accept(i, q->context)) {
+            nearest_keep(q->out, q->out_d2, k, &q->kept, i, d2);
+        }
+    }
+}
+
 uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3* positions,
                                    wf_vec3 center, float half_height, float range, uint32_t self,
                                    wf_proximity_accept_fn* accept, void* context, uint32_t* out,
@@ -292,53 +392,74 @@ uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3*
     // Rings of cells outwards from the centre's cell: once the k kept are
     // all nearer than any cell not yet visited can be, the rest cannot
     // change the answer (dense crowds stop after a ring or two).
+    nearest_query q = {grid, center, half_height, r2, self, accept, context, out, out_d2, k, 0};
     const uint32_t mask = grid->bucket_count - 1u;
     const int32_t ccx = grid_cell(center.x, inv), ccz = grid_cell(center.z, inv);
-    const int64_t max_ring = (int64_t)(span_x > span_z ? span_x : span_z);
+    int64_t max_ring = (int64_t)(span_x > span_z ? span_x : span_z);
+    if (grid->dense) {
+        // Only the cells the grid spans hold items: the box clipped to them.
+        int64_t gx1 = (int64_t)grid->min_x + grid->width - 1;
+        int64_t gz1 = (int64_t)grid->min_z + grid->depth - 1;
+        int64_t bx0 = cx0 > grid->min_x ? cx0 : grid->min_x, bx1 = cx1 < gx1 ? cx1 : gx1;
+        int64_t bz0 = cz0 > grid->min_z ? cz0 : grid->min_z, bz1 = cz1 < gz1 ? cz1 : gz1;
+        if (bx0 > bx1 || bz0 > bz1) {
+            return 0;
+        }
+        int64_t reach[4] = {ccx - bx0, bx1 - ccx, ccz - bz0, bz1 - ccz};
+        max_ring = 0;
+        for (int e = 0; e < 4; ++e) {
+            max_ring = reach[e] > max_ring ? reach[e] : max_ring;
+        }
+    }
     for (int64_t ring = 0; ring <= max_ring; ++ring) {
         bool any = false;
-        for (int64_t cz = (int64_t)ccz - ring; cz <= (int64_t)ccz + ring; ++cz) {
-            if (cz < cz0 || cz > cz1) {
-                continue;
-            }
-            bool edge_row = cz == (int64_t)ccz - ring || cz == (int64_t)ccz + ring;
-            int64_t step = edge_row || ring == 0 ? 1 : 2 * ring;
-            for (int64_t cx = (int64_t)ccx - ring; cx <= (int64_t)ccx + ring; cx += step) {
-                if (cx < cx0 || cx > cx1) {
+        if (grid->dense) {
+            // A ring is its top and bottom rows (one run of slots each) and
+            // the two end cells of each row between them.
+            any = true;
+            for (int64_t cz = (int64_t)ccz - ring; cz <= (int64_t)ccz + ring; ++cz) {
+                if (cz < cz0 || cz > cz1) {
                     continue;
                 }
-                any = true;
-                uint32_t b = grid_bucket((int32_t)cx, (int32_t)cz, mask);
-                for (uint32_t s = grid->bucket_start[b], e = grid->bucket_start[b + 1u]; s < e;
-                     ++s) {
-                    if (grid->item_cell[2u * s] != cx || grid->item_cell[2u * s + 1u] != cz) {
+                bool edge_row = cz == (int64_t)ccz - ring || cz == (int64_t)ccz + ring;
+                uint32_t s, e;
+                if (edge_row) {
+                    dense_run(grid, cz, (int64_t)ccx - ring > cx0 ? (int64_t)ccx - ring : cx0,
+                              (int64_t)ccx + ring < cx1 ? (int64_t)ccx + ring : cx1, &s, &e);
+                    nearest_scan(&q, s, e, false, 0, 0);
+                    continue;
+                }
+                if ((int64_t)ccx - ring >= cx0) {
+                    dense_run(grid, cz, (int64_t)ccx - ring, (int64_t)ccx - ring, &s, &e);
+                    nearest_scan(&q, s, e, false, 0, 0);
+                }
+                if ((int64_t)ccx + ring <= cx1) {
+                    dense_run(grid, cz, (int64_t)ccx + ring, (int64_t)ccx + ring, &s, &e);
+                    nearest_scan(&q, s, e, false, 0, 0);
+                }
+            }
+        } else {
+            for (int64_t cz = (int64_t)ccz - ring; cz <= (int64_t)ccz + ring; ++cz) {
+                if (cz < cz0 || cz > cz1) {
+                    continue;
+                }
+                bool edge_row = cz == (int64_t)ccz - ring || cz == (int64_t)ccz + ring;
+                int64_t step = edge_row || ring == 0 ? 1 : 2 * ring;
+                for (int64_t cx = (int64_t)ccx - ring; cx <= (int64_t)ccx + ring; cx += step) {
+                    if (cx < cx0 || cx > cx1) {
                         continue;
                     }
-                    float dx = grid->item_xz[2u * s] - center.x;
-                    float dz = grid->item_xz[2u * s + 1u] - center.z;
-                    float d2 = dx * dx + dz * dz;
-                    uint32_t i = grid->items[s];
-                    if (d2 > r2 || i == self) {
-                        continue;
-                    }
-                    if (kept == k &&
-                        (d2 > out_d2[k - 1u] || (d2 == out_d2[k - 1u] && i > out[k - 1u]))) {
-                        continue; // not nearer than the k kept: skip the other tests
-                    }
-                    if (grid->has_heights && fabsf(grid->item_y[2u * s] - center.y) >=
-                                                 half_height + grid->item_y[2u * s + 1u]) {
-                        continue; // another floor
-                    }
-                    if (accept == NULL || accept(i, context)) {
-                        nearest_keep(out, out_d2, k, &kept, i, d2);
-                    }
+                    any = true;
+                    uint32_t b = grid_bucket((int32_t)cx, (int32_t)cz, mask);
+                    nearest_scan(&q, grid->bucket_start[b], grid->bucket_start[b + 1u], true, cx,
+                                 cz);
                 }
             }
         }
         if (!any && ring > 0) {
             break; // the box is covered
         }
-        if (kept == k) {
+        if (q.kept == k) {
             // Nearest point of any cell outside this ring's square.
             float lo_x = (float)((int64_t)ccx - ring) * grid->cell_size;
             float hi_x = (float)((int64_t)ccx + ring + 1) * grid->cell_size;
@@ -354,5 +475,5 @@ uint32_t wf_proximity_grid_nearest(const wf_proximity_grid* grid, const wf_vec3*
             }
         }
     }
-    return kept;
+    return q.kept;
 }

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Proximity grid: agents bucketed by the cell of their position (hashed
-// into a fixed table), rebuilt every update, queried by box.
+// Proximity grid: agents bucketed by the cell of their position (one
+// bucket per cell when the cells they span fit the fixed table, else
+// hashed into it), rebuilt every update, queried by box.
 #ifndef WF_CROWD_PROXIMITY_GRID_H
 #define WF_CROWD_PROXIMITY_GRID_H
 
@@ -25,6 +26,12 @@ typedef struct wf_proximity_grid {
     uint32_t* item_bucket;  ///< per item index: its bucket, UINT32_MAX when inactive
     uint32_t item_count;    ///< active items of the last build
     uint32_t build_count;   ///< `count` of the last build: item indices are below it
+    /// Dense layout: when the cells the items span fit the table, bucket
+    /// (cz - min_z) * width + (cx - min_x) is exactly one cell, and a row
+    /// of cells is one run of slots (no hashing, no other cells mixed in).
+    bool dense;
+    int32_t min_x, min_z;  ///< dense: the first cell
+    uint32_t width, depth; ///< dense: cells spanned along x and z
     wf_allocator allocator;
 } wf_proximity_grid;
 
