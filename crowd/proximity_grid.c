@@ -123,6 +123,9 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
             continue;
         }
         int32_t cx = grid_cell(positions[i].x, inv), cz = grid_cell(positions[i].z, inv);
+        // Kept by item until the slots are filled (then item_cell is by slot).
+        grid->item_cell[2u * i] = cx;
+        grid->item_cell[2u * i + 1u] = cz;
         lo_x = cx < lo_x ? cx : lo_x;
         hi_x = cx > hi_x ? cx : hi_x;
         lo_z = cz < lo_z ? cz : lo_z;
@@ -149,7 +152,7 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
             grid->item_bucket[i] = GRID_NO_BUCKET;
             continue;
         }
-        int32_t cx = grid_cell(positions[i].x, inv), cz = grid_cell(positions[i].z, inv);
+        int32_t cx = grid->item_cell[2u * i], cz = grid->item_cell[2u * i + 1u];
         uint32_t b = grid->dense
                          ? (uint32_t)(cz - grid->min_z) * grid->width + (uint32_t)(cx - grid->min_x)
                          : grid_bucket(cx, cz, mask);
@@ -173,8 +176,11 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
         }
         uint32_t slot = --start[b];
         grid->items[slot] = i;
-        grid->item_cell[2u * slot] = grid_cell(positions[i].x, inv);
-        grid->item_cell[2u * slot + 1u] = grid_cell(positions[i].z, inv);
+        if (!grid->dense) {
+            // A hashed bucket mixes cells: queries tell them apart by these.
+            grid->item_cell[2u * slot] = grid_cell(positions[i].x, inv);
+            grid->item_cell[2u * slot + 1u] = grid_cell(positions[i].z, inv);
+        }
         grid->item_xz[2u * slot] = positions[i].x;
         grid->item_xz[2u * slot + 1u] = positions[i].z;
         grid->item_y[2u * slot] = positions[i].y;

@@ -19,7 +19,7 @@ typedef struct wf_proximity_grid {
     uint32_t bucket_count;  ///< power of two >= 2 * max_items, at least 64
     uint32_t* bucket_start; ///< bucket_count + 1 offsets into items
     uint32_t* items;        ///< item indices sorted by bucket, ascending within one
-    int32_t* item_cell;     ///< per slot in items: cell x, cell z (2 ints) for exact matching
+    int32_t* item_cell;     ///< hashed layout: per slot, cell x and z (2 ints) for exact matching
     float* item_xz;         ///< per slot in items: x, z (a copy: neighbour scans read in order)
     float* item_y;          ///< per slot in items: y and half height (2 floats)
     bool has_heights;       ///< the last build had half heights

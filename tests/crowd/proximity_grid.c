@@ -128,8 +128,9 @@ static bool accept_even(uint32_t item, void* context) {
     return item % 2u == 0;
 }
 
-static void test_nearest_against_brute_force(void** state) {
-    (void)state;
+/// sparse: one item far away, so the cells the items span do not fit the
+/// table and the grid hashes them (else one bucket per cell).
+static void nearest_against_brute_force(bool sparse) {
     wf_proximity_grid grid;
     wf_allocator a = {0};
     assert_int_equal(wf_proximity_grid_create(&grid, &a, 2000, 1.5f), WF_OK);
@@ -140,7 +141,12 @@ static void test_nearest_against_brute_force(void** state) {
         g_pos[i] = wf_v3((float)(i % 10u), 0.0f, (float)(i / 10u));
     }
     g_pos[100] = g_pos[101] = wf_v3(4.0f, 0.0f, 4.0f);
+    if (sparse) {
+        g_pos[1999] = wf_v3(1e5f, 0.0f, -1e5f);
+        g_active[1999] = 1;
+    }
     wf_proximity_grid_build(&grid, g_pos, NULL, g_active, 2000);
+    assert_true(grid.dense == !sparse);
     for (uint32_t q = 0; q < 1500; ++q) {
         wf_vec3 c = q < 100 ? g_pos[q]
                             : wf_v3(wf_rng_range(&rng, -35.0f, 35.0f), 0.0f,
@@ -190,6 +196,7 @@ static void test_nearest_against_brute_force(void** state) {
         hh[i] = 0.5f + (float)(i % 4u) * 0.25f;
     }
     wf_proximity_grid_build(&grid, g_pos, hh, g_active, 2000);
+    assert_true(grid.dense == !sparse);
     for (uint32_t q = 0; q < 600; ++q) {
         wf_vec3 c = wf_v3(wf_rng_range(&rng, -35.0f, 35.0f), wf_rng_range(&rng, -1.0f, 7.0f),
                           wf_rng_range(&rng, -35.0f, 35.0f));
@@ -236,6 +243,16 @@ static void test_nearest_against_brute_force(void** state) {
                                                NULL, out, d2, 0),
                      0);
     wf_proximity_grid_destroy(&grid);
+}
+
+static void test_nearest_against_brute_force(void** state) {
+    (void)state;
+    nearest_against_brute_force(false);
+}
+
+static void test_nearest_against_brute_force_hashed(void** state) {
+    (void)state;
+    nearest_against_brute_force(true);
 }
 
 static void test_hash_collisions_and_far_apart_points(void** state) {
@@ -414,6 +431,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_points_against_brute_force),
         cmocka_unit_test(test_nearest_against_brute_force),
+        cmocka_unit_test(test_nearest_against_brute_force_hashed),
         cmocka_unit_test(test_hash_collisions_and_far_apart_points),
         cmocka_unit_test(test_order_truncation_inactive_and_rebuild),
         cmocka_unit_test(test_create_bad_arguments_and_out_of_memory),
