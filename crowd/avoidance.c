@@ -214,6 +214,27 @@ static float max_inv_of(wf_avoid_kernel kernel, const avoid_setup* s, float vx, 
     }
 }
 
+/// The adaptive pattern's candidates around (cx, cz) (K(place)), with
+/// `kernel` (resolved).
+static void place_batch(wf_avoid_kernel kernel, const float* off_x, const float* off_z, uint32_t n,
+                        float cx, float cz, float radius, float max_speed, float* vx, float* vz) {
+    switch (kernel) {
+#if FLOAT_LANES_AVX
+    case WF_AVOID_KERNEL_AVX:
+        place_8(off_x, off_z, n, cx, cz, radius, max_speed, vx, vz);
+        break;
+#endif
+#if FLOAT_LANES_SSE
+    case WF_AVOID_KERNEL_SSE2:
+        place_4(off_x, off_z, n, cx, cz, radius, max_speed, vx, vz);
+        break;
+#endif
+    default:
+        place_1(off_x, off_z, n, cx, cz, radius, max_speed, vx, vz);
+        break;
+    }
+}
+
 /// Copies a scored batch into a debug record, as far as it has room.
 static void record_batch(wf_avoid_record* record, const float* vx, const float* vz,
                          const float* score, uint32_t n) {
@@ -446,8 +467,8 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
         for (uint32_t e = 0; e < (len_sq > 0.0f ? 2u : 1u); ++e) {
             float px = ends[e][0], pz = ends[e][1];
             bool seen = false;
-            for (uint32_t k = 0; k < s->corners.count; ++k) {
-                seen = seen || (s->corners.px[k] == px && s->corners.pz[k] == pz);
+            for (uint32_t k = 0; k < s->corners.count && !seen; ++k) {
+                seen = s->corners.px[k] == px && s->corners.pz[k] == pz;
             }
             if (seen) {
                 continue;
@@ -613,6 +634,9 @@ wf_vec3 wf_avoidance_sample_recorded(wf_avoid_kernel kernel, const wf_avoidance_
                 ++offsets;
             }
         }
+        for (uint32_t o = offsets; o < ((offsets + 7u) & ~7u); ++o) {
+            off_x[o] = off_z[o] = 0.0f; // the last group of lanes (place_batch)
+        }
         for (uint32_t pass = 0; pass < params->adaptive_depth; ++pass) {
             uint32_t n = 0;
             if (pass == 0u) {
@@ -626,12 +650,8 @@ wf_vec3 wf_avoidance_sample_recorded(wf_avoid_kernel kernel, const wf_avoidance_
                 cz = best.vz;
                 radius *= 0.5f;
             }
-            for (uint32_t o = 0; o < offsets; ++o) {
-                bx[n] = cx + off_x[o] * radius;
-                bz[n] = cz + off_z[o] * radius;
-                clamp_speed(&bx[n], &bz[n], max_speed);
-                ++n;
-            }
+            place_batch(kernel, off_x, off_z, offsets, cx, cz, radius, max_speed, bx + n, bz + n);
+            n += offsets;
             score_batch(kernel, &s, &w, bx, bz, n, &best, record);
             samples += n;
         }

@@ -185,6 +185,25 @@ static LANES_FN void K(score)(const avoid_setup* s, const avoid_weights* w, cons
     }
 }
 
+/// Candidates (cx, cz) + off * radius for the offsets (off_x, off_z)[0..n),
+/// each scaled back onto the max_speed disc when rounding put it outside
+/// (the operations of clamp_speed in avoidance.c, lane by lane), into
+/// (vx, vz)[0..n). Reads and writes up to LANES - 1 entries past n.
+static LANES_FN void K(place)(const float* off_x, const float* off_z, uint32_t n, float cx,
+                              float cz, float radius, float max_speed, float* vx, float* vz) {
+    const FW r = OP(splat)(radius), px = OP(splat)(cx), pz = OP(splat)(cz);
+    const FW limit = OP(splat)(max_speed), limit_sq = OP(splat)(max_speed * max_speed);
+    for (uint32_t j = 0; j < n; j += LANES) {
+        FW x = OP(add)(px, OP(mul)(OP(load)(off_x + j), r));
+        FW z = OP(add)(pz, OP(mul)(OP(load)(off_z + j), r));
+        FW len_sq = OP(add)(OP(mul)(x, x), OP(mul)(z, z));
+        MW out = OP(gt)(len_sq, limit_sq);
+        FW k = OP(div)(limit, OP(sqrt)(len_sq));
+        OP(store)(vx + j, OP(blend)(out, OP(mul)(x, k), x));
+        OP(store)(vz + j, OP(blend)(out, OP(mul)(z, k), z));
+    }
+}
+
 #undef K
 #undef OP
 #undef MW

@@ -44,6 +44,7 @@ static inline void f1_store(float* p, floats1 a) { *p = a; }
 static inline floats1 f1_add(floats1 a, floats1 b) { return a + b; }
 static inline floats1 f1_sub(floats1 a, floats1 b) { return a - b; }
 static inline floats1 f1_mul(floats1 a, floats1 b) { return a * b; }
+static inline floats1 f1_div(floats1 a, floats1 b) { return a / b; }
 static inline floats1 f1_sqrt(floats1 a) { return sqrtf(a); }
 static inline floats1 f1_max(floats1 a, floats1 b) { return a > b ? a : b; }
 static inline floats1 f1_min(floats1 a, floats1 b) { return a < b ? a : b; }
@@ -53,6 +54,8 @@ static inline mask1 f1_le(floats1 a, floats1 b) { return a <= b; }
 static inline mask1 f1_and(mask1 a, mask1 b) { return a & b; }
 /// m ? a : +0 (what ANDPS with a compare mask gives).
 static inline floats1 f1_select(mask1 m, floats1 a) { return m ? a : 0.0f; }
+/// m ? a : b.
+static inline floats1 f1_blend(mask1 m, floats1 a, floats1 b) { return m ? a : b; }
 /// Lane 0.
 static inline float f1_first(floats1 a) { return a; }
 
@@ -66,6 +69,7 @@ static inline void f4_store(float* p, floats4 a) { _mm_storeu_ps(p, a); }
 static inline floats4 f4_add(floats4 a, floats4 b) { return _mm_add_ps(a, b); }
 static inline floats4 f4_sub(floats4 a, floats4 b) { return _mm_sub_ps(a, b); }
 static inline floats4 f4_mul(floats4 a, floats4 b) { return _mm_mul_ps(a, b); }
+static inline floats4 f4_div(floats4 a, floats4 b) { return _mm_div_ps(a, b); }
 static inline floats4 f4_sqrt(floats4 a) { return _mm_sqrt_ps(a); }
 static inline floats4 f4_max(floats4 a, floats4 b) { return _mm_max_ps(a, b); }
 static inline floats4 f4_min(floats4 a, floats4 b) { return _mm_min_ps(a, b); }
@@ -74,6 +78,9 @@ static inline mask4 f4_ge(floats4 a, floats4 b) { return _mm_cmpge_ps(a, b); }
 static inline mask4 f4_le(floats4 a, floats4 b) { return _mm_cmple_ps(a, b); }
 static inline mask4 f4_and(mask4 a, mask4 b) { return _mm_and_ps(a, b); }
 static inline floats4 f4_select(mask4 m, floats4 a) { return _mm_and_ps(m, a); }
+static inline floats4 f4_blend(mask4 m, floats4 a, floats4 b) {
+    return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
+}
 static inline float f4_first(floats4 a) { return _mm_cvtss_f32(a); }
 #endif
 
@@ -94,6 +101,9 @@ static inline FLOAT_LANES_AVX_FN floats8 f8_sub(floats8 a, floats8 b) {
 static inline FLOAT_LANES_AVX_FN floats8 f8_mul(floats8 a, floats8 b) {
     return _mm256_mul_ps(a, b);
 }
+static inline FLOAT_LANES_AVX_FN floats8 f8_div(floats8 a, floats8 b) {
+    return _mm256_div_ps(a, b);
+}
 static inline FLOAT_LANES_AVX_FN floats8 f8_sqrt(floats8 a) { return _mm256_sqrt_ps(a); }
 static inline FLOAT_LANES_AVX_FN floats8 f8_max(floats8 a, floats8 b) {
     return _mm256_max_ps(a, b);
@@ -113,6 +123,9 @@ static inline FLOAT_LANES_AVX_FN mask8 f8_le(floats8 a, floats8 b) {
 static inline FLOAT_LANES_AVX_FN mask8 f8_and(mask8 a, mask8 b) { return _mm256_and_ps(a, b); }
 static inline FLOAT_LANES_AVX_FN floats8 f8_select(mask8 m, floats8 a) {
     return _mm256_and_ps(m, a);
+}
+static inline FLOAT_LANES_AVX_FN floats8 f8_blend(mask8 m, floats8 a, floats8 b) {
+    return _mm256_blendv_ps(b, a, m);
 }
 static inline FLOAT_LANES_AVX_FN float f8_first(floats8 a) { return _mm256_cvtss_f32(a); }
 #endif
