@@ -125,7 +125,7 @@ static inline FLOAT_LANES_AVX_FN floats8 f8_select(mask8 m, floats8 a) {
     return _mm256_and_ps(m, a);
 }
 static inline FLOAT_LANES_AVX_FN floats8 f8_blend(mask8 m, floats8 a, floats8 b) {
-    return _mm256_blendv_ps(b, a, m);
+    return _mm256_or_ps(_mm256_and_ps(m, a), _mm256_andnot_ps(m, b));
 }
 static inline FLOAT_LANES_AVX_FN float f8_first(floats8 a) { return _mm256_cvtss_f32(a); }
 #endif
