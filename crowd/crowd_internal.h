@@ -118,13 +118,16 @@ struct wf_crowd {
     // Per worker: a query for local work (quick searches, surface moves).
     uint32_t worker_count;
     wf_query** worker_queries;
-    wf_poly_ref* worker_paths;   ///< max_corridor refs per worker
+    wf_poly_ref* worker_paths;   ///< max_corridor refs per worker (also corridor scratch)
     uint32_t* worker_iterations; ///< A* expansions per worker (profile)
     double* worker_phase_us;     ///< WF_CROWD_PHASE_COUNT per worker (profile)
 
     wf_path_queue queue;
     wf_proximity_grid grid;
     bool tiles_changed; ///< check whole corridors in the next update
+    // Corridors hold 32-bit ids: the split and each tile slot's generation
+    // (crowd/ref_codec.h), refreshed from the mesh by every update.
+    wf_ref_codec codec;
 
     uint32_t event_count; ///< the last update's, at the front of agent_events
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
@@ -161,6 +164,7 @@ typedef struct wf_crowd_memory {
     size_t workers;      ///< per worker: a query, a path buffer, profile counters
     size_t debug;        ///< the debug watch's candidate buffer
     size_t movers;       ///< obstacles agents only avoid
+    size_t codec;        ///< corridor ids' generation table and its refresh scratch
     size_t total;
 } wf_crowd_memory;
 

@@ -1,0 +1,87 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Poly refs in 32 bits, for the corridors (256 per agent): polygon index,
+// tile slot and the low bits of the tile's generation. The split comes from
+// the mesh's max_tiles; the full generation comes back from a table of each
+// slot's generation as last seen live, refreshed from the mesh every update.
+//
+// Exact while a stored ref's generation lies within half the salt's range
+// of its slot's table entry: a stale polygon (its tile replaced) decodes to
+// the ref it was as long as its slot changed fewer than 2^(salt_bits - 1)
+// times since. Corridors are validated every update (whole corridors after
+// wf_crowd_tiles_changed), so stale entries live for an update or so.
+#ifndef WF_CROWD_REF_CODEC_H
+#define WF_CROWD_REF_CODEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wayfarer/navmesh.h"
+
+/// The null ref, and any ref the split cannot hold (a polygon index of
+/// 2^poly_bits - 1 or more).
+#define WF_REF_CODEC_NULL UINT32_MAX
+/// Most tile slots a codec can hold (12 bits are left for polygon index).
+#define WF_REF_CODEC_MAX_TILES (1u << 20)
+
+typedef struct wf_ref_codec {
+    uint16_t* generations; ///< per tile slot, its generation when last seen live
+    wf_tile_ref* tiles;    ///< scratch for wf_ref_codec_refresh, max_tiles
+    uint32_t max_tiles;
+    uint32_t poly_bits, tile_bits, salt_bits;
+} wf_ref_codec;
+
+/// The split for max_tiles slots: tile bits enough for every slot, poly
+/// bits 32 - tile bits - 8 within [12, 20], the rest salt (12 at one tile,
+/// 8 at 1,024 tiles with 16,383 polygons a tile). False above
+/// WF_REF_CODEC_MAX_TILES.
+bool wf_ref_codec_split(uint32_t max_tiles, uint32_t* poly_bits, uint32_t* tile_bits,
+                        uint32_t* salt_bits);
+
+/// Sets the split (max_tiles <= WF_REF_CODEC_MAX_TILES) and every slot's
+/// generation to 1; the arrays hold max_tiles each.
+void wf_ref_codec_init(wf_ref_codec* k, uint32_t max_tiles, uint16_t* generations,
+                       wf_tile_ref* tiles);
+
+/// Takes every live tile's generation from the mesh (empty slots keep
+/// theirs: the stale refs into them decode as they were).
+void wf_ref_codec_refresh(wf_ref_codec* k, const wf_mesh* mesh);
+
+static inline uint32_t wf_ref_codec_encode(const wf_ref_codec* k, wf_poly_ref ref) {
+    uint32_t poly = wf_poly_ref_poly(ref), slot = wf_poly_ref_tile(ref);
+    uint32_t gen = wf_poly_ref_generation(ref);
+    if (gen == 0 || poly >= (1u << k->poly_bits) - 1u || slot >= k->max_tiles) {
+        return WF_REF_CODEC_NULL;
+    }
+    uint32_t id = poly | (slot << k->poly_bits);
+    if (k->salt_bits > 0) {
+        id |= ((gen - 1u) & ((1u << k->salt_bits) - 1u)) << (k->poly_bits + k->tile_bits);
+    }
+    return id;
+}
+
+static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id) {
+    if (id == WF_REF_CODEC_NULL) {
+        return (wf_poly_ref){0};
+    }
+    uint32_t poly = id & ((1u << k->poly_bits) - 1u);
+    uint32_t slot = (id >> k->poly_bits) & ((1u << k->tile_bits) - 1u);
+    uint32_t gen = k->generations[slot];
+    if (k->salt_bits > 0) {
+        // Generations run 1..65535 then 1 again: as k = gen - 1 they cycle
+        // through 65535 values, so a step across the wrap moves the low
+        // bits by one more than it moves k.
+        uint32_t mask = (1u << k->salt_bits) - 1u;
+        int32_t base = (int32_t)gen - 1;
+        int32_t d = (int32_t)(((id >> (k->poly_bits + k->tile_bits)) - (uint32_t)base) & mask);
+        if (d >= (int32_t)(mask / 2u + 1u)) {
+            d -= (int32_t)mask + 1;
+        }
+        int32_t at = base + d;
+        at = at < 0 ? at + 65536 : at >= 65535 ? at - 65536 : at;
+        gen = (uint32_t)at + 1u;
+    }
+    return wf_poly_ref_make(gen, slot, poly);
+}
+
+#endif
