@@ -7,8 +7,8 @@
 //
 // Exact while a stored ref's generation lies within half the salt's range
 // of its slot's table entry: a stale polygon (its tile replaced) decodes to
-// the ref it was as long as its slot changed fewer than 2^(salt_bits - 1)
-// times since. Corridors are validated every update (whole corridors after
+// the ref it was as long as its slot changed fewer than 2^(salt_bits - 1) - 1
+// times since (the step from generation 65535 to 1 counts twice). Corridors are validated every update (whole corridors after
 // wf_crowd_tiles_changed), so stale entries live for an update or so.
 #ifndef WF_CROWD_REF_CODEC_H
 #define WF_CROWD_REF_CODEC_H
