@@ -406,10 +406,14 @@ static wf_status writable_agent(const wf_crowd* c, wf_agent_id id, uint32_t* out
 /// Nearest surface point to pos for an agent using filter.
 static wf_status place_on_mesh(wf_crowd* c, wf_vec3 pos, const wf_query_filter* filter,
                                wf_poly_ref* out_ref, wf_vec3* out_pos) {
-    // The ref goes into a corridor: its tile's generation as the mesh has it.
-    wf_ref_codec_refresh(&c->codec, c->mesh);
-    return wf_query_find_nearest_poly(c->worker_queries[0], pos, c->search_extents, filter, out_ref,
-                                      out_pos);
+    wf_status s = wf_query_find_nearest_poly(c->worker_queries[0], pos, c->search_extents, filter,
+                                             out_ref, out_pos);
+    if (s == WF_OK) {
+        // The ref may go into a corridor: its slot's generation as the mesh
+        // has it now (updates refresh every slot).
+        wf_ref_codec_note(&c->codec, *out_ref);
+    }
+    return s;
 }
 
 /// Takes an agent out of the path queue and drops its running search.

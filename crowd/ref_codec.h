@@ -47,6 +47,14 @@ void wf_ref_codec_init(wf_ref_codec* k, uint32_t max_tiles, uint16_t* generation
 /// theirs: the stale refs into them decode as they were).
 void wf_ref_codec_refresh(wf_ref_codec* k, const wf_mesh* mesh);
 
+/// Takes a live ref's generation for its slot (one slot's refresh).
+static inline void wf_ref_codec_note(wf_ref_codec* k, wf_poly_ref live) {
+    uint32_t slot = wf_poly_ref_tile(live);
+    if (slot < k->max_tiles && wf_poly_ref_generation(live) != 0) {
+        k->generations[slot] = (uint16_t)wf_poly_ref_generation(live);
+    }
+}
+
 static inline uint32_t wf_ref_codec_encode(const wf_ref_codec* k, wf_poly_ref ref) {
     uint32_t poly = wf_poly_ref_poly(ref), slot = wf_poly_ref_tile(ref);
     uint32_t gen = wf_poly_ref_generation(ref);
