@@ -161,11 +161,23 @@ static bool on_poly(wf_query* query, wf_poly_ref ref, wf_vec3 p, wf_vec3* out_sn
     return true;
 }
 
-/// Drops polys[0..k).
+/// Drops polys[0..k). The head's refs that stay move up; only the ids
+/// that enter it are decoded (an agent drops polygons every few steps).
 static void drop_front(wf_corridor* c, uint32_t k) {
+    if (k == 0) {
+        return;
+    }
     memmove(c->ids, c->ids + k, (c->count - k) * sizeof *c->ids);
     c->count -= k;
-    sync_head(c);
+    uint32_t n = c->count < WF_CORRIDOR_HEAD ? c->count : WF_CORRIDOR_HEAD;
+    uint32_t kept = k < WF_CORRIDOR_HEAD ? WF_CORRIDOR_HEAD - k : 0;
+    kept = kept < n ? kept : n;
+    if (kept > 0) {
+        memmove(c->polys, c->polys + k, kept * sizeof *c->polys);
+    }
+    for (uint32_t i = kept; i < n; ++i) {
+        c->polys[i] = wf_ref_codec_decode(c->codec, c->ids[i]);
+    }
 }
 
 /// p with the surface height of ref under it; the old height when ref has

@@ -68,28 +68,23 @@ static inline uint32_t wf_ref_codec_encode(const wf_ref_codec* k, wf_poly_ref re
     return id;
 }
 
+/// The generation of a salt that differs from its slot's table entry.
+wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id);
+
 static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id) {
     if (id == WF_REF_CODEC_NULL) {
         return (wf_poly_ref){0};
     }
-    uint32_t poly = id & ((1u << k->poly_bits) - 1u);
-    uint32_t slot = (id >> k->poly_bits) & ((1u << k->tile_bits) - 1u);
+    uint32_t pb = k->poly_bits, low = pb + k->tile_bits;
+    uint32_t slot = (id >> pb) & ((1u << k->tile_bits) - 1u);
     uint32_t gen = k->generations[slot];
-    if (k->salt_bits > 0) {
-        // Generations run 1..65535 then 1 again: as k = gen - 1 they cycle
-        // through 65535 values, so a step across the wrap moves the low
-        // bits by one more than it moves k.
-        uint32_t mask = (1u << k->salt_bits) - 1u;
-        int32_t base = (int32_t)gen - 1;
-        int32_t d = (int32_t)(((id >> (k->poly_bits + k->tile_bits)) - (uint32_t)base) & mask);
-        if (d >= (int32_t)(mask / 2u + 1u)) {
-            d -= (int32_t)mask + 1;
-        }
-        int32_t at = base + d;
-        at = at < 0 ? at + 65536 : at >= 65535 ? at - 65536 : at;
-        gen = (uint32_t)at + 1u;
+    // Most ids carry their slot's current generation: no arithmetic.
+    uint32_t salt = k->salt_bits > 0 ? id >> low : 0u;
+    uint32_t want = k->salt_bits > 0 ? (gen - 1u) & ((1u << k->salt_bits) - 1u) : 0u;
+    if (salt != want) {
+        return wf_ref_codec_decode_moved(k, id);
     }
-    return wf_poly_ref_make(gen, slot, poly);
+    return wf_poly_ref_make(gen, slot, id & ((1u << pb) - 1u));
 }
 
 #endif
