@@ -107,7 +107,7 @@ wf_crowd_desc wf_crowd_desc_defaults(const wf_crowd_desc* desc) {
 static wf_status check_desc(const wf_crowd_desc* d) {
     const wf_logger* log = &d->logger;
     WF_CHECK_DESC(log, "crowd", d->mesh != NULL, "mesh is required");
-    WF_CHECK_DESC(log, "crowd", wf_mesh_get_stats(d->mesh).max_tiles <= WF_REF_CODEC_MAX_TILES,
+    WF_CHECK_DESC(log, "crowd", wf_mesh_slot_count(d->mesh) <= WF_REF_CODEC_MAX_TILES,
                   "mesh has more than 2^20 tile slots (corridors store 32-bit refs)");
     WF_CHECK_DESC(log, "crowd", d->max_agents > 0 && d->max_agents <= WF_CROWD_MAX_AGENTS,
                   "max_agents must be 1..WF_CROWD_MAX_AGENTS");
@@ -218,16 +218,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     if (s != WF_OK) {
         goto fail;
     }
-    uint32_t max_tiles = wf_mesh_get_stats(c->mesh).max_tiles;
-    c->codec.max_tiles = max_tiles; // what destroy frees, even if an allocation fails
-    c->codec.generations = WF_ALLOC_ARRAY(&allocator, uint16_t, max_tiles);
-    c->codec.tiles = WF_ALLOC_ARRAY(&allocator, wf_tile_ref, max_tiles);
-    if (c->codec.generations == NULL || c->codec.tiles == NULL) {
-        s = WF_ERR_OUT_OF_MEMORY;
-        goto fail;
-    }
-    wf_ref_codec_init(&c->codec, max_tiles, c->codec.generations, c->codec.tiles);
-    wf_ref_codec_refresh(&c->codec, c->mesh);
+    wf_ref_codec_init(&c->codec, c->mesh);
     // Unused ids read back as null refs.
     memset(c->corridor_ids, 0xff, sizeof(uint32_t) * c->max_agents * c->max_corridor);
     for (uint32_t i = 0; i < c->max_agents; ++i) {
@@ -335,8 +326,6 @@ void wf_crowd_destroy(wf_crowd* c) {
     WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
     WF_FREE_ARRAY(&a, c->debug_record.candidates, wf_avoidance_candidate, c->debug_record.capacity);
-    WF_FREE_ARRAY(&a, c->codec.generations, uint16_t, c->codec.max_tiles);
-    WF_FREE_ARRAY(&a, c->codec.tiles, wf_tile_ref, c->codec.max_tiles);
     wf_id_pool_destroy(&c->ids);
     free_arrays(c);
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
@@ -357,9 +346,8 @@ wf_crowd_memory wf_crowd_get_memory(const wf_crowd* c) {
     }
     m.debug = (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate);
     m.movers = wf_movers_memory_bytes(&c->movers);
-    m.codec = (size_t)c->codec.max_tiles * (sizeof(uint16_t) + sizeof(wf_tile_ref));
-    m.total = m.crowd + m.agent_arrays + m.ids + m.path_queue + m.grid + m.workers + m.debug +
-              m.movers + m.codec;
+    m.total =
+        m.crowd + m.agent_arrays + m.ids + m.path_queue + m.grid + m.workers + m.debug + m.movers;
     return m;
 }
 
@@ -405,14 +393,8 @@ static wf_status writable_agent(const wf_crowd* c, wf_agent_id id, uint32_t* out
 /// Nearest surface point to pos for an agent using filter.
 static wf_status place_on_mesh(wf_crowd* c, wf_vec3 pos, const wf_query_filter* filter,
                                wf_poly_ref* out_ref, wf_vec3* out_pos) {
-    wf_status s = wf_query_find_nearest_poly(c->worker_queries[0], pos, c->search_extents, filter,
-                                             out_ref, out_pos);
-    if (s == WF_OK) {
-        // The ref may go into a corridor: its slot's generation as the mesh
-        // has it now (updates refresh every slot).
-        wf_ref_codec_note(&c->codec, *out_ref);
-    }
-    return s;
+    return wf_query_find_nearest_poly(c->worker_queries[0], pos, c->search_extents, filter, out_ref,
+                                      out_pos);
 }
 
 /// Takes an agent out of the path queue and drops its running search.

@@ -125,8 +125,8 @@ struct wf_crowd {
     wf_path_queue queue;
     wf_proximity_grid grid;
     bool tiles_changed; ///< check whole corridors in the next update
-    // Corridors hold 32-bit ids: the split and each tile slot's generation
-    // (crowd/ref_codec.h), refreshed from the mesh by every update.
+    // Corridors hold 32-bit ids (crowd/ref_codec.h): the split for the
+    // mesh's tile slots; generations are read from the mesh.
     wf_ref_codec codec;
 
     uint32_t event_count; ///< the last update's, at the front of agent_events
@@ -164,7 +164,6 @@ typedef struct wf_crowd_memory {
     size_t workers;      ///< per worker: a query, a path buffer, profile counters
     size_t debug;        ///< the debug watch's candidate buffer
     size_t movers;       ///< obstacles agents only avoid
-    size_t codec;        ///< corridor ids' generation table and its refresh scratch
     size_t total;
 } wf_crowd_memory;
 

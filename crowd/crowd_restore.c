@@ -203,10 +203,16 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     // A live agent's corridor and target are polygons (stale ones are the
     // update's to repair); a null ref is no polygon of any mesh and would
     // reach the path searches as misuse.
+    // Corridors keep 32-bit ids for the mesh as it is (crowd/ref_codec.h).
+    wf_ref_codec codec;
+    wf_ref_codec_init(&codec, c->mesh);
+    if (codec.max_tiles > WF_REF_CODEC_MAX_TILES) {
+        return false;
+    }
     for (uint32_t k = 0; k < count; ++k) {
         wf_poly_ref ref;
         GET(ref, v->array[AR_corridor_ids], (size_t)i * c->max_corridor + k);
-        if (ref.bits == 0 || wf_ref_codec_encode(&c->codec, ref) == WF_REF_CODEC_NULL) {
+        if (ref.bits == 0 || wf_ref_codec_encode(&codec, ref) == WF_REF_CODEC_NULL) {
             return false;
         }
     }
@@ -443,9 +449,9 @@ static void commit(wf_crowd* c, const blob_view* v) {
 
     span a[AR_COUNT];
     saved_arrays(c, a);
-    // Ids stand for the refs saved as they are in this mesh: the
-    // generations come from it.
-    wf_ref_codec_refresh(&c->codec, c->mesh);
+    // Ids for the mesh as it is now (a world restore swaps in a mesh that
+    // may have other tile slots).
+    wf_ref_codec_init(&c->codec, c->mesh);
     for (uint32_t k = 0; k < AR_COUNT; ++k) {
         if (a[k].as_refs) {
             uint32_t* ids = a[k].data;

@@ -279,7 +279,6 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     WF_CHECK_ARG(isfinite(dt) && dt > 0.0f && dt <= 1.0f);
     c->busy = true;
-    wf_ref_codec_refresh(&c->codec, c->mesh); // corridor ids read with the mesh's generations
     wf_crowd_profile profile;
     memset(&profile, 0, sizeof profile);
     double start = wf_clock_us();

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// 32-bit poly refs for corridors: the split and the generation table.
+// 32-bit poly refs for corridors: the split and the generations that moved.
 #include "crowd/ref_codec.h"
 
 bool wf_ref_codec_split(uint32_t max_tiles, uint32_t* poly_bits, uint32_t* tile_bits,
@@ -20,37 +20,16 @@ bool wf_ref_codec_split(uint32_t max_tiles, uint32_t* poly_bits, uint32_t* tile_
     return true;
 }
 
-void wf_ref_codec_init(wf_ref_codec* k, uint32_t max_tiles, uint16_t* generations,
-                       wf_tile_ref* tiles) {
-    k->generations = generations;
-    k->tiles = tiles;
-    k->max_tiles = max_tiles;
-    bool ok = wf_ref_codec_split(max_tiles, &k->poly_bits, &k->tile_bits, &k->salt_bits);
+void wf_ref_codec_init(wf_ref_codec* k, const wf_mesh* mesh) {
+    k->mesh = mesh;
+    k->max_tiles = wf_mesh_slot_count(mesh);
+    bool ok = wf_ref_codec_split(k->max_tiles, &k->poly_bits, &k->tile_bits, &k->salt_bits);
     (void)ok;
-    for (uint32_t s = 0; s < max_tiles; ++s) {
-        generations[s] = 1u;
-    }
 }
 
-void wf_ref_codec_refresh(wf_ref_codec* k, const wf_mesh* mesh) {
-    uint32_t n = wf_mesh_get_tiles(mesh, k->tiles, k->max_tiles);
-    n = n < k->max_tiles ? n : k->max_tiles;
-    for (uint32_t i = 0; i < n; ++i) {
-        wf_poly_ref base = {k->tiles[i].bits};
-        uint32_t slot = wf_poly_ref_tile(base);
-        if (slot < k->max_tiles) {
-            k->generations[slot] = (uint16_t)wf_poly_ref_generation(base);
-        }
-    }
-}
-
-wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id) {
-    if (id == WF_REF_CODEC_NULL) {
-        return (wf_poly_ref){0};
-    }
+wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id, uint32_t gen) {
     uint32_t poly = id & ((1u << k->poly_bits) - 1u);
     uint32_t slot = (id >> k->poly_bits) & ((1u << k->tile_bits) - 1u);
-    uint32_t gen = k->generations[slot];
     if (k->salt_bits > 0) {
         // Generations run 1..65535 then 1 again: as k = gen - 1 they cycle
         // through 65535 values, so a step across the wrap moves the low

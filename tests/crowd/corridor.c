@@ -25,20 +25,13 @@
 #define EPS 1e-4f
 #define MAX_POLYS 256
 
-#define TEST_MAX_TILES 4096u
-
 /// The corridors' 32-bit ids (crowd/ref_codec.h) over a test's mesh, and
 /// the scratch the string pull and the topology pass read the corridor from.
-static uint16_t g_generations[TEST_MAX_TILES];
-static wf_tile_ref g_tiles[TEST_MAX_TILES];
 static wf_ref_codec g_codec;
 static wf_poly_ref g_scratch[MAX_POLYS];
 
 static const wf_ref_codec* codec_for(const wf_mesh* mesh) {
-    uint32_t max_tiles = wf_mesh_get_stats(mesh).max_tiles;
-    assert_true(max_tiles <= TEST_MAX_TILES);
-    wf_ref_codec_init(&g_codec, max_tiles, g_generations, g_tiles);
-    wf_ref_codec_refresh(&g_codec, mesh);
+    wf_ref_codec_init(&g_codec, mesh);
     return &g_codec;
 }
 
