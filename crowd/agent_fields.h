@@ -13,6 +13,9 @@
  *   count  elements in the whole array, an expression of `c` (the crowd) and
  *          `n` (c->max_agents)
  *   keep   SAVED: written raw into a save, in table order, and restored;
+ *          REFS: 32-bit poly ids (crowd/ref_codec.h) saved as the 64-bit
+ *          refs they stand for (so a save does not depend on the split)
+ *          and encoded again on load;
  *          VIEW: rebuilt from saved data on load (the corridor views);
  *          CODE: code or user pointers, never saved, cleared on load;
  *          SCRATCH: derived every update before it is read, never saved
@@ -36,8 +39,8 @@
     X(avoid_vel, wf_vec3, n, SAVED, FINITE)   /* avoidance's choice */                             \
     X(displaced, wf_vec3, n, SAVED, FINITE)   /* positions after a collision pass */               \
     X(request_vel, wf_vec3, n, SAVED, FINITE) /* velocity requests */                              \
-    X(corridor, wf_corridor, n, VIEW, NONE)   /* views into corridor_polys */                      \
-    X(corridor_polys, wf_poly_ref, n * c->max_corridor, SAVED, CUSTOM)                             \
+    X(corridor, wf_corridor, n, VIEW, NONE)   /* views into corridor_ids */                        \
+    X(corridor_ids, uint32_t, n * c->max_corridor, REFS, CUSTOM)                                   \
     X(corridor_partial, uint8_t, n, SAVED, NONE)                                                   \
     X(target_pos, wf_vec3, n, SAVED, FINITE) /* the request's target on the mesh */                \
     X(target_ref, wf_poly_ref, n, SAVED, CUSTOM)                                                   \

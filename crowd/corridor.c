@@ -3,11 +3,29 @@
 // Path corridor: the polygons from an agent's position to its target, kept
 // up to date every frame by local moves, shortcuts and short re-searches
 // instead of full path searches. Allocation-free: scratch lives on the
-// stack and is bounded by the constants below.
+// stack and is bounded by the constants below. Polygons are stored as
+// 32-bit ids (crowd/ref_codec.h) and read back as refs: every comparison
+// and query below sees the refs the corridor was given.
 #include "crowd/corridor.h"
 #include "crowd/crowd_tuning.h"
 
 #include <string.h>
+
+_Static_assert(WF_CORRIDOR_HEAD == WF_CROWD_PINCH_SCAN + 1u,
+               "the passage scan reads the corridor's head only");
+
+/// Decodes the head again after ids changed.
+static void sync_head(wf_corridor* c) {
+    uint32_t n = c->count < WF_CORRIDOR_HEAD ? c->count : WF_CORRIDOR_HEAD;
+    for (uint32_t i = 0; i < n; ++i) {
+        c->polys[i] = wf_ref_codec_decode(c->codec, c->ids[i]);
+    }
+}
+
+/// Stores ref at i (the head is the caller's to sync).
+static void put(wf_corridor* c, uint32_t i, wf_poly_ref ref) {
+    c->ids[i] = wf_ref_codec_encode(c->codec, ref);
+}
 
 /// Index of ref in polys[from..count), or UINT32_MAX.
 static uint32_t index_of(const wf_poly_ref* polys, uint32_t from, uint32_t count, wf_poly_ref ref) {
@@ -19,12 +37,44 @@ static uint32_t index_of(const wf_poly_ref* polys, uint32_t from, uint32_t count
     return UINT32_MAX;
 }
 
+/// True when the corridor starts with chain[0..n) (n <= count).
+static bool starts_with(const wf_corridor* c, const wf_poly_ref* chain, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) {
+        if (wf_corridor_poly(c, i).bits != chain[i].bits) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void wf_corridor_init(wf_corridor* c, uint32_t* ids, uint32_t capacity, const wf_ref_codec* codec) {
+    memset(c, 0, sizeof *c);
+    c->ids = ids;
+    c->capacity = capacity;
+    c->codec = codec;
+}
+
+uint32_t wf_corridor_copy(const wf_corridor* c, wf_poly_ref* out, uint32_t max) {
+    uint32_t n = c->count < max ? c->count : max;
+    uint32_t h = n < WF_CORRIDOR_HEAD ? n : WF_CORRIDOR_HEAD;
+    memcpy(out, c->polys, h * sizeof *out);
+    for (uint32_t i = h; i < n; ++i) {
+        out[i] = wf_ref_codec_decode(c->codec, c->ids[i]);
+    }
+    return n;
+}
+
+void wf_corridor_sync(wf_corridor* c, uint32_t count) {
+    c->count = count;
+    sync_head(c);
+}
+
 /// The corridor polygon furthest along (largest index) that chain holds:
 /// its corridor index in *out_i, its chain index in *out_j. False if none.
 static bool furthest_shared(const wf_corridor* c, const wf_poly_ref* chain, uint32_t n,
                             uint32_t* out_i, uint32_t* out_j) {
     for (uint32_t i = c->count; i-- > 0;) {
-        uint32_t j = index_of(chain, 0, n, c->polys[i]);
+        uint32_t j = index_of(chain, 0, n, wf_corridor_poly(c, i));
         if (j != UINT32_MAX) {
             *out_i = i;
             *out_j = j;
@@ -39,7 +89,7 @@ static bool furthest_shared(const wf_corridor* c, const wf_poly_ref* chain, uint
 static bool first_shared(const wf_corridor* c, const wf_poly_ref* chain, uint32_t n,
                          uint32_t* out_i, uint32_t* out_j) {
     for (uint32_t i = 0; i < c->count; ++i) {
-        uint32_t j = index_of(chain, 0, n, c->polys[i]);
+        uint32_t j = index_of(chain, 0, n, wf_corridor_poly(c, i));
         if (j != UINT32_MAX) {
             *out_i = i;
             *out_j = j;
@@ -62,9 +112,12 @@ static bool splice_head(wf_corridor* c, const wf_poly_ref* head, uint32_t n, uin
         tail = c->capacity - n;
         fits = false;
     }
-    memmove(c->polys + n, c->polys + rest, tail * sizeof *c->polys);
-    memcpy(c->polys, head, n * sizeof *head);
+    memmove(c->ids + n, c->ids + rest, tail * sizeof *c->ids);
+    for (uint32_t k = 0; k < n; ++k) {
+        put(c, k, head[k]);
+    }
     c->count = n + tail;
+    sync_head(c);
     return fits;
 }
 
@@ -76,8 +129,13 @@ static bool splice_tail(wf_corridor* c, uint32_t keep, const wf_poly_ref* tail, 
         n = c->capacity - keep;
         fits = false;
     }
-    memcpy(c->polys + keep, tail, n * sizeof *tail);
+    for (uint32_t k = 0; k < n; ++k) {
+        put(c, keep + k, tail[k]);
+    }
     c->count = keep + n;
+    if (keep < WF_CORRIDOR_HEAD) {
+        sync_head(c);
+    }
     return fits;
 }
 
@@ -86,8 +144,7 @@ static bool splice_tail(wf_corridor* c, uint32_t keep, const wf_poly_ref* tail, 
 /// reachable point; the crowd replans from there).
 static void clamp_target(wf_corridor* c, wf_query* query) {
     wf_vec3 p;
-    if (wf_query_closest_point_on_poly(query, c->polys[c->count - 1], c->target, &p, NULL) ==
-        WF_OK) {
+    if (wf_query_closest_point_on_poly(query, wf_corridor_last(c), c->target, &p, NULL) == WF_OK) {
         c->target = p;
     }
 }
@@ -104,10 +161,23 @@ static bool on_poly(wf_query* query, wf_poly_ref ref, wf_vec3 p, wf_vec3* out_sn
     return true;
 }
 
-/// Drops polys[0..k).
+/// Drops polys[0..k). The head's refs that stay move up; only the ids
+/// that enter it are decoded (an agent drops polygons every few steps).
 static void drop_front(wf_corridor* c, uint32_t k) {
-    memmove(c->polys, c->polys + k, (c->count - k) * sizeof *c->polys);
+    if (k == 0) {
+        return;
+    }
+    memmove(c->ids, c->ids + k, (c->count - k) * sizeof *c->ids);
     c->count -= k;
+    uint32_t n = c->count < WF_CORRIDOR_HEAD ? c->count : WF_CORRIDOR_HEAD;
+    uint32_t kept = k < WF_CORRIDOR_HEAD ? WF_CORRIDOR_HEAD - k : 0;
+    kept = kept < n ? kept : n;
+    if (kept > 0) {
+        memmove(c->polys, c->polys + k, kept * sizeof *c->polys);
+    }
+    for (uint32_t i = kept; i < n; ++i) {
+        c->polys[i] = wf_ref_codec_decode(c->codec, c->ids[i]);
+    }
 }
 
 /// p with the surface height of ref under it; the old height when ref has
@@ -145,8 +215,9 @@ static bool surface_move(wf_query* query, const wf_query_filter* filter, wf_poly
 }
 
 void wf_corridor_reset(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
-    c->polys[0] = ref;
+    put(c, 0, ref);
     c->count = 1;
+    sync_head(c);
     c->pos = pos;
     c->target = pos;
 }
@@ -157,8 +228,11 @@ bool wf_corridor_set_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* pat
     }
     bool fits = count <= c->capacity;
     uint32_t n = fits ? count : c->capacity;
-    memmove(c->polys, path, n * sizeof *path); // path may be c->polys itself
+    for (uint32_t k = 0; k < n; ++k) {
+        put(c, k, path[k]);
+    }
     c->count = n;
+    sync_head(c);
     c->target = target;
     return fits;
 }
@@ -180,8 +254,8 @@ bool wf_corridor_merge_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* p
     return true;
 }
 
-uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_straight_point* out,
-                                  uint32_t max) {
+uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_poly_ref* scratch,
+                                  wf_straight_point* out, uint32_t max) {
     if (c->count == 0 || max == 0) {
         return 0;
     }
@@ -192,7 +266,8 @@ uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_stra
     uint32_t n = 0;
     // WF_PARTIAL: more points than asked for, or a corridor broken (the
     // path ends where it breaks); both leave usable leading corners.
-    wf_status s = wf_query_find_straight_path(query, c->pos, c->target, c->polys, c->count, pts,
+    uint32_t count = wf_corridor_copy(c, scratch, c->count);
+    wf_status s = wf_query_find_straight_path(query, c->pos, c->target, scratch, count, pts,
                                               max + WF_CROWD_CORRIDOR_EXTRA_POINTS, 0, &n);
     if (!wf_succeeded(s)) {
         return 0;
@@ -237,7 +312,7 @@ void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range, 
     if (!furthest_shared(c, visited, n, &i, &j) || i == 0) {
         return; // the ray never got past the start along the corridor
     }
-    if (j == i && memcmp(visited, c->polys, (j + 1) * sizeof *visited) == 0) {
+    if (j == i && starts_with(c, visited, j + 1)) {
         return; // the corridor already runs straight there
     }
     if ((j + 1) + (c->count - i - 1) > c->capacity) {
@@ -247,12 +322,12 @@ void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range, 
 }
 
 bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query, const wf_query_filter* filter,
-                                   uint32_t max_iterations) {
+                                   uint32_t max_iterations, wf_poly_ref* scratch) {
     if (c->count < 3 || max_iterations == 0) {
         return false;
     }
     wf_status s =
-        wf_query_begin_path(query, c->polys[0], c->polys[c->count - 1], c->pos, c->target, filter);
+        wf_query_begin_path(query, c->polys[0], wf_corridor_last(c), c->pos, c->target, filter);
     if (s != WF_OK) {
         return false;
     }
@@ -261,8 +336,8 @@ bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query, const wf_que
     wf_status searched = wf_query_update_path(query, max_iterations, NULL);
     wf_poly_ref res[WF_CROWD_CORRIDOR_MAX_LOCAL];
     wf_path_result pr;
-    s = wf_query_finish_partial_path(query, c->polys, c->count, res, WF_CROWD_CORRIDOR_MAX_LOCAL,
-                                     &pr);
+    uint32_t count = wf_corridor_copy(c, scratch, c->count);
+    s = wf_query_finish_partial_path(query, scratch, count, res, WF_CROWD_CORRIDOR_MAX_LOCAL, &pr);
     if (!wf_succeeded(searched) || !wf_succeeded(s) || pr.count == 0 ||
         res[0].bits != c->polys[0].bits) {
         return false;
@@ -274,7 +349,7 @@ bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query, const wf_que
     if (!furthest_shared(c, res, pr.count, &i, &j) || i == 0) {
         return false;
     }
-    if (j == i && memcmp(res, c->polys, (j + 1) * sizeof *res) == 0) {
+    if (j == i && starts_with(c, res, j + 1)) {
         return false; // the corridor is already the search's best
     }
     if ((j + 1) + (c->count - i - 1) > c->capacity) {
@@ -312,7 +387,7 @@ bool wf_corridor_move_position(wf_corridor* c, wf_vec3 npos, wf_query* query,
     uint32_t first = j + 1 == n ? i + 1 : i; // off the corridor: i too
     for (uint32_t k = last + 1; k-- > first;) {
         wf_vec3 snapped;
-        if (on_poly(query, c->polys[k], result, &snapped)) {
+        if (on_poly(query, wf_corridor_poly(c, k), result, &snapped)) {
             drop_front(c, k);
             c->pos = on_surface(query, c->polys[0], snapped);
             return true;
@@ -344,7 +419,7 @@ bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
     wf_poly_ref visited[WF_CROWD_CORRIDOR_MAX_VISITED];
     uint32_t n = 0;
     wf_vec3 result;
-    if (!surface_move(query, filter, c->polys[c->count - 1], c->target, ntarget, &result, visited,
+    if (!surface_move(query, filter, wf_corridor_last(c), c->target, ntarget, &result, visited,
                       &n)) {
         return false;
     }
@@ -356,7 +431,7 @@ bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
     if (n > 1 && first_shared(c, visited, n, &i, &j)) {
         cut = !splice_tail(c, i + 1, visited + j + 1, n - j - 1);
     }
-    c->target = on_surface(query, c->polys[c->count - 1], result);
+    c->target = on_surface(query, wf_corridor_last(c), result);
     if (cut) {
         clamp_target(c, query);
     }
@@ -367,7 +442,7 @@ uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead, 
                                  const wf_query_filter* filter) {
     uint32_t n = c->count < max_look_ahead ? c->count : max_look_ahead;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!wf_poly_passes(mesh, c->polys[i], filter)) {
+        if (!wf_poly_passes(mesh, wf_corridor_poly(c, i), filter)) {
             return i;
         }
     }
@@ -388,8 +463,9 @@ void wf_corridor_trim(wf_corridor* c, uint32_t keep, wf_query* query) {
 void wf_corridor_fix_start(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
     c->pos = pos;
     if (c->count == 0) {
-        c->polys[0] = ref;
+        put(c, 0, ref);
         c->count = 1;
+        sync_head(c);
         c->target = pos;
         return;
     }
@@ -399,10 +475,11 @@ void wf_corridor_fix_start(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
     // Pushed forward along the corridor: drop what it passed. The whole
     // corridor is searched (it is rare): prepending a polygon that also
     // lies further on would make the corridor loop.
-    uint32_t k = index_of(c->polys, 1, c->count, ref);
-    if (k != UINT32_MAX) {
-        drop_front(c, k);
-        return;
+    for (uint32_t k = 1; k < c->count; ++k) {
+        if (wf_corridor_poly(c, k).bits == ref.bits) {
+            drop_front(c, k);
+            return;
+        }
     }
     // Pushed off it: ref leads into the old start. A full corridor loses
     // its last polygon (the target is then past the end; find_corners
@@ -410,9 +487,10 @@ void wf_corridor_fix_start(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos) {
     if (c->count == c->capacity) {
         c->count--;
     }
-    memmove(c->polys + 1, c->polys, c->count * sizeof *c->polys);
-    c->polys[0] = ref;
+    memmove(c->ids + 1, c->ids, c->count * sizeof *c->ids);
+    put(c, 0, ref);
     c->count++;
+    sync_head(c);
 }
 
 bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_mesh* mesh,
@@ -436,8 +514,7 @@ bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_me
     if (out_end != NULL) {
         *out_end = end;
     }
-    memmove(c->polys, c->polys + 2, (c->count - 2) * sizeof *c->polys);
-    c->count -= 2;
+    drop_front(c, 2);
     c->pos = end;
     return true;
 }

@@ -4,7 +4,8 @@
 // agent moves inside it, the corridor follows (polygons passed drop off
 // the front), and it is repaired locally instead of searched again.
 //
-// Nothing here allocates; scratch is on the stack (at most 32 refs).
+// Nothing here allocates; scratch is on the stack (at most 32 refs) or
+// the caller's (a whole corridor's refs).
 // Functions taking a query use its search state: they end any sliced path
 // search running on that query (run path requests on another query).
 // polys[0] must be a ground polygon, never an off-mesh link (the crowd
@@ -15,16 +16,47 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "crowd/ref_codec.h"
 #include "wayfarer/crowd.h"
 
-/// A view of one agent's corridor storage (the crowd owns the arrays).
+/// Polygons at the corridor's start also kept as full refs: polys[0] is
+/// read by every step, and the single-file passage scan (bottleneck.c)
+/// reads the first WF_CROWD_PINCH_SCAN + 1.
+#define WF_CORRIDOR_HEAD 9u
+
+/// One agent's corridor: the crowd owns the id array (32-bit refs, see
+/// crowd/ref_codec.h: half of what 64-bit refs take at 256 polygons an
+/// agent); every change goes through the functions below, which keep the
+/// head's full refs in step. Read polygons past the head with
+/// wf_corridor_poly.
 typedef struct wf_corridor {
-    wf_poly_ref* polys; ///< polys[0] holds pos, polys[count - 1] holds target
-    uint32_t count;     ///< >= 1 once reset
+    uint32_t* ids; ///< ids[0] holds pos, ids[count - 1] holds target
+    const wf_ref_codec* codec;
+    uint32_t count; ///< >= 1 once reset
     uint32_t capacity;
     wf_vec3 pos;
     wf_vec3 target;
+    wf_poly_ref polys[WF_CORRIDOR_HEAD]; ///< the first min(count, HEAD) polygons
 } wf_corridor;
+
+/// An empty corridor over ids[0..capacity) (capacity >= 2).
+void wf_corridor_init(wf_corridor* c, uint32_t* ids, uint32_t capacity, const wf_ref_codec* codec);
+
+/// Polygon i (< count).
+static inline wf_poly_ref wf_corridor_poly(const wf_corridor* c, uint32_t i) {
+    return i < WF_CORRIDOR_HEAD ? c->polys[i] : wf_ref_codec_decode(c->codec, c->ids[i]);
+}
+
+/// The last polygon (count >= 1).
+static inline wf_poly_ref wf_corridor_last(const wf_corridor* c) {
+    return wf_corridor_poly(c, c->count - 1u);
+}
+
+/// Copies the first min(count, max) polygons to out; returns how many.
+uint32_t wf_corridor_copy(const wf_corridor* c, wf_poly_ref* out, uint32_t max);
+
+/// Takes count ids written into ids directly (a load) and decodes the head.
+void wf_corridor_sync(wf_corridor* c, uint32_t count);
 
 /// One polygon: pos and target in ref.
 void wf_corridor_reset(wf_corridor* c, wf_poly_ref ref, wf_vec3 pos);
@@ -44,7 +76,7 @@ bool wf_corridor_set_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* pat
 /// result repeats no polygon. target becomes the target. Returns false
 /// (corridor unchanged) when they share no polygon. A result longer than
 /// the capacity is cut (count == capacity, the target kept as given: the
-/// caller sees polys[count - 1] != path's last and clamps it).
+/// caller sees wf_corridor_last != path's last and clamps it).
 bool wf_corridor_merge_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* path,
                             uint32_t count);
 
@@ -53,8 +85,10 @@ bool wf_corridor_merge_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* p
 /// to pos unless they start an off-mesh link, and ending at the first
 /// off-mesh link start (WF_STRAIGHT_OFFMESH). Returns the count: 0 when
 /// pos is at the target, or when the corridor holds a stale polygon.
-uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_straight_point* out,
-                                  uint32_t max);
+/// scratch: room for capacity refs (the whole corridor is handed to the
+/// string pull).
+uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_poly_ref* scratch,
+                                  wf_straight_point* out, uint32_t max);
 
 /// Shortcut: when the surface is straight walkable from pos towards
 /// `next` (a point further along, e.g. a corner two ahead; clamped to
@@ -70,9 +104,9 @@ void wf_corridor_optimize_visibility(wf_corridor* c, wf_vec3 next, float range, 
 /// towards target. Its path to the furthest corridor polygon it reached
 /// replaces the corridor up to that polygon, when that path differs from
 /// the corridor's (A* found a better way there). Returns true when the
-/// corridor changed. Needs count >= 3.
+/// corridor changed. Needs count >= 3. scratch: room for capacity refs.
 bool wf_corridor_optimize_topology(wf_corridor* c, wf_query* query, const wf_query_filter* filter,
-                                   uint32_t max_iterations);
+                                   uint32_t max_iterations, wf_poly_ref* scratch);
 
 /// Moves pos towards npos along the surface (sliding along walls). The
 /// furthest corridor polygon walked over stays; everything before it is

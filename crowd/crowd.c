@@ -107,6 +107,8 @@ wf_crowd_desc wf_crowd_desc_defaults(const wf_crowd_desc* desc) {
 static wf_status check_desc(const wf_crowd_desc* d) {
     const wf_logger* log = &d->logger;
     WF_CHECK_DESC(log, "crowd", d->mesh != NULL, "mesh is required");
+    WF_CHECK_DESC(log, "crowd", wf_mesh_slot_count(d->mesh) <= WF_REF_CODEC_MAX_TILES,
+                  "mesh has more than 2^20 tile slots (corridors store 32-bit refs)");
     WF_CHECK_DESC(log, "crowd", d->max_agents > 0 && d->max_agents <= WF_CROWD_MAX_AGENTS,
                   "max_agents must be 1..WF_CROWD_MAX_AGENTS");
     WF_CHECK_DESC(log, "crowd", finite_positive(d->max_agent_radius),
@@ -216,9 +218,12 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     if (s != WF_OK) {
         goto fail;
     }
+    wf_ref_codec_init(&c->codec, c->mesh);
+    // Unused ids read back as null refs.
+    memset(c->corridor_ids, 0xff, sizeof(uint32_t) * c->max_agents * c->max_corridor);
     for (uint32_t i = 0; i < c->max_agents; ++i) {
-        c->corridor[i].polys = c->corridor_polys + (size_t)i * c->max_corridor;
-        c->corridor[i].capacity = c->max_corridor;
+        wf_corridor_init(&c->corridor[i], c->corridor_ids + (size_t)i * c->max_corridor,
+                         c->max_corridor, &c->codec);
     }
     c->worker_count = wf_jobs_worker_count(&c->jobs);
     c->worker_queries = WF_ALLOC_ARRAY(&allocator, wf_query*, c->worker_count);
@@ -581,7 +586,6 @@ wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* 
     out->desired_velocity = c->desired_vel[i];
     out->target = c->target_pos[i];
     out->poly = c->corridor[i].polys[0];
-    out->corridor = c->corridor[i].polys;
     out->corridor_count = c->corridor[i].count;
     out->corridor_partial = c->corridor_partial[i] != 0;
     out->corner_count = c->corner_count[i];
@@ -592,6 +596,22 @@ wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* 
         (c->agent_flags[i] & AGENT_QUEUED) ? (float)(c->time - c->request_time[i]) : 0.0f;
     out->stuck_time = c->stuck_timer[i];
     return WF_OK;
+}
+
+wf_status wf_crowd_get_corridor(const wf_crowd* c, wf_agent_id id, wf_poly_ref* out, uint32_t max,
+                                uint32_t* out_count) {
+    WF_CHECK_ARG(c != NULL && out_count != NULL && (out != NULL || max == 0));
+    uint32_t i;
+    wf_status s = find_agent(c, id, &i);
+    if (s != WF_OK) {
+        return s;
+    }
+    const wf_corridor* cor = &c->corridor[i];
+    if (max > 0) {
+        (void)wf_corridor_copy(cor, out, max);
+    }
+    *out_count = cor->count;
+    return cor->count > max ? WF_ERR_CAPACITY : WF_OK;
 }
 
 /* ---------------------------------------------------------------------------
@@ -662,7 +682,7 @@ wf_status wf_crowd_retarget(wf_crowd* c, wf_agent_id id, wf_vec3 target) {
     }
     wf_corridor* cor = &c->corridor[i];
     if (ts != WF_TARGET_REQUESTED && !c->corridor_partial[i] &&
-        ref.bits == cor->polys[cor->count - 1].bits) {
+        ref.bits == wf_corridor_last(cor).bits) {
         // Same last polygon: the corridor stays, only its end point moves.
         cor->target = p;
         c->target_pos[i] = p;

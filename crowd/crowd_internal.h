@@ -118,13 +118,16 @@ struct wf_crowd {
     // Per worker: a query for local work (quick searches, surface moves).
     uint32_t worker_count;
     wf_query** worker_queries;
-    wf_poly_ref* worker_paths;   ///< max_corridor refs per worker
+    wf_poly_ref* worker_paths;   ///< max_corridor refs per worker (also corridor scratch)
     uint32_t* worker_iterations; ///< A* expansions per worker (profile)
     double* worker_phase_us;     ///< WF_CROWD_PHASE_COUNT per worker (profile)
 
     wf_path_queue queue;
     wf_proximity_grid grid;
     bool tiles_changed; ///< check whole corridors in the next update
+    // Corridors hold 32-bit ids (crowd/ref_codec.h): the split for the
+    // mesh's tile slots; generations are read from the mesh.
+    wf_ref_codec codec;
 
     uint32_t event_count; ///< the last update's, at the front of agent_events
     // Crowding (crowding.c): a table polygon ref -> cost factor (the

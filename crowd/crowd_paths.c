@@ -138,8 +138,8 @@ static void apply_path(wf_crowd* c, uint32_t i, wf_query* q, const wf_poly_ref* 
         c->agent_flags[i] |= AGENT_NEEDS_QUICK;
         return;
     }
-    cut = (r->flags & WF_PATH_BUFFER_FULL) != 0 ||
-          cor->polys[cor->count - 1].bits != path[count - 1].bits;
+    cut =
+        (r->flags & WF_PATH_BUFFER_FULL) != 0 || wf_corridor_last(cor).bits != path[count - 1].bits;
     // The quick slice and the queued search each cover part of the way.
     c->result[i].cost += r->cost;
     if (!final) {
@@ -184,8 +184,8 @@ void wf_crowd_quick_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
         uint32_t i = ctx->list[k];
         wf_corridor* cor = &c->corridor[i];
         c->agent_flags[i] &= ~(uint32_t)AGENT_NEEDS_QUICK;
-        wf_status s = wf_query_begin_path(q, cor->polys[cor->count - 1], c->target_ref[i],
-                                          cor->target, c->target_pos[i], wf_crowd_filter(c, i));
+        wf_status s = wf_query_begin_path(q, wf_corridor_last(cor), c->target_ref[i], cor->target,
+                                          c->target_pos[i], wf_crowd_filter(c, i));
         if (s != WF_OK) {
             c->agent_flags[i] |= AGENT_NEEDS_REPLAN; // its start is gone: cut again
             continue;
@@ -254,8 +254,8 @@ static void fill_searches(wf_crowd* c) {
             }
             wf_corridor* cor = &c->corridor[i];
             wf_status st =
-                wf_query_begin_path(s->query, cor->polys[cor->count - 1], c->target_ref[i],
-                                    cor->target, c->target_pos[i], wf_crowd_filter(c, i));
+                wf_query_begin_path(s->query, wf_corridor_last(cor), c->target_ref[i], cor->target,
+                                    c->target_pos[i], wf_crowd_filter(c, i));
             if (st != WF_OK) {
                 // Start or target gone: validation cuts the corridor again.
                 c->agent_flags[i] &= ~(uint32_t)AGENT_QUEUED;
@@ -266,7 +266,7 @@ static void fill_searches(wf_crowd* c) {
             s->agent_id = wf_id_pool_id_at(&c->ids, i);
             s->status = WF_IN_PROGRESS;
             // What a restore replays (wf_crowd_replay_searches).
-            s->begin_start = cor->polys[cor->count - 1];
+            s->begin_start = wf_corridor_last(cor);
             s->begin_end = c->target_ref[i];
             s->begin_start_pos = cor->target;
             s->begin_end_pos = c->target_pos[i];
@@ -445,7 +445,8 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
         uint32_t i = ctx->list[k];
         c->topology_timer[i] = 0.0f;
         (void)wf_corridor_optimize_topology(&c->corridor[i], c->worker_queries[worker],
-                                            wf_crowd_filter(c, i), WF_CROWD_TOPOLOGY_ITERATIONS);
+                                            wf_crowd_filter(c, i), WF_CROWD_TOPOLOGY_ITERATIONS,
+                                            c->worker_paths + (size_t)worker * c->max_corridor);
     }
 }
 

@@ -203,10 +203,16 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
     // A live agent's corridor and target are polygons (stale ones are the
     // update's to repair); a null ref is no polygon of any mesh and would
     // reach the path searches as misuse.
+    // Corridors keep 32-bit ids for the mesh as it is (crowd/ref_codec.h).
+    wf_ref_codec codec;
+    wf_ref_codec_init(&codec, c->mesh);
+    if (codec.max_tiles > WF_REF_CODEC_MAX_TILES) {
+        return false;
+    }
     for (uint32_t k = 0; k < count; ++k) {
         wf_poly_ref ref;
-        GET(ref, v->array[AR_corridor_polys], (size_t)i * c->max_corridor + k);
-        if (ref.bits == 0) {
+        GET(ref, v->array[AR_corridor_ids], (size_t)i * c->max_corridor + k);
+        if (ref.bits == 0 || wf_ref_codec_encode(&codec, ref) == WF_REF_CODEC_NULL) {
             return false;
         }
     }
@@ -240,6 +246,7 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
 #define CHECK_SAVED_NONE(name, type)
 #define CHECK_SAVED_CUSTOM(name, type)
 #define CHECK_VIEW_NONE(name, type)
+#define CHECK_REFS_CUSTOM(name, type)
 #define CHECK_CODE_NONE(name, type)
 #define CHECK_SCRATCH_NONE(name, type)
     WF_CROWD_AGENT_FIELDS(CHECK_FIELD)
@@ -442,20 +449,38 @@ static void commit(wf_crowd* c, const blob_view* v) {
 
     span a[AR_COUNT];
     saved_arrays(c, a);
+    // Ids for the mesh as it is now (a world restore swaps in a mesh that
+    // may have other tile slots).
+    wf_ref_codec_init(&c->codec, c->mesh);
     for (uint32_t k = 0; k < AR_COUNT; ++k) {
-        memcpy(a[k].data, v->array[k], a[k].size);
+        if (a[k].as_refs) {
+            uint32_t* ids = a[k].data;
+            for (size_t e = 0; e < a[k].size / sizeof(wf_poly_ref); ++e) {
+                wf_poly_ref r;
+                memcpy(&r, v->array[k] + e * sizeof r, sizeof r);
+                ids[e] = wf_ref_codec_encode(&c->codec, r);
+            }
+        } else {
+            memcpy(a[k].data, v->array[k], a[k].size);
+        }
     }
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         wf_corridor* cor = &c->corridor[i];
-        get_corridor(v, i, &cor->count, &cor->pos, &cor->target);
-        cor->polys = c->corridor_polys + (size_t)i * c->max_corridor;
-        cor->capacity = c->max_corridor;
+        wf_vec3 pos, target;
+        uint32_t count;
+        get_corridor(v, i, &count, &pos, &target);
+        wf_corridor_init(cor, c->corridor_ids + (size_t)i * c->max_corridor, c->max_corridor,
+                         &c->codec);
+        cor->pos = pos;
+        cor->target = target;
+        wf_corridor_sync(cor, count);
     }
     // Code and user pointers are the caller's to set again.
 #define CLEAR_CODE(name, type, count, keep, check) CLEAR_CODE_##keep(name, type, count)
 #define CLEAR_CODE_CODE(name, type, count) memset(c->name, 0, (size_t)(count) * sizeof(type));
 #define CLEAR_CODE_SAVED(name, type, count)
 #define CLEAR_CODE_VIEW(name, type, count)
+#define CLEAR_CODE_REFS(name, type, count)
 #define CLEAR_CODE_SCRATCH(name, type, count)
     size_t n = c->max_agents;
     WF_CROWD_AGENT_FIELDS(CLEAR_CODE)

@@ -142,8 +142,16 @@ wf_status wf_crowd_save(const wf_crowd* c, void* out, size_t size) {
     span a[AR_COUNT];
     saved_arrays(c, a);
     for (uint32_t k = 0; k < AR_COUNT; ++k) {
-        memcpy(p, a[k].data, a[k].size);
-        clear_padding(k, p, a[k].size);
+        if (a[k].as_refs) {
+            const uint32_t* ids = a[k].data;
+            for (size_t e = 0; e < a[k].size / sizeof(wf_poly_ref); ++e) {
+                wf_poly_ref r = wf_ref_codec_decode(&c->codec, ids[e]);
+                memcpy(p + e * sizeof r, &r, sizeof r);
+            }
+        } else {
+            memcpy(p, a[k].data, a[k].size);
+            clear_padding(k, p, a[k].size);
+        }
         p += a[k].size;
     }
     for (uint32_t i = 0; i < c->max_agents; ++i, p += CORRIDOR_RECORD) {

@@ -386,16 +386,19 @@ WFJS_EXPORT int32_t wfjs_agent_get(wfjs_world* w, uint64_t id, float* out, uint6
 /// The agent's corridor polygons, up to max; *out_count the full count.
 WFJS_EXPORT int32_t wfjs_agent_corridor(wfjs_world* w, uint64_t id, uint64_t* out, uint32_t max,
                                         uint32_t* out_count) {
-    wf_agent_state st;
-    wf_status s = wf_crowd_get_agent(wf_world_crowd(w->world), (wf_agent_id){id}, &st);
-    if (s != WF_OK) {
+    // The crowd copies corridors out (it keeps them in 32 bits); the
+    // first 4,096 polygons come back at most.
+    static wf_poly_ref refs[4096];
+    uint32_t m = max < 4096u ? max : 4096u;
+    wf_status s =
+        wf_crowd_get_corridor(wf_world_crowd(w->world), (wf_agent_id){id}, refs, m, out_count);
+    if (s != WF_OK && s != WF_ERR_CAPACITY) {
         return s;
     }
-    for (uint32_t i = 0; i < st.corridor_count && i < max; ++i) {
-        out[i] = st.corridor[i].bits;
+    for (uint32_t i = 0; i < *out_count && i < m; ++i) {
+        out[i] = refs[i].bits;
     }
-    *out_count = st.corridor_count;
-    return st.corridor_count > max ? WF_ERR_CAPACITY : WF_OK;
+    return *out_count > max ? WF_ERR_CAPACITY : WF_OK;
 }
 
 /// Every live agent for drawing: ids (up to max) and per agent 8 floats:

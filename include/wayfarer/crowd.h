@@ -262,11 +262,10 @@ typedef struct wf_agent_state {
     wf_vec3 position;
     wf_vec3 velocity;
     wf_vec3 desired_velocity;
-    wf_vec3 target;              ///< the target on the navmesh
-    wf_poly_ref poly;            ///< polygon the agent stands on
-    const wf_poly_ref* corridor; ///< polygons from the agent's to the target's
-    uint32_t corridor_count;
-    bool corridor_partial; ///< the corridor ends short of the target
+    wf_vec3 target;          ///< the target on the navmesh
+    wf_poly_ref poly;        ///< polygon the agent stands on
+    uint32_t corridor_count; ///< its polygons: wf_crowd_get_corridor
+    bool corridor_partial;   ///< the corridor ends short of the target
     wf_straight_point corners[WF_CROWD_MAX_CORNERS];
     uint32_t corner_count;
     uint32_t neighbour_count;
@@ -276,6 +275,15 @@ typedef struct wf_agent_state {
 
 WF_NODISCARD WF_API wf_status wf_crowd_get_agent(const wf_crowd* crowd, wf_agent_id id,
                                                  wf_agent_state* out);
+
+/// Copies an agent's corridor, the polygons from the one it stands on to
+/// the target's, into out[0..max) (the crowd keeps them in 32 bits, so
+/// there is no array of refs to point at). *out_count: the corridor's
+/// length (wf_agent_state.corridor_count). WF_ERR_CAPACITY when max is
+/// smaller (the first max are written); out may be NULL when max is 0.
+WF_NODISCARD WF_API wf_status wf_crowd_get_corridor(const wf_crowd* crowd, wf_agent_id id,
+                                                    wf_poly_ref* out, uint32_t max,
+                                                    uint32_t* out_count);
 
 /* ---------------------------------------------------------------------------
  * Movement requests

@@ -148,6 +148,20 @@ static void test_crowd_misuse(void** state) {
     EXPECT(wf_crowd_teleport_agent(NULL, a, tgt), WF_ERR_INVALID_ARG);
     EXPECT(wf_crowd_get_agent(NULL, a, &st), WF_ERR_INVALID_ARG);
     EXPECT(wf_crowd_get_agent(c, a, NULL), WF_ERR_INVALID_ARG);
+    wf_poly_ref corridor[4];
+    uint32_t corridor_count = 77;
+    EXPECT(wf_crowd_get_corridor(NULL, a, corridor, 4, &corridor_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_corridor(c, a, corridor, 4, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_corridor(c, a, NULL, 4, &corridor_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_corridor(c, none, corridor, 4, &corridor_count), WF_ERR_INVALID_ARG);
+    EXPECT(wf_crowd_get_corridor(c, wrong_kind, corridor, 4, &corridor_count), WF_ERR_WRONG_KIND);
+    assert_int_equal(corridor_count, 77); // refused: nothing written
+    // No room: the count alone (a standing agent's corridor is its polygon).
+    EXPECT(wf_crowd_get_corridor(c, a, NULL, 0, &corridor_count), WF_ERR_CAPACITY);
+    assert_int_equal(corridor_count, 1);
+    EXPECT(wf_crowd_get_corridor(c, a, corridor, 4, &corridor_count), WF_OK);
+    EXPECT(wf_crowd_get_agent(c, a, &st), WF_OK);
+    assert_true(corridor_count == st.corridor_count && corridor[0].bits == st.poly.bits);
     EXPECT(wf_crowd_request_move(NULL, a, tgt, &cbs, NULL), WF_ERR_INVALID_ARG);
     EXPECT(wf_crowd_retarget(NULL, a, tgt), WF_ERR_INVALID_ARG);
     EXPECT(wf_crowd_request_velocity(NULL, a, tgt), WF_ERR_INVALID_ARG);
@@ -172,6 +186,7 @@ static void test_crowd_misuse(void** state) {
         EXPECT(wf_crowd_set_agent_params(c, s, &bp[0]), WF_ERR_STALE_REF);
         EXPECT(wf_crowd_teleport_agent(c, s, tgt), WF_ERR_STALE_REF);
         EXPECT(wf_crowd_get_agent(c, s, &st), WF_ERR_STALE_REF);
+        EXPECT(wf_crowd_get_corridor(c, s, corridor, 4, &corridor_count), WF_ERR_STALE_REF);
         EXPECT(wf_crowd_request_move(c, s, tgt, &cbs, NULL), WF_ERR_STALE_REF);
         EXPECT(wf_crowd_retarget(c, s, tgt), WF_ERR_STALE_REF);
         EXPECT(wf_crowd_request_velocity(c, s, tgt), WF_ERR_STALE_REF);

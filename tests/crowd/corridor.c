@@ -16,6 +16,7 @@
 
 #include "counting_allocator.h"
 #include "crowd/corridor.h"
+#include "crowd/ref_codec.h"
 #include "test_grid_fixture.h"
 #include "test_meshes.h"
 #include "wayfarer/query.h"
@@ -24,16 +25,31 @@
 #define EPS 1e-4f
 #define MAX_POLYS 256
 
+/// The corridors' 32-bit ids (crowd/ref_codec.h) over a test's mesh, and
+/// the scratch the string pull and the topology pass read the corridor from.
+static wf_ref_codec g_codec;
+static wf_poly_ref g_scratch[MAX_POLYS];
+
+static const wf_ref_codec* codec_for(const wf_mesh* mesh) {
+    wf_ref_codec_init(&g_codec, mesh);
+    return &g_codec;
+}
+
+/// A corridor over ids[0..capacity), empty.
+static void open_store(wf_corridor* c, uint32_t* ids, uint32_t capacity, const wf_mesh* mesh) {
+    memset(ids, 0xff, capacity * sizeof *ids);
+    wf_corridor_init(c, ids, capacity, codec_for(mesh));
+}
+
 typedef struct fixture {
     grid_fixture grid;
-    wf_poly_ref storage[MAX_POLYS];
+    uint32_t storage[MAX_POLYS];
     wf_corridor c;
 } fixture;
 
 static void corridor_init(fixture* f, uint32_t capacity) {
     assert_true(capacity <= MAX_POLYS);
-    memset(f->storage, 0, sizeof f->storage);
-    f->c = (wf_corridor){.polys = f->storage, .count = 0, .capacity = capacity};
+    open_store(&f->c, f->storage, capacity, f->grid.mesh);
 }
 
 /// A grid of unit cells (see test_mesh_grid) with a query and a corridor.
@@ -63,7 +79,7 @@ static void assert_cells(const fixture* f, const uint32_t (*cells)[2], uint32_t 
         fail_msg("corridor has %u polygons, expected %u", f->c.count, n);
     }
     for (uint32_t i = 0; i < n; ++i) {
-        if (f->c.polys[i].bits != grid_cell(&f->grid, cells[i][0], cells[i][1]).bits) {
+        if (wf_corridor_poly(&f->c, i).bits != grid_cell(&f->grid, cells[i][0], cells[i][1]).bits) {
             fail_msg("polygon %u is not cell (%u, %u)", i, cells[i][0], cells[i][1]);
         }
     }
@@ -83,20 +99,21 @@ static bool on_poly(wf_query* q, wf_poly_ref ref, wf_vec3 p) {
 /// follows it to the end without stopping at a gap).
 static void assert_consistent(wf_query* q, const wf_corridor* c) {
     assert_true(c->count >= 1 && c->count <= c->capacity);
-    assert_true(on_poly(q, c->polys[0], c->pos));
-    assert_true(on_poly(q, c->polys[c->count - 1], c->target));
+    assert_true(on_poly(q, wf_corridor_poly(c, 0), c->pos));
+    assert_true(on_poly(q, wf_corridor_poly(c, c->count - 1), c->target));
     for (uint32_t i = 0; i < c->count; ++i) {
         for (uint32_t k = i + 1; k < c->count; ++k) {
-            if (c->polys[i].bits == c->polys[k].bits) {
+            if (wf_corridor_poly(c, i).bits == wf_corridor_poly(c, k).bits) {
                 fail_msg("polygon at %u repeats at %u", i, k);
             }
         }
     }
     static wf_straight_point pts[MAX_POLYS];
     uint32_t n = 0;
-    assert_int_equal(wf_query_find_straight_path(q, c->pos, c->target, c->polys, c->count, pts,
-                                                 MAX_POLYS, 0, &n),
-                     WF_OK);
+    uint32_t count = wf_corridor_copy(c, g_scratch, c->count);
+    assert_int_equal(
+        wf_query_find_straight_path(q, c->pos, c->target, g_scratch, count, pts, MAX_POLYS, 0, &n),
+        WF_OK);
     assert_true(near_2d(pts[n - 1].pos, c->target));
 }
 
@@ -112,7 +129,7 @@ static void test_reset_and_set_path(void** state) {
     corridor_init(&f, 4);
     wf_corridor_reset(&f.c, grid_cell(&f.grid, 2, 2), centre(2, 2));
     assert_int_equal(f.c.count, 1);
-    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 2, 2).bits);
+    assert_true(wf_corridor_poly(&f.c, 0).bits == grid_cell(&f.grid, 2, 2).bits);
     assert_true(wf_v3_equal(f.c.pos, centre(2, 2)) && wf_v3_equal(f.c.target, centre(2, 2)));
 
     wf_poly_ref path[7];
@@ -123,7 +140,7 @@ static void test_reset_and_set_path(void** state) {
     assert_false(wf_corridor_set_path(&f.c, centre(6, 0), path, 7));
     assert_int_equal(f.c.count, 4);
     for (uint32_t i = 0; i < 4; ++i) {
-        assert_true(f.c.polys[i].bits == path[i].bits);
+        assert_true(wf_corridor_poly(&f.c, i).bits == path[i].bits);
     }
     assert_true(wf_v3_equal(f.c.target, centre(6, 0)));
     // Exactly the capacity fits.
@@ -131,7 +148,7 @@ static void test_reset_and_set_path(void** state) {
     assert_int_equal(f.c.count, 4);
     assert_true(wf_corridor_set_path(&f.c, centre(2, 0), path, 3));
     assert_int_equal(f.c.count, 3);
-    assert_true(f.c.polys[2].bits == path[2].bits);
+    assert_true(wf_corridor_poly(&f.c, 2).bits == path[2].bits);
     assert_true(wf_v3_equal(f.c.target, centre(2, 0)));
     grid_close(&f.grid);
 }
@@ -214,7 +231,7 @@ static void test_merge_respects_capacity(void** state) {
     static const uint32_t want[4][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}};
     assert_cells(&f, want, 4);
     // The cut shows: the last polygon is not the path's.
-    assert_false(f.c.polys[3].bits == path[4].bits);
+    assert_false(wf_corridor_poly(&f.c, 3).bits == path[4].bits);
     grid_close(&f.grid);
 }
 
@@ -239,7 +256,7 @@ static void test_corners_of_an_l(void** state) {
     wf_straight_point out[WF_CROWD_MAX_CORNERS];
     // The start point is not a corner; the bend is the inner wall vertex
     // (3, 1), entering cell (3, 1); then the target.
-    uint32_t n = wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS);
+    uint32_t n = wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, WF_CROWD_MAX_CORNERS);
     assert_int_equal(n, 2);
     assert_true(near_2d(out[0].pos, wf_v3(3.0f, 0.0f, 1.0f)));
     assert_int_equal(out[0].flags, 0);
@@ -247,25 +264,27 @@ static void test_corners_of_an_l(void** state) {
     assert_true(near_2d(out[1].pos, centre(3, 3)));
     assert_int_equal(out[1].flags, WF_STRAIGHT_END);
     // max bounds the count.
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, 1), 1);
+    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, 1), 1);
     assert_true(near_2d(out[0].pos, wf_v3(3.0f, 0.0f, 1.0f)));
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, 0), 0);
+    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, 0), 0);
 
     // 7 mm from the bend: it counts as passed; the target is next.
     static const uint32_t rest[5][2] = {{2, 0}, {3, 0}, {3, 1}, {3, 2}, {3, 3}};
     set_cells(&f, rest, 5, wf_v3(2.995f, 0.0f, 0.995f), centre(3, 3));
-    n = wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS);
+    n = wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, WF_CROWD_MAX_CORNERS);
     assert_int_equal(n, 1);
     assert_int_equal(out[0].flags, WF_STRAIGHT_END);
     assert_true(near_2d(out[0].pos, centre(3, 3)));
     // 14 cm away it is still ahead.
     set_cells(&f, rest, 5, wf_v3(2.9f, 0.0f, 0.9f), centre(3, 3));
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS), 2);
+    assert_int_equal(
+        wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, WF_CROWD_MAX_CORNERS), 2);
     assert_true(near_2d(out[0].pos, wf_v3(3.0f, 0.0f, 1.0f)));
 
     // At the target: nothing left.
     wf_corridor_reset(&f.c, grid_cell(&f.grid, 3, 3), centre(3, 3));
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS), 0);
+    assert_int_equal(
+        wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, WF_CROWD_MAX_CORNERS), 0);
     grid_close(&f.grid);
 }
 
@@ -292,7 +311,7 @@ static void test_move_position_advances_through_tiles(void** state) {
         assert_true(near_2d(f.c.pos, npos));
         uint32_t cx = (uint32_t)floorf(f.c.pos.x);
         assert_int_equal(f.c.count, 8 - cx);
-        assert_true(f.c.polys[0].bits == grid_cell(&f.grid, cx, 0).bits);
+        assert_true(wf_corridor_poly(&f.c, 0).bits == grid_cell(&f.grid, cx, 0).bits);
         assert_true(f.c.count <= last_count);
         last_count = f.c.count;
         assert_true(wf_v3_equal(f.c.target, centre(7, 0)));
@@ -315,7 +334,7 @@ static void test_move_into_a_wall_slides(void** state) {
         wf_corridor_move_position(&f.c, wf_v3(3.5f, 0.0f, -0.5f), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, wf_v3(3.5f, 0.0f, 0.0f)));
     assert_int_equal(f.c.count, 4);
-    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 3, 0).bits);
+    assert_true(wf_corridor_poly(&f.c, 0).bits == grid_cell(&f.grid, 3, 0).bits);
     assert_consistent(f.grid.query, &f.c);
     // Straight into the blocked cell (2, 1): stops at its wall.
     set_cells(&f, l_cells + 2, 5, centre(2, 0), centre(3, 3));
@@ -339,8 +358,8 @@ static void test_move_off_the_corridor_and_back(void** state) {
     // Pushed diagonally into row 1: the walk back to the corridor leads.
     assert_true(wf_corridor_move_position(&f.c, centre(1, 1), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, centre(1, 1)));
-    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 1, 1).bits);
-    assert_true(f.c.polys[f.c.count - 1].bits == grid_cell(&f.grid, 7, 0).bits);
+    assert_true(wf_corridor_poly(&f.c, 0).bits == grid_cell(&f.grid, 1, 1).bits);
+    assert_true(wf_corridor_poly(&f.c, f.c.count - 1).bits == grid_cell(&f.grid, 7, 0).bits);
     assert_true(f.c.count <= 10); // at worst back the way it walked
     assert_consistent(f.grid.query, &f.c);
     // Back onto the corridor further on: the detour is dropped.
@@ -363,9 +382,10 @@ static void test_move_along_a_shared_edge(void** state) {
         wf_corridor_move_position(&f.c, wf_v3(1.3f, 0.0f, 1.0f), f.grid.query, &f.grid.filter));
     assert_true(near_2d(f.c.pos, wf_v3(1.3f, 0.0f, 1.0f)));
     assert_int_equal(f.c.count, 1);
-    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 1, 0).bits);
+    assert_true(wf_corridor_poly(&f.c, 0).bits == grid_cell(&f.grid, 1, 0).bits);
     wf_straight_point out[WF_CROWD_MAX_CORNERS];
-    assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, out, WF_CROWD_MAX_CORNERS), 1);
+    assert_int_equal(
+        wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, WF_CROWD_MAX_CORNERS), 1);
     assert_int_equal(out[0].flags, WF_STRAIGHT_END);
     assert_true(near_2d(out[0].pos, wf_v3(1.9f, 0.0f, 1.0f)));
     grid_close(&f.grid);
@@ -520,29 +540,29 @@ static void test_topology_finds_the_shorter_side(void** state) {
     assert_consistent(f.grid.query, &f.c);
     // One expansion reaches only (0, 2) of the corridor, by the corridor's
     // own way: nothing changes.
-    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 1));
+    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 1, g_scratch));
     assert_cells(&f, long_way, 10);
     // Enough to reach the target: the near side (z = 0) replaces the corridor.
-    assert_true(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256));
+    assert_true(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256, g_scratch));
     assert_true(f.c.count < 10);
-    assert_true(f.c.polys[0].bits == grid_cell(&f.grid, 0, 1).bits);
-    assert_true(f.c.polys[f.c.count - 1].bits == grid_cell(&f.grid, 5, 1).bits);
+    assert_true(wf_corridor_poly(&f.c, 0).bits == grid_cell(&f.grid, 0, 1).bits);
+    assert_true(wf_corridor_poly(&f.c, f.c.count - 1).bits == grid_cell(&f.grid, 5, 1).bits);
     bool near_side = false;
     for (uint32_t i = 0; i < f.c.count; ++i) {
-        near_side |= f.c.polys[i].bits == grid_cell(&f.grid, 2, 0).bits;
-        assert_false(f.c.polys[i].bits == grid_cell(&f.grid, 2, 3).bits);
+        near_side |= wf_corridor_poly(&f.c, i).bits == grid_cell(&f.grid, 2, 0).bits;
+        assert_false(wf_corridor_poly(&f.c, i).bits == grid_cell(&f.grid, 2, 3).bits);
     }
     assert_true(near_side);
     assert_true(wf_v3_equal(f.c.pos, start) && wf_v3_equal(f.c.target, goal));
     assert_consistent(f.grid.query, &f.c);
     // Already the best: no change the second time.
     uint32_t count = f.c.count;
-    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256));
+    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256, g_scratch));
     assert_int_equal(f.c.count, count);
     // Too short to optimize.
     static const uint32_t two[2][2] = {{0, 1}, {0, 2}};
     set_cells(&f, two, 2, start, centre(0, 2));
-    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256));
+    assert_false(wf_corridor_optimize_topology(&f.c, f.grid.query, &f.grid.filter, 256, g_scratch));
     grid_close(&f.grid);
 }
 
@@ -708,19 +728,22 @@ static void test_corners_stop_at_an_offmesh_link(void** state) {
     (void)state;
     islands s;
     islands_create(&s, false);
-    wf_poly_ref storage[8];
-    wf_corridor c = {.polys = storage, .capacity = 8};
+    uint32_t storage[8];
+    wf_corridor c;
+    open_store(&c, storage, 8, s.mesh);
     wf_poly_ref path[3] = {s.a, s.link, s.b};
     wf_corridor_reset(&c, s.a, wf_v3(1.5f, 0.0f, 1.5f));
     assert_true(wf_corridor_set_path(&c, wf_v3(6.5f, 1.0f, 2.5f), path, 3));
     wf_straight_point out[WF_CROWD_MAX_CORNERS];
-    assert_int_equal(wf_corridor_find_corners(&c, s.query, out, WF_CROWD_MAX_CORNERS), 1);
+    assert_int_equal(wf_corridor_find_corners(&c, s.query, g_scratch, out, WF_CROWD_MAX_CORNERS),
+                     1);
     assert_int_equal(out[0].flags, WF_STRAIGHT_OFFMESH);
     assert_true(out[0].ref.bits == s.link.bits);
     assert_true(wf_v3_equal(out[0].pos, wf_v3(2.5f, 0.0f, 2.0f)));
     // Standing on the link's start: kept although it is at pos.
     c.pos = wf_v3(2.5f, 0.0f, 2.0f);
-    assert_int_equal(wf_corridor_find_corners(&c, s.query, out, WF_CROWD_MAX_CORNERS), 1);
+    assert_int_equal(wf_corridor_find_corners(&c, s.query, g_scratch, out, WF_CROWD_MAX_CORNERS),
+                     1);
     assert_int_equal(out[0].flags, WF_STRAIGHT_START | WF_STRAIGHT_OFFMESH);
     assert_true(out[0].ref.bits == s.link.bits);
     islands_destroy(&s);
@@ -731,8 +754,9 @@ static void test_move_over_offmesh(void** state) {
     for (int bidirectional = 0; bidirectional <= 1; ++bidirectional) {
         islands s;
         islands_create(&s, bidirectional != 0);
-        wf_poly_ref storage[8];
-        wf_corridor c = {.polys = storage, .capacity = 8};
+        uint32_t storage[8];
+        wf_corridor c;
+        open_store(&c, storage, 8, s.mesh);
         wf_poly_ref path[3] = {s.a, s.link, s.b};
         wf_vec3 target = wf_v3(6.5f, 1.0f, 2.5f);
         wf_corridor_reset(&c, s.a, wf_v3(2.5f, 0.0f, 2.0f));
@@ -747,10 +771,11 @@ static void test_move_over_offmesh(void** state) {
         assert_true(wf_v3_equal(from, wf_v3(2.5f, 0.0f, 2.0f)));
         assert_true(wf_v3_equal(to, wf_v3(5.5f, 1.0f, 2.0f)));
         assert_int_equal(c.count, 1);
-        assert_true(c.polys[0].bits == s.b.bits);
+        assert_true(wf_corridor_poly(&c, 0).bits == s.b.bits);
         assert_true(wf_v3_equal(c.pos, to) && wf_v3_equal(c.target, target));
         wf_straight_point out[WF_CROWD_MAX_CORNERS];
-        assert_int_equal(wf_corridor_find_corners(&c, s.query, out, WF_CROWD_MAX_CORNERS), 1);
+        assert_int_equal(
+            wf_corridor_find_corners(&c, s.query, g_scratch, out, WF_CROWD_MAX_CORNERS), 1);
         assert_int_equal(out[0].flags, WF_STRAIGHT_END);
         // A link ending the corridor (cut) cannot be crossed.
         wf_corridor_reset(&c, s.a, wf_v3(2.5f, 0.0f, 2.0f));
@@ -765,7 +790,7 @@ static void test_move_over_offmesh(void** state) {
             assert_true(wf_corridor_move_over_offmesh(&c, s.link, s.mesh, refs, NULL, &to));
             assert_true(refs[0].bits == s.b.bits && refs[1].bits == s.a.bits);
             assert_true(wf_v3_equal(to, wf_v3(2.5f, 0.0f, 2.0f)));
-            assert_true(c.polys[0].bits == s.a.bits && c.count == 1);
+            assert_true(wf_corridor_poly(&c, 0).bits == s.a.bits && c.count == 1);
         }
         // Links pass or fail the filter by their flags (1 here).
         wf_query_filter refuse = wf_query_filter_defaults();
@@ -809,7 +834,7 @@ static char* read_all(const char* path, size_t* out_size) {
 /// Walks one agent from start to goal the way the crowd does: 0.4 m steps
 /// towards the first corner, visibility shortcuts towards the last corner,
 /// a topology pass every 8 steps. Returns the distance walked.
-static double walk(wf_query* q, const wf_query_filter* filter, wf_poly_ref* storage, wf_vec3 start,
+static double walk(wf_query* q, const wf_query_filter* filter, uint32_t* storage, wf_vec3 start,
                    wf_vec3 goal, bool* out_arrived) {
     const wf_vec3 ext = wf_v3(0.5f, 1.0f, 0.5f);
     wf_poly_ref sr, gr;
@@ -819,7 +844,8 @@ static double walk(wf_query* q, const wf_query_filter* filter, wf_poly_ref* stor
     static wf_poly_ref path[MAX_POLYS];
     wf_path_result pr;
     assert_int_equal(wf_query_find_path(q, sr, gr, sp, gp, filter, path, MAX_POLYS, &pr), WF_OK);
-    wf_corridor c = {.polys = storage, .capacity = MAX_POLYS};
+    wf_corridor c;
+    wf_corridor_init(&c, storage, MAX_POLYS, &g_codec); // codec_for(the arena's mesh)
     wf_corridor_reset(&c, sr, sp);
     assert_true(wf_corridor_set_path(&c, gp, path, pr.count));
     assert_consistent(q, &c);
@@ -827,19 +853,19 @@ static double walk(wf_query* q, const wf_query_filter* filter, wf_poly_ref* stor
     *out_arrived = false;
     for (int step = 0; step < 2000; ++step) {
         wf_straight_point corners[WF_CROWD_MAX_CORNERS];
-        uint32_t n = wf_corridor_find_corners(&c, q, corners, WF_CROWD_MAX_CORNERS);
+        uint32_t n = wf_corridor_find_corners(&c, q, g_scratch, corners, WF_CROWD_MAX_CORNERS);
         if (n == 0) {
             *out_arrived = wf_v2_distance(c.pos, gp) <= 0.011f;
             break;
         }
         if (n > 1) {
             wf_corridor_optimize_visibility(&c, corners[n - 1].pos, 12.0f, q, filter);
-            n = wf_corridor_find_corners(&c, q, corners, WF_CROWD_MAX_CORNERS);
+            n = wf_corridor_find_corners(&c, q, g_scratch, corners, WF_CROWD_MAX_CORNERS);
             assert_true(n >= 1);
         }
         if (step % 8 == 7) {
-            wf_corridor_optimize_topology(&c, q, filter, 32);
-            n = wf_corridor_find_corners(&c, q, corners, WF_CROWD_MAX_CORNERS);
+            wf_corridor_optimize_topology(&c, q, filter, 32, g_scratch);
+            n = wf_corridor_find_corners(&c, q, g_scratch, corners, WF_CROWD_MAX_CORNERS);
             assert_true(n >= 1);
         }
         wf_vec3 to = corners[0].pos;
@@ -848,7 +874,7 @@ static double walk(wf_query* q, const wf_query_filter* filter, wf_poly_ref* stor
         wf_vec3 before = c.pos;
         assert_true(wf_corridor_move_position(&c, npos, q, filter));
         walked += (double)wf_v2_distance(before, c.pos);
-        assert_true(c.polys[c.count - 1].bits == gr.bits);
+        assert_true(wf_corridor_poly(&c, c.count - 1).bits == gr.bits);
         assert_true(wf_v3_equal(c.target, gp));
         assert_consistent(q, &c);
     }
@@ -878,7 +904,8 @@ static void test_agents_walk_the_arena(void** state) {
         .mesh = mesh, .max_nodes = 4096, .allocator = counting_allocator_hooks(&counter)};
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
     wf_query_filter filter = wf_query_filter_defaults();
-    static wf_poly_ref storage[MAX_POLYS];
+    static uint32_t storage[MAX_POLYS];
+    (void)codec_for(mesh);
     uint32_t walks = 0;
     double worst = 1.0;
     for (char* line = strtok(rows_text, "\n"); line != NULL; line = strtok(NULL, "\n")) {

@@ -81,9 +81,9 @@ static void test_bytes_per_agent_at_defaults(void** state) {
     d.max_agents = 2048;
     size_t large = reported_bytes(d);
     size_t per_agent = (large - small) / 1024u;
-    // 3,146 B before the single-file passages' scratch (bottleneck.c: the
-    // pinch records, the polygons scanned and the passage table, 521 B).
-    assert_true(per_agent <= 3700u);
+    // 2,202 B before the single-file passages' scratch (bottleneck.c: the
+    // pinch records, the polygons scanned and the passage table, 563 B).
+    assert_true(per_agent <= 2800u);
     // The fixed part at defaults: two searches of 4,096 nodes, the worker
     // query, buffers.
     size_t fixed = small - per_agent * 1024u;
@@ -91,10 +91,29 @@ static void test_bytes_per_agent_at_defaults(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+/// Corridors take 4 bytes a polygon per agent (32-bit ids,
+/// crowd/ref_codec.h), half of what 64-bit refs took.
+static void test_corridor_polygon_takes_four_bytes(void** state) {
+    (void)state;
+    wf_mesh* mesh = test_mesh_grid(2, 2, 8, 1.0f, NULL, NULL, NULL);
+    assert_non_null(mesh);
+    size_t per_agent[2];
+    for (uint32_t k = 0; k < 2; ++k) {
+        wf_crowd_desc d = crowd_test_desc(mesh, 64);
+        d.max_corridor = 256u << k;
+        size_t small = reported_bytes(d);
+        d.max_agents = 128;
+        per_agent[k] = (reported_bytes(d) - small) / 64u;
+    }
+    assert_int_equal(per_agent[1] - per_agent[0], 256u * sizeof(uint32_t));
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_bytes_is_every_allocated_byte),
         cmocka_unit_test(test_bytes_per_agent_at_defaults),
+        cmocka_unit_test(test_corridor_polygon_takes_four_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -551,7 +551,7 @@ static size_t corridor_polys_at(const wf_crowd* c) {
 }
 static size_t target_ref_at(const wf_crowd* c) {
     return corridor_polys_at(c) +
-           (size_t)c->max_agents * ((size_t)c->max_corridor * sizeof *c->corridor_polys +
+           (size_t)c->max_agents * ((size_t)c->max_corridor * sizeof(wf_poly_ref) +
                                     sizeof *c->corridor_partial + sizeof *c->target_pos);
 }
 static size_t result_at(const wf_crowd* c) {
@@ -610,6 +610,9 @@ static void test_checksummed_bad_values_are_refused(void** state) {
         // path search got the null ref (a misuse assert in debug builds).
         {l.agents + target_ref_at(t.crowd), 0, 8, WF_ERR_BAD_DATA},
         {l.agents + corridor_polys_at(t.crowd), 0, 8, WF_ERR_BAD_DATA},
+        // Corridors keep 32-bit ids (crowd/ref_codec.h): a ref into a
+        // tile slot the mesh does not have has none.
+        {l.agents + corridor_polys_at(t.crowd), 0xfff00000u, 4, WF_ERR_BAD_DATA},
         // Found by fuzz/fuzz_crowd: the path result's bool loaded as 63,
         // read by the next update (undefined behaviour).
         {l.agents + result_at(t.crowd) + offsetof(wf_crowd_result, partial), 63, 1,

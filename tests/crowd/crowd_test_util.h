@@ -6,6 +6,7 @@
 #define WF_TESTS_CROWD_TEST_UTIL_H
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_meshes.h"
@@ -52,11 +53,16 @@ static inline uint64_t crowd_test_hash(const wf_crowd* crowd) {
     uint64_t h = 1469598103934665603ull;
     wf_agent_id ids[4096];
     uint32_t n = wf_crowd_get_agents(crowd, ids, 4096);
+    static wf_poly_ref corridor[4096];
     for (uint32_t k = 0; k < n; ++k) {
         wf_agent_state s = crowd_test_state(crowd, ids[k]);
+        uint32_t count = 0;
+        if (wf_crowd_get_corridor(crowd, ids[k], corridor, 4096, &count) != WF_OK) {
+            abort();
+        }
         const unsigned char* parts[4] = {
             (const unsigned char*)&s.position, (const unsigned char*)&s.velocity,
-            (const unsigned char*)&s.target_state, (const unsigned char*)s.corridor};
+            (const unsigned char*)&s.target_state, (const unsigned char*)corridor};
         size_t sizes[4] = {sizeof s.position, sizeof s.velocity, sizeof s.target_state,
                            sizeof(wf_poly_ref) * s.corridor_count};
         for (int p = 0; p < 4; ++p) {

@@ -48,6 +48,7 @@ static inline uint64_t golden_vec3(uint64_t h, wf_vec3 v) {
 /// desired velocity, target, polygon, corridor (refs, partial), corners.
 static inline uint64_t golden_crowd(uint64_t h, const wf_crowd* crowd) {
     static wf_agent_id ids[4096];
+    static wf_poly_ref corridor[4096];
     uint32_t n = wf_crowd_get_agents(crowd, ids, 4096);
     h = golden_u32(h, n);
     for (uint32_t k = 0; k < n; ++k) {
@@ -65,8 +66,13 @@ static inline uint64_t golden_crowd(uint64_t h, const wf_crowd* crowd) {
         h = golden_vec3(h, s.target);
         h = golden_fnv(h, &s.poly.bits, sizeof s.poly.bits);
         h = golden_u32(h, s.corridor_count);
-        for (uint32_t c = 0; c < s.corridor_count; ++c) {
-            h = golden_fnv(h, &s.corridor[c].bits, sizeof s.corridor[c].bits);
+        uint32_t count = 0;
+        if (wf_crowd_get_corridor(crowd, ids[k], corridor, 4096, &count) != WF_OK ||
+            count != s.corridor_count) {
+            abort();
+        }
+        for (uint32_t c = 0; c < count; ++c) {
+            h = golden_fnv(h, &corridor[c].bits, sizeof corridor[c].bits);
         }
         h = golden_u32(h, s.corridor_partial ? 1u : 0u);
         h = golden_u32(h, s.corner_count);

@@ -514,8 +514,11 @@ static void count_events(soak* s, uint32_t frame) {
             // point nearest to it), as near as the crowd's arrival allows.
             wf_vec3 end = a.target;
             if (a.corridor_partial && a.corridor_count > 0) {
-                assert_int_equal(wf_query_closest_point_on_poly(s->query,
-                                                                a.corridor[a.corridor_count - 1],
+                static wf_poly_ref corridor[4096];
+                uint32_t count = 0;
+                assert_int_equal(wf_crowd_get_corridor(crowd, e[k].agent, corridor, 4096, &count),
+                                 WF_OK);
+                assert_int_equal(wf_query_closest_point_on_poly(s->query, corridor[count - 1],
                                                                 a.target, &end, NULL),
                                  WF_OK);
             }

@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// Poly refs in 32 bits, for the corridors (256 per agent): polygon index,
+// tile slot and the low bits of the tile's generation. The split comes from
+// the mesh's max_tiles; the full generation comes back from the slot's
+// current generation in the mesh.
+//
+// Exact while a stored ref's generation lies within half the salt's range
+// of its slot's current one: a stale polygon (its tile replaced) decodes to
+// the ref it was as long as its slot changed fewer than 2^(salt_bits - 1) - 1
+// times since (the step from generation 65535 to 1 counts twice).
+// Corridors are validated every update (whole corridors after
+// wf_crowd_tiles_changed), so stale entries live for an update or so.
+#ifndef WF_CROWD_REF_CODEC_H
+#define WF_CROWD_REF_CODEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "navcore/mesh_slots.h"
+#include "wayfarer/navmesh.h"
+
+/// The null ref, and any ref the split cannot hold (a polygon index of
+/// 2^poly_bits - 1 or more, a slot past max_tiles).
+#define WF_REF_CODEC_NULL UINT32_MAX
+/// Most tile slots a codec can hold (12 bits are left for polygon index).
+#define WF_REF_CODEC_MAX_TILES (1u << 20)
+
+typedef struct wf_ref_codec {
+    const wf_mesh* mesh; ///< where the generations come from
+    uint32_t max_tiles;
+    uint32_t poly_bits, tile_bits, salt_bits;
+} wf_ref_codec;
+
+/// The split for max_tiles slots: tile bits enough for every slot, poly
+/// bits 32 - tile bits - 8 within [12, 20], the rest salt (12 at one tile,
+/// 8 at 1,024 tiles with 16,383 polygons a tile). False above
+/// WF_REF_CODEC_MAX_TILES.
+bool wf_ref_codec_split(uint32_t max_tiles, uint32_t* poly_bits, uint32_t* tile_bits,
+                        uint32_t* salt_bits);
+
+/// The codec for the mesh as it is now (its max_tiles must be at most
+/// WF_REF_CODEC_MAX_TILES). A mesh whose contents are swapped for one of
+/// another max_tiles needs a new codec (ids made by the old one are not
+/// read by the new one).
+void wf_ref_codec_init(wf_ref_codec* k, const wf_mesh* mesh);
+
+static inline uint32_t wf_ref_codec_encode(const wf_ref_codec* k, wf_poly_ref ref) {
+    uint32_t poly = wf_poly_ref_poly(ref), slot = wf_poly_ref_tile(ref);
+    uint32_t gen = wf_poly_ref_generation(ref);
+    if (gen == 0 || poly >= (1u << k->poly_bits) - 1u || slot >= k->max_tiles) {
+        return WF_REF_CODEC_NULL;
+    }
+    uint32_t id = poly | (slot << k->poly_bits);
+    if (k->salt_bits > 0) {
+        id |= ((gen - 1u) & ((1u << k->salt_bits) - 1u)) << (k->poly_bits + k->tile_bits);
+    }
+    return id;
+}
+
+/// The generation of a salt that differs from its slot's current one.
+wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id, uint32_t gen);
+
+static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id) {
+    if (id == WF_REF_CODEC_NULL) {
+        return (wf_poly_ref){0};
+    }
+    uint32_t pb = k->poly_bits, low = pb + k->tile_bits;
+    uint32_t slot = (id >> pb) & ((1u << k->tile_bits) - 1u);
+    uint32_t gen = wf_mesh_slot_generation(k->mesh, slot);
+    // Most ids carry their slot's current generation: no arithmetic.
+    uint32_t salt = k->salt_bits > 0 ? id >> low : 0u;
+    uint32_t want = k->salt_bits > 0 ? (gen - 1u) & ((1u << k->salt_bits) - 1u) : 0u;
+    if (salt != want) {
+        return wf_ref_codec_decode_moved(k, id, gen);
+    }
+    return wf_poly_ref_make(gen, slot, id & ((1u << pb) - 1u));
+}
+
+#endif
