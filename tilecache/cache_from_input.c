@@ -79,6 +79,7 @@ typedef struct build_job {
     // Triangles per tile (geom only): CSR lists in triangle order.
     uint32_t* bin_start; ///< tiles + 1
     uint32_t* bin_tris;
+    uint32_t* bin_only;  ///< per triangle during binning: its one tile, or UINT32_MAX (several)
     uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
     uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
     uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
@@ -104,8 +105,10 @@ static void tile_bounds(const build_job* job, int32_t tx, int32_t tz, float* bmi
 static void tile_range(double lo, double hi, double origin, double width, double pad, int32_t count,
                        int32_t* out_first, int32_t* out_last) {
     double eps = 1e-4 * width;
-    double first = floor((lo - origin - pad - eps) / width);
-    double last = floor((hi - origin + pad + eps) / width);
+    // No floor(): below 0 and at or past count are clamped, and in between
+    // truncation is the floor (a library call less per triangle and row).
+    double first = (lo - origin - pad - eps) / width;
+    double last = (hi - origin + pad + eps) / width;
     *out_first = first < 0.0 ? 0 : first >= (double)count ? count : (int32_t)first;
     *out_last = last < 0.0 ? -1 : last >= (double)count ? count - 1 : (int32_t)last;
 }
@@ -150,6 +153,10 @@ typedef struct bin_totals {
 /// tiles. Both ranges are an epsilon wide, so rounding can only add a tile
 /// (the rasterizer clips to the tile anyway). Pass 0 counts, pass 1 fills.
 static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* totals) {
+    if (pass == 1 && job->bin_only[t] != UINT32_MAX) {
+        job->bin_tris[job->bin_start[job->bin_only[t]]++] = t; // as counted
+        return;
+    }
     const wf_geom* g = &job->in->geom;
     const cell_params* c = &job->cp;
     const uint32_t* tri = &g->tris[3u * t];
@@ -172,6 +179,7 @@ static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* total
     cx = cx < (double)c->side ? cx : (double)c->side;
     cz = cz < (double)c->side ? cz : (double)c->side;
     uint64_t cells = (uint64_t)(cx * cz);
+    uint32_t tiles_met = 0, only = UINT32_MAX;
     for (int32_t tz = z0; tz <= z1; ++tz) {
         double s0 = (double)job->bmin.z + (double)tz * width - pad - eps;
         double s1 = (double)job->bmin.z + (double)(tz + 1) * width + pad + eps;
@@ -184,6 +192,7 @@ static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* total
         for (int32_t tx = x0; tx <= x1; ++tx) {
             uint32_t tile = (uint32_t)(tz * job->tiles_x + tx);
             if (pass == 0) {
+                only = tiles_met++ == 0 ? tile : UINT32_MAX;
                 job->bin_start[tile + 1]++;
                 job->bin_cells[tile] += cells;
                 totals->refs++;
@@ -192,6 +201,11 @@ static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* total
                 job->bin_tris[job->bin_start[tile]++] = t;
             }
         }
+    }
+    if (pass == 0) {
+        // Most triangles meet one tile: the fill pass takes it from here
+        // instead of clipping the triangle to the slabs again.
+        job->bin_only[t] = only;
     }
 }
 
@@ -206,7 +220,9 @@ static wf_status bin_triangles(build_job* job) {
     uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
     job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)tiles + 1u);
     job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, tiles);
-    if (job->bin_start == NULL || job->bin_cells == NULL) {
+    job->bin_only = WF_ALLOC_ARRAY(a, uint32_t, g->tri_count);
+    if (job->bin_start == NULL || job->bin_cells == NULL ||
+        (job->bin_only == NULL && g->tri_count > 0)) {
         return WF_ERR_OUT_OF_MEMORY;
     }
     bin_totals totals = {0, 0};
@@ -248,6 +264,8 @@ static wf_status bin_triangles(build_job* job) {
     for (uint32_t t = 0; t < g->tri_count; ++t) {
         bin_triangle(job, t, 1, &totals);
     }
+    WF_FREE_ARRAY(a, job->bin_only, uint32_t, g->tri_count);
+    job->bin_only = NULL;
     // The fill pass moved each start to the next tile's: shift back.
     for (uint32_t i = tiles; i > 0; --i) {
         job->bin_start[i] = job->bin_start[i - 1];
@@ -473,6 +491,9 @@ static void free_job(build_job* job) {
     }
     WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)tiles + 1u);
     WF_FREE_ARRAY(a, job->bin_cells, uint64_t, tiles);
+    if (job->bin_only != NULL) { // binning failed half way
+        WF_FREE_ARRAY(a, job->bin_only, uint32_t, job->in->geom.tri_count);
+    }
 }
 
 /// Moves every tile's entries, in tile order, into one array (capacity
