@@ -79,7 +79,11 @@ typedef struct build_job {
     // Triangles per tile (geom only): CSR lists in triangle order.
     uint32_t* bin_start; ///< tiles + 1
     uint32_t* bin_tris;
-    uint32_t* bin_only;  ///< per triangle during binning: its one tile, or UINT32_MAX (several)
+    // The counting pass's findings, replayed by the fill pass (binning only):
+    uint32_t* bin_met; ///< per triangle: how many tiles it meets
+    uint32_t* bin_log; ///< those tiles, triangle by triangle
+    size_t bin_log_count, bin_log_capacity;
+    bool bin_log_failed; ///< the log could not grow
     uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
     uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
     uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
@@ -151,12 +155,30 @@ typedef struct bin_totals {
 /// across n x n tiles meets O(n) of them). Row by row of the box's tiles:
 /// the footprint clipped to the row's bordered z slab gives the x range of
 /// tiles. Both ranges are an epsilon wide, so rounding can only add a tile
-/// (the rasterizer clips to the tile anyway). Pass 0 counts, pass 1 fills.
-static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* totals) {
-    if (pass == 1 && job->bin_only[t] != UINT32_MAX) {
-        job->bin_tris[job->bin_start[job->bin_only[t]]++] = t; // as counted
-        return;
+/// (the rasterizer clips to the tile anyway). Counts, and logs the tiles.
+/// Notes a tile the triangle meets for the fill pass, which then needs no
+/// clipping of its own (the log grows by doubling; false when it cannot).
+static bool log_tile(build_job* job, uint32_t tile) {
+    if (job->bin_log_count == job->bin_log_capacity) {
+        const wf_allocator* a = &job->tc->allocator;
+        size_t capacity = job->bin_log_capacity * 2u + 64u;
+        uint32_t* grown = WF_ALLOC_ARRAY(a, uint32_t, capacity);
+        if (grown == NULL) {
+            job->bin_log_failed = true;
+            return false;
+        }
+        if (job->bin_log_count > 0) {
+            memcpy(grown, job->bin_log, job->bin_log_count * sizeof *grown);
+        }
+        WF_FREE_ARRAY(a, job->bin_log, uint32_t, job->bin_log_capacity);
+        job->bin_log = grown;
+        job->bin_log_capacity = capacity;
     }
+    job->bin_log[job->bin_log_count++] = tile;
+    return true;
+}
+
+static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
     const wf_geom* g = &job->in->geom;
     const cell_params* c = &job->cp;
     const uint32_t* tri = &g->tris[3u * t];
@@ -179,7 +201,7 @@ static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* total
     cx = cx < (double)c->side ? cx : (double)c->side;
     cz = cz < (double)c->side ? cz : (double)c->side;
     uint64_t cells = (uint64_t)(cx * cz);
-    uint32_t tiles_met = 0, only = UINT32_MAX;
+    uint32_t met = 0;
     for (int32_t tz = z0; tz <= z1; ++tz) {
         double s0 = (double)job->bmin.z + (double)tz * width - pad - eps;
         double s1 = (double)job->bmin.z + (double)(tz + 1) * width + pad + eps;
@@ -191,26 +213,32 @@ static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* total
         tile_range(xa, xb, job->bmin.x, width, pad, job->tiles_x, &x0, &x1);
         for (int32_t tx = x0; tx <= x1; ++tx) {
             uint32_t tile = (uint32_t)(tz * job->tiles_x + tx);
-            if (pass == 0) {
-                only = tiles_met++ == 0 ? tile : UINT32_MAX;
-                job->bin_start[tile + 1]++;
-                job->bin_cells[tile] += cells;
-                totals->refs++;
-                totals->cells += cells;
-            } else {
-                job->bin_tris[job->bin_start[tile]++] = t;
+            if (!log_tile(job, tile)) {
+                return;
             }
+            met++;
+            job->bin_start[tile + 1]++;
+            job->bin_cells[tile] += cells;
+            totals->refs++;
+            totals->cells += cells;
         }
     }
-    if (pass == 0) {
-        // Most triangles meet one tile: the fill pass takes it from here
-        // instead of clipping the triangle to the slabs again.
-        job->bin_only[t] = only;
-    }
+    job->bin_met[t] = met;
 }
 
-/// Bins triangle indices into the tiles they overlap (two passes: count,
-/// then fill), checking indices and areas on the way. The count stops as
+static void free_bin_log(build_job* job) {
+    const wf_allocator* a = &job->tc->allocator;
+    WF_FREE_ARRAY(a, job->bin_log, uint32_t, job->bin_log_capacity);
+    if (job->bin_met != NULL) {
+        WF_FREE_ARRAY(a, job->bin_met, uint32_t, job->in->geom.tri_count);
+    }
+    job->bin_log = NULL;
+    job->bin_met = NULL;
+    job->bin_log_count = job->bin_log_capacity = 0;
+}
+
+/// Bins triangle indices into the tiles they overlap (count and log, then
+/// fill from the log), checking indices and areas on the way. The count stops as
 /// soon as the pairs or the cells under them pass the desc's limits
 /// (WF_ERR_CAPACITY before the lists are allocated or a tile is built).
 static wf_status bin_triangles(build_job* job) {
@@ -220,9 +248,9 @@ static wf_status bin_triangles(build_job* job) {
     uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
     job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)tiles + 1u);
     job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, tiles);
-    job->bin_only = WF_ALLOC_ARRAY(a, uint32_t, g->tri_count);
+    job->bin_met = WF_ALLOC_ARRAY(a, uint32_t, g->tri_count);
     if (job->bin_start == NULL || job->bin_cells == NULL ||
-        (job->bin_only == NULL && g->tri_count > 0)) {
+        (job->bin_met == NULL && g->tri_count > 0)) {
         return WF_ERR_OUT_OF_MEMORY;
     }
     bin_totals totals = {0, 0};
@@ -235,7 +263,10 @@ static wf_status bin_triangles(build_job* job) {
                    "tilecache: triangle %u has a vertex index or area out of range", t);
             return WF_ERR_INVALID_ARG;
         }
-        bin_triangle(job, t, 0, &totals);
+        bin_triangle(job, t, &totals);
+        if (job->bin_log_failed) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
         if (totals.refs > tc->max_triangle_refs) {
             wf_log(&tc->logger, WF_LOG_ERROR,
                    "tilecache: the first %u of %u triangles already overlap %llu tiles in all, "
@@ -261,11 +292,14 @@ static wf_status bin_triangles(build_job* job) {
     if (job->bin_tris == NULL && totals.refs > 0) {
         return WF_ERR_OUT_OF_MEMORY;
     }
+    // The fill pass replays the log: the same pairs in the same order.
+    size_t k = 0;
     for (uint32_t t = 0; t < g->tri_count; ++t) {
-        bin_triangle(job, t, 1, &totals);
+        for (uint32_t n = 0; n < job->bin_met[t]; ++n) {
+            job->bin_tris[job->bin_start[job->bin_log[k++]]++] = t;
+        }
     }
-    WF_FREE_ARRAY(a, job->bin_only, uint32_t, g->tri_count);
-    job->bin_only = NULL;
+    free_bin_log(job);
     // The fill pass moved each start to the next tile's: shift back.
     for (uint32_t i = tiles; i > 0; --i) {
         job->bin_start[i] = job->bin_start[i - 1];
@@ -491,9 +525,7 @@ static void free_job(build_job* job) {
     }
     WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)tiles + 1u);
     WF_FREE_ARRAY(a, job->bin_cells, uint64_t, tiles);
-    if (job->bin_only != NULL) { // binning failed half way
-        WF_FREE_ARRAY(a, job->bin_only, uint32_t, job->in->geom.tri_count);
-    }
+    free_bin_log(job); // binning failed half way
 }
 
 /// Moves every tile's entries, in tile order, into one array (capacity
