@@ -150,14 +150,10 @@ typedef struct bin_totals {
     uint64_t cells; ///< per pair, the triangle's box cells in the tile (clamped to the tile)
 } bin_totals;
 
-/// Bins triangle t into the tiles whose bordered rectangle its XZ footprint
-/// really overlaps (not every tile of its box: a long diagonal triangle
-/// across n x n tiles meets O(n) of them). Row by row of the box's tiles:
-/// the footprint clipped to the row's bordered z slab gives the x range of
-/// tiles. Both ranges are an epsilon wide, so rounding can only add a tile
-/// (the rasterizer clips to the tile anyway). Counts, and logs the tiles.
 /// Notes a tile the triangle meets for the fill pass, which then needs no
 /// clipping of its own (the log grows by doubling; false when it cannot).
+/// It lives only while binning: 4 bytes per triangle-tile pair, as the
+/// lists it fills, plus 4 per triangle for the counts.
 static bool log_tile(build_job* job, uint32_t tile) {
     if (job->bin_log_count == job->bin_log_capacity) {
         const wf_allocator* a = &job->tc->allocator;
@@ -178,6 +174,12 @@ static bool log_tile(build_job* job, uint32_t tile) {
     return true;
 }
 
+/// Bins triangle t into the tiles whose bordered rectangle its XZ footprint
+/// really overlaps (not every tile of its box: a long diagonal triangle
+/// across n x n tiles meets O(n) of them). Row by row of the box's tiles:
+/// the footprint clipped to the row's bordered z slab gives the x range of
+/// tiles. Both ranges are an epsilon wide, so rounding can only add a tile
+/// (the rasterizer clips to the tile anyway). Counts, and logs the tiles.
 static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
     const wf_geom* g = &job->in->geom;
     const cell_params* c = &job->cp;
