@@ -56,7 +56,14 @@ uint64_t wf_fnv1a64_zeroed(const void* data, size_t n, size_t at, size_t width) 
 
 uint32_t wf_fnv1a32_words(uint32_t h, const void* data, size_t n) {
     const unsigned char* p = data;
-    for (size_t i = 0; i < n; i += 4u) {
+    size_t whole = n & ~(size_t)3u;
+    for (size_t i = 0; i < whole; i += 4u) {
+        // Little-endian words whatever the host (compilers make this one load).
+        uint32_t w = (uint32_t)p[i] | (uint32_t)p[i + 1u] << 8u | (uint32_t)p[i + 2u] << 16u |
+                     (uint32_t)p[i + 3u] << 24u;
+        h = (h ^ w) * WF_FNV32_PRIME;
+    }
+    for (size_t i = whole; i < n; i += 4u) { // the last partial word, zero-padded
         size_t k_end = n - i < 4u ? n - i : 4u;
         uint32_t w = 0;
         for (size_t k = 0; k < k_end; ++k) {

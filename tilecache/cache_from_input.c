@@ -79,6 +79,11 @@ typedef struct build_job {
     // Triangles per tile (geom only): CSR lists in triangle order.
     uint32_t* bin_start; ///< tiles + 1
     uint32_t* bin_tris;
+    // The counting pass's findings, replayed by the fill pass (binning only):
+    uint32_t* bin_met; ///< per triangle: how many tiles it meets
+    uint32_t* bin_log; ///< those tiles, triangle by triangle
+    size_t bin_log_count, bin_log_capacity;
+    bool bin_log_failed; ///< the log could not grow
     uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
     uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
     uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
@@ -104,8 +109,10 @@ static void tile_bounds(const build_job* job, int32_t tx, int32_t tz, float* bmi
 static void tile_range(double lo, double hi, double origin, double width, double pad, int32_t count,
                        int32_t* out_first, int32_t* out_last) {
     double eps = 1e-4 * width;
-    double first = floor((lo - origin - pad - eps) / width);
-    double last = floor((hi - origin + pad + eps) / width);
+    // No floor(): below 0 and at or past count are clamped, and in between
+    // truncation is the floor (a library call less per triangle and row).
+    double first = (lo - origin - pad - eps) / width;
+    double last = (hi - origin + pad + eps) / width;
     *out_first = first < 0.0 ? 0 : first >= (double)count ? count : (int32_t)first;
     *out_last = last < 0.0 ? -1 : last >= (double)count ? count - 1 : (int32_t)last;
 }
@@ -143,13 +150,37 @@ typedef struct bin_totals {
     uint64_t cells; ///< per pair, the triangle's box cells in the tile (clamped to the tile)
 } bin_totals;
 
+/// Notes a tile the triangle meets for the fill pass, which then needs no
+/// clipping of its own (the log grows by doubling; false when it cannot).
+/// It lives only while binning: 4 bytes per triangle-tile pair, as the
+/// lists it fills, plus 4 per triangle for the counts.
+static bool log_tile(build_job* job, uint32_t tile) {
+    if (job->bin_log_count == job->bin_log_capacity) {
+        const wf_allocator* a = &job->tc->allocator;
+        size_t capacity = job->bin_log_capacity * 2u + 64u;
+        uint32_t* grown = WF_ALLOC_ARRAY(a, uint32_t, capacity);
+        if (grown == NULL) {
+            job->bin_log_failed = true;
+            return false;
+        }
+        if (job->bin_log_count > 0) {
+            memcpy(grown, job->bin_log, job->bin_log_count * sizeof *grown);
+        }
+        WF_FREE_ARRAY(a, job->bin_log, uint32_t, job->bin_log_capacity);
+        job->bin_log = grown;
+        job->bin_log_capacity = capacity;
+    }
+    job->bin_log[job->bin_log_count++] = tile;
+    return true;
+}
+
 /// Bins triangle t into the tiles whose bordered rectangle its XZ footprint
 /// really overlaps (not every tile of its box: a long diagonal triangle
 /// across n x n tiles meets O(n) of them). Row by row of the box's tiles:
 /// the footprint clipped to the row's bordered z slab gives the x range of
 /// tiles. Both ranges are an epsilon wide, so rounding can only add a tile
-/// (the rasterizer clips to the tile anyway). Pass 0 counts, pass 1 fills.
-static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* totals) {
+/// (the rasterizer clips to the tile anyway). Counts, and logs the tiles.
+static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
     const wf_geom* g = &job->in->geom;
     const cell_params* c = &job->cp;
     const uint32_t* tri = &g->tris[3u * t];
@@ -172,6 +203,7 @@ static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* total
     cx = cx < (double)c->side ? cx : (double)c->side;
     cz = cz < (double)c->side ? cz : (double)c->side;
     uint64_t cells = (uint64_t)(cx * cz);
+    uint32_t met = 0;
     for (int32_t tz = z0; tz <= z1; ++tz) {
         double s0 = (double)job->bmin.z + (double)tz * width - pad - eps;
         double s1 = (double)job->bmin.z + (double)(tz + 1) * width + pad + eps;
@@ -183,20 +215,32 @@ static void bin_triangle(build_job* job, uint32_t t, int pass, bin_totals* total
         tile_range(xa, xb, job->bmin.x, width, pad, job->tiles_x, &x0, &x1);
         for (int32_t tx = x0; tx <= x1; ++tx) {
             uint32_t tile = (uint32_t)(tz * job->tiles_x + tx);
-            if (pass == 0) {
-                job->bin_start[tile + 1]++;
-                job->bin_cells[tile] += cells;
-                totals->refs++;
-                totals->cells += cells;
-            } else {
-                job->bin_tris[job->bin_start[tile]++] = t;
+            if (!log_tile(job, tile)) {
+                return;
             }
+            met++;
+            job->bin_start[tile + 1]++;
+            job->bin_cells[tile] += cells;
+            totals->refs++;
+            totals->cells += cells;
         }
     }
+    job->bin_met[t] = met;
 }
 
-/// Bins triangle indices into the tiles they overlap (two passes: count,
-/// then fill), checking indices and areas on the way. The count stops as
+static void free_bin_log(build_job* job) {
+    const wf_allocator* a = &job->tc->allocator;
+    WF_FREE_ARRAY(a, job->bin_log, uint32_t, job->bin_log_capacity);
+    if (job->bin_met != NULL) {
+        WF_FREE_ARRAY(a, job->bin_met, uint32_t, job->in->geom.tri_count);
+    }
+    job->bin_log = NULL;
+    job->bin_met = NULL;
+    job->bin_log_count = job->bin_log_capacity = 0;
+}
+
+/// Bins triangle indices into the tiles they overlap (count and log, then
+/// fill from the log), checking indices and areas on the way. The count stops as
 /// soon as the pairs or the cells under them pass the desc's limits
 /// (WF_ERR_CAPACITY before the lists are allocated or a tile is built).
 static wf_status bin_triangles(build_job* job) {
@@ -206,7 +250,9 @@ static wf_status bin_triangles(build_job* job) {
     uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
     job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)tiles + 1u);
     job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, tiles);
-    if (job->bin_start == NULL || job->bin_cells == NULL) {
+    job->bin_met = WF_ALLOC_ARRAY(a, uint32_t, g->tri_count);
+    if (job->bin_start == NULL || job->bin_cells == NULL ||
+        (job->bin_met == NULL && g->tri_count > 0)) {
         return WF_ERR_OUT_OF_MEMORY;
     }
     bin_totals totals = {0, 0};
@@ -219,7 +265,10 @@ static wf_status bin_triangles(build_job* job) {
                    "tilecache: triangle %u has a vertex index or area out of range", t);
             return WF_ERR_INVALID_ARG;
         }
-        bin_triangle(job, t, 0, &totals);
+        bin_triangle(job, t, &totals);
+        if (job->bin_log_failed) {
+            return WF_ERR_OUT_OF_MEMORY;
+        }
         if (totals.refs > tc->max_triangle_refs) {
             wf_log(&tc->logger, WF_LOG_ERROR,
                    "tilecache: the first %u of %u triangles already overlap %llu tiles in all, "
@@ -245,9 +294,14 @@ static wf_status bin_triangles(build_job* job) {
     if (job->bin_tris == NULL && totals.refs > 0) {
         return WF_ERR_OUT_OF_MEMORY;
     }
+    // The fill pass replays the log: the same pairs in the same order.
+    size_t k = 0;
     for (uint32_t t = 0; t < g->tri_count; ++t) {
-        bin_triangle(job, t, 1, &totals);
+        for (uint32_t n = 0; n < job->bin_met[t]; ++n) {
+            job->bin_tris[job->bin_start[job->bin_log[k++]]++] = t;
+        }
     }
+    free_bin_log(job);
     // The fill pass moved each start to the next tile's: shift back.
     for (uint32_t i = tiles; i > 0; --i) {
         job->bin_start[i] = job->bin_start[i - 1];
@@ -473,6 +527,7 @@ static void free_job(build_job* job) {
     }
     WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)tiles + 1u);
     WF_FREE_ARRAY(a, job->bin_cells, uint64_t, tiles);
+    free_bin_log(job); // binning failed half way
 }
 
 /// Moves every tile's entries, in tile order, into one array (capacity

@@ -56,11 +56,18 @@ static void filter_planes(const unsigned char* in, unsigned char* out, uint32_t 
     const unsigned char* heights = in;
     const unsigned char* areas = in + cells;
     const unsigned char* cons = in + 2u * cells;
+    // The first row apart, so the rest runs without a branch per cell.
+    size_t first_row = width < cells ? width : cells;
+    for (size_t i = 0; i < first_row; ++i) {
+        out[i] = (unsigned char)(heights[i] - (i > 0 ? heights[i - 1] : 0u));
+        out[2u * cells + i] = cons[i];
+    }
+    for (size_t i = first_row; i < cells; ++i) {
+        out[i] = (unsigned char)(heights[i] - heights[i - width]);
+        out[2u * cells + i] = (unsigned char)(cons[i] ^ cons[i - width]);
+    }
     for (size_t i = 0; i < cells; ++i) {
-        unsigned char below = i >= width ? heights[i - width] : (i > 0 ? heights[i - 1] : 0);
-        out[i] = (unsigned char)(heights[i] - below);
         out[cells + i] = (unsigned char)(areas[i] ^ (heights[i] == WF_LAYER_EMPTY ? 0xffu : 0u));
-        out[2u * cells + i] = (unsigned char)(cons[i] ^ (i >= width ? cons[i - width] : 0u));
     }
 }
 

@@ -66,6 +66,9 @@ static void link_spans(wf_compact_heightfield* chf) {
     const int32_t width = chf->width, depth = chf->depth;
     const uint32_t* cell_index = chf->cell_index;
     const uint8_t* cell_spans = chf->cell_count;
+    // In locals: the link stores (uint32_t) may alias chf's int32_t fields.
+    wf_compact_span* spans = chf->spans;
+    const int32_t walkable_height = chf->walkable_height, walkable_climb = chf->walkable_climb;
     for (int32_t z = 0; z < depth; ++z) {
         for (int32_t x = 0; x < width; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)width;
@@ -74,13 +77,13 @@ static void link_spans(wf_compact_heightfield* chf) {
                 continue;
             }
             if (x + 1 < width && cell_spans[c + 1] > 0) {
-                link_cells(chf->spans, cell_index[c], count, cell_index[c + 1], cell_spans[c + 1],
-                           2, chf->walkable_height, chf->walkable_climb);
+                link_cells(spans, cell_index[c], count, cell_index[c + 1], cell_spans[c + 1], 2,
+                           walkable_height, walkable_climb);
             }
             size_t up = c + (size_t)width;
             if (z + 1 < depth && cell_spans[up] > 0) {
-                link_cells(chf->spans, cell_index[c], count, cell_index[up], cell_spans[up], 1,
-                           chf->walkable_height, chf->walkable_climb);
+                link_cells(spans, cell_index[c], count, cell_index[up], cell_spans[up], 1,
+                           walkable_height, walkable_climb);
             }
         }
     }
@@ -213,20 +216,25 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
     wf_compact_span* spans = chf->spans;
     uint8_t* areas = chf->areas;
 
+    // In locals: the byte stores may alias the pointers in cols.
+    const uint32_t* first = cols->first;
+    const uint16_t* floors = cols->floor;
+    const uint16_t* ceilings = cols->ceiling;
+    const uint8_t* col_areas = cols->area;
     uint32_t next = 0;
     for (size_t c = 0; c < cell_count; ++c) {
         cell_index[c] = next;
-        for (uint32_t i = cols->first[c], end = cols->first[c + 1]; i < end; ++i) {
-            if (cols->area[i] == WF_AREA_NULL) {
+        for (uint32_t i = first[c], end = first[c + 1]; i < end; ++i) {
+            if (col_areas[i] == WF_AREA_NULL) {
                 continue;
             }
-            int32_t free_height = (int32_t)cols->ceiling[i] - (int32_t)cols->floor[i];
+            int32_t free_height = (int32_t)ceilings[i] - (int32_t)floors[i];
             free_height = free_height > MAX_FREE_HEIGHT ? MAX_FREE_HEIGHT : free_height;
-            spans[next] = (wf_compact_span){.y = cols->floor[i],
+            spans[next] = (wf_compact_span){.y = floors[i],
                                             .region = 0,
                                             .con = 0xffffffu, // all four WF_NOT_CONNECTED
                                             .h = (uint8_t)(free_height > 0 ? free_height : 0)};
-            areas[next] = cols->area[i];
+            areas[next] = col_areas[i];
             next++;
         }
         uint32_t in_cell = next - cell_index[c];

@@ -3,6 +3,7 @@
 // Area marking on the compact heightfield: erosion of the walkable area by
 // the agent radius, and convex volumes that paint an area id.
 #include <math.h>
+#include <stddef.h>
 
 #include "navcore/check.h"
 #include "tilecache/heightfield.h"
@@ -59,6 +60,47 @@ static inline void relax_pair(const wf_compact_heightfield* chf, uint16_t* dist,
     relax(dist, i, neighbour_index(chf, nx, nz, ns, turn), STEP_DIAGONAL);
 }
 
+/// Below this threshold (a radius of 1 or 2 cells) the transform needs no
+/// passes: a distance under 4 is a seed (0), a seed one straight step away
+/// (2) or one diagonal step away (3), as any two steps cost 4 or more. The
+/// passes take each diagonal through one particular straight neighbour
+/// (-x then -z, -z then +x, +x then +z, +z then -x), so the same ones are
+/// looked at here; the result is the transform's, bit for bit.
+#define SHORT_REACH (2u * STEP_STRAIGHT)
+
+/// The erosion for thresholds up to SHORT_REACH, from the seeds alone
+/// (dist: 0 for a seed, FAR_AWAY otherwise). A span that is not a seed has
+/// all four links, so every straight neighbour exists; the neighbours'
+/// cells are c - 1, c + width, c + 1 and c - width (directions 0 to 3).
+static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint32_t threshold) {
+    const bool reach = threshold > STEP_STRAIGHT; // steps of 2 and 3 count
+    const ptrdiff_t w = chf->width;
+    const ptrdiff_t off[WF_DIR_COUNT] = {-1, w, 1, -w};
+    const uint32_t* cell_index = chf->cell_index;
+    const wf_compact_span* spans = chf->spans;
+    for (int32_t z = 0; z < chf->depth; ++z) {
+        for (int32_t x = 0; x < chf->width; ++x) {
+            ptrdiff_t c = (ptrdiff_t)x + (ptrdiff_t)z * w;
+            for (uint32_t i = cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
+                bool eroded = dist[i] == 0;
+                // Straight neighbour in `d`, then its neighbour in `t`: the
+                // four diagonals the passes take.
+                static const int turn[WF_DIR_COUNT] = {3, 0, 1, 2};
+                for (int d = 0; d < WF_DIR_COUNT && !eroded && reach; ++d) {
+                    ptrdiff_t nc = c + off[d];
+                    uint32_t ni = cell_index[nc] + ((spans[i].con >> (d * 6)) & 0x3fu);
+                    uint32_t tc = (spans[ni].con >> (turn[d] * 6)) & 0x3fu;
+                    eroded = dist[ni] == 0 || (tc != WF_NOT_CONNECTED &&
+                                               dist[cell_index[nc + off[turn[d]]] + tc] == 0);
+                }
+                if (eroded) {
+                    chf->areas[i] = WF_AREA_NULL;
+                }
+            }
+        }
+    }
+}
+
 wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, int32_t radius) {
     WF_CHECK_ARG(chf != NULL && arena != NULL && chf->cell_index != NULL);
     // Distances saturate at FAR_AWAY, so the threshold must stay below it.
@@ -73,21 +115,31 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
         return WF_ERR_CAPACITY;
     }
 
+    const ptrdiff_t off[WF_DIR_COUNT] = {-1, chf->width, 1, -(ptrdiff_t)chf->width};
     // Seeds: unwalkable spans and walkable ones missing a walkable
     // neighbour in any of the four directions (the edge of the area).
     for (int32_t z = 0; z < chf->depth; ++z) {
         for (int32_t x = 0; x < chf->width; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
             for (uint32_t i = chf->cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
-                const wf_compact_span* s = &chf->spans[i];
+                const uint32_t con = chf->spans[i].con;
                 // All four links present (no 0x3f field) before any lookup.
-                bool inside = chf->areas[i] != WF_AREA_NULL && has_all_links(s->con);
+                bool inside = chf->areas[i] != WF_AREA_NULL && has_all_links(con);
                 for (int dir = 0; dir < WF_DIR_COUNT && inside; ++dir) {
-                    inside = chf->areas[neighbour_index(chf, x, z, s, dir)] != WF_AREA_NULL;
+                    size_t nc = (size_t)((ptrdiff_t)c + off[dir]);
+                    inside = chf->areas[chf->cell_index[nc] + ((con >> (dir * 6)) & 0x3fu)] !=
+                             WF_AREA_NULL;
                 }
                 dist[i] = inside ? (uint16_t)FAR_AWAY : 0u;
             }
         }
+    }
+
+    const uint32_t threshold = (uint32_t)radius * STEP_STRAIGHT;
+    if (threshold <= SHORT_REACH) {
+        erode_short(chf, dist, threshold);
+        wf_arena_reset_to(arena, mark);
+        return WF_OK;
     }
 
     // Two-pass chamfer distance transform (Borgefors): forward from -x
@@ -118,7 +170,6 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
         }
     }
 
-    const uint32_t threshold = (uint32_t)radius * STEP_STRAIGHT;
     for (uint32_t i = 0; i < chf->span_count; ++i) {
         if (dist[i] < threshold) {
             chf->areas[i] = WF_AREA_NULL;

@@ -153,20 +153,27 @@ wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf
     cols->width = hf->width;
     cols->depth = hf->depth;
     const wf_span* spans = hf->spans;
+    const uint32_t* columns = hf->columns;
+    // In locals: the area stores are bytes, which may alias the pointers.
+    uint32_t* first = cols->first;
+    uint16_t* bottom = cols->bottom;
+    uint16_t* floors = cols->floor;
+    uint16_t* ceilings = cols->ceiling;
+    uint8_t* area = cols->area;
     uint32_t n = 0;
     for (size_t c = 0; c < cell_count; ++c) {
-        cols->first[c] = n;
-        uint32_t i = hf->columns[c];
-        cols->bottom[c] = i == WF_NO_SPAN ? (uint16_t)OPEN_TOP : spans[i].smin;
+        first[c] = n;
+        uint32_t i = columns[c];
+        bottom[c] = i == WF_NO_SPAN ? (uint16_t)OPEN_TOP : spans[i].smin;
         for (; i != WF_NO_SPAN; i = spans[i].next) {
             uint32_t next = spans[i].next;
-            cols->floor[n] = spans[i].smax;
-            cols->ceiling[n] = next == WF_NO_SPAN ? (uint16_t)OPEN_TOP : spans[next].smin;
-            cols->area[n] = spans[i].area;
+            floors[n] = spans[i].smax;
+            ceilings[n] = next == WF_NO_SPAN ? (uint16_t)OPEN_TOP : spans[next].smin;
+            area[n] = spans[i].area;
             n++;
         }
     }
-    cols->first[cell_count] = n;
+    first[cell_count] = n;
     cols->span_count = n;
     return WF_OK;
 }
@@ -175,39 +182,51 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                             bool ledges) {
     const int32_t width = cols->width, depth = cols->depth;
     const ptrdiff_t offset[WF_DIR_COUNT] = {-1, width, 1, -(ptrdiff_t)width};
+    // The arrays in locals: the area stores are bytes, which may alias
+    // anything, so reading them through cols would reload every pointer
+    // after each store.
+    const uint32_t* first = cols->first;
+    const uint16_t* bottom = cols->bottom;
+    const uint16_t* floors = cols->floor;
+    const uint16_t* ceilings = cols->ceiling;
+    uint8_t* area = cols->area;
     // The low-hanging filter reads and writes only its own column, the
     // ledge filter reads its own span's area and only the geometry of the
     // neighbours, and the low-ceiling filter only its own span: so one pass
     // per column in that order gives what three whole passes give. A span
     // the low-ceiling filter clears needs no ledge probe.
     for (int32_t z = 0; z < depth; ++z) {
+        const bool inside_row = z > 0 && z < depth - 1;
         for (int32_t x = 0; x < width; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)width;
-            uint32_t begin = cols->first[c], end = cols->first[c + 1];
+            uint32_t begin = first[c], end = first[c + 1];
+            if (begin == end) {
+                continue; // an empty column: nothing to filter
+            }
             if (ledges) {
                 bool below_walkable = false;
                 uint8_t below_area = WF_AREA_NULL;
                 int32_t below_top = 0;
                 for (uint32_t i = begin; i < end; ++i) {
-                    bool walkable = cols->area[i] != WF_AREA_NULL;
+                    bool walkable = area[i] != WF_AREA_NULL;
                     if (!walkable && below_walkable &&
-                        (int32_t)cols->floor[i] - below_top <= walkable_climb) {
-                        cols->area[i] = below_area;
+                        (int32_t)floors[i] - below_top <= walkable_climb) {
+                        area[i] = below_area;
                     }
                     below_walkable = walkable;
-                    below_area = cols->area[i];
-                    below_top = (int32_t)cols->floor[i];
+                    below_area = area[i];
+                    below_top = (int32_t)floors[i];
                 }
             }
-            bool inside = x > 0 && z > 0 && x < width - 1 && z < depth - 1;
+            bool inside = inside_row && x > 0 && x < width - 1;
             for (uint32_t i = begin; i < end; ++i) {
-                if (cols->area[i] == WF_AREA_NULL) {
+                if (area[i] == WF_AREA_NULL) {
                     continue;
                 }
-                int32_t floor = cols->floor[i];
-                int32_t ceiling = cols->ceiling[i];
+                int32_t floor = floors[i];
+                int32_t ceiling = ceilings[i];
                 if (ceiling - floor < walkable_height) {
-                    cols->area[i] = WF_AREA_NULL;
+                    area[i] = WF_AREA_NULL;
                     continue;
                 }
                 if (!ledges) {
@@ -221,17 +240,15 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                 int32_t reach_min = floor, reach_max = floor;
                 for (int dir = 0; dir < WF_DIR_COUNT && !is_ledge; ++dir) {
                     size_t n = (size_t)((ptrdiff_t)c + offset[dir]);
-                    int32_t below_ceiling = cols->bottom[n];
+                    int32_t below_ceiling = bottom[n];
                     if ((below_ceiling < ceiling ? below_ceiling : ceiling) - floor >=
                         walkable_height) {
                         is_ledge = true;
                         break;
                     }
-                    const uint16_t* nfloors = cols->floor;
-                    const uint16_t* nceilings = cols->ceiling;
-                    for (uint32_t k = cols->first[n], kend = cols->first[n + 1]; k < kend; ++k) {
-                        int32_t nfloor = nfloors[k];
-                        int32_t nceiling = nceilings[k];
+                    for (uint32_t k = first[n], kend = first[n + 1]; k < kend; ++k) {
+                        int32_t nfloor = floors[k];
+                        int32_t nceiling = ceilings[k];
                         int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
                         int32_t gap_bottom = nfloor > floor ? nfloor : floor;
                         if (gap_top - gap_bottom < walkable_height) {
@@ -249,7 +266,7 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                     }
                 }
                 if (is_ledge || reach_max - reach_min > walkable_climb) {
-                    cols->area[i] = WF_AREA_NULL;
+                    area[i] = WF_AREA_NULL;
                 }
             }
         }

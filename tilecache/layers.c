@@ -107,18 +107,32 @@ static uint32_t linked_span(const wf_compact_heightfield* chf, size_t c, int32_t
 // spans: checked once here into a table, then read three times.
 static void link_table(split* sp) {
     const wf_compact_heightfield* chf = sp->chf;
+    const ptrdiff_t w = chf->width;
+    const ptrdiff_t off[WF_DIR_COUNT] = {-1, w, 1, -w};
     for (int32_t z = sp->z0; z < sp->z1; ++z) {
         for (int32_t x = sp->x0; x < sp->x1; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
             uint32_t first = chf->cell_index[c];
             uint32_t end = first + chf->cell_count[c];
+            // Away from the grid's edge every neighbour cell exists: only
+            // the link's index in it is checked.
+            bool edge = x == 0 || z == 0 || x == chf->width - 1 || z == chf->depth - 1;
             for (uint32_t s = first; s < end; ++s) {
                 if (chf->areas[s] == WF_AREA_NULL) {
                     continue;
                 }
                 uint32_t* out = &sp->links[4u * (size_t)s];
+                if (edge) {
+                    for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
+                        out[dir] = linked_span(chf, c, x, z, s, dir);
+                    }
+                    continue;
+                }
+                const uint32_t con = chf->spans[s].con;
                 for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-                    out[dir] = linked_span(chf, c, x, z, s, dir);
+                    uint32_t k = (con >> (dir * 6)) & 0x3fu;
+                    size_t cell = (size_t)((ptrdiff_t)c + off[dir]);
+                    out[dir] = k < chf->cell_count[cell] ? chf->cell_index[cell] + k : WF_NO_SPAN;
                 }
             }
         }

@@ -517,6 +517,106 @@ static void test_erode_around_a_pillar(void** state) {
     }
 }
 
+/// The two-pass chamfer transform written out plainly (the reference the
+/// library's shortcut for radius 1 and 2 must match bit for bit): seeds are
+/// unwalkable spans and spans missing a walkable linked neighbour; each
+/// pass takes straight steps (2) and the diagonals through one particular
+/// straight neighbour (3).
+static void reference_erode(wf_compact_heightfield* chf, int32_t radius, uint16_t* dist) {
+    for (int32_t z = 0; z < chf->depth; ++z) {
+        for (int32_t x = 0; x < chf->width; ++x) {
+            int32_t c = x + z * chf->width;
+            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
+                 ++i) {
+                bool inside = chf->areas[i] != WF_AREA_NULL;
+                for (int d = 0; d < 4 && inside; ++d) {
+                    uint32_t k = wf_compact_get_con(&chf->spans[i], d);
+                    int32_t nc = x + wf_dir_dx[d] + (z + wf_dir_dz[d]) * chf->width;
+                    inside = k != WF_NOT_CONNECTED &&
+                             chf->areas[chf->cell_index[nc] + k] != WF_AREA_NULL;
+                }
+                dist[i] = inside ? 0xffffu : 0u;
+            }
+        }
+    }
+    static const int pairs[2][2][2] = {{{0, 3}, {3, 2}}, {{2, 1}, {1, 0}}};
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int32_t n = 0; n < chf->width * chf->depth; ++n) {
+            int32_t c = pass == 0 ? n : chf->width * chf->depth - 1 - n;
+            int32_t x = c % chf->width, z = c / chf->width;
+            for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
+                 ++i) {
+                for (int p = 0; p < 2 && dist[i] != 0; ++p) {
+                    int d = pairs[pass][p][0], t = pairs[pass][p][1];
+                    uint32_t k = wf_compact_get_con(&chf->spans[i], d);
+                    if (k == WF_NOT_CONNECTED) {
+                        continue;
+                    }
+                    int32_t nx = x + wf_dir_dx[d], nz = z + wf_dir_dz[d];
+                    uint32_t ni = chf->cell_index[nx + nz * chf->width] + k;
+                    uint32_t v = dist[ni] + 2u;
+                    dist[i] = (uint16_t)(v < dist[i] ? v : dist[i]);
+                    uint32_t kt = wf_compact_get_con(&chf->spans[ni], t);
+                    if (kt == WF_NOT_CONNECTED) {
+                        continue;
+                    }
+                    int32_t tx = nx + wf_dir_dx[t], tz = nz + wf_dir_dz[t];
+                    v = dist[chf->cell_index[tx + tz * chf->width] + kt] + 3u;
+                    dist[i] = (uint16_t)(v < dist[i] ? v : dist[i]);
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < chf->span_count; ++i) {
+        if (dist[i] < (uint32_t)radius * 2u) {
+            chf->areas[i] = WF_AREA_NULL;
+        }
+    }
+}
+
+static void test_erode_matches_the_plain_transform(void** state) {
+    fixture* f = *state;
+    // Random two-storey terrain with steps beyond climb and holes, so that
+    // links are missing in every pattern; radius 1 and 2 take the short
+    // path, 3 and 4 the passes, and all must match the reference.
+    uint32_t seed = 2026u;
+    for (int round = 0; round < 8; ++round) {
+        for (int32_t radius = 1; radius <= 4; ++radius) {
+            wf_arena_mark mark = wf_arena_get_mark(&f->arena);
+            uint32_t rng = seed;
+            wf_heightfield hf = make_field(f, 24, 24);
+            for (int32_t z = 0; z < 24; ++z) {
+                for (int32_t x = 0; x < 24; ++x) {
+                    rng = rng * 1664525u + 1013904223u;
+                    if ((rng >> 28) == 0) {
+                        continue; // a hole
+                    }
+                    uint16_t top = (uint16_t)(10u + ((rng >> 20) & 3u) + (x >= 12 ? 6u : 0u));
+                    add(&hf, x, z, 0, top, (rng >> 16) % 13u == 0 ? (uint8_t)WF_AREA_NULL : 0u);
+                    if ((rng >> 12) % 3u == 0) {
+                        add(&hf, x, z, (uint16_t)(top + 12u), (uint16_t)(top + 14u), 0);
+                    }
+                }
+            }
+            wf_compact_heightfield got, want;
+            assert_int_equal(wf_compact_build(&got, &f->arena, &hf, 0, 6, 4), WF_OK);
+            assert_int_equal(wf_compact_build(&want, &f->arena, &hf, 0, 6, 4), WF_OK);
+            uint16_t* dist = test_malloc(want.span_count * sizeof *dist);
+            reference_erode(&want, radius, dist);
+            test_free(dist);
+            assert_int_equal(wf_erode_walkable_area(&got, &f->arena, radius), WF_OK);
+            uint32_t eroded = 0;
+            for (uint32_t i = 0; i < got.span_count; ++i) {
+                assert_int_equal(got.areas[i], want.areas[i]);
+                eroded += got.areas[i] == WF_AREA_NULL;
+            }
+            assert_true(eroded > 0 && (radius > 2 || eroded < got.span_count));
+            wf_arena_reset_to(&f->arena, mark);
+        }
+        seed = seed * 747796405u + 2891336453u;
+    }
+}
+
 static void test_erode_follows_links_not_columns(void** state) {
     fixture* f = *state;
     // A 7 x 7 platform whose column x = 3 is 5 voxels higher (beyond climb):
@@ -842,6 +942,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_compact_bad_input_and_full_arena, setup, teardown),
         cmocka_unit_test_setup_teardown(test_erode_platform, setup, teardown),
         cmocka_unit_test_setup_teardown(test_erode_around_a_pillar, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_erode_matches_the_plain_transform, setup, teardown),
         cmocka_unit_test_setup_teardown(test_erode_follows_links_not_columns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_erode_bad_input_and_full_arena, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convex_volume_paints_cells, setup, teardown),
