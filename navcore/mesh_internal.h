@@ -9,6 +9,19 @@
 #include "navcore/tile_format.h"
 #include "wayfarer/navmesh.h"
 
+/// A link's portal as the default path search reads it, worked out when
+/// the links change (wf_mesh_link_tile) so the search's relaxation reads
+/// one contiguous record per link instead of the polygons' vertices and,
+/// for border links, both polygons' edges: what
+/// wf_mesh_link_portal_counted gives with the search's link count.
+typedef struct wf_link_portal {
+    float left[3], right[3];
+    /// Nonzero: between ground polygons, an earlier link of the same
+    /// polygon reaches the same neighbour (same portal; the search relaxes
+    /// the first only).
+    uint32_t repeat;
+} wf_link_portal;
+
 typedef struct wf_mesh_tile {
     uint32_t generation; ///< current generation of the slot (never 0)
     bool in_use;
@@ -42,7 +55,10 @@ typedef struct wf_mesh_tile {
     uint32_t link_free;     ///< free list head of links (links given back)
     uint32_t link_fresh;    ///< links from here on were never handed out
     uint32_t links_missing; ///< links that did not fit (reported by add_tile)
-    float vert_min[3];      ///< bounds of the ground polygons' vertices (seam pre-check)
+    /// Per link (max_link_count of them), outside the blob: allocated by
+    /// the mesh when the tile is added, freed when it is removed.
+    wf_link_portal* link_portals;
+    float vert_min[3]; ///< bounds of the ground polygons' vertices (seam pre-check)
     float vert_max[3];
 } wf_mesh_tile;
 
