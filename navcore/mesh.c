@@ -84,10 +84,6 @@ wf_status wf_mesh_create(const wf_mesh_desc* desc, wf_mesh** out) {
 }
 
 static void release_data(wf_mesh* mesh, wf_mesh_tile* t) {
-    if (t->link_portals != NULL) {
-        WF_FREE_ARRAY(&mesh->allocator, t->link_portals, wf_link_portal, t->header->max_link_count);
-        t->link_portals = NULL;
-    }
     if (t->flags & WF_TILE_MESH_OWNS_DATA) {
         wf_free(&mesh->allocator, t->data, t->size, WF_TILE_SECTION_ALIGN);
     }
@@ -234,6 +230,8 @@ static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_
     unsigned char* rt = data + h->runtime_offset;
     t->links = (wf_tile_link*)rt;
     rt += (size_t)h->max_link_count * sizeof(wf_tile_link);
+    t->link_portals = (wf_link_portal*)rt;
+    rt += (size_t)h->max_link_count * sizeof(wf_link_portal);
     t->first_link = (uint32_t*)rt;
     rt += (size_t)h->poly_count * 4u;
     t->poly_flags = (uint16_t*)rt;
@@ -295,31 +293,16 @@ static wf_status add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags
     if (layers_here >= WF_MAX_LAYERS_PER_CELL) {
         return WF_ERR_CAPACITY; // stitching looks at this many layers per cell
     }
-    if (requested.bits != 0) {
-        wf_poly_ref r = {requested.bits};
-        WF_CHECK_ARG(wf_poly_ref_poly(r) == 0 && wf_poly_ref_generation(r) != 0 &&
-                     wf_poly_ref_tile(r) < mesh->max_tiles);
-        if (mesh->tiles[wf_poly_ref_tile(r)].in_use) {
-            return WF_ERR_BUSY;
-        }
-    } else if (mesh->free_head == WF_NO_TILE) {
-        return WF_ERR_CAPACITY;
-    }
-    // The links' portal records (see wf_link_portal), before anything
-    // changes: without them the tile is not added.
-    wf_link_portal* link_portals = NULL;
-    if (h->max_link_count > 0) {
-        link_portals = WF_ALLOC_ARRAY(&mesh->allocator, wf_link_portal, h->max_link_count);
-        if (link_portals == NULL) {
-            return WF_ERR_OUT_OF_MEMORY;
-        }
-    }
     uint32_t slot;
     uint32_t generation;
     if (requested.bits != 0) {
         wf_poly_ref r = {requested.bits};
         slot = wf_poly_ref_tile(r);
         generation = wf_poly_ref_generation(r);
+        WF_CHECK_ARG(wf_poly_ref_poly(r) == 0 && generation != 0 && slot < mesh->max_tiles);
+        if (mesh->tiles[slot].in_use) {
+            return WF_ERR_BUSY;
+        }
         uint32_t* at = &mesh->free_head;
         uint32_t before = WF_NO_TILE;
         while (*at != slot) {
@@ -331,6 +314,9 @@ static wf_status add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags
             mesh->free_tail = before;
         }
     } else {
+        if (mesh->free_head == WF_NO_TILE) {
+            return WF_ERR_CAPACITY;
+        }
         slot = mesh->free_head;
         mesh->free_head = mesh->tiles[slot].next_free;
         if (mesh->free_head == WF_NO_TILE) {
@@ -343,7 +329,6 @@ static wf_status add_tile(wf_mesh* mesh, void* data, size_t size, uint32_t flags
     t->in_use = true;
     t->next_free = WF_NO_TILE;
     init_tile(mesh, t, data, size, flags);
-    t->link_portals = link_portals;
     uint32_t bucket = cell_hash(h->tile_x, h->tile_z, mesh->cell_mask);
     t->next_in_cell = mesh->cell_heads[bucket];
     mesh->cell_heads[bucket] = slot;
@@ -620,8 +605,6 @@ wf_mesh_stats wf_mesh_get_stats(const wf_mesh* mesh) {
             if (t->flags & WF_TILE_MESH_OWNS_DATA) {
                 st.memory_bytes += t->size;
             }
-            // The links' portal records (always the mesh's).
-            st.memory_bytes += sizeof(wf_link_portal) * (size_t)t->header->max_link_count;
         }
     }
     return st;

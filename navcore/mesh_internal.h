@@ -9,19 +9,6 @@
 #include "navcore/tile_format.h"
 #include "wayfarer/navmesh.h"
 
-/// A link's portal as the default path search reads it, worked out when
-/// the links change (wf_mesh_link_tile) so the search's relaxation reads
-/// one contiguous record per link instead of the polygons' vertices and,
-/// for border links, both polygons' edges: what
-/// wf_mesh_link_portal_counted gives with the search's link count.
-typedef struct wf_link_portal {
-    float left[3], right[3];
-    /// Nonzero: between ground polygons, an earlier link of the same
-    /// polygon reaches the same neighbour (same portal; the search relaxes
-    /// the first only).
-    uint32_t repeat;
-} wf_link_portal;
-
 typedef struct wf_mesh_tile {
     uint32_t generation; ///< current generation of the slot (never 0)
     bool in_use;
@@ -49,16 +36,14 @@ typedef struct wf_mesh_tile {
     const wf_tile_offmesh* offmesh;
     // Run-time section, inside the blob.
     wf_tile_link* links;
-    uint32_t* first_link;   ///< per polygon
-    uint16_t* poly_flags;   ///< current flags per polygon
-    uint8_t* poly_areas;    ///< current area per polygon
-    uint32_t link_free;     ///< free list head of links (links given back)
-    uint32_t link_fresh;    ///< links from here on were never handed out
-    uint32_t links_missing; ///< links that did not fit (reported by add_tile)
-    /// Per link (max_link_count of them), outside the blob: allocated by
-    /// the mesh when the tile is added, freed when it is removed.
-    wf_link_portal* link_portals;
-    float vert_min[3]; ///< bounds of the ground polygons' vertices (seam pre-check)
+    uint32_t* first_link;         ///< per polygon
+    uint16_t* poly_flags;         ///< current flags per polygon
+    uint8_t* poly_areas;          ///< current area per polygon
+    uint32_t link_free;           ///< free list head of links (links given back)
+    uint32_t link_fresh;          ///< links from here on were never handed out
+    uint32_t links_missing;       ///< links that did not fit (reported by add_tile)
+    wf_link_portal* link_portals; ///< per link, in the run-time section
+    float vert_min[3];            ///< bounds of the ground polygons' vertices (seam pre-check)
     float vert_max[3];
 } wf_mesh_tile;
 

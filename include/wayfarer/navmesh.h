@@ -219,10 +219,7 @@ typedef enum wf_tile_flags {
 /// (no free slot, or WF_MAX_LAYERS_PER_CELL layers in the cell already),
 /// WF_ERR_BUSY (cell and layer taken, or requested slot in
 /// use), WF_PARTIAL (added, but some links did not fit the link capacity
-/// reserved in the blobs: logged), WF_ERR_OUT_OF_MEMORY (the mesh's own
-/// per-link portal records, 28 bytes per link of the blob's link capacity,
-/// could not be allocated: nothing changed, the blob is still the
-/// caller's), WF_ERR_INVALID_ARG (misuse).
+/// reserved in the blobs: logged), WF_ERR_INVALID_ARG (misuse).
 WF_NODISCARD WF_API wf_status wf_mesh_add_tile(wf_mesh* mesh, void* data, size_t size,
                                                uint32_t flags, wf_tile_ref requested,
                                                wf_tile_ref* out_tile);
