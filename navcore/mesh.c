@@ -230,6 +230,8 @@ static void init_tile(wf_mesh* mesh, wf_mesh_tile* t, unsigned char* data, size_
     unsigned char* rt = data + h->runtime_offset;
     t->links = (wf_tile_link*)rt;
     rt += (size_t)h->max_link_count * sizeof(wf_tile_link);
+    t->link_portals = (wf_link_portal*)rt;
+    rt += (size_t)h->max_link_count * sizeof(wf_link_portal);
     t->first_link = (uint32_t*)rt;
     rt += (size_t)h->poly_count * 4u;
     t->poly_flags = (uint16_t*)rt;

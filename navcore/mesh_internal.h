@@ -36,13 +36,14 @@ typedef struct wf_mesh_tile {
     const wf_tile_offmesh* offmesh;
     // Run-time section, inside the blob.
     wf_tile_link* links;
-    uint32_t* first_link;   ///< per polygon
-    uint16_t* poly_flags;   ///< current flags per polygon
-    uint8_t* poly_areas;    ///< current area per polygon
-    uint32_t link_free;     ///< free list head of links (links given back)
-    uint32_t link_fresh;    ///< links from here on were never handed out
-    uint32_t links_missing; ///< links that did not fit (reported by add_tile)
-    float vert_min[3];      ///< bounds of the ground polygons' vertices (seam pre-check)
+    uint32_t* first_link;         ///< per polygon
+    uint16_t* poly_flags;         ///< current flags per polygon
+    uint8_t* poly_areas;          ///< current area per polygon
+    uint32_t link_free;           ///< free list head of links (links given back)
+    uint32_t link_fresh;          ///< links from here on were never handed out
+    uint32_t links_missing;       ///< links that did not fit (reported by add_tile)
+    wf_link_portal* link_portals; ///< per link, in the run-time section
+    float vert_min[3];            ///< bounds of the ground polygons' vertices (seam pre-check)
     float vert_max[3];
 } wf_mesh_tile;
 

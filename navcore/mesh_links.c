@@ -482,6 +482,55 @@ static uint32_t links_missing_around(wf_mesh_tile* t, const tiles_around* around
     return missing;
 }
 
+/// Tile slot of every link (see refresh_poly_portals).
+#define ALL_SLOTS 0xffffffffu
+
+/// The portal records of polygon p's links (those into tile slot `only`,
+/// or all), as the default path search reads them: the union portal of
+/// the polygon's links to one ground neighbour, and which of those links
+/// repeat an earlier one.
+static void refresh_poly_portals(const wf_mesh* mesh, wf_mesh_tile* t, uint32_t p, uint32_t only) {
+    const wf_tile_poly* poly = &t->polys[p];
+    wf_poly_ref from = {wf_mesh_tile_base(mesh, t).bits | p};
+    bool from_ground = wf_poly_type(poly) == WF_POLY_TYPE_GROUND;
+    for (uint32_t k = t->first_link[p]; k != WF_NULL_LINK; k = t->links[k].next) {
+        const wf_tile_link* link = &t->links[k];
+        wf_poly_ref to = wf_poly_ref_from_u64(link->ref);
+        if (only != ALL_SLOTS && wf_poly_ref_tile(to) != only) {
+            continue;
+        }
+        const wf_mesh_tile* to_tile;
+        const wf_tile_poly* to_poly;
+        wf_mesh_resolve_unchecked(mesh, to, &to_tile, &to_poly);
+        uint32_t count = 1, repeat = 0;
+        if (from_ground && wf_poly_type(to_poly) == WF_POLY_TYPE_GROUND) {
+            bool passed = false;
+            for (uint32_t j = t->first_link[p]; j != WF_NULL_LINK; j = t->links[j].next) {
+                if (j == k) {
+                    passed = true;
+                } else if (t->links[j].ref == link->ref) {
+                    count++;
+                    repeat |= passed ? 0u : 1u;
+                }
+            }
+        }
+        wf_vec3 left, right;
+        wf_mesh_link_portal_counted(from, t, poly, link, to_tile, to_poly, count, &left, &right);
+        wf_link_portal* lp = &t->link_portals[k];
+        memcpy(lp->left, &left, sizeof lp->left);
+        memcpy(lp->right, &right, sizeof lp->right);
+        lp->repeat = repeat;
+    }
+}
+
+/// The portal records of t's polygons [first, end), links into `only`.
+static void refresh_portals(const wf_mesh* mesh, wf_mesh_tile* t, uint32_t first, uint32_t end,
+                            uint32_t only) {
+    for (uint32_t p = first; p < end; ++p) {
+        refresh_poly_portals(mesh, t, p, only);
+    }
+}
+
 uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t) {
     const wf_tile_header* h = t->header;
     connect_internal(mesh, t);
@@ -516,6 +565,34 @@ uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t) {
         }
         if (o != t && t->offmesh_count > 0) {
             connect_offmesh_ends(mesh, t, o);
+        }
+    }
+    // The portal records of every link made here: all of t's, and those of
+    // the tiles around that point into t (which polygons can hold them as
+    // in wf_mesh_unlink_tile). Made last, as a border portal reads the
+    // links back.
+    uint32_t slot = (uint32_t)(t - mesh->tiles);
+    refresh_portals(mesh, t, 0, h->poly_count, ALL_SLOTS);
+    for (uint32_t c = 0; c < AROUND_CELLS; ++c) {
+        int32_t dx = (int32_t)(c % 3u) - 1, dz = (int32_t)(c / 3u) - 1;
+        for (uint32_t i = around.first[c]; i < around.first[c + 1u]; ++i) {
+            wf_mesh_tile* o = (wf_mesh_tile*)around.tiles[i];
+            if (o == t) {
+                continue;
+            }
+            bool offmesh = o->offmesh_count > 0 || t->offmesh_count > 0;
+            if (!offmesh && dx != 0 && dz != 0) {
+                continue;
+            }
+            if (!offmesh && (dx != 0 || dz != 0)) {
+                int facing =
+                    dx > 0 ? WF_SIDE_NEG_X
+                           : (dx < 0 ? WF_SIDE_POS_X : (dz > 0 ? WF_SIDE_NEG_Z : WF_SIDE_POS_Z));
+                refresh_portals(mesh, o, o->portal_polys[facing][0], o->portal_polys[facing][1],
+                                slot);
+            } else {
+                refresh_portals(mesh, o, 0, o->header->poly_count, slot);
+            }
         }
     }
     return links_missing_around(t, &around);

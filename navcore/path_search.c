@@ -500,10 +500,6 @@ RARE_PATH static bool is_ancestor(const wf_node_pool* pool, uint32_t node, uint3
     return false;
 }
 
-/// Links an expansion gathers before relaxing (more: the chain is walked
-/// per link instead).
-#define EXPAND_LINKS_MAX 48u
-
 /// The expanded node's wedge sides as vectors from the apex, and whether
 /// each is open: the same for every neighbour, so worked out once.
 typedef struct wedge_sides {
@@ -580,35 +576,14 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     // The goal point entry points aim at (box searches: the box centre).
     const wf_vec3 target =
         kind == SEARCH_TO_POLY ? g->end_pos : wf_v3_scale(wf_v3_add(g->box_min, g->box_max), 0.5f);
-    // The links in one walk of the chain, so finding the other links to
-    // the same neighbour reads a small array; a 64-bit mask of the hashed
-    // refs tells in the same walk whether two links may go to one
-    // neighbour (usually none do, and then nothing is looked for).
-    uint32_t link_ids[EXPAND_LINKS_MAX];
-    uint64_t link_refs[EXPAND_LINKS_MAX];
-    uint32_t link_count = 0;
-    bool gathered = true;
-    uint64_t seen_mask = 0;
-    bool may_repeat = false;
+    // Each link's portal, and whether it repeats an earlier link to the
+    // same neighbour, come from the tile's portal records (wf_link_portal,
+    // made when the links were): between ground polygons every link to one
+    // neighbour gives the same portal, so only the first is relaxed.
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
-        if (link_count == EXPAND_LINKS_MAX) {
-            gathered = false;
-            break;
-        }
-        uint64_t ref = tile->links[k].ref;
-        uint64_t bit = 1ull << ((ref * 0x9e3779b97f4a7c15ull) >> 58);
-        may_repeat |= (seen_mask & bit) != 0;
-        seen_mask |= bit;
-        link_ids[link_count] = k;
-        link_refs[link_count++] = ref;
-    }
-    uint32_t k =
-        gathered ? (link_count > 0 ? link_ids[0] : WF_NULL_LINK) : tile->first_link[poly_index];
-    for (uint32_t at = 0; k != WF_NULL_LINK;
-         ++at, k = gathered ? (at < link_count ? link_ids[at] : WF_NULL_LINK)
-                            : tile->links[k].next) {
+        const wf_link_portal* lp = &tile->link_portals[k];
         wf_poly_ref next_ref = wf_poly_ref_from_u64(tile->links[k].ref);
-        if (wf_poly_ref_is_null(next_ref) || next_ref.bits == parent_ref.bits) {
+        if (lp->repeat != 0 || wf_poly_ref_is_null(next_ref) || next_ref.bits == parent_ref.bits) {
             continue; // going back never gets cheaper
         }
         const wf_mesh_tile* next_tile;
@@ -621,36 +596,6 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         bool reaches_end = kind == SEARCH_TO_POLY && next_ref.bits == g->end_ref.bits;
         if (reaches_end && g->stop_on_reach) {
             return true;
-        }
-        // Between ground polygons every link to one neighbour gives the
-        // same portal (their union, see wf_mesh_link_portal): relax the
-        // first of them only, and tell the portal how many there are.
-        uint32_t links_to = 1;
-        if (!via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH &&
-            (may_repeat || !gathered)) {
-            bool seen = false;
-            if (gathered) {
-                for (uint32_t j = 0; j < link_count; ++j) {
-                    if (j != at && link_refs[j] == next_ref.bits) {
-                        links_to++;
-                        seen |= j < at;
-                    }
-                }
-            } else {
-                bool passed = false;
-                for (uint32_t j = tile->first_link[poly_index]; j != WF_NULL_LINK;
-                     j = tile->links[j].next) {
-                    if (j == k) {
-                        passed = true;
-                    } else if (tile->links[j].ref == next_ref.bits) {
-                        links_to++;
-                        seen |= !passed;
-                    }
-                }
-            }
-            if (seen) {
-                continue;
-            }
         }
         if (g->skip_dead_ends && !reaches_end && wf_poly_type(next_poly) == WF_POLY_TYPE_GROUND) {
             // A neighbour whose links all lead back here is a dead end: a
@@ -684,25 +629,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                 continue;
             }
         }
-        wf_vec3 left, right;
-        // (A whole edge's vertices are copied into the funnel record from
-        // the tile: copied from the stack, where they sit as single floats,
-        // the record's wider loads would wait on store forwarding.)
-        const float* left_src = NULL;
-        const float* right_src = NULL;
-        const wf_tile_link* link = &tile->links[k];
-        if (links_to == 1 && !via_offmesh && wf_poly_type(next_poly) != WF_POLY_TYPE_OFFMESH &&
-            (link->side == 0xff || (link->bmin == 0 && link->bmax == 255))) {
-            // The common case of wf_mesh_link_portal_counted: the whole edge.
-            uint32_t e = link->edge;
-            right_src = &tile->verts[3u * poly->verts[e]];
-            left_src = &tile->verts[3u * poly->verts[e + 1u < poly->vert_count ? e + 1u : 0u]];
-            right = wf_v3(right_src[0], right_src[1], right_src[2]);
-            left = wf_v3(left_src[0], left_src[1], left_src[2]);
-        } else {
-            wf_mesh_link_portal_counted(cur_ref, tile, poly, link, next_tile, next_poly, links_to,
-                                        &left, &right);
-        }
+        wf_vec3 left = wf_v3(lp->left[0], lp->left[1], lp->left[2]);
+        wf_vec3 right = wf_v3(lp->right[0], lp->right[1], lp->right[2]);
         // The way to the portal runs straight from the wedge's apex (see
         // wf_search_node); the search enters the next polygon at the point
         // of the portal seen from there that is best towards the goal.
@@ -807,13 +735,10 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         fu->wedge.apex_cost = w.apex_cost;
         fu->wedge.left_node = w.left_node == FRESH_NODE(0) ? next : w.left_node;
         fu->wedge.right_node = w.right_node == FRESH_NODE(0) ? next : w.right_node;
-        if (left_src != NULL) {
-            memcpy(&fu->portal_left, left_src, sizeof fu->portal_left);
-            memcpy(&fu->portal_right, right_src, sizeof fu->portal_right);
-        } else {
-            fu->portal_left = left;
-            fu->portal_right = right;
-        }
+        // (Copied from the record, not from the registers: the funnel
+        // record's wider loads would wait on store forwarding otherwise.)
+        memcpy(&fu->portal_left, lp->left, sizeof fu->portal_left);
+        memcpy(&fu->portal_right, lp->right, sizeof fu->portal_right);
         n->parent = current;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
                    (via_offmesh ? WF_NODE_PARENT_OFFMESH : 0u);

@@ -5,8 +5,9 @@
 //   header | verts | polys | detail meshes | detail verts | detail tris |
 //   bv nodes | off-mesh links || run-time section
 // The checksum covers everything before the run-time section (with the
-// checksum field taken as 0). The run-time section (links, current poly
-// flags and areas) is written by the mesh when the tile is added.
+// checksum field taken as 0). The run-time section (links, their portal
+// records, current poly flags and areas) is written by the mesh when the
+// tile is added.
 #ifndef WF_NAVCORE_TILE_FORMAT_H
 #define WF_NAVCORE_TILE_FORMAT_H
 
@@ -113,7 +114,22 @@ typedef struct wf_tile_link {
     uint8_t bmax;
 } wf_tile_link;
 
+/// A link's portal as the default path search reads it, kept in the
+/// run-time section next to the links (one per link) and worked out by
+/// the mesh when the links change (mesh_links.c), so the search's
+/// relaxation reads one record per link instead of both polygons'
+/// vertices and, for border links, their edges: what
+/// wf_mesh_link_portal_counted gives with the search's link count.
+typedef struct wf_link_portal {
+    float left[3], right[3];
+    /// Nonzero: between ground polygons, an earlier link of the same
+    /// polygon reaches the same neighbour (same portal; the search relaxes
+    /// the first only).
+    uint32_t repeat;
+} wf_link_portal;
+
 _Static_assert(sizeof(wf_tile_header) == 144, "tile header layout");
+_Static_assert(sizeof(wf_link_portal) == 28, "link portal layout");
 _Static_assert(sizeof(wf_tile_poly) == 4 * WF_MAX_VERTS_PER_POLY + 4, "tile poly layout");
 _Static_assert(sizeof(wf_tile_link) == 16, "tile link layout");
 
@@ -133,8 +149,8 @@ wf_status wf_tile_validate_structure(const void* data, size_t size);
 
 /// Bytes of the run-time section for the given counts.
 static inline uint64_t wf_tile_runtime_size(uint32_t poly_count, uint32_t max_link_count) {
-    return (uint64_t)max_link_count * sizeof(wf_tile_link) + (uint64_t)poly_count * 4u +
-           (uint64_t)poly_count * 2u + (uint64_t)poly_count;
+    return (uint64_t)max_link_count * (sizeof(wf_tile_link) + sizeof(wf_link_portal)) +
+           (uint64_t)poly_count * 4u + (uint64_t)poly_count * 2u + (uint64_t)poly_count;
 }
 
 #endif

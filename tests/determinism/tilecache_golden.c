@@ -23,7 +23,9 @@
 // obstacles, the tile build), update this hash in the same commit and say
 // why in the commit message (docs/reliability.md, "Golden hashes"); the
 // test prints the new value.
-#define EXPECTED_HASH 0xe96f1c4b76035a3dull
+// Re-pinned: tile blobs' run-time sections hold the links' portal records
+// (28 bytes per link, search3): blob sizes grew, no tile content changed.
+#define EXPECTED_HASH 0xa635a4e0b4ab458bull
 
 #define LEVEL_SEED 7u
 #define COMMITS_PER_UPDATE 3u

@@ -24,7 +24,7 @@
 #define MAX_SIDE 64
 #define CS 0.5f
 #define CH 0.25f
-#define BLOB_CAPACITY (1u << 20)
+#define BLOB_CAPACITY (2u << 20) // hostile layers: links carry portal records (28 bytes each)
 
 /* ---------------------------------------------------------------------------
  * Hand-drawn layers: '#' no cell, '.' height 0 area 0, '0'..'9' that
