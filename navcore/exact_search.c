@@ -489,10 +489,38 @@ static double node_reach(const wf_exact_node* n) {
     return n->g + dist_point_segment(r, xp_from(n->right), xp_from(n->left), NULL);
 }
 
+/* Nodes fill the storage from the front, chain steps from the back; the
+ * search is out of nodes when the two meet. */
+
+static size_t pool_bytes(const wf_exact_search* s) {
+    return (size_t)s->capacity * sizeof(wf_exact_node);
+}
+static size_t pool_used(const wf_exact_search* s) {
+    return (size_t)s->node_count * sizeof(wf_exact_node) +
+           (size_t)s->step_count * sizeof(wf_exact_step);
+}
+static wf_exact_step* step_at(const wf_exact_search* s, uint32_t j) {
+    return (wf_exact_step*)(void*)((char*)s->nodes + pool_bytes(s) -
+                                   ((size_t)j + 1u) * sizeof(wf_exact_step));
+}
+/// Polygon and parent of a node or step id.
+static uint64_t id_poly(const wf_exact_search* s, uint32_t id) {
+    return (id & WF_EXACT_STEP_BIT) != 0 ? step_at(s, id & ~WF_EXACT_STEP_BIT)->poly
+                                         : s->nodes[id].poly;
+}
+static uint32_t id_parent(const wf_exact_search* s, uint32_t id) {
+    return (id & WF_EXACT_STEP_BIT) != 0 ? step_at(s, id & ~WF_EXACT_STEP_BIT)->parent
+                                         : s->nodes[id].parent;
+}
+static double id_reach(const wf_exact_search* s, uint32_t id) {
+    return (id & WF_EXACT_STEP_BIT) != 0 ? (double)step_at(s, id & ~WF_EXACT_STEP_BIT)->reach
+                                         : node_reach(&s->nodes[id]);
+}
+
 /// Appends a node (the caller pushes it); false when storage ran out.
 static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root,
                      uint32_t root_index, double g, xp right, xp left, uint32_t flags) {
-    if (s->node_count == s->capacity) {
+    if (pool_used(s) + sizeof(wf_exact_node) > pool_bytes(s)) {
         s->out_of_nodes = true;
         return false;
     }
@@ -641,16 +669,16 @@ static double dist2d_sq(xp a, xp b) {
     return dx * dx + dz * dz;
 }
 
-/// Expands node `index` (its polygon live). False when storage ran out.
-static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
+/// Expands `node` (its polygon live), whose successors name `self` (a
+/// node or step id) as parent. False when storage ran out.
+static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const wf_mesh_tile* tile,
                    const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
-    const wf_exact_node* node = &s->nodes[index];
     wf_poly_ref poly_ref = wf_poly_ref_from_u64(node->poly);
     uint32_t node_flags = node->flags;
     expansion x = {.s = s,
                    .mesh = q->mesh,
-                   .node = index,
+                   .node = self,
                    .poly = poly_ref,
                    .root = xp_from(node->root),
                    .root_index = node->root_index,
@@ -662,7 +690,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
     // Polygon entered from: never straight back. Its edge is not skipped:
     // another portal on it (a tile border split differently on each side)
     // is reached by turning at an interval end and running along the edge.
-    uint64_t back = start ? 0u : s->nodes[node->parent].poly;
+    uint64_t back = start ? 0u : id_poly(s, node->parent);
     // A root on an interval end sees the whole polygon from that side.
     bool snap_right = start || dist2d_sq(x.root, x.right.at) <= SAME_POINT * SAME_POINT;
     bool snap_left = start || dist2d_sq(x.root, x.left.at) <= SAME_POINT * SAME_POINT;
@@ -693,7 +721,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                 return true;
             }
         }
-        return add_node(s, index, poly_ref, root, root_index, g, t, t, EXACT_NODE_GOAL);
+        return add_node(s, self, poly_ref, root, root_index, g, t, t, EXACT_NODE_GOAL);
     }
 
     xp verts[WF_MAX_VERTS_PER_POLY];
@@ -844,6 +872,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->end_pos = clamp_into(query->mesh, end_ref, end_pos);
     s->filter = *filter;
     s->node_count = 0;
+    s->step_count = 0;
     s->open_count = 0;
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
@@ -871,18 +900,32 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
 /// Expands a node; while an expansion yields a single successor that is
 /// not the goal, expands that one at once instead of pushing it
 /// (Polyanya's intermediate pruning: corridors cost no heap traffic).
+/// The chain's nodes are kept as steps (polygon and parent only): a long
+/// corridor of small polygons costs a fifth of the storage.
 static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                          const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
+    wf_exact_node cur = s->nodes[index];
+    uint32_t self = index;
+    xp t = xp_v3(s->end_pos);
     for (;;) {
         uint32_t first = s->node_count;
-        if (!expand(q, index, tile, poly)) {
+        if (!expand(q, &cur, self, tile, poly)) {
             return false;
         }
         if (s->node_count == first + 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
-            index = first;
-            wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
-                                      &poly);
+            // The node's bytes hold the step: there is room.
+            cur = s->nodes[first];
+            s->node_count = first;
+            uint32_t j = s->step_count++;
+            wf_exact_step* step = step_at(s, j);
+            step->poly = cur.poly;
+            step->parent = cur.parent;
+            step->reach = (float)node_reach(&cur);
+            step->goal_distance =
+                (float)dist_point_segment(t, xp_from(cur.right), xp_from(cur.left), NULL);
+            self = WF_EXACT_STEP_BIT | j;
+            wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(cur.poly), &tile, &poly);
             continue;
         }
         for (uint32_t i = first; i < s->node_count; ++i) {
@@ -927,20 +970,32 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
     return s->status;
 }
 
-/// For partial results: the node whose interval came nearest the goal
-/// (ties: lower g, then lower index); goal nodes are at distance 0.
+/// For partial results: the node or step whose interval came nearest the
+/// goal (ties: the shorter way in, then nodes before steps, then the lower
+/// index); goal nodes are at distance 0.
 static uint32_t best_reached_node(const wf_exact_search* s) {
     xp t = xp_v3(s->end_pos);
     uint32_t best = 0;
-    double best_distance = INFINITY;
+    double best_distance = INFINITY, best_reach = INFINITY;
     for (uint32_t i = 0; i < s->node_count; ++i) {
         const wf_exact_node* n = &s->nodes[i];
         double d = (n->flags & EXACT_NODE_GOAL) != 0
                        ? 0.0
                        : dist_point_segment(t, xp_from(n->right), xp_from(n->left), NULL);
-        if (d < best_distance || (d == best_distance && n->g < s->nodes[best].g)) {
+        double reach = node_reach(n);
+        if (d < best_distance || (d == best_distance && reach < best_reach)) {
             best = i;
             best_distance = d;
+            best_reach = reach;
+        }
+    }
+    for (uint32_t j = 0; j < s->step_count; ++j) {
+        const wf_exact_step* step = step_at(s, j);
+        double d = step->goal_distance, reach = step->reach;
+        if (d < best_distance || (d == best_distance && reach < best_reach)) {
+            best = WF_EXACT_STEP_BIT | j;
+            best_distance = d;
+            best_reach = reach;
         }
     }
     return best;
@@ -951,31 +1006,32 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
 static wf_status write_chain(wf_query* query, uint32_t target, double cost, wf_poly_ref* path,
                              uint32_t max_path, wf_path_result* out) {
     const wf_exact_search* s = &query->exact;
-    if ((s->nodes[target].flags & EXACT_NODE_GOAL) != 0 && s->nodes[target].parent != NO_INDEX) {
+    if ((target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 &&
+        s->nodes[target].parent != NO_INDEX) {
         target = s->nodes[target].parent; // same polygon as its parent
     }
-    uint32_t length = 0;
-    for (uint32_t i = target; i != NO_INDEX && length <= s->node_count; i = s->nodes[i].parent) {
+    uint32_t length = 0, most = s->node_count + s->step_count;
+    for (uint32_t i = target; i != NO_INDEX && length <= most; i = id_parent(s, i)) {
         length++;
     }
     uint32_t keep = length < max_path ? length : max_path;
     uint32_t last = target;
     for (uint32_t k = keep; k < length; ++k) {
-        last = s->nodes[last].parent;
+        last = id_parent(s, last);
     }
     uint32_t i = last;
     for (uint32_t w = keep; w > 0; --w) {
-        wf_poly_ref ref = wf_poly_ref_from_u64(s->nodes[i].poly);
+        wf_poly_ref ref = wf_poly_ref_from_u64(id_poly(s, i));
         if (wf_mesh_check_poly(query->mesh, ref) != WF_OK) {
             clear_result(out);
             return WF_ERR_STALE_REF; // the mesh changed after the search
         }
         path[w - 1] = ref;
-        i = s->nodes[i].parent;
+        i = id_parent(s, i);
     }
     if (keep < length) {
         out->flags |= WF_PATH_BUFFER_FULL;
-        cost = node_reach(&s->nodes[last]);
+        cost = id_reach(s, last);
     }
     out->count = keep;
     out->cost = (float)cost;
@@ -1005,6 +1061,14 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
                 cost = node_reach(n);
             }
         }
+        for (uint32_t j = 0; j < s->step_count; ++j) {
+            const wf_exact_step* step = step_at(s, j);
+            if (step->poly == existing[e].bits &&
+                (target == NO_INDEX || (double)step->reach < cost)) {
+                target = WF_EXACT_STEP_BIT | j;
+                cost = step->reach;
+            }
+        }
     }
     if (target == NO_INDEX) {
         if (status == WF_OK) {
@@ -1013,8 +1077,10 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
         } else {
             target = best_reached_node(s);
             out->flags = WF_PATH_PARTIAL | (s->out_of_nodes ? WF_PATH_OUT_OF_NODES : 0u);
-            cost = (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 ? s->nodes[target].f
-                                                                   : node_reach(&s->nodes[target]);
+            cost =
+                (target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0
+                    ? s->nodes[target].f
+                    : id_reach(s, target);
         }
     }
     return write_chain(query, target, cost, path, max_path, out);

@@ -33,6 +33,20 @@ typedef struct wf_exact_node {
     uint32_t root_index; ///< the root's entry in the turning points, or none
 } wf_exact_node;
 
+/// A polygon a chain of single successors ran through (intermediate
+/// pruning): what the corridor, replanning and partial results need of the
+/// node it stood for, in a fifth of a node's bytes. Steps fill the node
+/// storage from its far end; a parent id with WF_EXACT_STEP_BIT set is a
+/// step's.
+typedef struct wf_exact_step {
+    uint64_t poly;       ///< polygon entered (wf_poly_ref bits)
+    uint32_t parent;     ///< node or step before it
+    float reach;         ///< length of the way into the polygon (node_reach)
+    float goal_distance; ///< XZ distance from the goal to its interval
+} wf_exact_step;
+
+#define WF_EXACT_STEP_BIT 0x80000000u
+
 typedef struct wf_exact_open {
     double f;
     double g; ///< ties on f go to the deeper node
@@ -58,6 +72,7 @@ typedef struct wf_exact_search {
     uint32_t root_capacity;
     uint32_t root_mask;
     uint32_t node_count, open_count, root_count;
+    uint32_t step_count; ///< steps, stored back from the end of nodes' storage
     // The search (one-shot or time-sliced).
     bool active;      ///< an exact begin_path is the query's current sliced search
     wf_status status; ///< WF_IN_PROGRESS while running
