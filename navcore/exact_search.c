@@ -31,6 +31,7 @@
 #define EXACT_NODE_LEFT_END 2u  ///< the interval's left end is its portal's end
 #define EXACT_NODE_GOAL 4u      ///< the interval is the goal point
 #define EXACT_NODE_START 8u     ///< the start point in the start polygon
+#define EXACT_NODE_FREE 16u     ///< a free slot (its node was expanded)
 
 #define NO_INDEX 0xffffffffu
 
@@ -520,12 +521,19 @@ static double id_reach(const wf_exact_search* s, uint32_t id) {
 /// Appends a node (the caller pushes it); false when storage ran out.
 static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root,
                      uint32_t root_index, double g, xp right, xp left, uint32_t flags) {
-    if (pool_used(s) + sizeof(wf_exact_node) > pool_bytes(s)) {
+    uint32_t i = s->free_node;
+    if (i != NO_INDEX) {
+        s->free_node = s->nodes[i].link;
+    } else if (pool_used(s) + sizeof(wf_exact_node) <= pool_bytes(s)) {
+        i = s->node_count++;
+    } else {
         s->out_of_nodes = true;
         return false;
     }
-    uint32_t i = s->node_count++;
     wf_exact_node* n = &s->nodes[i];
+    n->link = s->new_nodes;
+    s->new_nodes = i;
+    s->new_count++;
     xp_store(root, n->root);
     xp_store(right, n->right);
     xp_store(left, n->left);
@@ -873,6 +881,9 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->filter = *filter;
     s->node_count = 0;
     s->step_count = 0;
+    s->free_node = NO_INDEX;
+    s->new_nodes = NO_INDEX;
+    s->new_count = 0;
     s->open_count = 0;
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
@@ -897,41 +908,53 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     return WF_OK;
 }
 
-/// Expands a node; while an expansion yields a single successor that is
-/// not the goal, expands that one at once instead of pushing it
-/// (Polyanya's intermediate pruning: corridors cost no heap traffic).
-/// The chain's nodes are kept as steps (polygon and parent only): a long
-/// corridor of small polygons costs a fifth of the storage.
+/// Frees node slot i (its node expanded or pruned).
+static void free_node(wf_exact_search* s, uint32_t i) {
+    s->nodes[i].flags = EXACT_NODE_FREE;
+    s->nodes[i].link = s->free_node;
+    s->free_node = i;
+}
+
+/// Keeps what is left of an expanded node as a step (there is room: its
+/// slot was given back first); returns the step's id.
+static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
+    uint32_t j = s->step_count++;
+    wf_exact_step* step = step_at(s, j);
+    step->poly = n->poly;
+    step->parent = n->parent;
+    step->reach = (float)node_reach(n);
+    step->goal_distance =
+        (float)dist_point_segment(xp_v3(s->end_pos), xp_from(n->right), xp_from(n->left), NULL);
+    return WF_EXACT_STEP_BIT | j;
+}
+
+/// Expands popped node `index`; while an expansion yields a single
+/// successor that is not the goal, expands that one at once instead of
+/// pushing it (Polyanya's intermediate pruning: corridors cost no heap
+/// traffic). Every expanded node leaves a step and frees its slot: only
+/// the open list's nodes take node storage.
 static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                          const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
     wf_exact_node cur = s->nodes[index];
-    uint32_t self = index;
-    xp t = xp_v3(s->end_pos);
+    free_node(s, index);
     for (;;) {
-        uint32_t first = s->node_count;
-        if (!expand(q, &cur, self, tile, poly)) {
-            return false;
-        }
-        if (s->node_count == first + 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
-            // The node's bytes hold the step: there is room.
+        uint32_t self = keep_step(s, &cur);
+        s->new_nodes = NO_INDEX;
+        s->new_count = 0;
+        bool ok = expand(q, &cur, self, tile, poly);
+        uint32_t first = s->new_nodes;
+        if (ok && s->new_count == 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
             cur = s->nodes[first];
-            s->node_count = first;
-            uint32_t j = s->step_count++;
-            wf_exact_step* step = step_at(s, j);
-            step->poly = cur.poly;
-            step->parent = cur.parent;
-            step->reach = (float)node_reach(&cur);
-            step->goal_distance =
-                (float)dist_point_segment(t, xp_from(cur.right), xp_from(cur.left), NULL);
-            self = WF_EXACT_STEP_BIT | j;
+            free_node(s, first);
             wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(cur.poly), &tile, &poly);
             continue;
         }
-        for (uint32_t i = first; i < s->node_count; ++i) {
+        // Pushed in any order: the open list's order is total.
+        for (uint32_t i = first; i != NO_INDEX; i = s->nodes[i].link) {
             open_push(s, i);
         }
-        return true;
+        return ok;
     }
 }
 
@@ -958,6 +981,7 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
             break;
         }
         if (root_is_beaten(s, &s->nodes[i])) {
+            free_node(s, i);
             continue;
         }
         if (!expand_chain(query, i, tile, poly)) {
@@ -979,6 +1003,9 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
     double best_distance = INFINITY, best_reach = INFINITY;
     for (uint32_t i = 0; i < s->node_count; ++i) {
         const wf_exact_node* n = &s->nodes[i];
+        if ((n->flags & EXACT_NODE_FREE) != 0) {
+            continue;
+        }
         double d = (n->flags & EXACT_NODE_GOAL) != 0
                        ? 0.0
                        : dist_point_segment(t, xp_from(n->right), xp_from(n->left), NULL);
@@ -1055,7 +1082,8 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
     for (uint32_t e = existing_count; e-- > 0 && target == NO_INDEX;) {
         for (uint32_t i = 0; i < s->node_count; ++i) {
             const wf_exact_node* n = &s->nodes[i];
-            if (n->poly == existing[e].bits && (n->flags & EXACT_NODE_GOAL) == 0 &&
+            if (n->poly == existing[e].bits &&
+                (n->flags & (EXACT_NODE_GOAL | EXACT_NODE_FREE)) == 0 &&
                 (target == NO_INDEX || node_reach(n) < cost)) {
                 target = i;
                 cost = node_reach(n);
