@@ -109,11 +109,14 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
     s->open = WF_ALLOC_ARRAY(allocator, wf_exact_open, s->capacity);
     s->roots = WF_ALLOC_ARRAY(allocator, wf_exact_root, s->root_capacity);
     s->root_buckets = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
-    if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL) {
+    s->pushed = WF_ALLOC_ARRAY(allocator, uint64_t, (size_t)s->root_mask + 1u);
+    if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL ||
+        s->pushed == NULL) {
         wf_exact_destroy(s, allocator);
         return WF_ERR_OUT_OF_MEMORY;
     }
     memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
+    memset(s->pushed, 0, ((size_t)s->root_mask + 1u) * sizeof(uint64_t));
     s->goal_node = NO_INDEX;
     return WF_OK;
 }
@@ -131,6 +134,9 @@ void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
     if (s->root_buckets != NULL) {
         WF_FREE_ARRAY(allocator, s->root_buckets, uint32_t, (size_t)s->root_mask + 1u);
     }
+    if (s->pushed != NULL) {
+        WF_FREE_ARRAY(allocator, s->pushed, uint64_t, (size_t)s->root_mask + 1u);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -140,7 +146,7 @@ size_t wf_exact_memory_bytes(const wf_exact_search* s) {
     }
     return (size_t)s->capacity * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
            (size_t)s->root_capacity * sizeof(wf_exact_root) +
-           ((size_t)s->root_mask + 1u) * sizeof(uint32_t);
+           ((size_t)s->root_mask + 1u) * (sizeof(uint32_t) + sizeof(uint64_t));
 }
 
 bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
@@ -283,6 +289,33 @@ static bool root_admit(wf_exact_search* s, uint32_t i, double g) {
 static bool root_is_beaten(const wf_exact_search* s, const wf_exact_node* n) {
     uint32_t i = n->root_index;
     return i != NO_INDEX && s->roots[i].g + G_EPSILON < n->g;
+}
+
+/// True when a node with the same root, g, polygon and interval was pushed
+/// before in this search (then this one is dropped); else remembers it.
+/// On meshes where a straight line can come back to a polygon (layers,
+/// seams, edges run along from one portal to the next) the same nodes
+/// would otherwise be made again and again at one g. A direct-mapped table
+/// of 64-bit hashes: a slot taken over by another node only lets a
+/// duplicate through (more work, same answer); the salt retires the last
+/// search's hashes without clearing the table.
+static bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
+    uint64_t w[10];
+    memcpy(w, n->root, sizeof n->root);
+    memcpy(w + 3, n->right, sizeof n->right);
+    memcpy(w + 6, n->left, sizeof n->left);
+    memcpy(w + 9, &n->g, sizeof n->g);
+    uint64_t h = mix64(s->search_salt ^ n->poly);
+    for (int k = 0; k < 10; ++k) {
+        h = mix64(h ^ w[k]);
+    }
+    h |= 1u; // never 0, the value of an unused slot
+    uint64_t* slot = &s->pushed[(uint32_t)(h >> 32) & s->root_mask];
+    if (*slot == h) {
+        return true;
+    }
+    *slot = h;
+    return false;
 }
 
 /* ---------------------------------------------------------------------------
@@ -881,6 +914,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->filter = *filter;
     s->node_count = 0;
     s->step_count = 0;
+    s->search_salt = mix64(s->search_salt + 0x9e3779b97f4a7c15u);
     s->free_node = NO_INDEX;
     s->new_nodes = NO_INDEX;
     s->new_count = 0;
@@ -951,8 +985,13 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
             continue;
         }
         // Pushed in any order: the open list's order is total.
-        for (uint32_t i = first; i != NO_INDEX; i = s->nodes[i].link) {
-            open_push(s, i);
+        for (uint32_t i = first, next; i != NO_INDEX; i = next) {
+            next = s->nodes[i].link;
+            if (pushed_before(s, &s->nodes[i])) {
+                free_node(s, i);
+            } else {
+                open_push(s, i);
+            }
         }
         return ok;
     }

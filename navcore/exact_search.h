@@ -69,7 +69,9 @@ typedef struct wf_exact_search {
     wf_exact_open* open;
     wf_exact_root* roots;
     uint32_t* root_buckets;
-    uint32_t capacity; ///< nodes and open entries
+    uint64_t* pushed;     ///< root_mask + 1 hashes of pushed nodes (salted per search)
+    uint64_t search_salt; ///< changes every search: older hashes never match
+    uint32_t capacity;    ///< nodes and open entries
     uint32_t root_capacity;
     uint32_t root_mask;
     uint32_t node_count, open_count, root_count;
