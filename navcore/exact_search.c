@@ -345,6 +345,17 @@ static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
     if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
         return false;
     }
+    const wf_tile_poly* poly = &tile->polys[poly_index];
+    uint16_t nb = link->edge < poly->vert_count ? poly->neighbours[link->edge] : 0u;
+    if (link->side == 0xff && nb != 0 && (nb & WF_PORTAL_EDGE) == 0) {
+        // Inside the tile: one link per edge, and the polygon's edges
+        // towards that neighbour are those with its number (no list walk).
+        uint32_t count = 0;
+        for (uint32_t k = 0; k < poly->vert_count; ++k) {
+            count += poly->neighbours[k] == nb;
+        }
+        return count == 1;
+    }
     uint32_t count = 0;
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
         count += tile->links[k].ref == link->ref;
@@ -485,6 +496,16 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
 /// unless the goal is there (Polyanya's dead-end pruning). Neighbours the
 /// filter refuses still count: reading their flags costs more than it saves.
 static bool is_dead_end(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
+    // Two edges inside the tile are two ways (their links exist unless the
+    // tile ran out of links, and then a missed prune only costs time).
+    uint32_t inside = 0;
+    for (uint32_t k = 0; k < poly->vert_count; ++k) {
+        uint16_t nb = poly->neighbours[k];
+        inside += nb != 0 && (nb & WF_PORTAL_EDGE) == 0;
+    }
+    if (inside >= 2) {
+        return false;
+    }
     uint32_t index = wf_tile_poly_index(tile, poly), ways = 0;
     for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK && ways < 2;
          k = tile->links[k].next) {
