@@ -567,8 +567,17 @@ static uint32_t id_parent(const wf_exact_search* s, uint32_t id) {
     return (id & WF_EXACT_STEP_BIT) != 0 ? step_at(s, id & ~WF_EXACT_STEP_BIT)->parent
                                          : s->nodes[id].parent;
 }
+static xp step_point(const float* p) { return (xp){p[0], 0.0, p[1]}; }
+static double step_reach(const wf_exact_step* step) {
+    return step->g + dist_point_segment(step_point(step->root), step_point(step->right),
+                                        step_point(step->left), NULL);
+}
+static double step_goal_distance(const wf_exact_search* s, const wf_exact_step* step) {
+    return dist_point_segment(xp_v3(s->end_pos), step_point(step->right), step_point(step->left),
+                              NULL);
+}
 static double id_reach(const wf_exact_search* s, uint32_t id) {
-    return (id & WF_EXACT_STEP_BIT) != 0 ? (double)step_at(s, id & ~WF_EXACT_STEP_BIT)->reach
+    return (id & WF_EXACT_STEP_BIT) != 0 ? step_reach(step_at(s, id & ~WF_EXACT_STEP_BIT))
                                          : node_reach(&s->nodes[id]);
 }
 
@@ -970,16 +979,24 @@ static void free_node(wf_exact_search* s, uint32_t i) {
     s->free_node = i;
 }
 
-/// Keeps what is left of an expanded node as a step (there is room: its
-/// slot was given back first); returns the step's id.
+/// Keeps what is left of a node about to be expanded as a step; NO_INDEX
+/// when storage ran out.
 static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
+    if (pool_used(s) + sizeof(wf_exact_step) > pool_bytes(s)) {
+        s->out_of_nodes = true;
+        return NO_INDEX;
+    }
     uint32_t j = s->step_count++;
     wf_exact_step* step = step_at(s, j);
     step->poly = n->poly;
     step->parent = n->parent;
-    step->reach = (float)node_reach(n);
-    step->goal_distance =
-        (float)dist_point_segment(xp_v3(s->end_pos), xp_from(n->right), xp_from(n->left), NULL);
+    step->g = (float)n->g;
+    step->root[0] = (float)n->root[0];
+    step->root[1] = (float)n->root[2];
+    step->right[0] = (float)n->right[0];
+    step->right[1] = (float)n->right[2];
+    step->left[0] = (float)n->left[0];
+    step->left[1] = (float)n->left[2];
     return WF_EXACT_STEP_BIT | j;
 }
 
@@ -991,18 +1008,20 @@ static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
 static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                          const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
-    wf_exact_node cur = s->nodes[index];
-    free_node(s, index);
     for (;;) {
-        uint32_t self = keep_step(s, &cur);
+        uint32_t self = keep_step(s, &s->nodes[index]);
+        if (self == NO_INDEX) {
+            return false; // the node stays, for the partial result
+        }
         s->new_nodes = NO_INDEX;
         s->new_count = 0;
-        bool ok = expand(q, &cur, self, tile, poly);
+        bool ok = expand(q, &s->nodes[index], self, tile, poly);
+        free_node(s, index);
         uint32_t first = s->new_nodes;
         if (ok && s->new_count == 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
-            cur = s->nodes[first];
-            free_node(s, first);
-            wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(cur.poly), &tile, &poly);
+            index = first;
+            wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
+                                      &poly);
             continue;
         }
         // Pushed in any order: the open list's order is total.
@@ -1078,7 +1097,7 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
     }
     for (uint32_t j = 0; j < s->step_count; ++j) {
         const wf_exact_step* step = step_at(s, j);
-        double d = step->goal_distance, reach = step->reach;
+        double d = step_goal_distance(s, step), reach = step_reach(step);
         if (d < best_distance || (d == best_distance && reach < best_reach)) {
             best = WF_EXACT_STEP_BIT | j;
             best_distance = d;
@@ -1151,10 +1170,9 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
         }
         for (uint32_t j = 0; j < s->step_count; ++j) {
             const wf_exact_step* step = step_at(s, j);
-            if (step->poly == existing[e].bits &&
-                (target == NO_INDEX || (double)step->reach < cost)) {
+            if (step->poly == existing[e].bits && (target == NO_INDEX || step_reach(step) < cost)) {
                 target = WF_EXACT_STEP_BIT | j;
-                cost = step->reach;
+                cost = step_reach(step);
             }
         }
     }

@@ -36,14 +36,17 @@ typedef struct wf_exact_node {
 
 /// An expanded node (popped, or run through in a chain of single
 /// successors): what the corridor, replanning and partial results still
-/// need of it, in a fifth of a node's bytes; its node slot is free again.
+/// need of it (XZ in floats: only lengths to report come of them), in a
+/// third of a node's bytes; its node slot is free again.
 /// Steps fill the node storage from its far end; a parent id with
 /// WF_EXACT_STEP_BIT set is a step's.
 typedef struct wf_exact_step {
-    uint64_t poly;       ///< polygon entered (wf_poly_ref bits)
-    uint32_t parent;     ///< node or step before it
-    float reach;         ///< length of the way into the polygon (node_reach)
-    float goal_distance; ///< XZ distance from the goal to its interval
+    uint64_t poly;   ///< polygon entered (wf_poly_ref bits)
+    uint32_t parent; ///< node or step before it
+    float g;         ///< the node's g
+    float root[2];   ///< x, z
+    float right[2];
+    float left[2];
 } wf_exact_step;
 
 #define WF_EXACT_STEP_BIT 0x80000000u
