@@ -851,7 +851,14 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         }
         xp portal_right, portal_left;
         double p0, p1;
-        if (link_is_whole_edge(tile, poly_index, link)) {
+        // Inside the tile the link is its edge's only one, and the portal
+        // the whole edge unless the neighbour also lies across an adjacent
+        // edge (collinear edges towards one polygon are consecutive).
+        uint16_t nb = poly->neighbours[e];
+        bool inside = link->side == 0xff && nb != 0 && (nb & WF_PORTAL_EDGE) == 0;
+        if (inside ? nb != poly->neighbours[e > 0 ? e - 1u : n - 1u] &&
+                         nb != poly->neighbours[e + 1u < n ? e + 1u : 0u]
+                   : link_is_whole_edge(tile, poly_index, link)) {
             portal_right = ed->a;
             portal_left = ed->b;
             p0 = 0.0;
