@@ -305,11 +305,14 @@ static bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
     memcpy(w + 3, n->right, sizeof n->right);
     memcpy(w + 6, n->left, sizeof n->left);
     memcpy(w + 9, &n->g, sizeof n->g);
-    uint64_t h = mix64(s->search_salt ^ n->poly);
+    // A multiply-xorshift per word, one full mix at the end: a node's
+    // words differ in many bits, and this runs for every push.
+    uint64_t h = s->search_salt ^ n->poly;
     for (int k = 0; k < 10; ++k) {
-        h = mix64(h ^ w[k]);
+        h = (h ^ w[k]) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 29;
     }
-    h |= 1u; // never 0, the value of an unused slot
+    h = mix64(h) | 1u; // never 0, the value of an unused slot
     uint64_t* slot = &s->pushed[(uint32_t)(h >> 32) & s->root_mask];
     if (*slot == h) {
         return true;
