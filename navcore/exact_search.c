@@ -300,17 +300,18 @@ static bool root_is_beaten(const wf_exact_search* s, const wf_exact_node* n) {
 /// duplicate through (more work, same answer); the salt retires the last
 /// search's hashes without clearing the table.
 static bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
-    uint64_t w[10];
-    memcpy(w, n->root, sizeof n->root);
-    memcpy(w + 3, n->right, sizeof n->right);
-    memcpy(w + 6, n->left, sizeof n->left);
-    memcpy(w + 9, &n->g, sizeof n->g);
-    // A multiply-xorshift per word, one full mix at the end: a node's
-    // words differ in many bits, and this runs for every push.
+    // Interval heights follow from the polygon: XZ is enough for them.
+    const double* d[8] = {&n->root[0],  &n->root[1], &n->root[2], &n->right[0],
+                          &n->right[2], &n->left[0], &n->left[2], &n->g};
+    static const uint64_t k[8] = {0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu, 0x165667b19e3779f9u,
+                                  0xd6e8feb86659fd93u, 0xff51afd7ed558ccdu, 0xc4ceb9fe1a85ec53u,
+                                  0x94d049bb133111ebu, 0xbf58476d1ce4e5b9u};
+    // Independent products (no chain of multiplies), one full mix after.
     uint64_t h = s->search_salt ^ n->poly;
-    for (int k = 0; k < 10; ++k) {
-        h = (h ^ w[k]) * 0x9e3779b97f4a7c15u;
-        h ^= h >> 29;
+    for (int i = 0; i < 8; ++i) {
+        uint64_t w;
+        memcpy(&w, d[i], sizeof w);
+        h += w * k[i];
     }
     h = mix64(h) | 1u; // never 0, the value of an unused slot
     uint64_t* slot = &s->pushed[(uint32_t)(h >> 32) & s->root_mask];
@@ -504,10 +505,9 @@ static bool is_dead_end(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
     uint32_t inside = 0;
     for (uint32_t k = 0; k < poly->vert_count; ++k) {
         uint16_t nb = poly->neighbours[k];
-        inside += nb != 0 && (nb & WF_PORTAL_EDGE) == 0;
-    }
-    if (inside >= 2) {
-        return false;
+        if (nb != 0 && (nb & WF_PORTAL_EDGE) == 0 && ++inside == 2) {
+            return false;
+        }
     }
     uint32_t index = wf_tile_poly_index(tile, poly), ways = 0;
     for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK && ways < 2;
