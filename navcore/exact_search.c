@@ -31,6 +31,7 @@
 #define EXACT_NODE_LEFT_END 2u  ///< the interval's left end is its portal's end
 #define EXACT_NODE_GOAL 4u      ///< the interval is the goal point
 #define EXACT_NODE_START 8u     ///< the start point in the start polygon
+#define EXACT_NODE_FREE 16u     ///< a free slot (its node was expanded)
 
 #define NO_INDEX 0xffffffffu
 
@@ -108,11 +109,14 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
     s->open = WF_ALLOC_ARRAY(allocator, wf_exact_open, s->capacity);
     s->roots = WF_ALLOC_ARRAY(allocator, wf_exact_root, s->root_capacity);
     s->root_buckets = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
-    if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL) {
+    s->pushed = WF_ALLOC_ARRAY(allocator, uint64_t, (size_t)s->root_mask + 1u);
+    if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL ||
+        s->pushed == NULL) {
         wf_exact_destroy(s, allocator);
         return WF_ERR_OUT_OF_MEMORY;
     }
     memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
+    memset(s->pushed, 0, ((size_t)s->root_mask + 1u) * sizeof(uint64_t));
     s->goal_node = NO_INDEX;
     return WF_OK;
 }
@@ -130,6 +134,9 @@ void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
     if (s->root_buckets != NULL) {
         WF_FREE_ARRAY(allocator, s->root_buckets, uint32_t, (size_t)s->root_mask + 1u);
     }
+    if (s->pushed != NULL) {
+        WF_FREE_ARRAY(allocator, s->pushed, uint64_t, (size_t)s->root_mask + 1u);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -139,7 +146,7 @@ size_t wf_exact_memory_bytes(const wf_exact_search* s) {
     }
     return (size_t)s->capacity * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
            (size_t)s->root_capacity * sizeof(wf_exact_root) +
-           ((size_t)s->root_mask + 1u) * sizeof(uint32_t);
+           ((size_t)s->root_mask + 1u) * (sizeof(uint32_t) + sizeof(uint64_t));
 }
 
 bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
@@ -284,6 +291,37 @@ static bool root_is_beaten(const wf_exact_search* s, const wf_exact_node* n) {
     return i != NO_INDEX && s->roots[i].g + G_EPSILON < n->g;
 }
 
+/// True when a node with the same root, g, polygon and interval was pushed
+/// before in this search (then this one is dropped); else remembers it.
+/// On meshes where a straight line can come back to a polygon (layers,
+/// seams, edges run along from one portal to the next) the same nodes
+/// would otherwise be made again and again at one g. A direct-mapped table
+/// of 64-bit hashes: a slot taken over by another node only lets a
+/// duplicate through (more work, same answer); the salt retires the last
+/// search's hashes without clearing the table.
+static bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
+    // Interval heights follow from the polygon: XZ is enough for them.
+    const double* d[8] = {&n->root[0],  &n->root[1], &n->root[2], &n->right[0],
+                          &n->right[2], &n->left[0], &n->left[2], &n->g};
+    static const uint64_t k[8] = {0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu, 0x165667b19e3779f9u,
+                                  0xd6e8feb86659fd93u, 0xff51afd7ed558ccdu, 0xc4ceb9fe1a85ec53u,
+                                  0x94d049bb133111ebu, 0xbf58476d1ce4e5b9u};
+    // Independent products (no chain of multiplies), one full mix after.
+    uint64_t h = s->search_salt ^ n->poly;
+    for (int i = 0; i < 8; ++i) {
+        uint64_t w;
+        memcpy(&w, d[i], sizeof w);
+        h += w * k[i];
+    }
+    h = mix64(h) | 1u; // never 0, the value of an unused slot
+    uint64_t* slot = &s->pushed[(uint32_t)(h >> 32) & s->root_mask];
+    if (*slot == h) {
+        return true;
+    }
+    *slot = h;
+    return false;
+}
+
 /* ---------------------------------------------------------------------------
  * Mesh helpers
  */
@@ -310,6 +348,17 @@ static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
                                const wf_tile_link* link) {
     if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
         return false;
+    }
+    const wf_tile_poly* poly = &tile->polys[poly_index];
+    uint16_t nb = link->edge < poly->vert_count ? poly->neighbours[link->edge] : 0u;
+    if (link->side == 0xff && nb != 0 && (nb & WF_PORTAL_EDGE) == 0) {
+        // Inside the tile: one link per edge, and the polygon's edges
+        // towards that neighbour are those with its number (no list walk).
+        uint32_t count = 0;
+        for (uint32_t k = 0; k < poly->vert_count; ++k) {
+            count += poly->neighbours[k] == nb;
+        }
+        return count == 1;
     }
     uint32_t count = 0;
     for (uint32_t k = tile->first_link[poly_index]; k != WF_NULL_LINK; k = tile->links[k].next) {
@@ -451,6 +500,15 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
 /// unless the goal is there (Polyanya's dead-end pruning). Neighbours the
 /// filter refuses still count: reading their flags costs more than it saves.
 static bool is_dead_end(const wf_mesh_tile* tile, const wf_tile_poly* poly) {
+    // Two edges inside the tile are two ways (their links exist unless the
+    // tile ran out of links, and then a missed prune only costs time).
+    uint32_t inside = 0;
+    for (uint32_t k = 0; k < poly->vert_count; ++k) {
+        uint16_t nb = poly->neighbours[k];
+        if (nb != 0 && (nb & WF_PORTAL_EDGE) == 0 && ++inside == 2) {
+            return false;
+        }
+    }
     uint32_t index = wf_tile_poly_index(tile, poly), ways = 0;
     for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK && ways < 2;
          k = tile->links[k].next) {
@@ -489,15 +547,59 @@ static double node_reach(const wf_exact_node* n) {
     return n->g + dist_point_segment(r, xp_from(n->right), xp_from(n->left), NULL);
 }
 
+/* Nodes fill the storage from the front, chain steps from the back; the
+ * search is out of nodes when the two meet. */
+
+static size_t pool_bytes(const wf_exact_search* s) {
+    return (size_t)s->capacity * sizeof(wf_exact_node);
+}
+static size_t pool_used(const wf_exact_search* s) {
+    return (size_t)s->node_count * sizeof(wf_exact_node) +
+           (size_t)s->step_count * sizeof(wf_exact_step);
+}
+static wf_exact_step* step_at(const wf_exact_search* s, uint32_t j) {
+    return (wf_exact_step*)(void*)((char*)s->nodes + pool_bytes(s) -
+                                   ((size_t)j + 1u) * sizeof(wf_exact_step));
+}
+/// Polygon and parent of a node or step id.
+static uint64_t id_poly(const wf_exact_search* s, uint32_t id) {
+    return (id & WF_EXACT_STEP_BIT) != 0 ? step_at(s, id & ~WF_EXACT_STEP_BIT)->poly
+                                         : s->nodes[id].poly;
+}
+static uint32_t id_parent(const wf_exact_search* s, uint32_t id) {
+    return (id & WF_EXACT_STEP_BIT) != 0 ? step_at(s, id & ~WF_EXACT_STEP_BIT)->parent
+                                         : s->nodes[id].parent;
+}
+static xp step_point(const float* p) { return (xp){p[0], 0.0, p[1]}; }
+static double step_reach(const wf_exact_step* step) {
+    return step->g + dist_point_segment(step_point(step->root), step_point(step->right),
+                                        step_point(step->left), NULL);
+}
+static double step_goal_distance(const wf_exact_search* s, const wf_exact_step* step) {
+    return dist_point_segment(xp_v3(s->end_pos), step_point(step->right), step_point(step->left),
+                              NULL);
+}
+static double id_reach(const wf_exact_search* s, uint32_t id) {
+    return (id & WF_EXACT_STEP_BIT) != 0 ? step_reach(step_at(s, id & ~WF_EXACT_STEP_BIT))
+                                         : node_reach(&s->nodes[id]);
+}
+
 /// Appends a node (the caller pushes it); false when storage ran out.
 static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root,
                      uint32_t root_index, double g, xp right, xp left, uint32_t flags) {
-    if (s->node_count == s->capacity) {
+    uint32_t i = s->free_node;
+    if (i != NO_INDEX) {
+        s->free_node = s->nodes[i].link;
+    } else if (pool_used(s) + sizeof(wf_exact_node) <= pool_bytes(s)) {
+        i = s->node_count++;
+    } else {
         s->out_of_nodes = true;
         return false;
     }
-    uint32_t i = s->node_count++;
     wf_exact_node* n = &s->nodes[i];
+    n->link = s->new_nodes;
+    s->new_nodes = i;
+    s->new_count++;
     xp_store(root, n->root);
     xp_store(right, n->right);
     xp_store(left, n->left);
@@ -641,16 +743,16 @@ static double dist2d_sq(xp a, xp b) {
     return dx * dx + dz * dz;
 }
 
-/// Expands node `index` (its polygon live). False when storage ran out.
-static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
+/// Expands `node` (its polygon live), whose successors name `self` (a
+/// node or step id) as parent. False when storage ran out.
+static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const wf_mesh_tile* tile,
                    const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
-    const wf_exact_node* node = &s->nodes[index];
     wf_poly_ref poly_ref = wf_poly_ref_from_u64(node->poly);
     uint32_t node_flags = node->flags;
     expansion x = {.s = s,
                    .mesh = q->mesh,
-                   .node = index,
+                   .node = self,
                    .poly = poly_ref,
                    .root = xp_from(node->root),
                    .root_index = node->root_index,
@@ -662,7 +764,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
     // Polygon entered from: never straight back. Its edge is not skipped:
     // another portal on it (a tile border split differently on each side)
     // is reached by turning at an interval end and running along the edge.
-    uint64_t back = start ? 0u : s->nodes[node->parent].poly;
+    uint64_t back = start ? 0u : id_poly(s, node->parent);
     // A root on an interval end sees the whole polygon from that side.
     bool snap_right = start || dist2d_sq(x.root, x.right.at) <= SAME_POINT * SAME_POINT;
     bool snap_left = start || dist2d_sq(x.root, x.left.at) <= SAME_POINT * SAME_POINT;
@@ -693,7 +795,7 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                 return true;
             }
         }
-        return add_node(s, index, poly_ref, root, root_index, g, t, t, EXACT_NODE_GOAL);
+        return add_node(s, self, poly_ref, root, root_index, g, t, t, EXACT_NODE_GOAL);
     }
 
     xp verts[WF_MAX_VERTS_PER_POLY];
@@ -752,7 +854,14 @@ static bool expand(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         }
         xp portal_right, portal_left;
         double p0, p1;
-        if (link_is_whole_edge(tile, poly_index, link)) {
+        // Inside the tile the link is its edge's only one, and the portal
+        // the whole edge unless the neighbour also lies across an adjacent
+        // edge (collinear edges towards one polygon are consecutive).
+        uint16_t nb = poly->neighbours[e];
+        bool inside = link->side == 0xff && nb != 0 && (nb & WF_PORTAL_EDGE) == 0;
+        if (inside ? nb != poly->neighbours[e > 0 ? e - 1u : n - 1u] &&
+                         nb != poly->neighbours[e + 1u < n ? e + 1u : 0u]
+                   : link_is_whole_edge(tile, poly_index, link)) {
             portal_right = ed->a;
             portal_left = ed->b;
             p0 = 0.0;
@@ -844,6 +953,11 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->end_pos = clamp_into(query->mesh, end_ref, end_pos);
     s->filter = *filter;
     s->node_count = 0;
+    s->step_count = 0;
+    s->search_salt = mix64(s->search_salt + 0x9e3779b97f4a7c15u);
+    s->free_node = NO_INDEX;
+    s->new_nodes = NO_INDEX;
+    s->new_count = 0;
     s->open_count = 0;
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
@@ -868,27 +982,68 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     return WF_OK;
 }
 
-/// Expands a node; while an expansion yields a single successor that is
-/// not the goal, expands that one at once instead of pushing it
-/// (Polyanya's intermediate pruning: corridors cost no heap traffic).
+/// Frees node slot i (its node expanded or pruned).
+static void free_node(wf_exact_search* s, uint32_t i) {
+    s->nodes[i].flags = EXACT_NODE_FREE;
+    s->nodes[i].link = s->free_node;
+    s->free_node = i;
+}
+
+/// Keeps what is left of a node about to be expanded as a step; NO_INDEX
+/// when storage ran out.
+static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
+    if (pool_used(s) + sizeof(wf_exact_step) > pool_bytes(s)) {
+        s->out_of_nodes = true;
+        return NO_INDEX;
+    }
+    uint32_t j = s->step_count++;
+    wf_exact_step* step = step_at(s, j);
+    step->poly = n->poly;
+    step->parent = n->parent;
+    step->g = (float)n->g;
+    step->root[0] = (float)n->root[0];
+    step->root[1] = (float)n->root[2];
+    step->right[0] = (float)n->right[0];
+    step->right[1] = (float)n->right[2];
+    step->left[0] = (float)n->left[0];
+    step->left[1] = (float)n->left[2];
+    return WF_EXACT_STEP_BIT | j;
+}
+
+/// Expands popped node `index`; while an expansion yields a single
+/// successor that is not the goal, expands that one at once instead of
+/// pushing it (Polyanya's intermediate pruning: corridors cost no heap
+/// traffic). Every expanded node leaves a step and frees its slot: only
+/// the open list's nodes take node storage.
 static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                          const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
     for (;;) {
-        uint32_t first = s->node_count;
-        if (!expand(q, index, tile, poly)) {
-            return false;
+        uint32_t self = keep_step(s, &s->nodes[index]);
+        if (self == NO_INDEX) {
+            return false; // the node stays, for the partial result
         }
-        if (s->node_count == first + 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
+        s->new_nodes = NO_INDEX;
+        s->new_count = 0;
+        bool ok = expand(q, &s->nodes[index], self, tile, poly);
+        free_node(s, index);
+        uint32_t first = s->new_nodes;
+        if (ok && s->new_count == 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
             index = first;
             wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
                                       &poly);
             continue;
         }
-        for (uint32_t i = first; i < s->node_count; ++i) {
-            open_push(s, i);
+        // Pushed in any order: the open list's order is total.
+        for (uint32_t i = first, next; i != NO_INDEX; i = next) {
+            next = s->nodes[i].link;
+            if (pushed_before(s, &s->nodes[i])) {
+                free_node(s, i);
+            } else {
+                open_push(s, i);
+            }
         }
-        return true;
+        return ok;
     }
 }
 
@@ -915,6 +1070,7 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
             break;
         }
         if (root_is_beaten(s, &s->nodes[i])) {
+            free_node(s, i);
             continue;
         }
         if (!expand_chain(query, i, tile, poly)) {
@@ -927,20 +1083,35 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
     return s->status;
 }
 
-/// For partial results: the node whose interval came nearest the goal
-/// (ties: lower g, then lower index); goal nodes are at distance 0.
+/// For partial results: the node or step whose interval came nearest the
+/// goal (ties: the shorter way in, then nodes before steps, then the lower
+/// index); goal nodes are at distance 0.
 static uint32_t best_reached_node(const wf_exact_search* s) {
     xp t = xp_v3(s->end_pos);
     uint32_t best = 0;
-    double best_distance = INFINITY;
+    double best_distance = INFINITY, best_reach = INFINITY;
     for (uint32_t i = 0; i < s->node_count; ++i) {
         const wf_exact_node* n = &s->nodes[i];
+        if ((n->flags & EXACT_NODE_FREE) != 0) {
+            continue;
+        }
         double d = (n->flags & EXACT_NODE_GOAL) != 0
                        ? 0.0
                        : dist_point_segment(t, xp_from(n->right), xp_from(n->left), NULL);
-        if (d < best_distance || (d == best_distance && n->g < s->nodes[best].g)) {
+        double reach = node_reach(n);
+        if (d < best_distance || (d == best_distance && reach < best_reach)) {
             best = i;
             best_distance = d;
+            best_reach = reach;
+        }
+    }
+    for (uint32_t j = 0; j < s->step_count; ++j) {
+        const wf_exact_step* step = step_at(s, j);
+        double d = step_goal_distance(s, step), reach = step_reach(step);
+        if (d < best_distance || (d == best_distance && reach < best_reach)) {
+            best = WF_EXACT_STEP_BIT | j;
+            best_distance = d;
+            best_reach = reach;
         }
     }
     return best;
@@ -951,31 +1122,32 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
 static wf_status write_chain(wf_query* query, uint32_t target, double cost, wf_poly_ref* path,
                              uint32_t max_path, wf_path_result* out) {
     const wf_exact_search* s = &query->exact;
-    if ((s->nodes[target].flags & EXACT_NODE_GOAL) != 0 && s->nodes[target].parent != NO_INDEX) {
+    if ((target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 &&
+        s->nodes[target].parent != NO_INDEX) {
         target = s->nodes[target].parent; // same polygon as its parent
     }
-    uint32_t length = 0;
-    for (uint32_t i = target; i != NO_INDEX && length <= s->node_count; i = s->nodes[i].parent) {
+    uint32_t length = 0, most = s->node_count + s->step_count;
+    for (uint32_t i = target; i != NO_INDEX && length <= most; i = id_parent(s, i)) {
         length++;
     }
     uint32_t keep = length < max_path ? length : max_path;
     uint32_t last = target;
     for (uint32_t k = keep; k < length; ++k) {
-        last = s->nodes[last].parent;
+        last = id_parent(s, last);
     }
     uint32_t i = last;
     for (uint32_t w = keep; w > 0; --w) {
-        wf_poly_ref ref = wf_poly_ref_from_u64(s->nodes[i].poly);
+        wf_poly_ref ref = wf_poly_ref_from_u64(id_poly(s, i));
         if (wf_mesh_check_poly(query->mesh, ref) != WF_OK) {
             clear_result(out);
             return WF_ERR_STALE_REF; // the mesh changed after the search
         }
         path[w - 1] = ref;
-        i = s->nodes[i].parent;
+        i = id_parent(s, i);
     }
     if (keep < length) {
         out->flags |= WF_PATH_BUFFER_FULL;
-        cost = node_reach(&s->nodes[last]);
+        cost = id_reach(s, last);
     }
     out->count = keep;
     out->cost = (float)cost;
@@ -999,10 +1171,18 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
     for (uint32_t e = existing_count; e-- > 0 && target == NO_INDEX;) {
         for (uint32_t i = 0; i < s->node_count; ++i) {
             const wf_exact_node* n = &s->nodes[i];
-            if (n->poly == existing[e].bits && (n->flags & EXACT_NODE_GOAL) == 0 &&
+            if (n->poly == existing[e].bits &&
+                (n->flags & (EXACT_NODE_GOAL | EXACT_NODE_FREE)) == 0 &&
                 (target == NO_INDEX || node_reach(n) < cost)) {
                 target = i;
                 cost = node_reach(n);
+            }
+        }
+        for (uint32_t j = 0; j < s->step_count; ++j) {
+            const wf_exact_step* step = step_at(s, j);
+            if (step->poly == existing[e].bits && (target == NO_INDEX || step_reach(step) < cost)) {
+                target = WF_EXACT_STEP_BIT | j;
+                cost = step_reach(step);
             }
         }
     }
@@ -1013,8 +1193,10 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
         } else {
             target = best_reached_node(s);
             out->flags = WF_PATH_PARTIAL | (s->out_of_nodes ? WF_PATH_OUT_OF_NODES : 0u);
-            cost = (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 ? s->nodes[target].f
-                                                                   : node_reach(&s->nodes[target]);
+            cost =
+                (target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0
+                    ? s->nodes[target].f
+                    : id_reach(s, target);
         }
     }
     return write_chain(query, target, cost, path, max_path, out);

@@ -31,7 +31,25 @@ typedef struct wf_exact_node {
     uint32_t parent;     ///< node whose polygon precedes poly in the corridor
     uint32_t flags;      ///< EXACT_NODE_* (exact_search.c)
     uint32_t root_index; ///< the root's entry in the turning points, or none
+    uint32_t link;       ///< next free slot, or next new successor of one expansion
 } wf_exact_node;
+
+/// An expanded node (popped, or run through in a chain of single
+/// successors): what the corridor, replanning and partial results still
+/// need of it (XZ in floats: only lengths to report come of them), in a
+/// third of a node's bytes; its node slot is free again.
+/// Steps fill the node storage from its far end; a parent id with
+/// WF_EXACT_STEP_BIT set is a step's.
+typedef struct wf_exact_step {
+    uint64_t poly;   ///< polygon entered (wf_poly_ref bits)
+    uint32_t parent; ///< node or step before it
+    float g;         ///< the node's g
+    float root[2];   ///< x, z
+    float right[2];
+    float left[2];
+} wf_exact_step;
+
+#define WF_EXACT_STEP_BIT 0x80000000u
 
 typedef struct wf_exact_open {
     double f;
@@ -54,10 +72,16 @@ typedef struct wf_exact_search {
     wf_exact_open* open;
     wf_exact_root* roots;
     uint32_t* root_buckets;
-    uint32_t capacity; ///< nodes and open entries
+    uint64_t* pushed;     ///< root_mask + 1 hashes of pushed nodes (salted per search)
+    uint64_t search_salt; ///< changes every search: older hashes never match
+    uint32_t capacity;    ///< nodes and open entries
     uint32_t root_capacity;
     uint32_t root_mask;
     uint32_t node_count, open_count, root_count;
+    uint32_t step_count; ///< steps, stored back from the end of nodes' storage
+    uint32_t free_node;  ///< free node slots below node_count (a list through link)
+    uint32_t new_nodes;  ///< nodes made by the running expansion (a list through link)
+    uint32_t new_count;
     // The search (one-shot or time-sliced).
     bool active;      ///< an exact begin_path is the query's current sliced search
     wf_status status; ///< WF_IN_PROGRESS while running

@@ -25,9 +25,9 @@ static void test_query_create_and_filter_defaults(void** state) {
     fixture_create(&f, 1, 1, 5, CORRIDOR, NULL, 0);
     // Default 2048 nodes; the hash has a power-of-two bucket count.
     // Exact mode's storage: 4 interval nodes and open entries per node, one
-    // turning point per node and its power-of-two hash.
+    // turning point per node and its power-of-two hash, the pushed-node hashes.
     size_t exact = 4u * 2048u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
-                   2048u * (sizeof(wf_exact_root) + sizeof(uint32_t));
+                   2048u * (sizeof(wf_exact_root) + sizeof(uint32_t) + sizeof(uint64_t));
     size_t expected = sizeof(struct wf_query) +
                       2048u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
                       2048u * sizeof(uint32_t) + 2048u * sizeof(wf_open_entry) + exact;
@@ -41,7 +41,7 @@ static void test_query_create_and_filter_defaults(void** state) {
     wf_query* q = NULL;
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
     exact = 400u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) + 100u * sizeof(wf_exact_root) +
-            128u * sizeof(uint32_t);
+            128u * (sizeof(uint32_t) + sizeof(uint64_t));
     expected = sizeof(struct wf_query) +
                100u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
                128u * sizeof(uint32_t) + 100u * sizeof(wf_open_entry) + exact;
