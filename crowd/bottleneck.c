@@ -329,7 +329,7 @@ void wf_crowd_order_pinches(wf_crowd* c) {
     // ends of a doorway one polygon deep meet in it) and the portal itself
     // (both sides of a doorway that is only an edge).
     for (uint32_t i = 0; i < c->max_agents; ++i) {
-        c->agent_flags[i] &= ~(uint32_t)AGENT_WAITS_PINCH;
+        c->agent_flags[i] &= ~(uint32_t)(AGENT_WAITS_PINCH | AGENT_PINCH_LEAD);
         wf_crowd_pinch* pin = &c->pinch[i];
         if (!c->active[i] || !pin->ahead) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_PINCH_GO;
@@ -367,8 +367,17 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         }
         if (waits) {
             c->agent_flags[i] = (c->agent_flags[i] & ~(uint32_t)AGENT_PINCH_GO) | AGENT_WAITS_PINCH;
-        } else {
-            c->agent_flags[i] |= AGENT_PINCH_GO;
+            continue;
+        }
+        c->agent_flags[i] |= AGENT_PINCH_GO;
+        // The admitted agent nearest the mouth leads the file through: those
+        // behind it (and any in its way beyond) yield to it, so it is not
+        // held up by the avoiding of a crowd pressing after it.
+        if (go && pin->dist <= c->params[i].radius * WF_CROWD_PINCH_LEAD_RADII) {
+            const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[1]];
+            if (pin->side[1] != 0xffu && e->go_slot[pin->side[1]] == i) {
+                c->agent_flags[i] |= AGENT_PINCH_LEAD;
+            }
         }
     }
     // Free the slots, the last inserted first: the probe from an entry's
@@ -410,11 +419,19 @@ wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i) {
     float side = rel.x * right.x + rel.z * right.z;
     float clear_side = p->radius * WF_CROWD_PINCH_CLEAR_SIDE_RADII;
     float clear_back = p->radius * WF_CROWD_PINCH_CLEAR_BACK_RADII;
-    if (t < -clear_back || fabsf(side) >= clear_side) {
-        return wf_v3(0, 0, 0);
-    }
     float sign = side < 0.0f ? -1.0f : 1.0f;
+    float step = p->max_speed * WF_CROWD_PINCH_STEP_ASIDE;
+    if (fabsf(side) >= clear_side) {
+        // Beside the lane: up to the wall beside the mouth, so the floor
+        // behind (where those coming through are going) stays free.
+        float wall = -p->radius * WF_CROWD_PINCH_QUEUE_WALL_RADII;
+        return t < wall ? wf_v3_scale(axis, step * fminf(1.0f, (wall - t) / p->radius))
+                        : wf_v3(0, 0, 0);
+    }
     float out = (clear_side - fabsf(side)) / clear_side; // 1 on the axis, 0 at the edge
-    wf_vec3 v = wf_v3_scale(right, sign * p->max_speed * WF_CROWD_PINCH_STEP_ASIDE);
-    return wf_v3_add(v, wf_v3_scale(axis, -p->max_speed * WF_CROWD_PINCH_STEP_ASIDE * out));
+    wf_vec3 v = wf_v3_scale(right, sign * step);
+    if (t < -clear_back) {
+        return v; // the lane out of the mouth, further back
+    }
+    return wf_v3_add(v, wf_v3_scale(axis, -step * out));
 }

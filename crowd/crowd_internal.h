@@ -41,6 +41,7 @@ enum {
     AGENT_RETURNING = 1u << 14,        ///< arrived, pushed off its spot, stuck: others make way
     AGENT_PINCH_GO = 1u << 15,         ///< admitted to the single-file passage ahead
     AGENT_WAITS_PINCH = 1u << 16,      ///< the passage ahead is the other side's: wait
+    AGENT_PINCH_LEAD = 1u << 17,       ///< admitted and nearest the passage's mouth: others yield
 };
 
 /// A single-file passage found on an agent's corridor (bottleneck.c): the
