@@ -373,8 +373,9 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         // The admitted agent nearest the mouth leads the file through: those
         // behind it (and any in its way beyond) yield to it, so it is not
         // held up by the avoiding of a crowd pressing after it.
-        if (go && pin->dist <= c->params[i].radius * WF_CROWD_PINCH_LEAD_RADII) {
-            const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[1]];
+        const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[1]];
+        if (go &&
+            (e->sides == 2u || pin->dist <= c->params[i].radius * WF_CROWD_PINCH_LEAD_RADII)) {
             if (pin->side[1] != 0xffu && e->go_slot[pin->side[1]] == i) {
                 c->agent_flags[i] |= AGENT_PINCH_LEAD;
             }

@@ -103,8 +103,10 @@
 /// radii from the wall the passage is in.
 #define WF_CROWD_PINCH_QUEUE_WALL_RADII 1.5f
 /// The admitted agent nearest a passage's mouth leads (ranks above the
-/// rest) within this many radii of it.
-#define WF_CROWD_PINCH_LEAD_RADII 4.0f
+/// rest): in one-way traffic within this many radii of the mouth (further
+/// out the file is still forming), in two-way traffic wherever it is (its
+/// side's stream pushes through the queue beside the lane).
+#define WF_CROWD_PINCH_LEAD_RADII 3.5f
 
 /* ---------------------------------------------------------------------------
  * Movement (crowd_motion.c)
