@@ -66,15 +66,15 @@
     /* Each agent's events, packed to the front in agent order at the end of an update. */         \
     X(agent_events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE)                   \
     X(agent_event_count, uint8_t, n, SCRATCH, NONE)                                                \
-    X(scratch_agents, uint32_t, n, SCRATCH, NONE)    /* agent lists built per phase */             \
-    X(half_height, float, n, SCRATCH, NONE)          /* for the proximity grid */                  \
-    X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)       /* single-file passage ahead */               \
-    X(walled, uint8_t, n, SCRATCH, NONE)             /* walls close on both sides of its way */    \
-    X(pinch_found, wf_crowd_pinch, n, SCRATCH, NONE) /* on the corridor polygons seen */           \
-    X(pinch_seen, wf_poly_ref, n*(WF_CROWD_PINCH_SCAN + 1u), SCRATCH, NONE)                        \
+    X(scratch_agents, uint32_t, n, SCRATCH, NONE)      /* agent lists built per phase */           \
+    X(half_height, float, n, SCRATCH, NONE)            /* for the proximity grid */                \
+    X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)         /* single-file passage ahead */             \
+    X(walled, uint8_t, n, SCRATCH, NONE)               /* walls close on both sides of its way */  \
+    X(pinch_found, wf_crowd_passage, n, SCRATCH, NONE) /* on the corridor polygons seen */         \
+    X(pinch_seen, uint64_t, n, SCRATCH, NONE)          /* a hash of the corridor polygons seen */  \
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \
-    X(pinch_table, wf_crowd_pinch_entry, c->pinch_capacity, SCRATCH, NONE)                         \
-    X(pinch_used, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* table slots taken */              \
+    X(pinch_table, wf_crowd_pinch_entry, n * 2u, SCRATCH, NONE) /* two keys an agent at most */    \
+    X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE)  /* entry + 1; 0: free */           \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
     X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)

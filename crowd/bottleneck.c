@@ -34,7 +34,7 @@ static int edge_to(const wf_poly_edge* edges, uint32_t count, wf_poly_ref to) {
 /// polygons and the mesh only, so it is kept until they change. A portal counts when it is shorter than the agent's
 /// diameter and both its ends touch a wall (an edge of either polygon
 /// with nothing across), so a short edge inside open floor does not.
-static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_pinch* out) {
+static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
     const wf_corridor* cor = &c->corridor[i];
     float diameter = c->params[i].radius * 2.0f;
     uint32_t last = cor->count < WF_CROWD_PINCH_SCAN + 1u ? cor->count : WF_CROWD_PINCH_SCAN + 1u;
@@ -87,8 +87,10 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_pinch* out) {
         }
         out->from = ra;
         out->to = rb;
-        out->mid = mid;
-        out->axis = wf_v3_scale(axis, 1.0f / len);
+        out->mid_x = mid.x;
+        out->mid_z = mid.z;
+        out->axis_x = axis.x * (1.0f / len);
+        out->axis_z = axis.z * (1.0f / len);
         return true;
     }
     return false;
@@ -136,6 +138,18 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
     return left && right;
 }
 
+/// A 64-bit hash of the first n corridor polygons: when it and n are
+/// unchanged, so (but for a 2^-64 chance) are the polygons, and the
+/// passage found on them stands.
+static uint64_t polys_hash(const wf_poly_ref* polys, uint32_t n) {
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    for (uint32_t k = 0; k < n; ++k) {
+        h = (h ^ polys[k].bits) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -143,7 +157,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
     const uint32_t keep = WF_CROWD_PINCH_SCAN + 1u;
     for (uint32_t i = begin; i < end; ++i) {
         wf_crowd_pinch* pin = &c->pinch[i];
-        pin->from.bits = 0;
+        pin->ahead = false;
         c->walled[i] = 0;
         uint8_t ts = c->target_state[i];
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || ts == WF_TARGET_ARRIVED ||
@@ -156,10 +170,10 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         c->walled[i] = walled_in(c, i) ? 1u : 0u;
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
-        wf_poly_ref* seen = c->pinch_seen + (size_t)i * keep;
-        wf_crowd_pinch* found = &c->pinch_found[i];
-        if (c->pinch_seen_count[i] != n || memcmp(seen, cor->polys, sizeof(wf_poly_ref) * n) != 0) {
-            memcpy(seen, cor->polys, sizeof(wf_poly_ref) * n);
+        wf_crowd_passage* found = &c->pinch_found[i];
+        uint64_t seen = polys_hash(cor->polys, n);
+        if (c->pinch_seen_count[i] != n || c->pinch_seen[i] != seen) {
+            c->pinch_seen[i] = seen;
             c->pinch_seen_count[i] = (uint8_t)n;
             if (!find_pinch(c, i, found)) {
                 found->from.bits = 0;
@@ -168,9 +182,9 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         if (found->from.bits == 0) {
             continue;
         }
-        float dist = wf_v2_distance(c->pos[i], found->mid);
+        float dist = wf_v2_distance(c->pos[i], wf_v3(found->mid_x, 0.0f, found->mid_z));
         if (dist <= c->params[i].radius * WF_CROWD_PINCH_REACH_RADII) {
-            *pin = *found;
+            pin->ahead = true;
             pin->dist = dist;
         }
     }
@@ -184,27 +198,59 @@ static uint32_t slot_of(uint64_t a, uint64_t b, uint32_t mask) {
     return (uint32_t)bits & mask;
 }
 
-/// The table entry of a passage key (inserted when new).
-static uint32_t entry_of(wf_crowd* c, uint64_t a, uint64_t b, uint32_t* used) {
+/// Agent i's key: the polygon beyond its portal (portal false), or the
+/// portal's two polygons in order.
+static void key_of(const wf_crowd* c, uint32_t i, bool portal, uint64_t* a, uint64_t* b) {
+    const wf_crowd_passage* f = &c->pinch_found[i];
+    if (!portal) {
+        *a = f->to.bits;
+        *b = 0;
+    } else {
+        *a = f->from.bits < f->to.bits ? f->from.bits : f->to.bits;
+        *b = f->from.bits < f->to.bits ? f->to.bits : f->from.bits;
+    }
+}
+
+/// The slot of agent i's key (portal or not) in the hash slots: the one
+/// holding its entry, else the free one where it goes.
+static uint32_t slot_for(const wf_crowd* c, uint32_t i, bool portal) {
+    uint64_t a, b;
+    key_of(c, i, portal, &a, &b);
     uint32_t mask = c->pinch_capacity - 1u;
     uint32_t at = slot_of(a, b, mask);
     for (;;) {
-        wf_crowd_pinch_entry* e = &c->pinch_table[at];
-        if (e->key_a == 0) {
-            memset(e, 0, sizeof *e);
-            e->key_a = a;
-            e->key_b = b;
-            for (uint32_t s = 0; s < 2u; ++s) {
-                e->nearest[s] = e->go_nearest[s] = INFINITY;
-            }
-            c->pinch_used[(*used)++] = at;
+        uint32_t k = c->pinch_slots[at];
+        if (k == 0) {
             return at;
         }
-        if (e->key_a == a && e->key_b == b) {
-            return at;
+        const wf_crowd_pinch_entry* e = &c->pinch_table[k - 1u];
+        if (e->portal == portal) {
+            uint64_t ea, eb;
+            key_of(c, e->owner, portal, &ea, &eb);
+            if (ea == a && eb == b) {
+                return at;
+            }
         }
         at = (at + 1u) & mask;
     }
+}
+
+/// The table entry of agent i's key (inserted when new). The slots hold
+/// at least twice max_agents, so a free one is always found.
+static uint32_t entry_of(wf_crowd* c, uint32_t i, bool portal, uint32_t* used) {
+    uint32_t at = slot_for(c, i, portal);
+    if (c->pinch_slots[at] != 0) {
+        return c->pinch_slots[at] - 1u;
+    }
+    wf_crowd_pinch_entry* e = &c->pinch_table[*used];
+    memset(e, 0, sizeof *e);
+    e->owner = i;
+    e->portal = portal;
+    for (uint32_t s = 0; s < 2u; ++s) {
+        e->nearest[s] = e->go_nearest[s] = INFINITY;
+    }
+    c->pinch_slots[at] = ++*used;
+    return *used - 1u;
 }
 
 /// Agent i (nearest distance d, admitted or not, stuck for `stuck`
@@ -216,17 +262,18 @@ static uint32_t entry_of(wf_crowd* c, uint64_t a, uint64_t b, uint32_t* used) {
 /// nearer while the file ahead of them goes through one at a time, and
 /// counting them stuck handed the way over mid-stream. A waiting agent
 /// adds to how long its side waited.
-static uint32_t join(wf_crowd_pinch_entry* e, uint64_t from, uint32_t i, float d, bool go,
+static uint32_t join(const wf_crowd* c, wf_crowd_pinch_entry* e, uint32_t i, float d, bool go,
                      float stuck, float turn) {
+    uint64_t from = c->pinch_found[i].from.bits;
     uint32_t s = 0;
-    while (s < e->sides && e->side_from[s] != from) {
+    while (s < e->sides && c->pinch_found[e->side_agent[s]].from.bits != from) {
         s++;
     }
     if (s == e->sides) {
         if (s == 2u) {
             return UINT32_MAX;
         }
-        e->side_from[s] = from;
+        e->side_agent[s] = i;
         e->sides++;
     }
     // Agents come in slot order: on equal distances the lower slot stays.
@@ -282,33 +329,30 @@ void wf_crowd_order_pinches(wf_crowd* c) {
     // ends of a doorway one polygon deep meet in it) and the portal itself
     // (both sides of a doorway that is only an edge).
     for (uint32_t i = 0; i < c->max_agents; ++i) {
-        c->agent_flags[i] &= ~(uint32_t)AGENT_WAITS_PINCH;
+        c->agent_flags[i] &= ~(uint32_t)(AGENT_WAITS_PINCH | AGENT_PINCH_LEAD);
         wf_crowd_pinch* pin = &c->pinch[i];
-        if (!c->active[i] || pin->from.bits == 0) {
+        if (!c->active[i] || !pin->ahead) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_PINCH_GO;
             continue;
         }
         bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
-        uint64_t lo = pin->from.bits < pin->to.bits ? pin->from.bits : pin->to.bits;
-        uint64_t hi = pin->from.bits < pin->to.bits ? pin->to.bits : pin->from.bits;
-        pin->entry[0] = entry_of(c, pin->to.bits, 0, &used);
-        pin->entry[1] = entry_of(c, lo, hi, &used);
         for (uint32_t k = 0; k < 2u; ++k) {
-            pin->side[k] = (uint8_t)join(&c->pinch_table[pin->entry[k]], pin->from.bits, i,
-                                         pin->dist, go, c->stuck_timer[i], turn);
+            pin->entry[k] = entry_of(c, i, k == 1u, &used);
+            pin->side[k] = (uint8_t)join(c, &c->pinch_table[pin->entry[k]], i, pin->dist, go,
+                                         c->stuck_timer[i], turn);
         }
     }
     // Turns: once the side without the way waited `turn`, the side with it
     // admits nobody new, and the way changes when its admitted are through.
     for (uint32_t k = 0; k < used; ++k) {
-        wf_crowd_pinch_entry* e = &c->pinch_table[c->pinch_used[k]];
+        wf_crowd_pinch_entry* e = &c->pinch_table[k];
         e->holder = (uint8_t)holder(e, turn);
         e->closed = e->sides == 2u && isfinite(e->go_nearest[e->holder]) &&
                     e->go_stuck[e->holder] < turn && e->waited[e->holder ^ 1u] >= turn;
     }
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         wf_crowd_pinch* pin = &c->pinch[i];
-        if (!c->active[i] || pin->from.bits == 0) {
+        if (!c->active[i] || !pin->ahead) {
             continue;
         }
         bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
@@ -323,29 +367,42 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         }
         if (waits) {
             c->agent_flags[i] = (c->agent_flags[i] & ~(uint32_t)AGENT_PINCH_GO) | AGENT_WAITS_PINCH;
-        } else {
-            c->agent_flags[i] |= AGENT_PINCH_GO;
+            continue;
+        }
+        c->agent_flags[i] |= AGENT_PINCH_GO;
+        // The admitted agent nearest the mouth leads the file through: those
+        // behind it (and any in its way beyond) yield to it, so it is not
+        // held up by the avoiding of a crowd pressing after it.
+        const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[1]];
+        if (go &&
+            (e->sides == 2u || pin->dist <= c->params[i].radius * WF_CROWD_PINCH_LEAD_RADII)) {
+            if (pin->side[1] != 0xffu && e->go_slot[pin->side[1]] == i) {
+                c->agent_flags[i] |= AGENT_PINCH_LEAD;
+            }
         }
     }
-    for (uint32_t k = 0; k < used; ++k) {
-        c->pinch_table[c->pinch_used[k]].key_a = 0;
+    // Free the slots, the last inserted first: the probe from an entry's
+    // home slot then passes only entries inserted before it.
+    for (uint32_t k = used; k-- > 0;) {
+        const wf_crowd_pinch_entry* e = &c->pinch_table[k];
+        c->pinch_slots[slot_for(c, e->owner, e->portal)] = 0;
     }
 }
 
 wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i) {
-    const wf_crowd_pinch* pin = &c->pinch[i];
+    const wf_crowd_passage* f = &c->pinch_found[i];
     const wf_agent_params* p = &c->params[i];
+    wf_vec3 mid = wf_v3(f->mid_x, 0.0f, f->mid_z), axis = wf_v3(f->axis_x, 0.0f, f->axis_z);
     // The waiting spot: back from the mouth and to the agent's right of the
     // passage's axis, out of the way of those coming through.
-    wf_vec3 right = wf_v3(-pin->axis.z, 0.0f, pin->axis.x);
+    wf_vec3 right = wf_v3(-axis.z, 0.0f, axis.x);
     // The portal may lie anywhere along a deep doorway: its mouth on this
     // side is where the walls along the axis (the jambs) begin.
     float mouth = 0.0f;
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
-        wf_vec3 a = wf_v3_sub(walls[2u * k], pin->mid), b = wf_v3_sub(walls[2u * k + 1u], pin->mid);
-        float ta = a.x * pin->axis.x + a.z * pin->axis.z,
-              tb = b.x * pin->axis.x + b.z * pin->axis.z;
+        wf_vec3 a = wf_v3_sub(walls[2u * k], mid), b = wf_v3_sub(walls[2u * k + 1u], mid);
+        float ta = a.x * axis.x + a.z * axis.z, tb = b.x * axis.x + b.z * axis.z;
         float sa = a.x * right.x + a.z * right.z, sb = b.x * right.x + b.z * right.z;
         float len = wf_v2_distance(walls[2u * k], walls[2u * k + 1u]);
         // Along the axis (within about 25 degrees) and beside the portal.
@@ -358,16 +415,24 @@ wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i) {
     // Waiting agents stand where they are, except in front of the mouth
     // (the way out for the other side): from there they step aside, to the
     // side they are on, and back.
-    wf_vec3 rel = wf_v3_sub(c->pos[i], pin->mid);
-    float t = rel.x * pin->axis.x + rel.z * pin->axis.z - mouth;
+    wf_vec3 rel = wf_v3_sub(c->pos[i], mid);
+    float t = rel.x * axis.x + rel.z * axis.z - mouth;
     float side = rel.x * right.x + rel.z * right.z;
     float clear_side = p->radius * WF_CROWD_PINCH_CLEAR_SIDE_RADII;
     float clear_back = p->radius * WF_CROWD_PINCH_CLEAR_BACK_RADII;
-    if (t < -clear_back || fabsf(side) >= clear_side) {
-        return wf_v3(0, 0, 0);
-    }
     float sign = side < 0.0f ? -1.0f : 1.0f;
+    float step = p->max_speed * WF_CROWD_PINCH_STEP_ASIDE;
+    if (fabsf(side) >= clear_side) {
+        // Beside the lane: up to the wall beside the mouth, so the floor
+        // behind (where those coming through are going) stays free.
+        float wall = -p->radius * WF_CROWD_PINCH_QUEUE_WALL_RADII;
+        return t < wall ? wf_v3_scale(axis, step * fminf(1.0f, (wall - t) / p->radius))
+                        : wf_v3(0, 0, 0);
+    }
     float out = (clear_side - fabsf(side)) / clear_side; // 1 on the axis, 0 at the edge
-    wf_vec3 v = wf_v3_scale(right, sign * p->max_speed * WF_CROWD_PINCH_STEP_ASIDE);
-    return wf_v3_add(v, wf_v3_scale(pin->axis, -p->max_speed * WF_CROWD_PINCH_STEP_ASIDE * out));
+    wf_vec3 v = wf_v3_scale(right, sign * step);
+    if (t < -clear_back) {
+        return v; // the lane out of the mouth, further back
+    }
+    return wf_v3_add(v, wf_v3_scale(axis, -step * out));
 }

@@ -194,7 +194,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     while (c->crowding_capacity < 2u * c->max_agents) {
         c->crowding_capacity *= 2u;
     }
-    c->pinch_capacity = c->crowding_capacity * 2u;
+    c->pinch_capacity = c->crowding_capacity; // at least twice max_agents: every key fits
     c->filter_count = desc->filter_count > 0 ? desc->filter_count : 1u;
     for (uint32_t i = 0; i < c->filter_count; ++i) {
         c->filters[i] = desc->filter_count > 0 ? desc->filters[i] : wf_query_filter_defaults();

@@ -41,33 +41,44 @@ enum {
     AGENT_RETURNING = 1u << 14,        ///< arrived, pushed off its spot, stuck: others make way
     AGENT_PINCH_GO = 1u << 15,         ///< admitted to the single-file passage ahead
     AGENT_WAITS_PINCH = 1u << 16,      ///< the passage ahead is the other side's: wait
+    AGENT_PINCH_LEAD = 1u << 17,       ///< admitted and nearest the passage's mouth: others yield
 };
 
-/// The first single-file passage ahead of an agent (bottleneck.c): the
-/// portal from polygon `from` to `to`, its midpoint, the unit direction
-/// across it (from -> to) and the agent's distance to the midpoint; the
-/// table entries and sides it joined. from.bits == 0: none.
-typedef struct wf_crowd_pinch {
+/// A single-file passage found on an agent's corridor (bottleneck.c): the
+/// portal from polygon `from` to `to`, its midpoint and the unit direction
+/// across it (from -> to), on the ground plane. from.bits == 0: none.
+typedef struct wf_crowd_passage {
     wf_poly_ref from, to;
-    wf_vec3 mid, axis;
-    float dist;
+    float mid_x, mid_z, axis_x, axis_z;
+} wf_crowd_passage;
+
+/// This update's passage ahead of an agent (its wf_crowd_passage is in
+/// pinch_found): the agent's distance to the portal's midpoint, the table
+/// entries and the sides it joined.
+typedef struct wf_crowd_pinch {
     uint32_t entry[2];
+    float dist;
     uint8_t side[2];
+    bool ahead;     ///< a passage lies ahead, within reach (else the rest is stale)
     bool both_ways; ///< agents come to it from both sides this update
 } wf_crowd_pinch;
 
-/// A passage in the per-update table (bottleneck.c): up to two sides (the
-/// polygon each comes from), per side its agent nearest the mouth and its
-/// admitted agent nearest it (infinite: none), and the side with the way.
+/// A passage in the per-update table (bottleneck.c): its key (that of the
+/// agent `owner`: the polygon beyond its portal, or the portal itself), up
+/// to two sides (the polygon an agent of the side comes from), per side its
+/// agent nearest the mouth and its admitted agent nearest it (infinite:
+/// none), and the side with the way. Keys and sides name an agent rather
+/// than hold polygon refs: 64 bytes an entry.
 typedef struct wf_crowd_pinch_entry {
-    uint64_t key_a, key_b; ///< key_a 0: free
-    uint64_t side_from[2];
-    float nearest[2], go_nearest[2];
+    uint32_t owner;
+    uint32_t side_agent[2];
     uint32_t nearest_slot[2], go_slot[2];
+    float nearest[2], go_nearest[2];
     float go_stuck[2]; ///< the stuck timer of the side's admitted agent nearest the mouth
     float waited[2];   ///< longest a waiting agent of the side has stood (its stuck timer)
     uint8_t sides, holder;
     bool closed; ///< the holder admits nobody new: the other side waited its turn
+    bool portal; ///< keyed by the portal (else by the polygon beyond it)
 } wf_crowd_pinch_entry;
 
 /// What the last finished search gave (for the result callback).
@@ -135,7 +146,7 @@ struct wf_crowd {
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
-    uint32_t pinch_capacity;    ///< passage table (bottleneck.c): twice crowding_capacity
+    uint32_t pinch_capacity;    ///< passage table's hash slots (bottleneck.c): crowding_capacity
 
     // Debug watch (crowd_debug.c): one agent's avoidance candidates, into a
     // buffer sized at create for the largest preset.

@@ -162,8 +162,7 @@ static wf_vec3 clamp_length_2d(wf_vec3 v, float max) {
 /// head-on rule and the head-on give-way apply; elsewhere the rule by
 /// progress once stuck, which costs open ground less.
 static bool near_pinch(const wf_crowd* c, uint32_t i, uint32_t j) {
-    return c->pinch[i].from.bits != 0 || c->pinch[j].from.bits != 0 ||
-           (c->walled[i] || c->walled[j]);
+    return c->pinch[i].ahead || c->pinch[j].ahead || (c->walled[i] || c->walled[j]);
 }
 
 /// True when neighbour j has the right of way over agent i: i then avoids
@@ -326,8 +325,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             // from both sides, or between close walls. One-way traffic
             // through a door needs neither (it only slowed the jam there).
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
-                way_len > 1e-6f &&
-                ((c->pinch[i].from.bits != 0 && c->pinch[i].both_ways) || c->walled[i])) {
+                way_len > 1e-6f && ((c->pinch[i].ahead && c->pinch[i].both_ways) || c->walled[i])) {
                 desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
             }
         }

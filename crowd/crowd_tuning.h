@@ -35,10 +35,11 @@
  * Right of way and being stuck (crowd_update.c, crowd_motion.c)
  */
 
-/// Ranks above this bit are the class (priority, then on its way or idle);
-/// below it, progress in 1 / WF_CROWD_RANK_STEPS_PER_METRE m: 2^23 steps of
-/// 1/64 m order paths of up to 131 km.
-#define WF_CROWD_RANK_CLASS_SHIFT 23u
+/// Ranks above this bit are the class (priority, then on its way or idle,
+/// then leading through a single-file passage or not); below it, progress
+/// in 1 / WF_CROWD_RANK_STEPS_PER_METRE m: 2^22 steps of 1/64 m order
+/// paths of up to 65 km.
+#define WF_CROWD_RANK_CLASS_SHIFT 22u
 /// Steps per metre of path left in a rank: finer than agents are apart.
 #define WF_CROWD_RANK_STEPS_PER_METRE 64.0f
 /// Away from single-file passages: seconds stuck before an agent gives way
@@ -98,6 +99,14 @@
 #define WF_CROWD_PINCH_TURN_STUCK 1.0f
 /// Speed (share of max speed) at which a waiting agent clears that area.
 #define WF_CROWD_PINCH_STEP_ASIDE 0.5f
+/// Agents waiting beside the lane out of the mouth close up to this many
+/// radii from the wall the passage is in.
+#define WF_CROWD_PINCH_QUEUE_WALL_RADII 1.5f
+/// The admitted agent nearest a passage's mouth leads (ranks above the
+/// rest): in one-way traffic within this many radii of the mouth (further
+/// out the file is still forming), in two-way traffic wherever it is (its
+/// side's stream pushes through the queue beside the lane).
+#define WF_CROWD_PINCH_LEAD_RADII 3.5f
 
 /* ---------------------------------------------------------------------------
  * Movement (crowd_motion.c)

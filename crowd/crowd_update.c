@@ -234,7 +234,10 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     bool returning = (c->agent_flags[i] & AGENT_RETURNING) != 0;
     bool on_way = wf_crowd_walking(c, i) && (ts != WF_TARGET_ARRIVED || returning) &&
                   (wf_crowd_follows_path(c, i) || ts == WF_TARGET_VELOCITY);
-    uint32_t rank = (((uint32_t)c->params[i].priority << 1) | (on_way ? 1u : 0u))
+    // Leading a file through a single-file passage (bottleneck.c) ranks
+    // above others on their way.
+    uint32_t lead = on_way && (c->agent_flags[i] & AGENT_PINCH_LEAD) ? 1u : 0u;
+    uint32_t rank = (((uint32_t)c->params[i].priority << 2) | (on_way ? 2u : 0u) | lead)
                     << WF_CROWD_RANK_CLASS_SHIFT;
     if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {
         return rank;

@@ -143,7 +143,9 @@ static inline void golden_world_close(golden_world* g) {
 /// way only at passages used both ways (crowd_motion.c).
 /// Re-pinned when the stuck rule became "no nearer the next corner"
 /// (crowd_update.c, made_progress) together with the passages above.
-#define GOLDEN_CROWD_HASH 0x64fd78d9484ce997ull
+/// Re-pinned (doors3) when agents waiting at a passage left the lane out
+/// of its mouth and the admitted agent nearest the mouth came to lead.
+#define GOLDEN_CROWD_HASH 0xf21db2b89874b239ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
