@@ -53,11 +53,11 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 /// than it was where the timer started; returns true when it did (it made
 /// progress). Nearer, not merely away: in a jam agents jostle back and
 /// forth and sideways without getting anywhere.
-static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
+static bool made_progress(wf_crowd* c, uint32_t i, float dt, float radii) {
     const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 ahead = c->corner_count[i] > 0 ? corners[0].pos : c->corridor[i].target;
     float gained = wf_v2_distance(c->stuck_spot[i], ahead) - wf_v2_distance(c->pos[i], ahead);
-    if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
+    if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * radii) {
         c->stuck_spot[i] = c->pos[i];
         c->stuck_timer[i] = dt;
         return true;
@@ -90,7 +90,7 @@ static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
         c->stuck_timer[i] = 0.0f;
         return;
     }
-    if (!made_progress(c, i, dt)) {
+    if (!made_progress(c, i, dt, WF_CROWD_PROGRESS_RADII)) {
         c->stuck_timer[i] += dt;
     }
     if (c->stuck_timer[i] >= c->stuck_time) {
@@ -115,6 +115,17 @@ static bool target_freed(const wf_crowd* c, uint32_t i) {
         }
     }
     return true;
+}
+
+/// True when the stuck timer, going from was to now, passed stuck_time
+/// times a power of two (1, 2, 4, ...): when a blocked agent searches again.
+static bool retry_due(float was, float now, float stuck_time) {
+    for (float at = stuck_time; at <= now; at *= 2.0f) {
+        if (was < at) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
@@ -172,7 +183,13 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // that keep changing under an agent that does not move (tiles
         // rebuilt nearby, shortcuts, the stuck replan itself) must not hide
         // that it is stuck.
-        if (made_progress(c, i, dt)) {
+        // A blocked agent is free again only once it gets well on (a jam
+        // lets it through): getting half a radius nearer its corner now and
+        // then is what jostling in a jam does, and counting that as free
+        // again made a new BLOCKED every few seconds for every agent in it.
+        bool stuck_block = blocked && !broken && (c->agent_flags[i] & AGENT_STUCK_REPLANNED);
+        float need = stuck_block ? WF_CROWD_UNBLOCK_RADII : WF_CROWD_PROGRESS_RADII;
+        if (made_progress(c, i, dt, need)) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED; // moved on
             if (blocked && !broken) {
                 c->target_state[i] = WF_TARGET_VALID; // blocked by others, who made way
@@ -182,6 +199,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         if (c->agent_flags[i] & AGENT_QUEUED) {
             continue; // waiting for its path: the timer does not run
         }
+        float was = c->stuck_timer[i];
         c->stuck_timer[i] += dt;
         bool replanned = (c->agent_flags[i] & AGENT_STUCK_REPLANNED) != 0;
         if (c->stuck_timer[i] <
@@ -193,18 +211,28 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             continue;
         }
         if (blocked) {
-            // Blocked agents are retried: a search from where they stand
-            // every stuck_time (a door may have opened, a jam cleared).
-            c->stuck_timer[i] = 0.0f;
-            search_again(c, i);
+            // Blocked agents are retried, a search from where they stand (a
+            // door may have opened, a jam cleared), less often the longer
+            // they stay blocked: when the stuck timer passes 1, 2, 4, 8...
+            // stuck_times. The timer keeps running, so the retry is not
+            // taken for progress.
+            if (stuck_block ? retry_due(was, c->stuck_timer[i], c->stuck_time) : true) {
+                if (!stuck_block) {
+                    c->stuck_timer[i] = 0.0f;
+                }
+                search_again(c, i);
+            }
         } else if (!replanned) {
             // First time: search again from where the agent stands (the
             // timer runs on: blocked after another stuck_time).
             c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
             search_again(c, i);
         } else {
-            c->stuck_timer[i] = 0.0f;
-            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED;
+            // Blocked by others (a jam, a taken passage): once per blockage.
+            // AGENT_STUCK_REPLANNED stays set to say so; the timer runs on
+            // from here for the retries.
+            c->stuck_spot[i] = c->pos[i];
+            c->stuck_timer[i] = dt;
             c->agent_flags[i] |= AGENT_NOTIFY_BLOCKED;
             wf_crowd_push_event(c, i, WF_CROWD_EVENT_BLOCKED, (wf_poly_ref){0});
         }
