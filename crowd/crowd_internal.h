@@ -41,7 +41,11 @@ enum {
     AGENT_RETURNING = 1u << 14,        ///< arrived, pushed off its spot, stuck: others make way
     AGENT_PINCH_GO = 1u << 15,         ///< admitted to the single-file passage ahead
     AGENT_WAITS_PINCH = 1u << 16,      ///< the passage ahead is the other side's: wait
+    /// Blocked by others: searched again this many times (0-3); the next
+    /// search comes after stuck_time << count (crowd_update.c).
+    AGENT_RETRIES = 3u << 17,
 };
+#define AGENT_RETRIES_SHIFT 17u
 
 /// The first single-file passage ahead of an agent (bottleneck.c): the
 /// portal from polygon `from` to `to`, its midpoint, the unit direction

@@ -117,17 +117,6 @@ static bool target_freed(const wf_crowd* c, uint32_t i) {
     return true;
 }
 
-/// True when the stuck timer, going from was to now, passed stuck_time
-/// times a power of two (1, 2, 4, ...): when a blocked agent searches again.
-static bool retry_due(float was, float now, float stuck_time) {
-    for (float at = stuck_time; at <= now; at *= 2.0f) {
-        if (was < at) {
-            return true;
-        }
-    }
-    return false;
-}
-
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         if (c->target_state[i] == WF_TARGET_ARRIVED) {
@@ -185,12 +174,16 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // that it is stuck.
         // A blocked agent is free again only once it gets well on (a jam
         // lets it through): getting half a radius nearer its corner now and
-        // then is what jostling in a jam does, and counting that as free
-        // again made a new BLOCKED every few seconds for every agent in it.
+        // then is what jostling in a jam does, and counting that (or the
+        // restart of its timer at a search again) as free again made a new
+        // BLOCKED every few seconds for every agent in a jam.
         bool stuck_block = blocked && !broken && (c->agent_flags[i] & AGENT_STUCK_REPLANNED);
         float need = stuck_block ? WF_CROWD_UNBLOCK_RADII : WF_CROWD_PROGRESS_RADII;
+        if (stuck_block && c->stuck_timer[i] == 0.0f) {
+            c->stuck_timer[i] = dt; // a new window from the same spot
+        }
         if (made_progress(c, i, dt, need)) {
-            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED; // moved on
+            c->agent_flags[i] &= ~(uint32_t)(AGENT_STUCK_REPLANNED | AGENT_RETRIES);
             if (blocked && !broken) {
                 c->target_state[i] = WF_TARGET_VALID; // blocked by others, who made way
             }
@@ -199,11 +192,12 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         if (c->agent_flags[i] & AGENT_QUEUED) {
             continue; // waiting for its path: the timer does not run
         }
-        float was = c->stuck_timer[i];
         c->stuck_timer[i] += dt;
         bool replanned = (c->agent_flags[i] & AGENT_STUCK_REPLANNED) != 0;
-        if (c->stuck_timer[i] <
-            (replanned && !blocked ? WF_CROWD_REPLANNED_STUCK_FACTOR : 1.0f) * c->stuck_time) {
+        uint32_t retries = (c->agent_flags[i] & AGENT_RETRIES) >> AGENT_RETRIES_SHIFT;
+        float window = replanned && !blocked ? WF_CROWD_REPLANNED_STUCK_FACTOR
+                                             : (float)(1u << (stuck_block ? retries : 0u));
+        if (c->stuck_timer[i] < window * c->stuck_time) {
             continue;
         }
         if (near_end) {
@@ -211,17 +205,16 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             continue;
         }
         if (blocked) {
-            // Blocked agents are retried, a search from where they stand (a
-            // door may have opened, a jam cleared), less often the longer
-            // they stay blocked: when the stuck timer passes 1, 2, 4, 8...
-            // stuck_times. The timer keeps running, so the retry is not
-            // taken for progress.
-            if (stuck_block ? retry_due(was, c->stuck_timer[i], c->stuck_time) : true) {
-                if (!stuck_block) {
-                    c->stuck_timer[i] = 0.0f;
-                }
-                search_again(c, i);
+            // Blocked agents are searched again from where they stand (a
+            // door may have opened, a jam cleared): a broken path every
+            // stuck_time, one blocked by others after 1, 2, 4, then every
+            // 8 stuck_times (each search costs, and in a jam finds the
+            // same way).
+            c->stuck_timer[i] = 0.0f;
+            if (stuck_block && retries < 3u) {
+                c->agent_flags[i] += 1u << AGENT_RETRIES_SHIFT;
             }
+            search_again(c, i);
         } else if (!replanned) {
             // First time: search again from where the agent stands (the
             // timer runs on: blocked after another stuck_time).
@@ -229,10 +222,11 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             search_again(c, i);
         } else {
             // Blocked by others (a jam, a taken passage): once per blockage.
-            // AGENT_STUCK_REPLANNED stays set to say so; the timer runs on
-            // from here for the retries.
-            c->stuck_spot[i] = c->pos[i];
-            c->stuck_timer[i] = dt;
+            // AGENT_STUCK_REPLANNED stays set to say so; the spot where
+            // the timer started (about as far as the agent got) stays, and
+            // the agent is free again once it gets well past it.
+            c->stuck_timer[i] = 0.0f;
+            c->agent_flags[i] &= ~(uint32_t)AGENT_RETRIES;
             c->agent_flags[i] |= AGENT_NOTIFY_BLOCKED;
             wf_crowd_push_event(c, i, WF_CROWD_EVENT_BLOCKED, (wf_poly_ref){0});
         }
