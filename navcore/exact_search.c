@@ -298,7 +298,8 @@ static bool root_is_beaten(const wf_exact_search* s, const wf_exact_node* n) {
 /// would otherwise be made again and again at one g. A direct-mapped table
 /// of 64-bit hashes: a slot taken over by another node only lets a
 /// duplicate through (more work, same answer); the salt retires the last
-/// search's hashes without clearing the table.
+/// search's hashes without clearing the table, so a search drops the same
+/// nodes whatever the query searched before.
 static bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
     // Interval heights follow from the polygon: XZ is enough for them.
     const double* d[8] = {&n->root[0],  &n->root[1], &n->root[2], &n->right[0],
@@ -307,18 +308,21 @@ static bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
                                   0xd6e8feb86659fd93u, 0xff51afd7ed558ccdu, 0xc4ceb9fe1a85ec53u,
                                   0x94d049bb133111ebu, 0xbf58476d1ce4e5b9u};
     // Independent products (no chain of multiplies), one full mix after.
-    uint64_t h = s->search_salt ^ n->poly;
+    uint64_t h = n->poly;
     for (int i = 0; i < 8; ++i) {
         uint64_t w;
         memcpy(&w, d[i], sizeof w);
         h += w * k[i];
     }
-    h = mix64(h) | 1u; // never 0, the value of an unused slot
+    h = mix64(h);
+    // The slot depends on the node alone (which nodes share one is the
+    // same whatever was searched before); the salt is in the value only.
+    uint64_t value = (h ^ s->search_salt) | 1u; // never 0, an unused slot
     uint64_t* slot = &s->pushed[(uint32_t)(h >> 32) & s->root_mask];
-    if (*slot == h) {
+    if (*slot == value) {
         return true;
     }
-    *slot = h;
+    *slot = value;
     return false;
 }
 
