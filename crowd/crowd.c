@@ -108,7 +108,7 @@ static wf_status check_desc(const wf_crowd_desc* d) {
     const wf_logger* log = &d->logger;
     WF_CHECK_DESC(log, "crowd", d->mesh != NULL, "mesh is required");
     WF_CHECK_DESC(log, "crowd", wf_mesh_slot_count(d->mesh) <= WF_REF_CODEC_MAX_TILES,
-                  "mesh has more than 2^20 tile slots (corridors store 32-bit refs)");
+                  "mesh has more than 2^17 tile slots (corridors store 32-bit refs)");
     WF_CHECK_DESC(log, "crowd", d->max_agents > 0 && d->max_agents <= WF_CROWD_MAX_AGENTS,
                   "max_agents must be 1..WF_CROWD_MAX_AGENTS");
     WF_CHECK_DESC(log, "crowd", finite_positive(d->max_agent_radius),

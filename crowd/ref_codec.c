@@ -13,7 +13,9 @@ bool wf_ref_codec_split(uint32_t max_tiles, uint32_t* poly_bits, uint32_t* tile_
         t++;
     }
     uint32_t rest = 32u - t;
-    uint32_t p = rest > 28u ? 20u : rest > 20u ? rest - 8u : 12u;
+    uint32_t p = rest > 28u                               ? 20u
+                 : rest > WF_REF_CODEC_MIN_POLY_BITS + 8u ? rest - 8u
+                                                          : WF_REF_CODEC_MIN_POLY_BITS;
     *tile_bits = t;
     *poly_bits = p;
     *salt_bits = rest - p;

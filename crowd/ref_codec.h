@@ -23,8 +23,12 @@
 /// The null ref, and any ref the split cannot hold (a polygon index of
 /// 2^poly_bits - 1 or more, a slot past max_tiles).
 #define WF_REF_CODEC_NULL UINT32_MAX
-/// Most tile slots a codec can hold (12 bits are left for polygon index).
-#define WF_REF_CODEC_MAX_TILES (1u << 20)
+/// Polygon index bits never fewer than this: a tile holds at most 0x7ffe
+/// polygons (navcore/tile_validate.c), so every polygon of every tile the
+/// mesh accepts has an id (index 0x7ffd < 2^15 - 1, the null's index).
+#define WF_REF_CODEC_MIN_POLY_BITS 15u
+/// Most tile slots a codec can hold (17 bits of slot leave the 15 above).
+#define WF_REF_CODEC_MAX_TILES (1u << 17)
 
 typedef struct wf_ref_codec {
     const wf_mesh* mesh; ///< where the generations come from
@@ -33,9 +37,8 @@ typedef struct wf_ref_codec {
 } wf_ref_codec;
 
 /// The split for max_tiles slots: tile bits enough for every slot, poly
-/// bits 32 - tile bits - 8 within [12, 20], the rest salt (12 at one tile,
-/// 8 at 1,024 tiles with 16,383 polygons a tile). False above
-/// WF_REF_CODEC_MAX_TILES.
+/// bits 32 - tile bits - 8 within [15, 20], the rest salt (12 at one tile,
+/// 7 at 1,024 tiles, none at 2^17). False above WF_REF_CODEC_MAX_TILES.
 bool wf_ref_codec_split(uint32_t max_tiles, uint32_t* poly_bits, uint32_t* tile_bits,
                         uint32_t* salt_bits);
 
