@@ -42,11 +42,7 @@ enum {
     AGENT_PINCH_GO = 1u << 15,         ///< admitted to the single-file passage ahead
     AGENT_WAITS_PINCH = 1u << 16,      ///< the passage ahead is the other side's: wait
     AGENT_PINCH_LEAD = 1u << 17,       ///< admitted and nearest the passage's mouth: others yield
-    /// Blocked by others: searched again this many times (0-3); the next
-    /// search comes after stuck_time << count (crowd_update.c).
-    AGENT_RETRIES = 3u << 18,
 };
-#define AGENT_RETRIES_SHIFT 18u
 
 /// A single-file passage found on an agent's corridor (bottleneck.c): the
 /// portal from polygon `from` to `to`, its midpoint and the unit direction

@@ -159,11 +159,8 @@ static void apply_path(wf_crowd* c, uint32_t i, wf_query* q, const wf_poly_ref* 
             return; // walking back to its spot: as far as the path goes
         }
         if (ts == WF_TARGET_BLOCKED) {
-            // A retry found the way again. One blocked by others (stuck, not
-            // a broken path) finds it every time: it is free once it gets
-            // on (crowd_update.c).
-            if (!partial && !(c->agent_flags[i] & AGENT_STUCK_REPLANNED)) {
-                c->target_state[i] = WF_TARGET_VALID;
+            if (!partial) {
+                c->target_state[i] = WF_TARGET_VALID; // a retry found the way again
             }
             return;
         }

@@ -18,7 +18,7 @@
      AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW | AGENT_DONE_SENT | \
      AGENT_WANTS_OFFMESH | AGENT_WAITS_OFFMESH | AGENT_STUCK_REPLANNED | AGENT_CONTINUE_BLOCKED |  \
      AGENT_STOPPED_SHORT | AGENT_RETURNING | AGENT_PINCH_GO | AGENT_WAITS_PINCH |                  \
-     AGENT_PINCH_LEAD | AGENT_RETRIES)
+     AGENT_PINCH_LEAD)
 
 /// Where the sections and arrays lie in a blob that passed the header checks.
 typedef struct blob_view {

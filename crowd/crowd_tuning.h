@@ -30,10 +30,6 @@
 /// Moving this many radii from where the stuck timer started counts as
 /// progress and restarts it (less is jostling in place).
 #define WF_CROWD_PROGRESS_RADII 0.5f
-/// Radii nearer its next corner within one stuck window that free an agent
-/// blocked by others (a jam let it through): jostling in a jam gets half a
-/// radius now and then, walking freely gets several.
-#define WF_CROWD_UNBLOCK_RADII 4.0f
 
 /* ---------------------------------------------------------------------------
  * Right of way and being stuck (crowd_update.c, crowd_motion.c)

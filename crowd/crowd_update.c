@@ -53,11 +53,11 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 /// than it was where the timer started; returns true when it did (it made
 /// progress). Nearer, not merely away: in a jam agents jostle back and
 /// forth and sideways without getting anywhere.
-static bool made_progress(wf_crowd* c, uint32_t i, float dt, float radii) {
+static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
     const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 ahead = c->corner_count[i] > 0 ? corners[0].pos : c->corridor[i].target;
     float gained = wf_v2_distance(c->stuck_spot[i], ahead) - wf_v2_distance(c->pos[i], ahead);
-    if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * radii) {
+    if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
         c->stuck_spot[i] = c->pos[i];
         c->stuck_timer[i] = dt;
         return true;
@@ -90,7 +90,7 @@ static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
         c->stuck_timer[i] = 0.0f;
         return;
     }
-    if (!made_progress(c, i, dt, WF_CROWD_PROGRESS_RADII)) {
+    if (!made_progress(c, i, dt)) {
         c->stuck_timer[i] += dt;
     }
     if (c->stuck_timer[i] >= c->stuck_time) {
@@ -172,18 +172,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // that keep changing under an agent that does not move (tiles
         // rebuilt nearby, shortcuts, the stuck replan itself) must not hide
         // that it is stuck.
-        // A blocked agent is free again only once it gets well on (a jam
-        // lets it through): getting half a radius nearer its corner now and
-        // then is what jostling in a jam does, and counting that (or the
-        // restart of its timer at a search again) as free again made a new
-        // BLOCKED every few seconds for every agent in a jam.
-        bool stuck_block = blocked && !broken && (c->agent_flags[i] & AGENT_STUCK_REPLANNED);
-        float need = stuck_block ? WF_CROWD_UNBLOCK_RADII : WF_CROWD_PROGRESS_RADII;
-        if (stuck_block && c->stuck_timer[i] == 0.0f) {
-            c->stuck_timer[i] = dt; // a new window from the same spot
-        }
-        if (made_progress(c, i, dt, need)) {
-            c->agent_flags[i] &= ~(uint32_t)(AGENT_STUCK_REPLANNED | AGENT_RETRIES);
+        if (made_progress(c, i, dt)) {
+            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED; // moved on
             if (blocked && !broken) {
                 c->target_state[i] = WF_TARGET_VALID; // blocked by others, who made way
             }
@@ -194,10 +184,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         }
         c->stuck_timer[i] += dt;
         bool replanned = (c->agent_flags[i] & AGENT_STUCK_REPLANNED) != 0;
-        uint32_t retries = (c->agent_flags[i] & AGENT_RETRIES) >> AGENT_RETRIES_SHIFT;
-        float window = replanned && !blocked ? WF_CROWD_REPLANNED_STUCK_FACTOR
-                                             : (float)(1u << (stuck_block ? retries : 0u));
-        if (c->stuck_timer[i] < window * c->stuck_time) {
+        if (c->stuck_timer[i] <
+            (replanned && !blocked ? WF_CROWD_REPLANNED_STUCK_FACTOR : 1.0f) * c->stuck_time) {
             continue;
         }
         if (near_end) {
@@ -205,15 +193,9 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             continue;
         }
         if (blocked) {
-            // Blocked agents are searched again from where they stand (a
-            // door may have opened, a jam cleared): a broken path every
-            // stuck_time, one blocked by others after 1, 2, 4, then every
-            // 8 stuck_times (each search costs, and in a jam finds the
-            // same way).
+            // Blocked agents are retried: a search from where they stand
+            // every stuck_time (a door may have opened, a jam cleared).
             c->stuck_timer[i] = 0.0f;
-            if (stuck_block && retries < 3u) {
-                c->agent_flags[i] += 1u << AGENT_RETRIES_SHIFT;
-            }
             search_again(c, i);
         } else if (!replanned) {
             // First time: search again from where the agent stands (the
@@ -221,12 +203,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
             search_again(c, i);
         } else {
-            // Blocked by others (a jam, a taken passage): once per blockage.
-            // AGENT_STUCK_REPLANNED stays set to say so; the spot where
-            // the timer started (about as far as the agent got) stays, and
-            // the agent is free again once it gets well past it.
             c->stuck_timer[i] = 0.0f;
-            c->agent_flags[i] &= ~(uint32_t)AGENT_RETRIES;
+            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED;
             c->agent_flags[i] |= AGENT_NOTIFY_BLOCKED;
             wf_crowd_push_event(c, i, WF_CROWD_EVENT_BLOCKED, (wf_poly_ref){0});
         }

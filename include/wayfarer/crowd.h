@@ -247,8 +247,8 @@ typedef enum wf_target_state {
     /// until a new request or a cancel.
     WF_TARGET_ARRIVED = 4,
     /// Path broken and not repaired, or stuck: stopped, or moving to the last
-    /// valid point and searched again now and then (VALID again once the way
-    /// is found, or, blocked by others, once it gets well on).
+    /// valid point and searched again every stuck_time (VALID again once the
+    /// way is found).
     WF_TARGET_BLOCKED = 5,
     WF_TARGET_FAILED = 6, ///< no path at all (rejected or unreachable)
 } wf_target_state;
