@@ -16,7 +16,8 @@
 #include "wayfarer/navmesh.h"
 
 #define WF_TILE_MAGIC 0x4c544657u // "WFTL"
-#define WF_TILE_VERSION 1u
+/// 2: the run-time section holds the links' portal records (2026-11-26).
+#define WF_TILE_VERSION 2u
 #define WF_TILE_SECTION_ALIGN 16u
 
 /// Polygon type, in the top bits of area_and_type.
