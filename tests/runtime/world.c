@@ -358,10 +358,18 @@ static uint64_t path_hash(wf_query* q, wf_vec3 a, wf_vec3 b) {
     wf_straight_point pts[64];
     uint32_t n = 0;
     assert_true(wf_query_find_straight_path(q, sp, gp, corridor, pr.count, pts, 64, 0, &n) >= 0);
+    // Field by field: the struct's padding bytes are not part of the path.
     uint64_t h = 14695981039346656037ull;
-    const unsigned char* bytes = (const unsigned char*)pts;
-    for (size_t k = 0; k < n * sizeof pts[0]; ++k) {
-        h = (h ^ bytes[k]) * 1099511628211ull;
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t words[6];
+        memcpy(&words[0], &pts[k].pos, sizeof(float) * 3);
+        words[3] = (uint32_t)pts[k].ref.bits;
+        words[4] = (uint32_t)(pts[k].ref.bits >> 32);
+        words[5] = pts[k].flags;
+        const unsigned char* bytes = (const unsigned char*)words;
+        for (size_t i = 0; i < sizeof words; ++i) {
+            h = (h ^ bytes[i]) * 1099511628211ull;
+        }
     }
     return h ^ n;
 }
