@@ -62,7 +62,8 @@ ldflags=(--no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY
          -sEXPORTED_FUNCTIONS=_malloc,_free)
 
 objdir="$out/obj"
-# Objects are rebuilt when their source is newer, or all of them when the
+# Objects are rebuilt when their source or a header it includes is newer
+# (emcc's dependency files), or all of them when the
 # flags changed since the last build in this folder.
 if [ "$(cat "$out/flags" 2>/dev/null)" != "${cflags[*]}" ]; then
     rm -rf "$objdir"
@@ -78,7 +79,15 @@ done
 printf '%s\n' "${sources[@]}" | xargs -P 2 -I{} sh -c '
     src="$1"; shift; root="$1"; shift; objdir="$1"; shift
     rel=${src#"$root"/}; obj="$objdir/$(echo "$rel" | tr / _).o"
-    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then emcc "$@" -c "$src" -o "$obj"; fi
+    stale=0
+    [ -f "$obj" ] && [ -f "$obj.d" ] || stale=1
+    if [ "$stale" = 0 ]; then
+        # Any file the object was compiled from (its headers too) newer than it.
+        for dep in $(sed -e "s/^[^:]*://" -e "s/\\\\$//" "$obj.d"); do
+            if [ "$dep" -nt "$obj" ]; then stale=1; break; fi
+        done
+    fi
+    if [ "$stale" = 1 ]; then emcc "$@" -MMD -MF "$obj.d" -c "$src" -o "$obj"; fi
 ' _ {} "$root" "$objdir" "${cflags[@]}"
 relink=0
 [ -f "$out/wayfarer.wasm" ] || relink=1
