@@ -794,30 +794,6 @@ static wf_status check_input_links(const wf_tilecache* tc, const wf_offmesh_link
     return WF_OK;
 }
 
-/// Strictly convex in either winding: every other point on the same side
-/// of every edge (at most 32 points, so n^2 tests cost nothing). Repeated
-/// points, three in a line and self-crossing outlines fail: the area paint
-/// tests points against each edge and needs one winding.
-static bool outline_convex(const wf_vec3* v, uint32_t n) {
-    int side = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        const wf_vec3 a = v[i], b = v[(i + 1u) % n];
-        for (uint32_t k = 0; k < n; ++k) {
-            if (k == i || k == (i + 1u) % n) {
-                continue;
-            }
-            double cross = ((double)b.x - a.x) * ((double)v[k].z - a.z) -
-                           ((double)b.z - a.z) * ((double)v[k].x - a.x);
-            int here = cross > 0.0 ? 1 : cross < 0.0 ? -1 : 0;
-            if (here == 0 || (side != 0 && here != side)) {
-                return false;
-            }
-            side = here;
-        }
-    }
-    return true;
-}
-
 static bool volume_valid(const wf_convex_volume* v) {
     if (v->verts == NULL || v->vert_count < 3 || v->vert_count > 32 || v->area >= WF_MAX_AREAS ||
         !isfinite(v->min_y) || !isfinite(v->max_y) || v->min_y > v->max_y) {
@@ -847,7 +823,7 @@ wf_status wf_tilecache_build_geom(wf_tilecache* tc, wf_geom geom, const wf_conve
             WF_REPORT_MISUSE("volume_valid(&volumes[i])");
             return WF_ERR_INVALID_ARG;
         }
-        if (!outline_convex(volumes[i].verts, volumes[i].vert_count)) {
+        if (!wf_convex_outline_valid(volumes[i].verts, volumes[i].vert_count)) {
             wf_log(&tc->logger, WF_LOG_ERROR,
                    "tilecache: volume %u: the outline is not convex (or repeats a point, or has "
                    "three in a line)",

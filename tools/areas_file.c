@@ -122,29 +122,6 @@ static const char* parse_name(parse_state* s, const char* p, const char* end, si
     return NULL;
 }
 
-/// Strictly convex in either winding: every other point lies on the same
-/// side of every edge (n <= 32, so n^2 tests are nothing). Repeated,
-/// collinear and self-crossing outlines fail.
-static bool outline_convex(const wf_vec3* v, uint32_t n) {
-    int side = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        const wf_vec3 a = v[i], b = v[(i + 1) % n];
-        for (uint32_t k = 0; k < n; ++k) {
-            if (k == i || k == (i + 1) % n) {
-                continue;
-            }
-            double cross = ((double)b.x - a.x) * ((double)v[k].z - a.z) -
-                           ((double)b.z - a.z) * ((double)v[k].x - a.x);
-            int here = cross > 0.0 ? 1 : cross < 0.0 ? -1 : 0;
-            if (here == 0 || (side != 0 && here != side)) {
-                return false;
-            }
-            side = here;
-        }
-    }
-    return true;
-}
-
 static const char* parse_volume(parse_state* s, const char* p, const char* end, size_t line) {
     if (s->volume_count == AREAS_FILE_MAX_ROWS) {
         return "more than 65536 volumes";
@@ -190,7 +167,7 @@ static const char* parse_volume(parse_state* s, const char* p, const char* end, 
     if (v->point_count < 3) {
         return "a volume needs 3..32 outline points (X Z pairs)";
     }
-    if (!outline_convex(v->points, v->point_count)) {
+    if (!wf_convex_outline_valid(v->points, v->point_count)) {
         return "the outline is not convex (or repeats a point, or has three in a line)";
     }
     s->volume_count++;

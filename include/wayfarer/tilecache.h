@@ -152,6 +152,12 @@ typedef struct wf_convex_volume {
     uint8_t area;
 } wf_convex_volume;
 
+/// True when a volume's outline (XZ, y ignored) is what the build accepts:
+/// 3..32 finite points, strictly convex in either winding (no repeated
+/// point, no three in a line, not self-crossing). For tools that read
+/// volumes from files and want to name the bad row before building.
+WF_API bool wf_convex_outline_valid(const wf_vec3* points, uint32_t count);
+
 /* ---------------------------------------------------------------------------
  * Parameters, codec, cache
  */

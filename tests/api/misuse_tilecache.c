@@ -222,6 +222,24 @@ static void test_tilecache_misuse(void** state) {
     EXPECT_TRUE(!wf_tilecache_mesh_matches(NULL, NULL));
     EXPECT_TRUE(!wf_tilecache_mesh_matches(tc, other));
     EXPECT_TRUE(wf_tilecache_mesh_matches(tc, f->mesh));
+    // convex_outline_valid: NULL, too few or many points, NaN, repeats,
+    // three in a line, self-crossing are refused; both windings pass
+    const wf_vec3 square[4] = {{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}};
+    const wf_vec3 cw[4] = {{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 0, 0}};
+    const wf_vec3 bow[4] = {{0, 0, 0}, {1, 0, 1}, {1, 0, 0}, {0, 0, 1}};
+    const wf_vec3 row3[4] = {{0, 0, 0}, {0.5f, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+    const wf_vec3 twice[4] = {{0, 0, 0}, {0, 0, 0}, {1, 0, 1}, {0, 0, 1}};
+    const wf_vec3 nan_pt[3] = {{0, 0, 0}, {NAN, 0, 0}, {0, 0, 1}};
+    wf_vec3 many[33];
+    for (int i = 0; i < 33; ++i) {
+        float a = 6.2831853f * (float)i / 33.0f;
+        many[i] = wf_v3(cosf(a), 0.0f, sinf(a));
+    }
+    EXPECT_TRUE(wf_convex_outline_valid(square, 4) && wf_convex_outline_valid(cw, 4));
+    EXPECT_TRUE(wf_convex_outline_valid(many, 32) && !wf_convex_outline_valid(many, 33));
+    EXPECT_TRUE(!wf_convex_outline_valid(NULL, 4) && !wf_convex_outline_valid(square, 2));
+    EXPECT_TRUE(!wf_convex_outline_valid(bow, 4) && !wf_convex_outline_valid(row3, 4));
+    EXPECT_TRUE(!wf_convex_outline_valid(twice, 4) && !wf_convex_outline_valid(nan_pt, 3));
     // build_tile, get_layer_info
     _Alignas(16) unsigned char small[64];
     size_t out_size = 0;
