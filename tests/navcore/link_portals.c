@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "navcore/mesh_internal.h"
+#include "test_files.h"
 #include "test_meshes.h"
 
 enum { N = 4 }; // cells per grid tile side
@@ -117,28 +118,10 @@ static void test_grid_records_follow_adds_and_removes(void** state) {
     wf_mesh_destroy(mesh);
 }
 
-static char* read_text(const char* path, size_t* out_size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* text = malloc(n > 0 ? (size_t)n : 1u);
-    if (text != NULL && fread(text, 1, (size_t)n, f) != (size_t)n) {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    *out_size = (size_t)n;
-    return text;
-}
-
 static void test_polyanya_tiles_split_edges(void** state) {
     (void)state;
     size_t size = 0;
-    char* text = read_text(WF_TESTDATA_DIR "/polyanya/meshes/arena.mesh", &size);
+    char* text = test_read_file(WF_TESTDATA_DIR "/polyanya/meshes/arena.mesh", &size);
     if (text == NULL) {
         print_message("no test data at %s: skipped\n", WF_TESTDATA_DIR "/polyanya");
         skip();

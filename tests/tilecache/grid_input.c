@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_files.h"
 #include "test_heightfield.h"
 #include "test_hooks.h"
 #include "tilecache/heightfield.h"
@@ -258,22 +259,6 @@ static void test_misuse(void** state) {
     wf_grid_data_destroy(g);
 }
 
-static char* read_file(const char* path, size_t* out_size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* data = malloc(len > 0 ? (size_t)len : 1);
-    assert_non_null(data);
-    assert_int_equal(fread(data, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *out_size = (size_t)len;
-    return data;
-}
-
 static size_t count_walkable(const wf_grid* v) {
     size_t n = 0;
     for (size_t i = 0; i < (size_t)v->width * v->depth; ++i) {
@@ -287,7 +272,7 @@ static void check_map(const char* name, uint32_t width, uint32_t depth, size_t w
     char path[512];
     snprintf(path, sizeof path, "%s/movingai/maps/%s", WF_TESTDATA_DIR, name);
     size_t size = 0;
-    char* text = read_file(path, &size);
+    char* text = test_read_file(path, &size);
     if (text == NULL) {
         skip();
     }

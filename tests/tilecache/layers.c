@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_files.h"
 #include "test_hooks.h"
 #include "tilecache/layer.h"
 
@@ -594,23 +595,6 @@ typedef struct recast_tile {
     recast_layer layers[RECAST_MAX_LAYERS];
 } recast_tile;
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* fp = fopen(path, "rb");
-    if (fp == NULL) {
-        return NULL;
-    }
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char* text = malloc((size_t)n + 1u);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, fp), (size_t)n);
-    text[n] = '\0';
-    fclose(fp);
-    *size = (size_t)n;
-    return text;
-}
-
 // Reads 48 rows of 48 numbers after a section line.
 static char* read_grid(char* p, uint8_t* out) {
     p = strchr(p, '\n');
@@ -747,7 +731,7 @@ static void compare_tile(const recast_tile* expected, const wf_layer_set* set) {
 static void test_recast_layers(void** state) {
     (void)state;
     size_t size;
-    char* text = read_file(WF_TESTDATA_DIR "/recast/expected/recast_layers_full.txt", &size);
+    char* text = test_read_file(WF_TESTDATA_DIR "/recast/expected/recast_layers_full.txt", &size);
     if (text == NULL) {
         skip();
     }
@@ -764,7 +748,7 @@ static void test_recast_layers(void** state) {
     for (int t = 0; t < tile_count; ++t) {
         char path[512];
         snprintf(path, sizeof path, "%s/recast/meshes/%s", WF_TESTDATA_DIR, tiles[t].mesh);
-        char* obj = read_file(path, &size);
+        char* obj = test_read_file(path, &size);
         if (obj == NULL) {
             continue;
         }

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "counting_allocator.h"
+#include "test_files.h"
 #include "test_hooks.h"
 #include "wayfarer/tilecache.h"
 
@@ -556,27 +557,11 @@ static void test_out_of_memory_at_every_allocation(void** state) {
  * The Recast level meshes
  */
 
-static char* read_file(const char* path, size_t* out_size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* data = malloc(len > 0 ? (size_t)len : 1);
-    assert_non_null(data);
-    assert_int_equal(fread(data, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *out_size = (size_t)len;
-    return data;
-}
-
 static void check_level(const char* name, uint32_t verts, uint32_t tris) {
     char path[512];
     snprintf(path, sizeof path, "%s/recast/meshes/%s", WF_TESTDATA_DIR, name);
     size_t size = 0;
-    char* text = read_file(path, &size);
+    char* text = test_read_file(path, &size);
     if (text == NULL) {
         skip();
     }
