@@ -45,15 +45,11 @@ enum {
     /// Blocked by others and reported (one BLOCKED per blockage): set
     /// until it walks freely again, arrives or gets a new request.
     AGENT_BLOCK_SENT = 1u << 18,
-    /// While AGENT_BLOCK_SENT: brisk steps on in a row (0-3) towards
+    /// While AGENT_BLOCK_SENT: brisk steps on in a row (0-15) towards
     /// freeing it (crowd_update.c, walks_free).
-    AGENT_FREE_STEPS = 3u << 19,
-    /// While AGENT_BLOCK_SENT: stuck replans since the report (0-7), which
-    /// search again only now and then (crowd_update.c, retry_due).
-    AGENT_RETRY_ROUNDS = 7u << 21,
+    AGENT_FREE_STEPS = 15u << 19,
 };
 #define AGENT_FREE_STEPS_SHIFT 19u
-#define AGENT_RETRY_ROUNDS_SHIFT 21u
 
 /// A single-file passage found on an agent's corridor (bottleneck.c): the
 /// portal from polygon `from` to `to`, its midpoint and the unit direction

@@ -37,7 +37,7 @@ static void run_phase(wf_crowd* c, wf_crowd_phase phase, uint32_t count, uint32_
 /// gets (STOPPED_SHORT): done is due, once per arrival.
 static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
     c->stuck_timer[i] = 0.0f;
-    c->agent_flags[i] &= ~(uint32_t)(AGENT_BLOCK_SENT | AGENT_FREE_STEPS | AGENT_RETRY_ROUNDS);
+    c->agent_flags[i] &= ~(uint32_t)(AGENT_BLOCK_SENT | AGENT_FREE_STEPS); // a blockage ends
     if (kind == WF_CROWD_EVENT_STOPPED_SHORT) {
         c->agent_flags[i] |= AGENT_STOPPED_SHORT;
     } else {
@@ -81,25 +81,11 @@ static void walks_free(wf_crowd* c, uint32_t i, float held) {
     }
     flags &= ~(uint32_t)AGENT_FREE_STEPS;
     if (steps >= WF_CROWD_FREE_STEPS) {
-        flags &= ~(uint32_t)(AGENT_BLOCK_SENT | AGENT_RETRY_ROUNDS);
+        flags &= ~(uint32_t)AGENT_BLOCK_SENT;
     } else {
         flags |= steps << AGENT_FREE_STEPS_SHIFT;
     }
     c->agent_flags[i] = flags;
-}
-
-/// Whether the stuck replan of an agent still blocked by others (reported,
-/// AGENT_BLOCK_SENT) searches again: its 1st, 2nd, 4th, then every 4th
-/// (rounds counted in the flags).
-static bool retry_due(wf_crowd* c, uint32_t i) {
-    uint32_t flags = c->agent_flags[i];
-    if (!(flags & AGENT_BLOCK_SENT)) {
-        return true;
-    }
-    uint32_t round = (flags & AGENT_RETRY_ROUNDS) >> AGENT_RETRY_ROUNDS_SHIFT;
-    uint32_t next = round == 7u ? 4u : round + 1u;
-    c->agent_flags[i] = (flags & ~(uint32_t)AGENT_RETRY_ROUNDS) | next << AGENT_RETRY_ROUNDS_SHIFT;
-    return (round & (round + 1u)) == 0u; // 0, 1, 3, 7
 }
 
 /// Throws the corridor away and searches again from where the agent stands.
@@ -232,8 +218,13 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             continue;
         }
         if (blocked) {
-            // Blocked agents are retried: a search from where they stand
-            // every stuck_time (a door may have opened, a jam cleared).
+            // Blocked agents are retried every stuck_time. A broken path: a
+            // search from where the agent stands (a door may have opened).
+            // Blocked by others: its path stands, so it walks it again
+            // (VALID), and the stuck replan of its next round searches
+            // again from where it stands. A search here found that same
+            // path every time: dropping it left every scene's motion as it
+            // was (docs/benchmarks.md).
             c->stuck_timer[i] = 0.0f;
             if (!broken && (c->agent_flags[i] & AGENT_BLOCK_SENT)) {
                 c->target_state[i] = WF_TARGET_VALID;
@@ -244,9 +235,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             // First time: search again from where the agent stands (the
             // timer runs on: blocked after another stuck_time).
             c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
-            if (retry_due(c, i)) {
-                search_again(c, i);
-            }
+            search_again(c, i);
         } else {
             // Blocked by others (a jam, a taken passage). Reported once per
             // blockage: stuck again before it walks free (walks_free), it
