@@ -115,9 +115,60 @@ static void test_a_blockage_is_reported_once(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+/// Steers a heavy agent back to x = at (however far it was pushed).
+static void hold_at(wf_crowd* c, wf_agent_id id, float at) {
+    float v = 2.0f * (at - crowd_test_state(c, id).position.x);
+    v = v > 2.5f ? 2.5f : (v < -2.5f ? -2.5f : v);
+    assert_int_equal(wf_crowd_request_velocity(c, id, wf_v3(v, 0, 0)), WF_OK);
+}
+
+static void test_a_new_blockage_after_walking_free_is_reported(void** state) {
+    (void)state;
+    wf_mesh* mesh = corridor_mesh();
+    assert_non_null(mesh);
+    wf_crowd_desc d = crowd_test_desc(mesh, 4);
+    d.stuck_time = 1.0f;
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    p.radius = 0.6f;
+    wf_agent_params heavy = p;
+    heavy.priority = 200;
+    // A heavy agent holds x = 6: the mover from x = 1.5 is blocked there.
+    wf_agent_id first, second, mover;
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(6.5f, 0, 10.5f), &heavy, &first), WF_OK);
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(1.5f, 0, 10.5f), &p, &mover), WF_OK);
+    assert_int_equal(wf_crowd_request_move(c, mover, wf_v3(18.5f, 0, 10.5f), &callbacks, NULL),
+                     WF_OK);
+    blocked_calls = 0;
+    uint32_t blocked = 0;
+    for (int k = 0; k < 30 * 10; ++k) {
+        hold_at(c, first, 6.5f);
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        blocked += count_events(c, mover, WF_CROWD_EVENT_BLOCKED);
+    }
+    assert_int_equal(blocked, 1);
+    // It steps aside; another holds x = 16.5, 10 m on: the mover walks
+    // free (more than 8 radii) and is blocked anew, which is reported.
+    assert_int_equal(wf_crowd_remove_agent(c, first), WF_OK);
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(16.5f, 0, 10.5f), &heavy, &second), WF_OK);
+    for (int k = 0; k < 30 * 15; ++k) {
+        hold_at(c, second, 16.5f);
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        blocked += count_events(c, mover, WF_CROWD_EVENT_BLOCKED);
+    }
+    assert_int_equal(blocked, 2);
+    assert_int_equal(blocked_calls, 2);
+    float x = crowd_test_state(c, mover).position.x;
+    assert_true(x > 12.0f && x < 16.5f);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_blockage_is_reported_once),
+        cmocka_unit_test(test_a_new_blockage_after_walking_free_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
