@@ -414,7 +414,7 @@ static void end_request(wf_crowd* c, uint32_t i) {
         ~(uint32_t)(AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |
                     AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |
                     AGENT_DONE_SENT | AGENT_STUCK_REPLANNED | AGENT_CONTINUE_BLOCKED |
-                    AGENT_STOPPED_SHORT | AGENT_RETURNING);
+                    AGENT_STOPPED_SHORT | AGENT_RETURNING | AGENT_BLOCK_SENT | AGENT_FREE_STEPS);
     memset(&c->callbacks[i], 0, sizeof c->callbacks[i]);
     c->callback_user[i] = NULL;
     c->stuck_timer[i] = 0.0f;

@@ -42,7 +42,14 @@ enum {
     AGENT_PINCH_GO = 1u << 15,         ///< admitted to the single-file passage ahead
     AGENT_WAITS_PINCH = 1u << 16,      ///< the passage ahead is the other side's: wait
     AGENT_PINCH_LEAD = 1u << 17,       ///< admitted and nearest the passage's mouth: others yield
+    /// Blocked by others and reported (one BLOCKED per blockage): set
+    /// until it walks freely again, arrives or gets a new request.
+    AGENT_BLOCK_SENT = 1u << 18,
+    /// While AGENT_BLOCK_SENT: brisk steps on in a row (0-15) towards
+    /// freeing it (crowd_update.c, walks_free).
+    AGENT_FREE_STEPS = 15u << 19,
 };
+#define AGENT_FREE_STEPS_SHIFT 19u
 
 /// A single-file passage found on an agent's corridor (bottleneck.c): the
 /// portal from polygon `from` to `to`, its midpoint and the unit direction

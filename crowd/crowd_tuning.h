@@ -70,6 +70,14 @@
 /// The stuck timer runs on through the first stuck replan, so the agent is
 /// blocked one more stuck_time after it (2 x stuck_time in all).
 #define WF_CROWD_REPLANNED_STUCK_FACTOR 2.0f
+/// An agent reported blocked by others is free again (the next blockage
+/// is reported anew) after this many steps of progress in a row, each half
+/// a radius (WF_CROWD_PROGRESS_RADII) nearer its next corner: 8 radii
+/// walked on, more than a jam's shove forward ...
+#define WF_CROWD_FREE_STEPS 16u
+/// ... each taken within this share of stuck_time: walking on, not
+/// shuffling forward in a jam now and then.
+#define WF_CROWD_FREE_STEP_STUCK 0.5f
 
 /* ---------------------------------------------------------------------------
  * Single-file passages (bottleneck.c)

@@ -37,6 +37,7 @@ static void run_phase(wf_crowd* c, wf_crowd_phase phase, uint32_t count, uint32_
 /// gets (STOPPED_SHORT): done is due, once per arrival.
 static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
     c->stuck_timer[i] = 0.0f;
+    c->agent_flags[i] &= ~(uint32_t)(AGENT_BLOCK_SENT | AGENT_FREE_STEPS); // a blockage ends
     if (kind == WF_CROWD_EVENT_STOPPED_SHORT) {
         c->agent_flags[i] |= AGENT_STOPPED_SHORT;
     } else {
@@ -63,6 +64,28 @@ static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
         return true;
     }
     return false;
+}
+
+/// A reported blockage ends once the agent walks on: WF_CROWD_FREE_STEPS
+/// brisk steps of progress in a row (`held`: how long the step took, the
+/// stuck timer before made_progress restarted it). A timer restarted by
+/// a search or a report (0) is no step.
+static void walks_free(wf_crowd* c, uint32_t i, float held) {
+    uint32_t flags = c->agent_flags[i];
+    if (!(flags & AGENT_BLOCK_SENT) || held <= 0.0f) {
+        return;
+    }
+    uint32_t steps = 0;
+    if (held <= c->stuck_time * WF_CROWD_FREE_STEP_STUCK) {
+        steps = ((flags & AGENT_FREE_STEPS) >> AGENT_FREE_STEPS_SHIFT) + 1u;
+    }
+    flags &= ~(uint32_t)AGENT_FREE_STEPS;
+    if (steps >= WF_CROWD_FREE_STEPS) {
+        flags &= ~(uint32_t)AGENT_BLOCK_SENT;
+    } else {
+        flags |= steps << AGENT_FREE_STEPS_SHIFT;
+    }
+    c->agent_flags[i] = flags;
 }
 
 /// Throws the corridor away and searches again from where the agent stands.
@@ -172,7 +195,9 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // that keep changing under an agent that does not move (tiles
         // rebuilt nearby, shortcuts, the stuck replan itself) must not hide
         // that it is stuck.
+        float held = c->stuck_timer[i];
         if (made_progress(c, i, dt)) {
+            walks_free(c, i, held);
             c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED; // moved on
             if (blocked && !broken) {
                 c->target_state[i] = WF_TARGET_VALID; // blocked by others, who made way
@@ -193,20 +218,40 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             continue;
         }
         if (blocked) {
-            // Blocked agents are retried: a search from where they stand
-            // every stuck_time (a door may have opened, a jam cleared).
+            // Blocked agents are retried every stuck_time. A broken path: a
+            // search from where the agent stands (a door may have opened).
+            // Blocked by others: its path stands, so it walks it again
+            // (VALID), and the stuck replan of its next round searches
+            // again from where it stands. A search here found that same
+            // path every time: dropping it left every scene's motion as it
+            // was (docs/benchmarks.md).
             c->stuck_timer[i] = 0.0f;
-            search_again(c, i);
+            if (!broken && (c->agent_flags[i] & AGENT_BLOCK_SENT)) {
+                c->target_state[i] = WF_TARGET_VALID;
+            } else {
+                search_again(c, i);
+            }
         } else if (!replanned) {
             // First time: search again from where the agent stands (the
             // timer runs on: blocked after another stuck_time).
             c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
             search_again(c, i);
         } else {
+            // Blocked by others (a jam, a taken passage). Reported once per
+            // blockage: stuck again before it walks free (walks_free), it
+            // is blocked again quietly, as the report's answer said (go on:
+            // AGENT_CONTINUE_BLOCKED), and retried as any blocked agent.
+            // Reporting every round made a BLOCKED every few seconds for
+            // every agent in a jam (nav_test500: ~1,160 a minute).
             c->stuck_timer[i] = 0.0f;
-            c->agent_flags[i] &= ~(uint32_t)AGENT_STUCK_REPLANNED;
-            c->agent_flags[i] |= AGENT_NOTIFY_BLOCKED;
-            wf_crowd_push_event(c, i, WF_CROWD_EVENT_BLOCKED, (wf_poly_ref){0});
+            c->agent_flags[i] &= ~(uint32_t)(AGENT_STUCK_REPLANNED | AGENT_FREE_STEPS);
+            uint32_t quiet = AGENT_BLOCK_SENT | AGENT_CONTINUE_BLOCKED;
+            if ((c->agent_flags[i] & quiet) == quiet) {
+                c->target_state[i] = WF_TARGET_BLOCKED;
+            } else {
+                c->agent_flags[i] |= AGENT_NOTIFY_BLOCKED | AGENT_BLOCK_SENT;
+                wf_crowd_push_event(c, i, WF_CROWD_EVENT_BLOCKED, (wf_poly_ref){0});
+            }
         }
     }
     wf_crowd_queue_replans(c, profile);

@@ -247,8 +247,9 @@ typedef enum wf_target_state {
     /// until a new request or a cancel.
     WF_TARGET_ARRIVED = 4,
     /// Path broken and not repaired, or stuck: stopped, or moving to the last
-    /// valid point and searched again every stuck_time (VALID again once the
-    /// way is found).
+    /// valid point and retried every stuck_time (VALID again once the way is
+    /// found; held up by others, at each retry). A blockage by others is
+    /// reported (event, blocked callback) once, until the agent walked free.
     WF_TARGET_BLOCKED = 5,
     WF_TARGET_FAILED = 6, ///< no path at all (rejected or unreachable)
 } wf_target_state;
@@ -303,8 +304,9 @@ typedef struct wf_path_info {
 typedef struct wf_move_callbacks {
     /// The path is known: true to follow it [true]. Rejecting stops the agent.
     bool (*result)(wf_agent_id agent, const wf_path_info* info, void* user);
-    /// The path broke and a repair failed: true to keep moving along what
-    /// is still valid [true], false to stop now.
+    /// The path broke and a repair failed, or the agent stayed stuck (once
+    /// per blockage): true to keep moving along what is still valid [true],
+    /// false to stop now.
     bool (*blocked)(wf_agent_id agent, void* user);
     /// The agent reached the end of its path (ARRIVED event) or stopped
     /// short of a taken target (STOPPED_SHORT): true to keep following the
