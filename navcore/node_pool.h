@@ -13,6 +13,10 @@
 #define WF_NODE_PARENT_OFFMESH 4u ///< reached through an off-mesh link
 #define WF_NODE_GOAL 8u           ///< marked as a goal before a many-goal search
 #define WF_NODE_EXPANDED 16u      ///< expanded at least once (may be a parent)
+/// A path search's second state of a polygon (see path_search.c): not in
+/// the hash, so find and get see only the first.
+#define WF_NODE_SHADOW 32u
+#define WF_NODE_HAS_SHADOW 64u ///< the funnel record's `shadow` names it
 #define WF_NO_NODE 0xffffffffu
 
 typedef struct wf_search_node {
@@ -45,6 +49,7 @@ typedef struct wf_search_wedge {
 typedef struct wf_search_funnel {
     wf_search_wedge wedge;
     wf_vec3 portal_left, portal_right; ///< the portal the search entered by
+    uint32_t shadow; ///< the polygon's second state, when WF_NODE_HAS_SHADOW
 } wf_search_funnel;
 
 typedef struct wf_node_pool {
@@ -118,6 +123,18 @@ static inline uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
     pool->nodes[index] =
         (wf_search_node){.ref = ref, .next = pool->buckets[bucket], .parent = WF_NO_NODE};
     pool->buckets[bucket] = index;
+    return index;
+}
+
+/// A node for ref outside the hash (a second state of a polygon; its
+/// flags WF_NODE_SHADOW); WF_NO_NODE when the pool is full.
+static inline uint32_t wf_node_pool_add_shadow(wf_node_pool* pool, wf_poly_ref ref) {
+    if (pool->count == pool->capacity) {
+        return WF_NO_NODE;
+    }
+    uint32_t index = pool->count++;
+    pool->nodes[index] = (wf_search_node){
+        .ref = ref, .next = WF_NO_NODE, .flags = WF_NODE_SHADOW, .parent = WF_NO_NODE};
     return index;
 }
 

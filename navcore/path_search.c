@@ -551,6 +551,21 @@ ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedg
     return 0;
 }
 
+/// The second state of the polygon whose first state is node `primary`,
+/// made if it has none; WF_NO_NODE when the pool is full.
+RARE_PATH static uint32_t shadow_of(wf_node_pool* pool, uint32_t primary) {
+    wf_search_node* p = &pool->nodes[primary];
+    if ((p->flags & WF_NODE_HAS_SHADOW) != 0) {
+        return pool->funnels[primary].shadow;
+    }
+    uint32_t s = wf_node_pool_add_shadow(pool, p->ref);
+    if (s != WF_NO_NODE) {
+        p->flags |= WF_NODE_HAS_SHADOW;
+        pool->funnels[primary].shadow = s;
+    }
+    return s;
+}
+
 /// Relaxes every passable neighbour of an expanded node. Returns true when
 /// a stop_on_reach search has just reached its goal.
 /// `kind` is g->kind, passed apart so that each search's copy drops the
@@ -565,6 +580,14 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     const wedge_sides sides = wedge_sides_of(&cur_wedge);
     bend_memo memo;
     memo.valid = 0;
+    // Two layers of states (path searches only): the first is the search
+    // as it always was, one state per polygon. A way straight from the
+    // start that the first layer turns down at a polygon whose state bends
+    // seeds the second (WF_NODE_SHADOW nodes, one per polygon), whose ways
+    // compete only among themselves, and with the first at the goal.
+    const bool in_shadow =
+        kind == SEARCH_TO_POLY && (pool->nodes[current].flags & WF_NODE_SHADOW) != 0;
+    const bool from_start = kind == SEARCH_TO_POLY && !in_shadow && cur_wedge.apex_cost == 0.0f;
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     float k_here =
@@ -614,12 +637,19 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             *out_of_nodes = true;
             continue;
         }
+        const uint32_t primary = next;
+        if (in_shadow && !reaches_end) {
+            next = shadow_of(pool, primary);
+            if (next == WF_NO_NODE) {
+                continue; // (a second state is optional)
+            }
+        }
         wf_search_node* n = &pool->nodes[next];
         // No way through this portal can cost less than going straight
         // from the apex towards the goal at the lower of the area cost and
         // the heuristic's weight: a neighbour reached for that already
         // keeps its way (the relax test below would turn this one down).
-        if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
+        if (!reaches_end && !from_start && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
@@ -649,7 +679,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             // no more keeps its way, without the replay (the relax test
             // below would turn this one down; on hilly meshes of small
             // polygons most expansions have such a sideways neighbour).
-            if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
+            if (!reaches_end && !from_start && (n->flags & NODE_REACHED) != 0) {
                 wf_vec3 corner = side < 0 ? cur_wedge.left : cur_wedge.right;
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 float bent =
@@ -720,10 +750,34 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
+        if (in_shadow && !reaches_end && (pool->nodes[primary].flags & NODE_REACHED) != 0) {
+            // The first layer's way from the same corner, no dearer there,
+            // is as good from here on.
+            const wedge* pw = &pool->funnels[primary].wedge;
+            if (pw->apex.x == w.apex.x && pw->apex.z == w.apex.z &&
+                pw->apex_cost <= w.apex_cost) {
+                continue;
+            }
+        }
         if ((n->flags & NODE_REACHED) != 0 &&
             (total >= n->total ||
              ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
-            continue;
+            if (!from_start || reaches_end || w.apex_cost != 0.0f ||
+                pool->funnels[next].wedge.apex_cost == 0.0f) {
+                continue;
+            }
+            // Straight from the start, turned down by a way that bends:
+            // the second layer's state here.
+            next = shadow_of(pool, next);
+            if (next == WF_NO_NODE) {
+                continue;
+            }
+            n = &pool->nodes[next];
+            if ((n->flags & NODE_REACHED) != 0 &&
+                (total >= n->total ||
+                 ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
+                continue;
+            }
         }
         n->pos = pos;
         n->cost = cost;
