@@ -762,8 +762,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         if ((n->flags & NODE_REACHED) != 0 &&
             (total >= n->total ||
              ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
-            if (!from_start || reaches_end || w.apex_cost != 0.0f ||
-                pool->funnels[next].wedge.apex_cost == 0.0f) {
+            if (kind != SEARCH_TO_POLY || in_shadow || reaches_end ||
+                !(w.apex_cost < pool->funnels[next].wedge.apex_cost)) {
                 continue;
             }
             // Straight from the start, turned down by a way that bends:
