@@ -4,6 +4,8 @@
 // box, and Dijkstra to the nearest of many goals. One engine serves all.
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "navcore/check.h"
 #include "navcore/geometry.h"
@@ -551,19 +553,54 @@ ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedg
     return 0;
 }
 
-/// The second state of the polygon whose first state is node `primary`,
-/// made if it has none; WF_NO_NODE when the pool is full.
+/// Layers of states per polygon in path searches (see expand).
+#define SEARCH_LAYERS 3u
+
+static inline uint32_t layer_of(const wf_search_node* n) {
+    return (n->flags & WF_NODE_LAYER_MASK) >> WF_NODE_LAYER_SHIFT;
+}
+
+/// The next layer's state of node `primary`'s polygon, made if it has
+/// none; WF_NO_NODE when the pool is full.
 RARE_PATH static uint32_t shadow_of(wf_node_pool* pool, uint32_t primary) {
     wf_search_node* p = &pool->nodes[primary];
     if ((p->flags & WF_NODE_HAS_SHADOW) != 0) {
         return pool->funnels[primary].shadow;
     }
-    uint32_t s = wf_node_pool_add_shadow(pool, p->ref);
+    uint32_t s = wf_node_pool_add_shadow(pool, p->ref, layer_of(p) + 1u);
     if (s != WF_NO_NODE) {
         p->flags |= WF_NODE_HAS_SHADOW;
         pool->funnels[primary].shadow = s;
     }
     return s;
+}
+
+/// The relax test: node `next` (n) keeps its way against one of `total`
+/// from `current`. A node that has been a parent never takes a descendant
+/// as its parent, so parent chains stay trees.
+static inline bool turned_down(const wf_node_pool* pool, const wf_search_node* n, uint32_t next,
+                               uint32_t current, float total) {
+    return (n->flags & NODE_REACHED) != 0 &&
+           (total >= n->total ||
+            ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)));
+}
+
+/// A lower layer's state of the polygon (from `primary` up to, not
+/// including, `slot`) has w's apex at no more cost: as good from here on.
+static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot, const wedge* w) {
+    for (uint32_t i = primary; i != slot;) {
+        const wf_search_node* n = &pool->nodes[i];
+        const wedge* pw = &pool->funnels[i].wedge;
+        if ((n->flags & NODE_REACHED) != 0 && pw->apex.x == w->apex.x &&
+            pw->apex.z == w->apex.z && pw->apex_cost <= w->apex_cost) {
+            return true;
+        }
+        if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
+            break;
+        }
+        i = pool->funnels[i].shadow;
+    }
+    return false;
 }
 
 /// Relaxes every passable neighbour of an expanded node. Returns true when
@@ -585,9 +622,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     // start that the first layer turns down at a polygon whose state bends
     // seeds the second (WF_NODE_SHADOW nodes, one per polygon), whose ways
     // compete only among themselves, and with the first at the goal.
-    const bool in_shadow =
-        kind == SEARCH_TO_POLY && (pool->nodes[current].flags & WF_NODE_SHADOW) != 0;
-    const bool from_start = kind == SEARCH_TO_POLY && !in_shadow && cur_wedge.apex_cost == 0.0f;
+    const uint32_t cur_layer = kind == SEARCH_TO_POLY ? layer_of(&pool->nodes[current]) : 0u;
+    const bool in_shadow = cur_layer != 0;
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     float k_here =
@@ -639,9 +675,11 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         }
         const uint32_t primary = next;
         if (in_shadow && !reaches_end) {
-            next = shadow_of(pool, primary);
+            for (uint32_t l = 0; l < cur_layer && next != WF_NO_NODE; ++l) {
+                next = shadow_of(pool, next);
+            }
             if (next == WF_NO_NODE) {
-                continue; // (a second state is optional)
+                continue; // (further states are optional)
             }
         }
         wf_search_node* n = &pool->nodes[next];
@@ -649,7 +687,11 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // from the apex towards the goal at the lower of the area cost and
         // the heuristic's weight: a neighbour reached for that already
         // keeps its way (the relax test below would turn this one down).
-        if (!reaches_end && !from_start && (n->flags & NODE_REACHED) != 0) {
+        // (Not where this way could seed the next layer: see below.)
+        const bool may_seed = kind == SEARCH_TO_POLY && !reaches_end &&
+                              (n->flags & NODE_REACHED) != 0 && cur_layer + 1u < SEARCH_LAYERS &&
+                              cur_wedge.apex_cost < pool->funnels[next].wedge.apex_cost;
+        if (!reaches_end && !may_seed && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
@@ -679,7 +721,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             // no more keeps its way, without the replay (the relax test
             // below would turn this one down; on hilly meshes of small
             // polygons most expansions have such a sideways neighbour).
-            if (!reaches_end && !from_start && (n->flags & NODE_REACHED) != 0) {
+            if (!reaches_end && !may_seed && (n->flags & NODE_REACHED) != 0) {
                 wf_vec3 corner = side < 0 ? cur_wedge.left : cur_wedge.right;
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 float bent =
@@ -750,32 +792,29 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if (in_shadow && !reaches_end && (pool->nodes[primary].flags & NODE_REACHED) != 0) {
-            // The first layer's way from the same corner, no dearer there,
-            // is as good from here on.
-            const wedge* pw = &pool->funnels[primary].wedge;
-            if (pw->apex.x == w.apex.x && pw->apex.z == w.apex.z &&
-                pw->apex_cost <= w.apex_cost) {
-                continue;
-            }
+        if (getenv("WF_PS_DEBUG")) {
+            fprintf(stderr, "R %llx->%llx L%u tot %.3f old %.3f fl %u apex (%.2f,%.2f) ac %.3f pos (%.2f,%.2f) L(%.1f,%.1f) R(%.1f,%.1f)\n",
+                    (unsigned long long)(cur_ref.bits & 0xffffff), (unsigned long long)(next_ref.bits & 0xffffff), cur_layer, total,
+                    n->total, n->flags, w.apex.x, w.apex.z, w.apex_cost, pos.x, pos.z, w.left.x, w.left.z, w.right.x, w.right.z);
         }
-        if ((n->flags & NODE_REACHED) != 0 &&
-            (total >= n->total ||
-             ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
-            if (kind != SEARCH_TO_POLY || in_shadow || reaches_end ||
-                !(w.apex_cost < pool->funnels[next].wedge.apex_cost)) {
+        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w)) {
+            continue;
+        }
+        if (turned_down(pool, n, next, current, total)) {
+            // Turned down by a way with a dearer apex: a later layer's
+            // state here, the first that takes it.
+            if (kind != SEARCH_TO_POLY || reaches_end) {
                 continue;
             }
-            // Straight from the start, turned down by a way that bends:
-            // the second layer's state here.
-            next = shadow_of(pool, next);
-            if (next == WF_NO_NODE) {
-                continue;
-            }
-            n = &pool->nodes[next];
-            if ((n->flags & NODE_REACHED) != 0 &&
-                (total >= n->total ||
-                 ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
+            do {
+                if (layer_of(n) + 1u >= SEARCH_LAYERS ||
+                    !(w.apex_cost < pool->funnels[next].wedge.apex_cost) ||
+                    (next = shadow_of(pool, next)) == WF_NO_NODE) {
+                    break;
+                }
+                n = &pool->nodes[next];
+            } while (turned_down(pool, n, next, current, total));
+            if (next == WF_NO_NODE || turned_down(pool, n, next, current, total)) {
                 continue;
             }
         }
