@@ -575,6 +575,13 @@ RARE_PATH static uint32_t shadow_of(wf_node_pool* pool, uint32_t primary) {
     return s;
 }
 
+/// State s (a node's wedge) reaches the apex of w for no more than w does
+/// (straight from its own apex, k per metre): then w's way is no better
+/// than one s can take anywhere past that apex.
+static inline bool covers(const wedge* s, const wedge* w, float k) {
+    return s->apex_cost + wf_v3_distance(s->apex, w->apex) * k <= w->apex_cost * 1.000001f + 1e-6f;
+}
+
 /// The relax test: node `next` (n) keeps its way against one of `total`
 /// from `current`. A node that has been a parent never takes a descendant
 /// as its parent, so parent chains stay trees.
@@ -587,12 +594,11 @@ static inline bool turned_down(const wf_node_pool* pool, const wf_search_node* n
 
 /// A lower layer's state of the polygon (from `primary` up to, not
 /// including, `slot`) has w's apex at no more cost: as good from here on.
-static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot, const wedge* w) {
+static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot, const wedge* w,
+                      float k) {
     for (uint32_t i = primary; i != slot;) {
         const wf_search_node* n = &pool->nodes[i];
-        const wedge* pw = &pool->funnels[i].wedge;
-        if ((n->flags & NODE_REACHED) != 0 && pw->apex.x == w->apex.x &&
-            pw->apex.z == w->apex.z && pw->apex_cost <= w->apex_cost) {
+        if ((n->flags & NODE_REACHED) != 0 && covers(&pool->funnels[i].wedge, w, k)) {
             return true;
         }
         if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
@@ -690,7 +696,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // (Not where this way could seed the next layer: see below.)
         const bool may_seed = kind == SEARCH_TO_POLY && !reaches_end &&
                               (n->flags & NODE_REACHED) != 0 && cur_layer + 1u < SEARCH_LAYERS &&
-                              cur_wedge.apex_cost < pool->funnels[next].wedge.apex_cost;
+                              !covers(&pool->funnels[next].wedge, &cur_wedge, k_here);
         if (!reaches_end && !may_seed && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
@@ -797,7 +803,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                     (unsigned long long)(cur_ref.bits & 0xffffff), (unsigned long long)(next_ref.bits & 0xffffff), cur_layer, total,
                     n->total, n->flags, w.apex.x, w.apex.z, w.apex_cost, pos.x, pos.z, w.left.x, w.left.z, w.right.x, w.right.z);
         }
-        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w)) {
+        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w, k_here)) {
             continue;
         }
         if (turned_down(pool, n, next, current, total)) {
@@ -808,7 +814,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             }
             do {
                 if (layer_of(n) + 1u >= SEARCH_LAYERS ||
-                    !(w.apex_cost < pool->funnels[next].wedge.apex_cost) ||
+                    covers(&pool->funnels[next].wedge, &w, k_here) ||
                     (next = shadow_of(pool, next)) == WF_NO_NODE) {
                     break;
                 }
