@@ -4,8 +4,6 @@
 // box, and Dijkstra to the nearest of many goals. One engine serves all.
 #include <math.h>
 #include <string.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "navcore/check.h"
 #include "navcore/geometry.h"
@@ -798,11 +796,6 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if (getenv("WF_PS_DEBUG")) {
-            fprintf(stderr, "R %llx->%llx L%u tot %.3f old %.3f fl %u apex (%.2f,%.2f) ac %.3f pos (%.2f,%.2f) L(%.1f,%.1f) R(%.1f,%.1f)\n",
-                    (unsigned long long)(cur_ref.bits & 0xffffff), (unsigned long long)(next_ref.bits & 0xffffff), cur_layer, total,
-                    n->total, n->flags, w.apex.x, w.apex.z, w.apex_cost, pos.x, pos.z, w.left.x, w.left.z, w.right.x, w.right.z);
-        }
         if (in_shadow && !reaches_end && dominated(pool, primary, next, &w, k_here)) {
             continue;
         }
