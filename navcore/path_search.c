@@ -580,6 +580,18 @@ static inline bool covers(const wedge* s, const wedge* w, float k) {
     return s->apex_cost + wf_v3_distance(s->apex, w->apex) * k <= w->apex_cost * 1.000001f + 1e-6f;
 }
 
+/// s (straight from its apex) reaches both ends a, b of w's window for no
+/// more than w does.
+static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_vec3 b, float k) {
+    if (s->apex_cost > w->apex_cost + (wf_v3_distance(w->apex, a) + wf_v3_distance(w->apex, b)) * k) {
+        return false;
+    }
+    return s->apex_cost + wf_v3_distance(s->apex, a) * k <=
+               (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f &&
+           s->apex_cost + wf_v3_distance(s->apex, b) * k <=
+               (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f;
+}
+
 /// The relax test: node `next` (n) keeps its way against one of `total`
 /// from `current`. A node that has been a parent never takes a descendant
 /// as its parent, so parent chains stay trees.
@@ -593,10 +605,10 @@ static inline bool turned_down(const wf_node_pool* pool, const wf_search_node* n
 /// A lower layer's state of the polygon (from `primary` up to, not
 /// including, `slot`) has w's apex at no more cost: as good from here on.
 static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot, const wedge* w,
-                      float k) {
+                      wf_vec3 a, wf_vec3 b, float k) {
     for (uint32_t i = primary; i != slot;) {
         const wf_search_node* n = &pool->nodes[i];
-        if ((n->flags & NODE_REACHED) != 0 && covers(&pool->funnels[i].wedge, w, k)) {
+        if ((n->flags & NODE_REACHED) != 0 && covers_window(&pool->funnels[i].wedge, w, a, b, k)) {
             return true;
         }
         if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
@@ -796,7 +808,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w, k_here)) {
+        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w, window_left, window_right, k_here)) {
             continue;
         }
         if (turned_down(pool, n, next, current, total)) {
@@ -807,7 +819,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             }
             do {
                 if (layer_of(n) + 1u >= SEARCH_LAYERS ||
-                    covers(&pool->funnels[next].wedge, &w, k_here) ||
+                    covers_window(&pool->funnels[next].wedge, &w, window_left, window_right,
+                                  k_here) ||
                     (next = shadow_of(pool, next)) == WF_NO_NODE) {
                     break;
                 }
