@@ -553,6 +553,9 @@ ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedg
 
 /// Layers of states per polygon in path searches (see expand).
 #define SEARCH_LAYERS 3u
+#ifndef SEED_MARGIN
+#define SEED_MARGIN 1.1f
+#endif
 
 static inline uint32_t layer_of(const wf_search_node* n) {
     return (n->flags & WF_NODE_LAYER_MASK) >> WF_NODE_LAYER_SHIFT;
@@ -818,7 +821,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                 continue;
             }
             do {
-                if (layer_of(n) + 1u >= SEARCH_LAYERS ||
+                if (layer_of(n) + 1u >= SEARCH_LAYERS || total > n->total * SEED_MARGIN ||
                     covers_window(&pool->funnels[next].wedge, &w, window_left, window_right,
                                   k_here) ||
                     (next = shadow_of(pool, next)) == WF_NO_NODE) {
