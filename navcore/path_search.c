@@ -553,6 +553,9 @@ ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedg
 
 /// Layers of states per polygon in path searches (see expand).
 #define SEARCH_LAYERS 3u
+#ifndef SEED_SLACK
+#define SEED_SLACK 0.01f
+#endif
 #ifndef SEED_MARGIN
 #define SEED_MARGIN 1.1f
 #endif
@@ -579,20 +582,22 @@ RARE_PATH static uint32_t shadow_of(wf_node_pool* pool, uint32_t primary) {
 /// State s (a node's wedge) reaches the apex of w for no more than w does
 /// (straight from its own apex, k per metre): then w's way is no better
 /// than one s can take anywhere past that apex.
-static inline bool covers(const wedge* s, const wedge* w, float k) {
-    return s->apex_cost + wf_v3_distance(s->apex, w->apex) * k <= w->apex_cost * 1.000001f + 1e-6f;
+static inline bool covers(const wedge* s, const wedge* w, float k, float slack) {
+    return s->apex_cost + wf_v3_distance(s->apex, w->apex) * k <=
+           w->apex_cost * 1.000001f + 1e-6f + slack;
 }
 
 /// s (straight from its apex) reaches both ends a, b of w's window for no
 /// more than w does.
-static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_vec3 b, float k) {
+static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_vec3 b, float k,
+                                 float slack) {
     if (s->apex_cost > w->apex_cost + (wf_v3_distance(w->apex, a) + wf_v3_distance(w->apex, b)) * k) {
         return false;
     }
     return s->apex_cost + wf_v3_distance(s->apex, a) * k <=
-               (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f &&
+               (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f + slack &&
            s->apex_cost + wf_v3_distance(s->apex, b) * k <=
-               (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f;
+               (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f + slack;
 }
 
 /// The relax test: node `next` (n) keeps its way against one of `total`
@@ -608,10 +613,10 @@ static inline bool turned_down(const wf_node_pool* pool, const wf_search_node* n
 /// A lower layer's state of the polygon (from `primary` up to, not
 /// including, `slot`) has w's apex at no more cost: as good from here on.
 static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot, const wedge* w,
-                      wf_vec3 a, wf_vec3 b, float k) {
+                      wf_vec3 a, wf_vec3 b, float k, float slack) {
     for (uint32_t i = primary; i != slot;) {
         const wf_search_node* n = &pool->nodes[i];
-        if ((n->flags & NODE_REACHED) != 0 && covers_window(&pool->funnels[i].wedge, w, a, b, k)) {
+        if ((n->flags & NODE_REACHED) != 0 && covers_window(&pool->funnels[i].wedge, w, a, b, k, slack)) {
             return true;
         }
         if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
@@ -709,7 +714,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // (Not where this way could seed the next layer: see below.)
         const bool may_seed = kind == SEARCH_TO_POLY && !reaches_end &&
                               (n->flags & NODE_REACHED) != 0 && cur_layer + 1u < SEARCH_LAYERS &&
-                              !covers(&pool->funnels[next].wedge, &cur_wedge, k_here);
+                              !covers(&pool->funnels[next].wedge, &cur_wedge, k_here, n->total * SEED_SLACK);
         if (!reaches_end && !may_seed && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
@@ -811,7 +816,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w, window_left, window_right, k_here)) {
+        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w, window_left, window_right, k_here, total * SEED_SLACK)) {
             continue;
         }
         if (turned_down(pool, n, next, current, total)) {
@@ -823,7 +828,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             do {
                 if (layer_of(n) + 1u >= SEARCH_LAYERS || total > n->total * SEED_MARGIN ||
                     covers_window(&pool->funnels[next].wedge, &w, window_left, window_right,
-                                  k_here) ||
+                                  k_here, total * SEED_SLACK) ||
                     (next = shadow_of(pool, next)) == WF_NO_NODE) {
                     break;
                 }
