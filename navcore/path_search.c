@@ -627,6 +627,17 @@ static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot,
     return false;
 }
 
+/// A way from the expanded node's wedge cur (a lower bound `least` on its
+/// total) could seed a later layer at node `next` (n, reached), which a
+/// bound test would skip it for: the test is kept off then.
+static inline bool may_seed(const wf_node_pool* pool, search_kind kind, const wf_search_node* n,
+                            uint32_t next, const wedge* cur, uint32_t cur_layer, float least,
+                            float k) {
+    return kind == SEARCH_TO_POLY && cur_layer + 1u < SEARCH_LAYERS &&
+           least <= n->total * SEED_MARGIN &&
+           !covers(&pool->funnels[next].wedge, cur, k, n->total * SEED_SLACK);
+}
+
 /// Relaxes every passable neighbour of an expanded node. Returns true when
 /// a stop_on_reach search has just reached its goal.
 /// `kind` is g->kind, passed apart so that each search's copy drops the
@@ -711,17 +722,15 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // from the apex towards the goal at the lower of the area cost and
         // the heuristic's weight: a neighbour reached for that already
         // keeps its way (the relax test below would turn this one down).
-        // (Not where this way could seed the next layer: see below.)
-        const bool may_seed = kind == SEARCH_TO_POLY && !reaches_end &&
-                              (n->flags & NODE_REACHED) != 0 && cur_layer + 1u < SEARCH_LAYERS &&
-                              !covers(&pool->funnels[next].wedge, &cur_wedge, k_here, n->total * SEED_SLACK);
-        if (!reaches_end && !may_seed && (n->flags & NODE_REACHED) != 0) {
+        // (Not where this way could seed a later layer: see below.)
+        if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
                         0.99999f;
             }
-            if (n->total <= bound) {
+            if (n->total <= bound &&
+                !may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bound, k_here)) {
                 continue;
             }
         }
@@ -745,14 +754,15 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             // no more keeps its way, without the replay (the relax test
             // below would turn this one down; on hilly meshes of small
             // polygons most expansions have such a sideways neighbour).
-            if (!reaches_end && !may_seed && (n->flags & NODE_REACHED) != 0) {
+            if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
                 wf_vec3 corner = side < 0 ? cur_wedge.left : cur_wedge.right;
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 float bent =
                     (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
                      goal_distance_of(kind, g, corner) * k_min) *
                     0.99999f;
-                if (n->total <= bent) {
+                if (n->total <= bent &&
+                    !may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bent, k_here)) {
                     continue;
                 }
             }
