@@ -136,8 +136,10 @@ static inline uint32_t wf_node_pool_add_shadow(wf_node_pool* pool, wf_poly_ref r
         return WF_NO_NODE;
     }
     uint32_t index = pool->count++;
-    pool->nodes[index] = (wf_search_node){
-        .ref = ref, .next = WF_NO_NODE, .flags = layer << WF_NODE_LAYER_SHIFT, .parent = WF_NO_NODE};
+    pool->nodes[index] = (wf_search_node){.ref = ref,
+                                          .next = WF_NO_NODE,
+                                          .flags = layer << WF_NODE_LAYER_SHIFT,
+                                          .parent = WF_NO_NODE};
     return index;
 }
 

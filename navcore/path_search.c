@@ -551,14 +551,18 @@ ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedg
     return 0;
 }
 
-/// Layers of states per polygon in path searches (see expand).
+/// States per polygon in path searches, one per layer (see expand).
 #define SEARCH_LAYERS 3u
-#ifndef SEED_SLACK
+
+/// A way turned down at a polygon is kept in a later layer only when the
+/// state that turned it down cannot reach its window for this share of
+/// the way's total less (so near-equal ways on hilly meshes of small
+/// polygons do not double the search; 0.3 % kept every Moving AI row too
+/// but cost 2 % more on the Recast meshes, 3 % let one row through)...
 #define SEED_SLACK 0.01f
-#endif
-#ifndef SEED_MARGIN
+
+/// ... and only when its total is within this factor of that state's.
 #define SEED_MARGIN 1.1f
-#endif
 
 static inline uint32_t layer_of(const wf_search_node* n) {
     return (n->flags & WF_NODE_LAYER_MASK) >> WF_NODE_LAYER_SHIFT;
@@ -591,7 +595,8 @@ static inline bool covers(const wedge* s, const wedge* w, float k, float slack) 
 /// more than w does.
 static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_vec3 b, float k,
                                  float slack) {
-    if (s->apex_cost > w->apex_cost + (wf_v3_distance(w->apex, a) + wf_v3_distance(w->apex, b)) * k) {
+    if (s->apex_cost >
+        w->apex_cost + (wf_v3_distance(w->apex, a) + wf_v3_distance(w->apex, b)) * k) {
         return false;
     }
     return s->apex_cost + wf_v3_distance(s->apex, a) * k <=
@@ -616,7 +621,8 @@ static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot,
                       wf_vec3 a, wf_vec3 b, float k, float slack) {
     for (uint32_t i = primary; i != slot;) {
         const wf_search_node* n = &pool->nodes[i];
-        if ((n->flags & NODE_REACHED) != 0 && covers_window(&pool->funnels[i].wedge, w, a, b, k, slack)) {
+        if ((n->flags & NODE_REACHED) != 0 &&
+            covers_window(&pool->funnels[i].wedge, w, a, b, k, slack)) {
             return true;
         }
         if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
@@ -652,11 +658,15 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     const wedge_sides sides = wedge_sides_of(&cur_wedge);
     bend_memo memo;
     memo.valid = 0;
-    // Two layers of states (path searches only): the first is the search
-    // as it always was, one state per polygon. A way straight from the
-    // start that the first layer turns down at a polygon whose state bends
-    // seeds the second (WF_NODE_SHADOW nodes, one per polygon), whose ways
-    // compete only among themselves, and with the first at the goal.
+    // Layers of states (path searches only). Layer 0 is the search as it
+    // always was, one state per polygon: the way with the lowest total
+    // wins, though a dearer one may bend less later (a wedge that points
+    // at the goal past an obstacle the corridor must go round). A way a
+    // layer turns down, whose window the winning state cannot reach for
+    // less (see covers_window), goes to the next layer's state of that
+    // polygon (a node outside the hash), and that state's descendants stay
+    // in its layer: they compete only there, and with every layer at the
+    // goal. Layer 0 evolves as it did alone, so no path gets longer.
     const uint32_t cur_layer = kind == SEARCH_TO_POLY ? layer_of(&pool->nodes[current]) : 0u;
     const bool in_shadow = cur_layer != 0;
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
@@ -826,7 +836,9 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if (in_shadow && !reaches_end && dominated(pool, primary, next, &w, window_left, window_right, k_here, total * SEED_SLACK)) {
+        if (in_shadow && !reaches_end &&
+            dominated(pool, primary, next, &w, window_left, window_right, k_here,
+                      total * SEED_SLACK)) {
             continue;
         }
         if (turned_down(pool, n, next, current, total)) {
@@ -837,8 +849,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             }
             do {
                 if (layer_of(n) + 1u >= SEARCH_LAYERS || total > n->total * SEED_MARGIN ||
-                    covers_window(&pool->funnels[next].wedge, &w, window_left, window_right,
-                                  k_here, total * SEED_SLACK) ||
+                    covers_window(&pool->funnels[next].wedge, &w, window_left, window_right, k_here,
+                                  total * SEED_SLACK) ||
                     (next = shadow_of(pool, next)) == WF_NO_NODE) {
                     break;
                 }
