@@ -233,13 +233,6 @@ static row_status run_row(wf_query* q, const scen_row* row, const scen_points* a
         length += wf_v3_distance(points[i - 1].pos, points[i].pos);
     }
     *out_length = length;
-    if (getenv("WF_SCEN_DEBUG") != NULL) {
-        printf("DBG corridor %u:", pr.count);
-        for (uint32_t i = 0; i < pr.count; ++i) printf(" %llx", (unsigned long long)corridor[i].bits);
-        printf("\nDBG points %u:", n);
-        for (uint32_t i = 0; i < n; ++i) printf(" (%.2f,%.2f)", points[i].pos.x, points[i].pos.z);
-        printf("\nDBG cost %.4f\n", pr.cost);
-    }
     return ps == WF_OK && ss == WF_OK ? ROW_OK : ROW_PARTIAL;
 }
 
@@ -267,7 +260,6 @@ static int run_scenarios(wf_query* q, const scen_row* rows, size_t count, const 
     double ratio_sum = 0.0, worst = 0.0;
     for (size_t i = 0; i < count; ++i) {
         double length;
-        if (getenv("WF_SCEN_ROW") != NULL && (size_t)atoi(getenv("WF_SCEN_ROW")) != i) continue;
         row_status rs = run_row(q, &rows[i], at, &filter, corridor, points, &length);
         counts[rs]++;
         printf("%zu\t%s\t%.6f", i, names[rs], length);
