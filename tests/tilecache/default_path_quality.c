@@ -23,8 +23,9 @@
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
 
-/// The .scen rounds optima to 0.01: 11.3137 is written 11.31 (3.3e-4 off).
-#define RATIO_TOLERANCE 1e-3
+/// The .scen rounds optima to 0.01 (11.3137 is written 11.31), plus float
+/// noise; row 634 was 0.072 over.
+#define LENGTH_TOLERANCE 0.01
 
 /// The straight path length of one row (default mode), or -1 if not found.
 static double row_length(movingai_run* map, const scen_row* r) {
@@ -65,7 +66,7 @@ static void test_lost_rows(void** state) {
         double length = row_length(&map, r);
         print_message("row %zu: %.4f, octile %.2f\n", lost[i], length, r->octile);
         assert_true(length >= 0.0);
-        assert_true(length <= r->octile * (1.0 + RATIO_TOLERANCE));
+        assert_true(length <= r->octile + LENGTH_TOLERANCE);
     }
     movingai_close(&map);
 }
@@ -81,7 +82,7 @@ static void test_every_row(void** state) {
         double length = row_length(&map, r);
         assert_true(length >= 0.0); // every row is connected
         double ratio = r->octile > 0.0 ? length / r->octile : 1.0;
-        longer += ratio > 1.0 + RATIO_TOLERANCE;
+        longer += length > r->octile + LENGTH_TOLERANCE;
         if (ratio > worst) {
             worst = ratio;
             worst_row = i;
