@@ -13,6 +13,12 @@
 #define WF_NODE_PARENT_OFFMESH 4u ///< reached through an off-mesh link
 #define WF_NODE_GOAL 8u           ///< marked as a goal before a many-goal search
 #define WF_NODE_EXPANDED 16u      ///< expanded at least once (may be a parent)
+/// A path search's further states of a polygon (see path_search.c): the
+/// state's layer (0 for the first state, the one in the hash; find and get
+/// see only that one) and whether the next layer's state exists.
+#define WF_NODE_HAS_SHADOW 32u ///< the funnel record's `shadow` names it
+#define WF_NODE_LAYER_SHIFT 6u
+#define WF_NODE_LAYER_MASK (3u << WF_NODE_LAYER_SHIFT)
 #define WF_NO_NODE 0xffffffffu
 
 typedef struct wf_search_node {
@@ -45,6 +51,7 @@ typedef struct wf_search_wedge {
 typedef struct wf_search_funnel {
     wf_search_wedge wedge;
     wf_vec3 portal_left, portal_right; ///< the portal the search entered by
+    uint32_t shadow; ///< the polygon's next layer's state, when WF_NODE_HAS_SHADOW
 } wf_search_funnel;
 
 typedef struct wf_node_pool {
@@ -118,6 +125,21 @@ static inline uint32_t wf_node_pool_get(wf_node_pool* pool, wf_poly_ref ref) {
     pool->nodes[index] =
         (wf_search_node){.ref = ref, .next = pool->buckets[bucket], .parent = WF_NO_NODE};
     pool->buckets[bucket] = index;
+    return index;
+}
+
+/// A node for ref outside the hash (a further state of a polygon, in
+/// layer `layer`); WF_NO_NODE when the pool is full.
+static inline uint32_t wf_node_pool_add_shadow(wf_node_pool* pool, wf_poly_ref ref,
+                                               uint32_t layer) {
+    if (pool->count == pool->capacity) {
+        return WF_NO_NODE;
+    }
+    uint32_t index = pool->count++;
+    pool->nodes[index] = (wf_search_node){.ref = ref,
+                                          .next = WF_NO_NODE,
+                                          .flags = layer << WF_NODE_LAYER_SHIFT,
+                                          .parent = WF_NO_NODE};
     return index;
 }
 

@@ -551,6 +551,99 @@ ALWAYS_INLINE static inline int wedge_narrow_fresh(const wedge* from, const wedg
     return 0;
 }
 
+/// States per polygon in path searches, one per layer (see expand).
+#define SEARCH_LAYERS 3u
+
+/// A way turned down at a polygon is kept in a later layer only when the
+/// state that turned it down cannot reach its window for this share of
+/// the way's total less (so near-equal ways on hilly meshes of small
+/// polygons do not double the search; 0.3 % kept every Moving AI row too
+/// but cost 2 % more on the Recast meshes, 3 % let one row through)...
+#define SEED_SLACK 0.01f
+
+/// ... and only when its total is within this factor of that state's.
+#define SEED_MARGIN 1.1f
+
+static inline uint32_t layer_of(const wf_search_node* n) {
+    return (n->flags & WF_NODE_LAYER_MASK) >> WF_NODE_LAYER_SHIFT;
+}
+
+/// The next layer's state of node `primary`'s polygon, made if it has
+/// none; WF_NO_NODE when the pool is full.
+RARE_PATH static uint32_t shadow_of(wf_node_pool* pool, uint32_t primary) {
+    wf_search_node* p = &pool->nodes[primary];
+    if ((p->flags & WF_NODE_HAS_SHADOW) != 0) {
+        return pool->funnels[primary].shadow;
+    }
+    uint32_t s = wf_node_pool_add_shadow(pool, p->ref, layer_of(p) + 1u);
+    if (s != WF_NO_NODE) {
+        p->flags |= WF_NODE_HAS_SHADOW;
+        pool->funnels[primary].shadow = s;
+    }
+    return s;
+}
+
+/// State s (a node's wedge) reaches the apex of w for no more than w does
+/// (straight from its own apex, k per metre): then w's way is no better
+/// than one s can take anywhere past that apex.
+static inline bool covers(const wedge* s, const wedge* w, float k, float slack) {
+    return s->apex_cost + wf_v3_distance(s->apex, w->apex) * k <=
+           w->apex_cost * 1.000001f + 1e-6f + slack;
+}
+
+/// s (straight from its apex) reaches both ends a, b of w's window for no
+/// more than w does.
+static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_vec3 b, float k,
+                                 float slack) {
+    if (s->apex_cost >
+        w->apex_cost + (wf_v3_distance(w->apex, a) + wf_v3_distance(w->apex, b)) * k) {
+        return false;
+    }
+    return s->apex_cost + wf_v3_distance(s->apex, a) * k <=
+               (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f + slack &&
+           s->apex_cost + wf_v3_distance(s->apex, b) * k <=
+               (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f + slack;
+}
+
+/// The relax test: node `next` (n) keeps its way against one of `total`
+/// from `current`. A node that has been a parent never takes a descendant
+/// as its parent, so parent chains stay trees.
+static inline bool turned_down(const wf_node_pool* pool, const wf_search_node* n, uint32_t next,
+                               uint32_t current, float total) {
+    return (n->flags & NODE_REACHED) != 0 &&
+           (total >= n->total ||
+            ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)));
+}
+
+/// A lower layer's state of the polygon (from `primary` up to, not
+/// including, `slot`) has w's apex at no more cost: as good from here on.
+static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot, const wedge* w,
+                      wf_vec3 a, wf_vec3 b, float k, float slack) {
+    for (uint32_t i = primary; i != slot;) {
+        const wf_search_node* n = &pool->nodes[i];
+        if ((n->flags & NODE_REACHED) != 0 &&
+            covers_window(&pool->funnels[i].wedge, w, a, b, k, slack)) {
+            return true;
+        }
+        if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
+            break;
+        }
+        i = pool->funnels[i].shadow;
+    }
+    return false;
+}
+
+/// A way from the expanded node's wedge cur (a lower bound `least` on its
+/// total) could seed a later layer at node `next` (n, reached), which a
+/// bound test would skip it for: the test is kept off then.
+static inline bool may_seed(const wf_node_pool* pool, search_kind kind, const wf_search_node* n,
+                            uint32_t next, const wedge* cur, uint32_t cur_layer, float least,
+                            float k) {
+    return kind == SEARCH_TO_POLY && cur_layer + 1u < SEARCH_LAYERS &&
+           least <= n->total * SEED_MARGIN &&
+           !covers(&pool->funnels[next].wedge, cur, k, n->total * SEED_SLACK);
+}
+
 /// Relaxes every passable neighbour of an expanded node. Returns true when
 /// a stop_on_reach search has just reached its goal.
 /// `kind` is g->kind, passed apart so that each search's copy drops the
@@ -565,6 +658,17 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     const wedge_sides sides = wedge_sides_of(&cur_wedge);
     bend_memo memo;
     memo.valid = 0;
+    // Layers of states (path searches only). Layer 0 is the search as it
+    // always was, one state per polygon: the way with the lowest total
+    // wins, though a dearer one may bend less later (a wedge that points
+    // at the goal past an obstacle the corridor must go round). A way a
+    // layer turns down, whose window the winning state cannot reach for
+    // less (see covers_window), goes to the next layer's state of that
+    // polygon (a node outside the hash), and that state's descendants stay
+    // in its layer: they compete only there, and with every layer at the
+    // goal. Layer 0 evolves as it did alone, so no path gets longer.
+    const uint32_t cur_layer = kind == SEARCH_TO_POLY ? layer_of(&pool->nodes[current]) : 0u;
+    const bool in_shadow = cur_layer != 0;
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     float k_here =
@@ -614,18 +718,29 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             *out_of_nodes = true;
             continue;
         }
+        const uint32_t primary = next;
+        if (in_shadow && !reaches_end) {
+            for (uint32_t l = 0; l < cur_layer && next != WF_NO_NODE; ++l) {
+                next = shadow_of(pool, next);
+            }
+            if (next == WF_NO_NODE) {
+                continue; // (further states are optional)
+            }
+        }
         wf_search_node* n = &pool->nodes[next];
         // No way through this portal can cost less than going straight
         // from the apex towards the goal at the lower of the area cost and
         // the heuristic's weight: a neighbour reached for that already
         // keeps its way (the relax test below would turn this one down).
+        // (Not where this way could seed a later layer: see below.)
         if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
                         0.99999f;
             }
-            if (n->total <= bound) {
+            if (n->total <= bound &&
+                !may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bound, k_here)) {
                 continue;
             }
         }
@@ -656,7 +771,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                     (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
                      goal_distance_of(kind, g, corner) * k_min) *
                     0.99999f;
-                if (n->total <= bent) {
+                if (n->total <= bent &&
+                    !may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bent, k_here)) {
                     continue;
                 }
             }
@@ -720,10 +836,29 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if ((n->flags & NODE_REACHED) != 0 &&
-            (total >= n->total ||
-             ((n->flags & WF_NODE_EXPANDED) != 0 && is_ancestor(pool, next, current)))) {
+        if (in_shadow && !reaches_end &&
+            dominated(pool, primary, next, &w, window_left, window_right, k_here,
+                      total * SEED_SLACK)) {
             continue;
+        }
+        if (turned_down(pool, n, next, current, total)) {
+            // Turned down by a way with a dearer apex: a later layer's
+            // state here, the first that takes it.
+            if (kind != SEARCH_TO_POLY || reaches_end) {
+                continue;
+            }
+            do {
+                if (layer_of(n) + 1u >= SEARCH_LAYERS || total > n->total * SEED_MARGIN ||
+                    covers_window(&pool->funnels[next].wedge, &w, window_left, window_right, k_here,
+                                  total * SEED_SLACK) ||
+                    (next = shadow_of(pool, next)) == WF_NO_NODE) {
+                    break;
+                }
+                n = &pool->nodes[next];
+            } while (turned_down(pool, n, next, current, total));
+            if (next == WF_NO_NODE || turned_down(pool, n, next, current, total)) {
+                continue;
+            }
         }
         n->pos = pos;
         n->cost = cost;
