@@ -264,6 +264,31 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
     return out;
 }
 
+/// An arrived agent pushed off its spot, but within WF_CROWD_RETURN_RADII
+/// of it, while another agent's body covers the spot (a neighbour holding a
+/// spot that overlaps it, or one passing over it): it stands where it was
+/// pushed and walks back once the spot is free. Pushing back in, holders
+/// whose spots overlap shoved each other about for good (circle128: half
+/// of them more than 0.6 m off at the end) and holders in a busy place
+/// walked back into the knot that had pushed them out.
+static bool spot_taken(const wf_crowd* c, uint32_t i) {
+    float r = c->params[i].radius;
+    wf_vec3 spot = c->corridor[i].target;
+    float away = wf_v2_distance(c->pos[i], spot);
+    if (away > r * WF_CROWD_RETURN_RADII) {
+        return false;
+    }
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = neighbours[k];
+        float room = (r + c->params[j].radius) * WF_CROWD_SPOT_TAKEN_SHARE;
+        if (wf_v2_distance_sq(c->pos[j], spot) < room * room) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -280,9 +305,11 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         if (c->target_state[i] == WF_TARGET_VELOCITY) {
             desired_vel = clamp_length_2d(c->request_vel[i], p->max_speed);
         } else if (c->target_state[i] == WF_TARGET_ARRIVED &&
-                   wf_v2_distance(pos, c->corridor[i].target) <=
-                       p->radius * WF_CROWD_ARRIVAL_RADII) {
-            // On its spot: it stands (pushed off it, it steers back below).
+                   (wf_v2_distance(pos, c->corridor[i].target) <=
+                        p->radius * WF_CROWD_ARRIVAL_RADII ||
+                    spot_taken(c, i))) {
+            // On its spot, or near it while another stands there: it
+            // stands (pushed further, it steers back below).
         } else if (c->agent_flags[i] & AGENT_WAITS_PINCH) {
             desired_vel = wf_crowd_pinch_wait_velocity(c, i); // the other side's turn
         } else if (wf_crowd_follows_path(c, i) && n > 0 &&
@@ -386,6 +413,15 @@ static bool settle_together(const wf_crowd* c, uint32_t i, uint32_t j) {
            wf_v2_distance(c->pos[j], sj) < WF_CROWD_SLOW_DOWN_RADII * rj;
 }
 
+/// A holder let through on its way back (AGENT_RETURNING) does not dodge
+/// neighbours standing on their spots: it squeezes in between them (the
+/// collision passes move them, who take the larger share of each push),
+/// to within WF_CROWD_RETURN_RADII of its spot, where it stands too.
+/// Dodging them, one whose spot overlaps two others' stood off for good.
+static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
+    return (c->agent_flags[i] & AGENT_RETURNING) && !(c->agent_flags[j] & AGENT_RETURNING);
+}
+
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -413,7 +449,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {
             uint32_t j = list[k];
-            if (holds && c->target_state[j] == WF_TARGET_ARRIVED && settle_together(c, i, j)) {
+            if (holds && c->target_state[j] == WF_TARGET_ARRIVED &&
+                (settle_together(c, i, j) || squeezes_in(c, i, j))) {
                 continue;
             }
             wf_avoid_neighbour* other = &others[kept++];
