@@ -264,6 +264,14 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
     return out;
 }
 
+/// Neighbour j holds a spot too, nearer i's than the two are wide: both
+/// cannot stand on their own.
+static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
+    float room = c->params[i].radius + c->params[j].radius;
+    return c->target_state[j] == WF_TARGET_ARRIVED &&
+           wf_v2_distance_sq(c->corridor[i].target, c->corridor[j].target) < room * room;
+}
+
 /// An arrived agent pushed off its spot, but within WF_CROWD_RETURN_RADII
 /// of it, while another agent's body covers the spot (a neighbour holding a
 /// spot that overlaps it, or one passing over it): it stands where it was
@@ -282,7 +290,7 @@ static bool spot_taken(const wf_crowd* c, uint32_t i) {
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
         uint32_t j = neighbours[k];
         float room = (r + c->params[j].radius) * WF_CROWD_SPOT_TAKEN_SHARE;
-        if (wf_v2_distance_sq(c->pos[j], spot) < room * room) {
+        if (spots_overlap(c, i, j) && wf_v2_distance_sq(c->pos[j], spot) < room * room) {
             return true;
         }
     }
@@ -419,7 +427,9 @@ static bool settle_together(const wf_crowd* c, uint32_t i, uint32_t j) {
 /// to within WF_CROWD_RETURN_RADII of its spot, where it stands too.
 /// Dodging them, one whose spot overlaps two others' stood off for good.
 static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
-    return (c->agent_flags[i] & AGENT_RETURNING) && !(c->agent_flags[j] & AGENT_RETURNING);
+    return !(c->agent_flags[j] & AGENT_RETURNING) && spots_overlap(c, i, j) &&
+           wf_v2_distance(c->pos[i], c->corridor[i].target) >
+               c->params[i].radius * WF_CROWD_RETURN_RADII;
 }
 
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
