@@ -86,11 +86,8 @@ static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
         c->agent_flags[i] &= ~(uint32_t)AGENT_RETURNING;
         return;
     }
-    if (away <= r * WF_CROWD_RETURN_RADII) {
-        // Back near its spot: it waits there while the spot is taken
-        // (crowd_motion.c, spot_taken), no longer let through.
+    if (away <= r * WF_CROWD_RETURN_RADII && !(c->agent_flags[i] & AGENT_RETURNING)) {
         c->stuck_timer[i] = 0.0f;
-        c->agent_flags[i] &= ~(uint32_t)AGENT_RETURNING;
         return;
     }
     if (!made_progress(c, i, dt)) {
