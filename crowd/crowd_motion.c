@@ -265,11 +265,15 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
 }
 
 /// Neighbour j holds a spot too, nearer i's than the two are wide: both
-/// cannot stand on their own.
+/// cannot stand on their own. Targets as requested: one that stopped short
+/// (or whose corridor was cut back to where it stands for a search) holds
+/// where it happens to be, which is no spot to share.
 static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
     float room = c->params[i].radius + c->params[j].radius;
+    uint32_t short_or_searching = AGENT_STOPPED_SHORT | AGENT_NEEDS_REPLAN | AGENT_QUEUED;
     return c->target_state[j] == WF_TARGET_ARRIVED &&
-           wf_v2_distance_sq(c->corridor[i].target, c->corridor[j].target) < room * room;
+           !((c->agent_flags[i] | c->agent_flags[j]) & short_or_searching) &&
+           wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < room * room;
 }
 
 /// An arrived agent pushed off its spot, but within WF_CROWD_RETURN_RADII
