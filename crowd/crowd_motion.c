@@ -265,14 +265,13 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
 }
 
 /// Neighbour j holds a spot too, nearer i's than the two are wide: both
-/// cannot stand on their own. Targets as requested: one that stopped short
-/// (or whose corridor was cut back to where it stands for a search) holds
-/// where it happens to be, which is no spot to share.
+/// cannot stand on their own. The targets as requested, and neither waiting
+/// for a search: its corridor was cut back to where it stands, no spot.
 static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
     float room = c->params[i].radius + c->params[j].radius;
-    uint32_t short_or_searching = AGENT_STOPPED_SHORT | AGENT_NEEDS_REPLAN | AGENT_QUEUED;
+    uint32_t searching = AGENT_NEEDS_REPLAN | AGENT_QUEUED;
     return c->target_state[j] == WF_TARGET_ARRIVED &&
-           !((c->agent_flags[i] | c->agent_flags[j]) & short_or_searching) &&
+           !((c->agent_flags[i] | c->agent_flags[j]) & searching) &&
            wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < room * room;
 }
 
