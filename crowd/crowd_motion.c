@@ -276,12 +276,12 @@ static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
 }
 
 /// An arrived agent pushed off its spot, but within WF_CROWD_RETURN_RADII
-/// of it, while another agent's body covers the spot (a neighbour holding a
-/// spot that overlaps it, or one passing over it): it stands where it was
-/// pushed and walks back once the spot is free. Pushing back in, holders
-/// whose spots overlap shoved each other about for good (circle128: half
-/// of them more than 0.6 m off at the end) and holders in a busy place
-/// walked back into the knot that had pushed them out.
+/// of it, while a neighbour holding a spot that overlaps its own stands
+/// over it: it stands where it was pushed and walks back once the spot is
+/// free. Pushing back in, holders whose spots overlap shoved each other
+/// about for good (circle128: half of them more than 0.6 m off at the end).
+/// Standing aside for passers too cost tjunction and crowding holds
+/// (docs/benchmarks.md, knots4).
 static bool spot_taken(const wf_crowd* c, uint32_t i) {
     float r = c->params[i].radius;
     wf_vec3 spot = c->corridor[i].target;
@@ -424,11 +424,11 @@ static bool settle_together(const wf_crowd* c, uint32_t i, uint32_t j) {
            wf_v2_distance(c->pos[j], sj) < WF_CROWD_SLOW_DOWN_RADII * rj;
 }
 
-/// A holder let through on its way back (AGENT_RETURNING) does not dodge
-/// neighbours standing on their spots: it squeezes in between them (the
-/// collision passes move them, who take the larger share of each push),
-/// to within WF_CROWD_RETURN_RADII of its spot, where it stands too.
-/// Dodging them, one whose spot overlaps two others' stood off for good.
+/// A holder further than WF_CROWD_RETURN_RADII from its spot does not
+/// dodge holders whose spots overlap its own: it squeezes in between them
+/// (the collision passes move them aside a little) to within that radius,
+/// where it stands (spot_taken). Dodging them, one whose spot overlaps two
+/// others' stood off for good.
 static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
     return !(c->agent_flags[j] & AGENT_RETURNING) && spots_overlap(c, i, j) &&
            wf_v2_distance(c->pos[i], c->corridor[i].target) >
