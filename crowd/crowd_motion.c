@@ -265,13 +265,13 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
 }
 
 /// Neighbour j holds a spot too, nearer i's than the two are wide: both
-/// cannot stand on their own. The targets as requested, and neither waiting
-/// for a search: its corridor was cut back to where it stands, no spot.
+/// cannot stand on their own. The targets as requested (a corridor may be
+/// cut back to where its agent stands for a search). Reads only what the
+/// phases before this one wrote: no neighbour's flags, which its worker may
+/// be writing now.
 static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
     float room = c->params[i].radius + c->params[j].radius;
-    uint32_t searching = AGENT_NEEDS_REPLAN | AGENT_QUEUED;
     return c->target_state[j] == WF_TARGET_ARRIVED &&
-           !((c->agent_flags[i] | c->agent_flags[j]) & searching) &&
            wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < room * room;
 }
 
@@ -430,7 +430,9 @@ static bool settle_together(const wf_crowd* c, uint32_t i, uint32_t j) {
 /// where it stands (spot_taken). Dodging them, one whose spot overlaps two
 /// others' stood off for good.
 static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
-    return !(c->agent_flags[j] & AGENT_RETURNING) && spots_overlap(c, i, j) &&
+    // j let through on its way back (AGENT_RETURNING) ranks as on its way.
+    bool j_returning = ((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u) != 0;
+    return !j_returning && spots_overlap(c, i, j) &&
            wf_v2_distance(c->pos[i], c->corridor[i].target) >
                c->params[i].radius * WF_CROWD_RETURN_RADII;
 }
