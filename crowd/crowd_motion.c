@@ -264,6 +264,42 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
     return out;
 }
 
+/// Neighbour j holds a spot too, nearer i's than the two are wide: both
+/// cannot stand on their own. The targets as requested (a corridor may be
+/// cut back to where its agent stands for a search). Reads only what the
+/// phases before this one wrote: no neighbour's flags, which its worker may
+/// be writing now.
+static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
+    float room = c->params[i].radius + c->params[j].radius;
+    return c->target_state[j] == WF_TARGET_ARRIVED &&
+           wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < room * room;
+}
+
+/// An arrived agent pushed off its spot, but within WF_CROWD_RETURN_RADII
+/// of it, while a neighbour holding a spot that overlaps its own stands
+/// over it: it stands where it was pushed and walks back once the spot is
+/// free. Pushing back in, holders whose spots overlap shoved each other
+/// about for good (circle128: half of them more than 0.6 m off at the end).
+/// Standing aside for passers too cost tjunction and crowding holds
+/// (docs/benchmarks.md, knots4).
+static bool spot_taken(const wf_crowd* c, uint32_t i) {
+    float r = c->params[i].radius;
+    wf_vec3 spot = c->corridor[i].target;
+    float away = wf_v2_distance(c->pos[i], spot);
+    if (away > r * WF_CROWD_RETURN_RADII) {
+        return false;
+    }
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = neighbours[k];
+        float room = (r + c->params[j].radius) * WF_CROWD_SPOT_TAKEN_SHARE;
+        if (spots_overlap(c, i, j) && wf_v2_distance_sq(c->pos[j], spot) < room * room) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -280,9 +316,11 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         if (c->target_state[i] == WF_TARGET_VELOCITY) {
             desired_vel = clamp_length_2d(c->request_vel[i], p->max_speed);
         } else if (c->target_state[i] == WF_TARGET_ARRIVED &&
-                   wf_v2_distance(pos, c->corridor[i].target) <=
-                       p->radius * WF_CROWD_ARRIVAL_RADII) {
-            // On its spot: it stands (pushed off it, it steers back below).
+                   (wf_v2_distance(pos, c->corridor[i].target) <=
+                        p->radius * WF_CROWD_ARRIVAL_RADII ||
+                    spot_taken(c, i))) {
+            // On its spot, or near it while another stands there: it
+            // stands (pushed further, it steers back below).
         } else if (c->agent_flags[i] & AGENT_WAITS_PINCH) {
             desired_vel = wf_crowd_pinch_wait_velocity(c, i); // the other side's turn
         } else if (wf_crowd_follows_path(c, i) && n > 0 &&
@@ -386,6 +424,19 @@ static bool settle_together(const wf_crowd* c, uint32_t i, uint32_t j) {
            wf_v2_distance(c->pos[j], sj) < WF_CROWD_SLOW_DOWN_RADII * rj;
 }
 
+/// A holder further than WF_CROWD_RETURN_RADII from its spot does not
+/// dodge holders whose spots overlap its own: it squeezes in between them
+/// (the collision passes move them aside a little) to within that radius,
+/// where it stands (spot_taken). Dodging them, one whose spot overlaps two
+/// others' stood off for good.
+static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
+    // j let through on its way back (AGENT_RETURNING) ranks as on its way.
+    bool j_returning = ((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u) != 0;
+    return !j_returning && spots_overlap(c, i, j) &&
+           wf_v2_distance(c->pos[i], c->corridor[i].target) >
+               c->params[i].radius * WF_CROWD_RETURN_RADII;
+}
+
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -413,7 +464,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {
             uint32_t j = list[k];
-            if (holds && c->target_state[j] == WF_TARGET_ARRIVED && settle_together(c, i, j)) {
+            if (holds && c->target_state[j] == WF_TARGET_ARRIVED &&
+                (settle_together(c, i, j) || squeezes_in(c, i, j))) {
                 continue;
             }
             wf_avoid_neighbour* other = &others[kept++];

@@ -27,6 +27,10 @@
 /// to it; stuck on the way for stuck_time, it is let through (it counts as
 /// on its way until it is back within the arrival radius).
 #define WF_CROWD_RETURN_RADII 1.0f
+/// An arrived agent within WF_CROWD_RETURN_RADII of its spot stays where it
+/// was pushed while a neighbour is nearer the spot than this share of the
+/// two radii's sum (crowd_motion.c, spot_taken).
+#define WF_CROWD_SPOT_TAKEN_SHARE 1.0f
 /// Moving this many radii from where the stuck timer started counts as
 /// progress and restarts it (less is jostling in place).
 #define WF_CROWD_PROGRESS_RADII 0.5f
