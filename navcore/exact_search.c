@@ -32,6 +32,7 @@
 #define EXACT_NODE_GOAL 4u      ///< the interval is the goal point
 #define EXACT_NODE_START 8u     ///< the start point in the start polygon
 #define EXACT_NODE_FREE 16u     ///< a free slot (its node was expanded)
+#define EXACT_NODE_F_KNOWN 32u  ///< f was set when two cones were joined
 
 #define NO_INDEX 0xffffffffu
 
@@ -174,7 +175,7 @@ static double heuristic(xp r, xp right, xp left, xp t);
 
 static void open_push(wf_exact_search* s, uint32_t node) {
     wf_exact_node* n = &s->nodes[node];
-    if ((n->flags & EXACT_NODE_GOAL) == 0) {
+    if ((n->flags & (EXACT_NODE_GOAL | EXACT_NODE_F_KNOWN)) == 0) {
         n->f = n->g +
                heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
     }
@@ -575,9 +576,17 @@ static uint32_t id_parent(const wf_exact_search* s, uint32_t id) {
                                          : s->nodes[id].parent;
 }
 static xp step_point(const float* p) { return (xp){p[0], 0.0, p[1]}; }
+/// The join record of id, or NULL when id is a node or a step.
+static const wf_exact_step* id_join(const wf_exact_search* s, uint32_t id) {
+    if (id == NO_INDEX || (id & WF_EXACT_STEP_BIT) == 0) {
+        return NULL;
+    }
+    const wf_exact_step* step = step_at(s, id & ~WF_EXACT_STEP_BIT);
+    return step->poly == 0 ? step : NULL;
+}
 static double step_reach(const wf_exact_step* step) {
-    return step->g + dist_point_segment(step_point(step->root), step_point(step->right),
-                                        step_point(step->left), NULL);
+    return step->u.g + dist_point_segment(step_point(step->root), step_point(step->right),
+                                          step_point(step->left), NULL);
 }
 static double step_goal_distance(const wf_exact_search* s, const wf_exact_step* step) {
     return dist_point_segment(xp_v3(s->end_pos), step_point(step->right), step_point(step->left),
@@ -768,7 +777,14 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     // Polygon entered from: never straight back. Its edge is not skipped:
     // another portal on it (a tile border split differently on each side)
     // is reached by turning at an interval end and running along the edge.
-    uint64_t back = start ? 0u : id_poly(s, node->parent);
+    uint64_t back = 0u, back2 = 0u;
+    if (!start) {
+        // A joined cone came in through two polygons, one each side of
+        // the vertex where it had split.
+        const wf_exact_step* join = id_join(s, node->parent);
+        back = id_poly(s, join != NULL ? join->parent : node->parent);
+        back2 = join != NULL ? id_poly(s, join->u.other) : 0u;
+    }
     // A root on an interval end sees the whole polygon from that side.
     bool snap_right = start || dist2d_sq(x.root, x.right.at) <= SAME_POINT * SAME_POINT;
     bool snap_left = start || dist2d_sq(x.root, x.left.at) <= SAME_POINT * SAME_POINT;
@@ -820,7 +836,7 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     for (uint32_t l = tile->first_link[poly_index]; l != WF_NULL_LINK; l = tile->links[l].next) {
         const wf_tile_link* link = &tile->links[l];
         uint32_t e = link->edge;
-        if (e >= n || link->ref == back || link->ref == 0) {
+        if (e >= n || link->ref == back || link->ref == back2 || link->ref == 0) {
             continue; // off-mesh links are not taken
         }
         exit_edge* ed = &edges[e];
@@ -1004,7 +1020,7 @@ static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
     wf_exact_step* step = step_at(s, j);
     step->poly = n->poly;
     step->parent = n->parent;
-    step->g = (float)n->g;
+    step->u.g = (float)n->g;
     step->root[0] = (float)n->root[0];
     step->root[1] = (float)n->root[2];
     step->right[0] = (float)n->right[0];
@@ -1012,6 +1028,203 @@ static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
     step->left[0] = (float)n->left[0];
     step->left[1] = (float)n->left[2];
     return WF_EXACT_STEP_BIT | j;
+}
+
+/// Pushes new node i, or drops it when the same node was pushed before.
+static void push_new(wf_exact_search* s, uint32_t i) {
+    if (pushed_before(s, &s->nodes[i])) {
+        free_node(s, i);
+    } else {
+        open_push(s, i);
+    }
+}
+
+/// Expands node `index` (its slot freed, a step kept); its successors are
+/// left on s->new_nodes. False when storage ran out (the node stays when
+/// not even its step fitted).
+static bool expand_in_place(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
+                            const wf_tile_poly* poly) {
+    wf_exact_search* s = &q->exact;
+    s->new_nodes = NO_INDEX;
+    s->new_count = 0;
+    uint32_t self = keep_step(s, &s->nodes[index]);
+    if (self == NO_INDEX) {
+        return false;
+    }
+    bool ok = expand(q, &s->nodes[index], self, tile, poly);
+    free_node(s, index);
+    return ok;
+}
+
+/* Joining split cones. Where a cone's inside meets a polygon vertex v,
+ * the expansion cuts it in two (one successor each side of v), and each
+ * half would be cut again at every later vertex: on meshes of small
+ * triangles one root's cone falls into as many intervals as it passes
+ * vertices. Polyanya keeps them apart; here the two halves are walked
+ * round v (expanded at once, as a chain is) to the polygon that the ray
+ * root -> v enters beyond v, and become one node there again. Only the
+ * ray through v was lost by the cut, and it is inside the joined cone. A
+ * turn at v was already offered by the halves' expansions on the way. */
+
+/// Polygons walked round a vertex before the walk gives up.
+#define FAN_WALK_MAX 16
+/// Successors of one expansion looked at for halves to join (the rest are
+/// pushed as they are).
+#define SUCCESSORS_MAX 32
+
+/// True when the ray from root through v goes on into the polygon past
+/// its vertex v (strictly inside its corner there).
+static bool ray_enters_at(const wf_mesh_tile* tile, const wf_tile_poly* poly, xp root, xp v) {
+    uint32_t n = poly->vert_count, k = 0;
+    while (k < n) {
+        wf_vec3 p = wf_tile_vertex(tile, poly->verts[k]);
+        if ((double)p.x == v.x && (double)p.z == v.z) {
+            break;
+        }
+        k++;
+    }
+    if (k == n) {
+        return false;
+    }
+    xp a = xp_v3(wf_tile_vertex(tile, poly->verts[k > 0 ? k - 1u : n - 1u]));
+    xp b = xp_v3(wf_tile_vertex(tile, poly->verts[k + 1u < n ? k + 1u : 0u]));
+    xp ahead = {2.0 * v.x - root.x, 0.0, 2.0 * v.z - root.z};
+    // The inside of a convex polygon is on the side of each edge where
+    // its other vertices are (area2(a, v, b) gives its winding).
+    double w = area2(a, v, b), s1 = area2(a, v, ahead), s2 = area2(v, b, ahead);
+    return (w > 0.0 && s1 > 0.0 && s2 > 0.0) || (w < 0.0 && s1 < 0.0 && s2 < 0.0);
+}
+
+static bool same_point(const double* a, const double* b) {
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+/// Walks half `index` (v its left end when `v_left`, else its right end)
+/// round v, expanding it and then its successor that still ends at v, to
+/// the polygon the ray root -> v enters; the other successors are pushed.
+/// Returns the unexpanded node left (NO_INDEX: none), *arrived when it is
+/// in that polygon; *ok false when storage ran out.
+static uint32_t fan_walk(wf_query* q, uint32_t index, bool v_left, bool* arrived, bool* ok) {
+    wf_exact_search* s = &q->exact;
+    *arrived = false;
+    for (int step = 0; step < FAN_WALK_MAX; ++step) {
+        wf_exact_node* n = &s->nodes[index];
+        const double* v = v_left ? n->left : n->right;
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(n->poly), &tile, &poly);
+        if (ray_enters_at(tile, poly, xp_from(n->root), xp_from(v))) {
+            *arrived = true;
+            return index;
+        }
+        if (n->poly == s->end_ref.bits) {
+            return index; // the goal's polygon: pushed as it is
+        }
+        double root[3], vertex[3], g = n->g;
+        memcpy(root, n->root, sizeof root);
+        memcpy(vertex, v, sizeof vertex);
+        if (!expand_in_place(q, index, tile, poly)) {
+            *ok = false;
+        }
+        uint32_t next = NO_INDEX;
+        for (uint32_t i = s->new_nodes, after; i != NO_INDEX; i = after) {
+            after = s->nodes[i].link;
+            const wf_exact_node* c = &s->nodes[i];
+            if (*ok && next == NO_INDEX && (c->flags & EXACT_NODE_GOAL) == 0 && c->g == g &&
+                same_point(c->root, root) && same_point(v_left ? c->left : c->right, vertex)) {
+                next = i;
+            } else {
+                push_new(s, i);
+            }
+        }
+        if (next == NO_INDEX) {
+            return NO_INDEX;
+        }
+        index = next;
+    }
+    return index;
+}
+
+/// Joins half a (right of v, v its left end) and half b (left of v, v its
+/// right end), both in one polygon: a becomes the joined node, its f the
+/// lower of the halves' (each a lower bound for its part), its parent a
+/// join of theirs; b is freed. False when the join record does not fit
+/// (nothing changed).
+static bool join_halves(wf_exact_search* s, uint32_t a, uint32_t b) {
+    if (pool_used(s) + sizeof(wf_exact_step) > pool_bytes(s)) {
+        s->out_of_nodes = true;
+        return false;
+    }
+    wf_exact_node* na = &s->nodes[a];
+    const wf_exact_node* nb = &s->nodes[b];
+    xp t = xp_v3(s->end_pos), r = xp_from(na->root);
+    double fa = na->g + heuristic(r, xp_from(na->right), xp_from(na->left), t);
+    double fb = nb->g + heuristic(r, xp_from(nb->right), xp_from(nb->left), t);
+    if ((na->flags & EXACT_NODE_F_KNOWN) != 0) {
+        fa = na->f;
+    }
+    if ((nb->flags & EXACT_NODE_F_KNOWN) != 0) {
+        fb = nb->f;
+    }
+    uint32_t j = s->step_count++;
+    wf_exact_step* join = step_at(s, j);
+    join->poly = 0;
+    join->parent = na->parent;
+    join->u.other = nb->parent;
+    join->root[0] = (float)na->root[0];
+    join->root[1] = (float)na->root[2];
+    join->right[0] = (float)na->left[0];
+    join->right[1] = (float)na->left[2];
+    join->left[0] = join->right[0];
+    join->left[1] = join->right[1];
+    memcpy(na->left, nb->left, sizeof na->left);
+    na->flags =
+        (na->flags & EXACT_NODE_RIGHT_END) | (nb->flags & EXACT_NODE_LEFT_END) | EXACT_NODE_F_KNOWN;
+    na->f = fa < fb ? fa : fb;
+    na->parent = WF_EXACT_STEP_BIT | j;
+    free_node(s, b);
+    return true;
+}
+
+/// True when successors a and b are the two halves of one cone split at
+/// a vertex: same root and g, a's left end is b's right end, and the
+/// cone over both is narrower than a half-turn.
+static bool are_halves(const wf_exact_node* a, const wf_exact_node* b) {
+    if (((a->flags | b->flags) & EXACT_NODE_GOAL) != 0 || a->g != b->g ||
+        !same_point(a->root, b->root) || !same_point(a->left, b->right)) {
+        return false;
+    }
+    xp r = xp_from(a->root), v = xp_from(a->left);
+    return area2(r, xp_from(a->right), v) > 0.0 && area2(r, v, xp_from(b->left)) > 0.0 &&
+           area2(r, xp_from(a->right), xp_from(b->left)) > 0.0;
+}
+
+/// Walks and joins the halves among the successors list[0..count) (in
+/// place: joined or spent entries become NO_INDEX). False when storage
+/// ran out.
+static bool join_successors(wf_query* q, uint32_t* list, uint32_t count) {
+    wf_exact_search* s = &q->exact;
+    bool ok = true;
+    for (uint32_t i = 0; i < count && ok; ++i) {
+        for (uint32_t j = 0; j < count && ok && list[i] != NO_INDEX; ++j) {
+            if (j == i || list[j] == NO_INDEX ||
+                !are_halves(&s->nodes[list[i]], &s->nodes[list[j]])) {
+                continue;
+            }
+            bool arrived_a = false, arrived_b = false;
+            uint32_t a = fan_walk(q, list[i], true, &arrived_a, &ok);
+            uint32_t b =
+                a != NO_INDEX && ok ? fan_walk(q, list[j], false, &arrived_b, &ok) : list[j];
+            if (a != NO_INDEX && b != NO_INDEX && arrived_a && arrived_b && ok &&
+                s->nodes[a].poly == s->nodes[b].poly && are_halves(&s->nodes[a], &s->nodes[b]) &&
+                join_halves(s, a, b)) {
+                b = NO_INDEX;
+            }
+            list[i] = a;
+            list[j] = b;
+        }
+    }
+    return ok;
 }
 
 /// Expands popped node `index`; while an expansion yields a single
@@ -1023,28 +1236,39 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                          const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
     for (;;) {
-        uint32_t self = keep_step(s, &s->nodes[index]);
-        if (self == NO_INDEX) {
+        bool ok = expand_in_place(q, index, tile, poly);
+        if (!ok && s->new_count == 0) {
             return false; // the node stays, for the partial result
         }
-        s->new_nodes = NO_INDEX;
-        s->new_count = 0;
-        bool ok = expand(q, &s->nodes[index], self, tile, poly);
-        free_node(s, index);
-        uint32_t first = s->new_nodes;
-        if (ok && s->new_count == 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
-            index = first;
+        uint32_t list[SUCCESSORS_MAX], count = 0;
+        for (uint32_t i = s->new_nodes, next; i != NO_INDEX; i = next) {
+            next = s->nodes[i].link;
+            if (count < SUCCESSORS_MAX) {
+                list[count++] = i;
+            } else {
+                push_new(s, i);
+            }
+        }
+        if (ok && count > 1) {
+            ok = join_successors(q, list, count);
+        }
+        uint32_t left = 0, only = NO_INDEX;
+        for (uint32_t i = 0; i < count; ++i) {
+            if (list[i] != NO_INDEX) {
+                left++;
+                only = list[i];
+            }
+        }
+        if (ok && left == 1 && (s->nodes[only].flags & EXACT_NODE_GOAL) == 0) {
+            index = only;
             wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
                                       &poly);
             continue;
         }
         // Pushed in any order: the open list's order is total.
-        for (uint32_t i = first, next; i != NO_INDEX; i = next) {
-            next = s->nodes[i].link;
-            if (pushed_before(s, &s->nodes[i])) {
-                free_node(s, i);
-            } else {
-                open_push(s, i);
+        for (uint32_t i = 0; i < count; ++i) {
+            if (list[i] != NO_INDEX) {
+                push_new(s, list[i]);
             }
         }
         return ok;
@@ -1111,6 +1335,9 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
     }
     for (uint32_t j = 0; j < s->step_count; ++j) {
         const wf_exact_step* step = step_at(s, j);
+        if (step->poly == 0) {
+            continue; // a join
+        }
         double d = step_goal_distance(s, step), reach = step_reach(step);
         if (d < best_distance || (d == best_distance && reach < best_reach)) {
             best = WF_EXACT_STEP_BIT | j;
@@ -1121,33 +1348,93 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
     return best;
 }
 
+/// Where a walk back along a parent chain stands: the root of the
+/// latest node or step seen and the point the path goes on to from it
+/// (XZ, in floats as steps keep them), to choose a join's side.
+typedef struct chain_walk {
+    float root[2];
+    float toward[2];
+} chain_walk;
+
+static void chain_walk_root(chain_walk* w, const float* root) {
+    if (root[0] != w->root[0] || root[1] != w->root[1]) {
+        w->toward[0] = w->root[0]; // the path turned there
+        w->toward[1] = w->root[1];
+        w->root[0] = root[0];
+        w->root[1] = root[1];
+    }
+}
+
+/// The parent of node or step id, through any joins: the side of the
+/// split vertex the path passes.
+static uint32_t chain_parent(const wf_exact_search* s, uint32_t id, chain_walk* w) {
+    uint32_t p = id_parent(s, id);
+    for (const wf_exact_step* join = id_join(s, p); join != NULL; join = id_join(s, p)) {
+        xp r = step_point(join->root), v = step_point(join->right);
+        xp t = step_point(w->toward);
+        p = area2(r, v, t) < 0.0 ? join->parent : join->u.other;
+    }
+    if (p != NO_INDEX) {
+        if ((p & WF_EXACT_STEP_BIT) != 0) {
+            chain_walk_root(w, step_at(s, p & ~WF_EXACT_STEP_BIT)->root);
+        } else {
+            const float root[2] = {(float)s->nodes[p].root[0], (float)s->nodes[p].root[2]};
+            chain_walk_root(w, root);
+        }
+    }
+    return p;
+}
+
+/// Where a walk back from target starts: the path goes from the target's
+/// root to the goal (a goal node) or to the middle of its interval.
+static chain_walk chain_walk_start(const wf_exact_search* s, uint32_t target) {
+    chain_walk w;
+    if ((target & WF_EXACT_STEP_BIT) != 0) {
+        const wf_exact_step* step = step_at(s, target & ~WF_EXACT_STEP_BIT);
+        w.root[0] = step->root[0];
+        w.root[1] = step->root[1];
+        w.toward[0] = 0.5f * (step->right[0] + step->left[0]);
+        w.toward[1] = 0.5f * (step->right[1] + step->left[1]);
+    } else {
+        const wf_exact_node* n = &s->nodes[target];
+        w.root[0] = (float)n->root[0];
+        w.root[1] = (float)n->root[2];
+        w.toward[0] = (float)(0.5 * (n->right[0] + n->left[0]));
+        w.toward[1] = (float)(0.5 * (n->right[2] + n->left[2]));
+    }
+    return w;
+}
+
 /// Writes the polygons of target's parent chain, start first, keeping the
 /// start part when it does not fit. out->flags holds the search's flags.
 static wf_status write_chain(wf_query* query, uint32_t target, double cost, wf_poly_ref* path,
                              uint32_t max_path, wf_path_result* out) {
     const wf_exact_search* s = &query->exact;
+    chain_walk start = chain_walk_start(s, target);
     if ((target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 &&
         s->nodes[target].parent != NO_INDEX) {
-        target = s->nodes[target].parent; // same polygon as its parent
+        target = chain_parent(s, target, &start); // same polygon as its parent
     }
     uint32_t length = 0, most = s->node_count + s->step_count;
-    for (uint32_t i = target; i != NO_INDEX && length <= most; i = id_parent(s, i)) {
+    chain_walk w = start;
+    for (uint32_t i = target; i != NO_INDEX && length <= most; i = chain_parent(s, i, &w)) {
         length++;
     }
     uint32_t keep = length < max_path ? length : max_path;
     uint32_t last = target;
+    w = start;
     for (uint32_t k = keep; k < length; ++k) {
-        last = id_parent(s, last);
+        last = chain_parent(s, last, &w);
     }
     uint32_t i = last;
-    for (uint32_t w = keep; w > 0; --w) {
+    for (uint32_t n = keep; n > 0; --n) {
         wf_poly_ref ref = wf_poly_ref_from_u64(id_poly(s, i));
         if (wf_mesh_check_poly(query->mesh, ref) != WF_OK) {
             clear_result(out);
             return WF_ERR_STALE_REF; // the mesh changed after the search
         }
-        path[w - 1] = ref;
-        i = id_parent(s, i);
+        path[n - 1] = ref;
+        i = chain_parent(s, i, &w);
     }
     if (keep < length) {
         out->flags |= WF_PATH_BUFFER_FULL;
@@ -1184,7 +1471,8 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
         }
         for (uint32_t j = 0; j < s->step_count; ++j) {
             const wf_exact_step* step = step_at(s, j);
-            if (step->poly == existing[e].bits && (target == NO_INDEX || step_reach(step) < cost)) {
+            if (step->poly != 0 && step->poly == existing[e].bits &&
+                (target == NO_INDEX || step_reach(step) < cost)) {
                 target = WF_EXACT_STEP_BIT | j;
                 cost = step_reach(step);
             }

@@ -40,11 +40,17 @@ typedef struct wf_exact_node {
 /// third of a node's bytes; its node slot is free again.
 /// Steps fill the node storage from its far end; a parent id with
 /// WF_EXACT_STEP_BIT set is a step's.
+/// A join (poly 0) is where two cones of one root, split at an open
+/// vertex (right[]), came together again in one polygon: parent is the
+/// way in right of the ray root -> vertex, other the way in left of it.
 typedef struct wf_exact_step {
-    uint64_t poly;   ///< polygon entered (wf_poly_ref bits)
+    uint64_t poly;   ///< polygon entered (wf_poly_ref bits); 0: a join
     uint32_t parent; ///< node or step before it
-    float g;         ///< the node's g
-    float root[2];   ///< x, z
+    union {
+        float g;        ///< the node's g
+        uint32_t other; ///< a join's second parent
+    } u;
+    float root[2]; ///< x, z
     float right[2];
     float left[2];
 } wf_exact_step;
