@@ -33,6 +33,8 @@
 #define EXACT_NODE_START 8u     ///< the start point in the start polygon
 #define EXACT_NODE_FREE 16u     ///< a free slot (its node was expanded)
 #define EXACT_NODE_F_KNOWN 32u  ///< f was set when two cones were joined
+#define EXACT_NODE_OPEN 64u     ///< on the open list
+#define EXACT_NODE_DEAD 128u    ///< joined into another node: dropped when popped
 
 #define NO_INDEX 0xffffffffu
 
@@ -111,13 +113,15 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
     s->roots = WF_ALLOC_ARRAY(allocator, wf_exact_root, s->root_capacity);
     s->root_buckets = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
     s->pushed = WF_ALLOC_ARRAY(allocator, uint64_t, (size_t)s->root_mask + 1u);
+    s->open_slots = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
     if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL ||
-        s->pushed == NULL) {
+        s->pushed == NULL || s->open_slots == NULL) {
         wf_exact_destroy(s, allocator);
         return WF_ERR_OUT_OF_MEMORY;
     }
     memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
     memset(s->pushed, 0, ((size_t)s->root_mask + 1u) * sizeof(uint64_t));
+    memset(s->open_slots, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
     s->goal_node = NO_INDEX;
     return WF_OK;
 }
@@ -138,6 +142,9 @@ void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
     if (s->pushed != NULL) {
         WF_FREE_ARRAY(allocator, s->pushed, uint64_t, (size_t)s->root_mask + 1u);
     }
+    if (s->open_slots != NULL) {
+        WF_FREE_ARRAY(allocator, s->open_slots, uint32_t, (size_t)s->root_mask + 1u);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -147,7 +154,7 @@ size_t wf_exact_memory_bytes(const wf_exact_search* s) {
     }
     return (size_t)s->capacity * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
            (size_t)s->root_capacity * sizeof(wf_exact_root) +
-           ((size_t)s->root_mask + 1u) * (sizeof(uint32_t) + sizeof(uint64_t));
+           ((size_t)s->root_mask + 1u) * (2u * sizeof(uint32_t) + sizeof(uint64_t));
 }
 
 bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
@@ -179,6 +186,7 @@ static void open_push(wf_exact_search* s, uint32_t node) {
         n->f = n->g +
                heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
     }
+    n->flags |= EXACT_NODE_OPEN;
     wf_exact_open e = {n->f, n->g, node};
     uint32_t i = s->open_count++;
     while (i > 0) {
@@ -1031,10 +1039,13 @@ static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
 }
 
 /// Pushes new node i, or drops it when the same node was pushed before.
+static void join_open(wf_exact_search* s, uint32_t i);
+
 static void push_new(wf_exact_search* s, uint32_t i) {
     if (pushed_before(s, &s->nodes[i])) {
         free_node(s, i);
     } else {
+        join_open(s, i);
         open_push(s, i);
     }
 }
@@ -1146,26 +1157,24 @@ static uint32_t fan_walk(wf_query* q, uint32_t index, bool v_left, bool* arrived
 }
 
 /// Joins half a (right of v, v its left end) and half b (left of v, v its
-/// right end), both in one polygon: a becomes the joined node, its f the
-/// lower of the halves' (each a lower bound for its part), its parent a
-/// join of theirs; b is freed. False when the join record does not fit
-/// (nothing changed).
-static bool join_halves(wf_exact_search* s, uint32_t a, uint32_t b) {
+/// right end), both in one polygon, into node `into` (a or b; the caller
+/// frees or drops the other): its f the lower of the halves' (each a lower
+/// bound for its part), its parent a join of theirs. False when the join
+/// record does not fit (nothing changed).
+static bool join_halves(wf_exact_search* s, uint32_t a, uint32_t b, uint32_t into) {
     if (pool_used(s) + sizeof(wf_exact_step) > pool_bytes(s)) {
         s->out_of_nodes = true;
         return false;
     }
-    wf_exact_node* na = &s->nodes[a];
+    const wf_exact_node* na = &s->nodes[a];
     const wf_exact_node* nb = &s->nodes[b];
     xp t = xp_v3(s->end_pos), r = xp_from(na->root);
-    double fa = na->g + heuristic(r, xp_from(na->right), xp_from(na->left), t);
-    double fb = nb->g + heuristic(r, xp_from(nb->right), xp_from(nb->left), t);
-    if ((na->flags & EXACT_NODE_F_KNOWN) != 0) {
-        fa = na->f;
-    }
-    if ((nb->flags & EXACT_NODE_F_KNOWN) != 0) {
-        fb = nb->f;
-    }
+    double fa = (na->flags & (EXACT_NODE_F_KNOWN | EXACT_NODE_OPEN)) != 0
+                    ? na->f
+                    : na->g + heuristic(r, xp_from(na->right), xp_from(na->left), t);
+    double fb = (nb->flags & (EXACT_NODE_F_KNOWN | EXACT_NODE_OPEN)) != 0
+                    ? nb->f
+                    : nb->g + heuristic(r, xp_from(nb->right), xp_from(nb->left), t);
     uint32_t j = s->step_count++;
     wf_exact_step* join = step_at(s, j);
     join->poly = 0;
@@ -1177,13 +1186,72 @@ static bool join_halves(wf_exact_search* s, uint32_t a, uint32_t b) {
     join->right[1] = (float)na->left[2];
     join->left[0] = join->right[0];
     join->left[1] = join->right[1];
-    memcpy(na->left, nb->left, sizeof na->left);
-    na->flags =
+    uint32_t flags =
         (na->flags & EXACT_NODE_RIGHT_END) | (nb->flags & EXACT_NODE_LEFT_END) | EXACT_NODE_F_KNOWN;
-    na->f = fa < fb ? fa : fb;
-    na->parent = WF_EXACT_STEP_BIT | j;
-    free_node(s, b);
+    double right[3], left[3];
+    memcpy(right, na->right, sizeof right);
+    memcpy(left, nb->left, sizeof left);
+    wf_exact_node* n = &s->nodes[into];
+    memcpy(n->right, right, sizeof right);
+    memcpy(n->left, left, sizeof left);
+    n->flags = flags;
+    n->f = fa < fb ? fa : fb;
+    n->parent = WF_EXACT_STEP_BIT | j;
     return true;
+}
+
+/// True when right half a and left half b of one root meet (a's left end
+/// within SAME_POINT of b's right end) and the cone over both is proper
+/// and narrower than a half-turn.
+static bool halves_meet(const wf_exact_node* a, const wf_exact_node* b) {
+    double dx = a->left[0] - b->right[0], dz = a->left[2] - b->right[2];
+    if (dx * dx + dz * dz > SAME_POINT * SAME_POINT) {
+        return false;
+    }
+    xp r = xp_from(a->root), ar = xp_from(a->right), bl = xp_from(b->left);
+    return area2(r, ar, xp_from(a->left)) > 0.0 && area2(r, xp_from(b->right), bl) > 0.0 &&
+           area2(r, ar, bl) > 0.0;
+}
+
+static uint32_t open_slot(const wf_exact_search* s, const wf_exact_node* n) {
+    uint64_t w[3];
+    memcpy(&w[0], &n->root[0], sizeof w[0]);
+    memcpy(&w[1], &n->root[2], sizeof w[1]);
+    memcpy(&w[2], &n->g, sizeof w[2]);
+    uint64_t h = mix64(n->poly ^ mix64(w[0] ^ (w[1] * 0x9e3779b97f4a7c15u) ^ mix64(w[2])));
+    return (uint32_t)h & s->root_mask;
+}
+
+/// Joins new node i (not yet expanded or pushed) with the open node last
+/// seen in its polygon at the same root and g, when their intervals meet:
+/// i becomes the joined node, the other is dropped when popped. Cones that
+/// were cut apart by a vertex and went separate ways come together here.
+static void join_open(wf_exact_search* s, uint32_t i) {
+    wf_exact_node* n = &s->nodes[i];
+    if ((n->flags & EXACT_NODE_GOAL) != 0) {
+        return;
+    }
+    uint32_t* slot = &s->open_slots[open_slot(s, n)];
+    uint32_t m = *slot;
+    *slot = i;
+    if (m == NO_INDEX || m >= s->node_count || m == i) {
+        return;
+    }
+    wf_exact_node* o = &s->nodes[m];
+    uint32_t state = o->flags & (EXACT_NODE_OPEN | EXACT_NODE_DEAD | EXACT_NODE_FREE);
+    if (state != EXACT_NODE_OPEN || o->poly != n->poly || o->g != n->g ||
+        !same_point(o->root, n->root)) {
+        return;
+    }
+    bool joined = false;
+    if (halves_meet(o, n)) {
+        joined = join_halves(s, m, i, i);
+    } else if (halves_meet(n, o)) {
+        joined = join_halves(s, i, m, i);
+    }
+    if (joined) {
+        o->flags |= EXACT_NODE_DEAD;
+    }
 }
 
 /// True when successors a and b are the two halves of one cone split at
@@ -1217,7 +1285,8 @@ static bool join_successors(wf_query* q, uint32_t* list, uint32_t count) {
                 a != NO_INDEX && ok ? fan_walk(q, list[j], false, &arrived_b, &ok) : list[j];
             if (a != NO_INDEX && b != NO_INDEX && arrived_a && arrived_b && ok &&
                 s->nodes[a].poly == s->nodes[b].poly && are_halves(&s->nodes[a], &s->nodes[b]) &&
-                join_halves(s, a, b)) {
+                join_halves(s, a, b, a)) {
+                free_node(s, b);
                 b = NO_INDEX;
             }
             list[i] = a;
@@ -1260,6 +1329,7 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
             }
         }
         if (ok && left == 1 && (s->nodes[only].flags & EXACT_NODE_GOAL) == 0) {
+            join_open(s, only);
             index = only;
             wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
                                       &poly);
@@ -1292,6 +1362,11 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
             s->status = WF_ERR_STALE_REF; // a tile went away between updates
             break;
         }
+        if ((s->nodes[i].flags & EXACT_NODE_DEAD) != 0) {
+            free_node(s, i); // joined into another node
+            continue;
+        }
+        s->nodes[i].flags &= ~EXACT_NODE_OPEN;
         if ((s->nodes[i].flags & EXACT_NODE_GOAL) != 0) {
             s->goal_node = i;
             s->status = WF_OK;
@@ -1385,24 +1460,41 @@ static uint32_t chain_parent(const wf_exact_search* s, uint32_t id, chain_walk* 
     return p;
 }
 
-/// Where a walk back from target starts: the path goes from the target's
-/// root to the goal (a goal node) or to the middle of its interval.
-static chain_walk chain_walk_start(const wf_exact_search* s, uint32_t target) {
+/// Where a walk back from target starts: at the target's root, the path
+/// going on to the goal (a goal node) or to the point of the target's
+/// polygon nearest the goal (where callers take a partial path).
+static chain_walk chain_walk_start(const wf_query* query, uint32_t target) {
+    const wf_exact_search* s = &query->exact;
     chain_walk w;
     if ((target & WF_EXACT_STEP_BIT) != 0) {
         const wf_exact_step* step = step_at(s, target & ~WF_EXACT_STEP_BIT);
         w.root[0] = step->root[0];
         w.root[1] = step->root[1];
-        w.toward[0] = 0.5f * (step->right[0] + step->left[0]);
-        w.toward[1] = 0.5f * (step->right[1] + step->left[1]);
     } else {
-        const wf_exact_node* n = &s->nodes[target];
-        w.root[0] = (float)n->root[0];
-        w.root[1] = (float)n->root[2];
-        w.toward[0] = (float)(0.5 * (n->right[0] + n->left[0]));
-        w.toward[1] = (float)(0.5 * (n->right[2] + n->left[2]));
+        w.root[0] = (float)s->nodes[target].root[0];
+        w.root[1] = (float)s->nodes[target].root[2];
     }
+    wf_vec3 toward = s->end_pos;
+    if ((target & WF_EXACT_STEP_BIT) != 0 || (s->nodes[target].flags & EXACT_NODE_GOAL) == 0) {
+        toward = clamp_into(query->mesh, wf_poly_ref_from_u64(id_poly(s, target)), s->end_pos);
+    }
+    w.toward[0] = toward.x;
+    w.toward[1] = toward.z;
     return w;
+}
+
+/// The open node first in the open list's order that was not joined into
+/// another; NO_INDEX when there is none.
+static uint32_t best_open_node(const wf_exact_search* s) {
+    const wf_exact_open* best = NULL;
+    for (uint32_t k = 0; k < s->open_count; ++k) {
+        const wf_exact_open* e = &s->open[k];
+        if ((s->nodes[e->node].flags & (EXACT_NODE_DEAD | EXACT_NODE_FREE)) == 0 &&
+            (best == NULL || open_less(e, best))) {
+            best = e;
+        }
+    }
+    return best != NULL ? best->node : NO_INDEX;
 }
 
 /// Writes the polygons of target's parent chain, start first, keeping the
@@ -1410,7 +1502,7 @@ static chain_walk chain_walk_start(const wf_exact_search* s, uint32_t target) {
 static wf_status write_chain(wf_query* query, uint32_t target, double cost, wf_poly_ref* path,
                              uint32_t max_path, wf_path_result* out) {
     const wf_exact_search* s = &query->exact;
-    chain_walk start = chain_walk_start(s, target);
+    chain_walk start = chain_walk_start(query, target);
     if ((target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 &&
         s->nodes[target].parent != NO_INDEX) {
         target = chain_parent(s, target, &start); // same polygon as its parent
@@ -1483,7 +1575,10 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
             target = s->goal_node;
             cost = s->nodes[target].f;
         } else {
-            target = best_reached_node(s);
+            // Cut short (a quick slice): the open list's best node, the
+            // likeliest start of the rest; else the nearest to the goal.
+            target = status == WF_IN_PROGRESS ? best_open_node(s) : NO_INDEX;
+            target = target != NO_INDEX ? target : best_reached_node(s);
             out->flags = WF_PATH_PARTIAL | (s->out_of_nodes ? WF_PATH_OUT_OF_NODES : 0u);
             cost =
                 (target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0

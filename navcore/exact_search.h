@@ -80,6 +80,7 @@ typedef struct wf_exact_search {
     uint32_t* root_buckets;
     uint64_t* pushed;     ///< root_mask + 1 hashes of pushed nodes (salted per search)
     uint64_t search_salt; ///< changes every search: older hashes never match
+    uint32_t* open_slots; ///< root_mask + 1: an open node by (polygon, root, g), to join cones
     uint32_t capacity;    ///< nodes and open entries
     uint32_t root_capacity;
     uint32_t root_mask;
