@@ -1071,90 +1071,12 @@ static bool expand_in_place(wf_query* q, uint32_t index, const wf_mesh_tile* til
  * the expansion cuts it in two (one successor each side of v), and each
  * half would be cut again at every later vertex: on meshes of small
  * triangles one root's cone falls into as many intervals as it passes
- * vertices. Polyanya keeps them apart; here the two halves are walked
- * round v (expanded at once, as a chain is) to the polygon that the ray
- * root -> v enters beyond v, and become one node there again. Only the
- * ray through v was lost by the cut, and it is inside the joined cone. A
- * turn at v was already offered by the halves' expansions on the way. */
-
-/// Polygons walked round a vertex before the walk gives up.
-#define FAN_WALK_MAX 16
-/// Successors of one expansion looked at for halves to join (the rest are
-/// pushed as they are).
-#define SUCCESSORS_MAX 32
-
-/// True when the ray from root through v goes on into the polygon past
-/// its vertex v (strictly inside its corner there).
-static bool ray_enters_at(const wf_mesh_tile* tile, const wf_tile_poly* poly, xp root, xp v) {
-    uint32_t n = poly->vert_count, k = 0;
-    while (k < n) {
-        wf_vec3 p = wf_tile_vertex(tile, poly->verts[k]);
-        if ((double)p.x == v.x && (double)p.z == v.z) {
-            break;
-        }
-        k++;
-    }
-    if (k == n) {
-        return false;
-    }
-    xp a = xp_v3(wf_tile_vertex(tile, poly->verts[k > 0 ? k - 1u : n - 1u]));
-    xp b = xp_v3(wf_tile_vertex(tile, poly->verts[k + 1u < n ? k + 1u : 0u]));
-    xp ahead = {2.0 * v.x - root.x, 0.0, 2.0 * v.z - root.z};
-    // The inside of a convex polygon is on the side of each edge where
-    // its other vertices are (area2(a, v, b) gives its winding).
-    double w = area2(a, v, b), s1 = area2(a, v, ahead), s2 = area2(v, b, ahead);
-    return (w > 0.0 && s1 > 0.0 && s2 > 0.0) || (w < 0.0 && s1 < 0.0 && s2 < 0.0);
-}
-
-static bool same_point(const double* a, const double* b) {
-    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
-}
-
-/// Walks half `index` (v its left end when `v_left`, else its right end)
-/// round v, expanding it and then its successor that still ends at v, to
-/// the polygon the ray root -> v enters; the other successors are pushed.
-/// Returns the unexpanded node left (NO_INDEX: none), *arrived when it is
-/// in that polygon; *ok false when storage ran out.
-static uint32_t fan_walk(wf_query* q, uint32_t index, bool v_left, bool* arrived, bool* ok) {
-    wf_exact_search* s = &q->exact;
-    *arrived = false;
-    for (int step = 0; step < FAN_WALK_MAX; ++step) {
-        wf_exact_node* n = &s->nodes[index];
-        const double* v = v_left ? n->left : n->right;
-        const wf_mesh_tile* tile;
-        const wf_tile_poly* poly;
-        wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(n->poly), &tile, &poly);
-        if (ray_enters_at(tile, poly, xp_from(n->root), xp_from(v))) {
-            *arrived = true;
-            return index;
-        }
-        if (n->poly == s->end_ref.bits) {
-            return index; // the goal's polygon: pushed as it is
-        }
-        double root[3], vertex[3], g = n->g;
-        memcpy(root, n->root, sizeof root);
-        memcpy(vertex, v, sizeof vertex);
-        if (!expand_in_place(q, index, tile, poly)) {
-            *ok = false;
-        }
-        uint32_t next = NO_INDEX;
-        for (uint32_t i = s->new_nodes, after; i != NO_INDEX; i = after) {
-            after = s->nodes[i].link;
-            const wf_exact_node* c = &s->nodes[i];
-            if (*ok && next == NO_INDEX && (c->flags & EXACT_NODE_GOAL) == 0 && c->g == g &&
-                same_point(c->root, root) && same_point(v_left ? c->left : c->right, vertex)) {
-                next = i;
-            } else {
-                push_new(s, i);
-            }
-        }
-        if (next == NO_INDEX) {
-            return NO_INDEX;
-        }
-        index = next;
-    }
-    return index;
-}
+ * vertices (about five expansions per polygon and root on the generated
+ * city). Polyanya keeps them apart. Here a new node looks up the open
+ * node last seen in its polygon with the same root and g; when their
+ * intervals meet end to end the two become one node (the ray along which
+ * they were cut is inside the joined cone, and a turn at v was already
+ * offered by the expansions that reached it). */
 
 /// Joins half a (right of v, v its left end) and half b (left of v, v its
 /// right end), both in one polygon, into node `into` (a or b; the caller
@@ -1213,13 +1135,20 @@ static bool halves_meet(const wf_exact_node* a, const wf_exact_node* b) {
            area2(r, ar, bl) > 0.0;
 }
 
+/// Slot of (polygon, root, g) in the open-node table: one multiply per
+/// word (it runs for every new node; a collision only misses a join).
 static uint32_t open_slot(const wf_exact_search* s, const wf_exact_node* n) {
-    uint64_t w[3];
-    memcpy(&w[0], &n->root[0], sizeof w[0]);
-    memcpy(&w[1], &n->root[2], sizeof w[1]);
-    memcpy(&w[2], &n->g, sizeof w[2]);
-    uint64_t h = mix64(n->poly ^ mix64(w[0] ^ (w[1] * 0x9e3779b97f4a7c15u) ^ mix64(w[2])));
-    return (uint32_t)h & s->root_mask;
+    uint64_t x, z, g;
+    memcpy(&x, &n->root[0], sizeof x);
+    memcpy(&z, &n->root[2], sizeof z);
+    memcpy(&g, &n->g, sizeof g);
+    uint64_t h = n->poly * 0x9e3779b97f4a7c15u + x * 0xc2b2ae3d27d4eb4fu + z * 0x165667b19e3779f9u +
+                 g * 0xd6e8feb86659fd93u;
+    return (uint32_t)(h >> 32) & s->root_mask;
+}
+
+static bool same_point(const double* a, const double* b) {
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
 }
 
 /// Joins new node i (not yet expanded or pushed) with the open node last
@@ -1254,48 +1183,6 @@ static void join_open(wf_exact_search* s, uint32_t i) {
     }
 }
 
-/// True when successors a and b are the two halves of one cone split at
-/// a vertex: same root and g, a's left end is b's right end, and the
-/// cone over both is narrower than a half-turn.
-static bool are_halves(const wf_exact_node* a, const wf_exact_node* b) {
-    if (((a->flags | b->flags) & EXACT_NODE_GOAL) != 0 || a->g != b->g ||
-        !same_point(a->root, b->root) || !same_point(a->left, b->right)) {
-        return false;
-    }
-    xp r = xp_from(a->root), v = xp_from(a->left);
-    return area2(r, xp_from(a->right), v) > 0.0 && area2(r, v, xp_from(b->left)) > 0.0 &&
-           area2(r, xp_from(a->right), xp_from(b->left)) > 0.0;
-}
-
-/// Walks and joins the halves among the successors list[0..count) (in
-/// place: joined or spent entries become NO_INDEX). False when storage
-/// ran out.
-static bool join_successors(wf_query* q, uint32_t* list, uint32_t count) {
-    wf_exact_search* s = &q->exact;
-    bool ok = true;
-    for (uint32_t i = 0; i < count && ok; ++i) {
-        for (uint32_t j = 0; j < count && ok && list[i] != NO_INDEX; ++j) {
-            if (j == i || list[j] == NO_INDEX ||
-                !are_halves(&s->nodes[list[i]], &s->nodes[list[j]])) {
-                continue;
-            }
-            bool arrived_a = false, arrived_b = false;
-            uint32_t a = fan_walk(q, list[i], true, &arrived_a, &ok);
-            uint32_t b =
-                a != NO_INDEX && ok ? fan_walk(q, list[j], false, &arrived_b, &ok) : list[j];
-            if (a != NO_INDEX && b != NO_INDEX && arrived_a && arrived_b && ok &&
-                s->nodes[a].poly == s->nodes[b].poly && are_halves(&s->nodes[a], &s->nodes[b]) &&
-                join_halves(s, a, b, a)) {
-                free_node(s, b);
-                b = NO_INDEX;
-            }
-            list[i] = a;
-            list[j] = b;
-        }
-    }
-    return ok;
-}
-
 /// Expands popped node `index`; while an expansion yields a single
 /// successor that is not the goal, expands that one at once instead of
 /// pushing it (Polyanya's intermediate pruning: corridors cost no heap
@@ -1309,37 +1196,18 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         if (!ok && s->new_count == 0) {
             return false; // the node stays, for the partial result
         }
-        uint32_t list[SUCCESSORS_MAX], count = 0;
-        for (uint32_t i = s->new_nodes, next; i != NO_INDEX; i = next) {
-            next = s->nodes[i].link;
-            if (count < SUCCESSORS_MAX) {
-                list[count++] = i;
-            } else {
-                push_new(s, i);
-            }
-        }
-        if (ok && count > 1) {
-            ok = join_successors(q, list, count);
-        }
-        uint32_t left = 0, only = NO_INDEX;
-        for (uint32_t i = 0; i < count; ++i) {
-            if (list[i] != NO_INDEX) {
-                left++;
-                only = list[i];
-            }
-        }
-        if (ok && left == 1 && (s->nodes[only].flags & EXACT_NODE_GOAL) == 0) {
-            join_open(s, only);
-            index = only;
+        uint32_t first = s->new_nodes;
+        if (ok && s->new_count == 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
+            join_open(s, first);
+            index = first;
             wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
                                       &poly);
             continue;
         }
         // Pushed in any order: the open list's order is total.
-        for (uint32_t i = 0; i < count; ++i) {
-            if (list[i] != NO_INDEX) {
-                push_new(s, list[i]);
-            }
+        for (uint32_t i = first, next; i != NO_INDEX; i = next) {
+            next = s->nodes[i].link;
+            push_new(s, i);
         }
         return ok;
     }
