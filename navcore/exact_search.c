@@ -32,6 +32,9 @@
 #define EXACT_NODE_GOAL 4u      ///< the interval is the goal point
 #define EXACT_NODE_START 8u     ///< the start point in the start polygon
 #define EXACT_NODE_FREE 16u     ///< a free slot (its node was expanded)
+#define EXACT_NODE_F_KNOWN 32u  ///< f was set when two cones were joined
+#define EXACT_NODE_OPEN 64u     ///< on the open list
+#define EXACT_NODE_DEAD 128u    ///< joined into another node: dropped when popped
 
 #define NO_INDEX 0xffffffffu
 
@@ -110,13 +113,15 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
     s->roots = WF_ALLOC_ARRAY(allocator, wf_exact_root, s->root_capacity);
     s->root_buckets = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
     s->pushed = WF_ALLOC_ARRAY(allocator, uint64_t, (size_t)s->root_mask + 1u);
+    s->open_slots = WF_ALLOC_ARRAY(allocator, uint32_t, (size_t)s->root_mask + 1u);
     if (s->nodes == NULL || s->open == NULL || s->roots == NULL || s->root_buckets == NULL ||
-        s->pushed == NULL) {
+        s->pushed == NULL || s->open_slots == NULL) {
         wf_exact_destroy(s, allocator);
         return WF_ERR_OUT_OF_MEMORY;
     }
     memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
     memset(s->pushed, 0, ((size_t)s->root_mask + 1u) * sizeof(uint64_t));
+    memset(s->open_slots, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
     s->goal_node = NO_INDEX;
     return WF_OK;
 }
@@ -137,6 +142,9 @@ void wf_exact_destroy(wf_exact_search* s, const wf_allocator* allocator) {
     if (s->pushed != NULL) {
         WF_FREE_ARRAY(allocator, s->pushed, uint64_t, (size_t)s->root_mask + 1u);
     }
+    if (s->open_slots != NULL) {
+        WF_FREE_ARRAY(allocator, s->open_slots, uint32_t, (size_t)s->root_mask + 1u);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -146,7 +154,7 @@ size_t wf_exact_memory_bytes(const wf_exact_search* s) {
     }
     return (size_t)s->capacity * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
            (size_t)s->root_capacity * sizeof(wf_exact_root) +
-           ((size_t)s->root_mask + 1u) * (sizeof(uint32_t) + sizeof(uint64_t));
+           ((size_t)s->root_mask + 1u) * (2u * sizeof(uint32_t) + sizeof(uint64_t));
 }
 
 bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
@@ -174,10 +182,11 @@ static double heuristic(xp r, xp right, xp left, xp t);
 
 static void open_push(wf_exact_search* s, uint32_t node) {
     wf_exact_node* n = &s->nodes[node];
-    if ((n->flags & EXACT_NODE_GOAL) == 0) {
+    if ((n->flags & (EXACT_NODE_GOAL | EXACT_NODE_F_KNOWN)) == 0) {
         n->f = n->g +
                heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
     }
+    n->flags |= EXACT_NODE_OPEN;
     wf_exact_open e = {n->f, n->g, node};
     uint32_t i = s->open_count++;
     while (i > 0) {
@@ -575,9 +584,17 @@ static uint32_t id_parent(const wf_exact_search* s, uint32_t id) {
                                          : s->nodes[id].parent;
 }
 static xp step_point(const float* p) { return (xp){p[0], 0.0, p[1]}; }
+/// The join record of id, or NULL when id is a node or a step.
+static const wf_exact_step* id_join(const wf_exact_search* s, uint32_t id) {
+    if (id == NO_INDEX || (id & WF_EXACT_STEP_BIT) == 0) {
+        return NULL;
+    }
+    const wf_exact_step* step = step_at(s, id & ~WF_EXACT_STEP_BIT);
+    return step->poly == 0 ? step : NULL;
+}
 static double step_reach(const wf_exact_step* step) {
-    return step->g + dist_point_segment(step_point(step->root), step_point(step->right),
-                                        step_point(step->left), NULL);
+    return step->u.g + dist_point_segment(step_point(step->root), step_point(step->right),
+                                          step_point(step->left), NULL);
 }
 static double step_goal_distance(const wf_exact_search* s, const wf_exact_step* step) {
     return dist_point_segment(xp_v3(s->end_pos), step_point(step->right), step_point(step->left),
@@ -768,7 +785,14 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     // Polygon entered from: never straight back. Its edge is not skipped:
     // another portal on it (a tile border split differently on each side)
     // is reached by turning at an interval end and running along the edge.
-    uint64_t back = start ? 0u : id_poly(s, node->parent);
+    uint64_t back = 0u, back2 = 0u;
+    if (!start) {
+        // A joined cone came in through two polygons, one each side of
+        // the vertex where it had split.
+        const wf_exact_step* join = id_join(s, node->parent);
+        back = id_poly(s, join != NULL ? join->parent : node->parent);
+        back2 = join != NULL ? id_poly(s, join->u.other) : 0u;
+    }
     // A root on an interval end sees the whole polygon from that side.
     bool snap_right = start || dist2d_sq(x.root, x.right.at) <= SAME_POINT * SAME_POINT;
     bool snap_left = start || dist2d_sq(x.root, x.left.at) <= SAME_POINT * SAME_POINT;
@@ -820,7 +844,7 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     for (uint32_t l = tile->first_link[poly_index]; l != WF_NULL_LINK; l = tile->links[l].next) {
         const wf_tile_link* link = &tile->links[l];
         uint32_t e = link->edge;
-        if (e >= n || link->ref == back || link->ref == 0) {
+        if (e >= n || link->ref == back || link->ref == back2 || link->ref == 0) {
             continue; // off-mesh links are not taken
         }
         exit_edge* ed = &edges[e];
@@ -1004,7 +1028,7 @@ static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
     wf_exact_step* step = step_at(s, j);
     step->poly = n->poly;
     step->parent = n->parent;
-    step->g = (float)n->g;
+    step->u.g = (float)n->g;
     step->root[0] = (float)n->root[0];
     step->root[1] = (float)n->root[2];
     step->right[0] = (float)n->right[0];
@@ -1012,6 +1036,151 @@ static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
     step->left[0] = (float)n->left[0];
     step->left[1] = (float)n->left[2];
     return WF_EXACT_STEP_BIT | j;
+}
+
+/// Pushes new node i, or drops it when the same node was pushed before.
+static void join_open(wf_exact_search* s, uint32_t i);
+
+static void push_new(wf_exact_search* s, uint32_t i) {
+    if (pushed_before(s, &s->nodes[i])) {
+        free_node(s, i);
+    } else {
+        join_open(s, i);
+        open_push(s, i);
+    }
+}
+
+/// Expands node `index` (its slot freed, a step kept); its successors are
+/// left on s->new_nodes. False when storage ran out (the node stays when
+/// not even its step fitted).
+static bool expand_in_place(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
+                            const wf_tile_poly* poly) {
+    wf_exact_search* s = &q->exact;
+    s->new_nodes = NO_INDEX;
+    s->new_count = 0;
+    uint32_t self = keep_step(s, &s->nodes[index]);
+    if (self == NO_INDEX) {
+        return false;
+    }
+    bool ok = expand(q, &s->nodes[index], self, tile, poly);
+    free_node(s, index);
+    return ok;
+}
+
+/* Joining split cones. Where a cone's inside meets a polygon vertex v,
+ * the expansion cuts it in two (one successor each side of v), and each
+ * half would be cut again at every later vertex: on meshes of small
+ * triangles one root's cone falls into as many intervals as it passes
+ * vertices (about five expansions per polygon and root on the generated
+ * city). Polyanya keeps them apart. Here a new node looks up the open
+ * node last seen in its polygon with the same root and g; when their
+ * intervals meet end to end the two become one node (the ray along which
+ * they were cut is inside the joined cone, and a turn at v was already
+ * offered by the expansions that reached it). */
+
+/// Joins half a (right of v, v its left end) and half b (left of v, v its
+/// right end), both in one polygon, into node `into` (a or b; the caller
+/// frees or drops the other): its f the lower of the halves' (each a lower
+/// bound for its part), its parent a join of theirs. False when the join
+/// record does not fit (nothing changed).
+static bool join_halves(wf_exact_search* s, uint32_t a, uint32_t b, uint32_t into) {
+    if (pool_used(s) + sizeof(wf_exact_step) > pool_bytes(s)) {
+        s->out_of_nodes = true;
+        return false;
+    }
+    const wf_exact_node* na = &s->nodes[a];
+    const wf_exact_node* nb = &s->nodes[b];
+    xp t = xp_v3(s->end_pos), r = xp_from(na->root);
+    double fa = (na->flags & (EXACT_NODE_F_KNOWN | EXACT_NODE_OPEN)) != 0
+                    ? na->f
+                    : na->g + heuristic(r, xp_from(na->right), xp_from(na->left), t);
+    double fb = (nb->flags & (EXACT_NODE_F_KNOWN | EXACT_NODE_OPEN)) != 0
+                    ? nb->f
+                    : nb->g + heuristic(r, xp_from(nb->right), xp_from(nb->left), t);
+    uint32_t j = s->step_count++;
+    wf_exact_step* join = step_at(s, j);
+    join->poly = 0;
+    join->parent = na->parent;
+    join->u.other = nb->parent;
+    join->root[0] = (float)na->root[0];
+    join->root[1] = (float)na->root[2];
+    join->right[0] = (float)na->left[0];
+    join->right[1] = (float)na->left[2];
+    join->left[0] = join->right[0];
+    join->left[1] = join->right[1];
+    uint32_t flags =
+        (na->flags & EXACT_NODE_RIGHT_END) | (nb->flags & EXACT_NODE_LEFT_END) | EXACT_NODE_F_KNOWN;
+    double right[3], left[3];
+    memcpy(right, na->right, sizeof right);
+    memcpy(left, nb->left, sizeof left);
+    wf_exact_node* n = &s->nodes[into];
+    memcpy(n->right, right, sizeof right);
+    memcpy(n->left, left, sizeof left);
+    n->flags = flags;
+    n->f = fa < fb ? fa : fb;
+    n->parent = WF_EXACT_STEP_BIT | j;
+    return true;
+}
+
+/// True when right half a and left half b of one root meet (a's left end
+/// within SAME_POINT of b's right end) and the cone over both is proper
+/// and narrower than a half-turn.
+static bool halves_meet(const wf_exact_node* a, const wf_exact_node* b) {
+    double dx = a->left[0] - b->right[0], dz = a->left[2] - b->right[2];
+    if (dx * dx + dz * dz > SAME_POINT * SAME_POINT) {
+        return false;
+    }
+    xp r = xp_from(a->root), ar = xp_from(a->right), bl = xp_from(b->left);
+    return area2(r, ar, xp_from(a->left)) > 0.0 && area2(r, xp_from(b->right), bl) > 0.0 &&
+           area2(r, ar, bl) > 0.0;
+}
+
+/// Slot of (polygon, root, g) in the open-node table: one multiply per
+/// word (it runs for every new node; a collision only misses a join).
+static uint32_t open_slot(const wf_exact_search* s, const wf_exact_node* n) {
+    uint64_t x, z, g;
+    memcpy(&x, &n->root[0], sizeof x);
+    memcpy(&z, &n->root[2], sizeof z);
+    memcpy(&g, &n->g, sizeof g);
+    uint64_t h = n->poly * 0x9e3779b97f4a7c15u + x * 0xc2b2ae3d27d4eb4fu + z * 0x165667b19e3779f9u +
+                 g * 0xd6e8feb86659fd93u;
+    return (uint32_t)(h >> 32) & s->root_mask;
+}
+
+static bool same_point(const double* a, const double* b) {
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+/// Joins new node i (not yet expanded or pushed) with the open node last
+/// seen in its polygon at the same root and g, when their intervals meet:
+/// i becomes the joined node, the other is dropped when popped. Cones that
+/// were cut apart by a vertex and went separate ways come together here.
+static void join_open(wf_exact_search* s, uint32_t i) {
+    wf_exact_node* n = &s->nodes[i];
+    if ((n->flags & EXACT_NODE_GOAL) != 0) {
+        return;
+    }
+    uint32_t* slot = &s->open_slots[open_slot(s, n)];
+    uint32_t m = *slot;
+    *slot = i;
+    if (m == NO_INDEX || m >= s->node_count || m == i) {
+        return;
+    }
+    wf_exact_node* o = &s->nodes[m];
+    uint32_t state = o->flags & (EXACT_NODE_OPEN | EXACT_NODE_DEAD | EXACT_NODE_FREE);
+    if (state != EXACT_NODE_OPEN || o->poly != n->poly || o->g != n->g ||
+        !same_point(o->root, n->root)) {
+        return;
+    }
+    bool joined = false;
+    if (halves_meet(o, n)) {
+        joined = join_halves(s, m, i, i);
+    } else if (halves_meet(n, o)) {
+        joined = join_halves(s, i, m, i);
+    }
+    if (joined) {
+        o->flags |= EXACT_NODE_DEAD;
+    }
 }
 
 /// Expands popped node `index`; while an expansion yields a single
@@ -1023,16 +1192,13 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                          const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
     for (;;) {
-        uint32_t self = keep_step(s, &s->nodes[index]);
-        if (self == NO_INDEX) {
+        bool ok = expand_in_place(q, index, tile, poly);
+        if (!ok && s->new_count == 0) {
             return false; // the node stays, for the partial result
         }
-        s->new_nodes = NO_INDEX;
-        s->new_count = 0;
-        bool ok = expand(q, &s->nodes[index], self, tile, poly);
-        free_node(s, index);
         uint32_t first = s->new_nodes;
         if (ok && s->new_count == 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
+            join_open(s, first);
             index = first;
             wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(s->nodes[index].poly), &tile,
                                       &poly);
@@ -1041,11 +1207,7 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
         // Pushed in any order: the open list's order is total.
         for (uint32_t i = first, next; i != NO_INDEX; i = next) {
             next = s->nodes[i].link;
-            if (pushed_before(s, &s->nodes[i])) {
-                free_node(s, i);
-            } else {
-                open_push(s, i);
-            }
+            push_new(s, i);
         }
         return ok;
     }
@@ -1068,6 +1230,11 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
             s->status = WF_ERR_STALE_REF; // a tile went away between updates
             break;
         }
+        if ((s->nodes[i].flags & EXACT_NODE_DEAD) != 0) {
+            free_node(s, i); // joined into another node
+            continue;
+        }
+        s->nodes[i].flags &= ~EXACT_NODE_OPEN;
         if ((s->nodes[i].flags & EXACT_NODE_GOAL) != 0) {
             s->goal_node = i;
             s->status = WF_OK;
@@ -1111,6 +1278,9 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
     }
     for (uint32_t j = 0; j < s->step_count; ++j) {
         const wf_exact_step* step = step_at(s, j);
+        if (step->poly == 0) {
+            continue; // a join
+        }
         double d = step_goal_distance(s, step), reach = step_reach(step);
         if (d < best_distance || (d == best_distance && reach < best_reach)) {
             best = WF_EXACT_STEP_BIT | j;
@@ -1121,33 +1291,110 @@ static uint32_t best_reached_node(const wf_exact_search* s) {
     return best;
 }
 
+/// Where a walk back along a parent chain stands: the root of the
+/// latest node or step seen and the point the path goes on to from it
+/// (XZ, in floats as steps keep them), to choose a join's side.
+typedef struct chain_walk {
+    float root[2];
+    float toward[2];
+} chain_walk;
+
+static void chain_walk_root(chain_walk* w, const float* root) {
+    if (root[0] != w->root[0] || root[1] != w->root[1]) {
+        w->toward[0] = w->root[0]; // the path turned there
+        w->toward[1] = w->root[1];
+        w->root[0] = root[0];
+        w->root[1] = root[1];
+    }
+}
+
+/// The parent of node or step id, through any joins: the side of the
+/// split vertex the path passes.
+static uint32_t chain_parent(const wf_exact_search* s, uint32_t id, chain_walk* w) {
+    uint32_t p = id_parent(s, id);
+    for (const wf_exact_step* join = id_join(s, p); join != NULL; join = id_join(s, p)) {
+        xp r = step_point(join->root), v = step_point(join->right);
+        xp t = step_point(w->toward);
+        p = area2(r, v, t) < 0.0 ? join->parent : join->u.other;
+    }
+    if (p != NO_INDEX) {
+        if ((p & WF_EXACT_STEP_BIT) != 0) {
+            chain_walk_root(w, step_at(s, p & ~WF_EXACT_STEP_BIT)->root);
+        } else {
+            const float root[2] = {(float)s->nodes[p].root[0], (float)s->nodes[p].root[2]};
+            chain_walk_root(w, root);
+        }
+    }
+    return p;
+}
+
+/// Where a walk back from target starts: at the target's root, the path
+/// going on to the goal (a goal node) or to the point of the target's
+/// polygon nearest the goal (where callers take a partial path).
+static chain_walk chain_walk_start(const wf_query* query, uint32_t target) {
+    const wf_exact_search* s = &query->exact;
+    chain_walk w;
+    if ((target & WF_EXACT_STEP_BIT) != 0) {
+        const wf_exact_step* step = step_at(s, target & ~WF_EXACT_STEP_BIT);
+        w.root[0] = step->root[0];
+        w.root[1] = step->root[1];
+    } else {
+        w.root[0] = (float)s->nodes[target].root[0];
+        w.root[1] = (float)s->nodes[target].root[2];
+    }
+    wf_vec3 toward = s->end_pos;
+    if ((target & WF_EXACT_STEP_BIT) != 0 || (s->nodes[target].flags & EXACT_NODE_GOAL) == 0) {
+        toward = clamp_into(query->mesh, wf_poly_ref_from_u64(id_poly(s, target)), s->end_pos);
+    }
+    w.toward[0] = toward.x;
+    w.toward[1] = toward.z;
+    return w;
+}
+
+/// The open node first in the open list's order that was not joined into
+/// another; NO_INDEX when there is none.
+static uint32_t best_open_node(const wf_exact_search* s) {
+    const wf_exact_open* best = NULL;
+    for (uint32_t k = 0; k < s->open_count; ++k) {
+        const wf_exact_open* e = &s->open[k];
+        if ((s->nodes[e->node].flags & (EXACT_NODE_DEAD | EXACT_NODE_FREE)) == 0 &&
+            (best == NULL || open_less(e, best))) {
+            best = e;
+        }
+    }
+    return best != NULL ? best->node : NO_INDEX;
+}
+
 /// Writes the polygons of target's parent chain, start first, keeping the
 /// start part when it does not fit. out->flags holds the search's flags.
 static wf_status write_chain(wf_query* query, uint32_t target, double cost, wf_poly_ref* path,
                              uint32_t max_path, wf_path_result* out) {
     const wf_exact_search* s = &query->exact;
+    chain_walk start = chain_walk_start(query, target);
     if ((target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0 &&
         s->nodes[target].parent != NO_INDEX) {
-        target = s->nodes[target].parent; // same polygon as its parent
+        target = chain_parent(s, target, &start); // same polygon as its parent
     }
     uint32_t length = 0, most = s->node_count + s->step_count;
-    for (uint32_t i = target; i != NO_INDEX && length <= most; i = id_parent(s, i)) {
+    chain_walk w = start;
+    for (uint32_t i = target; i != NO_INDEX && length <= most; i = chain_parent(s, i, &w)) {
         length++;
     }
     uint32_t keep = length < max_path ? length : max_path;
     uint32_t last = target;
+    w = start;
     for (uint32_t k = keep; k < length; ++k) {
-        last = id_parent(s, last);
+        last = chain_parent(s, last, &w);
     }
     uint32_t i = last;
-    for (uint32_t w = keep; w > 0; --w) {
+    for (uint32_t n = keep; n > 0; --n) {
         wf_poly_ref ref = wf_poly_ref_from_u64(id_poly(s, i));
         if (wf_mesh_check_poly(query->mesh, ref) != WF_OK) {
             clear_result(out);
             return WF_ERR_STALE_REF; // the mesh changed after the search
         }
-        path[w - 1] = ref;
-        i = id_parent(s, i);
+        path[n - 1] = ref;
+        i = chain_parent(s, i, &w);
     }
     if (keep < length) {
         out->flags |= WF_PATH_BUFFER_FULL;
@@ -1184,7 +1431,8 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
         }
         for (uint32_t j = 0; j < s->step_count; ++j) {
             const wf_exact_step* step = step_at(s, j);
-            if (step->poly == existing[e].bits && (target == NO_INDEX || step_reach(step) < cost)) {
+            if (step->poly != 0 && step->poly == existing[e].bits &&
+                (target == NO_INDEX || step_reach(step) < cost)) {
                 target = WF_EXACT_STEP_BIT | j;
                 cost = step_reach(step);
             }
@@ -1195,7 +1443,10 @@ wf_status wf_exact_finish_path(wf_query* query, const wf_poly_ref* existing,
             target = s->goal_node;
             cost = s->nodes[target].f;
         } else {
-            target = best_reached_node(s);
+            // Cut short (a quick slice): the open list's best node, the
+            // likeliest start of the rest; else the nearest to the goal.
+            target = status == WF_IN_PROGRESS ? best_open_node(s) : NO_INDEX;
+            target = target != NO_INDEX ? target : best_reached_node(s);
             out->flags = WF_PATH_PARTIAL | (s->out_of_nodes ? WF_PATH_OUT_OF_NODES : 0u);
             cost =
                 (target & WF_EXACT_STEP_BIT) == 0 && (s->nodes[target].flags & EXACT_NODE_GOAL) != 0

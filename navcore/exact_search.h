@@ -40,11 +40,17 @@ typedef struct wf_exact_node {
 /// third of a node's bytes; its node slot is free again.
 /// Steps fill the node storage from its far end; a parent id with
 /// WF_EXACT_STEP_BIT set is a step's.
+/// A join (poly 0) is where two cones of one root, split at an open
+/// vertex (right[]), came together again in one polygon: parent is the
+/// way in right of the ray root -> vertex, other the way in left of it.
 typedef struct wf_exact_step {
-    uint64_t poly;   ///< polygon entered (wf_poly_ref bits)
+    uint64_t poly;   ///< polygon entered (wf_poly_ref bits); 0: a join
     uint32_t parent; ///< node or step before it
-    float g;         ///< the node's g
-    float root[2];   ///< x, z
+    union {
+        float g;        ///< the node's g
+        uint32_t other; ///< a join's second parent
+    } u;
+    float root[2]; ///< x, z
     float right[2];
     float left[2];
 } wf_exact_step;
@@ -74,6 +80,7 @@ typedef struct wf_exact_search {
     uint32_t* root_buckets;
     uint64_t* pushed;     ///< root_mask + 1 hashes of pushed nodes (salted per search)
     uint64_t search_salt; ///< changes every search: older hashes never match
+    uint32_t* open_slots; ///< root_mask + 1: an open node by (polygon, root, g), to join cones
     uint32_t capacity;    ///< nodes and open entries
     uint32_t root_capacity;
     uint32_t root_mask;

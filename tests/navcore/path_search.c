@@ -25,9 +25,10 @@ static void test_query_create_and_filter_defaults(void** state) {
     fixture_create(&f, 1, 1, 5, CORRIDOR, NULL, 0);
     // Default 2048 nodes; the hash has a power-of-two bucket count.
     // Exact mode's storage: 4 interval nodes and open entries per node, one
-    // turning point per node and its power-of-two hash, the pushed-node hashes.
+    // turning point per node and its power-of-two hash, the pushed-node hashes,
+    // the open-node slots (joins).
     size_t exact = 4u * 2048u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) +
-                   2048u * (sizeof(wf_exact_root) + sizeof(uint32_t) + sizeof(uint64_t));
+                   2048u * (sizeof(wf_exact_root) + 2u * sizeof(uint32_t) + sizeof(uint64_t));
     size_t expected = sizeof(struct wf_query) +
                       2048u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
                       2048u * sizeof(uint32_t) + 2048u * sizeof(wf_open_entry) + exact;
@@ -41,7 +42,7 @@ static void test_query_create_and_filter_defaults(void** state) {
     wf_query* q = NULL;
     assert_int_equal(wf_query_create(&qd, &q), WF_OK);
     exact = 400u * (sizeof(wf_exact_node) + sizeof(wf_exact_open)) + 100u * sizeof(wf_exact_root) +
-            128u * (sizeof(uint32_t) + sizeof(uint64_t));
+            128u * (2u * sizeof(uint32_t) + sizeof(uint64_t));
     expected = sizeof(struct wf_query) +
                100u * (sizeof(wf_search_node) + sizeof(wf_search_funnel)) +
                128u * sizeof(uint32_t) + 100u * sizeof(wf_open_entry) + exact;
@@ -51,9 +52,9 @@ static void test_query_create_and_filter_defaults(void** state) {
     wf_query_destroy(q);
     wf_query_destroy(NULL);
     assert_int_equal(counting_allocator_live(&counter), 0);
-    // Query, nodes, funnels, buckets, heap, the exact mode's four arrays:
+    // Query, nodes, funnels, buckets, heap, the exact mode's arrays:
     // fail each allocation in turn.
-    for (unsigned long k = 1; k <= 9; ++k) {
+    for (unsigned long k = 1; k <= 10; ++k) {
         counting_allocator_init(&counter);
         counter.fail_at = k;
         q = NULL;
