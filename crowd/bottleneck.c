@@ -41,11 +41,11 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
     wf_poly_edge ea[WF_MAX_VERTS_PER_POLY], eb[WF_MAX_VERTS_PER_POLY];
     uint32_t na = 0, nb = 0;
     if (last < 2u ||
-        wf_mesh_get_poly_edges(c->mesh, cor->polys[0], ea, WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
+        wf_mesh_get_poly_edges(c->mesh, wf_corridor_poly(cor, 0), ea, WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
         return false;
     }
     for (uint32_t k = 0; k + 1u < last; ++k) {
-        wf_poly_ref ra = cor->polys[k], rb = cor->polys[k + 1u];
+        wf_poly_ref ra = wf_corridor_poly(cor, k), rb = wf_corridor_poly(cor, k + 1u);
         if (k > 0) {
             memcpy(ea, eb, sizeof ea);
             na = nb;
@@ -169,9 +169,10 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // without it finds the same) until they change.
         c->walled[i] = walled_in(c, i) ? 1u : 0u;
         const wf_corridor* cor = &c->corridor[i];
-        uint32_t n = cor->count < keep ? cor->count : keep;
+        wf_poly_ref head[WF_CROWD_PINCH_SCAN + 1u];
+        uint32_t n = wf_corridor_copy(cor, head, keep);
         wf_crowd_passage* found = &c->pinch_found[i];
-        uint64_t seen = polys_hash(cor->polys, n);
+        uint64_t seen = polys_hash(head, n);
         if (c->pinch_seen_count[i] != n || c->pinch_seen[i] != seen) {
             c->pinch_seen[i] = seen;
             c->pinch_seen_count[i] = (uint8_t)n;

@@ -11,9 +11,6 @@
 
 #include <string.h>
 
-_Static_assert(WF_CORRIDOR_HEAD == WF_CROWD_PINCH_SCAN + 1u,
-               "the passage scan reads the corridor's head only");
-
 /// Decodes the head again after ids changed.
 static void sync_head(wf_corridor* c) {
     uint32_t n = c->count < WF_CORRIDOR_HEAD ? c->count : WF_CORRIDOR_HEAD;
@@ -497,7 +494,7 @@ bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_me
                                    wf_poly_ref out_refs[2], wf_vec3* out_start, wf_vec3* out_end) {
     // A link is always entered from a polygon and left into one: a link
     // ending the corridor (cut at capacity) cannot be crossed yet.
-    if (c->count < 3 || c->polys[1].bits != link.bits) {
+    if (c->count < 3 || wf_corridor_poly(c, 1).bits != link.bits) {
         return false;
     }
     wf_vec3 start, end;
@@ -506,7 +503,7 @@ bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_me
     }
     if (out_refs != NULL) {
         out_refs[0] = c->polys[0];
-        out_refs[1] = c->polys[2];
+        out_refs[1] = wf_corridor_poly(c, 2);
     }
     if (out_start != NULL) {
         *out_start = start;

@@ -20,9 +20,9 @@
 #include "wayfarer/crowd.h"
 
 /// Polygons at the corridor's start also kept as full refs: polys[0] is
-/// read by every step, and the single-file passage scan (bottleneck.c)
-/// reads the first WF_CROWD_PINCH_SCAN + 1.
-#define WF_CORRIDOR_HEAD 9u
+/// read by every step; the rest are decoded when read (wf_corridor_poly,
+/// wf_corridor_copy), which gives the refs a kept copy would hold.
+#define WF_CORRIDOR_HEAD 1u
 
 /// One agent's corridor: the crowd owns the id array (32-bit refs, see
 /// crowd/ref_codec.h: half of what 64-bit refs take at 256 polygons an
