@@ -40,8 +40,8 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
     uint32_t last = cor->count < WF_CROWD_PINCH_SCAN + 1u ? cor->count : WF_CROWD_PINCH_SCAN + 1u;
     wf_poly_edge ea[WF_MAX_VERTS_PER_POLY], eb[WF_MAX_VERTS_PER_POLY];
     uint32_t na = 0, nb = 0;
-    if (last < 2u ||
-        wf_mesh_get_poly_edges(c->mesh, wf_corridor_poly(cor, 0), ea, WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
+    if (last < 2u || wf_mesh_get_poly_edges(c->mesh, wf_corridor_poly(cor, 0), ea,
+                                            WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
         return false;
     }
     for (uint32_t k = 0; k + 1u < last; ++k) {

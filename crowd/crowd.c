@@ -221,6 +221,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     wf_ref_codec_init(&c->codec, c->mesh);
     // Unused ids read back as null refs.
     memset(c->corridor_ids, 0xff, sizeof(uint32_t) * c->max_agents * c->max_corridor);
+    memset(c->boundary_polys, 0xff, sizeof(uint32_t) * c->max_agents * WF_LOCAL_BOUNDARY_MAX_POLYS);
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         wf_corridor_init(&c->corridor[i], c->corridor_ids + (size_t)i * c->max_corridor,
                          c->max_corridor, &c->codec);

@@ -19,8 +19,11 @@
 #include "navcore/id_pool.h"
 #include "wayfarer/crowd.h"
 
-/// Events one agent can cause in one update (each kind at most once).
-#define WF_CROWD_EVENTS_PER_AGENT 8u
+/// Events one agent can cause in one update: each kind at most once, so
+/// one slot a kind (the buffer is never cut).
+#define WF_CROWD_EVENTS_PER_AGENT 7u
+_Static_assert(WF_CROWD_EVENTS_PER_AGENT == WF_CROWD_EVENT_STOPPED_SHORT + 1u,
+               "one event slot per kind");
 
 /// Per-agent flags (agent_flags).
 enum {
