@@ -55,8 +55,9 @@ uint32_t wf_corridor_copy(const wf_corridor* c, wf_poly_ref* out, uint32_t max) 
     uint32_t n = c->count < max ? c->count : max;
     uint32_t h = n < WF_CORRIDOR_HEAD ? n : WF_CORRIDOR_HEAD;
     memcpy(out, c->polys, h * sizeof *out);
+    wf_ref_decoder d = wf_ref_decoder_begin(c->codec);
     for (uint32_t i = h; i < n; ++i) {
-        out[i] = wf_ref_codec_decode(c->codec, c->ids[i]);
+        out[i] = wf_ref_decoder_next(&d, c->ids[i]);
     }
     return n;
 }
@@ -438,8 +439,10 @@ bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
 uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead, const wf_mesh* mesh,
                                  const wf_query_filter* filter) {
     uint32_t n = c->count < max_look_ahead ? c->count : max_look_ahead;
+    wf_ref_decoder d = wf_ref_decoder_begin(c->codec);
     for (uint32_t i = 0; i < n; ++i) {
-        if (!wf_poly_passes(mesh, wf_corridor_poly(c, i), filter)) {
+        wf_poly_ref ref = i < WF_CORRIDOR_HEAD ? c->polys[i] : wf_ref_decoder_next(&d, c->ids[i]);
+        if (!wf_poly_passes(mesh, ref, filter)) {
             return i;
         }
     }

@@ -64,20 +64,57 @@ static inline uint32_t wf_ref_codec_encode(const wf_ref_codec* k, wf_poly_ref re
 /// The generation of a salt that differs from its slot's current one.
 wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id, uint32_t gen);
 
-static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id) {
-    if (id == WF_REF_CODEC_NULL) {
-        return (wf_poly_ref){0};
-    }
-    uint32_t pb = k->poly_bits, low = pb + k->tile_bits;
-    uint32_t slot = (id >> pb) & ((1u << k->tile_bits) - 1u);
-    uint32_t gen = wf_mesh_slot_generation(k->mesh, slot);
+/// The slot an id (not the null id) names.
+static inline uint32_t wf_ref_codec_slot(const wf_ref_codec* k, uint32_t id) {
+    return (id >> k->poly_bits) & ((1u << k->tile_bits) - 1u);
+}
+
+/// Decodes id (not the null id) of slot `slot`, whose current generation
+/// is gen.
+static inline wf_poly_ref wf_ref_codec_decode_at(const wf_ref_codec* k, uint32_t id, uint32_t slot,
+                                                 uint32_t gen) {
     // Most ids carry their slot's current generation: no arithmetic.
-    uint32_t salt = k->salt_bits > 0 ? id >> low : 0u;
+    uint32_t salt = k->salt_bits > 0 ? id >> (k->poly_bits + k->tile_bits) : 0u;
     uint32_t want = k->salt_bits > 0 ? (gen - 1u) & ((1u << k->salt_bits) - 1u) : 0u;
     if (salt != want) {
         return wf_ref_codec_decode_moved(k, id, gen);
     }
-    return wf_poly_ref_make(gen, slot, id & ((1u << pb) - 1u));
+    return wf_poly_ref_make(gen, slot, id & ((1u << k->poly_bits) - 1u));
+}
+
+static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id) {
+    if (id == WF_REF_CODEC_NULL) {
+        return (wf_poly_ref){0};
+    }
+    uint32_t slot = wf_ref_codec_slot(k, id);
+    return wf_ref_codec_decode_at(k, id, slot, wf_mesh_slot_generation(k->mesh, slot));
+}
+
+/// Decodes a run of ids (a corridor's, an agent's wall polygons): the
+/// same refs as wf_ref_codec_decode, but a slot's generation is read once
+/// for the ids after it in that slot, as neighbouring polygons mostly
+/// share a tile. Only while the mesh does not change.
+typedef struct wf_ref_decoder {
+    const wf_ref_codec* codec;
+    uint32_t slot; ///< the slot last read (UINT32_MAX: none yet)
+    uint32_t gen;  ///< its generation
+} wf_ref_decoder;
+
+static inline wf_ref_decoder wf_ref_decoder_begin(const wf_ref_codec* k) {
+    return (wf_ref_decoder){.codec = k, .slot = UINT32_MAX, .gen = 0};
+}
+
+static inline wf_poly_ref wf_ref_decoder_next(wf_ref_decoder* d, uint32_t id) {
+    if (id == WF_REF_CODEC_NULL) {
+        return (wf_poly_ref){0};
+    }
+    const wf_ref_codec* k = d->codec;
+    uint32_t slot = wf_ref_codec_slot(k, id);
+    if (slot != d->slot) {
+        d->slot = slot;
+        d->gen = wf_mesh_slot_generation(k->mesh, slot);
+    }
+    return wf_ref_codec_decode_at(k, id, slot, d->gen);
 }
 
 #endif
