@@ -752,11 +752,17 @@ wf_status wf_crowd_tiles_changed(wf_crowd* c, const wf_tile_ref* old_tiles, uint
  * Events
  */
 
+/// Arrivals and stops short end the same request: one of them an update
+/// (arrive() in crowd_update.c sends either once per arrival).
+static wf_crowd_event_kind event_class(wf_crowd_event_kind kind) {
+    return kind == WF_CROWD_EVENT_STOPPED_SHORT ? WF_CROWD_EVENT_ARRIVED : kind;
+}
+
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref) {
     uint8_t n = c->agent_event_count[i];
     wf_crowd_event* mine = &c->agent_events[(size_t)i * WF_CROWD_EVENTS_PER_AGENT];
     for (uint8_t k = 0; k < n; ++k) {
-        if (mine[k].kind == kind) {
+        if (event_class(mine[k].kind) == event_class(kind)) {
             return; // each kind once per update: the buffer can never be cut
         }
     }

@@ -19,11 +19,12 @@
 #include "navcore/id_pool.h"
 #include "wayfarer/crowd.h"
 
-/// Events one agent can cause in one update: each kind at most once, so
-/// one slot a kind (the buffer is never cut).
-#define WF_CROWD_EVENTS_PER_AGENT 7u
-_Static_assert(WF_CROWD_EVENTS_PER_AGENT == WF_CROWD_EVENT_STOPPED_SHORT + 1u,
-               "one event slot per kind");
+/// Events one agent can cause in one update: each kind at most once, and
+/// ARRIVED and STOPPED_SHORT (two ends of one request) count as one kind,
+/// so one slot a kind and the buffer is never cut.
+#define WF_CROWD_EVENTS_PER_AGENT 6u
+_Static_assert(WF_CROWD_EVENTS_PER_AGENT == WF_CROWD_EVENT_STOPPED_SHORT,
+               "one event slot per kind, arrivals sharing one");
 
 /// Per-agent flags (agent_flags).
 enum {
