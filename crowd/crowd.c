@@ -241,9 +241,17 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     }
     c->debug_record.candidates =
         WF_ALLOC_ARRAY(&allocator, wf_avoidance_candidate, c->debug_record.capacity);
+    // Updates decode ids from a copy of the slots' generations (2 bytes a
+    // slot; a mesh of more slots is asked, as between updates).
+    c->generation_capacity =
+        c->codec.max_tiles <= WF_REF_CODEC_TABLE_MAX_TILES ? c->codec.max_tiles : 0u;
+    c->generations = c->generation_capacity > 0
+                         ? WF_ALLOC_ARRAY(&allocator, uint16_t, c->generation_capacity)
+                         : NULL;
     s = WF_ERR_OUT_OF_MEMORY;
     if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL ||
-        c->worker_phase_us == NULL || c->debug_record.candidates == NULL) {
+        c->worker_phase_us == NULL || c->debug_record.candidates == NULL ||
+        (c->generation_capacity > 0 && c->generations == NULL)) {
         goto fail;
     }
     // Exact paths need their storage in every query that searches (quick
@@ -327,6 +335,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
     WF_FREE_ARRAY(&a, c->debug_record.candidates, wf_avoidance_candidate, c->debug_record.capacity);
+    WF_FREE_ARRAY(&a, c->generations, uint16_t, c->generation_capacity);
     wf_id_pool_destroy(&c->ids);
     free_arrays(c);
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
@@ -347,8 +356,9 @@ wf_crowd_memory wf_crowd_get_memory(const wf_crowd* c) {
     }
     m.debug = (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate);
     m.movers = wf_movers_memory_bytes(&c->movers);
-    m.total =
-        m.crowd + m.agent_arrays + m.ids + m.path_queue + m.grid + m.workers + m.debug + m.movers;
+    m.generations = (size_t)c->generation_capacity * sizeof(uint16_t);
+    m.total = m.crowd + m.agent_arrays + m.ids + m.path_queue + m.grid + m.workers + m.debug +
+              m.movers + m.generations;
     return m;
 }
 

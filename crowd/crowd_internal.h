@@ -143,6 +143,8 @@ struct wf_crowd {
     // Corridors hold 32-bit ids (crowd/ref_codec.h): the split for the
     // mesh's tile slots; generations are read from the mesh.
     wf_ref_codec codec;
+    uint16_t* generations;        ///< the codec's copy during an update (ref_codec.h)
+    uint32_t generation_capacity; ///< slots it holds: the mesh's at create, 0 above 4096
 
     uint32_t event_count; ///< the last update's, at the front of agent_events
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
@@ -179,6 +181,7 @@ typedef struct wf_crowd_memory {
     size_t workers;      ///< per worker: a query, a path buffer, profile counters
     size_t debug;        ///< the debug watch's candidate buffer
     size_t movers;       ///< obstacles agents only avoid
+    size_t generations;  ///< the tile slots' generations, copied for updates
     size_t total;
 } wf_crowd_memory;
 

@@ -30,8 +30,16 @@
 /// Most tile slots a codec can hold (17 bits of slot leave the 15 above).
 #define WF_REF_CODEC_MAX_TILES (1u << 17)
 
+/// Most tile slots whose generations a crowd copies for its updates
+/// (wf_ref_codec.generations: 2 bytes a slot); a mesh with more is asked.
+#define WF_REF_CODEC_TABLE_MAX_TILES 4096u
+
 typedef struct wf_ref_codec {
     const wf_mesh* mesh; ///< where the generations come from
+    /// The slots' generations copied from the mesh while it cannot change
+    /// (a crowd update), so that a decode reads no function; NULL: ask the
+    /// mesh. Decodes give the same refs either way.
+    const uint16_t* generations;
     uint32_t max_tiles;
     uint32_t poly_bits, tile_bits, salt_bits;
 } wf_ref_codec;
@@ -61,8 +69,19 @@ static inline uint32_t wf_ref_codec_encode(const wf_ref_codec* k, wf_poly_ref re
     return id;
 }
 
+/// Copies the mesh's generations into table (capacity slots) and decodes
+/// from it until wf_ref_codec_init or the next copy; a mesh with more
+/// slots than capacity (or table NULL) is asked instead. Call it only when
+/// the mesh will not change before the copy is dropped.
+void wf_ref_codec_copy_generations(wf_ref_codec* k, uint16_t* table, uint32_t capacity);
+
 /// The generation of a salt that differs from its slot's current one.
 wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id, uint32_t gen);
+
+/// The current generation of a slot below max_tiles.
+static inline uint32_t wf_ref_codec_generation(const wf_ref_codec* k, uint32_t slot) {
+    return k->generations != NULL ? k->generations[slot] : wf_mesh_slot_generation(k->mesh, slot);
+}
 
 /// The slot an id (not the null id) names.
 static inline uint32_t wf_ref_codec_slot(const wf_ref_codec* k, uint32_t id) {
@@ -87,7 +106,7 @@ static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id
         return (wf_poly_ref){0};
     }
     uint32_t slot = wf_ref_codec_slot(k, id);
-    return wf_ref_codec_decode_at(k, id, slot, wf_mesh_slot_generation(k->mesh, slot));
+    return wf_ref_codec_decode_at(k, id, slot, wf_ref_codec_generation(k, slot));
 }
 
 /// Decodes a run of ids (a corridor's, an agent's wall polygons): the
@@ -125,7 +144,7 @@ static inline wf_poly_ref wf_ref_decoder_next(wf_ref_decoder* d, uint32_t id) {
     uint32_t slot = wf_ref_codec_slot(k, id);
     if (slot != d->slot) {
         d->slot = slot;
-        d->gen = wf_mesh_slot_generation(k->mesh, slot);
+        d->gen = wf_ref_codec_generation(k, slot);
         uint32_t want = k->salt_bits > 0 ? (d->gen - 1u) & ((1u << k->salt_bits) - 1u) : 0u;
         d->id_high = k->salt_bits > 0 ? want << (k->poly_bits + k->tile_bits) : 0u;
         d->id_high |= slot << k->poly_bits;
