@@ -138,18 +138,6 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
     return left && right;
 }
 
-/// A 64-bit hash of the first n corridor polygons: when it and n are
-/// unchanged, so (but for a 2^-64 chance) are the polygons, and the
-/// passage found on them stands.
-static uint64_t polys_hash(const wf_poly_ref* polys, uint32_t n) {
-    uint64_t h = 0xcbf29ce484222325ull ^ n;
-    for (uint32_t k = 0; k < n; ++k) {
-        h = (h ^ polys[k].bits) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -169,10 +157,9 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // without it finds the same) until they change.
         c->walled[i] = walled_in(c, i) ? 1u : 0u;
         const wf_corridor* cor = &c->corridor[i];
-        wf_poly_ref head[WF_CROWD_PINCH_SCAN + 1u];
-        uint32_t n = wf_corridor_copy(cor, head, keep);
+        uint32_t n = cor->count < keep ? cor->count : keep;
         wf_crowd_passage* found = &c->pinch_found[i];
-        uint64_t seen = polys_hash(head, n);
+        uint64_t seen = wf_corridor_head_hash(cor, n);
         if (c->pinch_seen_count[i] != n || c->pinch_seen[i] != seen) {
             c->pinch_seen[i] = seen;
             c->pinch_seen_count[i] = (uint8_t)n;

@@ -52,6 +52,18 @@ static inline wf_poly_ref wf_corridor_last(const wf_corridor* c) {
     return wf_corridor_poly(c, c->count - 1u);
 }
 
+/// A 64-bit hash of the first n (<= count) polygons, read from their ids
+/// (one id stands for one ref): equal hashes of equal n mean, but for a
+/// 2^-64 chance, the same polygons.
+static inline uint64_t wf_corridor_head_hash(const wf_corridor* c, uint32_t n) {
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    for (uint32_t k = 0; k < n; ++k) {
+        h = (h ^ c->ids[k]) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 /// Copies the first min(count, max) polygons to out; returns how many.
 uint32_t wf_corridor_copy(const wf_corridor* c, wf_poly_ref* out, uint32_t max);
 

@@ -110,47 +110,36 @@ static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id
 }
 
 /// Decodes a run of ids (a corridor's, an agent's wall polygons): the
-/// same refs as wf_ref_codec_decode, but a slot's generation is read once
-/// for the ids after it in that slot (neighbouring polygons mostly share a
-/// tile), and an id carrying that generation is one mask and compare.
-/// Only while the mesh does not change.
+/// same refs as wf_ref_codec_decode, with the masks read once. Only while
+/// the mesh does not change.
 typedef struct wf_ref_decoder {
     const wf_ref_codec* codec;
-    uint32_t poly_mask;
-    uint32_t slot;     ///< the slot last read (UINT32_MAX: none yet)
-    uint32_t gen;      ///< its generation
-    uint32_t id_high;  ///< the bits above the polygon index of its current ids
-    uint64_t ref_high; ///< and of the refs they stand for
+    const uint16_t* generations; ///< the codec's copy, or NULL
+    uint32_t poly_bits, poly_mask, tile_mask, salt_mask, salt_shift;
 } wf_ref_decoder;
 
 static inline wf_ref_decoder wf_ref_decoder_begin(const wf_ref_codec* k) {
-    // id_high all ones matches no id but the null one, which is tested first.
     return (wf_ref_decoder){.codec = k,
-                            .poly_mask = (1u << k->poly_bits) - 1u,
-                            .slot = UINT32_MAX,
-                            .gen = 0,
-                            .id_high = UINT32_MAX,
-                            .ref_high = 0};
+                            .generations = k->generations,
+                            .poly_bits = k->poly_bits,
+                            .poly_mask = (uint32_t)((1ull << k->poly_bits) - 1u),
+                            .tile_mask = (uint32_t)((1ull << k->tile_bits) - 1u),
+                            .salt_mask = (uint32_t)((1ull << k->salt_bits) - 1u),
+                            .salt_shift = k->poly_bits + k->tile_bits};
 }
 
-static inline wf_poly_ref wf_ref_decoder_next(wf_ref_decoder* d, uint32_t id) {
+static inline wf_poly_ref wf_ref_decoder_next(const wf_ref_decoder* d, uint32_t id) {
     if (id == WF_REF_CODEC_NULL) {
         return (wf_poly_ref){0};
     }
-    if ((id & ~d->poly_mask) == d->id_high) {
-        return (wf_poly_ref){d->ref_high | (id & d->poly_mask)};
+    uint32_t slot = (id >> d->poly_bits) & d->tile_mask;
+    uint32_t gen = d->generations != NULL ? d->generations[slot]
+                                          : wf_mesh_slot_generation(d->codec->mesh, slot);
+    // salt_shift is 32 without salt: the 64-bit shift gives 0, as the mask.
+    if ((uint32_t)((uint64_t)id >> d->salt_shift) != ((gen - 1u) & d->salt_mask)) {
+        return wf_ref_codec_decode_moved(d->codec, id, gen);
     }
-    const wf_ref_codec* k = d->codec;
-    uint32_t slot = wf_ref_codec_slot(k, id);
-    if (slot != d->slot) {
-        d->slot = slot;
-        d->gen = wf_ref_codec_generation(k, slot);
-        uint32_t want = k->salt_bits > 0 ? (d->gen - 1u) & ((1u << k->salt_bits) - 1u) : 0u;
-        d->id_high = k->salt_bits > 0 ? want << (k->poly_bits + k->tile_bits) : 0u;
-        d->id_high |= slot << k->poly_bits;
-        d->ref_high = wf_poly_ref_make(d->gen, slot, 0).bits;
-    }
-    return wf_ref_codec_decode_at(k, id, slot, d->gen);
+    return wf_poly_ref_make(gen, slot, id & d->poly_mask);
 }
 
 #endif
