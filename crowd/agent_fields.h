@@ -55,7 +55,8 @@
     X(walls, wf_vec3, n * c->max_walls * 2u, SAVED, CUSTOM) /* segments: 2 points each */          \
     X(wall_count, uint8_t, n, SAVED, CUSTOM)                                                       \
     X(boundary_center, wf_vec3, n, SAVED, NOT_NAN) /* infinite: walls due */                       \
-    X(boundary_polys, wf_poly_ref, n* WF_LOCAL_BOUNDARY_MAX_POLYS, SAVED, NONE)                    \
+    X(boundary_polys, uint32_t, n* WF_LOCAL_BOUNDARY_MAX_POLYS, REFS,                              \
+      NONE) /* ids, as corridors */                                                                \
     X(boundary_poly_count, uint8_t, n, SAVED, CUSTOM)                                              \
     X(topology_timer, float, n, SAVED, FINITE)                                                     \
     X(stuck_timer, float, n, SAVED, FINITE)                                                        \

@@ -40,12 +40,12 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
     uint32_t last = cor->count < WF_CROWD_PINCH_SCAN + 1u ? cor->count : WF_CROWD_PINCH_SCAN + 1u;
     wf_poly_edge ea[WF_MAX_VERTS_PER_POLY], eb[WF_MAX_VERTS_PER_POLY];
     uint32_t na = 0, nb = 0;
-    if (last < 2u ||
-        wf_mesh_get_poly_edges(c->mesh, cor->polys[0], ea, WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
+    if (last < 2u || wf_mesh_get_poly_edges(c->mesh, wf_corridor_poly(cor, 0), ea,
+                                            WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
         return false;
     }
     for (uint32_t k = 0; k + 1u < last; ++k) {
-        wf_poly_ref ra = cor->polys[k], rb = cor->polys[k + 1u];
+        wf_poly_ref ra = wf_corridor_poly(cor, k), rb = wf_corridor_poly(cor, k + 1u);
         if (k > 0) {
             memcpy(ea, eb, sizeof ea);
             na = nb;
@@ -138,18 +138,6 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
     return left && right;
 }
 
-/// A 64-bit hash of the first n corridor polygons: when it and n are
-/// unchanged, so (but for a 2^-64 chance) are the polygons, and the
-/// passage found on them stands.
-static uint64_t polys_hash(const wf_poly_ref* polys, uint32_t n) {
-    uint64_t h = 0xcbf29ce484222325ull ^ n;
-    for (uint32_t k = 0; k < n; ++k) {
-        h = (h ^ polys[k].bits) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -171,7 +159,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
         wf_crowd_passage* found = &c->pinch_found[i];
-        uint64_t seen = polys_hash(cor->polys, n);
+        uint64_t seen = wf_corridor_head_hash(cor, n);
         if (c->pinch_seen_count[i] != n || c->pinch_seen[i] != seen) {
             c->pinch_seen[i] = seen;
             c->pinch_seen_count[i] = (uint8_t)n;

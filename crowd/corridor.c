@@ -11,9 +11,6 @@
 
 #include <string.h>
 
-_Static_assert(WF_CORRIDOR_HEAD == WF_CROWD_PINCH_SCAN + 1u,
-               "the passage scan reads the corridor's head only");
-
 /// Decodes the head again after ids changed.
 static void sync_head(wf_corridor* c) {
     uint32_t n = c->count < WF_CORRIDOR_HEAD ? c->count : WF_CORRIDOR_HEAD;
@@ -58,8 +55,9 @@ uint32_t wf_corridor_copy(const wf_corridor* c, wf_poly_ref* out, uint32_t max) 
     uint32_t n = c->count < max ? c->count : max;
     uint32_t h = n < WF_CORRIDOR_HEAD ? n : WF_CORRIDOR_HEAD;
     memcpy(out, c->polys, h * sizeof *out);
+    wf_ref_decoder d = wf_ref_decoder_begin(c->codec);
     for (uint32_t i = h; i < n; ++i) {
-        out[i] = wf_ref_codec_decode(c->codec, c->ids[i]);
+        out[i] = wf_ref_decoder_next(&d, c->ids[i]);
     }
     return n;
 }
@@ -441,8 +439,10 @@ bool wf_corridor_move_target(wf_corridor* c, wf_vec3 ntarget, wf_query* query,
 uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead, const wf_mesh* mesh,
                                  const wf_query_filter* filter) {
     uint32_t n = c->count < max_look_ahead ? c->count : max_look_ahead;
+    wf_ref_decoder d = wf_ref_decoder_begin(c->codec);
     for (uint32_t i = 0; i < n; ++i) {
-        if (!wf_poly_passes(mesh, wf_corridor_poly(c, i), filter)) {
+        wf_poly_ref ref = i < WF_CORRIDOR_HEAD ? c->polys[i] : wf_ref_decoder_next(&d, c->ids[i]);
+        if (!wf_poly_passes(mesh, ref, filter)) {
             return i;
         }
     }
@@ -497,7 +497,7 @@ bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_me
                                    wf_poly_ref out_refs[2], wf_vec3* out_start, wf_vec3* out_end) {
     // A link is always entered from a polygon and left into one: a link
     // ending the corridor (cut at capacity) cannot be crossed yet.
-    if (c->count < 3 || c->polys[1].bits != link.bits) {
+    if (c->count < 3 || wf_corridor_poly(c, 1).bits != link.bits) {
         return false;
     }
     wf_vec3 start, end;
@@ -506,7 +506,7 @@ bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_me
     }
     if (out_refs != NULL) {
         out_refs[0] = c->polys[0];
-        out_refs[1] = c->polys[2];
+        out_refs[1] = wf_corridor_poly(c, 2);
     }
     if (out_start != NULL) {
         *out_start = start;

@@ -20,9 +20,9 @@
 #include "wayfarer/crowd.h"
 
 /// Polygons at the corridor's start also kept as full refs: polys[0] is
-/// read by every step, and the single-file passage scan (bottleneck.c)
-/// reads the first WF_CROWD_PINCH_SCAN + 1.
-#define WF_CORRIDOR_HEAD 9u
+/// read by every step; the rest are decoded when read (wf_corridor_poly,
+/// wf_corridor_copy), which gives the refs a kept copy would hold.
+#define WF_CORRIDOR_HEAD 1u
 
 /// One agent's corridor: the crowd owns the id array (32-bit refs, see
 /// crowd/ref_codec.h: half of what 64-bit refs take at 256 polygons an
@@ -50,6 +50,18 @@ static inline wf_poly_ref wf_corridor_poly(const wf_corridor* c, uint32_t i) {
 /// The last polygon (count >= 1).
 static inline wf_poly_ref wf_corridor_last(const wf_corridor* c) {
     return wf_corridor_poly(c, c->count - 1u);
+}
+
+/// A 64-bit hash of the first n (<= count) polygons, read from their ids
+/// (one id stands for one ref): equal hashes of equal n mean, but for a
+/// 2^-64 chance, the same polygons.
+static inline uint64_t wf_corridor_head_hash(const wf_corridor* c, uint32_t n) {
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    for (uint32_t k = 0; k < n; ++k) {
+        h = (h ^ c->ids[k]) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
 }
 
 /// Copies the first min(count, max) polygons to out; returns how many.

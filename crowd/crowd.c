@@ -221,6 +221,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     wf_ref_codec_init(&c->codec, c->mesh);
     // Unused ids read back as null refs.
     memset(c->corridor_ids, 0xff, sizeof(uint32_t) * c->max_agents * c->max_corridor);
+    memset(c->boundary_polys, 0xff, sizeof(uint32_t) * c->max_agents * WF_LOCAL_BOUNDARY_MAX_POLYS);
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         wf_corridor_init(&c->corridor[i], c->corridor_ids + (size_t)i * c->max_corridor,
                          c->max_corridor, &c->codec);
@@ -240,9 +241,17 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     }
     c->debug_record.candidates =
         WF_ALLOC_ARRAY(&allocator, wf_avoidance_candidate, c->debug_record.capacity);
+    // Updates decode ids from a copy of the slots' generations (2 bytes a
+    // slot; a mesh of more slots is asked, as between updates).
+    c->generation_capacity =
+        c->codec.max_tiles <= WF_REF_CODEC_TABLE_MAX_TILES ? c->codec.max_tiles : 0u;
+    c->generations = c->generation_capacity > 0
+                         ? WF_ALLOC_ARRAY(&allocator, uint16_t, c->generation_capacity)
+                         : NULL;
     s = WF_ERR_OUT_OF_MEMORY;
     if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL ||
-        c->worker_phase_us == NULL || c->debug_record.candidates == NULL) {
+        c->worker_phase_us == NULL || c->debug_record.candidates == NULL ||
+        (c->generation_capacity > 0 && c->generations == NULL)) {
         goto fail;
     }
     // Exact paths need their storage in every query that searches (quick
@@ -326,6 +335,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
     WF_FREE_ARRAY(&a, c->debug_record.candidates, wf_avoidance_candidate, c->debug_record.capacity);
+    WF_FREE_ARRAY(&a, c->generations, uint16_t, c->generation_capacity);
     wf_id_pool_destroy(&c->ids);
     free_arrays(c);
     wf_free(&a, c, sizeof *c, _Alignof(wf_crowd));
@@ -346,8 +356,9 @@ wf_crowd_memory wf_crowd_get_memory(const wf_crowd* c) {
     }
     m.debug = (size_t)c->debug_record.capacity * sizeof(wf_avoidance_candidate);
     m.movers = wf_movers_memory_bytes(&c->movers);
-    m.total =
-        m.crowd + m.agent_arrays + m.ids + m.path_queue + m.grid + m.workers + m.debug + m.movers;
+    m.generations = (size_t)c->generation_capacity * sizeof(uint16_t);
+    m.total = m.crowd + m.agent_arrays + m.ids + m.path_queue + m.grid + m.workers + m.debug +
+              m.movers + m.generations;
     return m;
 }
 
@@ -751,11 +762,17 @@ wf_status wf_crowd_tiles_changed(wf_crowd* c, const wf_tile_ref* old_tiles, uint
  * Events
  */
 
+/// Arrivals and stops short end the same request: one of them an update
+/// (arrive() in crowd_update.c sends either once per arrival).
+static wf_crowd_event_kind event_class(wf_crowd_event_kind kind) {
+    return kind == WF_CROWD_EVENT_STOPPED_SHORT ? WF_CROWD_EVENT_ARRIVED : kind;
+}
+
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref) {
     uint8_t n = c->agent_event_count[i];
     wf_crowd_event* mine = &c->agent_events[(size_t)i * WF_CROWD_EVENTS_PER_AGENT];
     for (uint8_t k = 0; k < n; ++k) {
-        if (mine[k].kind == kind) {
+        if (event_class(mine[k].kind) == event_class(kind)) {
             return; // each kind once per update: the buffer can never be cut
         }
     }

@@ -19,8 +19,12 @@
 #include "navcore/id_pool.h"
 #include "wayfarer/crowd.h"
 
-/// Events one agent can cause in one update (each kind at most once).
-#define WF_CROWD_EVENTS_PER_AGENT 8u
+/// Events one agent can cause in one update: each kind at most once, and
+/// ARRIVED and STOPPED_SHORT (two ends of one request) count as one kind,
+/// so one slot a kind and the buffer is never cut.
+#define WF_CROWD_EVENTS_PER_AGENT 6u
+_Static_assert(WF_CROWD_EVENTS_PER_AGENT == WF_CROWD_EVENT_STOPPED_SHORT,
+               "one event slot per kind, arrivals sharing one");
 
 /// Per-agent flags (agent_flags).
 enum {
@@ -146,6 +150,8 @@ struct wf_crowd {
     // Corridors hold 32-bit ids (crowd/ref_codec.h): the split for the
     // mesh's tile slots; generations are read from the mesh.
     wf_ref_codec codec;
+    uint16_t* generations;        ///< the codec's copy during an update (ref_codec.h)
+    uint32_t generation_capacity; ///< slots it holds: the mesh's at create, 0 above 4096
 
     uint32_t event_count; ///< the last update's, at the front of agent_events
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
@@ -182,6 +188,7 @@ typedef struct wf_crowd_memory {
     size_t workers;      ///< per worker: a query, a path buffer, profile counters
     size_t debug;        ///< the debug watch's candidate buffer
     size_t movers;       ///< obstacles agents only avoid
+    size_t generations;  ///< the tile slots' generations, copied for updates
     size_t total;
 } wf_crowd_memory;
 

@@ -36,21 +36,28 @@ static void wf_crowd_neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker
 
         // Walls: collected again once the agent moved a quarter of its
         // range, or a polygon they came from was replaced.
-        wf_poly_ref* bpolys = c->boundary_polys + (size_t)i * WF_LOCAL_BOUNDARY_MAX_POLYS;
+        // Their polygons are kept as 32-bit ids (crowd/ref_codec.h).
+        uint32_t* bpolys = c->boundary_polys + (size_t)i * WF_LOCAL_BOUNDARY_MAX_POLYS;
         float moved = wf_v2_distance_sq(pos, c->boundary_center[i]);
         bool stale = !(moved <= range * range * 0.0625f);
+        wf_ref_decoder dec = wf_ref_decoder_begin(&c->codec);
         for (uint32_t k = 0; k < c->boundary_poly_count[i] && !stale; ++k) {
-            stale = !wf_poly_passes(c->mesh, bpolys[k], wf_crowd_filter(c, i));
+            stale = !wf_poly_passes(c->mesh, wf_ref_decoder_next(&dec, bpolys[k]),
+                                    wf_crowd_filter(c, i));
         }
         // Flags that open a polygon (a door) leave every ref valid: walls
         // are also gathered again once a second, agents taking turns.
         stale |= (c->frame + i) % WF_CROWD_WALL_REFRESH_FRAMES == 0;
         if (stale) {
             uint32_t poly_count = 0;
+            wf_poly_ref found[WF_LOCAL_BOUNDARY_MAX_POLYS];
             c->wall_count[i] = (uint8_t)wf_local_boundary_collect(
                 c->worker_queries[worker], c->corridor[i].polys[0], pos, range,
                 wf_crowd_filter(c, i), c->walls + (size_t)i * c->max_walls * 2u, c->max_walls,
-                bpolys, &poly_count);
+                found, &poly_count);
+            for (uint32_t k = 0; k < poly_count; ++k) {
+                bpolys[k] = wf_ref_codec_encode(&c->codec, found[k]);
+            }
             c->boundary_poly_count[i] = (uint8_t)poly_count;
             c->boundary_center[i] = pos;
         }

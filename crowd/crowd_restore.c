@@ -248,6 +248,7 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
 #define CHECK_SAVED_CUSTOM(name, type)
 #define CHECK_VIEW_NONE(name, type)
 #define CHECK_REFS_CUSTOM(name, type)
+#define CHECK_REFS_NONE(name, type)
 #define CHECK_CODE_NONE(name, type)
 #define CHECK_SCRATCH_NONE(name, type)
     WF_CROWD_AGENT_FIELDS(CHECK_FIELD)

@@ -350,6 +350,8 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     memset(c->worker_phase_us, 0, sizeof(double) * (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
     memset(c->agent_event_count, 0, c->max_agents);
     c->event_count = 0; // the last update's events share the agents' buffers
+    // The mesh holds still until the update returns: ids decode from a copy.
+    wf_ref_codec_copy_generations(&c->codec, c->generations, c->generation_capacity);
     wf_crowd_debug_begin_update(c);
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
@@ -451,6 +453,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
         }
     }
     profile.total_us = wf_clock_us() - start;
+    c->codec.generations = NULL; // the mesh may change from here on
     c->busy = false;
     if (out_profile != NULL) {
         *out_profile = profile;

@@ -24,6 +24,7 @@ bool wf_ref_codec_split(uint32_t max_tiles, uint32_t* poly_bits, uint32_t* tile_
 
 void wf_ref_codec_init(wf_ref_codec* k, const wf_mesh* mesh) {
     k->mesh = mesh;
+    k->generations = NULL;
     k->max_tiles = wf_mesh_slot_count(mesh);
     bool ok = wf_ref_codec_split(k->max_tiles, &k->poly_bits, &k->tile_bits, &k->salt_bits);
     (void)ok;
@@ -47,4 +48,15 @@ wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id, uint32
         gen = (uint32_t)at + 1u;
     }
     return wf_poly_ref_make(gen, slot, poly);
+}
+
+void wf_ref_codec_copy_generations(wf_ref_codec* k, uint16_t* table, uint32_t capacity) {
+    k->generations = NULL;
+    if (table == NULL || k->max_tiles > capacity) {
+        return;
+    }
+    for (uint32_t slot = 0; slot < k->max_tiles; ++slot) {
+        table[slot] = (uint16_t)wf_mesh_slot_generation(k->mesh, slot);
+    }
+    k->generations = table;
 }

@@ -30,8 +30,16 @@
 /// Most tile slots a codec can hold (17 bits of slot leave the 15 above).
 #define WF_REF_CODEC_MAX_TILES (1u << 17)
 
+/// Most tile slots whose generations a crowd copies for its updates
+/// (wf_ref_codec.generations: 2 bytes a slot); a mesh with more is asked.
+#define WF_REF_CODEC_TABLE_MAX_TILES 4096u
+
 typedef struct wf_ref_codec {
     const wf_mesh* mesh; ///< where the generations come from
+    /// The slots' generations copied from the mesh while it cannot change
+    /// (a crowd update), so that a decode reads no function; NULL: ask the
+    /// mesh. Decodes give the same refs either way.
+    const uint16_t* generations;
     uint32_t max_tiles;
     uint32_t poly_bits, tile_bits, salt_bits;
 } wf_ref_codec;
@@ -61,23 +69,77 @@ static inline uint32_t wf_ref_codec_encode(const wf_ref_codec* k, wf_poly_ref re
     return id;
 }
 
+/// Copies the mesh's generations into table (capacity slots) and decodes
+/// from it until wf_ref_codec_init or the next copy; a mesh with more
+/// slots than capacity (or table NULL) is asked instead. Call it only when
+/// the mesh will not change before the copy is dropped.
+void wf_ref_codec_copy_generations(wf_ref_codec* k, uint16_t* table, uint32_t capacity);
+
 /// The generation of a salt that differs from its slot's current one.
 wf_poly_ref wf_ref_codec_decode_moved(const wf_ref_codec* k, uint32_t id, uint32_t gen);
+
+/// The current generation of a slot below max_tiles.
+static inline uint32_t wf_ref_codec_generation(const wf_ref_codec* k, uint32_t slot) {
+    return k->generations != NULL ? k->generations[slot] : wf_mesh_slot_generation(k->mesh, slot);
+}
+
+/// The slot an id (not the null id) names.
+static inline uint32_t wf_ref_codec_slot(const wf_ref_codec* k, uint32_t id) {
+    return (id >> k->poly_bits) & ((1u << k->tile_bits) - 1u);
+}
+
+/// Decodes id (not the null id) of slot `slot`, whose current generation
+/// is gen.
+static inline wf_poly_ref wf_ref_codec_decode_at(const wf_ref_codec* k, uint32_t id, uint32_t slot,
+                                                 uint32_t gen) {
+    // Most ids carry their slot's current generation: no arithmetic.
+    uint32_t salt = k->salt_bits > 0 ? id >> (k->poly_bits + k->tile_bits) : 0u;
+    uint32_t want = k->salt_bits > 0 ? (gen - 1u) & ((1u << k->salt_bits) - 1u) : 0u;
+    if (salt != want) {
+        return wf_ref_codec_decode_moved(k, id, gen);
+    }
+    return wf_poly_ref_make(gen, slot, id & ((1u << k->poly_bits) - 1u));
+}
 
 static inline wf_poly_ref wf_ref_codec_decode(const wf_ref_codec* k, uint32_t id) {
     if (id == WF_REF_CODEC_NULL) {
         return (wf_poly_ref){0};
     }
-    uint32_t pb = k->poly_bits, low = pb + k->tile_bits;
-    uint32_t slot = (id >> pb) & ((1u << k->tile_bits) - 1u);
-    uint32_t gen = wf_mesh_slot_generation(k->mesh, slot);
-    // Most ids carry their slot's current generation: no arithmetic.
-    uint32_t salt = k->salt_bits > 0 ? id >> low : 0u;
-    uint32_t want = k->salt_bits > 0 ? (gen - 1u) & ((1u << k->salt_bits) - 1u) : 0u;
-    if (salt != want) {
-        return wf_ref_codec_decode_moved(k, id, gen);
+    uint32_t slot = wf_ref_codec_slot(k, id);
+    return wf_ref_codec_decode_at(k, id, slot, wf_ref_codec_generation(k, slot));
+}
+
+/// Decodes a run of ids (a corridor's, an agent's wall polygons): the
+/// same refs as wf_ref_codec_decode, with the masks read once. Only while
+/// the mesh does not change.
+typedef struct wf_ref_decoder {
+    const wf_ref_codec* codec;
+    const uint16_t* generations; ///< the codec's copy, or NULL
+    uint32_t poly_bits, poly_mask, tile_mask, salt_mask, salt_shift;
+} wf_ref_decoder;
+
+static inline wf_ref_decoder wf_ref_decoder_begin(const wf_ref_codec* k) {
+    return (wf_ref_decoder){.codec = k,
+                            .generations = k->generations,
+                            .poly_bits = k->poly_bits,
+                            .poly_mask = (uint32_t)((1ull << k->poly_bits) - 1u),
+                            .tile_mask = (uint32_t)((1ull << k->tile_bits) - 1u),
+                            .salt_mask = (uint32_t)((1ull << k->salt_bits) - 1u),
+                            .salt_shift = k->poly_bits + k->tile_bits};
+}
+
+static inline wf_poly_ref wf_ref_decoder_next(const wf_ref_decoder* d, uint32_t id) {
+    if (id == WF_REF_CODEC_NULL) {
+        return (wf_poly_ref){0};
     }
-    return wf_poly_ref_make(gen, slot, id & ((1u << pb) - 1u));
+    uint32_t slot = (id >> d->poly_bits) & d->tile_mask;
+    uint32_t gen = d->generations != NULL ? d->generations[slot]
+                                          : wf_mesh_slot_generation(d->codec->mesh, slot);
+    // salt_shift is 32 without salt: the 64-bit shift gives 0, as the mask.
+    if ((uint32_t)((uint64_t)id >> d->salt_shift) != ((gen - 1u) & d->salt_mask)) {
+        return wf_ref_codec_decode_moved(d->codec, id, gen);
+    }
+    return wf_poly_ref_make(gen, slot, id & d->poly_mask);
 }
 
 #endif

@@ -148,12 +148,58 @@ static void test_ids_follow_the_mesh(void** state) {
     wf_mesh_destroy(g.mesh);
 }
 
+/// The run decoder (wf_ref_decoder) gives wf_ref_codec_decode's refs,
+/// with the generations asked from the mesh and read from the copy an
+/// update takes; a copy too small for the slots is not used.
+static void test_decoder_matches_decode(void** state) {
+    (void)state;
+    grid g;
+    grid_open(&g);
+    uint32_t slot = wf_poly_ref_tile((wf_poly_ref){g.tile.bits});
+    static uint16_t table[WF_REF_CODEC_TABLE_MAX_TILES];
+    const uint32_t slots[] = {0, 1024, 4096}; // 0: the mesh's own
+    for (size_t k = 0; k < sizeof slots / sizeof slots[0]; ++k) {
+        wf_ref_codec c;
+        wf_ref_codec_init(&c, g.mesh);
+        if (slots[k] != 0) {
+            c.max_tiles = slots[k];
+            assert_true(wf_ref_codec_split(c.max_tiles, &c.poly_bits, &c.tile_bits, &c.salt_bits));
+        }
+        const uint32_t gens[] = {2, 65535, 1};
+        for (size_t q = 0; q < 3; ++q) {
+            put_back(&g, gens[q]);
+            uint32_t ids[8];
+            wf_poly_ref want[8];
+            for (uint32_t p = 0; p < 8; ++p) {
+                // Current refs, stale ones (an older generation) and the null id.
+                uint32_t gen = p % 3u == 1u ? (gens[q] == 1u ? 65535u : gens[q] - 1u) : gens[q];
+                ids[p] = p == 7u ? WF_REF_CODEC_NULL
+                                 : wf_ref_codec_encode(&c, wf_poly_ref_make(gen, slot, p));
+                want[p] = wf_ref_codec_decode(&c, ids[p]);
+                assert_true(p == 7u ? want[p].bits == 0 : want[p].bits != 0);
+            }
+            for (int copy = 0; copy < 3; ++copy) {
+                // 0: from the mesh; 1: from a copy; 2: a copy too small.
+                wf_ref_codec_copy_generations(&c, copy == 0 ? NULL : table,
+                                              copy == 2 ? c.max_tiles - 1u : c.max_tiles);
+                assert_true((c.generations != NULL) == (copy == 1));
+                wf_ref_decoder d = wf_ref_decoder_begin(&c);
+                for (uint32_t p = 0; p < 8; ++p) {
+                    assert_true(wf_ref_decoder_next(&d, ids[p]).bits == want[p].bits);
+                }
+            }
+        }
+    }
+    wf_mesh_destroy(g.mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_refs_come_back),
         cmocka_unit_test(test_null_and_refs_without_an_id),
         cmocka_unit_test(test_ids_follow_the_mesh),
+        cmocka_unit_test(test_decoder_matches_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
