@@ -207,8 +207,10 @@ static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
     for (int32_t tz = z0; tz <= z1; ++tz) {
         double s0 = (double)job->bmin.z + (double)tz * width - pad - eps;
         double s1 = (double)job->bmin.z + (double)(tz + 1) * width + pad + eps;
-        double xa, xb;
-        if (!slab_x_range(px, pz, s0, s1, &xa, &xb)) {
+        double xa = lo[0], xb = hi[0];
+        // A footprint wholly inside the slab is its own clip (every corner
+        // counts, no edge crosses a side): the slab walk would give its box.
+        if (!(lo[1] >= s0 && hi[1] <= s1) && !slab_x_range(px, pz, s0, s1, &xa, &xb)) {
             continue;
         }
         int32_t x0, x1;

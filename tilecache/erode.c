@@ -68,33 +68,77 @@ static inline void relax_pair(const wf_compact_heightfield* chf, uint16_t* dist,
 /// looked at here; the result is the transform's, bit for bit.
 #define SHORT_REACH (2u * STEP_STRAIGHT)
 
+/// Whether cell (x, z) lies in the field.
+static inline bool in_field(const wf_compact_heightfield* chf, int32_t x, int32_t z) {
+    return x >= 0 && z >= 0 && x < chf->width && z < chf->depth;
+}
+
+/// Sets WF_AREA_NULL on the spans of cell c whose link in direction dir is
+/// the span with in-cell index k (links are one-way: a span need not link
+/// back to the span that links to it, so the spans are read, not assumed).
+static inline void clear_linking(const wf_compact_heightfield* chf, uint8_t* areas, size_t c,
+                                 int dir, uint32_t k) {
+    for (uint32_t i = chf->cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
+        if (wf_compact_get_con(&chf->spans[i], dir) == k) {
+            areas[i] = WF_AREA_NULL;
+        }
+    }
+}
+
 /// The erosion for thresholds up to SHORT_REACH, from the seeds alone
-/// (dist: 0 for a seed, FAR_AWAY otherwise). A span that is not a seed has
-/// all four links, so every straight neighbour exists; the neighbours'
-/// cells are c - 1, c + width, c + 1 and c - width (directions 0 to 3).
+/// (dist: 0 for a seed, FAR_AWAY otherwise). A span is eroded when it is a
+/// seed, when its straight neighbour in some direction d is one, or when
+/// that neighbour's neighbour in direction turn[d] is one (the diagonals
+/// the passes take: -x then -z, +z then -x, +x then +z, -z then +x). Seeds
+/// are the edges of the walkable area, far fewer than its spans, so this
+/// works from each seed outwards: the spans whose link in d reaches the
+/// seed, and the spans linking in d to a span that links in turn[d] to it.
+/// Erosion only clears areas and the seeds are read from dist, so the
+/// order of the seeds changes nothing.
 static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint32_t threshold) {
     const bool reach = threshold > STEP_STRAIGHT; // steps of 2 and 3 count
-    const ptrdiff_t w = chf->width;
+    const int32_t width = chf->width, depth = chf->depth;
+    const ptrdiff_t w = width;
     const ptrdiff_t off[WF_DIR_COUNT] = {-1, w, 1, -w};
+    static const int turn[WF_DIR_COUNT] = {3, 0, 1, 2};
+    // In locals: the area stores are bytes, which may alias chf's fields.
     const uint32_t* cell_index = chf->cell_index;
-    const wf_compact_span* spans = chf->spans;
-    for (int32_t z = 0; z < chf->depth; ++z) {
-        for (int32_t x = 0; x < chf->width; ++x) {
-            ptrdiff_t c = (ptrdiff_t)x + (ptrdiff_t)z * w;
-            for (uint32_t i = cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
-                bool eroded = dist[i] == 0;
-                // Straight neighbour in `d`, then its neighbour in `t`: the
-                // four diagonals the passes take.
-                static const int turn[WF_DIR_COUNT] = {3, 0, 1, 2};
-                for (int d = 0; d < WF_DIR_COUNT && !eroded && reach; ++d) {
-                    ptrdiff_t nc = c + off[d];
-                    uint32_t ni = cell_index[nc] + ((spans[i].con >> (d * 6)) & 0x3fu);
-                    uint32_t tc = (spans[ni].con >> (turn[d] * 6)) & 0x3fu;
-                    eroded = dist[ni] == 0 || (tc != WF_NOT_CONNECTED &&
-                                               dist[cell_index[nc + off[turn[d]]] + tc] == 0);
+    const uint8_t* cell_count = chf->cell_count;
+    uint8_t* areas = chf->areas;
+    for (int32_t z = 0; z < depth; ++z) {
+        for (int32_t x = 0; x < width; ++x) {
+            const ptrdiff_t c = (ptrdiff_t)x + (ptrdiff_t)z * w;
+            const uint32_t begin = cell_index[c], end = begin + cell_count[c];
+            for (uint32_t t = begin; t < end; ++t) {
+                if (dist[t] != 0) {
+                    continue;
                 }
-                if (eroded) {
-                    chf->areas[i] = WF_AREA_NULL;
+                areas[t] = WF_AREA_NULL;
+                if (!reach) {
+                    continue;
+                }
+                const uint32_t k = t - begin;
+                for (int d = 0; d < WF_DIR_COUNT; ++d) {
+                    // Straight: spans of the cell behind t (seen along d).
+                    int32_t sx = x - wf_dir_dx[d], sz = z - wf_dir_dz[d];
+                    if (in_field(chf, sx, sz)) {
+                        clear_linking(chf, areas, (size_t)(c - off[d]), d, k);
+                    }
+                    // Diagonal: spans m of the cell behind t along turn[d]
+                    // that link to t, then the spans behind m along d.
+                    const int e = turn[d];
+                    int32_t mx = x - wf_dir_dx[e], mz = z - wf_dir_dz[e];
+                    int32_t ix = mx - wf_dir_dx[d], iz = mz - wf_dir_dz[d];
+                    if (!in_field(chf, mx, mz) || !in_field(chf, ix, iz)) {
+                        continue;
+                    }
+                    const ptrdiff_t mc = c - off[e];
+                    const uint32_t mbegin = cell_index[mc], mend = mbegin + cell_count[mc];
+                    for (uint32_t m = mbegin; m < mend; ++m) {
+                        if (wf_compact_get_con(&chf->spans[m], e) == k) {
+                            clear_linking(chf, areas, (size_t)(mc - off[d]), d, m - mbegin);
+                        }
+                    }
                 }
             }
         }

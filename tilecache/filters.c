@@ -178,10 +178,62 @@ wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf
     return WF_OK;
 }
 
+/// The ledge probe of one span against one neighbour column (its spans
+/// [k, end), the bottom of its lowest one): true when the span is a ledge
+/// there, else the neighbour floors it can step to widen the reach. The
+/// floors of a column rise with k, so the walk stops at the first floor
+/// above `limit` (the lower of ceiling - walkable_height, above which no
+/// opening is tall enough, and floor + climb, above which a floor neither
+/// drops nor is in reach): the spans past it would change nothing.
+static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings, uint32_t k,
+                                uint32_t end, int32_t bottom, int32_t floor, int32_t ceiling,
+                                int32_t limit, int32_t walkable_height, int32_t walkable_climb,
+                                int32_t* reach_min, int32_t* reach_max) {
+    // The opening beneath the neighbour's lowest span reaches down forever.
+    if ((bottom < ceiling ? bottom : ceiling) - floor >= walkable_height) {
+        return true;
+    }
+    for (; k < end; ++k) {
+        int32_t nfloor = floors[k];
+        if (nfloor > limit) {
+            break;
+        }
+        int32_t nceiling = ceilings[k];
+        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
+        int32_t gap_bottom = nfloor > floor ? nfloor : floor;
+        if (gap_top - gap_bottom < walkable_height) {
+            continue; // too low to pass between the two
+        }
+        if (nfloor < floor - walkable_climb) {
+            return true; // a drop past climb
+        }
+        *reach_min = nfloor < *reach_min ? nfloor : *reach_min;
+        *reach_max = nfloor > *reach_max ? nfloor : *reach_max;
+    }
+    return false;
+}
+
+/// The low-hanging filter on one column (reads and writes only it).
+static inline void lift_low_hanging(const uint16_t* floors, uint8_t* area, uint32_t begin,
+                                    uint32_t end, int32_t walkable_climb) {
+    bool below_walkable = false;
+    uint8_t below_area = WF_AREA_NULL;
+    int32_t below_top = 0;
+    for (uint32_t i = begin; i < end; ++i) {
+        bool walkable = area[i] != WF_AREA_NULL;
+        if (!walkable && below_walkable && (int32_t)floors[i] - below_top <= walkable_climb) {
+            area[i] = below_area;
+        }
+        below_walkable = walkable;
+        below_area = area[i];
+        below_top = (int32_t)floors[i];
+    }
+}
+
 void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int32_t walkable_climb,
                             bool ledges) {
     const int32_t width = cols->width, depth = cols->depth;
-    const ptrdiff_t offset[WF_DIR_COUNT] = {-1, width, 1, -(ptrdiff_t)width};
+    const size_t w = (size_t)width;
     // The arrays in locals: the area stores are bytes, which may alias
     // anything, so reading them through cols would reload every pointer
     // after each store.
@@ -190,6 +242,15 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
     const uint16_t* floors = cols->floor;
     const uint16_t* ceilings = cols->ceiling;
     uint8_t* area = cols->area;
+    if (!ledges) {
+        // Low ceilings only: a span-by-span pass.
+        for (uint32_t i = 0; i < cols->span_count; ++i) {
+            if ((int32_t)ceilings[i] - (int32_t)floors[i] < walkable_height) {
+                area[i] = WF_AREA_NULL;
+            }
+        }
+        return;
+    }
     // The low-hanging filter reads and writes only its own column, the
     // ledge filter reads its own span's area and only the geometry of the
     // neighbours, and the low-ceiling filter only its own span: so one pass
@@ -198,27 +259,20 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
     for (int32_t z = 0; z < depth; ++z) {
         const bool inside_row = z > 0 && z < depth - 1;
         for (int32_t x = 0; x < width; ++x) {
-            size_t c = (size_t)x + (size_t)z * (size_t)width;
+            size_t c = (size_t)x + (size_t)z * w;
             uint32_t begin = first[c], end = first[c + 1];
             if (begin == end) {
                 continue; // an empty column: nothing to filter
             }
-            if (ledges) {
-                bool below_walkable = false;
-                uint8_t below_area = WF_AREA_NULL;
-                int32_t below_top = 0;
+            lift_low_hanging(floors, area, begin, end, walkable_climb);
+            if (!inside_row || x == 0 || x == width - 1) {
+                // The edge of the field: nothing known beyond, a ledge.
                 for (uint32_t i = begin; i < end; ++i) {
-                    bool walkable = area[i] != WF_AREA_NULL;
-                    if (!walkable && below_walkable &&
-                        (int32_t)floors[i] - below_top <= walkable_climb) {
-                        area[i] = below_area;
-                    }
-                    below_walkable = walkable;
-                    below_area = area[i];
-                    below_top = (int32_t)floors[i];
+                    area[i] = WF_AREA_NULL;
                 }
+                continue;
             }
-            bool inside = inside_row && x > 0 && x < width - 1;
+            const size_t cw = c - 1, cn = c + w, ce = c + 1, cs = c - w;
             for (uint32_t i = begin; i < end; ++i) {
                 if (area[i] == WF_AREA_NULL) {
                     continue;
@@ -229,43 +283,24 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                     area[i] = WF_AREA_NULL;
                     continue;
                 }
-                if (!ledges) {
-                    continue;
-                }
-                // The edge of the field: nothing known beyond, a ledge.
-                bool is_ledge = !inside;
-                // probe_neighbour on the four neighbour columns, with the
-                // probe in locals: the lowest drop needs no tracking, as
-                // a drop past -climb is a ledge at once.
+                int32_t limit = ceiling - walkable_height;
+                limit = floor + walkable_climb < limit ? floor + walkable_climb : limit;
                 int32_t reach_min = floor, reach_max = floor;
-                for (int dir = 0; dir < WF_DIR_COUNT && !is_ledge; ++dir) {
-                    size_t n = (size_t)((ptrdiff_t)c + offset[dir]);
-                    int32_t below_ceiling = bottom[n];
-                    if ((below_ceiling < ceiling ? below_ceiling : ceiling) - floor >=
-                        walkable_height) {
-                        is_ledge = true;
-                        break;
-                    }
-                    for (uint32_t k = first[n], kend = first[n + 1]; k < kend; ++k) {
-                        int32_t nfloor = floors[k];
-                        int32_t nceiling = ceilings[k];
-                        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
-                        int32_t gap_bottom = nfloor > floor ? nfloor : floor;
-                        if (gap_top - gap_bottom < walkable_height) {
-                            continue;
-                        }
-                        int32_t drop = nfloor - floor;
-                        if (drop < -walkable_climb) {
-                            is_ledge = true;
-                            break;
-                        }
-                        if (drop <= walkable_climb) {
-                            reach_min = nfloor < reach_min ? nfloor : reach_min;
-                            reach_max = nfloor > reach_max ? nfloor : reach_max;
-                        }
-                    }
-                }
-                if (is_ledge || reach_max - reach_min > walkable_climb) {
+                // A drop beyond climb next door, or neighbours spread over
+                // more than climb (a slope too steep to stand on).
+                if (ledge_beside(floors, ceilings, first[cw], first[cw + 1], bottom[cw], floor,
+                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 &reach_max) ||
+                    ledge_beside(floors, ceilings, first[cn], first[cn + 1], bottom[cn], floor,
+                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 &reach_max) ||
+                    ledge_beside(floors, ceilings, first[ce], first[ce + 1], bottom[ce], floor,
+                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 &reach_max) ||
+                    ledge_beside(floors, ceilings, first[cs], first[cs + 1], bottom[cs], floor,
+                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 &reach_max) ||
+                    reach_max - reach_min > walkable_climb) {
                     area[i] = WF_AREA_NULL;
                 }
             }

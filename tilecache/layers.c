@@ -107,32 +107,41 @@ static uint32_t linked_span(const wf_compact_heightfield* chf, size_t c, int32_t
 // spans: checked once here into a table, then read three times.
 static void link_table(split* sp) {
     const wf_compact_heightfield* chf = sp->chf;
-    const ptrdiff_t w = chf->width;
+    // In locals: the table's stores are uint32_t, which may alias chf's
+    // int32_t fields (width, depth), so those would be reloaded.
+    const int32_t width = chf->width, depth = chf->depth;
+    const ptrdiff_t w = width;
     const ptrdiff_t off[WF_DIR_COUNT] = {-1, w, 1, -w};
-    for (int32_t z = sp->z0; z < sp->z1; ++z) {
-        for (int32_t x = sp->x0; x < sp->x1; ++x) {
-            size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
-            uint32_t first = chf->cell_index[c];
-            uint32_t end = first + chf->cell_count[c];
+    const uint32_t* cell_index = chf->cell_index;
+    const uint8_t* cell_count = chf->cell_count;
+    const uint8_t* areas = chf->areas;
+    const wf_compact_span* spans = chf->spans;
+    uint32_t* links = sp->links;
+    const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
+    for (int32_t z = z0; z < z1; ++z) {
+        for (int32_t x = x0; x < x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * (size_t)width;
+            uint32_t first = cell_index[c];
+            uint32_t end = first + cell_count[c];
             // Away from the grid's edge every neighbour cell exists: only
             // the link's index in it is checked.
-            bool edge = x == 0 || z == 0 || x == chf->width - 1 || z == chf->depth - 1;
+            bool edge = x == 0 || z == 0 || x == width - 1 || z == depth - 1;
             for (uint32_t s = first; s < end; ++s) {
-                if (chf->areas[s] == WF_AREA_NULL) {
+                if (areas[s] == WF_AREA_NULL) {
                     continue;
                 }
-                uint32_t* out = &sp->links[4u * (size_t)s];
+                uint32_t* out = &links[4u * (size_t)s];
                 if (edge) {
                     for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
                         out[dir] = linked_span(chf, c, x, z, s, dir);
                     }
                     continue;
                 }
-                const uint32_t con = chf->spans[s].con;
+                const uint32_t con = spans[s].con;
                 for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
                     uint32_t k = (con >> (dir * 6)) & 0x3fu;
                     size_t cell = (size_t)((ptrdiff_t)c + off[dir]);
-                    out[dir] = k < chf->cell_count[cell] ? chf->cell_index[cell] + k : WF_NO_SPAN;
+                    out[dir] = k < cell_count[cell] ? cell_index[cell] + k : WF_NO_SPAN;
                 }
             }
         }
@@ -538,30 +547,45 @@ static wf_status order_layers(split* sp, uint16_t* layer_hmin, uint32_t* out_cou
     return WF_OK;
 }
 
-static void write_span(const split* sp, wf_layer* layers, int32_t x, int32_t z, uint32_t s) {
-    const wf_compact_heightfield* chf = sp->chf;
-    uint32_t l = sp->span_region[s];
+/// What write_span reads, in locals: the layer stores are bytes, which may
+/// alias any field of sp, chf or the layer, so through the structs every
+/// pointer would be reloaded after each store.
+typedef struct span_writer {
+    const wf_compact_span* spans;
+    const uint8_t* areas;
+    const uint32_t* links;
+    const uint32_t* span_region;
+    int32_t x0, z0;
+} span_writer;
+
+static void write_span(const span_writer* wr, wf_layer* layers, int32_t x, int32_t z, uint32_t s) {
+    const uint32_t l = wr->span_region[s];
     wf_layer* layer = &layers[l];
-    size_t idx = (size_t)(x - sp->x0) + (size_t)(z - sp->z0) * layer->width;
-    int32_t h = (int32_t)chf->spans[s].y - (int32_t)layer->hmin;
+    const size_t idx = (size_t)(x - wr->x0) + (size_t)(z - wr->z0) * layer->width;
+    const int32_t hmin = (int32_t)layer->hmin;
+    int32_t h = (int32_t)wr->spans[s].y - hmin;
+    const uint32_t* links = &wr->links[4u * (size_t)s];
     uint8_t cons = 0;
     for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-        uint32_t n = sp->links[4u * (size_t)s + (size_t)dir];
-        if (n == WF_NO_SPAN || !walkable(chf, n)) {
+        uint32_t n = links[dir];
+        if (n == WF_NO_SPAN || wr->areas[n] == WF_AREA_NULL) {
             continue;
         }
-        uint32_t nr = sp->span_region[n];
+        uint32_t nr = wr->span_region[n];
         if (nr == l) {
             cons |= (uint8_t)(1u << dir);
         } else {
             cons |= (uint8_t)(0x10u << dir);
-            int32_t nh = (int32_t)chf->spans[n].y - (int32_t)layer->hmin;
+            int32_t nh = (int32_t)wr->spans[n].y - hmin;
             h = nh > h ? nh : h;
         }
     }
-    layer->heights[idx] = (uint8_t)(h < MAX_LAYER_RANGE ? h : MAX_LAYER_RANGE);
-    layer->areas[idx] = chf->areas[s];
-    layer->cons[idx] = cons;
+    uint8_t* heights = layer->heights;
+    uint8_t* areas = layer->areas;
+    uint8_t* layer_cons = layer->cons;
+    heights[idx] = (uint8_t)(h < MAX_LAYER_RANGE ? h : MAX_LAYER_RANGE);
+    areas[idx] = wr->areas[s];
+    layer_cons[idx] = cons;
 }
 
 static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, int32_t tile_z,
@@ -596,13 +620,18 @@ static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, 
         memset(layer->areas, WF_AREA_NULL, cells);
         memset(layer->cons, 0, cells);
     }
-    for (int32_t z = sp->z0; z < sp->z1; ++z) {
-        for (int32_t x = sp->x0; x < sp->x1; ++x) {
-            size_t c = cell_of(chf, x, z);
-            uint32_t first = chf->cell_index[c];
-            for (uint32_t s = first; s < first + chf->cell_count[c]; ++s) {
-                if (sp->span_region[s] != NO_REGION) {
-                    write_span(sp, layers, x, z, s);
+    const span_writer wr = {chf->spans, chf->areas, sp->links, sp->span_region, sp->x0, sp->z0};
+    const uint32_t* cell_index = chf->cell_index;
+    const uint8_t* cell_count = chf->cell_count;
+    const size_t field_width = (size_t)chf->width;
+    const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
+    for (int32_t z = z0; z < z1; ++z) {
+        for (int32_t x = x0; x < x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * field_width;
+            uint32_t first = cell_index[c], end = first + cell_count[c];
+            for (uint32_t s = first; s < end; ++s) {
+                if (wr.span_region[s] != NO_REGION) {
+                    write_span(&wr, layers, x, z, s);
                 }
             }
         }

@@ -273,6 +273,65 @@ static void test_low_height_spans(void** state) {
     assert_int_equal(area_at(&hf, 2, 0, 0), 1);
 }
 
+/// A random field: up to four spans a column, floors near each other (so
+/// steps within and beyond climb), gaps of every height (openings too low,
+/// just tall enough, open), unwalkable kerbs and holes.
+static wf_heightfield random_field(fixture* f, uint32_t seed) {
+    wf_heightfield hf = make_field(f, 20, 20);
+    uint32_t rng = seed;
+    for (int32_t z = 0; z < 20; ++z) {
+        for (int32_t x = 0; x < 20; ++x) {
+            uint32_t y = 0;
+            for (int k = 0; k < 4; ++k) {
+                rng = rng * 1664525u + 1013904223u;
+                if ((rng >> 28) < 3u) {
+                    break; // a shorter column (or a hole)
+                }
+                uint32_t gap = (rng >> 8) % 12u; // 0..11: touching, low and tall openings
+                uint32_t thick = 1u + ((rng >> 16) % 5u);
+                uint8_t area = (rng >> 24) % 5u == 0 ? (uint8_t)WF_AREA_NULL : (uint8_t)(rng & 3u);
+                add(&hf, x, z, (uint16_t)(y + gap), (uint16_t)(y + gap + thick), area);
+                y += gap + thick;
+            }
+        }
+    }
+    return hf;
+}
+
+static void test_column_filters_match_the_three_passes(void** state) {
+    fixture* f = *state;
+    uint32_t seed = 77u;
+    for (int round = 0; round < 12; ++round) {
+        for (int ledges = 0; ledges <= 1; ++ledges) {
+            const int32_t walkable_height = 3 + round % 4, walkable_climb = 1 + round % 3;
+            wf_arena_mark mark = wf_arena_get_mark(&f->arena);
+            wf_heightfield want = random_field(f, seed);
+            wf_heightfield got = random_field(f, seed);
+            if (ledges) {
+                wf_filter_low_hanging_obstacles(&want, walkable_climb);
+                wf_filter_ledge_spans(&want, walkable_height, walkable_climb);
+            }
+            wf_filter_low_height_spans(&want, walkable_height);
+            wf_span_columns cols;
+            assert_int_equal(wf_span_columns_build(&cols, &f->arena, &got), WF_OK);
+            wf_filter_span_columns(&cols, walkable_height, walkable_climb, ledges != 0);
+            uint32_t n = 0, walkable = 0;
+            for (int32_t c = 0; c < 20 * 20; ++c) {
+                assert_int_equal(cols.first[c], n);
+                for (uint32_t i = want.columns[c]; i != WF_NO_SPAN; i = want.spans[i].next) {
+                    assert_int_equal(cols.area[n], want.spans[i].area);
+                    walkable += want.spans[i].area != WF_AREA_NULL;
+                    n++;
+                }
+            }
+            assert_int_equal(cols.span_count, n);
+            assert_true(walkable > 0 && walkable < n); // the filters did something, not all
+            wf_arena_reset_to(&f->arena, mark);
+        }
+        seed = seed * 747796405u + 2891336453u;
+    }
+}
+
 static void test_filters_ignore_null_fields(void** state) {
     (void)state;
     wf_filter_low_hanging_obstacles(NULL, 4);
@@ -935,6 +994,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_ledge_ignores_openings_too_low_to_enter, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_low_height_spans, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_column_filters_match_the_three_passes, setup,
+                                        teardown),
         cmocka_unit_test(test_filters_ignore_null_fields),
         cmocka_unit_test_setup_teardown(test_compact_platform_with_step, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compact_links_pick_the_right_level, setup, teardown),
