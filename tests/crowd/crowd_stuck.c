@@ -38,21 +38,9 @@ static bool has_event(const wf_crowd* c, wf_agent_id id, wf_crowd_event_kind kin
     return false;
 }
 
-/// A corridor one cell (1 m) wide along z = 10 from x = 0 to 20: agents of
-/// radius 0.6 cannot pass each other in it.
-static wf_mesh* corridor_mesh(void) {
-    static uint8_t blocked[20 * 20];
-    for (uint32_t z = 0; z < 20; ++z) {
-        for (uint32_t x = 0; x < 20; ++x) {
-            blocked[z * 20 + x] = z != 10;
-        }
-    }
-    return test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
-}
-
 static void test_shoved_back_and_forth_is_stuck(void** state) {
     (void)state;
-    wf_mesh* mesh = corridor_mesh();
+    wf_mesh* mesh = crowd_test_single_file_corridor();
     assert_non_null(mesh);
     wf_crowd_desc d = crowd_test_desc(mesh, 4);
     d.stuck_time = 1.0f;

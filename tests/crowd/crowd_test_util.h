@@ -12,6 +12,18 @@
 #include "test_meshes.h"
 #include "wayfarer/crowd.h"
 
+/// A corridor one cell (1 m) wide along z = 10 from x = 0 to 20: agents of
+/// radius 0.6 cannot pass each other in it (stuck and blocked tests).
+static inline wf_mesh* crowd_test_single_file_corridor(void) {
+    uint8_t blocked[20 * 20];
+    for (uint32_t z = 0; z < 20; ++z) {
+        for (uint32_t x = 0; x < 20; ++x) {
+            blocked[z * 20 + x] = z != 10;
+        }
+    }
+    return test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
+}
+
 /// A crowd desc over mesh with the documented defaults and quiet logs.
 static inline wf_crowd_desc crowd_test_desc(const wf_mesh* mesh, uint32_t max_agents) {
     wf_crowd_desc d;

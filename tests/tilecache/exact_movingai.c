@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "test_data.h"
+#include "test_files.h"
 #include "test_movingai.h"
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"

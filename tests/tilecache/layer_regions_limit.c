@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "test_data.h"
+#include "test_files.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
@@ -111,7 +111,7 @@ static wf_tilecache* build_level(const level_hash* level) {
     snprintf(path, sizeof path, "%s/%s/%s", WF_TESTDATA_DIR,
              grid ? "movingai/maps" : "recast/meshes", level->name);
     size_t size = 0;
-    char* text = test_data_read(path, &size);
+    char* text = test_read_file(path, &size);
     if (text == NULL) {
         return NULL;
     }

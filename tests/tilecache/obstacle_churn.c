@@ -20,7 +20,7 @@
 
 #include "counting_allocator.h"
 #include "navcore/mesh_internal.h"
-#include "test_data.h"
+#include "test_files.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/query.h"
@@ -112,7 +112,7 @@ static void setup_level(churn* c) {
     d.max_pending_requests = 2u * MAX_OBSTACLES;
     assert_int_equal(wf_tilecache_create(&d, &c->tc), WF_OK);
     size_t size = 0;
-    char* text = test_data_read(WF_TESTDATA_DIR "/recast/meshes/nav_test.obj", &size);
+    char* text = test_read_file(WF_TESTDATA_DIR "/recast/meshes/nav_test.obj", &size);
     if (text != NULL) {
         assert_int_equal(wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &c->geom), WF_OK);
         free(text);

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "test_data.h"
+#include "test_files.h"
 #include "wayfarer/query.h"
 #include "wayfarer/tilecache.h"
 
@@ -35,7 +35,7 @@ static bool load_level(const char* name, uint32_t tile_size, level* out) {
     char path[512];
     snprintf(path, sizeof path, "%s/meshes/%s", RECAST_DIR, name);
     size_t size = 0;
-    char* text = test_data_read(path, &size);
+    char* text = test_read_file(path, &size);
     if (text == NULL) {
         return false;
     }
@@ -116,7 +116,7 @@ static uint32_t recast_layer_cells(const char* text, const char* mesh, int tx, i
 static void test_layers_against_recast(void** state) {
     (void)state;
     size_t size = 0;
-    char* text = test_data_read(RECAST_DIR "/expected/recast_layers_full.txt", &size);
+    char* text = test_read_file(RECAST_DIR "/expected/recast_layers_full.txt", &size);
     if (text == NULL) {
         skip();
     }
@@ -196,7 +196,7 @@ static bool recast_solo(const char* text, const char* mesh, uint32_t* grid_w, ui
 static void test_every_level_builds(void** state) {
     (void)state;
     size_t size = 0;
-    char* text = test_data_read(RECAST_DIR "/expected/recast_solo_counts.tsv", &size);
+    char* text = test_read_file(RECAST_DIR "/expected/recast_solo_counts.tsv", &size);
     if (text == NULL) {
         skip();
     }
@@ -243,7 +243,7 @@ static void test_every_level_builds(void** state) {
 static void test_dungeon_tile_counts(void** state) {
     (void)state;
     size_t size = 0;
-    char* text = test_data_read(RECAST_DIR "/expected/recast_tile_counts.tsv", &size);
+    char* text = test_read_file(RECAST_DIR "/expected/recast_tile_counts.tsv", &size);
     level l;
     if (text == NULL || !load_level("dungeon.obj", 32, &l)) {
         free(text);
@@ -303,7 +303,7 @@ static uint32_t parse_queries(const char* text, reference_query* out, uint32_t m
 static void test_reference_paths(void** state) {
     (void)state;
     size_t size = 0;
-    char* text = test_data_read(RECAST_DIR "/expected/detour_findpath_dungeon.txt", &size);
+    char* text = test_read_file(RECAST_DIR "/expected/detour_findpath_dungeon.txt", &size);
     level l;
     if (text == NULL || !load_level("dungeon.obj", 48, &l)) {
         free(text);

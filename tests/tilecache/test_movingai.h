@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Moving AI scenario files and maps for the tile cache's path tests
-// (include after cmocka.h and test_data.h): the rows of a .scen, the map
+// (include after cmocka.h and test_files.h): the rows of a .scen, the map
 // built into a navmesh the way `wayfarer scen --map` builds it, and a whole
 // scenario run's setup (map, rows, query and path buffers).
 #ifndef WF_TESTS_TILECACHE_TEST_MOVINGAI_H
@@ -46,7 +46,7 @@ static inline size_t parse_scen(char* text, scen_row** out) {
 /// cell of the grid.
 static inline wf_mesh* build_map(const char* path) {
     size_t size = 0;
-    char* text = test_data_read(path, &size);
+    char* text = test_read_file(path, &size);
     if (text == NULL) {
         return NULL;
     }
@@ -103,7 +103,7 @@ static inline void movingai_open(movingai_run* run, const char* name) {
     snprintf(scen_path, sizeof scen_path, "%s/scenarios/%s.map.scen", MOVINGAI_DIR, name);
     memset(run, 0, sizeof *run);
     size_t size = 0;
-    run->scen = test_data_read(scen_path, &size);
+    run->scen = test_read_file(scen_path, &size);
     run->mesh = run->scen != NULL ? build_map(map_path) : NULL;
     if (run->mesh == NULL) {
         free(run->scen);

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
 #include "test_hooks.h"
-#include "tests/tilecache/test_data.h"
 #include "tools/demo_level.h"
 #include "wayfarer/mesh_check.h"
 #include "wayfarer/query.h"
@@ -131,7 +131,7 @@ static void recast_level(const char* file) {
     char path[256];
     snprintf(path, sizeof path, WF_TESTDATA_DIR "/recast/meshes/%s", file);
     size_t size = 0;
-    char* text = test_data_read(path, &size);
+    char* text = test_read_file(path, &size);
     if (text == NULL) {
         skip();
     }
@@ -282,7 +282,7 @@ static void test_check_bad_input_and_cut_seam(void** state) {
 static void test_nav_test_example_crosses(void** state) {
     (void)state;
     size_t size = 0;
-    char* text = test_data_read(WF_TESTDATA_DIR "/recast/meshes/nav_test.obj", &size);
+    char* text = test_read_file(WF_TESTDATA_DIR "/recast/meshes/nav_test.obj", &size);
     if (text == NULL) {
         skip();
     }
