@@ -531,6 +531,29 @@ static void refresh_portals(const wf_mesh* mesh, wf_mesh_tile* t, uint32_t first
     }
 }
 
+/// The polygons of o (at offset dx, dz from t's cell) that can link to t.
+/// Besides off-mesh links (its own, or the back links of t's bidirectional
+/// ones landing there), a side neighbour links to t only from its portal
+/// edges facing t, a diagonal one not at all: without off-mesh links on
+/// either tile, only those polygons need a look. False when none can.
+static bool polys_linking_to(const wf_mesh_tile* o, const wf_mesh_tile* t, int32_t dx, int32_t dz,
+                             uint32_t* first, uint32_t* end) {
+    bool offmesh = o->offmesh_count > 0 || t->offmesh_count > 0;
+    if (offmesh || (dx == 0 && dz == 0)) {
+        *first = 0;
+        *end = o->header->poly_count;
+        return true;
+    }
+    if (dx != 0 && dz != 0) {
+        return false;
+    }
+    int facing = dx > 0 ? WF_SIDE_NEG_X
+                        : (dx < 0 ? WF_SIDE_POS_X : (dz > 0 ? WF_SIDE_NEG_Z : WF_SIDE_POS_Z));
+    *first = o->portal_polys[facing][0];
+    *end = o->portal_polys[facing][1];
+    return true;
+}
+
 uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t) {
     const wf_tile_header* h = t->header;
     connect_internal(mesh, t);
@@ -580,18 +603,9 @@ uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t) {
             if (o == t) {
                 continue;
             }
-            bool offmesh = o->offmesh_count > 0 || t->offmesh_count > 0;
-            if (!offmesh && dx != 0 && dz != 0) {
-                continue;
-            }
-            if (!offmesh && (dx != 0 || dz != 0)) {
-                int facing =
-                    dx > 0 ? WF_SIDE_NEG_X
-                           : (dx < 0 ? WF_SIDE_POS_X : (dz > 0 ? WF_SIDE_NEG_Z : WF_SIDE_POS_Z));
-                refresh_portals(mesh, o, o->portal_polys[facing][0], o->portal_polys[facing][1],
-                                slot);
-            } else {
-                refresh_portals(mesh, o, 0, o->header->poly_count, slot);
+            uint32_t first, end;
+            if (polys_linking_to(o, t, dx, dz, &first, &end)) {
+                refresh_portals(mesh, o, first, end, slot);
             }
         }
     }
@@ -611,22 +625,9 @@ void wf_mesh_unlink_tile(const wf_mesh* mesh, const wf_mesh_tile* t) {
                 if (o == t) {
                     continue;
                 }
-                // Besides off-mesh links (its own, or the back links of this
-                // tile's bidirectional ones landing there), a side neighbour
-                // links here only from its portal edges facing this tile, a
-                // diagonal one not at all: without off-mesh links on either
-                // tile, only those polygons need a look.
-                bool offmesh = o->offmesh_count > 0 || t->offmesh_count > 0;
-                if (!offmesh && dx != 0 && dz != 0) {
-                    continue;
-                }
-                if (!offmesh && (dx != 0 || dz != 0)) {
-                    int facing = dx > 0 ? WF_SIDE_NEG_X
-                                        : (dx < 0 ? WF_SIDE_POS_X
-                                                  : (dz > 0 ? WF_SIDE_NEG_Z : WF_SIDE_POS_Z));
-                    unlink_target(o, slot, o->portal_polys[facing][0], o->portal_polys[facing][1]);
-                } else {
-                    unlink_target(o, slot, 0, o->header->poly_count);
+                uint32_t first, end;
+                if (polys_linking_to(o, t, dx, dz, &first, &end)) {
+                    unlink_target(o, slot, first, end);
                 }
             }
         }
