@@ -27,43 +27,17 @@
 /// noise; row 634 was 0.072 over.
 #define LENGTH_TOLERANCE 0.01
 
-/// The straight path length of one row (default mode), or -1 if not found.
-static double row_length(movingai_run* map, const scen_row* r) {
-    wf_query_filter filter = wf_query_filter_defaults();
-    const wf_vec3 half = wf_v3(0.5f, 1.0f, 0.5f);
-    wf_vec3 a = wf_v3((float)r->sx + 0.5f, 0.0f, (float)r->sz + 0.5f);
-    wf_vec3 b = wf_v3((float)r->gx + 0.5f, 0.0f, (float)r->gz + 0.5f);
-    wf_poly_ref start, goal;
-    wf_vec3 sp, gp;
-    wf_path_result pr = {0, 0, 0.0f};
-    uint32_t n = 0;
-    wf_query* q = map->query;
-    bool found = wf_query_find_nearest_poly(q, a, half, &filter, &start, &sp) == WF_OK &&
-                 wf_query_find_nearest_poly(q, b, half, &filter, &goal, &gp) == WF_OK &&
-                 wf_query_find_path(q, start, goal, sp, gp, &filter, map->corridor,
-                                    MOVINGAI_MAX_CORRIDOR, &pr) == WF_OK &&
-                 wf_query_find_straight_path(q, sp, gp, map->corridor, pr.count, map->points,
-                                             MOVINGAI_MAX_STRAIGHT, 0, &n) == WF_OK;
-    if (!found) {
-        return -1.0;
-    }
-    double length = 0.0;
-    for (uint32_t k = 1; k < n; ++k) {
-        length += wf_v2_distance(map->points[k - 1].pos, map->points[k].pos);
-    }
-    return length;
-}
-
 /// The four rows that lost their corridor, first (a quick failure).
 static void test_lost_rows(void** state) {
     (void)state;
     movingai_run map;
     movingai_open(&map, "bg512/AR0011SR");
+    const wf_query_filter filter = wf_query_filter_defaults();
     static const size_t lost[] = {143, 634, 716, 1005};
     for (size_t i = 0; i < sizeof lost / sizeof lost[0]; ++i) {
         assert_true(lost[i] < map.count);
         const scen_row* r = &map.rows[lost[i]];
-        double length = row_length(&map, r);
+        double length = movingai_row_length(&map, r, &filter);
         print_message("row %zu: %.4f, octile %.2f\n", lost[i], length, r->octile);
         assert_true(length >= 0.0);
         assert_true(length <= r->octile + LENGTH_TOLERANCE);
@@ -75,11 +49,12 @@ static void test_every_row(void** state) {
     (void)state;
     movingai_run map;
     movingai_open(&map, "bg512/AR0011SR");
+    const wf_query_filter filter = wf_query_filter_defaults();
     size_t longer = 0, worst_row = 0;
     double worst = 0.0;
     for (size_t i = 0; i < map.count; ++i) {
         const scen_row* r = &map.rows[i];
-        double length = row_length(&map, r);
+        double length = movingai_row_length(&map, r, &filter);
         assert_true(length >= 0.0); // every row is connected
         double ratio = r->octile > 0.0 ? length / r->octile : 1.0;
         longer += length > r->octile + LENGTH_TOLERANCE;

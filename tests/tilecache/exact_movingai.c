@@ -24,25 +24,6 @@
 /// Float noise on a path of a few hundred metres.
 #define LENGTH_TOLERANCE 1e-3
 
-/// Straight-path length (XZ) of a find_path in the filter's mode, or -1.
-static double path_length(wf_query* q, wf_poly_ref start, wf_poly_ref goal, wf_vec3 sp, wf_vec3 gp,
-                          const wf_query_filter* filter, wf_poly_ref* corridor,
-                          wf_straight_point* points) {
-    wf_path_result pr = {0, 0, 0.0f};
-    uint32_t n = 0;
-    if (wf_query_find_path(q, start, goal, sp, gp, filter, corridor, MOVINGAI_MAX_CORRIDOR, &pr) !=
-            WF_OK ||
-        wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points, MOVINGAI_MAX_STRAIGHT, 0,
-                                    &n) != WF_OK) {
-        return -1.0;
-    }
-    double length = 0.0;
-    for (uint32_t k = 1; k < n; ++k) {
-        length += wf_v2_distance(points[k - 1].pos, points[k].pos);
-    }
-    return length;
-}
-
 /// Every `stride`-th row of the map's scenarios.
 static void run_map(const char* name, size_t stride) {
     movingai_run map;
@@ -50,8 +31,6 @@ static void run_map(const char* name, size_t stride) {
     const scen_row* rows = map.rows;
     const size_t count = map.count;
     wf_query* q = map.query;
-    wf_poly_ref* corridor = map.corridor;
-    wf_straight_point* points = map.points;
     wf_query_filter def = wf_query_filter_defaults();
     wf_query_filter exact = def;
     exact.path_mode = WF_PATH_MODE_EXACT;
@@ -67,8 +46,8 @@ static void run_map(const char* name, size_t stride) {
         assert_int_equal(wf_query_find_nearest_poly(q, a, half, &def, &start, &sp), WF_OK);
         assert_int_equal(wf_query_find_nearest_poly(q, b, half, &def, &goal, &gp), WF_OK);
         run++;
-        double e = path_length(q, start, goal, sp, gp, &exact, corridor, points);
-        double d = path_length(q, start, goal, sp, gp, &def, corridor, points);
+        double e = movingai_path_length(&map, start, goal, sp, gp, &exact);
+        double d = movingai_path_length(&map, start, goal, sp, gp, &def);
         if (e < 0.0) {
             missing++;
             continue;

@@ -29,36 +29,15 @@ static void run_map(const char* name) {
     movingai_open(&map, name);
     const scen_row* rows = map.rows;
     const size_t count = map.count;
-    wf_query* q = map.query;
-    wf_poly_ref* corridor = map.corridor;
-    wf_straight_point* points = map.points;
     wf_query_filter filter = wf_query_filter_defaults();
-    const wf_vec3 half = wf_v3(0.5f, 1.0f, 0.5f);
     size_t missing = 0, longer = 0, worst_row = 0;
     double worst = 0.0, ratio_sum = 0.0;
     for (size_t i = 0; i < count; ++i) {
         const scen_row* r = &rows[i];
-        // Scenario points are cells; the grid build puts cell (x, z) at
-        // [x, x + 1) x [z, z + 1), so its centre is (x + 0.5, z + 0.5).
-        wf_vec3 a = wf_v3((float)r->sx + 0.5f, 0.0f, (float)r->sz + 0.5f);
-        wf_vec3 b = wf_v3((float)r->gx + 0.5f, 0.0f, (float)r->gz + 0.5f);
-        wf_poly_ref start, goal;
-        wf_vec3 sp, gp;
-        wf_path_result pr = {0, 0, 0.0f};
-        uint32_t n = 0;
-        bool found = wf_query_find_nearest_poly(q, a, half, &filter, &start, &sp) == WF_OK &&
-                     wf_query_find_nearest_poly(q, b, half, &filter, &goal, &gp) == WF_OK &&
-                     wf_query_find_path(q, start, goal, sp, gp, &filter, corridor,
-                                        MOVINGAI_MAX_CORRIDOR, &pr) == WF_OK &&
-                     wf_query_find_straight_path(q, sp, gp, corridor, pr.count, points,
-                                                 MOVINGAI_MAX_STRAIGHT, 0, &n) == WF_OK;
-        if (!found) {
+        double length = movingai_row_length(&map, r, &filter);
+        if (length < 0.0) {
             missing += r->octile > 0.0;
             continue;
-        }
-        double length = 0.0;
-        for (uint32_t k = 1; k < n; ++k) {
-            length += wf_v2_distance(points[k - 1].pos, points[k].pos);
         }
         longer += length > r->octile + LENGTH_TOLERANCE;
         double ratio = r->octile > 0.0 ? length / r->octile : 1.0;

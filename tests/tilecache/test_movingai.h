@@ -119,6 +119,43 @@ static inline void movingai_open(movingai_run* run, const char* name) {
     run->points = malloc(MOVINGAI_MAX_STRAIGHT * sizeof *run->points);
 }
 
+/// Straight-path length (XZ) from start to goal in the filter's mode,
+/// using the run's corridor and point buffers; -1 when no path is found.
+static inline double movingai_path_length(movingai_run* run, wf_poly_ref start, wf_poly_ref goal,
+                                          wf_vec3 sp, wf_vec3 gp, const wf_query_filter* filter) {
+    wf_path_result pr = {0, 0, 0.0f};
+    uint32_t n = 0;
+    if (wf_query_find_path(run->query, start, goal, sp, gp, filter, run->corridor,
+                           MOVINGAI_MAX_CORRIDOR, &pr) != WF_OK ||
+        wf_query_find_straight_path(run->query, sp, gp, run->corridor, pr.count, run->points,
+                                    MOVINGAI_MAX_STRAIGHT, 0, &n) != WF_OK) {
+        return -1.0;
+    }
+    double length = 0.0;
+    for (uint32_t k = 1; k < n; ++k) {
+        length += wf_v2_distance(run->points[k - 1].pos, run->points[k].pos);
+    }
+    return length;
+}
+
+/// The path length of one scenario row in the filter's mode, or -1 when its
+/// ends are off the mesh or no path is found. Scenario points are cells; the
+/// grid build puts cell (x, z) at [x, x + 1) x [z, z + 1), so its centre is
+/// (x + 0.5, z + 0.5).
+static inline double movingai_row_length(movingai_run* run, const scen_row* r,
+                                         const wf_query_filter* filter) {
+    const wf_vec3 half = wf_v3(0.5f, 1.0f, 0.5f);
+    wf_vec3 a = wf_v3((float)r->sx + 0.5f, 0.0f, (float)r->sz + 0.5f);
+    wf_vec3 b = wf_v3((float)r->gx + 0.5f, 0.0f, (float)r->gz + 0.5f);
+    wf_poly_ref start, goal;
+    wf_vec3 sp, gp;
+    if (wf_query_find_nearest_poly(run->query, a, half, filter, &start, &sp) != WF_OK ||
+        wf_query_find_nearest_poly(run->query, b, half, filter, &goal, &gp) != WF_OK) {
+        return -1.0;
+    }
+    return movingai_path_length(run, start, goal, sp, gp, filter);
+}
+
 static inline void movingai_close(movingai_run* run) {
     free(run->corridor);
     free(run->points);
