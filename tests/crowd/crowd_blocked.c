@@ -37,6 +37,13 @@ static uint32_t count_events(const wf_crowd* c, wf_agent_id id, wf_crowd_event_k
     return found;
 }
 
+/// Steers a heavy agent back to x = at (however far it was pushed).
+static void hold_at(wf_crowd* c, wf_agent_id id, float at) {
+    float v = 2.0f * (at - crowd_test_state(c, id).position.x);
+    v = v > 2.5f ? 2.5f : (v < -2.5f ? -2.5f : v);
+    assert_int_equal(wf_crowd_request_velocity(c, id, wf_v3(v, 0, 0)), WF_OK);
+}
+
 static void test_a_blockage_is_reported_once(void** state) {
     (void)state;
     wf_mesh* mesh = crowd_test_single_file_corridor();
@@ -64,10 +71,7 @@ static void test_a_blockage_is_reported_once(void** state) {
         float t = (float)k * DT;
         // It paces between x = 9 and 12, steered back there however far
         // the mover pushed it: the jam does not give.
-        float goal = ((int)(t / 1.5f)) % 2 == 0 ? 9.0f : 12.0f;
-        float v = 2.0f * (goal - crowd_test_state(c, shaker).position.x);
-        v = v > 2.5f ? 2.5f : (v < -2.5f ? -2.5f : v);
-        assert_int_equal(wf_crowd_request_velocity(c, shaker, wf_v3(v, 0, 0)), WF_OK);
+        hold_at(c, shaker, ((int)(t / 1.5f)) % 2 == 0 ? 9.0f : 12.0f);
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
         blocked += count_events(c, mover, WF_CROWD_EVENT_BLOCKED);
         if (blocked > 0 && first_blocked < 0.0f) {
@@ -101,13 +105,6 @@ static void test_a_blockage_is_reported_once(void** state) {
     assert_int_equal(blocked, 1);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
-}
-
-/// Steers a heavy agent back to x = at (however far it was pushed).
-static void hold_at(wf_crowd* c, wf_agent_id id, float at) {
-    float v = 2.0f * (at - crowd_test_state(c, id).position.x);
-    v = v > 2.5f ? 2.5f : (v < -2.5f ? -2.5f : v);
-    assert_int_equal(wf_crowd_request_velocity(c, id, wf_v3(v, 0, 0)), WF_OK);
 }
 
 static void test_a_new_blockage_after_walking_free_is_reported(void** state) {
