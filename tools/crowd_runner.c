@@ -36,8 +36,12 @@ typedef struct run_state {
     bool* at_target;   ///< within the arrival radius of the current target
     bool* request_due; ///< a move request to (re)send (the queue was full)
     bool* second_door; ///< went through the scene's second door (two_doors)
+    bool* in_time;     ///< the current target was reachable in the time left when given
+    bool *in_time_agent, *in_time_arrived; ///< given / reached such a target
     body* bodies;
     float max_speed;
+    float seconds, now; ///< the run's length and the time of the last update
+    uint32_t in_time_targets, in_time_reached, in_time_blocked;
 } run_state;
 
 static float dist2d(wf_vec3 a, wf_vec3 b) {
@@ -88,6 +92,14 @@ static uint32_t agent_index(const run_state* r, wf_agent_id id) {
     return UINT32_MAX;
 }
 
+/// Whether a target at this path length (m; < 0: none) is reachable at
+/// full speed in the time left, and so counts for the demo's goal.
+static void given_target(run_state* r, uint32_t i, float length) {
+    r->in_time[i] = length >= 0.0f && length <= r->max_speed * (r->seconds - r->now);
+    r->in_time_targets += r->in_time[i];
+    r->in_time_agent[i] = r->in_time_agent[i] || r->in_time[i];
+}
+
 /// A new random target with a complete path (targets replaced on arrival).
 static void new_target(run_state* r, uint32_t i, wf_vec3 from) {
     const wf_query_filter f = wf_query_filter_defaults();
@@ -97,7 +109,9 @@ static void new_target(run_state* r, uint32_t i, wf_vec3 from) {
         if (wf_query_find_random_point(r->s->query, &f, &r->s->rng, &ref, &p) != WF_OK) {
             return;
         }
-        if (scene_path_length(r->s, from, p) >= 0.0f) {
+        float length = scene_path_length(r->s, from, p);
+        if (length >= 0.0f) {
+            given_target(r, i, length);
             r->target[i] = p;
             r->at_target[i] = false;
             r->request_due[i] = true;
@@ -146,6 +160,7 @@ static void handle_events(run_state* r, scene_metrics* m) {
         }
         // As `wayfarer demo` does: a request that ended gets a new target.
         if (r->s->retarget) {
+            r->in_time_blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED && r->in_time[i];
             new_target(r, i, st.position);
         }
     }
@@ -175,6 +190,9 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
         if (within && !r->at_target[i]) {
             m->arrivals_total++;
             r->ever[i] = true;
+            r->in_time_reached += r->in_time[i];
+            r->in_time_arrived[i] = r->in_time_arrived[i] || r->in_time[i];
+            r->in_time[i] = false; // counted once
             if (r->first_arrival[i] < 0.0f) {
                 r->first_arrival[i] = t;
             }
@@ -220,7 +238,12 @@ static void summarize(run_state* r, scene_metrics* m) {
     uint32_t n = r->s->agent_count;
     double time_sum = 0.0, ratio_sum = 0.0;
     uint32_t ratio_count = 0, a10 = 0, a30 = 0, a60 = 0;
+    m->in_time_targets = r->in_time_targets;
+    m->in_time_reached = r->in_time_reached;
+    m->in_time_blocked = r->in_time_blocked;
     for (uint32_t i = 0; i < n; ++i) {
+        m->in_time_agents += r->in_time_agent[i];
+        m->in_time_agents_arrived += r->in_time_arrived[i];
         m->reachable += r->shortest[i] >= 0.0f;
         bool feasible = r->shortest[i] >= 0.0f && r->shortest[i] <= r->max_speed * m->seconds;
         m->first_feasible += feasible;
@@ -270,6 +293,9 @@ static void free_state(run_state* r) {
     free(r->at_target);
     free(r->request_due);
     free(r->second_door);
+    free(r->in_time);
+    free(r->in_time_agent);
+    free(r->in_time_arrived);
     free(r->bodies);
 }
 
@@ -286,6 +312,9 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     r->at_target = calloc(n, sizeof *r->at_target);
     r->request_due = calloc(n, sizeof *r->request_due);
     r->second_door = calloc(n, sizeof *r->second_door);
+    r->in_time = calloc(n, sizeof *r->in_time);
+    r->in_time_agent = calloc(n, sizeof *r->in_time_agent);
+    r->in_time_arrived = calloc(n, sizeof *r->in_time_arrived);
     r->bodies = calloc(n, sizeof *r->bodies);
     const wf_tilecache_params* tp = wf_tilecache_get_params(s->tc);
     wf_crowd_desc cd;
@@ -298,7 +327,8 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     cd.crowding_cost = settings->crowding;
     if (r->ids == NULL || r->target == NULL || r->previous == NULL || r->shortest == NULL ||
         r->walked == NULL || r->first_arrival == NULL || r->ever == NULL || r->at_target == NULL ||
-        r->request_due == NULL || r->second_door == NULL || r->bodies == NULL ||
+        r->request_due == NULL || r->second_door == NULL || r->in_time == NULL ||
+        r->in_time_agent == NULL || r->in_time_arrived == NULL || r->bodies == NULL ||
         wf_crowd_create(&cd, &r->crowd) != WF_OK) {
         fprintf(stderr, "wayfarer scenarios: out of memory\n");
         return EXIT_INPUT;
@@ -326,6 +356,7 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
         r->previous[i] = st.position;
         r->target[i] = s->targets[i];
         r->shortest[i] = scene_path_length(s, st.position, s->targets[i]);
+        given_target(r, i, r->shortest[i]);
         r->first_arrival[i] = -1.0f;
         r->request_due[i] = true;
     }
@@ -337,15 +368,16 @@ int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
     run_state r;
     memset(&r, 0, sizeof r);
     r.s = s;
+    out->agents = s->agent_count;
+    out->seconds = settings->seconds > 0.0f ? settings->seconds : s->seconds;
+    out->frames = (uint32_t)lroundf(out->seconds / SCENE_DT);
+    r.seconds = (float)out->frames * SCENE_DT;
     wf_thread_pool* pool = NULL;
     wf_job_system jobs;
     int rc = make_jobs(settings->workers, &pool, &jobs);
     if (rc == 0) {
         rc = start(&r, settings, jobs);
     }
-    out->agents = s->agent_count;
-    out->seconds = settings->seconds > 0.0f ? settings->seconds : s->seconds;
-    out->frames = (uint32_t)lroundf(out->seconds / SCENE_DT);
     double update_ms = 0.0;
     for (uint32_t f = 0; f < out->frames && rc == 0; ++f) {
         double t0 = now_ms();
@@ -357,6 +389,7 @@ int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
             rc = EXIT_CHECK;
             break;
         }
+        r.now = (float)(f + 1u) * SCENE_DT;
         handle_events(&r, out);
         measure_agents(&r, (float)(f + 1u) * SCENE_DT, out);
         uint32_t every = (uint32_t)lroundf(SCENE_TRACE_SECONDS / SCENE_DT);

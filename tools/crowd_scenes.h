@@ -113,6 +113,14 @@ typedef struct scene_metrics {
     uint32_t arrivals_total;
     uint32_t ever_arrived;
     uint32_t first_feasible, first_feasible_arrived;
+    /// Issue 14's demo goal, target by target: every target an agent was
+    /// given (its first, and each new one after an arrival or a BLOCKED
+    /// event) whose shortest path from where the agent stood was at most
+    /// max speed x the time left; how many of those it reached, how many
+    /// it gave up on a BLOCKED event; the agents given at least one such
+    /// target and those that reached one.
+    uint32_t in_time_targets, in_time_reached, in_time_blocked;
+    uint32_t in_time_agents, in_time_agents_arrived;
 } scene_metrics;
 
 /// Runs a built scene: 0, or non-zero with a message on stderr.

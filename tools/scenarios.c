@@ -70,6 +70,11 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
     mean->first_feasible += m->first_feasible;
     mean->first_feasible_arrived += m->first_feasible_arrived;
     mean->second_door_agents += m->second_door_agents;
+    mean->in_time_targets += m->in_time_targets;
+    mean->in_time_reached += m->in_time_reached;
+    mean->in_time_blocked += m->in_time_blocked;
+    mean->in_time_agents += m->in_time_agents;
+    mean->in_time_agents_arrived += m->in_time_agents_arrived;
     if (k + 1 == n) {
         uint32_t* counts[] = {&mean->reachable,
                               &mean->arrived,
@@ -84,7 +89,12 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
                               &mean->ever_arrived,
                               &mean->first_feasible,
                               &mean->first_feasible_arrived,
-                              &mean->second_door_agents};
+                              &mean->second_door_agents,
+                              &mean->in_time_targets,
+                              &mean->in_time_reached,
+                              &mean->in_time_blocked,
+                              &mean->in_time_agents,
+                              &mean->in_time_agents_arrived};
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
             *counts[c] = (uint32_t)((*counts[c] + n / 2) / n);
         }
@@ -256,6 +266,12 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
             m->arrivals_total, m->ever_arrived,
             m->agents > 0 ? (double)m->ever_arrived / m->agents : 0.0, m->first_feasible,
             m->first_feasible_arrived);
+        printf(",\n     \"in_time_targets\": %u, \"in_time_reached\": %u, \"in_time_blocked\": %u, "
+               "\"in_time_agents\": %u, \"in_time_agents_arrived\": %u, "
+               "\"in_time_agents_arrived_share\": %.4f",
+               m->in_time_targets, m->in_time_reached, m->in_time_blocked, m->in_time_agents,
+               m->in_time_agents_arrived,
+               m->in_time_agents > 0 ? (double)m->in_time_agents_arrived / m->in_time_agents : 0.0);
     }
     if (s->note != NULL) {
         printf(", \"note\": ");
@@ -288,6 +304,11 @@ static void print_table_scene(const scene* s, const scene_metrics* m) {
                "", m->arrivals_total, m->ever_arrived,
                m->agents > 0 ? 100.0 * m->ever_arrived / m->agents : 0.0, m->first_feasible,
                m->first_feasible_arrived);
+        printf("%-14s targets reachable in the time left %u, reached %u, given up on BLOCKED %u; "
+               "agents given one %u, reached one %u (%.1f%%)\n",
+               "", m->in_time_targets, m->in_time_reached, m->in_time_blocked, m->in_time_agents,
+               m->in_time_agents_arrived,
+               m->in_time_agents > 0 ? 100.0 * m->in_time_agents_arrived / m->in_time_agents : 0.0);
     }
 }
 
