@@ -190,6 +190,46 @@ static void test_crowding_costs_open_the_second_door(void** state) {
     assert_true(m[1].second_door_agents >= 1u);
 }
 
+/// The demo's goal figure (issue 14: agents whose target is reachable in
+/// the time left), target by target: a target counts when the agent could
+/// walk its shortest path at full speed in the time left when it got it;
+/// a short run leaves most of the level's random targets out, a long one
+/// takes more in, and each counted target is reached, given up on a
+/// BLOCKED event, or still ahead at the end, never two of these.
+static void test_demo_counts_targets_reachable_in_time(void** state) {
+    (void)state;
+    scene_metrics m[2];
+    const float seconds[2] = {6.0f, 12.0f};
+    for (uint32_t k = 0; k < 2u; ++k) {
+        scene_settings st = settings_for_test();
+        st.agents = 60;
+        st.seconds = seconds[k];
+        scene s;
+        assert_int_equal(scene_build("demo", &st, &s), 0);
+        assert_int_equal(scene_run(&s, &st, &m[k]), 0);
+        uint32_t in_reach = 0;
+        for (uint32_t i = 0; i < s.agent_count; ++i) {
+            float length = scene_path_length(&s, s.starts[i], s.targets[i]);
+            in_reach += length >= 0.0f && length <= 3.5f * (float)m[k].frames * SCENE_DT;
+        }
+        scene_free(&s);
+        printf("demo, %.0f s: %u of %u targets in time reached, %u given up; agents %u of %u\n",
+               (double)seconds[k], m[k].in_time_reached, m[k].in_time_targets, m[k].in_time_blocked,
+               m[k].in_time_agents_arrived, m[k].in_time_agents);
+        // Every first target in reach counts, and later ones may add more.
+        assert_int_equal(m[k].first_feasible, in_reach);
+        assert_true(m[k].in_time_targets >= in_reach);
+        assert_true(m[k].in_time_agents >= in_reach && m[k].in_time_agents <= 60u);
+        assert_true(m[k].in_time_agents < 60u); // 21 or 42 m at 3.5 m/s: not across the level
+        assert_true(m[k].in_time_reached + m[k].in_time_blocked <= m[k].in_time_targets);
+        assert_true(m[k].in_time_agents_arrived <= m[k].in_time_agents);
+        assert_true(m[k].in_time_agents_arrived <= m[k].in_time_reached);
+        assert_true(m[k].in_time_reached <= m[k].arrivals_total);
+    }
+    assert_true(m[1].in_time_agents > m[0].in_time_agents);
+    assert_true(m[1].in_time_reached > m[0].in_time_reached);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_scene_is_whole),
@@ -198,6 +238,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_and_skipped),
         cmocka_unit_test(test_run_counts_and_workers),
         cmocka_unit_test(test_crowding_costs_open_the_second_door),
+        cmocka_unit_test(test_demo_counts_targets_reachable_in_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
