@@ -214,8 +214,9 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
 }
 
 /// The trace at time t: every agent that has not reached its first target,
-/// where it is, what the crowd makes of it and how far it still has to go
-/// (the shortest path from where it stands; -1: none).
+/// where it is, what the crowd makes of it, how far it still has to go
+/// (the shortest path from where it stands; -1: none), its velocity, the
+/// velocity it wants and the point it steers to (its first corner).
 static void trace_agents(run_state* r, const scene_settings* settings, float t) {
     for (uint32_t i = 0; i < r->s->agent_count; ++i) {
         wf_agent_state st;
@@ -223,14 +224,16 @@ static void trace_agents(run_state* r, const scene_settings* settings, float t) 
             continue;
         }
         wf_vec3 p = st.position, g = r->target[i], v = st.velocity, d = st.desired_velocity;
+        wf_vec3 ahead = st.corner_count > 0 ? st.corners[0].pos : p; // the point it steers to
         fprintf(
             settings->trace,
             "%s\t%u\t%.2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%u\t%d\t%.2f\t%.2f\t%."
-            "2f\t%u\t%.2f\n",
+            "2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n",
             r->s->name, settings->seed, t, i, p.x, p.y, p.z, g.x, g.y, g.z, dist2d(p, g),
             (int)st.target_state, st.corridor_count, (int)st.corridor_partial,
             sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), st.stuck_time,
-            st.neighbour_count, scene_path_length(r->s, p, g));
+            st.neighbour_count, scene_path_length(r->s, p, g), v.x, v.z, d.x, d.z, ahead.x,
+            ahead.z);
     }
 }
 
@@ -392,8 +395,12 @@ int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
         r.now = (float)(f + 1u) * SCENE_DT;
         handle_events(&r, out);
         measure_agents(&r, (float)(f + 1u) * SCENE_DT, out);
-        uint32_t every = (uint32_t)lroundf(SCENE_TRACE_SECONDS / SCENE_DT);
-        if (settings->trace != NULL && ((f + 1u) % every == 0 || f + 1u == out->frames)) {
+        float between =
+            settings->trace_seconds > 0.0f ? settings->trace_seconds : SCENE_TRACE_SECONDS;
+        long every = lroundf(between / SCENE_DT);
+        every = every > 0 ? every : 1;
+        if (settings->trace != NULL &&
+            (f == 0u || (f + 1u) % (uint32_t)every == 0 || f + 1u == out->frames)) {
             trace_agents(&r, settings, (float)(f + 1u) * SCENE_DT);
         }
         rc = send_requests(&r);

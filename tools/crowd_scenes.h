@@ -25,7 +25,8 @@
 /// The trace's columns, tab-separated (the first line of a trace file).
 #define SCENE_TRACE_HEADER                                                                         \
     "scene\tseed\tt\tagent\tx\ty\tz\ttarget_x\ttarget_y\ttarget_z\tdistance\ttarget_state\t"       \
-    "corridor\tpartial\tspeed\tdesired_speed\tstuck_s\tneighbours\tpath_left\n"
+    "corridor\tpartial\tspeed\tdesired_speed\tstuck_s\tneighbours\tpath_left\tvelocity_x\t"        \
+    "velocity_z\tdesired_x\tdesired_z\tcorner_x\tcorner_z\n"
 
 /// What a run may change from a scene's own settings.
 typedef struct scene_settings {
@@ -38,9 +39,11 @@ typedef struct scene_settings {
     /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
     float jitter;
     float crowding; ///< wf_crowd_desc.crowding_cost (0: off)
-    /// Optional: every TRACE_SECONDS and at the end, one tab-separated line
-    /// per agent that has not reached its first target (scene_run).
+    /// Optional: after the first frame, every trace_seconds and at the end,
+    /// one tab-separated line per agent that has not reached its first
+    /// target (scene_run).
     FILE* trace;
+    float trace_seconds;  ///< between two dumps (0: SCENE_TRACE_SECONDS)
     const char* testdata; ///< the shared test data folder (NULL: ../shared/testdata)
 } scene_settings;
 

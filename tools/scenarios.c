@@ -142,7 +142,7 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
                            strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0 ||
-                           strcmp(opt, "--trace") == 0;
+                           strcmp(opt, "--trace") == 0 || strcmp(opt, "--trace-every") == 0;
         if (strcmp(opt, "--json") == 0) {
             o->json = true;
             continue;
@@ -183,6 +183,13 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             o->settings.testdata = value;
         } else if (strcmp(opt, "--trace") == 0) {
             o->trace = value;
+        } else if (strcmp(opt, "--trace-every") == 0) {
+            double every = 0.0;
+            if (!parse_double(value, &every) || !(every > 0.0 && every <= 3600.0)) {
+                fprintf(stderr, "wayfarer scenarios: --trace-every needs a number in (0, 3600]\n");
+                return usage_error("scenarios");
+            }
+            o->settings.trace_seconds = (float)every;
         } else {
             static const char* presets[4] = {"low", "medium", "high", "ultra"};
             uint32_t found = 4;
