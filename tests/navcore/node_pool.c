@@ -137,7 +137,7 @@ static uint32_t push_node(fixture* f, uint32_t poly, float total) {
 
 static void check_heap_indices(const fixture* f) {
     for (uint32_t slot = 0; slot < f->open.count; ++slot) {
-        assert_int_equal(f->pool.nodes[f->open.heap[slot].node].heap_index, slot);
+        assert_int_equal(f->pool.nodes[wf_open_entry_node(f->open.heap[slot])].heap_index, slot);
     }
 }
 
@@ -192,7 +192,7 @@ static void test_random_sequence_matches_brute_force(void** state) {
         } else if (action < 7 && f.open.count > 0) {
             // Decrease (or raise) the total of a random open node.
             uint32_t pick = wf_rng_below(&rng, f.open.count);
-            uint32_t n = f.open.heap[pick].node;
+            uint32_t n = wf_open_entry_node(f.open.heap[pick]);
             f.pool.nodes[n].total = action == 5 ? f.pool.nodes[n].total - total : total;
             wf_open_list_update(&f.open, &f.pool, n);
         } else {
