@@ -73,9 +73,9 @@ typedef struct wf_node_pool {
 
 /// A heap entry carries its key, so ordering never touches the nodes
 /// (the pool is large and scattered; the heap is small and hot). The key
-/// is the total's bits over the node index: totals are never negative, and
-/// the bits of non-negative floats order as the floats do, so one integer
-/// compare gives the order "total, then node index" (see wf_open_key).
+/// is the total's bits, mapped so that unsigned order is float order,
+/// over the node index: one integer compare gives the order "total, then
+/// node index" (see wf_open_key).
 typedef struct wf_open_entry {
     uint64_t key;
 } wf_open_entry;
@@ -150,12 +150,14 @@ static inline uint32_t wf_node_pool_add_shadow(wf_node_pool* pool, wf_poly_ref r
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator, uint32_t capacity);
 void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator);
 static inline void wf_open_list_clear(wf_open_list* list) { list->count = 0; }
-/// The heap key of a node's total: + 0.0f turns -0 (a zero cost through
-/// an area of cost -0) into +0, which the float order holds equal.
+/// The heap key of a node's total: + 0.0f turns -0 into +0 (the float
+/// order holds them equal); negative totals get all bits flipped and the
+/// others the sign bit, so the bits order as the floats do.
 static inline uint64_t wf_open_key(float total, uint32_t node) {
     float t = total + 0.0f;
     uint32_t bits;
     memcpy(&bits, &t, sizeof bits);
+    bits ^= (uint32_t)((int32_t)bits >> 31) | 0x80000000u;
     return (uint64_t)bits << 32 | node;
 }
 
