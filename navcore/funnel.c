@@ -52,16 +52,23 @@ static bool same_point_2d(wf_vec3 a, wf_vec3 b) {
     return wf_v2_distance_sq(a, b) < WF_FUNNEL_SAME_POINT * WF_FUNNEL_SAME_POINT;
 }
 
-static bool poly_is_link(funnel* f, uint32_t i) {
-    uint32_t slot = i & 1u;
-    if (f->link_index[slot] != i) {
-        const wf_mesh_tile* tile;
-        const wf_tile_poly* poly;
-        wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
-        f->link_index[slot] = i;
-        f->link_value[slot] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
-    }
-    return f->link_value[slot];
+/// Whether path[i] is an off-mesh link, looked up when the two last asked
+/// about miss (kept out of the funnel's loop, which mostly hits).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool
+poly_is_link_lookup(funnel* f, uint32_t i) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
+    f->link_index[i & 1u] = i;
+    f->link_value[i & 1u] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+    return f->link_value[i & 1u];
+}
+
+static inline bool poly_is_link(funnel* f, uint32_t i) {
+    return f->link_index[i & 1u] == i ? f->link_value[i & 1u] : poly_is_link_lookup(f, i);
 }
 
 static uint8_t poly_area(const funnel* f, uint32_t i) {
@@ -262,8 +269,9 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
         // Right side: narrow it if pr is inside, or turn at the left corner
         // if pr crosses over the left side.
         if (wf_v2_triangle_area2(apex, right, pr) >= 0.0f) {
-            if (same_point_2d(apex, right) || same_point_2d(pr, left) ||
-                stays_inside(apex, left, pr, -1.0f)) {
+            // (The usual case first: the three tests only read.)
+            if (stays_inside(apex, left, pr, -1.0f) || same_point_2d(apex, right) ||
+                same_point_2d(pr, left)) {
                 right = pr;
                 right_index = i;
             } else {
@@ -281,8 +289,8 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
             }
         }
         if (wf_v2_triangle_area2(apex, left, pl) <= 0.0f) {
-            if (same_point_2d(apex, left) || same_point_2d(pl, right) ||
-                stays_inside(apex, right, pl, 1.0f)) {
+            if (stays_inside(apex, right, pl, 1.0f) || same_point_2d(apex, left) ||
+                same_point_2d(pl, right)) {
                 left = pl;
                 left_index = i;
             } else {
