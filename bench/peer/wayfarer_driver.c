@@ -10,6 +10,8 @@
 //                                   ends snap to polygons and whose path is
 //                                   complete
 //   paths OBJ PAIRS ROUNDS [NODES]  find_path + find_straight_path per pair
+//                                   (WF_PEER_DUMP=FILE: the first round's
+//                                   corridors and corners into FILE)
 //   tiles OBJ PASSES                whole cache build; each layer's tile
 //                                   built once per pass, without commit
 //   obstacles OBJ POINTS WORKERS RUNS
