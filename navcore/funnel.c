@@ -31,6 +31,7 @@
 typedef struct funnel {
     const wf_mesh* mesh;
     const wf_node_pool* pool; ///< the query's last search (see search_portal)
+    bool pool_current;        ///< its portals hold for this mesh as it is now
     const wf_poly_ref* path;
     uint32_t count;   ///< corridor polygons used (cut at a break)
     uint32_t checked; ///< path[0..checked] are known to be live
@@ -51,16 +52,23 @@ static bool same_point_2d(wf_vec3 a, wf_vec3 b) {
     return wf_v2_distance_sq(a, b) < WF_FUNNEL_SAME_POINT * WF_FUNNEL_SAME_POINT;
 }
 
-static bool poly_is_link(funnel* f, uint32_t i) {
-    uint32_t slot = i & 1u;
-    if (f->link_index[slot] != i) {
-        const wf_mesh_tile* tile;
-        const wf_tile_poly* poly;
-        wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
-        f->link_index[slot] = i;
-        f->link_value[slot] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
-    }
-    return f->link_value[slot];
+/// Whether path[i] is an off-mesh link, looked up when the two last asked
+/// about miss (kept out of the funnel's loop, which mostly hits).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool
+poly_is_link_lookup(funnel* f, uint32_t i) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(f->mesh, f->path[i], &tile, &poly);
+    f->link_index[i & 1u] = i;
+    f->link_value[i & 1u] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
+    return f->link_value[i & 1u];
+}
+
+static inline bool poly_is_link(funnel* f, uint32_t i) {
+    return f->link_index[i & 1u] == i ? f->link_value[i & 1u] : poly_is_link_lookup(f, i);
 }
 
 static uint8_t poly_area(const funnel* f, uint32_t i) {
@@ -90,7 +98,7 @@ static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
 /// since that search.
 static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     const wf_node_pool* pool = f->pool;
-    if (!pool->funnels_valid || pool->mesh_stamp != f->mesh->change_count) {
+    if (!f->pool_current) {
         return false;
     }
     uint32_t node = wf_node_pool_find(pool, f->path[i + 1]);
@@ -121,20 +129,26 @@ funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
         *out_right = f->end;
         return true;
     }
+    // A portal the last search stored also vouches for path[i + 1]: that
+    // search reached it, and no tile came or went since.
+    bool stored = search_portal(f, i, out_left, out_right);
     if (i + 1 > f->checked) {
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
-        wf_status status = wf_mesh_resolve(f->mesh, f->path[i + 1], &tile, &poly);
-        if (status != WF_OK) {
-            f->error = status;
-            return false;
+        if (stored) {
+            wf_mesh_resolve_unchecked(f->mesh, f->path[i + 1], &tile, &poly);
+        } else {
+            wf_status status = wf_mesh_resolve(f->mesh, f->path[i + 1], &tile, &poly);
+            if (status != WF_OK) {
+                f->error = status;
+                return false;
+            }
         }
         f->checked = i + 1;
         f->link_index[(i + 1) & 1u] = i + 1;
         f->link_value[(i + 1) & 1u] = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     }
-    if (!search_portal(f, i, out_left, out_right) &&
-        corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
+    if (!stored && corridor_portal(f->mesh, f->path, i, out_left, out_right) != WF_OK) {
         f->count = i + 1;
         f->end = clamp_to_poly(f->mesh, f->path[i], f->end_pos);
         *out_left = f->end;
@@ -255,8 +269,9 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
         // Right side: narrow it if pr is inside, or turn at the left corner
         // if pr crosses over the left side.
         if (wf_v2_triangle_area2(apex, right, pr) >= 0.0f) {
-            if (same_point_2d(apex, right) || same_point_2d(pr, left) ||
-                stays_inside(apex, left, pr, -1.0f)) {
+            // (The usual case first: the three tests only read.)
+            if (stays_inside(apex, left, pr, -1.0f) || same_point_2d(apex, right) ||
+                same_point_2d(pr, left)) {
                 right = pr;
                 right_index = i;
             } else {
@@ -274,8 +289,8 @@ static bool run_funnel(funnel* f, wf_vec3 start) {
             }
         }
         if (wf_v2_triangle_area2(apex, left, pl) <= 0.0f) {
-            if (same_point_2d(apex, left) || same_point_2d(pl, right) ||
-                stays_inside(apex, right, pl, 1.0f)) {
+            if (stays_inside(apex, right, pl, 1.0f) || same_point_2d(apex, left) ||
+                same_point_2d(pl, right)) {
                 left = pl;
                 left_index = i;
             } else {
@@ -331,6 +346,7 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
     funnel f = {
         .mesh = mesh,
         .pool = &query->nodes,
+        .pool_current = query->nodes.funnels_valid && query->nodes.mesh_stamp == mesh->change_count,
         .path = path,
         .count = path_count,
         .checked = 0,

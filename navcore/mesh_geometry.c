@@ -66,13 +66,9 @@ static wf_vec3 detail_vertex(const wf_mesh_tile* tile, const wf_tile_poly* poly,
     return wf_v3(v[0], v[1], v[2]);
 }
 
-bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3 pos,
-                         float* out_height) {
-    if (wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH) {
-        return false;
-    }
-    wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
-    uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
+/// wf_mesh_poly_height of a ground polygon whose n vertices are at hand.
+static bool poly_height_of(const wf_mesh_tile* tile, const wf_tile_poly* poly, const wf_vec3* verts,
+                           uint32_t n, wf_vec3 pos, float* out_height) {
     if (!wf_point_in_convex_poly_2d(pos, verts, n)) {
         return false;
     }
@@ -110,6 +106,16 @@ bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_
     return true;
 }
 
+bool wf_mesh_poly_height(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3 pos,
+                         float* out_height) {
+    if (wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH) {
+        return false;
+    }
+    wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
+    uint32_t n = wf_tile_poly_vertices(tile, poly, verts);
+    return poly_height_of(tile, poly, verts, n, pos, out_height);
+}
+
 void wf_mesh_closest_point_on_poly(const wf_mesh_tile* tile, const wf_tile_poly* poly, wf_vec3 pos,
                                    wf_vec3* out_point, bool* out_inside) {
     wf_vec3 verts[WF_MAX_VERTS_PER_POLY];
@@ -124,7 +130,7 @@ void wf_mesh_closest_point_on_poly(const wf_mesh_tile* tile, const wf_tile_poly*
         return;
     }
     float h;
-    if (wf_mesh_poly_height(tile, poly, pos, &h)) {
+    if (poly_height_of(tile, poly, verts, n, pos, &h)) {
         *out_point = wf_v3(pos.x, h, pos.z);
         if (out_inside != NULL) {
             *out_inside = true;

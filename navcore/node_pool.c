@@ -94,14 +94,12 @@ void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator) {
 }
 
 /// Heap order: smaller total first; equal totals by node index, so the
-/// order never depends on the order of pushes and pops.
-static bool entry_before(wf_open_entry a, wf_open_entry b) {
-    return a.total < b.total || (a.total == b.total && a.node < b.node);
-}
+/// order never depends on the order of pushes and pops (see wf_open_key).
+static bool entry_before(wf_open_entry a, wf_open_entry b) { return a.key < b.key; }
 
 static void heap_set(wf_open_list* list, wf_node_pool* pool, uint32_t slot, wf_open_entry e) {
     list->heap[slot] = e;
-    pool->nodes[e.node].heap_index = slot;
+    pool->nodes[wf_open_entry_node(e)].heap_index = slot;
 }
 
 static void sift_up(wf_open_list* list, wf_node_pool* pool, uint32_t slot, wf_open_entry e) {
@@ -136,7 +134,7 @@ static void sift_down(wf_open_list* list, wf_node_pool* pool, uint32_t slot, wf_
 }
 
 static wf_open_entry entry_of(const wf_node_pool* pool, uint32_t node) {
-    wf_open_entry e = {pool->nodes[node].total, node};
+    wf_open_entry e = {wf_open_key(pool->nodes[node].total, node)};
     return e;
 }
 
@@ -144,8 +142,8 @@ static wf_open_entry entry_of(const wf_node_pool* pool, uint32_t node) {
 // at a point further from the goal) keeps the heap valid too.
 void wf_open_list_update(wf_open_list* list, wf_node_pool* pool, uint32_t node) {
     uint32_t slot = pool->nodes[node].heap_index;
-    WF_ASSERT(slot < list->count && list->heap[slot].node == node);
-    if (slot >= list->count || list->heap[slot].node != node) {
+    WF_ASSERT(slot < list->count && wf_open_entry_node(list->heap[slot]) == node);
+    if (slot >= list->count || wf_open_entry_node(list->heap[slot]) != node) {
         return;
     }
     wf_open_entry e = entry_of(pool, node);

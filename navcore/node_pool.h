@@ -6,6 +6,8 @@
 #ifndef WF_NAVCORE_NODE_POOL_H
 #define WF_NAVCORE_NODE_POOL_H
 
+#include <string.h>
+
 #include "wayfarer/navmesh.h"
 
 #define WF_NODE_OPEN 1u
@@ -70,10 +72,12 @@ typedef struct wf_node_pool {
 } wf_node_pool;
 
 /// A heap entry carries its key, so ordering never touches the nodes
-/// (the pool is large and scattered; the heap is small and hot).
+/// (the pool is large and scattered; the heap is small and hot). The key
+/// is the total's bits, mapped so that unsigned order is float order,
+/// over the node index: one integer compare gives the order "total, then
+/// node index" (see wf_open_key).
 typedef struct wf_open_entry {
-    float total;
-    uint32_t node;
+    uint64_t key;
 } wf_open_entry;
 
 typedef struct wf_open_list {
@@ -146,6 +150,19 @@ static inline uint32_t wf_node_pool_add_shadow(wf_node_pool* pool, wf_poly_ref r
 wf_status wf_open_list_create(wf_open_list* list, const wf_allocator* allocator, uint32_t capacity);
 void wf_open_list_destroy(wf_open_list* list, const wf_allocator* allocator);
 static inline void wf_open_list_clear(wf_open_list* list) { list->count = 0; }
+/// The heap key of a node's total: + 0.0f turns -0 into +0 (the float
+/// order holds them equal); negative totals get all bits flipped and the
+/// others the sign bit, so the bits order as the floats do.
+static inline uint64_t wf_open_key(float total, uint32_t node) {
+    float t = total + 0.0f;
+    uint32_t bits;
+    memcpy(&bits, &t, sizeof bits);
+    bits ^= (uint32_t)((int32_t)bits >> 31) | 0x80000000u;
+    return (uint64_t)bits << 32 | node;
+}
+
+static inline uint32_t wf_open_entry_node(wf_open_entry e) { return (uint32_t)e.key; }
+
 /// Adds node, keyed on its total (inline: searches push per neighbour).
 /// The caller keeps the node's WF_NODE_OPEN / CLOSED flags; the list only
 /// orders indices. A node is in the list at most once, so capacity = pool
@@ -154,58 +171,59 @@ static inline void wf_open_list_push(wf_open_list* list, wf_node_pool* pool, uin
     if (list->count == list->capacity) {
         return;
     }
-    wf_open_entry e = {pool->nodes[node].total, node};
+    wf_open_entry* heap = list->heap;
+    wf_search_node* nodes = pool->nodes;
+    uint64_t key = wf_open_key(nodes[node].total, node);
     uint32_t slot = list->count++;
     while (slot > 0) {
         uint32_t parent = (slot - 1u) / 2u;
-        wf_open_entry p = list->heap[parent];
-        // (the order of wf_open_list: total, then node index)
-        if (!(e.total < p.total || (e.total == p.total && e.node < p.node))) {
+        wf_open_entry p = heap[parent];
+        if (key >= p.key) {
             break;
         }
-        list->heap[slot] = p;
-        pool->nodes[p.node].heap_index = slot;
+        heap[slot] = p;
+        nodes[wf_open_entry_node(p)].heap_index = slot;
         slot = parent;
     }
-    list->heap[slot] = e;
-    pool->nodes[node].heap_index = slot;
+    heap[slot].key = key;
+    nodes[node].heap_index = slot;
 }
+
 /// Removes and returns the first node (WF_NO_NODE when empty); inline as
-/// push is.
+/// push is. The hole left at the root goes down to a leaf along the
+/// smaller children, then the last entry climbs from there: one compare a
+/// level on the way down instead of two (the last entry mostly belongs
+/// near the bottom anyway).
 static inline uint32_t wf_open_list_pop(wf_open_list* list, wf_node_pool* pool) {
     if (list->count == 0) {
         return WF_NO_NODE;
     }
-    uint32_t top = list->heap[0].node;
+    wf_open_entry* heap = list->heap;
+    wf_search_node* nodes = pool->nodes;
+    uint32_t top = wf_open_entry_node(heap[0]);
     uint32_t count = --list->count;
     if (count > 0) {
-        // Sift the last entry down from the root.
-        wf_open_entry e = list->heap[count];
+        wf_open_entry e = heap[count];
         uint32_t slot = 0;
-        for (;;) {
-            uint32_t child = slot * 2u + 1u;
-            if (child >= count) {
-                break;
-            }
-            wf_open_entry c = list->heap[child];
-            if (child + 1u < count) {
-                wf_open_entry d = list->heap[child + 1u];
-                if (d.total < c.total || (d.total == c.total && d.node < c.node)) {
-                    c = d;
-                    child++;
-                }
-            }
-            if (!(c.total < e.total || (c.total == e.total && c.node < e.node))) {
-                break;
-            }
-            list->heap[slot] = c;
-            pool->nodes[c.node].heap_index = slot;
+        for (uint32_t child = 1; child < count; child = slot * 2u + 1u) {
+            child += child + 1u < count && heap[child + 1u].key < heap[child].key;
+            heap[slot] = heap[child];
+            nodes[wf_open_entry_node(heap[slot])].heap_index = slot;
             slot = child;
         }
-        list->heap[slot] = e;
-        pool->nodes[e.node].heap_index = slot;
+        while (slot > 0) {
+            uint32_t parent = (slot - 1u) / 2u;
+            if (e.key >= heap[parent].key) {
+                break;
+            }
+            heap[slot] = heap[parent];
+            nodes[wf_open_entry_node(heap[slot])].heap_index = slot;
+            slot = parent;
+        }
+        heap[slot] = e;
+        nodes[wf_open_entry_node(e)].heap_index = slot;
     }
-    pool->nodes[top].heap_index = WF_NO_NODE;
+    nodes[top].heap_index = WF_NO_NODE;
     return top;
 }
 /// Restores heap order after node's total changed (decreased or grew).

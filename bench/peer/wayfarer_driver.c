@@ -10,6 +10,8 @@
 //                                   ends snap to polygons and whose path is
 //                                   complete
 //   paths OBJ PAIRS ROUNDS [NODES]  find_path + find_straight_path per pair
+//                                   (WF_PEER_DUMP=FILE: the first round's
+//                                   corridors and corners into FILE)
 //   tiles OBJ PASSES                whole cache build; each layer's tile
 //                                   built once per pass, without commit
 //   obstacles OBJ POINTS WORKERS RUNS
@@ -251,6 +253,10 @@ static int cmd_paths(const char* obj, const char* pairs_path, int rounds, uint32
     double corridor = 0.0, corner_sum = 0.0;
     rounds = rounds < 1 ? 1 : rounds > MAX_ROUNDS ? MAX_ROUNDS : rounds;
     int failed = 0;
+    // WF_PEER_DUMP=FILE: the first round's corridors and corners, exactly
+    // (hex floats), to check that a change leaves every path as it was.
+    const char* dump_path = getenv("WF_PEER_DUMP");
+    FILE* dump = dump_path != NULL ? fopen(dump_path, "w") : NULL;
     for (int r = 0; r < rounds; ++r) {
         double t0 = clock_now();
         for (uint32_t i = 0; i < n; ++i) {
@@ -264,8 +270,24 @@ static int cmd_paths(const char* obj, const char* pairs_path, int rounds, uint32
                 corridor += res.count;
                 corner_sum += count;
             }
+            if (r == 0 && dump != NULL) {
+                fprintf(dump, "%u %d %u %a:", i, (int)s, res.count, (double)res.cost);
+                for (uint32_t k = 0; k < res.count; ++k) {
+                    fprintf(dump, " %llx", (unsigned long long)wf_poly_ref_to_u64(path[k]));
+                }
+                fprintf(dump, " |");
+                for (uint32_t k = 0; k < count; ++k) {
+                    fprintf(dump, " %a,%a,%a/%x/%llx", (double)corners[k].pos.x,
+                            (double)corners[k].pos.y, (double)corners[k].pos.z, corners[k].flags,
+                            (unsigned long long)wf_poly_ref_to_u64(corners[k].ref));
+                }
+                fprintf(dump, "\n");
+            }
         }
         us[r] = (clock_now() - t0) * 1e6 / (n > 0 ? n : 1);
+    }
+    if (dump != NULL) {
+        fclose(dump);
     }
     double best = us[0];
     printf("{\"side\":\"wayfarer\",\"cmd\":\"paths\",\"pairs\":%u,\"incomplete\":%u,"

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Search node pool and open list: lookup by ref, capacity, clear, heap order
 // (random sequences against a brute-force minimum), updates, allocation.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,7 +138,7 @@ static uint32_t push_node(fixture* f, uint32_t poly, float total) {
 
 static void check_heap_indices(const fixture* f) {
     for (uint32_t slot = 0; slot < f->open.count; ++slot) {
-        assert_int_equal(f->pool.nodes[f->open.heap[slot].node].heap_index, slot);
+        assert_int_equal(f->pool.nodes[wf_open_entry_node(f->open.heap[slot])].heap_index, slot);
     }
 }
 
@@ -174,6 +175,25 @@ static uint32_t brute_min(const fixture* f, const bool* open, uint32_t count) {
     return best;
 }
 
+/// The heap orders on integer keys made from the totals' bits: negative
+/// totals, both zeros (equal, so by node index) and infinity keep the
+/// float order.
+static void test_pop_order_signs_zeros_infinity(void** state) {
+    (void)state;
+    fixture f;
+    fixture_create(&f, 8);
+    const float totals[8] = {0.0f, -0.0f, -2.0f, INFINITY, -0.5f, 1e-30f, -INFINITY, 0.0f};
+    const uint32_t expected[8] = {6, 2, 4, 0, 1, 7, 5, 3};
+    for (uint32_t i = 0; i < 8; ++i) {
+        push_node(&f, i, totals[i]);
+    }
+    for (uint32_t i = 0; i < 8; ++i) {
+        assert_int_equal(wf_open_list_pop(&f.open, &f.pool), expected[i]);
+        check_heap_indices(&f);
+    }
+    fixture_destroy(&f);
+}
+
 static void test_random_sequence_matches_brute_force(void** state) {
     (void)state;
     enum { COUNT = 500, STEPS = 4000 };
@@ -192,7 +212,7 @@ static void test_random_sequence_matches_brute_force(void** state) {
         } else if (action < 7 && f.open.count > 0) {
             // Decrease (or raise) the total of a random open node.
             uint32_t pick = wf_rng_below(&rng, f.open.count);
-            uint32_t n = f.open.heap[pick].node;
+            uint32_t n = wf_open_entry_node(f.open.heap[pick]);
             f.pool.nodes[n].total = action == 5 ? f.pool.nodes[n].total - total : total;
             wf_open_list_update(&f.open, &f.pool, n);
         } else {
@@ -281,6 +301,7 @@ int main(void) {
         cmocka_unit_test(test_full_pool_returns_no_node),
         cmocka_unit_test(test_clear_forgets_every_node),
         cmocka_unit_test(test_pop_order_known_values),
+        cmocka_unit_test(test_pop_order_signs_zeros_infinity),
         cmocka_unit_test(test_random_sequence_matches_brute_force),
         cmocka_unit_test(test_update_after_decrease_moves_to_front),
         cmocka_unit_test(test_create_bad_args_and_out_of_memory),
