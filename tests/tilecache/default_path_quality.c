@@ -45,6 +45,22 @@ static void test_lost_rows(void** state) {
     movingai_close(&map);
 }
 
+/// Tiles of 48 cells: row 468 was 1.0601 of octile with one state per
+/// polygon and 1.0027 with three layers; four keep it within octile.
+static void test_tile48_row468(void** state) {
+    (void)state;
+    movingai_run map;
+    movingai_open_tiles(&map, "bg512/AR0011SR", 48);
+    const wf_query_filter filter = wf_query_filter_defaults();
+    assert_true(468 < map.count);
+    const scen_row* r = &map.rows[468];
+    double length = movingai_row_length(&map, r, &filter);
+    print_message("tile 48, row 468: %.4f, octile %.2f\n", length, r->octile);
+    assert_true(length >= 0.0);
+    assert_true(length <= r->octile + LENGTH_TOLERANCE);
+    movingai_close(&map);
+}
+
 static void test_every_row(void** state) {
     (void)state;
     movingai_run map;
@@ -72,6 +88,7 @@ static void test_every_row(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lost_rows),
+        cmocka_unit_test(test_tile48_row468),
         cmocka_unit_test(test_every_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,9 +42,9 @@ static inline size_t parse_scen(char* text, scen_row** out) {
 }
 
 /// Builds the map as the tool's `scen --map` does: cells of 1 m, radius 0,
-/// tiles of 64 cells, no region dropped or merged, contours within half a
-/// cell of the grid.
-static inline wf_mesh* build_map(const char* path) {
+/// tiles of `tile_size` cells, no region dropped or merged, contours within
+/// half a cell of the grid.
+static inline wf_mesh* build_map(const char* path, int tile_size) {
     size_t size = 0;
     char* text = test_read_file(path, &size);
     if (text == NULL) {
@@ -59,7 +59,7 @@ static inline wf_mesh* build_map(const char* path) {
     d.params = wf_tilecache_params_recast_demo();
     d.params.cell_size = 1.0f;
     d.params.agent_radius = 0.0f;
-    d.params.tile_size = 64;
+    d.params.tile_size = tile_size;
     d.params.min_region_area = 0;
     d.params.merge_region_area = 0;
     d.params.max_edge_length = 0.0f;
@@ -95,16 +95,17 @@ typedef struct movingai_run {
 } movingai_run;
 
 /// Reads the map `name` (e.g. "dao/arena") and its .scen under
-/// MOVINGAI_DIR, builds the mesh and a query on it; skips the test when
-/// the data is absent. Every map here has more than 100 rows.
-static inline void movingai_open(movingai_run* run, const char* name) {
+/// MOVINGAI_DIR, builds the mesh (tiles of `tile_size` cells) and a query
+/// on it; skips the test when the data is absent. Every map here has more
+/// than 100 rows.
+static inline void movingai_open_tiles(movingai_run* run, const char* name, int tile_size) {
     char map_path[512], scen_path[512];
     snprintf(map_path, sizeof map_path, "%s/maps/%s.map", MOVINGAI_DIR, name);
     snprintf(scen_path, sizeof scen_path, "%s/scenarios/%s.map.scen", MOVINGAI_DIR, name);
     memset(run, 0, sizeof *run);
     size_t size = 0;
     run->scen = test_read_file(scen_path, &size);
-    run->mesh = run->scen != NULL ? build_map(map_path) : NULL;
+    run->mesh = run->scen != NULL ? build_map(map_path, tile_size) : NULL;
     if (run->mesh == NULL) {
         free(run->scen);
         skip();
@@ -117,6 +118,11 @@ static inline void movingai_open(movingai_run* run, const char* name) {
         WF_OK);
     run->corridor = malloc(MOVINGAI_MAX_CORRIDOR * sizeof *run->corridor);
     run->points = malloc(MOVINGAI_MAX_STRAIGHT * sizeof *run->points);
+}
+
+/// movingai_open with tiles of 64 cells (the tool's default).
+static inline void movingai_open(movingai_run* run, const char* name) {
+    movingai_open_tiles(run, name, 64);
 }
 
 /// Straight-path length (XZ) from start to goal in the filter's mode,
