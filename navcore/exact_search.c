@@ -1151,18 +1151,26 @@ static bool same_point(const double* a, const double* b) {
     return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
 }
 
-/// Whether open node m can be joined with new node i (same polygon, root
-/// and g, intervals meeting); joins them into i when so.
-static bool join_with(wf_exact_search* s, uint32_t i, uint32_t m) {
-    if (m == NO_INDEX || m >= s->node_count || m == i) {
-        return false;
-    }
+/// Joins new node i (not yet expanded or pushed) with the open node last
+/// seen in its polygon at the same root and g, when their intervals meet:
+/// i becomes the joined node, the other is dropped when popped. Cones that
+/// were cut apart by a vertex and went separate ways come together here.
+static void join_open(wf_exact_search* s, uint32_t i) {
     wf_exact_node* n = &s->nodes[i];
+    if ((n->flags & EXACT_NODE_GOAL) != 0) {
+        return;
+    }
+    uint32_t* slot = &s->open_slots[open_slot(s, n)];
+    uint32_t m = *slot;
+    *slot = i;
+    if (m == NO_INDEX || m >= s->node_count || m == i) {
+        return;
+    }
     wf_exact_node* o = &s->nodes[m];
     uint32_t state = o->flags & (EXACT_NODE_OPEN | EXACT_NODE_DEAD | EXACT_NODE_FREE);
     if (state != EXACT_NODE_OPEN || o->poly != n->poly || o->g != n->g ||
         !same_point(o->root, n->root)) {
-        return false;
+        return;
     }
     bool joined = false;
     if (halves_meet(o, n)) {
@@ -1172,32 +1180,6 @@ static bool join_with(wf_exact_search* s, uint32_t i, uint32_t m) {
     }
     if (joined) {
         o->flags |= EXACT_NODE_DEAD;
-    }
-    return joined;
-}
-
-/// Joins new node i (not yet expanded or pushed) with an open node
-/// recently seen in its polygon at the same root and g, when their
-/// intervals meet: i becomes the joined node, the other is dropped when
-/// popped. Cones that were cut apart by a vertex and went separate ways
-/// come together here.
-static void join_open(wf_exact_search* s, uint32_t i) {
-    wf_exact_node* n = &s->nodes[i];
-    if ((n->flags & EXACT_NODE_GOAL) != 0) {
-        return;
-    }
-    // Two ways (one in a table of one slot): a pair of slots holds the
-    // last two nodes seen in it, so a half whose partner was seen just
-    // before another node took the slot still finds it. (Four ways cost
-    // more on the generated city than they save.)
-    uint32_t* pair = &s->open_slots[open_slot(s, n) & ~1u];
-    uint32_t m0 = pair[0], m1 = s->root_mask > 0 ? pair[1] : NO_INDEX;
-    if (s->root_mask > 0) {
-        pair[1] = m0;
-    }
-    pair[0] = i;
-    if (!join_with(s, i, m0)) {
-        (void)join_with(s, i, m1);
     }
 }
 
