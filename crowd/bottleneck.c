@@ -100,7 +100,7 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
 /// WF_CROWD_WALLED_RADII on both sides of the way it wants to go: a lane
 /// too narrow to pass in freely, where the head-on rule for passages holds.
 static bool walled_in(const wf_crowd* c, uint32_t i) {
-    wf_vec3 dir = c->desired_vel[i];
+    wf_vec3 dir = wf_crowd_way(c, i, c->desired_vel[i]);
     float len = wf_v2_length(dir);
     if (!(len > 1e-6f)) {
         return false;
