@@ -41,7 +41,7 @@ static inline bool wf_crowd_follows_path(const wf_crowd* c, uint32_t i) {
 static inline wf_vec3 wf_crowd_way(const wf_crowd* c, uint32_t i, wf_vec3 fallback) {
     if (c->corner_count[i] == 0 || !wf_crowd_follows_path(c, i) ||
         c->target_state[i] == WF_TARGET_ARRIVED ||
-        (c->agent_flags[i] & (AGENT_WAITS_PINCH | AGENT_WAITS_OFFMESH))) {
+        (c->agent_flags[i] & (AGENT_WAITS_PINCH | AGENT_WAITS_OFFMESH)) || c->pinch[i].ahead) {
         return fallback;
     }
     wf_vec3 d = wf_v3_sub(c->corners[(size_t)i * WF_CROWD_MAX_CORNERS].pos, c->pos[i]);
