@@ -100,7 +100,7 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
 /// WF_CROWD_WALLED_RADII on both sides of the way it wants to go: a lane
 /// too narrow to pass in freely, where the head-on rule for passages holds.
 static bool walled_in(const wf_crowd* c, uint32_t i) {
-    wf_vec3 dir = wf_crowd_way(c, i, c->desired_vel[i]);
+    wf_vec3 dir = c->desired_vel[i];
     float len = wf_v2_length(dir);
     if (!(len > 1e-6f)) {
         return false;
@@ -155,6 +155,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // The search looks at the corridor's first polygons only: its
         // result is kept (a pure function of them, so a crowd restored
         // without it finds the same) until they change.
+        c->walled[i] = walled_in(c, i) ? 1u : 0u;
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
         wf_crowd_passage* found = &c->pinch_found[i];
@@ -166,15 +167,14 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
                 found->from.bits = 0;
             }
         }
-        if (found->from.bits != 0) {
-            float dist = wf_v2_distance(c->pos[i], wf_v3(found->mid_x, 0.0f, found->mid_z));
-            if (dist <= c->params[i].radius * WF_CROWD_PINCH_REACH_RADII) {
-                pin->ahead = true;
-                pin->dist = dist;
-            }
+        if (found->from.bits == 0) {
+            continue;
         }
-        // After the passage: its rules own the way near one (wf_crowd_way).
-        c->walled[i] = walled_in(c, i) ? 1u : 0u;
+        float dist = wf_v2_distance(c->pos[i], wf_v3(found->mid_x, 0.0f, found->mid_z));
+        if (dist <= c->params[i].radius * WF_CROWD_PINCH_REACH_RADII) {
+            pin->ahead = true;
+            pin->dist = dist;
+        }
     }
 }
 

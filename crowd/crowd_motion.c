@@ -187,7 +187,7 @@ static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
     }
     wf_vec3 d = wf_v3_sub(c->pos[i], c->pos[j]);
     float rsum = c->params[i].radius + c->params[j].radius;
-    wf_vec3 a = wf_crowd_way(c, i, c->intent[i]), b = c->intent[j];
+    wf_vec3 a = c->intent[i], b = c->intent[j];
     bool towards = d.x * d.x + d.z * d.z > rsum * rsum && b.x * d.x + b.z * d.z > 0.0f;
     if (!towards) {
         return false;
@@ -216,7 +216,7 @@ static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
 static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_vec3 desired) {
     const wf_agent_params* p = &c->params[i];
     const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
-    wf_vec3 a = dir;
+    wf_vec3 a = c->intent[i];
     float reach = p->radius * WF_CROWD_HEAD_ON_RADII;
     float nearest = reach;
     uint32_t found = UINT32_MAX;
@@ -364,7 +364,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 }
             }
             desired_vel = wf_v3_scale(dir, speed);
-            wf_vec3 way = wf_crowd_way(c, i, c->intent[i]);
+            wf_vec3 way = c->intent[i];
             float way_len = wf_v2_length(way);
             // Keep right and give way: at a passage that agents come to
             // from both sides, or between close walls. One-way traffic

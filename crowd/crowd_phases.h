@@ -31,28 +31,6 @@ static inline bool wf_crowd_follows_path(const wf_crowd* c, uint32_t i) {
            (ts == WF_TARGET_BLOCKED && (c->agent_flags[i] & AGENT_CONTINUE_BLOCKED));
 }
 
-/// The way agent i wants to go: at full speed towards its first corner
-/// while it steers along its path, else `fallback` (its last desired
-/// velocity). The head-on and walled-in rules ask this, not the last
-/// desired velocity: that holds the give-way's own step aside and back,
-/// and read back it flipped those rules every other update, so on the demo
-/// level's ramps an agent meeting one coming down stepped back each second
-/// update until it was blocked (tests/crowd/crowd_way.c).
-static inline wf_vec3 wf_crowd_way(const wf_crowd* c, uint32_t i, wf_vec3 fallback) {
-    if (c->corner_count[i] == 0 || !wf_crowd_follows_path(c, i) ||
-        c->target_state[i] == WF_TARGET_ARRIVED ||
-        (c->agent_flags[i] & (AGENT_WAITS_PINCH | AGENT_WAITS_OFFMESH)) || c->pinch[i].ahead) {
-        return fallback;
-    }
-    wf_vec3 d = wf_v3_sub(c->corners[(size_t)i * WF_CROWD_MAX_CORNERS].pos, c->pos[i]);
-    float len = wf_v2_length(d);
-    if (!(len > 1e-6f)) {
-        return fallback;
-    }
-    float s = c->params[i].max_speed / len;
-    return wf_v3(d.x * s, 0.0f, d.z * s);
-}
-
 /// Adds a worker's time in a phase to the profile (thread time, summed
 /// over workers).
 static inline void wf_crowd_add_time(wf_crowd* c, uint32_t worker, wf_crowd_phase phase,
