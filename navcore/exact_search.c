@@ -171,11 +171,12 @@ bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
  * goal on the same straight line, then to the lower node index)
  */
 
-static bool open_less(const wf_exact_open* a, const wf_exact_open* b) {
+static bool open_less(const wf_exact_search* s, const wf_exact_open* a, const wf_exact_open* b) {
     if (a->f != b->f) {
         return a->f < b->f;
     }
-    return a->g > b->g || (a->g == b->g && a->node < b->node);
+    double ga = s->nodes[a->node].g, gb = s->nodes[b->node].g; // a node's g never changes
+    return ga > gb || (ga == gb && a->node < b->node);
 }
 
 static double heuristic(xp r, xp right, xp left, xp t);
@@ -187,11 +188,11 @@ static void open_push(wf_exact_search* s, uint32_t node) {
                heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
     }
     n->flags |= EXACT_NODE_OPEN;
-    wf_exact_open e = {n->f, n->g, node};
+    wf_exact_open e = {n->f, node};
     uint32_t i = s->open_count++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
-        if (!open_less(&e, &s->open[parent])) {
+        if (!open_less(s, &e, &s->open[parent])) {
             break;
         }
         s->open[i] = s->open[parent];
@@ -200,30 +201,36 @@ static void open_push(wf_exact_search* s, uint32_t node) {
     s->open[i] = e;
 }
 
+/// Pops the best entry: the hole at the top goes down to a leaf by the
+/// better child (one comparison a level), then the last entry rises
+/// from there (rarely far: it came from the bottom).
 static uint32_t open_pop(wf_exact_search* s) {
     if (s->open_count == 0) {
         return NO_INDEX;
     }
     uint32_t top = s->open[0].node;
-    wf_exact_open last = s->open[--s->open_count];
-    uint32_t i = 0, n = s->open_count;
-    for (;;) {
-        uint32_t child = 2 * i + 1;
-        if (child >= n) {
-            break;
-        }
-        if (child + 1 < n && open_less(&s->open[child + 1], &s->open[child])) {
+    uint32_t n = --s->open_count;
+    if (n == 0) {
+        return top;
+    }
+    wf_exact_open last = s->open[n];
+    uint32_t i = 0;
+    for (uint32_t child = 1; child < n; child = 2 * i + 1) {
+        if (child + 1 < n && open_less(s, &s->open[child + 1], &s->open[child])) {
             child++;
-        }
-        if (!open_less(&s->open[child], &last)) {
-            break;
         }
         s->open[i] = s->open[child];
         i = child;
     }
-    if (n > 0) {
-        s->open[i] = last;
+    while (i > 0) {
+        uint32_t parent = (i - 1) / 2;
+        if (!open_less(s, &last, &s->open[parent])) {
+            break;
+        }
+        s->open[i] = s->open[parent];
+        i = parent;
     }
+    s->open[i] = last;
     return top;
 }
 
@@ -244,10 +251,10 @@ static uint64_t mix64(uint64_t h) {
 static uint32_t root_hash(const double* p) {
     uint64_t bits[3];
     memcpy(bits, p, sizeof bits);
-    uint64_t h = mix64(bits[0] ^ (bits[0] >> 29));
-    h = mix64(h ^ bits[2] ^ (bits[2] >> 29));
-    h = mix64(h ^ bits[1] ^ (bits[1] >> 29));
-    return (uint32_t)h;
+    // Independent products, one full mix (the low mantissa bits are zero,
+    // the multiplies carry the high ones up and down through the mix).
+    return (uint32_t)mix64(bits[0] * 0x9e3779b97f4a7c15u + bits[2] * 0xc2b2ae3d27d4eb4fu +
+                           bits[1] * 0x165667b19e3779f9u);
 }
 
 static uint32_t root_find(const wf_exact_search* s, const double* p) {
@@ -606,8 +613,9 @@ static double id_reach(const wf_exact_search* s, uint32_t id) {
 }
 
 /// Appends a node (the caller pushes it); false when storage ran out.
-static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp root,
-                     uint32_t root_index, double g, xp right, xp left, uint32_t flags) {
+static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, const xp* root,
+                     uint32_t root_index, double g, const xp* right, const xp* left,
+                     uint32_t flags) {
     uint32_t i = s->free_node;
     if (i != NO_INDEX) {
         s->free_node = s->nodes[i].link;
@@ -621,16 +629,16 @@ static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, xp r
     n->link = s->new_nodes;
     s->new_nodes = i;
     s->new_count++;
-    xp_store(root, n->root);
-    xp_store(right, n->right);
-    xp_store(left, n->left);
+    xp_store(*root, n->root);
+    xp_store(*right, n->right);
+    xp_store(*left, n->left);
     n->g = g;
     n->poly = poly.bits;
     n->parent = parent;
     n->flags = flags;
     n->root_index = root_index;
     // Other nodes get f when pushed: most are expanded in place instead.
-    n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(root, xp_v3(s->end_pos)) : INFINITY;
+    n->f = (flags & EXACT_NODE_GOAL) != 0 ? g + dist2d(*root, xp_v3(s->end_pos)) : INFINITY;
     return true;
 }
 
@@ -727,21 +735,38 @@ typedef struct exit_edge {
     double left_lo, left_hi;   ///< left of the cone
 } exit_edge;
 
-/// One successor: the part [lo, hi] of portal [p0, p1] (params along the
-/// edge; the portal's own ends are exact), seen from root.
-static bool add_piece(expansion* x, wf_poly_ref next, const exit_edge* ed, double p0, double p1,
-                      xp portal_right, xp portal_left, double lo, double hi, xp root,
-                      uint32_t root_index, double g) {
+/// The part of an exit edge its link leads through: ends (exact) and
+/// their params along the edge.
+typedef struct exit_portal {
+    xp right, left;
+    double p0, p1;
+} exit_portal;
+
+/// One successor: the part [lo, hi] of the portal (params along the edge;
+/// the portal's own ends are exact), seen from root. Arguments by address:
+/// this runs for nearly every successor.
+static bool add_piece(expansion* x, wf_poly_ref next, const exit_edge* ed, const exit_portal* pt,
+                      double lo, double hi, const xp* root, uint32_t root_index, double g) {
     // A cut within SAME_POINT of a portal end is that end: a cone's side
     // through a corner must leave the corner a turning point.
     double len = ed->len, snap = len > 0.0 ? SAME_POINT / len : 0.0;
+    double p0 = pt->p0, p1 = pt->p1;
     double t0 = lo > p0 + snap ? lo : p0, t1 = hi < p1 - snap ? hi : p1;
     if ((t1 - t0) * len < MIN_INTERVAL) {
         return true;
     }
     bool right_end = t0 == p0, left_end = t1 == p1;
-    xp right = right_end ? portal_right : xp_lerp(ed->a, ed->b, t0);
-    xp left = left_end ? portal_left : xp_lerp(ed->a, ed->b, t1);
+    xp cut_right, cut_left;
+    const xp* right = &pt->right;
+    const xp* left = &pt->left;
+    if (!right_end) {
+        cut_right = xp_lerp(ed->a, ed->b, t0);
+        right = &cut_right;
+    }
+    if (!left_end) {
+        cut_left = xp_lerp(ed->a, ed->b, t1);
+        left = &cut_left;
+    }
     uint32_t flags =
         (right_end ? EXACT_NODE_RIGHT_END : 0u) | (left_end ? EXACT_NODE_LEFT_END : 0u);
     return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
@@ -771,15 +796,21 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     wf_exact_search* s = &q->exact;
     wf_poly_ref poly_ref = wf_poly_ref_from_u64(node->poly);
     uint32_t node_flags = node->flags;
-    expansion x = {.s = s,
-                   .mesh = q->mesh,
-                   .node = self,
-                   .poly = poly_ref,
-                   .root = xp_from(node->root),
-                   .root_index = node->root_index,
-                   .g = node->g};
+    // Field by field: a designated initialiser would zero the turns too,
+    // and this runs for every expansion (a turn's g and root_index are
+    // set when it is first asked for).
+    expansion x;
+    x.s = s;
+    x.mesh = q->mesh;
+    x.node = self;
+    x.poly = poly_ref;
+    x.root = xp_from(node->root);
+    x.root_index = node->root_index;
+    x.g = node->g;
     x.right.at = xp_from(node->right);
     x.left.at = xp_from(node->left);
+    x.right.g = x.left.g = 0.0;
+    x.right.root_index = x.left.root_index = NO_INDEX;
     bool start = (node_flags & EXACT_NODE_START) != 0;
     uint32_t n = poly->vert_count;
     // Polygon entered from: never straight back. Its edge is not skipped:
@@ -823,7 +854,7 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
                 return true;
             }
         }
-        return add_node(s, self, poly_ref, root, root_index, g, t, t, EXACT_NODE_GOAL);
+        return add_node(s, self, poly_ref, &root, root_index, g, &t, &t, EXACT_NODE_GOAL);
     }
 
     xp verts[WF_MAX_VERTS_PER_POLY];
@@ -880,8 +911,7 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
             (next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly))) {
             continue;
         }
-        xp portal_right, portal_left;
-        double p0, p1;
+        exit_portal pt;
         // Inside the tile the link is its edge's only one, and the portal
         // the whole edge unless the neighbour also lies across an adjacent
         // edge (collinear edges towards one polygon are consecutive).
@@ -890,30 +920,30 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         if (inside ? nb != poly->neighbours[e > 0 ? e - 1u : n - 1u] &&
                          nb != poly->neighbours[e + 1u < n ? e + 1u : 0u]
                    : link_is_whole_edge(tile, poly_index, link)) {
-            portal_right = ed->a;
-            portal_left = ed->b;
-            p0 = 0.0;
-            p1 = 1.0;
+            pt.right = ed->a;
+            pt.left = ed->b;
+            pt.p0 = 0.0;
+            pt.p1 = 1.0;
         } else {
             wf_vec3 pl, pr;
             wf_mesh_link_portal(poly_ref, tile, poly, link, next_tile, next_poly, &pl, &pr);
-            portal_right = xp_v3(pr);
-            portal_left = xp_v3(pl);
-            p0 = edge_param(portal_right, ed->a, ed->b);
-            p1 = edge_param(portal_left, ed->a, ed->b);
+            pt.right = xp_v3(pr);
+            pt.left = xp_v3(pl);
+            pt.p0 = edge_param(pt.right, ed->a, ed->b);
+            pt.p1 = edge_param(pt.left, ed->a, ed->b);
         }
-        if (obs && !add_piece(&x, next, ed, p0, p1, portal_right, portal_left, ed->obs_lo,
-                              ed->obs_hi, x.root, x.root_index, x.g)) {
+        if (obs && !add_piece(&x, next, ed, &pt, ed->obs_lo, ed->obs_hi, &x.root, x.root_index,
+                              x.g)) {
             return false;
         }
-        if (right && p0 < ed->right_hi && p1 > ed->right_lo && turn_allowed(&x, &x.right) &&
-            !add_piece(&x, next, ed, p0, p1, portal_right, portal_left, ed->right_lo, ed->right_hi,
-                       x.right.at, x.right.root_index, x.right.g)) {
+        if (right && pt.p0 < ed->right_hi && pt.p1 > ed->right_lo && turn_allowed(&x, &x.right) &&
+            !add_piece(&x, next, ed, &pt, ed->right_lo, ed->right_hi, &x.right.at,
+                       x.right.root_index, x.right.g)) {
             return false;
         }
-        if (left && p0 < ed->left_hi && p1 > ed->left_lo && turn_allowed(&x, &x.left) &&
-            !add_piece(&x, next, ed, p0, p1, portal_right, portal_left, ed->left_lo, ed->left_hi,
-                       x.left.at, x.left.root_index, x.left.g)) {
+        if (left && pt.p0 < ed->left_hi && pt.p1 > ed->left_lo && turn_allowed(&x, &x.left) &&
+            !add_piece(&x, next, ed, &pt, ed->left_lo, ed->left_hi, &x.left.at, x.left.root_index,
+                       x.left.g)) {
             return false;
         }
     }
@@ -1001,10 +1031,10 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     // Capacity is at least WF_EXACT_NODES_PER_MAX_NODE: the start fits.
     if (start_ref.bits == end_ref.bits) {
         xp ep = xp_v3(s->end_pos);
-        (void)add_node(s, NO_INDEX, start_ref, sp, root_index, 0.0, ep, ep,
+        (void)add_node(s, NO_INDEX, start_ref, &sp, root_index, 0.0, &ep, &ep,
                        EXACT_NODE_GOAL | EXACT_NODE_START);
     } else {
-        (void)add_node(s, NO_INDEX, start_ref, sp, root_index, 0.0, sp, sp, EXACT_NODE_START);
+        (void)add_node(s, NO_INDEX, start_ref, &sp, root_index, 0.0, &sp, &sp, EXACT_NODE_START);
     }
     open_push(s, 0);
     return WF_OK;
@@ -1358,7 +1388,7 @@ static uint32_t best_open_node(const wf_exact_search* s) {
     for (uint32_t k = 0; k < s->open_count; ++k) {
         const wf_exact_open* e = &s->open[k];
         if ((s->nodes[e->node].flags & (EXACT_NODE_DEAD | EXACT_NODE_FREE)) == 0 &&
-            (best == NULL || open_less(e, best))) {
+            (best == NULL || open_less(s, e, best))) {
             best = e;
         }
     }
