@@ -119,6 +119,8 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
         wf_exact_destroy(s, allocator);
         return WF_ERR_OUT_OF_MEMORY;
     }
+    s->pool_size = (size_t)s->capacity * sizeof(wf_exact_node);
+    s->steps_end = (wf_exact_step*)(void*)((char*)s->nodes + s->pool_size);
     memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
     memset(s->pushed, 0, ((size_t)s->root_mask + 1u) * sizeof(uint64_t));
     memset(s->open_slots, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
@@ -570,16 +572,13 @@ static double node_reach(const wf_exact_node* n) {
 /* Nodes fill the storage from the front, chain steps from the back; the
  * search is out of nodes when the two meet. */
 
-static size_t pool_bytes(const wf_exact_search* s) {
-    return (size_t)s->capacity * sizeof(wf_exact_node);
-}
+static size_t pool_bytes(const wf_exact_search* s) { return s->pool_size; }
 static size_t pool_used(const wf_exact_search* s) {
     return (size_t)s->node_count * sizeof(wf_exact_node) +
            (size_t)s->step_count * sizeof(wf_exact_step);
 }
 static wf_exact_step* step_at(const wf_exact_search* s, uint32_t j) {
-    return (wf_exact_step*)(void*)((char*)s->nodes + pool_bytes(s) -
-                                   ((size_t)j + 1u) * sizeof(wf_exact_step));
+    return s->steps_end - ((size_t)j + 1u);
 }
 /// Polygon and parent of a node or step id.
 static uint64_t id_poly(const wf_exact_search* s, uint32_t id) {
