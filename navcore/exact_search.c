@@ -931,8 +931,8 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
             pt.p0 = edge_param(pt.right, ed->a, ed->b);
             pt.p1 = edge_param(pt.left, ed->a, ed->b);
         }
-        if (obs && !add_piece(&x, next, ed, &pt, ed->obs_lo, ed->obs_hi, &x.root, x.root_index,
-                              x.g)) {
+        if (obs &&
+            !add_piece(&x, next, ed, &pt, ed->obs_lo, ed->obs_hi, &x.root, x.root_index, x.g)) {
             return false;
         }
         if (right && pt.p0 < ed->right_hi && pt.p1 > ed->right_lo && turn_allowed(&x, &x.right) &&
