@@ -38,6 +38,14 @@
 
 #define NO_INDEX 0xffffffffu
 
+/// add_piece runs for nearly every successor: inlined, its arguments are
+/// not spilled for a call (8room -0.3 %, generated city -0.4 % instructions).
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE
+#endif
+
 /// A root reached this much (metres) worse than its best g is pruned.
 #define G_EPSILON 1e-6
 /// Points this close (metres, XZ) are one point: a root on an interval end,
@@ -744,8 +752,9 @@ typedef struct exit_portal {
 /// One successor: the part [lo, hi] of the portal (params along the edge;
 /// the portal's own ends are exact), seen from root. Arguments by address:
 /// this runs for nearly every successor.
-static bool add_piece(expansion* x, wf_poly_ref next, const exit_edge* ed, const exit_portal* pt,
-                      double lo, double hi, const xp* root, uint32_t root_index, double g) {
+static ALWAYS_INLINE inline bool add_piece(expansion* x, wf_poly_ref next, const exit_edge* ed,
+                                           const exit_portal* pt, double lo, double hi,
+                                           const xp* root, uint32_t root_index, double g) {
     // A cut within SAME_POINT of a portal end is that end: a cone's side
     // through a corner must leave the corner a turning point.
     double len = ed->len, snap = len > 0.0 ? SAME_POINT / len : 0.0;
