@@ -21,7 +21,14 @@
 
 typedef struct body {
     float x, y, z, radius, height;
+    // For the overlap log only (WF_OVERLAP_LOG): who the body is and its state.
+    uint32_t agent, target_state, done;
+    float speed, desired_speed, stuck;
 } body;
+
+/// Settled overlaps deeper than this are written to stderr when the
+/// environment has WF_OVERLAP_LOG (where the worst overlaps come from).
+#define OVERLAP_LOGGED 0.15f
 
 typedef struct run_state {
     scene* s;
@@ -56,7 +63,9 @@ static int compare_bodies(const void* a, const void* b) {
 
 /// Overlapping pairs among walking agents on one floor: a sweep over the
 /// bodies sorted by x, so only neighbours within two radii are compared.
-static void measure_overlaps(body* b, uint32_t n, bool settled, scene_metrics* m) {
+static void measure_overlaps(body* b, uint32_t n, float t, scene_metrics* m) {
+    const bool settled = t > SETTLE_SECONDS;
+    const bool logged = settled && getenv("WF_OVERLAP_LOG") != NULL;
     qsort(b, n, sizeof *b, compare_bodies);
     float max_radius = 0.0f;
     for (uint32_t i = 0; i < n; ++i) {
@@ -71,6 +80,18 @@ static void measure_overlaps(body* b, uint32_t n, bool settled, scene_metrics* m
             float overlap = b[i].radius + b[j].radius - sqrtf(dx * dx + dz * dz);
             if (overlap <= 0.0f) {
                 continue;
+            }
+            if (logged && overlap > OVERLAP_LOGGED) {
+                fprintf(stderr, "overlap t=%.2f ov=%.3f", t, overlap);
+                for (uint32_t k = 0; k < 2u; ++k) {
+                    const body* e = &b[k == 0 ? i : j];
+                    fprintf(stderr,
+                            " | agent=%u at=(%.2f,%.2f) target_state=%u done=%u v=%.2f "
+                            "desired=%.2f stuck=%.1f",
+                            e->agent, e->x, e->z, e->target_state, e->done, e->speed,
+                            e->desired_speed, e->stuck);
+                }
+                fputc('\n', stderr);
             }
             m->overlap_pair_frames += overlap > OVERLAP_COUNTED;
             m->worst_overlap = overlap > m->worst_overlap ? overlap : m->worst_overlap;
@@ -207,10 +228,21 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
             new_target(r, i, p);
         }
         if (st.mode == WF_AGENT_WALKING) {
-            r->bodies[walking++] = (body){p.x, p.y, p.z, st.params.radius, st.params.height};
+            wf_vec3 d = st.desired_velocity;
+            r->bodies[walking++] = (body){p.x,
+                                          p.y,
+                                          p.z,
+                                          st.params.radius,
+                                          st.params.height,
+                                          i,
+                                          (uint32_t)st.target_state,
+                                          done,
+                                          speed,
+                                          sqrtf(d.x * d.x + d.z * d.z),
+                                          st.stuck_time};
         }
     }
-    measure_overlaps(r->bodies, walking, t > SETTLE_SECONDS, m);
+    measure_overlaps(r->bodies, walking, t, m);
 }
 
 /// The trace at time t: every agent that has not reached its first target,
