@@ -272,8 +272,9 @@ ALWAYS_INLINE static inline void wedge_bend(wedge* w, int side, float k) {
 /// Narrows w through list[from..count): where a portal lies wholly beyond
 /// a side, the way bends round that side's vertex and goes on with the
 /// portal after the vertex's (looked for in list[start..]).
-static void wedge_replay(wedge* w, const wedge_portal* list, uint32_t start, uint32_t from,
-                         uint32_t count, float k, wf_vec3* window_left, wf_vec3* window_right) {
+ALWAYS_INLINE static inline void wedge_replay(wedge* w, const wedge_portal* list, uint32_t start,
+                                              uint32_t from, uint32_t count, float k,
+                                              wf_vec3* window_left, wf_vec3* window_right) {
     for (uint32_t j = from; j < count; ++j) {
         int side = wedge_narrow(w, &list[j], window_left, window_right);
         if (side != 0) {
@@ -294,8 +295,8 @@ static void wedge_replay(wedge* w, const wedge_portal* list, uint32_t start, uin
 /// The portals from the one after `corner_node`'s up to `current`'s, in
 /// path order, into list (at most WEDGE_REPLAY_MAX); 0 when the corner is
 /// further back than that.
-static uint32_t portals_after(const wf_node_pool* pool, uint32_t current, uint32_t corner_node,
-                              wedge_portal* list) {
+ALWAYS_INLINE static inline uint32_t portals_after(const wf_node_pool* pool, uint32_t current,
+                                                   uint32_t corner_node, wedge_portal* list) {
     uint32_t count = 0;
     uint32_t i = current;
     while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
