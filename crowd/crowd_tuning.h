@@ -151,9 +151,6 @@
 /// An agent's local density counts the neighbours within this many radii:
 /// the disc the density is taken over (docs/crowd.md, crowding).
 #define WF_CROWD_CROWDING_RADII 3.0f
-/// wf_crowd_desc.reroute_cost's default: the crowding cost of a stuck
-/// agent's own search (docs/benchmarks.md, targeted rerouting).
-#define WF_CROWD_REROUTE_COST 8.0f
 
 /* ---------------------------------------------------------------------------
  * Corridor (corridor.c): fixed scratch sizes and tolerances

@@ -142,7 +142,7 @@ static const subcommand subcommands[] = {
      "      targets of nav_test500 and the demo, and the demo's level;\n"
      "      --crowding C: the crowd's crowding_cost (routes around jams; default 0, off);\n"
      "      --reroute C: the crowd's reroute_cost (stuck agents' own searches count crowds;\n"
-     "      default 0 = 8; -1: off);\n"
+     "      default 0, off);\n"
      "      --trace FILE: after the first frame, every S s (--trace-every, default 10) and at\n"
      "      the end, a tab-separated line per agent not yet at its first target (where it\n"
      "      is, its target state, corridor, speed, stuck time, path left, velocity, desired\n"

@@ -177,7 +177,6 @@ static void test_crowding_costs_open_the_second_door(void** state) {
     for (uint32_t k = 0; k < 2u; ++k) {
         scene_settings st = settings_for_test();
         st.crowding = costs[k];
-        st.reroute = -1.0f; // off: only crowding_cost counts crowds
         st.seconds = 45.0f;
         scene s;
         assert_int_equal(scene_build("two_doors", &st, &s), 0);
@@ -193,13 +192,13 @@ static void test_crowding_costs_open_the_second_door(void** state) {
 
 /// Targeted rerouting (wf_crowd_desc.reroute_cost): the same jam at the
 /// first door with crowding_cost 0; off, no agent finds the free door;
-/// with the default, agents stuck in the jam search again counting crowds
+/// at 8, agents stuck in the jam search again counting crowds
 /// and some take the free door, while the search of every agent that is
 /// not stuck stays the shortest one (all 40 set out for the jammed door).
 static void test_stuck_agents_reroute_through_the_free_door(void** state) {
     (void)state;
     scene_metrics m[2];
-    const float reroute[2] = {-1.0f, 0.0f};
+    const float reroute[2] = {0.0f, 8.0f};
     for (uint32_t k = 0; k < 2u; ++k) {
         scene_settings st = settings_for_test();
         st.reroute = reroute[k];
