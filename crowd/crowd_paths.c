@@ -206,6 +206,10 @@ void wf_crowd_quick_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
             apply_path(c, i, q, buffer, r.count, &r, final);
         }
     }
+    // The worker's query serves other agents' corridor work next (local
+    // searches of the topology pass): not with this slice's cost factor,
+    // which depends on which agents this worker got.
+    wf_crowding_release(c, q);
 }
 
 /// Serial: agents whose quick slice found the whole path leave the queue.

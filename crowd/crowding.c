@@ -84,3 +84,9 @@ void wf_crowding_prepare(wf_crowd* c, wf_query* q, uint32_t i) {
     }
     wf_query_set_cost_scale(q, wf_crowding_counts(c, i) ? wf_crowding_scale : NULL, c);
 }
+
+void wf_crowding_release(wf_crowd* c, wf_query* q) {
+    if (c->crowding_cost == 0.0f) {
+        wf_query_set_cost_scale(q, NULL, c);
+    }
+}
