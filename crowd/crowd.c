@@ -130,8 +130,6 @@ static wf_status check_desc(const wf_crowd_desc* d) {
                   "stuck_time must be finite and >= 0");
     WF_CHECK_DESC(log, "crowd", d->crowding_cost >= 0.0f && d->crowding_cost <= 1000.0f,
                   "crowding_cost must be 0..1000");
-    WF_CHECK_DESC(log, "crowd", d->reroute_cost >= 0.0f && d->reroute_cost <= 1000.0f,
-                  "reroute_cost must be 0..1000");
     WF_CHECK_DESC(log, "crowd", d->max_movers <= WF_CROWD_MAX_MOVERS,
                   "max_movers is above WF_CROWD_MAX_MOVERS");
     WF_CHECK_DESC(log, "crowd", d->id_tag <= WF_CROWD_MAX_ID_TAG,
@@ -192,7 +190,6 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->collision_iterations = desc->collision_iterations;
     c->stuck_time = desc->stuck_time;
     c->crowding_cost = desc->crowding_cost;
-    c->reroute_cost = desc->reroute_cost;
     c->crowding_capacity = 16u;
     while (c->crowding_capacity < 2u * c->max_agents) {
         c->crowding_capacity *= 2u;
@@ -428,8 +425,7 @@ static void end_request(wf_crowd* c, uint32_t i) {
         ~(uint32_t)(AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |
                     AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |
                     AGENT_DONE_SENT | AGENT_STUCK_REPLANNED | AGENT_CONTINUE_BLOCKED |
-                    AGENT_STOPPED_SHORT | AGENT_RETURNING | AGENT_BLOCK_SENT | AGENT_FREE_STEPS |
-                    AGENT_REROUTE);
+                    AGENT_STOPPED_SHORT | AGENT_RETURNING | AGENT_BLOCK_SENT | AGENT_FREE_STEPS);
     memset(&c->callbacks[i], 0, sizeof c->callbacks[i]);
     c->callback_user[i] = NULL;
     c->stuck_timer[i] = 0.0f;

@@ -52,9 +52,6 @@ enum {
     /// While AGENT_BLOCK_SENT: brisk steps on in a row (0-15) towards
     /// freeing it (crowd_update.c, walks_free).
     AGENT_FREE_STEPS = 15u << 19,
-    /// Its search counts crowds (crowding.c): replanning because it was
-    /// stuck; cleared when that search's path is taken.
-    AGENT_REROUTE = 1u << 23,
 };
 #define AGENT_FREE_STEPS_SHIFT 19u
 
@@ -161,7 +158,6 @@ struct wf_crowd {
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
-    float reroute_cost; ///< stuck agents' searches only; 0: off
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
     uint32_t pinch_capacity;    ///< passage table's hash slots (bottleneck.c): crowding_capacity
 

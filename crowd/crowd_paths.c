@@ -148,7 +148,7 @@ static void apply_path(wf_crowd* c, uint32_t i, wf_query* q, const wf_poly_ref* 
     bool was_partial = c->corridor_partial[i] != 0;
     partial = partial || cut;
     c->corridor_partial[i] = partial;
-    c->agent_flags[i] &= ~(uint32_t)(AGENT_QUEUED | AGENT_NEEDS_QUICK | AGENT_REROUTE);
+    c->agent_flags[i] &= ~(uint32_t)(AGENT_QUEUED | AGENT_NEEDS_QUICK);
     c->result[i].corridor_count = cor->count;
     c->result[i].partial = partial;
     c->result[i].wait = (float)(c->time - c->request_time[i]);
@@ -184,7 +184,6 @@ void wf_crowd_quick_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
         uint32_t i = ctx->list[k];
         wf_corridor* cor = &c->corridor[i];
         c->agent_flags[i] &= ~(uint32_t)AGENT_NEEDS_QUICK;
-        wf_crowding_prepare(c, q, i);
         wf_status s = wf_query_begin_path(q, wf_corridor_last(cor), c->target_ref[i], cor->target,
                                           c->target_pos[i], wf_crowd_filter(c, i));
         if (s != WF_OK) {
@@ -206,10 +205,6 @@ void wf_crowd_quick_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
             apply_path(c, i, q, buffer, r.count, &r, final);
         }
     }
-    // The worker's query serves other agents' corridor work next (local
-    // searches of the topology pass): not with this slice's cost factor,
-    // which depends on which agents this worker got.
-    wf_crowding_release(c, q);
 }
 
 /// Serial: agents whose quick slice found the whole path leave the queue.
@@ -258,7 +253,6 @@ static void fill_searches(wf_crowd* c) {
                 return;
             }
             wf_corridor* cor = &c->corridor[i];
-            wf_crowding_prepare(c, s->query, i);
             wf_status st =
                 wf_query_begin_path(s->query, wf_corridor_last(cor), c->target_ref[i], cor->target,
                                     c->target_pos[i], wf_crowd_filter(c, i));
@@ -286,9 +280,8 @@ void wf_crowd_restart_searches(wf_crowd* c) {
     wf_path_queue* pq = &c->queue;
     for (uint32_t k = 0; k < pq->search_count; ++k) {
         wf_path_search* s = &pq->searches[k];
-        if (s->agent == WF_PATH_QUEUE_NONE || s->status != WF_IN_PROGRESS ||
-            !wf_crowding_counts(c, s->agent)) {
-            continue; // (a search that does not count crowds is not changed)
+        if (s->agent == WF_PATH_QUEUE_NONE || s->status != WF_IN_PROGRESS) {
+            continue;
         }
         s->iterations = 0;
         if (wf_query_begin_path(s->query, s->begin_start, s->begin_end, s->begin_start_pos,
@@ -465,9 +458,6 @@ void wf_crowd_replay_searches(wf_crowd* c) {
     wf_path_queue* q = &c->queue;
     for (uint32_t k = 0; k < q->search_count; ++k) {
         wf_path_search* s = &q->searches[k];
-        if (s->agent != WF_PATH_QUEUE_NONE) {
-            wf_crowding_prepare(c, s->query, s->agent);
-        }
         if (s->agent == WF_PATH_QUEUE_NONE || wf_path_queue_replay_search(s)) {
             continue;
         }

@@ -52,12 +52,6 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
 void wf_crowding_refresh(wf_crowd* c);
 /// The crowd's wf_poly_cost_fn (user: the crowd).
 float wf_crowding_scale(const void* user, wf_poly_ref poly);
-/// Whether agent i's searches count crowds (crowding_cost, or its reroute).
-bool wf_crowding_counts(const wf_crowd* c, uint32_t i);
-/// Sets q's cost factor for a search of agent i (before its begin or replay).
-void wf_crowding_prepare(wf_crowd* c, wf_query* q, uint32_t i);
-/// A worker's query back to the crowd's default cost factor after the searches.
-void wf_crowding_release(wf_crowd* c, wf_query* q);
 /// Searches running in the queue begin again (the crowding table changed).
 void wf_crowd_restart_searches(wf_crowd* c);
 /// After a restore: searches in progress are replayed to where they were

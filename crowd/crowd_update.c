@@ -233,9 +233,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             }
         } else if (!replanned) {
             // First time: search again from where the agent stands (the
-            // timer runs on: blocked after another stuck_time), counting
-            // crowds (reroute_cost): a way round the jam if there is one.
-            c->agent_flags[i] |= AGENT_STUCK_REPLANNED | AGENT_REROUTE;
+            // timer runs on: blocked after another stuck_time).
+            c->agent_flags[i] |= AGENT_STUCK_REPLANNED;
             search_again(c, i);
         } else {
             // Blocked by others (a jam, a taken passage). Reported once per
@@ -356,8 +355,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     wf_crowd_debug_begin_update(c);
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
-    if ((c->crowding_cost > 0.0f || c->reroute_cost > 0.0f) &&
-        c->frame % WF_CROWD_CROWDING_FRAMES == 0) {
+    if (c->crowding_cost > 0.0f && c->frame % WF_CROWD_CROWDING_FRAMES == 0) {
         double t_crowd = wf_clock_us();
         wf_crowding_refresh(c);
         wf_crowd_restart_searches(c);

@@ -7,10 +7,6 @@
 // an open addressing table keyed by polygon ref; searches running when it changes
 // begin again, so a search only ever sees one table (a restored crowd
 // replays them over the same saved table).
-//
-// With crowding_cost 0 the table serves reroute_cost alone: only the searches
-// of agents that replan because they were stuck (AGENT_REROUTE, a saved
-// flag) count crowds, so free-flowing agents keep their shortest way.
 #include <string.h>
 
 #include "crowd/crowd_phases.h"
@@ -51,10 +47,9 @@ void wf_crowding_refresh(wf_crowd* c) {
         }
         c->crowding_scale[at] = density > c->crowding_scale[at] ? density : c->crowding_scale[at];
     }
-    float cost = c->crowding_cost > 0.0f ? c->crowding_cost : c->reroute_cost;
     for (uint32_t at = 0; at < c->crowding_capacity; ++at) {
         if (c->crowding_keys[at] != 0) {
-            c->crowding_scale[at] = 1.0f + cost * c->crowding_scale[at];
+            c->crowding_scale[at] = 1.0f + c->crowding_cost * c->crowding_scale[at];
         }
     }
 }
@@ -70,23 +65,5 @@ float wf_crowding_scale(const void* user, wf_poly_ref poly) {
         if (key == 0) {
             return 1.0f;
         }
-    }
-}
-
-bool wf_crowding_counts(const wf_crowd* c, uint32_t i) {
-    return c->crowding_cost > 0.0f ||
-           (c->reroute_cost > 0.0f && (c->agent_flags[i] & AGENT_REROUTE) != 0);
-}
-
-void wf_crowding_prepare(wf_crowd* c, wf_query* q, uint32_t i) {
-    if (c->crowding_cost > 0.0f) {
-        return; // every query counts crowds (set at creation)
-    }
-    wf_query_set_cost_scale(q, wf_crowding_counts(c, i) ? wf_crowding_scale : NULL, c);
-}
-
-void wf_crowding_release(wf_crowd* c, wf_query* q) {
-    if (c->crowding_cost == 0.0f) {
-        wf_query_set_cost_scale(q, NULL, c);
     }
 }

@@ -39,7 +39,6 @@ typedef struct scene_settings {
     /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
     float jitter;
     float crowding; ///< wf_crowd_desc.crowding_cost (0: off)
-    float reroute;  ///< wf_crowd_desc.reroute_cost (0: off)
     /// Optional: after the first frame, every trace_seconds and at the end,
     /// one tab-separated line per agent that has not reached its first
     /// target (scene_run).

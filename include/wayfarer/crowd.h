@@ -145,14 +145,6 @@ typedef struct wf_crowd_desc {
     /// so later agents take a free door when the detour is shorter than
     /// that. 0..1000.
     float crowding_cost;
-    /// Reroutes stuck agents: an agent that replans because it made no
-    /// progress for stuck_time searches with the crowding factor above at
-    /// this cost (its own search only; the others keep the shortest way),
-    /// so agents caught in a jam take another way round when there is one.
-    /// 0 (the default): off; 8 measured best on nav_test500 (75.7 -> 82.4 %
-    /// arrived) but costs a two-way door (docs/benchmarks.md). 0..1000.
-    /// Ignored while crowding_cost > 0 (every search counts crowds then).
-    float reroute_cost;
     /// Obstacles agents only avoid (wf_crowd_add_mover) live at once:
     /// 0 = 16, at most WF_CROWD_MAX_MOVERS.
     uint32_t max_movers;

@@ -40,37 +40,9 @@ static void test_bad_crowding_costs_are_refused(void** state) {
     wf_mesh_destroy(mesh);
 }
 
-/// reroute_cost (stuck agents' searches): negative, NaN, infinity and
-/// above 1000 are refused; 0 (off) and a cost are taken.
-static void test_bad_reroute_costs_are_refused(void** state) {
-    (void)state;
-    wf_mesh* mesh = test_mesh_grid(1, 1, 10, 1.0f, NULL, NULL, NULL);
-    assert_non_null(mesh);
-    wf_assert_fn* previous_hook = wf_set_assert_hook(test_ignore_assert);
-    const float bad[] = {-1.0f, NAN, INFINITY, 1001.0f};
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-        wf_crowd_desc d = crowd_test_desc(mesh, 4);
-        d.reroute_cost = bad[k];
-        wf_crowd* c = NULL;
-        assert_int_equal(wf_crowd_create(&d, &c), WF_ERR_INVALID_ARG);
-        assert_null(c);
-    }
-    wf_set_assert_hook(previous_hook);
-    const float good[] = {0.0f, 8.0f, 1000.0f};
-    for (size_t k = 0; k < sizeof good / sizeof good[0]; ++k) {
-        wf_crowd_desc d = crowd_test_desc(mesh, 4);
-        d.reroute_cost = good[k];
-        wf_crowd* c = NULL;
-        assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-        wf_crowd_destroy(c);
-    }
-    wf_mesh_destroy(mesh);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_crowding_costs_are_refused),
-        cmocka_unit_test(test_bad_reroute_costs_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

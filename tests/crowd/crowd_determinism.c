@@ -40,7 +40,7 @@ static void never_waits(void* handle, void* user) {
     (void)user;
 }
 
-static uint64_t run(uint32_t workers, float crowding, float reroute) {
+static uint64_t run(uint32_t workers, float crowding) {
     uint8_t blocked[40 * 40] = {0};
     for (uint32_t k = 0; k < 40; ++k) { // two walls with gaps, and a pillar field
         blocked[k * 40 + 13] = k % 9 != 4;
@@ -58,7 +58,6 @@ static uint64_t run(uint32_t workers, float crowding, float reroute) {
     d.max_searches = 4;
     d.path_iterations_per_update = 600;
     d.crowding_cost = crowding;
-    d.reroute_cost = reroute;
     if (workers == 1) {
         d.jobs = (wf_job_system){.worker_count = 1, .enqueue = run_now, .wait = never_waits};
     } else if (workers > 1) {
@@ -112,11 +111,11 @@ static uint64_t run(uint32_t workers, float crowding, float reroute) {
 
 static void test_same_state_for_any_worker_count(void** state) {
     (void)state;
-    uint64_t inline_hash = run(0, 0.0f, 0.0f);
+    uint64_t inline_hash = run(0, 0.0f);
     printf("inline: %016llx\n", (unsigned long long)inline_hash);
     const uint32_t counts[] = {1, 2, 3, 4, 8};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; ++k) {
-        uint64_t h = run(counts[k], 0.0f, 0.0f);
+        uint64_t h = run(counts[k], 0.0f);
         printf("%u workers: %016llx\n", counts[k], (unsigned long long)h);
         assert_true(h == inline_hash);
     }
@@ -125,27 +124,13 @@ static void test_same_state_for_any_worker_count(void** state) {
 static void test_same_state_with_crowding_costs(void** state) {
     (void)state;
     // Searches read the crowding table and begin again when it changes.
-    uint64_t inline_hash = run(0, 2.0f, 0.0f);
+    uint64_t inline_hash = run(0, 2.0f);
     printf("crowding, inline: %016llx\n", (unsigned long long)inline_hash);
-    assert_true(inline_hash != run(0, 0.0f, 0.0f)); // the costs do steer someone
+    assert_true(inline_hash != run(0, 0.0f)); // the costs do steer someone
     const uint32_t counts[] = {1, 3, 8};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; ++k) {
-        uint64_t h = run(counts[k], 2.0f, 0.0f);
+        uint64_t h = run(counts[k], 2.0f);
         printf("crowding, %u workers: %016llx\n", counts[k], (unsigned long long)h);
-        assert_true(h == inline_hash);
-    }
-}
-
-/// Targeted rerouting (reroute_cost): stuck agents' searches read the
-/// table, the others do not; the same crowd on any worker count.
-static void test_same_state_with_rerouting(void** state) {
-    (void)state;
-    uint64_t inline_hash = run(0, 0.0f, 8.0f);
-    printf("rerouting, inline: %016llx\n", (unsigned long long)inline_hash);
-    const uint32_t counts[] = {1, 3, 8};
-    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; ++k) {
-        uint64_t h = run(counts[k], 0.0f, 8.0f);
-        printf("rerouting, %u workers: %016llx\n", counts[k], (unsigned long long)h);
         assert_true(h == inline_hash);
     }
 }
@@ -154,7 +139,6 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_state_for_any_worker_count),
         cmocka_unit_test(test_same_state_with_crowding_costs),
-        cmocka_unit_test(test_same_state_with_rerouting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,12 +92,10 @@ static wf_vec3 random_open_cell(wf_rng* rng) {
 /// Searches span several updates: a tiny budget, two slots, a 1-expansion quick slice.
 /// Crowding costs of the scenes (the crowding table is saved state).
 static float scene_crowding = 0.0f;
-static float scene_reroute = 0.0f; ///< reroute_cost (AGENT_REROUTE is saved with the agent)
 
 static wf_crowd_desc scene_desc(const wf_mesh* mesh, uint32_t max_agents) {
     wf_crowd_desc d = crowd_test_desc(mesh, max_agents);
     d.crowding_cost = scene_crowding;
-    d.reroute_cost = scene_reroute;
     d.max_searches = 2;
     d.path_iterations_per_update = 40;
     d.quick_search_iterations = 1;
@@ -303,15 +301,6 @@ static void test_restore_with_crowding_costs(void** state) {
     scene_crowding = 2.0f;
     continue_identically(true);
     scene_crowding = 0.0f;
-}
-
-/// With rerouting: stuck agents' searches that read the table are replayed
-/// with it, the others without.
-static void test_restore_with_rerouting(void** state) {
-    (void)state;
-    scene_reroute = 8.0f;
-    continue_identically(true);
-    scene_reroute = 0.0f;
 }
 
 /// The mesh built again the same way, the crowd on three workers.
@@ -846,7 +835,6 @@ int main(void) {
         cmocka_unit_test(test_restored_crowd_continues_identically),
         cmocka_unit_test(test_restore_over_a_rebuilt_mesh),
         cmocka_unit_test(test_restore_with_crowding_costs),
-        cmocka_unit_test(test_restore_with_rerouting),
         cmocka_unit_test(test_save_is_reproducible),
         cmocka_unit_test(test_save_ignores_struct_padding),
         cmocka_unit_test(test_other_capacities_are_refused),

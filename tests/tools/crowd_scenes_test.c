@@ -190,31 +190,6 @@ static void test_crowding_costs_open_the_second_door(void** state) {
     assert_true(m[1].second_door_agents >= 1u);
 }
 
-/// Targeted rerouting (wf_crowd_desc.reroute_cost): the same jam at the
-/// first door with crowding_cost 0; off, no agent finds the free door;
-/// at 8, agents stuck in the jam search again counting crowds
-/// and some take the free door, while the search of every agent that is
-/// not stuck stays the shortest one (all 40 set out for the jammed door).
-static void test_stuck_agents_reroute_through_the_free_door(void** state) {
-    (void)state;
-    scene_metrics m[2];
-    const float reroute[2] = {0.0f, 8.0f};
-    for (uint32_t k = 0; k < 2u; ++k) {
-        scene_settings st = settings_for_test();
-        st.reroute = reroute[k];
-        st.seconds = 45.0f;
-        scene s;
-        assert_int_equal(scene_build("two_doors", &st, &s), 0);
-        assert_int_equal(scene_run(&s, &st, &m[k]), 0);
-        scene_free(&s);
-        printf("two_doors, reroute cost %.0f: %u through the free door, %u arrived\n",
-               (double)reroute[k], m[k].second_door_agents, m[k].arrived);
-    }
-    assert_int_equal(m[0].second_door_agents, 0u);
-    assert_true(m[1].second_door_agents >= 1u);
-    assert_true(m[1].second_door_agents < 40u);
-}
-
 /// The demo's goal figure (issue 14: agents whose target is reachable in
 /// the time left), target by target: a target counts when the agent could
 /// walk its shortest path at full speed in the time left when it got it;
@@ -263,7 +238,6 @@ int main(void) {
         cmocka_unit_test(test_unknown_and_skipped),
         cmocka_unit_test(test_run_counts_and_workers),
         cmocka_unit_test(test_crowding_costs_open_the_second_door),
-        cmocka_unit_test(test_stuck_agents_reroute_through_the_free_door),
         cmocka_unit_test(test_demo_counts_targets_reachable_in_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
