@@ -931,8 +931,12 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
             status = WF_PARTIAL;
             break;
         }
-        iterations++;
         wf_search_node* n = &pool->nodes[current];
+        // Only main-search (layer 0) expansions spend the budget: the
+        // later layers' seeded ways must not shrink how far a caller's
+        // slice of max_iterations gets (the crowd takes the partial path
+        // when its slice ends).
+        iterations += layer_of(n) == 0 ? 1u : 0u;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_OPEN) | WF_NODE_CLOSED | WF_NODE_EXPANDED;
         // A sliced search may see tiles removed between updates.
         const wf_mesh_tile* tile;
@@ -979,7 +983,10 @@ static uint32_t best_reached_node(const wf_query* q, const search_goal* g) {
     float best_distance = 0.0f, best_cost = 0.0f;
     for (uint32_t i = 0; i < q->nodes.count; ++i) {
         const wf_search_node* n = &q->nodes.nodes[i];
-        if ((n->flags & NODE_REACHED) == 0) {
+        // A later layer's state is a way its polygon's layer-0 state beat
+        // (that one is always in the pool too), so a partial path ends on
+        // layer 0.
+        if ((n->flags & NODE_REACHED) == 0 || layer_of(n) != 0) {
             continue;
         }
         if (n->parent != WF_NO_NODE && wf_mesh_is_offmesh_link(q->mesh, n->ref)) {
