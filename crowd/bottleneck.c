@@ -310,6 +310,22 @@ static uint32_t holder(const wf_crowd_pinch_entry* e, float turn) {
     return slot[0] < slot[1] ? 0u : 1u;
 }
 
+/// True when admitted agent i is not its side's first (the admitted agent
+/// nearest the mouth) but within WF_CROWD_PINCH_ABREAST_RADII of as near,
+/// while that first one is at the mouth (in its lead zone) and moving.
+static bool abreast_of_first(const wf_crowd* c, const wf_crowd_pinch_entry* e, uint32_t i,
+                             float turn) {
+    const wf_crowd_pinch* pin = &c->pinch[i];
+    uint32_t s = pin->side[1];
+    if (s == 0xffu || !isfinite(e->go_nearest[s]) || e->go_slot[s] == i ||
+        e->go_stuck[s] >= turn) {
+        return false;
+    }
+    float r = c->params[i].radius;
+    return e->go_nearest[s] <= r * WF_CROWD_PINCH_LEAD_RADII &&
+           pin->dist < e->go_nearest[s] + r * WF_CROWD_PINCH_ABREAST_RADII;
+}
+
 void wf_crowd_order_pinches(wf_crowd* c) {
     uint32_t used = 0;
     const float turn = c->stuck_time * WF_CROWD_PINCH_TURN_STUCK;
@@ -358,10 +374,20 @@ void wf_crowd_order_pinches(wf_crowd* c) {
             continue;
         }
         c->agent_flags[i] |= AGENT_PINCH_GO;
+        const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[1]];
+        // Single file: an admitted agent abreast of its side's first one at
+        // the mouth (not a file length behind it) waits, stepping out of
+        // its way. Both pressing in, each aiming at a jamb, wedged there
+        // for good (the narrow doorway of tests/crowd/crowd_movement.c).
+        // It keeps its admission and goes next; a first one stuck for
+        // `turn` holds nobody back.
+        if (go && abreast_of_first(c, e, i, turn)) {
+            c->agent_flags[i] |= AGENT_WAITS_PINCH;
+            continue;
+        }
         // The admitted agent nearest the mouth leads the file through: those
         // behind it (and any in its way beyond) yield to it, so it is not
         // held up by the avoiding of a crowd pressing after it.
-        const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[1]];
         if (go &&
             (e->sides == 2u || pin->dist <= c->params[i].radius * WF_CROWD_PINCH_LEAD_RADII)) {
             if (pin->side[1] != 0xffu && e->go_slot[pin->side[1]] == i) {
