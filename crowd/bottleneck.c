@@ -317,8 +317,7 @@ static bool abreast_of_first(const wf_crowd* c, const wf_crowd_pinch_entry* e, u
                              float turn) {
     const wf_crowd_pinch* pin = &c->pinch[i];
     uint32_t s = pin->side[1];
-    if (s == 0xffu || !isfinite(e->go_nearest[s]) || e->go_slot[s] == i ||
-        e->go_stuck[s] >= turn) {
+    if (s == 0xffu || !isfinite(e->go_nearest[s]) || e->go_slot[s] == i || e->go_stuck[s] >= turn) {
         return false;
     }
     float r = c->params[i].radius;
@@ -375,13 +374,14 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         }
         c->agent_flags[i] |= AGENT_PINCH_GO;
         const wf_crowd_pinch_entry* e = &c->pinch_table[pin->entry[1]];
-        // Single file: an admitted agent abreast of its side's first one at
-        // the mouth (not a file length behind it) waits, stepping out of
-        // its way. Both pressing in, each aiming at a jamb, wedged there
+        // Single file, one way: an admitted agent abreast of its side's
+        // first one at the mouth (not a file length behind it) waits,
+        // stepping out of its way (at a passage used both ways the first
+        // one leads its stream through anyway). Both pressing in, each aiming at a jamb, wedged there
         // for good (the narrow doorway of tests/crowd/crowd_movement.c).
         // It keeps its admission and goes next; a first one stuck for
         // `turn` holds nobody back.
-        if (go && abreast_of_first(c, e, i, turn)) {
+        if (go && !pin->both_ways && abreast_of_first(c, e, i, turn)) {
             c->agent_flags[i] |= AGENT_WAITS_PINCH;
             continue;
         }
