@@ -123,6 +123,9 @@
 /// than its side's first one is abreast of it, not behind it in the file
 /// (one straight behind is at least two radii further), and waits.
 #define WF_CROWD_PINCH_ABREAST_RADII 1.0f
+/// ... while the first one is held up: stuck (no half radius nearer its
+/// corner) for this share of the turn's stuck time.
+#define WF_CROWD_PINCH_ABREAST_HELD 0.25f
 
 /* ---------------------------------------------------------------------------
  * Movement (crowd_motion.c)
