@@ -119,6 +119,13 @@
 /// out the file is still forming), in two-way traffic wherever it is (its
 /// side's stream pushes through the queue beside the lane).
 #define WF_CROWD_PINCH_LEAD_RADII 3.5f
+/// An admitted agent less than this many radii further from the mouth
+/// than its side's first one is abreast of it, not behind it in the file
+/// (one straight behind is at least two radii further), and waits.
+#define WF_CROWD_PINCH_ABREAST_RADII 1.0f
+/// ... while the first one is held up: stuck (no half radius nearer its
+/// corner) for this share of the turn's stuck time.
+#define WF_CROWD_PINCH_ABREAST_HELD 0.25f
 
 /* ---------------------------------------------------------------------------
  * Movement (crowd_motion.c)

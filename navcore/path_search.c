@@ -601,18 +601,36 @@ static inline bool covers(const wedge* s, const wedge* w, float k, float slack) 
            w->apex_cost * 1.000001f + 1e-6f + slack;
 }
 
-/// s (straight from its apex) reaches both ends a, b of w's window for no
-/// more than w does.
+/// What state s pays to reach p: straight from its apex, or round the
+/// vertex of the wedge side p lies beyond (s's wedge does not see p; the
+/// one bend is a lower bound on the way round). Without it a winner whose
+/// narrow wedge points past a window "reached" the window's ends through
+/// walls, and the way it turned down was lost (AR0011SR row 932 at tiles
+/// of 48: 1.0009 of octile).
+static inline float reach_cost(const wedge* s, wf_vec3 p, float k) {
+    if (beyond_left(s, p)) {
+        return s->apex_cost + (wf_v3_distance(s->apex, s->left) + wf_v3_distance(s->left, p)) * k;
+    }
+    if (beyond_right(s, p)) {
+        return s->apex_cost + (wf_v3_distance(s->apex, s->right) + wf_v3_distance(s->right, p)) * k;
+    }
+    return s->apex_cost + wf_v3_distance(s->apex, p) * k;
+}
+
+/// s reaches both ends a, b of w's window for no more than w does;
+/// `seeing`: round a side of s's wedge where an end lies beyond it (the
+/// seed test out of layer 0), else straight (the later layers' seed test
+/// and the prune, which keep the later layers small).
 static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_vec3 b, float k,
-                                 float slack) {
+                                 float slack, bool seeing) {
     if (s->apex_cost >
         w->apex_cost + (wf_v3_distance(w->apex, a) + wf_v3_distance(w->apex, b)) * k) {
         return false;
     }
-    return s->apex_cost + wf_v3_distance(s->apex, a) * k <=
-               (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f + slack &&
-           s->apex_cost + wf_v3_distance(s->apex, b) * k <=
-               (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f + slack;
+    float ra = seeing ? reach_cost(s, a, k) : s->apex_cost + wf_v3_distance(s->apex, a) * k;
+    float rb = seeing ? reach_cost(s, b, k) : s->apex_cost + wf_v3_distance(s->apex, b) * k;
+    return ra <= (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f + slack &&
+           rb <= (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f + slack;
 }
 
 /// The relax test: node `next` (n) keeps its way against one of `total`
@@ -632,7 +650,7 @@ static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot,
     for (uint32_t i = primary; i != slot;) {
         const wf_search_node* n = &pool->nodes[i];
         if ((n->flags & NODE_REACHED) != 0 &&
-            covers_window(&pool->funnels[i].wedge, w, a, b, k, slack)) {
+            covers_window(&pool->funnels[i].wedge, w, a, b, k, slack, false)) {
             return true;
         }
         if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
@@ -679,6 +697,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
     // goal. Layer 0 evolves as it did alone, so no path gets longer.
     const uint32_t cur_layer = kind == SEARCH_TO_POLY ? layer_of(&pool->nodes[current]) : 0u;
     const bool in_shadow = cur_layer != 0;
+    const float cur_total = pool->nodes[current].total;
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
     bool via_offmesh = wf_poly_type(poly) == WF_POLY_TYPE_OFFMESH;
     float k_here =
@@ -807,6 +826,14 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                 cut_right = window_right.x != right.x || window_right.z != right.z;
             }
         }
+        // A later layer's way that a lower layer's state covers is dropped
+        // here, before its entry point is worked out (most later-layer ways
+        // are; the slack is a share of the expanded node's total).
+        if (in_shadow && !reaches_end &&
+            dominated(pool, primary, next, &w, window_left, window_right, k_here,
+                      cur_total * SEED_SLACK)) {
+            continue;
+        }
         float cost, distance;
         wf_vec3 pos = entry_point(kind, target, &w, left, right, window_left, window_right,
                                   cut_left, cut_right, k_here, &cost, &distance);
@@ -846,11 +873,6 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
-        if (in_shadow && !reaches_end &&
-            dominated(pool, primary, next, &w, window_left, window_right, k_here,
-                      total * SEED_SLACK)) {
-            continue;
-        }
         if (turned_down(pool, n, next, current, total)) {
             // Turned down by a way with a dearer apex: a later layer's
             // state here, the first that takes it.
@@ -860,7 +882,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             do {
                 if (layer_of(n) + 1u >= SEARCH_LAYERS || total > n->total * SEED_MARGIN ||
                     covers_window(&pool->funnels[next].wedge, &w, window_left, window_right, k_here,
-                                  total * SEED_SLACK) ||
+                                  total * SEED_SLACK, layer_of(n) == 0) ||
                     (next = shadow_of(pool, next)) == WF_NO_NODE) {
                     break;
                 }
@@ -914,8 +936,12 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
             status = WF_PARTIAL;
             break;
         }
-        iterations++;
         wf_search_node* n = &pool->nodes[current];
+        // Only main-search (layer 0) expansions spend the budget: the
+        // later layers' seeded ways must not shrink how far a caller's
+        // slice of max_iterations gets (the crowd takes the partial path
+        // when its slice ends).
+        iterations += layer_of(n) == 0 ? 1u : 0u;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_OPEN) | WF_NODE_CLOSED | WF_NODE_EXPANDED;
         // A sliced search may see tiles removed between updates.
         const wf_mesh_tile* tile;
@@ -962,7 +988,10 @@ static uint32_t best_reached_node(const wf_query* q, const search_goal* g) {
     float best_distance = 0.0f, best_cost = 0.0f;
     for (uint32_t i = 0; i < q->nodes.count; ++i) {
         const wf_search_node* n = &q->nodes.nodes[i];
-        if ((n->flags & NODE_REACHED) == 0) {
+        // A later layer's state is a way its polygon's layer-0 state beat
+        // (that one is always in the pool too), so a partial path ends on
+        // layer 0.
+        if ((n->flags & NODE_REACHED) == 0 || layer_of(n) != 0) {
             continue;
         }
         if (n->parent != WF_NO_NODE && wf_mesh_is_offmesh_link(q->mesh, n->ref)) {

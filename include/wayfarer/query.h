@@ -191,7 +191,9 @@ WF_API void wf_query_set_cost_scale(wf_query* query, wf_poly_cost_fn fn, const v
 WF_NODISCARD WF_API wf_status wf_query_begin_path(wf_query* query, wf_poly_ref start_ref,
                                                   wf_poly_ref end_ref, wf_vec3 start_pos,
                                                   wf_vec3 end_pos, const wf_query_filter* filter);
-/// Runs at most max_iterations node expansions. WF_IN_PROGRESS, WF_OK
+/// Runs at most max_iterations node expansions (of the main search: the
+/// extra ways per polygon the default mode keeps for path quality are not
+/// counted, and *out_iterations counts alike). WF_IN_PROGRESS, WF_OK
 /// (goal found), WF_PARTIAL (search over without reaching the goal),
 /// WF_ERR_STALE_REF (mesh changed under it), WF_ERR_INVALID_ARG (no search).
 WF_NODISCARD WF_API wf_status wf_query_update_path(wf_query* query, uint32_t max_iterations,

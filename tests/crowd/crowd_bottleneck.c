@@ -120,10 +120,57 @@ static void test_two_way_doorway_same_for_workers(void** state) {
     }
 }
 
+/// Two agents from one side come at the 1 m doorway abreast, one either
+/// side of its axis, 1 m before the wall and 0.7 to 2 m off the axis.
+/// One goes first and the other waits beside the mouth: each pair is
+/// through in under 6 s (either alone takes about 4 s; pressing in side by
+/// side they wedged at the jambs for up to 13.9 s). An idle agent with no
+/// passage ahead is left standing.
+static void test_two_abreast_from_one_side(void** state) {
+    (void)state;
+    wf_mesh* mesh = doorway_mesh();
+    const float apart[5] = {0.7f, 0.9f, 1.1f, 1.4f, 2.0f};
+    for (uint32_t k = 0; k < 10u; ++k) {
+        wf_crowd_desc d = crowd_test_desc(mesh, 3);
+        wf_crowd* c = NULL;
+        assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+        wf_agent_params p = crowd_test_params();
+        p.radius = 0.6f;
+        float half = apart[k / 2u], behind = (k % 2u) * 0.3f; // the upper one nearer
+        wf_agent_id ids[3];
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(14.0f, 0, 4.5f - half), &p, &ids[0]), WF_OK);
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(14.0f + behind, 0, 4.5f + half), &p, &ids[1]),
+                         WF_OK);
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(3.5f, 0, 8.5f), &p, &ids[2]), WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, ids[0], wf_v3(18.5f, 0, 3.5f), NULL, NULL),
+                         WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, ids[1], wf_v3(18.5f, 0, 5.5f), NULL, NULL),
+                         WF_OK);
+        int frames = 0;
+        for (; frames < 30 * 6; ++frames) {
+            assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+            if (crowd_test_state(c, ids[0]).target_state == WF_TARGET_ARRIVED &&
+                crowd_test_state(c, ids[1]).target_state == WF_TARGET_ARRIVED) {
+                break;
+            }
+        }
+        printf("abreast %.1f m apart%s: through in %.2f s\n", (double)(2.0f * half),
+               k % 2u ? ", upper one 0.3 m nearer" : "", (double)((float)frames * DT));
+        assert_true(frames < 30 * 6);
+        // The idle third agent, far from the doorway, never moved.
+        wf_agent_state idle = crowd_test_state(c, ids[2]);
+        assert_float_equal(idle.position.x, 3.5f, 1e-6f);
+        assert_float_equal(idle.position.z, 8.5f, 1e-6f);
+        wf_crowd_destroy(c);
+    }
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_way_single_file_doorway),
         cmocka_unit_test(test_two_way_doorway_same_for_workers),
+        cmocka_unit_test(test_two_abreast_from_one_side),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,7 +147,10 @@ static inline void golden_world_close(golden_world* g) {
 /// of its mouth and the admitted agent nearest the mouth came to lead.
 /// Re-pinned (search4): the default search keeps layers of states, so some
 /// corridors are shorter.
-#define GOLDEN_CROWD_HASH 0x2031cad768396a43ull
+/// Re-pinned (search5): the seed test goes round the winner's wedge sides.
+/// Re-pinned (wedge7): slices count layer-0 expansions only and partial
+/// paths end on layer 0 (the abreast rule at single-file mouths leaves it).
+#define GOLDEN_CROWD_HASH 0x10dbb99ffcbdd6dbull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
