@@ -623,6 +623,15 @@ void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         }
         const wf_query_filter* f = wf_crowd_filter(c, i);
         if (wf_corridor_move_position(cor, c->pos[i], c->worker_queries[worker], f)) {
+            wf_vec3 back = wf_v3_sub(cor->pos, c->pos[i]);
+            back.y = 0.0f;
+            float b2 = back.x * back.x + back.z * back.z;
+            float into = c->vel[i].x * back.x + c->vel[i].z * back.z;
+            if (b2 > 1e-6f && into < 0.0f) {
+                // The edge took the move back: keep only the slide along it.
+                c->vel[i].x -= back.x * into / b2;
+                c->vel[i].z -= back.z * into / b2;
+            }
             c->pos[i] = cor->pos;
         } else {
             c->pos[i] = cor->pos; // start polygon gone: validation finds a new one
