@@ -23,6 +23,8 @@ import collections
 import math
 import sys
 
+from trace_rows import read_trace
+
 SPEED = 3.5
 
 
@@ -38,15 +40,7 @@ def region(r):
 
 
 def main(path):
-    lines = open(path).read().splitlines()
-    names = lines[0].split("\t")
-    by = collections.defaultdict(list)
-    end = collections.defaultdict(float)
-    for line in lines[1:]:
-        r = dict(zip(names, line.split("\t")))
-        key = (r["seed"], int(r["agent"]))
-        by[key].append(r)
-        end[r["seed"]] = max(end[r["seed"]], float(r["t"]))
+    by, end = read_trace(path)
     causes, places = collections.Counter(), collections.Counter()
     reachable = 0
     for (seed, _), rows in by.items():

@@ -24,6 +24,8 @@ import collections
 import math
 import sys
 
+from trace_rows import read_trace
+
 SPEED = 3.5
 WINDOW = 15.0
 
@@ -33,14 +35,7 @@ def f(r, k):
 
 
 def main(path):
-    lines = open(path).read().splitlines()
-    names = lines[0].split("\t")
-    by = collections.defaultdict(list)
-    end = collections.defaultdict(float)
-    for line in lines[1:]:
-        r = dict(zip(names, line.split("\t")))
-        by[(r["seed"], int(r["agent"]))].append(r)
-        end[r["seed"]] = max(end[r["seed"]], f(r, "t"))
+    by, end = read_trace(path)
     causes, cells, moves = collections.Counter(), collections.Counter(), collections.Counter()
     total = collections.Counter()
     for (seed, _), rows in by.items():

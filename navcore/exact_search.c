@@ -191,15 +191,8 @@ static bool open_less(const wf_exact_search* s, const wf_exact_open* a, const wf
 
 static double heuristic(xp r, xp right, xp left, xp t);
 
-static void open_push(wf_exact_search* s, uint32_t node) {
-    wf_exact_node* n = &s->nodes[node];
-    if ((n->flags & (EXACT_NODE_GOAL | EXACT_NODE_F_KNOWN)) == 0) {
-        n->f = n->g +
-               heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
-    }
-    n->flags |= EXACT_NODE_OPEN;
-    wf_exact_open e = {n->f, node};
-    uint32_t i = s->open_count++;
+/// Lets entry e rise from the hole at slot i to where it belongs.
+static inline void open_rise(wf_exact_search* s, uint32_t i, wf_exact_open e) {
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
         if (!open_less(s, &e, &s->open[parent])) {
@@ -209,6 +202,18 @@ static void open_push(wf_exact_search* s, uint32_t node) {
         i = parent;
     }
     s->open[i] = e;
+}
+
+static void open_push(wf_exact_search* s, uint32_t node) {
+    wf_exact_node* n = &s->nodes[node];
+    if ((n->flags & (EXACT_NODE_GOAL | EXACT_NODE_F_KNOWN)) == 0) {
+        n->f = n->g +
+               heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
+    }
+    n->flags |= EXACT_NODE_OPEN;
+    wf_exact_open e = {n->f, node};
+    uint32_t i = s->open_count++;
+    open_rise(s, i, e);
 }
 
 /// Pops the best entry: the hole at the top goes down to a leaf by the
@@ -232,15 +237,7 @@ static uint32_t open_pop(wf_exact_search* s) {
         s->open[i] = s->open[child];
         i = child;
     }
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (!open_less(s, &last, &s->open[parent])) {
-            break;
-        }
-        s->open[i] = s->open[parent];
-        i = parent;
-    }
-    s->open[i] = last;
+    open_rise(s, i, last);
     return top;
 }
 

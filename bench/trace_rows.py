@@ -1,0 +1,19 @@
+# SPDX-FileCopyrightText: 2026 The Wayfarer authors
+# SPDX-License-Identifier: MIT
+#
+# Reads a `wayfarer scenarios --trace FILE` trace (tab-separated, a header
+# line first) for the trace scripts beside it.
+import collections
+
+
+def read_trace(path):
+    """Rows by (seed, agent) in file order, and each seed's last time."""
+    lines = open(path).read().splitlines()
+    names = lines[0].split("\t")
+    by = collections.defaultdict(list)
+    end = collections.defaultdict(float)
+    for line in lines[1:]:
+        r = dict(zip(names, line.split("\t")))
+        by[(r["seed"], int(r["agent"]))].append(r)
+        end[r["seed"]] = max(end[r["seed"]], float(r["t"]))
+    return by, end
