@@ -383,8 +383,8 @@ void wf_crowd_order_pinches(wf_crowd* c) {
         // narrow doorway of tests/crowd/crowd_movement.c). Only while held
         // up: in a file that flows nobody steps out of the lane
         // (door_1way_2's and two_doors' worst overlaps 0.167 / 0.168 m with
-        // the rule always on, 0.137 / 0.100 as it is; 0.095 / 0.094 on
-        // main). At a passage used both ways the first one leads its
+        // the rule always on, 0.137 / 0.100 as it is; 0.095 / 0.094
+        // without it). At a passage used both ways the first one leads its
         // stream through anyway. The waiting one keeps its admission and
         // goes next; a first one stuck for `turn` holds nobody back.
         if (go && !pin->both_ways && abreast_of_first(c, e, i, turn)) {

@@ -127,8 +127,7 @@ wf_status wf_exact_create(wf_exact_search* s, const wf_allocator* allocator, uin
         wf_exact_destroy(s, allocator);
         return WF_ERR_OUT_OF_MEMORY;
     }
-    s->pool_size = (size_t)s->capacity * sizeof(wf_exact_node);
-    s->steps_end = (wf_exact_step*)(void*)((char*)s->nodes + s->pool_size);
+    s->steps_end = (wf_exact_step*)(void*)(s->nodes + s->capacity);
     memset(s->root_buckets, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
     memset(s->pushed, 0, ((size_t)s->root_mask + 1u) * sizeof(uint64_t));
     memset(s->open_slots, 0xff, ((size_t)s->root_mask + 1u) * sizeof(uint32_t));
@@ -577,7 +576,9 @@ static double node_reach(const wf_exact_node* n) {
 /* Nodes fill the storage from the front, chain steps from the back; the
  * search is out of nodes when the two meet. */
 
-static size_t pool_bytes(const wf_exact_search* s) { return s->pool_size; }
+static size_t pool_bytes(const wf_exact_search* s) {
+    return (size_t)s->capacity * sizeof(wf_exact_node);
+}
 static size_t pool_used(const wf_exact_search* s) {
     return (size_t)s->node_count * sizeof(wf_exact_node) +
            (size_t)s->step_count * sizeof(wf_exact_step);

@@ -82,8 +82,8 @@ typedef struct wf_exact_search {
     uint64_t search_salt;     ///< changes every search: older hashes never match
     uint32_t* open_slots;     ///< root_mask + 1: an open node by (polygon, root, g), to join cones
     uint32_t capacity;        ///< nodes and open entries
-    size_t pool_size;         ///< bytes of node storage (nodes from the front, steps from the back)
-    wf_exact_step* steps_end; ///< just past the storage: step j is steps_end[-1 - j]
+    wf_exact_step* steps_end; ///< just past the node storage (nodes from the front, steps
+                              ///< from the back): step j is steps_end[-1 - j]
     uint32_t root_capacity;
     uint32_t root_mask;
     uint32_t node_count, open_count, root_count;

@@ -601,6 +601,11 @@ static inline bool covers(const wedge* s, const wedge* w, float k, float slack) 
            w->apex_cost * 1.000001f + 1e-6f + slack;
 }
 
+/// What state s pays to reach p straight from its apex.
+static inline float straight_cost(const wedge* s, wf_vec3 p, float k) {
+    return s->apex_cost + wf_v3_distance(s->apex, p) * k;
+}
+
 /// What state s pays to reach p: straight from its apex, or round the
 /// vertex of the wedge side p lies beyond (s's wedge does not see p; the
 /// one bend is a lower bound on the way round). Without it a winner whose
@@ -614,7 +619,7 @@ static inline float reach_cost(const wedge* s, wf_vec3 p, float k) {
     if (beyond_right(s, p)) {
         return s->apex_cost + (wf_v3_distance(s->apex, s->right) + wf_v3_distance(s->right, p)) * k;
     }
-    return s->apex_cost + wf_v3_distance(s->apex, p) * k;
+    return straight_cost(s, p, k);
 }
 
 /// s reaches both ends a, b of w's window for no more than w does;
@@ -627,8 +632,8 @@ static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_v
         w->apex_cost + (wf_v3_distance(w->apex, a) + wf_v3_distance(w->apex, b)) * k) {
         return false;
     }
-    float ra = seeing ? reach_cost(s, a, k) : s->apex_cost + wf_v3_distance(s->apex, a) * k;
-    float rb = seeing ? reach_cost(s, b, k) : s->apex_cost + wf_v3_distance(s->apex, b) * k;
+    float ra = seeing ? reach_cost(s, a, k) : straight_cost(s, a, k);
+    float rb = seeing ? reach_cost(s, b, k) : straight_cost(s, b, k);
     return ra <= (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f + slack &&
            rb <= (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f + slack;
 }

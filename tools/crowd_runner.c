@@ -46,6 +46,7 @@ typedef struct run_state {
     bool* in_time;     ///< the current target was reachable in the time left when given
     bool *in_time_agent, *in_time_arrived; ///< given / reached such a target
     body* bodies;
+    bool log_overlaps; ///< WF_OVERLAP_LOG set: settled deep overlaps go to stderr
     float max_speed;
     float seconds, now; ///< the run's length and the time of the last update
     uint32_t in_time_targets, in_time_reached, in_time_blocked;
@@ -63,9 +64,9 @@ static int compare_bodies(const void* a, const void* b) {
 
 /// Overlapping pairs among walking agents on one floor: a sweep over the
 /// bodies sorted by x, so only neighbours within two radii are compared.
-static void measure_overlaps(body* b, uint32_t n, float t, scene_metrics* m) {
+static void measure_overlaps(body* b, uint32_t n, float t, bool log, scene_metrics* m) {
     const bool settled = t > SETTLE_SECONDS;
-    const bool logged = settled && getenv("WF_OVERLAP_LOG") != NULL;
+    const bool logged = settled && log;
     qsort(b, n, sizeof *b, compare_bodies);
     float max_radius = 0.0f;
     for (uint32_t i = 0; i < n; ++i) {
@@ -242,7 +243,7 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
                                           st.stuck_time};
         }
     }
-    measure_overlaps(r->bodies, walking, t, m);
+    measure_overlaps(r->bodies, walking, t, r->log_overlaps, m);
 }
 
 /// The trace at time t: every agent that has not reached its first target,
@@ -337,6 +338,7 @@ static void free_state(run_state* r) {
 static int start(run_state* r, const scene_settings* settings, wf_job_system jobs) {
     scene* s = r->s;
     uint32_t n = s->agent_count > 0 ? s->agent_count : 1u;
+    r->log_overlaps = getenv("WF_OVERLAP_LOG") != NULL;
     r->ids = calloc(n, sizeof *r->ids);
     r->target = calloc(n, sizeof *r->target);
     r->previous = calloc(n, sizeof *r->previous);
