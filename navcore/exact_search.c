@@ -361,12 +361,6 @@ static bool poly_is_walkable(const wf_query_filter* filter, const wf_mesh_tile* 
 /// Tolerance for "p lies on an edge" at p's magnitude (float vertices).
 static double point_eps(xp p) { return 1e-4 + 1e-6 * (fabs(p.x) + fabs(p.z)); }
 
-/// True when p (on the boundary of polygon start) touches an obstacle: the
-/// polygons round p, walked through the links, do not close a loop. Only
-/// such points can be turning points of a shortest path. Each step leaves
-/// the polygon through the edge that ends at p (or runs through it), by the
-/// link covering the edge just before p: partial tile portals and layer
-/// seams work like whole edges.
 /// True when the link is the only one from its polygon to its neighbour
 /// and covers its whole edge: the portal is the edge (what
 /// wf_mesh_link_portal answers then, without its search for a span).
@@ -394,11 +388,12 @@ static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
 }
 
 /// One step of is_corner when p is exactly one of the polygon's vertices
-/// and the edge ending there has a single link that covers it whole (on
+/// and the edge ending there (starting there when `reverse`) has a single
+/// link that covers it whole (on
 /// meshes of small polygons, nearly every step): the link's neighbour, or
 /// null for a wall. False when the general step must decide.
 static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
-                                  const wf_tile_poly* poly, xp p, double eps,
+                                  const wf_tile_poly* poly, xp p, double eps, bool reverse,
                                   wf_poly_ref* out_next) {
     uint32_t n = poly->vert_count, k = 0;
     while (k < n) {
@@ -411,8 +406,9 @@ static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
     if (k == n) {
         return false;
     }
-    uint32_t e = k > 0 ? k - 1u : n - 1u;
-    xp a = xp_v3(wf_tile_vertex(tile, poly->verts[e]));
+    uint32_t e = reverse ? k : (k > 0 ? k - 1u : n - 1u);
+    uint32_t other = reverse ? (k + 1u < n ? k + 1u : 0u) : e;
+    xp a = xp_v3(wf_tile_vertex(tile, poly->verts[other]));
     double dx = p.x - a.x, dz = p.z - a.z;
     if (dx * dx + dz * dz <= 16.0 * eps * eps) {
         return false; // the general step's probe could fall off the edge
@@ -442,7 +438,16 @@ static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
     return true;
 }
 
-static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_poly_ref start, xp p) {
+/// True when p (on the boundary of polygon start) touches an obstacle: the
+/// polygons round p, walked through the links, do not close a loop. Only
+/// such points can be turning points of a shortest path. Each step leaves
+/// the polygon through the edge that ends at p (starts at p when
+/// `reverse`; or runs through it), by the link covering the edge just
+/// before (after) p: partial tile portals and layer seams work like whole
+/// edges. Either way round gives the same answer; the way that meets the
+/// obstacle first takes fewer steps.
+static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_poly_ref start, xp p,
+                      bool reverse) {
     double eps = point_eps(p);
     wf_poly_ref cur = start;
     for (int step = 0; step < CORNER_WALK_MAX; ++step) {
@@ -450,7 +455,7 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
         const wf_tile_poly* poly;
         wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
         wf_poly_ref fast;
-        if (corner_step_at_vertex(mesh, tile, poly, p, eps, &fast)) {
+        if (corner_step_at_vertex(mesh, tile, poly, p, eps, reverse, &fast)) {
             if (wf_poly_ref_is_null(fast)) {
                 return true; // a wall
             }
@@ -471,7 +476,7 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
         for (uint32_t e = 0; e < n; ++e) {
             a = xp_v3(wf_tile_vertex(tile, poly->verts[e]));
             b = xp_v3(wf_tile_vertex(tile, poly->verts[(e + 1u) % n]));
-            if (dist_point_segment(p, a, b, NULL) <= eps && dist2d(p, a) > eps) {
+            if (dist_point_segment(p, a, b, NULL) <= eps && dist2d(p, reverse ? b : a) > eps) {
                 exit_edge = e;
                 break;
             }
@@ -480,7 +485,7 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
             return true;
         }
         double len = dist2d(a, b);
-        double probe = edge_param(p, a, b) - 2.0 * eps / len;
+        double probe = edge_param(p, a, b) + (reverse ? 2.0 : -2.0) * eps / len;
         uint32_t index = wf_tile_poly_index(tile, poly);
         wf_poly_ref next = {0};
         for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
@@ -679,7 +684,11 @@ static bool turn_allowed(expansion* x, turn* t) {
         uint32_t i = root_get(x->s, key);
         uint32_t corner = i != NO_INDEX ? x->s->roots[i].corner : 0u;
         if (corner == 0) {
-            corner = is_corner(x->mesh, &x->s->filter, x->poly, t->at) ? 1u : 2u;
+            // Walk round the turn's side first: the obstacle that makes
+            // the turn is there, often just past the polygon's next edge
+            // (an interval's right end ends its entry edge, the left end
+            // starts it; 8room -2.7 % instructions).
+            corner = is_corner(x->mesh, &x->s->filter, x->poly, t->at, t == &x->right) ? 1u : 2u;
             if (i != NO_INDEX) {
                 x->s->roots[i].corner = corner;
             }
