@@ -1034,6 +1034,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->open_count = 0;
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
+    s->mesh_stamp = query->mesh->change_count;
     for (uint32_t i = 0; i < s->root_count; ++i) {
         s->root_buckets[s->roots[i].bucket] = NO_INDEX;
     }
@@ -1261,6 +1262,9 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
 wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_t* out_iterations) {
     wf_exact_search* s = &query->exact;
     uint32_t iterations = 0;
+    // Every node's polygon was live when it was made: only a tile added or
+    // removed since begin_path can leave a stale one (checked then).
+    bool mesh_unchanged = query->mesh->change_count == s->mesh_stamp;
     while (s->status == WF_IN_PROGRESS && iterations < max_iterations) {
         uint32_t i = open_pop(s);
         if (i == NO_INDEX) {
@@ -1270,8 +1274,10 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
         iterations++;
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
-        if (wf_mesh_resolve(query->mesh, wf_poly_ref_from_u64(s->nodes[i].poly), &tile, &poly) !=
-            WF_OK) {
+        wf_poly_ref ref = wf_poly_ref_from_u64(s->nodes[i].poly);
+        if (mesh_unchanged) {
+            wf_mesh_resolve_unchecked(query->mesh, ref, &tile, &poly);
+        } else if (wf_mesh_resolve(query->mesh, ref, &tile, &poly) != WF_OK) {
             s->status = WF_ERR_STALE_REF; // a tile went away between updates
             break;
         }

@@ -99,6 +99,7 @@ typedef struct wf_exact_search {
     wf_query_filter filter;
     uint32_t goal_node; ///< popped goal node (WF_OK)
     bool out_of_nodes;
+    uint32_t mesh_stamp; ///< the mesh's change_count at begin_path: while it holds, refs are live
 } wf_exact_search;
 
 /// Storage for nodes_per_node interval nodes (and one turning point) per
