@@ -293,26 +293,25 @@ ALWAYS_INLINE static inline void wedge_replay(wedge* w, const wedge_portal* list
 }
 
 /// The portals from the one after `corner_node`'s up to `current`'s, in
-/// path order, into list (at most WEDGE_REPLAY_MAX); 0 when the corner is
-/// further back than that.
-ALWAYS_INLINE static inline uint32_t portals_after(const wf_node_pool* pool, uint32_t current,
-                                                   uint32_t corner_node, wedge_portal* list) {
-    uint32_t count = 0;
+/// path order, at the end of list[0..WEDGE_REPLAY_MAX): *out_count of
+/// them (0 when the corner is further back than that), starting at the
+/// pointer returned. (Written back to front as the parent chain is walked,
+/// so no reversal; whatever goes after them goes at list[WEDGE_REPLAY_MAX].)
+ALWAYS_INLINE static inline wedge_portal* portals_after(const wf_node_pool* pool, uint32_t current,
+                                                        uint32_t corner_node, wedge_portal* list,
+                                                        uint32_t* out_count) {
+    uint32_t slot = WEDGE_REPLAY_MAX;
     uint32_t i = current;
-    while (i != WF_NO_NODE && i != corner_node && count < WEDGE_REPLAY_MAX) {
+    while (i != WF_NO_NODE && i != corner_node && slot > 0) {
         const wf_search_funnel* fu = &pool->funnels[i];
-        list[count++] = (wedge_portal){fu->portal_left, fu->portal_right, i};
+        list[--slot] = (wedge_portal){fu->portal_left, fu->portal_right, i};
         i = pool->nodes[i].parent;
     }
     if (i != corner_node) {
-        return 0;
+        slot = WEDGE_REPLAY_MAX;
     }
-    for (uint32_t lo = 0, hi = count; lo + 1 < hi; ++lo, --hi) {
-        wedge_portal t = list[lo];
-        list[lo] = list[hi - 1u];
-        list[hi - 1u] = t;
-    }
-    return count;
+    *out_count = WEDGE_REPLAY_MAX - slot;
+    return list + slot;
 }
 
 /// Moves the wedge of node `current` through the fresh portals (its
@@ -335,12 +334,13 @@ RARE_PATH static void wedge_pass(const wf_node_pool* pool, uint32_t current, wed
     if (first == fresh_count) {
         return;
     }
-    wedge_portal list[WEDGE_REPLAY_MAX + 2];
+    wedge_portal buffer[WEDGE_REPLAY_MAX + 2];
+    wedge_portal* list = buffer + WEDGE_REPLAY_MAX;
     uint32_t count = 0;
     uint32_t corner_node = side < 0 ? w->left_node : w->right_node;
     if (corner_node < FRESH_NODE(fresh_count - 1u)) {
         // The vertex is on an older portal: collect the portals after it.
-        count = portals_after(pool, current, corner_node, list);
+        list = portals_after(pool, current, corner_node, buffer, &count);
     }
     uint32_t start = 0; // the portal after the vertex's
     for (uint32_t j = 0; j < fresh_count; ++j) {
@@ -361,7 +361,8 @@ RARE_PATH static void wedge_pass(const wf_node_pool* pool, uint32_t current, wed
 typedef struct bend_memo {
     uint32_t valid; ///< bit 0: the left side's entry, bit 1: the right's
     wedge w[2];
-    uint32_t count[2]; ///< old portals in list (the fresh one goes after)
+    uint32_t count[2]; ///< old portals at first[s] (the fresh one goes after)
+    wedge_portal* first[2];
     wedge_portal list[2][WEDGE_REPLAY_MAX + 1u];
 } bend_memo;
 
@@ -372,19 +373,21 @@ RARE_PATH static void wedge_pass_side(const wf_node_pool* pool, uint32_t current
                                       int side, bend_memo* m, const wedge_portal* fresh, float k,
                                       wedge* out, wf_vec3* window_left, wf_vec3* window_right) {
     uint32_t s = side < 0 ? 0u : 1u;
-    wedge_portal* list = m->list[s];
     if ((m->valid & (1u << s)) == 0) {
         wedge w = *from;
         uint32_t corner_node = side < 0 ? w.left_node : w.right_node;
-        uint32_t count = portals_after(pool, current, corner_node, list);
+        uint32_t count;
+        wedge_portal* list = portals_after(pool, current, corner_node, m->list[s], &count);
         wedge_bend(&w, side, k);
         wf_vec3 unused_left, unused_right;
         wedge_replay(&w, list, 0, 0, count, k, &unused_left, &unused_right);
         m->w[s] = w;
         m->count[s] = count;
+        m->first[s] = list;
         m->valid |= 1u << s;
     }
     uint32_t count = m->count[s];
+    wedge_portal* list = m->first[s];
     list[count] = *fresh;
     *out = m->w[s];
     wedge_replay(out, list, 0, count, count + 1u, k, window_left, window_right);
