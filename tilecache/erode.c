@@ -67,8 +67,8 @@ static inline void relax_pair(const wf_compact_heightfield* chf, uint16_t* dist,
 #define SHORT_REACH (2u * STEP_STRAIGHT)
 
 /// Whether cell (x, z) lies in the field.
-static inline bool in_field(const wf_compact_heightfield* chf, int32_t x, int32_t z) {
-    return x >= 0 && z >= 0 && x < chf->width && z < chf->depth;
+static inline bool in_field(int32_t width, int32_t depth, int32_t x, int32_t z) {
+    return x >= 0 && z >= 0 && x < width && z < depth;
 }
 
 /// Sets WF_AREA_NULL on the spans of cell c whose link in direction dir is
@@ -119,7 +119,7 @@ static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint3
                 for (int d = 0; d < WF_DIR_COUNT; ++d) {
                     // Straight: spans of the cell behind t (seen along d).
                     int32_t sx = x - wf_dir_dx[d], sz = z - wf_dir_dz[d];
-                    if (in_field(chf, sx, sz)) {
+                    if (in_field(width, depth, sx, sz)) {
                         clear_linking(chf, areas, (size_t)(c - off[d]), d, k);
                     }
                     // Diagonal: spans m of the cell behind t along turn[d]
@@ -127,7 +127,7 @@ static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint3
                     const int e = turn[d];
                     int32_t mx = x - wf_dir_dx[e], mz = z - wf_dir_dz[e];
                     int32_t ix = mx - wf_dir_dx[d], iz = mz - wf_dir_dz[d];
-                    if (!in_field(chf, mx, mz) || !in_field(chf, ix, iz)) {
+                    if (!in_field(width, depth, mx, mz) || !in_field(width, depth, ix, iz)) {
                         continue;
                     }
                     const ptrdiff_t mc = c - off[e];
