@@ -193,14 +193,6 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
     if ((bottom < ceiling ? bottom : ceiling) - floor >= walkable_height) {
         return true;
     }
-    // Spans whose ceiling is below floor + walkable_height leave no opening
-    // an agent fits through, whatever their floor; ceilings rise with k, so
-    // they are a run at the start and are skipped with one test each (past
-    // the run, a floor above `limit` still ends the walk as before).
-    const int32_t lowest_ceiling = floor + walkable_height;
-    while (k < end && ceilings[k] < lowest_ceiling) {
-        ++k;
-    }
     for (; k < end; ++k) {
         int32_t nfloor = floors[k];
         if (nfloor > limit) {
