@@ -98,6 +98,13 @@ static uint32_t linked_span(const wf_compact_heightfield* chf, size_t c, int32_t
     return chf->cell_index[cell] + con;
 }
 
+/// Span k of `cell`, or WF_NO_SPAN when the cell has no such span (a link
+/// field of WF_NOT_CONNECTED is never below a cell's count).
+static inline uint32_t link_in_cell(const uint32_t* cell_index, const uint8_t* cell_count,
+                                    size_t cell, uint32_t k) {
+    return k < cell_count[cell] ? cell_index[cell] + k : WF_NO_SPAN;
+}
+
 // Every walkable span of the tile is linked (partition), listed (neighbour
 // lists) and written (its layer's cons), each asking for its four linked
 // spans: checked once here into a table, then read three times.
@@ -107,7 +114,6 @@ static void link_table(split* sp) {
     // int32_t fields (width, depth), so those would be reloaded.
     const int32_t width = chf->width, depth = chf->depth;
     const ptrdiff_t w = width;
-    const ptrdiff_t off[WF_DIR_COUNT] = {-1, w, 1, -w};
     const uint32_t* cell_index = chf->cell_index;
     const uint8_t* cell_count = chf->cell_count;
     const uint8_t* areas = chf->areas;
@@ -134,12 +140,13 @@ static void link_table(split* sp) {
                     }
                     continue;
                 }
+                // Unrolled: constant shifts and offsets (gcc -O2 keeps the
+                // loop, with a variable shift per direction).
                 const uint32_t con = spans[s].con;
-                for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-                    uint32_t k = (con >> (dir * 6)) & 0x3fu;
-                    size_t cell = (size_t)((ptrdiff_t)c + off[dir]);
-                    out[dir] = k < cell_count[cell] ? cell_index[cell] + k : WF_NO_SPAN;
-                }
+                out[0] = link_in_cell(cell_index, cell_count, c - 1, con & 0x3fu);
+                out[1] = link_in_cell(cell_index, cell_count, c + (size_t)w, (con >> 6) & 0x3fu);
+                out[2] = link_in_cell(cell_index, cell_count, c + 1, (con >> 12) & 0x3fu);
+                out[3] = link_in_cell(cell_index, cell_count, c - (size_t)w, (con >> 18) & 0x3fu);
             }
         }
     }
@@ -587,6 +594,23 @@ typedef struct span_writer {
     int32_t x0, z0;
 } span_writer;
 
+/// One direction of write_span: a link within the layer (bit 1 << dir), or
+/// a portal to another layer (bit 0x10 << dir), whose floor then raises the
+/// stored height so the portal edge keeps its step.
+static inline void note_neighbour(const span_writer* wr, uint32_t n, uint32_t l, int32_t hmin,
+                                  int dir, uint32_t* cons, int32_t* h) {
+    if (n == WF_NO_SPAN || wr->areas[n] == WF_AREA_NULL) {
+        return;
+    }
+    if (wr->span_region[n] == l) {
+        *cons |= 1u << dir;
+    } else {
+        *cons |= 0x10u << dir;
+        int32_t nh = (int32_t)wr->spans[n].y - hmin;
+        *h = nh > *h ? nh : *h;
+    }
+}
+
 static void write_span(const span_writer* wr, wf_layer* layers, uint8_t* tops, int32_t x,
                        int32_t z, uint32_t s) {
     const uint32_t l = wr->span_region[s];
@@ -595,21 +619,12 @@ static void write_span(const span_writer* wr, wf_layer* layers, uint8_t* tops, i
     const int32_t hmin = (int32_t)layer->hmin;
     int32_t h = (int32_t)wr->spans[s].y - hmin;
     const uint32_t* links = &wr->links[4u * (size_t)s];
-    uint8_t cons = 0;
-    for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-        uint32_t n = links[dir];
-        if (n == WF_NO_SPAN || wr->areas[n] == WF_AREA_NULL) {
-            continue;
-        }
-        uint32_t nr = wr->span_region[n];
-        if (nr == l) {
-            cons |= (uint8_t)(1u << dir);
-        } else {
-            cons |= (uint8_t)(0x10u << dir);
-            int32_t nh = (int32_t)wr->spans[n].y - hmin;
-            h = nh > h ? nh : h;
-        }
-    }
+    // Unrolled, so each direction's bits are constants.
+    uint32_t cons = 0;
+    note_neighbour(wr, links[0], l, hmin, 0, &cons, &h);
+    note_neighbour(wr, links[1], l, hmin, 1, &cons, &h);
+    note_neighbour(wr, links[2], l, hmin, 2, &cons, &h);
+    note_neighbour(wr, links[3], l, hmin, 3, &cons, &h);
     uint8_t* heights = layer->heights;
     uint8_t* areas = layer->areas;
     uint8_t* layer_cons = layer->cons;
@@ -617,7 +632,7 @@ static void write_span(const span_writer* wr, wf_layer* layers, uint8_t* tops, i
     heights[idx] = stored;
     tops[l] = stored > tops[l] ? stored : tops[l];
     areas[idx] = wr->areas[s];
-    layer_cons[idx] = cons;
+    layer_cons[idx] = (uint8_t)cons;
 }
 
 static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, int32_t tile_z,
