@@ -362,6 +362,21 @@ static bool groups_overlap(const split* sp, uint32_t a, uint32_t b) {
 
 static void sort_ids(uint32_t* ids, uint32_t count);
 
+/// Adds the region of span n (a link of one of r's spans) to r's neighbour
+/// list when it is another region not listed yet; the new count.
+static inline uint32_t note_region(const uint32_t* span_region, region* regions,
+                                   uint32_t* neighbours, uint32_t count, uint32_t r, uint32_t n) {
+    if (n == WF_NO_SPAN) {
+        return count;
+    }
+    uint32_t nr = span_region[n];
+    if (nr != NO_REGION && nr != r && regions[nr].seen != r + 1u) {
+        regions[nr].seen = r + 1u;
+        neighbours[count++] = nr;
+    }
+    return count;
+}
+
 /// Regions connected to r across a cell edge, ascending, into sp->neighbours.
 static uint32_t list_neighbours(split* sp, uint32_t r) {
     // Arrays in locals: the uint32_t stores may alias sp's uint32_t fields.
@@ -377,17 +392,12 @@ static uint32_t list_neighbours(split* sp, uint32_t r) {
         while (span_region[s] != r) {
             ++s;
         }
-        for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-            uint32_t n = links[4u * (size_t)s + (size_t)dir];
-            if (n == WF_NO_SPAN) {
-                continue;
-            }
-            uint32_t nr = span_region[n];
-            if (nr != NO_REGION && nr != r && regions[nr].seen != r + 1u) {
-                regions[nr].seen = r + 1u;
-                neighbours[count++] = nr;
-            }
-        }
+        // Unrolled over the four directions, as in write_span.
+        const uint32_t* span_links = &links[4u * (size_t)s];
+        count = note_region(span_region, regions, neighbours, count, r, span_links[0]);
+        count = note_region(span_region, regions, neighbours, count, r, span_links[1]);
+        count = note_region(span_region, regions, neighbours, count, r, span_links[2]);
+        count = note_region(span_region, regions, neighbours, count, r, span_links[3]);
     }
     sort_ids(neighbours, count);
     return count;
