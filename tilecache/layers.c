@@ -621,8 +621,8 @@ static inline void note_neighbour(const span_writer* wr, uint32_t n, uint32_t l,
     }
 }
 
-static void write_span(const span_writer* wr, wf_layer* layers, uint8_t* tops, int32_t x,
-                       int32_t z, uint32_t s) {
+static void write_span(const span_writer* wr, wf_layer* layers, uint8_t* tops, int32_t x, int32_t z,
+                       uint32_t s) {
     const uint32_t l = wr->span_region[s];
     wf_layer* layer = &layers[l];
     const size_t idx = (size_t)(x - wr->x0) + (size_t)(z - wr->z0) * layer->width;
