@@ -189,9 +189,9 @@ wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf
 /// (at most ceiling: low spans are cleared before the probes), passed in
 /// so the four probes share them.
 static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings, uint32_t k,
-                                uint32_t end, int32_t bottom, int32_t floor, int32_t ceiling,
-                                int32_t limit, int32_t walkable_height, int32_t drop_below,
-                                int32_t head_room, int32_t* reach_min, int32_t* reach_max) {
+                                uint32_t end, int32_t bottom, int32_t floor, int32_t limit,
+                                int32_t walkable_height, int32_t drop_below, int32_t head_room,
+                                int32_t* reach_min, int32_t* reach_max) {
     // The opening beneath the neighbour's lowest span reaches down forever:
     // min(bottom, ceiling) - floor >= walkable_height, which is bottom >=
     // head_room since ceiling >= head_room.
@@ -203,10 +203,12 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
         if (nfloor > limit) {
             break;
         }
+        // The opening between the two is min(nceiling, ceiling) -
+        // max(nfloor, floor); past the test above both floors lie at least
+        // walkable_height below ceiling, so only nceiling can make it low.
         int32_t nceiling = ceilings[k];
-        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
         int32_t gap_bottom = nfloor > floor ? nfloor : floor;
-        if (gap_top - gap_bottom < walkable_height) {
+        if (nceiling - gap_bottom < walkable_height) {
             continue; // too low to pass between the two
         }
         if (nfloor < drop_below) {
@@ -296,16 +298,16 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                 // A drop beyond climb next door, or neighbours spread over
                 // more than climb (a slope too steep to stand on).
                 if (ledge_beside(floors, ceilings, first[cw], first[cw + 1], bottom[cw], floor,
-                                 ceiling, limit, walkable_height, drop_below, head_room, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     ledge_beside(floors, ceilings, first[cn], first[cn + 1], bottom[cn], floor,
-                                 ceiling, limit, walkable_height, drop_below, head_room, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     ledge_beside(floors, ceilings, first[ce], first[ce + 1], bottom[ce], floor,
-                                 ceiling, limit, walkable_height, drop_below, head_room, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     ledge_beside(floors, ceilings, first[cs], first[cs + 1], bottom[cs], floor,
-                                 ceiling, limit, walkable_height, drop_below, head_room, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     reach_max - reach_min > walkable_climb) {
                     area[i] = WF_AREA_NULL;
