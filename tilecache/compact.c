@@ -58,6 +58,18 @@ static inline void link_cells(wf_compact_span* spans, uint32_t a_first, uint32_t
     }
 }
 
+/// link_cells for one span on each side, the common case on open ground:
+/// a link is index 0 both ways, set by clearing the bits of its field
+/// (every field starts as WF_NOT_CONNECTED and only this pair writes them).
+static inline void link_single(wf_compact_span* spans, uint32_t a, uint32_t b, int dir,
+                               int32_t walkable_height, int32_t walkable_climb) {
+    const int32_t y = spans[a].y, ny = spans[b].y;
+    if (can_step(y, y + spans[a].h, ny, ny + spans[b].h, walkable_height, walkable_climb)) {
+        spans[a].con &= ~(WF_NOT_CONNECTED << (dir * 6));
+        spans[b].con &= ~(WF_NOT_CONNECTED << (((dir + 2) & 3) * 6));
+    }
+}
+
 // Link each span to the first span next door whose opening overlaps its
 // own by an agent's height and whose floor is within climb (every link
 // starts as WF_NOT_CONNECTED). Each cell pairs with its +x and +z
@@ -76,14 +88,25 @@ static void link_spans(wf_compact_heightfield* chf) {
             if (count == 0) {
                 continue;
             }
+            const uint32_t a = cell_index[c];
             if (x + 1 < width && cell_spans[c + 1] > 0) {
-                link_cells(spans, cell_index[c], count, cell_index[c + 1], cell_spans[c + 1], 2,
-                           walkable_height, walkable_climb);
+                const uint32_t b_count = cell_spans[c + 1];
+                if ((count | b_count) == 1u) {
+                    link_single(spans, a, cell_index[c + 1], 2, walkable_height, walkable_climb);
+                } else {
+                    link_cells(spans, a, count, cell_index[c + 1], b_count, 2, walkable_height,
+                               walkable_climb);
+                }
             }
             size_t up = c + (size_t)width;
             if (z + 1 < depth && cell_spans[up] > 0) {
-                link_cells(spans, cell_index[c], count, cell_index[up], cell_spans[up], 1,
-                           walkable_height, walkable_climb);
+                const uint32_t b_count = cell_spans[up];
+                if ((count | b_count) == 1u) {
+                    link_single(spans, a, cell_index[up], 1, walkable_height, walkable_climb);
+                } else {
+                    link_cells(spans, a, count, cell_index[up], b_count, 1, walkable_height,
+                               walkable_climb);
+                }
             }
         }
     }

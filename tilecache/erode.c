@@ -22,12 +22,10 @@ static inline uint32_t neighbour_index(const wf_compact_heightfield* chf, int32_
 
 /// Whether none of the four 6-bit links is WF_NOT_CONNECTED (all ones).
 static inline bool has_all_links(uint32_t con) {
-    for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-        if (((con >> (dir * 6)) & 0x3fu) == WF_NOT_CONNECTED) {
-            return false;
-        }
-    }
-    return true;
+    // A field is 0x3f when all six of its bits are set: AND each bit with
+    // the five above it and look at the fields' lowest bits.
+    uint32_t all = con & (con >> 1) & (con >> 2) & (con >> 3) & (con >> 4) & (con >> 5);
+    return (all & 0x041041u) == 0u;
 }
 
 static inline void relax(uint16_t* dist, uint32_t target, uint32_t source, uint32_t step) {
@@ -69,8 +67,8 @@ static inline void relax_pair(const wf_compact_heightfield* chf, uint16_t* dist,
 #define SHORT_REACH (2u * STEP_STRAIGHT)
 
 /// Whether cell (x, z) lies in the field.
-static inline bool in_field(const wf_compact_heightfield* chf, int32_t x, int32_t z) {
-    return x >= 0 && z >= 0 && x < chf->width && z < chf->depth;
+static inline bool in_field(int32_t width, int32_t depth, int32_t x, int32_t z) {
+    return x >= 0 && z >= 0 && x < width && z < depth;
 }
 
 /// Sets WF_AREA_NULL on the spans of cell c whose link in direction dir is
@@ -121,7 +119,7 @@ static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint3
                 for (int d = 0; d < WF_DIR_COUNT; ++d) {
                     // Straight: spans of the cell behind t (seen along d).
                     int32_t sx = x - wf_dir_dx[d], sz = z - wf_dir_dz[d];
-                    if (in_field(chf, sx, sz)) {
+                    if (in_field(width, depth, sx, sz)) {
                         clear_linking(chf, areas, (size_t)(c - off[d]), d, k);
                     }
                     // Diagonal: spans m of the cell behind t along turn[d]
@@ -129,7 +127,7 @@ static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint3
                     const int e = turn[d];
                     int32_t mx = x - wf_dir_dx[e], mz = z - wf_dir_dz[e];
                     int32_t ix = mx - wf_dir_dx[d], iz = mz - wf_dir_dz[d];
-                    if (!in_field(chf, mx, mz) || !in_field(chf, ix, iz)) {
+                    if (!in_field(width, depth, mx, mz) || !in_field(width, depth, ix, iz)) {
                         continue;
                     }
                     const ptrdiff_t mc = c - off[e];
@@ -162,17 +160,29 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
     const ptrdiff_t off[WF_DIR_COUNT] = {-1, chf->width, 1, -(ptrdiff_t)chf->width};
     // Seeds: unwalkable spans and walkable ones missing a walkable
     // neighbour in any of the four directions (the edge of the area).
-    for (int32_t z = 0; z < chf->depth; ++z) {
-        for (int32_t x = 0; x < chf->width; ++x) {
-            size_t c = (size_t)x + (size_t)z * (size_t)chf->width;
-            for (uint32_t i = chf->cell_index[c], end = i + chf->cell_count[c]; i < end; ++i) {
-                const uint32_t con = chf->spans[i].con;
-                // All four links present (no 0x3f field) before any lookup.
-                bool inside = chf->areas[i] != WF_AREA_NULL && has_all_links(con);
-                for (int dir = 0; dir < WF_DIR_COUNT && inside; ++dir) {
-                    size_t nc = (size_t)((ptrdiff_t)c + off[dir]);
-                    inside = chf->areas[chf->cell_index[nc] + ((con >> (dir * 6)) & 0x3fu)] !=
-                             WF_AREA_NULL;
+    const size_t seed_width = (size_t)chf->width;
+    const int32_t seed_depth = chf->depth;
+    const uint32_t* seed_index = chf->cell_index;
+    const uint8_t* seed_count = chf->cell_count;
+    const wf_compact_span* seed_spans = chf->spans;
+    const uint8_t* seed_areas = chf->areas;
+    for (int32_t z = 0; z < seed_depth; ++z) {
+        for (size_t x = 0; x < seed_width; ++x) {
+            size_t c = x + (size_t)z * seed_width;
+            for (uint32_t i = seed_index[c], end = i + seed_count[c]; i < end; ++i) {
+                const uint32_t con = seed_spans[i].con;
+                // All four links present (no 0x3f field) before any lookup;
+                // then all four neighbours exist and are read at once.
+                bool inside = seed_areas[i] != WF_AREA_NULL && has_all_links(con);
+                if (inside) {
+                    inside = (seed_areas[seed_index[c + (size_t)off[0]] + (con & 0x3fu)] !=
+                              WF_AREA_NULL) &
+                             (seed_areas[seed_index[c + (size_t)off[1]] + ((con >> 6) & 0x3fu)] !=
+                              WF_AREA_NULL) &
+                             (seed_areas[seed_index[c + (size_t)off[2]] + ((con >> 12) & 0x3fu)] !=
+                              WF_AREA_NULL) &
+                             (seed_areas[seed_index[c + (size_t)off[3]] + ((con >> 18) & 0x3fu)] !=
+                              WF_AREA_NULL);
                 }
                 dist[i] = inside ? (uint16_t)FAR_AWAY : 0u;
             }

@@ -185,12 +185,17 @@ wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf
 /// above `limit` (the lower of ceiling - walkable_height, above which no
 /// opening is tall enough, and floor + climb, above which a floor neither
 /// drops nor is in reach): the spans past it would change nothing.
+/// drop_below is floor - climb and head_room floor + walkable_height
+/// (at most ceiling: low spans are cleared before the probes), passed in
+/// so the four probes share them.
 static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings, uint32_t k,
-                                uint32_t end, int32_t bottom, int32_t floor, int32_t ceiling,
-                                int32_t limit, int32_t walkable_height, int32_t walkable_climb,
+                                uint32_t end, int32_t bottom, int32_t floor, int32_t limit,
+                                int32_t walkable_height, int32_t drop_below, int32_t head_room,
                                 int32_t* reach_min, int32_t* reach_max) {
-    // The opening beneath the neighbour's lowest span reaches down forever.
-    if ((bottom < ceiling ? bottom : ceiling) - floor >= walkable_height) {
+    // The opening beneath the neighbour's lowest span reaches down forever:
+    // min(bottom, ceiling) - floor >= walkable_height, which is bottom >=
+    // head_room since ceiling >= head_room.
+    if (bottom >= head_room) {
         return true;
     }
     for (; k < end; ++k) {
@@ -198,13 +203,15 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
         if (nfloor > limit) {
             break;
         }
+        // The opening between the two is min(nceiling, ceiling) -
+        // max(nfloor, floor); past the test above both floors lie at least
+        // walkable_height below ceiling, so only nceiling can make it low.
         int32_t nceiling = ceilings[k];
-        int32_t gap_top = nceiling < ceiling ? nceiling : ceiling;
         int32_t gap_bottom = nfloor > floor ? nfloor : floor;
-        if (gap_top - gap_bottom < walkable_height) {
+        if (nceiling - gap_bottom < walkable_height) {
             continue; // too low to pass between the two
         }
-        if (nfloor < floor - walkable_climb) {
+        if (nfloor < drop_below) {
             return true; // a drop past climb
         }
         *reach_min = nfloor < *reach_min ? nfloor : *reach_min;
@@ -286,19 +293,21 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                 int32_t limit = ceiling - walkable_height;
                 limit = floor + walkable_climb < limit ? floor + walkable_climb : limit;
                 int32_t reach_min = floor, reach_max = floor;
+                const int32_t drop_below = floor - walkable_climb;
+                const int32_t head_room = floor + walkable_height;
                 // A drop beyond climb next door, or neighbours spread over
                 // more than climb (a slope too steep to stand on).
                 if (ledge_beside(floors, ceilings, first[cw], first[cw + 1], bottom[cw], floor,
-                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     ledge_beside(floors, ceilings, first[cn], first[cn + 1], bottom[cn], floor,
-                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     ledge_beside(floors, ceilings, first[ce], first[ce + 1], bottom[ce], floor,
-                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     ledge_beside(floors, ceilings, first[cs], first[cs + 1], bottom[cs], floor,
-                                 ceiling, limit, walkable_height, walkable_climb, &reach_min,
+                                 limit, walkable_height, drop_below, head_room, &reach_min,
                                  &reach_max) ||
                     reach_max - reach_min > walkable_climb) {
                     area[i] = WF_AREA_NULL;

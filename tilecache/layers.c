@@ -78,10 +78,6 @@ typedef struct split {
     uint32_t* neighbours; ///< one region's neighbour list
 } split;
 
-static bool walkable(const wf_compact_heightfield* chf, uint32_t s) {
-    return chf->areas[s] != WF_AREA_NULL;
-}
-
 // The span that span s of cell c = (x, z) connects to in direction dir, or
 // WF_NO_SPAN; links that leave the grid or the neighbour cell are ignored.
 static uint32_t linked_span(const wf_compact_heightfield* chf, size_t c, int32_t x, int32_t z,
@@ -102,6 +98,13 @@ static uint32_t linked_span(const wf_compact_heightfield* chf, size_t c, int32_t
     return chf->cell_index[cell] + con;
 }
 
+/// Span k of `cell`, or WF_NO_SPAN when the cell has no such span (a link
+/// field of WF_NOT_CONNECTED is never below a cell's count).
+static inline uint32_t link_in_cell(const uint32_t* cell_index, const uint8_t* cell_count,
+                                    size_t cell, uint32_t k) {
+    return k < cell_count[cell] ? cell_index[cell] + k : WF_NO_SPAN;
+}
+
 // Every walkable span of the tile is linked (partition), listed (neighbour
 // lists) and written (its layer's cons), each asking for its four linked
 // spans: checked once here into a table, then read three times.
@@ -111,7 +114,6 @@ static void link_table(split* sp) {
     // int32_t fields (width, depth), so those would be reloaded.
     const int32_t width = chf->width, depth = chf->depth;
     const ptrdiff_t w = width;
-    const ptrdiff_t off[WF_DIR_COUNT] = {-1, w, 1, -w};
     const uint32_t* cell_index = chf->cell_index;
     const uint8_t* cell_count = chf->cell_count;
     const uint8_t* areas = chf->areas;
@@ -119,13 +121,14 @@ static void link_table(split* sp) {
     uint32_t* links = sp->links;
     const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
     for (int32_t z = z0; z < z1; ++z) {
+        const bool edge_row = z == 0 || z == depth - 1;
         for (int32_t x = x0; x < x1; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)width;
             uint32_t first = cell_index[c];
             uint32_t end = first + cell_count[c];
             // Away from the grid's edge every neighbour cell exists: only
             // the link's index in it is checked.
-            bool edge = x == 0 || z == 0 || x == width - 1 || z == depth - 1;
+            bool edge = edge_row || x == 0 || x == width - 1;
             for (uint32_t s = first; s < end; ++s) {
                 if (areas[s] == WF_AREA_NULL) {
                     continue;
@@ -137,12 +140,13 @@ static void link_table(split* sp) {
                     }
                     continue;
                 }
+                // Unrolled: constant shifts and offsets (gcc -O2 keeps the
+                // loop, with a variable shift per direction).
                 const uint32_t con = spans[s].con;
-                for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-                    uint32_t k = (con >> (dir * 6)) & 0x3fu;
-                    size_t cell = (size_t)((ptrdiff_t)c + off[dir]);
-                    out[dir] = k < cell_count[cell] ? cell_index[cell] + k : WF_NO_SPAN;
-                }
+                out[0] = link_in_cell(cell_index, cell_count, c - 1, con & 0x3fu);
+                out[1] = link_in_cell(cell_index, cell_count, c + (size_t)w, (con >> 6) & 0x3fu);
+                out[2] = link_in_cell(cell_index, cell_count, c + 1, (con >> 12) & 0x3fu);
+                out[3] = link_in_cell(cell_index, cell_count, c - (size_t)w, (con >> 18) & 0x3fu);
             }
         }
     }
@@ -186,29 +190,41 @@ static void partition(split* sp, const partition_scratch* ps) {
         links_into[r] = 0;
         cell_count[r] = 0;
     }
-    for (int32_t z = sp->z0; z < sp->z1; ++z) {
+    // In locals: the uint32_t and uint16_t stores below may alias the
+    // int32_t and uint32_t fields of chf and sp, which would be reloaded.
+    const uint32_t* cell_index = chf->cell_index;
+    const uint8_t* cells = chf->cell_count;
+    const uint8_t* areas = chf->areas;
+    const wf_compact_span* spans = chf->spans;
+    const uint32_t* links = sp->links;
+    uint32_t* span_region = sp->span_region;
+    uint32_t* touched_regions = ps->touched;
+    const size_t field_width = (size_t)chf->width;
+    const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
+    uint32_t region_count = sp->region_count;
+    for (int32_t z = z0; z < z1; ++z) {
         uint32_t touched = 0;
         uint32_t sweep_count = 0;
-        for (int32_t x = sp->x0; x < sp->x1; ++x) {
-            size_t c = cell_of(chf, x, z);
-            uint32_t first = chf->cell_index[c];
-            uint32_t end = first + chf->cell_count[c];
+        for (int32_t x = x0; x < x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * field_width;
+            uint32_t first = cell_index[c];
+            uint32_t end = first + cells[c];
             for (uint32_t s = first; s < end; ++s) {
-                if (!walkable(chf, s)) {
+                if (areas[s] == WF_AREA_NULL) {
                     continue;
                 }
-                uint16_t y = chf->spans[s].y;
+                uint16_t y = spans[s].y;
                 uint32_t id = NO_REGION;
-                uint32_t left = sp->links[4u * (size_t)s];
-                if (left != WF_NO_SPAN && sp->span_region[left] != NO_REGION) {
-                    id = sp->span_region[left];
+                uint32_t left = links[4u * (size_t)s];
+                if (left != WF_NO_SPAN && span_region[left] != NO_REGION) {
+                    id = span_region[left];
                     if (!range_fits(sweeps[id].ymin, sweeps[id].ymax, y, y)) {
                         id = NO_REGION;
                     }
                     // A sweep holds one span per cell, so a region never
                     // overlaps itself even when two spans link to one.
                     for (uint32_t t = first; t < s; ++t) {
-                        if (sp->span_region[t] == id) {
+                        if (span_region[t] == id) {
                             id = NO_REGION;
                         }
                     }
@@ -220,11 +236,11 @@ static void partition(split* sp, const partition_scratch* ps) {
                 sweep* sw = &sweeps[id];
                 sw->ymin = y < sw->ymin ? y : sw->ymin;
                 sw->ymax = y > sw->ymax ? y : sw->ymax;
-                uint32_t back = sp->links[4u * (size_t)s + 3u];
-                if (back != WF_NO_SPAN && sp->span_region[back] != NO_REGION) {
-                    uint32_t r = sp->span_region[back];
+                uint32_t back = links[4u * (size_t)s + 3u];
+                if (back != WF_NO_SPAN && span_region[back] != NO_REGION) {
+                    uint32_t r = span_region[back];
                     if (links_into[r]++ == 0) {
-                        ps->touched[touched++] = r;
+                        touched_regions[touched++] = r;
                     }
                     if (sw->links == 0 && !sw->mixed) {
                         sw->below = r;
@@ -235,7 +251,7 @@ static void partition(split* sp, const partition_scratch* ps) {
                         sw->mixed = true;
                     }
                 }
-                sp->span_region[s] = id;
+                span_region[s] = id;
             }
         }
         for (uint32_t i = 0; i < sweep_count; ++i) {
@@ -244,7 +260,7 @@ static void partition(split* sp, const partition_scratch* ps) {
                 range_fits(region_ymin[sw->below], region_ymax[sw->below], sw->ymin, sw->ymax)) {
                 sw->region = sw->below;
             } else {
-                sw->region = sp->region_count++;
+                sw->region = region_count++;
                 region_ymin[sw->region] = sw->ymin;
                 region_ymax[sw->region] = sw->ymax;
             }
@@ -253,20 +269,21 @@ static void partition(split* sp, const partition_scratch* ps) {
             region_ymax[r] = sw->ymax > region_ymax[r] ? sw->ymax : region_ymax[r];
         }
         for (uint32_t i = 0; i < touched; ++i) {
-            links_into[ps->touched[i]] = 0;
+            links_into[touched_regions[i]] = 0;
         }
-        for (int32_t x = sp->x0; x < sp->x1; ++x) {
-            size_t c = cell_of(chf, x, z);
-            uint32_t first = chf->cell_index[c];
-            for (uint32_t s = first; s < first + chf->cell_count[c]; ++s) {
-                if (walkable(chf, s)) {
-                    uint32_t r = sweeps[sp->span_region[s]].region;
-                    sp->span_region[s] = r;
+        for (int32_t x = x0; x < x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * field_width;
+            uint32_t first = cell_index[c];
+            for (uint32_t s = first, end = first + cells[c]; s < end; ++s) {
+                if (areas[s] != WF_AREA_NULL) {
+                    uint32_t r = sweeps[span_region[s]].region;
+                    span_region[s] = r;
                     cell_count[r]++;
                 }
             }
         }
     }
+    sp->region_count = region_count;
 }
 
 // Each region's cells (a counting sort of the tile's cells by region, the
@@ -282,15 +299,22 @@ static void describe_regions(split* sp, const partition_scratch* ps) {
     for (uint32_t r = 0; r < sp->region_count; ++r) {
         first[r + 1] += first[r];
     }
-    // Fill moving each start up to the next region's, then shift back.
-    for (int32_t z = sp->z0; z < sp->z1; ++z) {
-        for (int32_t x = sp->x0; x < sp->x1; ++x) {
-            size_t c = cell_of(chf, x, z);
-            uint32_t begin = chf->cell_index[c];
-            for (uint32_t s = begin; s < begin + chf->cell_count[c]; ++s) {
-                uint32_t r = sp->span_region[s];
+    // Fill moving each start up to the next region's, then shift back
+    // (arrays in locals, as in partition).
+    const uint32_t* cell_index = chf->cell_index;
+    const uint8_t* cells = chf->cell_count;
+    const uint32_t* span_region = sp->span_region;
+    uint32_t* region_cells = sp->region_cells;
+    const size_t field_width = (size_t)chf->width;
+    const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
+    for (int32_t z = z0; z < z1; ++z) {
+        for (int32_t x = x0; x < x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * field_width;
+            uint32_t begin = cell_index[c];
+            for (uint32_t s = begin, end = begin + cells[c]; s < end; ++s) {
+                uint32_t r = span_region[s];
                 if (r != NO_REGION) {
-                    sp->region_cells[first[r]++] = (uint32_t)c;
+                    region_cells[first[r]++] = (uint32_t)c;
                 }
             }
         }
@@ -338,30 +362,44 @@ static bool groups_overlap(const split* sp, uint32_t a, uint32_t b) {
 
 static void sort_ids(uint32_t* ids, uint32_t count);
 
+/// Adds the region of span n (a link of one of r's spans) to r's neighbour
+/// list when it is another region not listed yet; the new count.
+static inline uint32_t note_region(const uint32_t* span_region, region* regions,
+                                   uint32_t* neighbours, uint32_t count, uint32_t r, uint32_t n) {
+    if (n == WF_NO_SPAN) {
+        return count;
+    }
+    uint32_t nr = span_region[n];
+    if (nr != NO_REGION && nr != r && regions[nr].seen != r + 1u) {
+        regions[nr].seen = r + 1u;
+        neighbours[count++] = nr;
+    }
+    return count;
+}
+
 /// Regions connected to r across a cell edge, ascending, into sp->neighbours.
 static uint32_t list_neighbours(split* sp, uint32_t r) {
-    const wf_compact_heightfield* chf = sp->chf;
+    // Arrays in locals: the uint32_t stores may alias sp's uint32_t fields.
+    const uint32_t* cell_index = sp->chf->cell_index;
+    const uint32_t* span_region = sp->span_region;
+    const uint32_t* links = sp->links;
+    const uint32_t* region_cells = sp->region_cells;
+    region* regions = sp->regions;
+    uint32_t* neighbours = sp->neighbours;
     uint32_t count = 0;
-    for (uint32_t k = sp->region_first[r]; k < sp->region_first[r + 1]; ++k) {
-        uint32_t c = sp->region_cells[k];
-        uint32_t begin = chf->cell_index[c];
-        uint32_t s = begin;
-        while (sp->span_region[s] != r) {
+    for (uint32_t k = sp->region_first[r], end = sp->region_first[r + 1]; k < end; ++k) {
+        uint32_t s = cell_index[region_cells[k]];
+        while (span_region[s] != r) {
             ++s;
         }
-        for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-            uint32_t n = sp->links[4u * (size_t)s + (size_t)dir];
-            if (n == WF_NO_SPAN) {
-                continue;
-            }
-            uint32_t nr = sp->span_region[n];
-            if (nr != NO_REGION && nr != r && sp->regions[nr].seen != r + 1u) {
-                sp->regions[nr].seen = r + 1u;
-                sp->neighbours[count++] = nr;
-            }
-        }
+        // Unrolled over the four directions, as in write_span.
+        const uint32_t* span_links = &links[4u * (size_t)s];
+        count = note_region(span_region, regions, neighbours, count, r, span_links[0]);
+        count = note_region(span_region, regions, neighbours, count, r, span_links[1]);
+        count = note_region(span_region, regions, neighbours, count, r, span_links[2]);
+        count = note_region(span_region, regions, neighbours, count, r, span_links[3]);
     }
-    sort_ids(sp->neighbours, count);
+    sort_ids(neighbours, count);
     return count;
 }
 
@@ -530,15 +568,23 @@ static wf_status order_layers(split* sp, uint16_t* layer_hmin, uint32_t* out_cou
         layer_hmin[l] = keys[l].ymin;
         sp->groups[keys[l].group].layer = l;
     }
+    // Arrays in locals, as in partition.
     const wf_compact_heightfield* chf = sp->chf;
-    for (int32_t z = sp->z0; z < sp->z1; ++z) {
-        for (int32_t x = sp->x0; x < sp->x1; ++x) {
-            size_t c = cell_of(chf, x, z);
-            uint32_t begin = chf->cell_index[c];
-            for (uint32_t s = begin; s < begin + chf->cell_count[c]; ++s) {
-                uint32_t r = sp->span_region[s];
+    const uint32_t* cell_index = chf->cell_index;
+    const uint8_t* cells = chf->cell_count;
+    uint32_t* span_region = sp->span_region;
+    const region* regions = sp->regions;
+    const group* groups = sp->groups;
+    const size_t field_width = (size_t)chf->width;
+    const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
+    for (int32_t z = z0; z < z1; ++z) {
+        for (int32_t x = x0; x < x1; ++x) {
+            size_t c = (size_t)x + (size_t)z * field_width;
+            uint32_t begin = cell_index[c];
+            for (uint32_t s = begin, end = begin + cells[c]; s < end; ++s) {
+                uint32_t r = span_region[s];
                 if (r != NO_REGION) {
-                    sp->span_region[s] = sp->groups[sp->regions[r].group].layer;
+                    span_region[s] = groups[regions[r].group].layer;
                 }
             }
         }
@@ -558,34 +604,45 @@ typedef struct span_writer {
     int32_t x0, z0;
 } span_writer;
 
-static void write_span(const span_writer* wr, wf_layer* layers, int32_t x, int32_t z, uint32_t s) {
+/// One direction of write_span: a link within the layer (bit 1 << dir), or
+/// a portal to another layer (bit 0x10 << dir), whose floor then raises the
+/// stored height so the portal edge keeps its step.
+static inline void note_neighbour(const span_writer* wr, uint32_t n, uint32_t l, int32_t hmin,
+                                  int dir, uint32_t* cons, int32_t* h) {
+    if (n == WF_NO_SPAN || wr->areas[n] == WF_AREA_NULL) {
+        return;
+    }
+    if (wr->span_region[n] == l) {
+        *cons |= 1u << dir;
+    } else {
+        *cons |= 0x10u << dir;
+        int32_t nh = (int32_t)wr->spans[n].y - hmin;
+        *h = nh > *h ? nh : *h;
+    }
+}
+
+static void write_span(const span_writer* wr, wf_layer* layers, uint8_t* tops, int32_t x, int32_t z,
+                       uint32_t s) {
     const uint32_t l = wr->span_region[s];
     wf_layer* layer = &layers[l];
     const size_t idx = (size_t)(x - wr->x0) + (size_t)(z - wr->z0) * layer->width;
     const int32_t hmin = (int32_t)layer->hmin;
     int32_t h = (int32_t)wr->spans[s].y - hmin;
     const uint32_t* links = &wr->links[4u * (size_t)s];
-    uint8_t cons = 0;
-    for (int dir = 0; dir < WF_DIR_COUNT; ++dir) {
-        uint32_t n = links[dir];
-        if (n == WF_NO_SPAN || wr->areas[n] == WF_AREA_NULL) {
-            continue;
-        }
-        uint32_t nr = wr->span_region[n];
-        if (nr == l) {
-            cons |= (uint8_t)(1u << dir);
-        } else {
-            cons |= (uint8_t)(0x10u << dir);
-            int32_t nh = (int32_t)wr->spans[n].y - hmin;
-            h = nh > h ? nh : h;
-        }
-    }
+    // Unrolled, so each direction's bits are constants.
+    uint32_t cons = 0;
+    note_neighbour(wr, links[0], l, hmin, 0, &cons, &h);
+    note_neighbour(wr, links[1], l, hmin, 1, &cons, &h);
+    note_neighbour(wr, links[2], l, hmin, 2, &cons, &h);
+    note_neighbour(wr, links[3], l, hmin, 3, &cons, &h);
     uint8_t* heights = layer->heights;
     uint8_t* areas = layer->areas;
     uint8_t* layer_cons = layer->cons;
-    heights[idx] = (uint8_t)(h < MAX_LAYER_RANGE ? h : MAX_LAYER_RANGE);
+    const uint8_t stored = (uint8_t)(h < MAX_LAYER_RANGE ? h : MAX_LAYER_RANGE);
+    heights[idx] = stored;
+    tops[l] = stored > tops[l] ? stored : tops[l];
     areas[idx] = wr->areas[s];
-    layer_cons[idx] = cons;
+    layer_cons[idx] = (uint8_t)cons;
 }
 
 static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, int32_t tile_z,
@@ -625,13 +682,16 @@ static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, 
     const uint8_t* cell_count = chf->cell_count;
     const size_t field_width = (size_t)chf->width;
     const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
+    // Each layer's highest stored height, kept as the spans are written
+    // (no stored height is WF_LAYER_EMPTY: they stop at MAX_LAYER_RANGE).
+    uint8_t tops[MAX_LAYERS] = {0};
     for (int32_t z = z0; z < z1; ++z) {
         for (int32_t x = x0; x < x1; ++x) {
             size_t c = (size_t)x + (size_t)z * field_width;
             uint32_t first = cell_index[c], end = first + cell_count[c];
             for (uint32_t s = first; s < end; ++s) {
                 if (wr.span_region[s] != NO_REGION) {
-                    write_span(&wr, layers, x, z, s);
+                    write_span(&wr, layers, tops, x, z, s);
                 }
             }
         }
@@ -639,13 +699,7 @@ static wf_status write_layers(const split* sp, wf_arena* arena, int32_t tile_x, 
     for (uint32_t l = 0; l < count; ++l) {
         wf_layer* layer = &layers[l];
         // hmax covers what is stored, portal heights included.
-        uint32_t top = 0;
-        for (size_t i = 0; i < cells; ++i) {
-            if (layer->heights[i] != WF_LAYER_EMPTY && layer->heights[i] > top) {
-                top = layer->heights[i];
-            }
-        }
-        layer->hmax = (uint16_t)(layer->hmin + top);
+        layer->hmax = (uint16_t)(layer->hmin + tops[l]);
         layer->bmin[0] = chf->bmin[0] + (float)chf->border * chf->cs;
         layer->bmin[1] = chf->bmin[1];
         layer->bmin[2] = chf->bmin[2] + (float)chf->border * chf->cs;
