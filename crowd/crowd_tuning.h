@@ -121,8 +121,13 @@
 #define WF_CROWD_PINCH_LEAD_RADII 3.5f
 /// An admitted agent less than this many radii further from the mouth
 /// than its side's first one is abreast of it, not behind it in the file
-/// (one straight behind is at least two radii further), and waits.
-#define WF_CROWD_PINCH_ABREAST_RADII 1.0f
+/// (one straight behind is at least two radii further), and waits. At 1.0
+/// an agent at the other jamb of a mouth narrower than a radius (0.5 m
+/// for radius 0.6), about 1.2 radii further out than the first at its
+/// jamb, walked on, and the two froze there for good
+/// (tests/crowd/crowd_bottleneck.c, one way through a narrow mouth: 5 of
+/// 9 files through, 8 at 1.5).
+#define WF_CROWD_PINCH_ABREAST_RADII 1.5f
 /// ... while the first one is held up: stuck (no half radius nearer its
 /// corner) for this share of the turn's stuck time.
 #define WF_CROWD_PINCH_ABREAST_HELD 0.25f
