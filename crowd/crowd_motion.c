@@ -474,10 +474,9 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         // Not within its slowing distance: there it settles among holders
         // whose spots may overlap its own (crowd_crowded_spots).
         float to_target = wf_v2_distance(c->pos[i], c->target_pos[i]);
-        bool squeezes = !holds && c->stuck_timer[i] > WF_CROWD_SQUEEZE_STUCK &&
-                        wf_crowd_follows_path(c, i) &&
-                        to_target > p->radius * WF_CROWD_SLOW_DOWN_RADII &&
-                        to_target < WF_CROWD_SQUEEZE_DIST;
+        bool squeezes =
+            !holds && c->stuck_timer[i] > WF_CROWD_SQUEEZE_STUCK && wf_crowd_follows_path(c, i) &&
+            to_target > p->radius * WF_CROWD_SLOW_DOWN_RADII && to_target < WF_CROWD_SQUEEZE_DIST;
         // Movers first (they never yield), then the agent's neighbours.
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {
