@@ -467,6 +467,16 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         const uint32_t* list = c->neighbours + (size_t)i * c->max_neighbours;
         uint32_t n = c->neighbour_count[i];
         bool holds = c->target_state[i] == WF_TARGET_ARRIVED;
+        // Stuck near its target, an agent on its way sees agents holding
+        // their spots half as wide: it squeezes between them and they step
+        // aside (separation, collisions). A formation's first arrivals
+        // stood between the rest and their spots for good (crossing).
+        // Not within its slowing distance: there it settles among holders
+        // whose spots may overlap its own (crowd_crowded_spots).
+        float to_target = wf_v2_distance(c->pos[i], c->target_pos[i]);
+        bool squeezes =
+            !holds && c->stuck_timer[i] > WF_CROWD_SQUEEZE_STUCK && wf_crowd_follows_path(c, i) &&
+            to_target > p->radius * WF_CROWD_SLOW_DOWN_RADII && to_target < WF_CROWD_SQUEEZE_DIST;
         // Movers first (they never yield), then the agent's neighbours.
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {
@@ -481,6 +491,10 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             // (self makes way before it gets there); others as they move.
             other->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
             other->radius = c->params[j].radius;
+            if (squeezes && c->target_state[j] == WF_TARGET_ARRIVED &&
+                !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u)) {
+                other->radius *= WF_CROWD_SQUEEZE_SHARE;
+            }
             other->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;

@@ -27,6 +27,12 @@
 /// to it; stuck on the way for stuck_time, it is let through (it counts as
 /// on its way until it is back within the arrival radius).
 #define WF_CROWD_RETURN_RADII 1.0f
+/// An agent on its way stuck this long (s) within WF_CROWD_SQUEEZE_DIST (m)
+/// of its target sees neighbours holding their spots at
+/// WF_CROWD_SQUEEZE_SHARE of their radius in avoidance (crowd_motion.c).
+#define WF_CROWD_SQUEEZE_STUCK 1.0f
+#define WF_CROWD_SQUEEZE_DIST 8.0f
+#define WF_CROWD_SQUEEZE_SHARE 0.5f
 /// An arrived agent within WF_CROWD_RETURN_RADII of its spot stays where it
 /// was pushed while a neighbour is nearer the spot than this share of the
 /// two radii's sum (crowd_motion.c, spot_taken).
