@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Single-file passages (bottlenecks): a doorway narrower on the navmesh
-// than two agents side by side is crossed one direction at a time. Each
+// than two agents side by side (or a doorway just two wide, so two streams
+// would meet in it) is crossed one direction at a time. Each
 // agent finds the first such portal ahead on its corridor (a portal shorter
 // than its diameter with walls at both ends); agents heading for the same
 // passage from different sides meet in a table, and per passage one side
@@ -32,8 +33,8 @@ static int edge_to(const wf_poly_edge* edges, uint32_t count, wf_poly_ref to) {
 /// The portal from polygon ra (edges ea) to rb (edges eb) as a passage:
 /// its width on the navmesh, or a negative value when the two do not share
 /// an edge or an end of it is open floor (no wall on either polygon).
-static float walled_portal(const wf_poly_edge* ea, uint32_t na, const wf_poly_edge* eb,
-                           uint32_t nb, wf_poly_ref ra, wf_poly_ref rb, wf_crowd_passage* out) {
+static float walled_portal(const wf_poly_edge* ea, uint32_t na, const wf_poly_edge* eb, uint32_t nb,
+                           wf_poly_ref ra, wf_poly_ref rb, wf_crowd_passage* out) {
     int ia = edge_to(ea, na, rb), ib = edge_to(eb, nb, ra);
     if (ia < 0 || ib < 0) {
         return -1.0f;
@@ -129,8 +130,11 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
             doorway = here;
         }
     }
-    // The corridor ends within a two-abreast doorway: it counts.
-    if (pending && last == cor->count) {
+    // The corridor ends within a two-abreast doorway: it counts. Only
+    // when the corridor is shorter than the polygons kept for the cached
+    // result, so that a longer one (the same polygons kept) cannot tell
+    // otherwise and a restored crowd finds the same.
+    if (pending && cor->count <= WF_CROWD_PINCH_SCAN) {
         *out = doorway;
         return true;
     }
