@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // Single-file passages (bottlenecks): a doorway narrower on the navmesh
-// than two agents side by side is crossed one direction at a time. Each
+// than two agents side by side (or a doorway just two wide, so two streams
+// would meet in it) is crossed one direction at a time. Each
 // agent finds the first such portal ahead on its corridor (a portal shorter
 // than its diameter with walls at both ends); agents heading for the same
 // passage from different sides meet in a table, and per passage one side
@@ -29,14 +30,65 @@ static int edge_to(const wf_poly_edge* edges, uint32_t count, wf_poly_ref to) {
     return -1;
 }
 
+/// The portal from polygon ra (edges ea) to rb (edges eb) as a passage:
+/// its width on the navmesh, or a negative value when the two do not share
+/// an edge or an end of it is open floor (no wall on either polygon).
+static float walled_portal(const wf_poly_edge* ea, uint32_t na, const wf_poly_edge* eb, uint32_t nb,
+                           wf_poly_ref ra, wf_poly_ref rb, wf_crowd_passage* out) {
+    int ia = edge_to(ea, na, rb), ib = edge_to(eb, nb, ra);
+    if (ia < 0 || ib < 0) {
+        return -1.0f;
+    }
+    // a's edge runs v0 -> v1 (counter-clockwise); b's shared edge v1 -> v0.
+    wf_vec3 v0 = ea[ia].start, v1 = ea[ia].end;
+    uint32_t ua = (uint32_t)ia, ub = (uint32_t)ib;
+    bool wall0 =
+        ea[(ua + na - 1u) % na].kind == WF_EDGE_WALL || eb[(ub + 1u) % nb].kind == WF_EDGE_WALL;
+    bool wall1 =
+        ea[(ua + 1u) % na].kind == WF_EDGE_WALL || eb[(ub + nb - 1u) % nb].kind == WF_EDGE_WALL;
+    if (!wall0 || !wall1) {
+        return -1.0f;
+    }
+    // Across the portal, pointing away from a's centre (into b).
+    wf_vec3 axis = wf_v3(v1.z - v0.z, 0.0f, -(v1.x - v0.x));
+    float len = wf_v2_length(axis);
+    if (len < 1e-6f) {
+        return -1.0f;
+    }
+    wf_vec3 mid = wf_v3_scale(wf_v3_add(v0, v1), 0.5f);
+    wf_vec3 centre = wf_v3(0, 0, 0);
+    for (uint32_t e = 0; e < na; ++e) {
+        centre = wf_v3_add(centre, ea[e].start);
+    }
+    centre = wf_v3_scale(centre, 1.0f / (float)na);
+    float width = len;
+    if ((mid.x - centre.x) * axis.x + (mid.z - centre.z) * axis.z < 0.0f) {
+        len = -len;
+    }
+    out->from = ra;
+    out->to = rb;
+    out->mid_x = mid.x;
+    out->mid_z = mid.z;
+    out->axis_x = axis.x * (1.0f / len);
+    out->axis_z = axis.z * (1.0f / len);
+    return width;
+}
+
 /// The first single-file portal among the first WF_CROWD_PINCH_SCAN of
 /// agent i's corridor; false when none. It depends on the corridor's
-/// polygons and the mesh only, so it is kept until they change. A portal counts when it is shorter than the agent's
-/// diameter and both its ends touch a wall (an edge of either polygon
-/// with nothing across), so a short edge inside open floor does not.
+/// polygons and the mesh only, so it is kept until they change. A portal
+/// counts when it is shorter than the agent's diameter and both its ends
+/// touch a wall (an edge of either polygon with nothing across), so a
+/// short edge inside open floor does not. A doorway two agents wide
+/// (shorter than WF_CROWD_PINCH_ABREAST_DIAMETERS diameters) counts too
+/// when the corridor widens within WF_CROWD_PINCH_DOORWAY_DEPTH_RADII
+/// beyond it: two streams jammed in its mouth. A longer lane that narrow
+/// (a corridor) does not: its two ends would be two passages, each
+/// admitting its stream into the lane, to meet inside.
 static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
     const wf_corridor* cor = &c->corridor[i];
     float diameter = c->params[i].radius * 2.0f;
+    float abreast = diameter * WF_CROWD_PINCH_ABREAST_DIAMETERS;
     uint32_t last = cor->count < WF_CROWD_PINCH_SCAN + 1u ? cor->count : WF_CROWD_PINCH_SCAN + 1u;
     wf_poly_edge ea[WF_MAX_VERTS_PER_POLY], eb[WF_MAX_VERTS_PER_POLY];
     uint32_t na = 0, nb = 0;
@@ -44,6 +96,9 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
                                             WF_MAX_VERTS_PER_POLY, &na) != WF_OK) {
         return false;
     }
+    bool pending = false; // a two-abreast portal, waiting to see what follows
+    bool lane = false;    // a narrow lane seen: two-abreast portals no longer count
+    wf_crowd_passage doorway = {0};
     for (uint32_t k = 0; k + 1u < last; ++k) {
         wf_poly_ref ra = wf_corridor_poly(cor, k), rb = wf_corridor_poly(cor, k + 1u);
         if (k > 0) {
@@ -53,44 +108,34 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
         if (wf_mesh_get_poly_edges(c->mesh, rb, eb, WF_MAX_VERTS_PER_POLY, &nb) != WF_OK) {
             return false; // an off-mesh link, or stale
         }
-        int ia = edge_to(ea, na, rb), ib = edge_to(eb, nb, ra);
-        if (ia < 0 || ib < 0) {
-            continue;
+        wf_crowd_passage here;
+        float width = walled_portal(ea, na, eb, nb, ra, rb, &here);
+        bool narrow = width >= 0.0f && width < abreast;
+        if (pending && !narrow) {
+            *out = doorway;
+            return true;
         }
-        // a's edge runs v0 -> v1 (counter-clockwise); b's shared edge v1 -> v0.
-        wf_vec3 v0 = ea[ia].start, v1 = ea[ia].end;
-        wf_vec3 mid = wf_v3_scale(wf_v3_add(v0, v1), 0.5f);
-        if (wf_v2_distance(v0, v1) >= diameter) {
-            continue;
+        if (width >= 0.0f && width < diameter) {
+            *out = here;
+            return true;
         }
-        uint32_t ua = (uint32_t)ia, ub = (uint32_t)ib;
-        bool wall0 =
-            ea[(ua + na - 1u) % na].kind == WF_EDGE_WALL || eb[(ub + 1u) % nb].kind == WF_EDGE_WALL;
-        bool wall1 =
-            ea[(ua + 1u) % na].kind == WF_EDGE_WALL || eb[(ub + nb - 1u) % nb].kind == WF_EDGE_WALL;
-        if (!wall0 || !wall1) {
-            continue;
+        if (narrow && pending) {
+            // Still within the doorway's depth (a thick wall), or a lane.
+            float along = (here.mid_x - doorway.mid_x) * doorway.axis_x +
+                          (here.mid_z - doorway.mid_z) * doorway.axis_z;
+            lane = along > c->params[i].radius * WF_CROWD_PINCH_DOORWAY_DEPTH_RADII;
+            pending = !lane;
+        } else if (narrow && !lane) {
+            pending = true;
+            doorway = here;
         }
-        // Across the portal, pointing away from a's centre (into b).
-        wf_vec3 axis = wf_v3(v1.z - v0.z, 0.0f, -(v1.x - v0.x));
-        float len = wf_v2_length(axis);
-        if (len < 1e-6f) {
-            continue;
-        }
-        wf_vec3 centre = wf_v3(0, 0, 0);
-        for (uint32_t e = 0; e < na; ++e) {
-            centre = wf_v3_add(centre, ea[e].start);
-        }
-        centre = wf_v3_scale(centre, 1.0f / (float)na);
-        if ((mid.x - centre.x) * axis.x + (mid.z - centre.z) * axis.z < 0.0f) {
-            len = -len;
-        }
-        out->from = ra;
-        out->to = rb;
-        out->mid_x = mid.x;
-        out->mid_z = mid.z;
-        out->axis_x = axis.x * (1.0f / len);
-        out->axis_z = axis.z * (1.0f / len);
+    }
+    // The corridor ends within a two-abreast doorway: it counts. Only
+    // when the corridor is shorter than the polygons kept for the cached
+    // result, so that a longer one (the same polygons kept) cannot tell
+    // otherwise and a restored crowd finds the same.
+    if (pending && cor->count <= WF_CROWD_PINCH_SCAN) {
+        *out = doorway;
         return true;
     }
     return false;

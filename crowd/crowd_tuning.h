@@ -101,6 +101,14 @@
 /// at 3 radii agents pushed off their spots in a 3 m corridor no longer
 /// all got back, tests/crowd/crowd_returning.c).
 #define WF_CROWD_WALLED_RADII 3.5f
+/// A doorway narrower on the navmesh than this many agent diameters (two
+/// abreast, not three) with wider floor right behind it is crossed one
+/// direction at a time too (bottleneck.c): two streams met in its mouth
+/// and stood (door_2way_3).
+#define WF_CROWD_PINCH_ABREAST_DIAMETERS 2.0f
+/// ... when it is no deeper than this many radii (a thick wall; a longer
+/// lane is a corridor).
+#define WF_CROWD_PINCH_DOORWAY_DEPTH_RADII 6.0f
 /// Corridor portals looked at for a passage ahead.
 #define WF_CROWD_PINCH_SCAN 8u
 /// A passage counts while its mouth is within this many radii: far enough
