@@ -67,30 +67,8 @@ static int run_two_way(const wf_job_system* jobs, int max_frames, float* out_ove
         assert_int_equal(wf_crowd_add_agent(c, start, &p, &ids[i]), WF_OK);
         assert_int_equal(wf_crowd_request_move(c, ids[i], goals[i], NULL, NULL), WF_OK);
     }
-    float worst = 0.0f;
-    int frames = max_frames;
-    bool reached[2u * PER_SIDE] = {false};
-    for (int f = 0; f < max_frames; ++f) {
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-        bool all = true;
-        for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
-            wf_agent_state si = crowd_test_state(c, ids[i]);
-            // Through: clear of the wall, on the goal's side.
-            reached[i] |= goals[i].x > east_face ? si.position.x > east_face + p.radius
-                                                 : si.position.x < west_face - p.radius;
-            all &= reached[i];
-            for (uint32_t j = i + 1; j < 2u * PER_SIDE && f >= 30; ++j) {
-                wf_agent_state sj = crowd_test_state(c, ids[j]);
-                float overlap = 2.0f * p.radius - crowd_test_dist2d(si.position, sj.position);
-                worst = overlap > worst ? overlap : worst;
-            }
-        }
-        if (all) {
-            frames = f + 1;
-            break;
-        }
-    }
-    *out_overlap = worst;
+    int frames = crowd_test_run_through_wall(c, ids, goals, 2u * PER_SIDE, west_face, east_face,
+                                             p.radius, max_frames, out_overlap);
     *out_hash = crowd_test_hash(c);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);

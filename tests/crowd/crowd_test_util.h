@@ -6,6 +6,7 @@
 #define WF_TESTS_CROWD_TEST_UTIL_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,45 @@ static inline uint64_t crowd_test_hash(const wf_crowd* crowd) {
         }
     }
     return h;
+}
+
+/// Steps the crowd until each of the count agents in ids (at most 64) has
+/// got through a wall between x = west_face and east_face to its goal's
+/// side, clear of the wall by radius; returns the frames (max_frames when
+/// not) and, in out_overlap, the worst overlap of two agents of that
+/// radius seen after the first second (doorway tests).
+static inline int crowd_test_run_through_wall(wf_crowd* crowd, const wf_agent_id* ids,
+                                              const wf_vec3* goals, uint32_t count, float west_face,
+                                              float east_face, float radius, int max_frames,
+                                              float* out_overlap) {
+    bool reached[64] = {false};
+    if (count > 64u) {
+        abort();
+    }
+    float worst = 0.0f;
+    for (int f = 0; f < max_frames; ++f) {
+        if (wf_crowd_update(crowd, 1.0f / 30.0f, NULL) != WF_OK) {
+            abort();
+        }
+        bool all = true;
+        for (uint32_t i = 0; i < count; ++i) {
+            wf_agent_state si = crowd_test_state(crowd, ids[i]);
+            reached[i] |= goals[i].x > east_face ? si.position.x > east_face + radius
+                                                 : si.position.x < west_face - radius;
+            all &= reached[i];
+            for (uint32_t j = i + 1; j < count && f >= 30; ++j) {
+                wf_agent_state sj = crowd_test_state(crowd, ids[j]);
+                float overlap = 2.0f * radius - crowd_test_dist2d(si.position, sj.position);
+                worst = overlap > worst ? overlap : worst;
+            }
+        }
+        if (all) {
+            *out_overlap = worst;
+            return f + 1;
+        }
+    }
+    *out_overlap = worst;
+    return max_frames;
 }
 
 #endif
