@@ -438,6 +438,11 @@ static inline wf_vec3 aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, 
     return window_point(from, a, b, target);
 }
 
+/// What state s pays to reach p straight from its apex.
+static inline float straight_cost(const wedge* s, wf_vec3 p, float k) {
+    return s->apex_cost + wf_v3_distance(s->apex, p) * k;
+}
+
 /// Where the search enters a polygon whose portal (left, right) the wedge
 /// w has just passed with the window (window_left, window_right): the
 /// portal point best towards the goal point (the box centre for box
@@ -451,7 +456,7 @@ ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target
                                                 float k, float* out_cost, float* out_distance) {
     bool aims = kind != SEARCH_TO_GOALS;
     wf_vec3 best = aim_point(kind, target, w->apex, window_left, window_right);
-    float best_cost = w->apex_cost + wf_v3_distance(w->apex, best) * k;
+    float best_cost = straight_cost(w, best, k);
     float best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
     float best_total = best_cost + best_distance * k;
     // The parts of the portal beyond a side: round that side's vertex (the
@@ -600,13 +605,7 @@ RARE_PATH static uint32_t shadow_of(wf_node_pool* pool, uint32_t primary) {
 /// (straight from its own apex, k per metre): then w's way is no better
 /// than one s can take anywhere past that apex.
 static inline bool covers(const wedge* s, const wedge* w, float k, float slack) {
-    return s->apex_cost + wf_v3_distance(s->apex, w->apex) * k <=
-           w->apex_cost * 1.000001f + 1e-6f + slack;
-}
-
-/// What state s pays to reach p straight from its apex.
-static inline float straight_cost(const wedge* s, wf_vec3 p, float k) {
-    return s->apex_cost + wf_v3_distance(s->apex, p) * k;
+    return straight_cost(s, w->apex, k) <= w->apex_cost * 1.000001f + 1e-6f + slack;
 }
 
 /// What state s pays to reach p: straight from its apex, or round the
@@ -637,8 +636,8 @@ static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_v
     }
     float ra = seeing ? reach_cost(s, a, k) : straight_cost(s, a, k);
     float rb = seeing ? reach_cost(s, b, k) : straight_cost(s, b, k);
-    return ra <= (w->apex_cost + wf_v3_distance(w->apex, a) * k) * 1.000001f + 1e-6f + slack &&
-           rb <= (w->apex_cost + wf_v3_distance(w->apex, b) * k) * 1.000001f + 1e-6f + slack;
+    return ra <= straight_cost(w, a, k) * 1.000001f + 1e-6f + slack &&
+           rb <= straight_cost(w, b, k) * 1.000001f + 1e-6f + slack;
 }
 
 /// The relax test: node `next` (n) keeps its way against one of `total`
@@ -863,7 +862,7 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                     e = cur_wedge;
                     wedge_pass(pool, current, &e, fresh, 2, k_here, &end_left, &end_right);
                 }
-                cost = e.apex_cost + wf_v3_distance(e.apex, g->end_pos) * k_here;
+                cost = straight_cost(&e, g->end_pos, k_here);
             } else {
                 cost += wf_v3_distance(pos, g->end_pos) * k_next;
             }
