@@ -640,6 +640,13 @@ static inline bool covers_window(const wedge* s, const wedge* w, wf_vec3 a, wf_v
            rb <= straight_cost(w, b, k) * 1.000001f + 1e-6f + slack;
 }
 
+/// covers_window for the turned-down ways' early test (see expand): out
+/// of the relaxation loop, which the test rarely passes.
+RARE_PATH static bool covers_window_early(const wedge* s, const wedge* w, wf_vec3 a, wf_vec3 b,
+                                          float k, float slack, bool seeing) {
+    return covers_window(s, w, a, b, k, slack, seeing);
+}
+
 /// The relax test: node `next` (n) keeps its way against one of `total`
 /// from `current`. A node that has been a parent never takes a descendant
 /// as its parent, so parent chains stay trees.
@@ -658,6 +665,31 @@ static bool dominated(const wf_node_pool* pool, uint32_t primary, uint32_t slot,
         const wf_search_node* n = &pool->nodes[i];
         if ((n->flags & NODE_REACHED) != 0 &&
             covers_window(&pool->funnels[i].wedge, w, a, b, k, slack, false)) {
+            return true;
+        }
+        if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
+            break;
+        }
+        i = pool->funnels[i].shadow;
+    }
+    return false;
+}
+
+/// dominated() for every way out of the expanded node's wedge cur at
+/// once, before any is narrowed: a lower layer's state that reaches cur's
+/// apex for no more reaches any point past it for no more than a way
+/// from cur does (that way goes straight from cur's apex or round
+/// corners, never shorter), so it covers every window of cur's ways
+/// (its apex no dearer than cur's: covers_window's first test). Called
+/// with half dominated()'s slack, so the other half absorbs the float
+/// rounding of the triangle inequality.
+static inline bool dominated_apex(const wf_node_pool* pool, uint32_t primary, uint32_t slot,
+                                  const wedge* cur, float k, float slack) {
+    for (uint32_t i = primary; i != slot;) {
+        const wf_search_node* n = &pool->nodes[i];
+        const wedge* s = &pool->funnels[i].wedge;
+        if ((n->flags & NODE_REACHED) != 0 && s->apex_cost <= cur->apex_cost &&
+            covers(s, cur, k, slack)) {
             return true;
         }
         if ((n->flags & WF_NODE_HAS_SHADOW) == 0) {
@@ -762,6 +794,10 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             if (next == WF_NO_NODE) {
                 continue; // (further states are optional)
             }
+            if (dominated_apex(pool, primary, next, &cur_wedge, k_here,
+                               cur_total * (0.5f * SEED_SLACK))) {
+                continue;
+            }
         }
         wf_search_node* n = &pool->nodes[next];
         // No way through this portal can cost less than going straight
@@ -769,15 +805,21 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // the heuristic's weight: a neighbour reached for that already
         // keeps its way (the relax test below would turn this one down).
         // (Not where this way could seed a later layer: see below.)
+        // least > 0: a lower bound on this way's total that n already
+        // keeps its way for, so the way only matters if it seeds a later
+        // layer (see the seed test below).
+        float least = 0.0f;
         if (!reaches_end && (n->flags & NODE_REACHED) != 0) {
             if (bound < 0.0f) {
                 float k_min = k_here < g->h_scale ? k_here : g->h_scale;
                 bound = (cur_wedge.apex_cost + goal_distance_of(kind, g, cur_wedge.apex) * k_min) *
                         0.99999f;
             }
-            if (n->total <= bound &&
-                !may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bound, k_here)) {
-                continue;
+            if (n->total <= bound) {
+                if (!may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bound, k_here)) {
+                    continue;
+                }
+                least = bound;
             }
         }
         wf_vec3 left = wf_v3(lp->left[0], lp->left[1], lp->left[2]);
@@ -807,9 +849,11 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                     (cur_wedge.apex_cost + wf_v3_distance(cur_wedge.apex, corner) * k_here +
                      goal_distance_of(kind, g, corner) * k_min) *
                     0.99999f;
-                if (n->total <= bent &&
-                    !may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bent, k_here)) {
-                    continue;
+                if (n->total <= bent) {
+                    if (!may_seed(pool, kind, n, next, &cur_wedge, cur_layer, bent, k_here)) {
+                        continue;
+                    }
+                    least = bent;
                 }
             }
             w = cur_wedge;
@@ -841,11 +885,21 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                       cur_total * SEED_SLACK)) {
             continue;
         }
+        bool restart =
+            via_offmesh || k_next != k_here || wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
+        // A way n turns down whatever its entry point (least > 0) seeds no
+        // later layer when n's state reaches its window for no more: the
+        // seed test below with a slack no larger than its own (a share of
+        // least, not of the total), so it needs no entry point. (A restart
+        // moves w's apex first, so it is left to the full test.)
+        if (least > 0.0f && !restart &&
+            covers_window_early(&pool->funnels[next].wedge, &w, window_left, window_right,
+                                k_here, least * SEED_SLACK, layer_of(n) == 0)) {
+            continue;
+        }
         float cost, distance;
         wf_vec3 pos = entry_point(kind, target, &w, left, right, window_left, window_right,
                                   cut_left, cut_right, k_here, &cost, &distance);
-        bool restart =
-            via_offmesh || k_next != k_here || wf_poly_type(next_poly) == WF_POLY_TYPE_OFFMESH;
         float entry_cost = cost;
         float heuristic;
         if (reaches_end) {
