@@ -477,6 +477,10 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         bool squeezes =
             !holds && c->stuck_timer[i] > WF_CROWD_SQUEEZE_STUCK && wf_crowd_follows_path(c, i) &&
             to_target > p->radius * WF_CROWD_SLOW_DOWN_RADII && to_target < WF_CROWD_SQUEEZE_DIST;
+        // So does a holder let through on its way back (AGENT_RETURNING):
+        // carried off behind a block of others holding theirs, it stood
+        // behind them for good (tjunction, corridor, doors).
+        squeezes |= holds && (c->agent_flags[i] & AGENT_RETURNING);
         // Movers first (they never yield), then the agent's neighbours.
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {

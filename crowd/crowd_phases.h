@@ -74,4 +74,9 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
 void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 
+// Holding a spot (free_spot.c).
+/// The point nearest target where agent i would stand clear of every
+/// neighbour's body; false when there is none among the candidates.
+bool wf_crowd_free_spot(const wf_crowd* c, uint32_t i, wf_vec3 target, wf_vec3* out);
+
 #endif

@@ -37,6 +37,10 @@
 /// was pushed while a neighbour is nearer the spot than this share of the
 /// two radii's sum (crowd_motion.c, spot_taken).
 #define WF_CROWD_SPOT_TAKEN_SHARE 1.0f
+/// A free spot (free_spot.c) is sought this share of the two radii's sum
+/// from each neighbour: clear of them by a little, so that their jostling
+/// does not take it at once.
+#define WF_CROWD_FREE_SPOT_ROOM 1.05f
 /// Moving this many radii from where the stuck timer started counts as
 /// progress and restarts it (less is jostling in place).
 #define WF_CROWD_PROGRESS_RADII 0.5f

@@ -140,6 +140,34 @@ static bool target_freed(const wf_crowd* c, uint32_t i) {
     return true;
 }
 
+/// An agent that stopped short moves the spot it holds to the free point
+/// nearest its target, when that is nearer the target than the agent
+/// stands by more than WF_CROWD_PROGRESS_RADII and on the surface (reached
+/// along it from the spot). Holding where it stopped, one pushed
+/// back while stuck kept standing off (circle128).
+static void move_to_free_spot(wf_crowd* c, uint32_t i) {
+    wf_corridor* cor = &c->corridor[i];
+    float r = c->params[i].radius;
+    wf_vec3 target = c->target_pos[i], spot;
+    if (!wf_crowd_free_spot(c, i, target, &spot) ||
+        wf_v2_distance(spot, target) + r * WF_CROWD_PROGRESS_RADII >
+            wf_v2_distance(c->pos[i], target) ||
+        wf_v2_distance(spot, cor->target) <= r * WF_CROWD_ARRIVAL_RADII) {
+        return; // none clearly nearer than where it stands, or that is its spot
+    }
+    wf_vec3 reached;
+    wf_poly_ref visited[8];
+    uint32_t n = 0;
+    const wf_query_filter* filter = wf_crowd_filter(c, i);
+    wf_query* q = c->worker_queries[0];
+    if (wf_query_move_along_surface(q, wf_corridor_last(cor), cor->target, spot, filter, &reached,
+                                    visited, 8, &n) != WF_OK ||
+        wf_v2_distance(reached, spot) > 0.01f) {
+        return; // behind a wall, or further than a few polygons
+    }
+    (void)wf_corridor_move_target(cor, spot, q, filter);
+}
+
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         if (c->target_state[i] == WF_TARGET_ARRIVED) {
@@ -148,6 +176,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             if (wf_crowd_walking(c, i) && target_freed(c, i)) {
                 c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT;
                 search_again(c, i);
+            } else if (wf_crowd_walking(c, i) && (c->agent_flags[i] & AGENT_STOPPED_SHORT)) {
+                move_to_free_spot(c, i);
             }
             hold_spot(c, i, dt);
             continue;
