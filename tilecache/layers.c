@@ -743,7 +743,10 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
     WF_CHECK_ARG(tile_width <= WF_LAYER_MAX_SIZE && tile_depth <= WF_LAYER_MAX_SIZE);
     WF_CHECK_ARG(chf->cell_index != NULL && chf->cell_count != NULL);
     WF_CHECK_ARG(chf->span_count == 0 || (chf->spans != NULL && chf->areas != NULL));
-    if (!cells_valid(chf)) {
+    // A field with a link table came from a compact builder, whose cell
+    // ranges tile the span array by construction; a hand-filled one is
+    // checked.
+    if (chf->links == NULL && !cells_valid(chf)) {
         return WF_ERR_BAD_DATA;
     }
 
@@ -771,12 +774,16 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
     for (uint32_t s = 0; s < chf->span_count; ++s) {
         sp.span_region[s] = NO_REGION;
     }
-    sp.links = WF_ARENA_ARRAY(arena, uint32_t, 4u * (size_t)chf->span_count);
-    if (sp.links == NULL && chf->span_count > 0) {
-        wf_arena_reset_to(arena, start);
-        return WF_ERR_CAPACITY;
+    if (chf->links != NULL) {
+        sp.links = chf->links; // the compact build's table: the same links
+    } else {
+        sp.links = WF_ARENA_ARRAY(arena, uint32_t, 4u * (size_t)chf->span_count);
+        if (sp.links == NULL && chf->span_count > 0) {
+            wf_arena_reset_to(arena, start);
+            return WF_ERR_CAPACITY;
+        }
+        link_table(&sp);
     }
-    link_table(&sp);
     // The region bookkeeping is scratch, released before the layers are
     // allocated; only the per-span ids (layers by then) stay in the arena.
     // Of the sweep's arrays, the per-region counts and ranges stay for the
