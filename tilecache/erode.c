@@ -166,7 +166,22 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
     const uint8_t* seed_count = chf->cell_count;
     const wf_compact_span* seed_spans = chf->spans;
     const uint8_t* seed_areas = chf->areas;
-    for (int32_t z = 0; z < seed_depth; ++z) {
+    if (chf->links != NULL) {
+        // The compact build's link table names the neighbours directly:
+        // one flat pass over the spans, no cells.
+        const uint32_t* links = chf->links;
+        for (uint32_t i = 0, n = chf->span_count; i < n; ++i) {
+            const uint32_t* l = &links[4u * (size_t)i];
+            bool inside = seed_areas[i] != WF_AREA_NULL && has_all_links(seed_spans[i].con);
+            if (inside) {
+                inside = (seed_areas[l[0]] != WF_AREA_NULL) & (seed_areas[l[1]] != WF_AREA_NULL) &
+                         (seed_areas[l[2]] != WF_AREA_NULL) & (seed_areas[l[3]] != WF_AREA_NULL);
+            }
+            dist[i] = inside ? (uint16_t)FAR_AWAY : 0u;
+        }
+    }
+    // A hand-filled field: the neighbours from the cells and con.
+    for (int32_t z = 0; chf->links == NULL && z < seed_depth; ++z) {
         for (size_t x = 0; x < seed_width; ++x) {
             size_t c = x + (size_t)z * seed_width;
             for (uint32_t i = seed_index[c], end = i + seed_count[c]; i < end; ++i) {
