@@ -236,13 +236,11 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
     WF_CHECK_ARG(border >= 0 && walkable_height >= 0 && walkable_climb >= 0);
 
     const size_t cell_count = (size_t)cols->width * (size_t)cols->depth;
-    uint32_t span_count = 0;
-    for (uint32_t i = 0; i < cols->span_count; ++i) {
-        span_count += cols->area[i] != WF_AREA_NULL;
-    }
     wf_arena_mark mark = wf_arena_get_mark(arena);
+    // Sized for every span, walkable or not (an upper bound, which saves a
+    // counting pass); span_count is set to the walkable ones written.
     wf_status st = compact_alloc(chf, arena, hf, border, walkable_height, walkable_climb,
-                                 cell_count, span_count);
+                                 cell_count, cols->span_count);
     if (st != WF_OK) {
         return st;
     }
@@ -279,6 +277,7 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
         }
         cell_spans[c] = (uint8_t)in_cell;
     }
+    chf->span_count = next;
     link_spans(chf);
     return WF_OK;
 }
