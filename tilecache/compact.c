@@ -76,7 +76,8 @@ static inline void link_single(wf_compact_span* spans, uint32_t* links, uint32_t
 
 // Link each span to the first span next door whose opening overlaps its
 // own by an agent's height and whose floor is within climb (every link
-// starts as WF_NOT_CONNECTED). Each cell pairs with its +x and +z
+// starts as WF_NOT_CONNECTED, and in the table as WF_NO_SPAN: the builders
+// write both with the spans). Each cell pairs with its +x and +z
 // neighbours, which sets the -x and -z links of those too.
 static void link_spans(wf_compact_heightfield* chf) {
     const int32_t width = chf->width, depth = chf->depth;
@@ -86,8 +87,6 @@ static void link_spans(wf_compact_heightfield* chf) {
     wf_compact_span* spans = chf->spans;
     uint32_t* links = chf->links;
     const int32_t walkable_height = chf->walkable_height, walkable_climb = chf->walkable_climb;
-    // Every link starts as none (WF_NO_SPAN is all ones).
-    memset(links, 0xff, 4u * sizeof *links * (size_t)chf->span_count);
     for (int32_t z = 0; z < depth; ++z) {
         for (int32_t x = 0; x < width; ++x) {
             size_t c = (size_t)x + (size_t)z * (size_t)width;
@@ -196,6 +195,7 @@ wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const w
     wf_compact_span* spans = chf->spans;
     uint8_t* areas = chf->areas;
 
+    memset(chf->links, 0xff, 4u * sizeof *chf->links * (size_t)span_count); // WF_NO_SPAN
     uint32_t next = 0;
     for (size_t c = 0; c < cell_count; ++c) {
         cell_index[c] = next;
@@ -254,6 +254,8 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
     const uint16_t* floors = cols->floor;
     const uint16_t* ceilings = cols->ceiling;
     const uint8_t* col_areas = cols->area;
+    uint32_t* links = chf->links;
+    static const uint32_t no_links[4] = {WF_NO_SPAN, WF_NO_SPAN, WF_NO_SPAN, WF_NO_SPAN};
     uint32_t next = 0;
     for (size_t c = 0; c < cell_count; ++c) {
         cell_index[c] = next;
@@ -268,6 +270,7 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
                                             .con = 0xffffffu, // all four WF_NOT_CONNECTED
                                             .h = (uint8_t)(free_height > 0 ? free_height : 0)};
             areas[next] = col_areas[i];
+            memcpy(&links[4u * (size_t)next], no_links, sizeof no_links);
             next++;
         }
         uint32_t in_cell = next - cell_index[c];
