@@ -198,7 +198,9 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
     if (bottom >= head_room) {
         return true;
     }
-    for (; k < end; ++k) {
+    // An empty column's bottom is OPEN_TOP, at least head_room (which is at
+    // most the span's ceiling): past the test above the column has a span.
+    do {
         int32_t nfloor = floors[k];
         if (nfloor > limit) {
             break;
@@ -216,7 +218,7 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
         }
         *reach_min = nfloor < *reach_min ? nfloor : *reach_min;
         *reach_max = nfloor > *reach_max ? nfloor : *reach_max;
-    }
+    } while (++k < end);
     return false;
 }
 
