@@ -282,7 +282,8 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                 continue;
             }
             const size_t cw = c - 1, cn = c + w, ce = c + 1, cs = c - w;
-            for (uint32_t i = begin; i < end; ++i) {
+            uint32_t i = begin;
+            do { // the column is not empty
                 if (area[i] == WF_AREA_NULL) {
                     continue;
                 }
@@ -314,7 +315,7 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                     reach_max - reach_min > walkable_climb) {
                     area[i] = WF_AREA_NULL;
                 }
-            }
+            } while (++i < end);
         }
     }
 }
