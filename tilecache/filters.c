@@ -222,13 +222,15 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
     return false;
 }
 
-/// The low-hanging filter on one column (reads and writes only it).
+/// The low-hanging filter on one non-empty column, begin < end (reads and
+/// writes only it).
 static inline void lift_low_hanging(const uint16_t* floors, uint8_t* area, uint32_t begin,
                                     uint32_t end, int32_t walkable_climb) {
-    bool below_walkable = false;
-    uint8_t below_area = WF_AREA_NULL;
-    int32_t below_top = 0;
-    for (uint32_t i = begin; i < end; ++i) {
+    // The lowest span has nothing below it to lift it.
+    bool below_walkable = area[begin] != WF_AREA_NULL;
+    uint8_t below_area = area[begin];
+    int32_t below_top = (int32_t)floors[begin];
+    for (uint32_t i = begin + 1; i < end; ++i) {
         bool walkable = area[i] != WF_AREA_NULL;
         if (!walkable && below_walkable && (int32_t)floors[i] - below_top <= walkable_climb) {
             area[i] = below_area;
