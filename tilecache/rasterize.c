@@ -272,14 +272,15 @@ static inline float chain_advance(chain* c, float boundary, float* lo, float* hi
 /// its height range comes without cutting the polygon per cell.
 static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area) {
     int first = 0, last = 0;
-    for (int i = 1; i < n; ++i) {
-        if (poly[i * 2] < poly[first * 2]) {
-            first = i;
+    int corner = 1;
+    do { // n >= 3
+        if (poly[corner * 2] < poly[first * 2]) {
+            first = corner;
         }
-        if (poly[i * 2] > poly[last * 2]) {
-            last = i;
+        if (poly[corner * 2] > poly[last * 2]) {
+            last = corner;
         }
-    }
+    } while (++corner < n);
     const float min_x = poly[first * 2];
     const float max_x = poly[last * 2];
     if (max_x < r->bmin[0] || min_x > r->bmax[0]) {
