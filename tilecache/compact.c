@@ -29,9 +29,9 @@ static inline bool can_step(int32_t y, int32_t top, int32_t ny, int32_t ntop,
 /// of the other cell it can step to; the test is symmetric, so one sweep
 /// over the pairs sets both sides' links. Spans are sorted by floor, so
 /// once b's floors are above a span's climb no later one can match it.
-static inline void link_cells(wf_compact_span* spans, uint32_t a_first, uint32_t a_count,
-                              uint32_t b_first, uint32_t b_count, int dir, int32_t walkable_height,
-                              int32_t walkable_climb) {
+static inline void link_cells(wf_compact_span* spans, uint32_t* links, uint32_t a_first,
+                              uint32_t a_count, uint32_t b_first, uint32_t b_count, int dir,
+                              int32_t walkable_height, int32_t walkable_climb) {
     const int back = (dir + 2) & 3;
     for (uint32_t i = 0; i < a_count; ++i) {
         wf_compact_span* sa = &spans[a_first + i];
@@ -49,10 +49,12 @@ static inline void link_cells(wf_compact_span* spans, uint32_t a_first, uint32_t
             }
             if (!linked) {
                 wf_compact_set_con(sa, dir, k);
+                links[4u * (size_t)(a_first + i) + (uint32_t)dir] = b_first + k;
                 linked = true;
             }
             if (wf_compact_get_con(sb, back) == WF_NOT_CONNECTED) {
                 wf_compact_set_con(sb, back, i); // the first of a's spans to reach it
+                links[4u * (size_t)(b_first + k) + (uint32_t)back] = a_first + i;
             }
         }
     }
@@ -61,18 +63,21 @@ static inline void link_cells(wf_compact_span* spans, uint32_t a_first, uint32_t
 /// link_cells for one span on each side, the common case on open ground:
 /// a link is index 0 both ways, set by clearing the bits of its field
 /// (every field starts as WF_NOT_CONNECTED and only this pair writes them).
-static inline void link_single(wf_compact_span* spans, uint32_t a, uint32_t b, int dir,
-                               int32_t walkable_height, int32_t walkable_climb) {
+static inline void link_single(wf_compact_span* spans, uint32_t* links, uint32_t a, uint32_t b,
+                               int dir, int32_t walkable_height, int32_t walkable_climb) {
     const int32_t y = spans[a].y, ny = spans[b].y;
     if (can_step(y, y + spans[a].h, ny, ny + spans[b].h, walkable_height, walkable_climb)) {
         spans[a].con &= ~(WF_NOT_CONNECTED << (dir * 6));
         spans[b].con &= ~(WF_NOT_CONNECTED << (((dir + 2) & 3) * 6));
+        links[4u * (size_t)a + (uint32_t)dir] = b;
+        links[4u * (size_t)b + (uint32_t)((dir + 2) & 3)] = a;
     }
 }
 
 // Link each span to the first span next door whose opening overlaps its
 // own by an agent's height and whose floor is within climb (every link
-// starts as WF_NOT_CONNECTED). Each cell pairs with its +x and +z
+// starts as WF_NOT_CONNECTED, and in the table as WF_NO_SPAN: the builders
+// write both with the spans). Each cell pairs with its +x and +z
 // neighbours, which sets the -x and -z links of those too.
 static void link_spans(wf_compact_heightfield* chf) {
     const int32_t width = chf->width, depth = chf->depth;
@@ -80,6 +85,7 @@ static void link_spans(wf_compact_heightfield* chf) {
     const uint8_t* cell_spans = chf->cell_count;
     // In locals: the link stores (uint32_t) may alias chf's int32_t fields.
     wf_compact_span* spans = chf->spans;
+    uint32_t* links = chf->links;
     const int32_t walkable_height = chf->walkable_height, walkable_climb = chf->walkable_climb;
     for (int32_t z = 0; z < depth; ++z) {
         for (int32_t x = 0; x < width; ++x) {
@@ -92,19 +98,21 @@ static void link_spans(wf_compact_heightfield* chf) {
             if (x + 1 < width && cell_spans[c + 1] > 0) {
                 const uint32_t b_count = cell_spans[c + 1];
                 if ((count | b_count) == 1u) {
-                    link_single(spans, a, cell_index[c + 1], 2, walkable_height, walkable_climb);
+                    link_single(spans, links, a, cell_index[c + 1], 2, walkable_height,
+                                walkable_climb);
                 } else {
-                    link_cells(spans, a, count, cell_index[c + 1], b_count, 2, walkable_height,
-                               walkable_climb);
+                    link_cells(spans, links, a, count, cell_index[c + 1], b_count, 2,
+                               walkable_height, walkable_climb);
                 }
             }
             size_t up = c + (size_t)width;
             if (z + 1 < depth && cell_spans[up] > 0) {
                 const uint32_t b_count = cell_spans[up];
                 if ((count | b_count) == 1u) {
-                    link_single(spans, a, cell_index[up], 1, walkable_height, walkable_climb);
+                    link_single(spans, links, a, cell_index[up], 1, walkable_height,
+                                walkable_climb);
                 } else {
-                    link_cells(spans, a, count, cell_index[up], b_count, 1, walkable_height,
+                    link_cells(spans, links, a, count, cell_index[up], b_count, 1, walkable_height,
                                walkable_climb);
                 }
             }
@@ -141,7 +149,9 @@ static wf_status compact_alloc(wf_compact_heightfield* chf, wf_arena* arena,
     size_t array_count = span_count > 0 ? span_count : 1u;
     wf_compact_span* spans = WF_ARENA_ARRAY(arena, wf_compact_span, array_count);
     uint8_t* areas = WF_ARENA_ARRAY(arena, uint8_t, array_count);
-    if (cell_index == NULL || cell_spans == NULL || spans == NULL || areas == NULL) {
+    uint32_t* links = WF_ARENA_ARRAY(arena, uint32_t, 4u * array_count);
+    if (cell_index == NULL || cell_spans == NULL || spans == NULL || areas == NULL ||
+        links == NULL) {
         wf_arena_reset_to(arena, mark);
         return WF_ERR_CAPACITY;
     }
@@ -150,6 +160,7 @@ static wf_status compact_alloc(wf_compact_heightfield* chf, wf_arena* arena,
     chf->cell_count = cell_spans;
     chf->spans = spans;
     chf->areas = areas;
+    chf->links = links;
     chf->span_count = span_count;
     return WF_OK;
 }
@@ -184,6 +195,7 @@ wf_status wf_compact_build(wf_compact_heightfield* chf, wf_arena* arena, const w
     wf_compact_span* spans = chf->spans;
     uint8_t* areas = chf->areas;
 
+    memset(chf->links, 0xff, 4u * sizeof *chf->links * (size_t)span_count); // WF_NO_SPAN
     uint32_t next = 0;
     for (size_t c = 0; c < cell_count; ++c) {
         cell_index[c] = next;
@@ -224,13 +236,11 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
     WF_CHECK_ARG(border >= 0 && walkable_height >= 0 && walkable_climb >= 0);
 
     const size_t cell_count = (size_t)cols->width * (size_t)cols->depth;
-    uint32_t span_count = 0;
-    for (uint32_t i = 0; i < cols->span_count; ++i) {
-        span_count += cols->area[i] != WF_AREA_NULL;
-    }
     wf_arena_mark mark = wf_arena_get_mark(arena);
+    // Sized for every span, walkable or not (an upper bound, which saves a
+    // counting pass); span_count is set to the walkable ones written.
     wf_status st = compact_alloc(chf, arena, hf, border, walkable_height, walkable_climb,
-                                 cell_count, span_count);
+                                 cell_count, cols->span_count);
     if (st != WF_OK) {
         return st;
     }
@@ -244,6 +254,8 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
     const uint16_t* floors = cols->floor;
     const uint16_t* ceilings = cols->ceiling;
     const uint8_t* col_areas = cols->area;
+    uint32_t* links = chf->links;
+    static const uint32_t no_links[4] = {WF_NO_SPAN, WF_NO_SPAN, WF_NO_SPAN, WF_NO_SPAN};
     uint32_t next = 0;
     for (size_t c = 0; c < cell_count; ++c) {
         cell_index[c] = next;
@@ -258,6 +270,7 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
                                             .con = 0xffffffu, // all four WF_NOT_CONNECTED
                                             .h = (uint8_t)(free_height > 0 ? free_height : 0)};
             areas[next] = col_areas[i];
+            memcpy(&links[4u * (size_t)next], no_links, sizeof no_links);
             next++;
         }
         uint32_t in_cell = next - cell_index[c];
@@ -267,6 +280,7 @@ wf_status wf_compact_build_columns(wf_compact_heightfield* chf, wf_arena* arena,
         }
         cell_spans[c] = (uint8_t)in_cell;
     }
+    chf->span_count = next;
     link_spans(chf);
     return WF_OK;
 }

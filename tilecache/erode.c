@@ -4,6 +4,7 @@
 // the agent radius, and convex volumes that paint an area id.
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "navcore/check.h"
 #include "tilecache/heightfield.h"
@@ -93,7 +94,14 @@ static inline void clear_linking(const wf_compact_heightfield* chf, uint8_t* are
 /// seed, and the spans linking in d to a span that links in turn[d] to it.
 /// Erosion only clears areas and the seeds are read from dist, so the
 /// order of the seeds changes nothing.
-static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint32_t threshold) {
+/// With `from_links` (a field with a link table) there is no dist: each
+/// span is tested as a seed where it stands, on `before`, the areas as they
+/// were before any clearing (the same test as the seed pass), so finding
+/// the seeds and clearing around them is one pass. Forced inline so that
+/// `from_links` is a constant in each of the two uses.
+__attribute__((always_inline)) static inline void
+erode_short_from(wf_compact_heightfield* chf, const uint16_t* dist, const uint8_t* before,
+                 uint32_t threshold, bool from_links) {
     const bool reach = threshold > STEP_STRAIGHT; // steps of 2 and 3 count
     const int32_t width = chf->width, depth = chf->depth;
     const ptrdiff_t w = width;
@@ -103,12 +111,21 @@ static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint3
     const uint32_t* cell_index = chf->cell_index;
     const uint8_t* cell_count = chf->cell_count;
     uint8_t* areas = chf->areas;
+    const uint32_t* links = chf->links;
+    const wf_compact_span* spans = chf->spans;
     for (int32_t z = 0; z < depth; ++z) {
         for (int32_t x = 0; x < width; ++x) {
             const ptrdiff_t c = (ptrdiff_t)x + (ptrdiff_t)z * w;
             const uint32_t begin = cell_index[c], end = begin + cell_count[c];
             for (uint32_t t = begin; t < end; ++t) {
-                if (dist[t] != 0) {
+                if (from_links) {
+                    const uint32_t* l = &links[4u * (size_t)t];
+                    if (before[t] != WF_AREA_NULL && has_all_links(spans[t].con) &&
+                        ((before[l[0]] != WF_AREA_NULL) & (before[l[1]] != WF_AREA_NULL) &
+                         (before[l[2]] != WF_AREA_NULL) & (before[l[3]] != WF_AREA_NULL))) {
+                        continue; // inside the area: not a seed
+                    }
+                } else if (dist[t] != 0) {
                     continue;
                 }
                 areas[t] = WF_AREA_NULL;
@@ -143,6 +160,15 @@ static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint3
     }
 }
 
+static void erode_short(wf_compact_heightfield* chf, const uint16_t* dist, uint32_t threshold) {
+    erode_short_from(chf, dist, NULL, threshold, false);
+}
+
+static void erode_short_linked(wf_compact_heightfield* chf, const uint8_t* before,
+                               uint32_t threshold) {
+    erode_short_from(chf, NULL, before, threshold, true);
+}
+
 wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, int32_t radius) {
     WF_CHECK_ARG(chf != NULL && arena != NULL && chf->cell_index != NULL);
     // Distances saturate at FAR_AWAY, so the threshold must stay below it.
@@ -152,6 +178,19 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
     }
 
     wf_arena_mark mark = wf_arena_get_mark(arena);
+    const uint32_t threshold = (uint32_t)radius * STEP_STRAIGHT;
+    if (threshold <= SHORT_REACH && chf->links != NULL) {
+        // Seeds found and cleared around in one pass, on a copy of the
+        // areas as they were.
+        uint8_t* before = WF_ARENA_ARRAY(arena, uint8_t, chf->span_count);
+        if (before == NULL) {
+            return WF_ERR_CAPACITY;
+        }
+        memcpy(before, chf->areas, chf->span_count);
+        erode_short_linked(chf, before, threshold);
+        wf_arena_reset_to(arena, mark);
+        return WF_OK;
+    }
     uint16_t* dist = WF_ARENA_ARRAY(arena, uint16_t, chf->span_count);
     if (dist == NULL) {
         return WF_ERR_CAPACITY;
@@ -166,7 +205,22 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
     const uint8_t* seed_count = chf->cell_count;
     const wf_compact_span* seed_spans = chf->spans;
     const uint8_t* seed_areas = chf->areas;
-    for (int32_t z = 0; z < seed_depth; ++z) {
+    if (chf->links != NULL) {
+        // The compact build's link table names the neighbours directly:
+        // one flat pass over the spans, no cells.
+        const uint32_t* links = chf->links;
+        for (uint32_t i = 0, n = chf->span_count; i < n; ++i) {
+            const uint32_t* l = &links[4u * (size_t)i];
+            bool inside = seed_areas[i] != WF_AREA_NULL && has_all_links(seed_spans[i].con);
+            if (inside) {
+                inside = (seed_areas[l[0]] != WF_AREA_NULL) & (seed_areas[l[1]] != WF_AREA_NULL) &
+                         (seed_areas[l[2]] != WF_AREA_NULL) & (seed_areas[l[3]] != WF_AREA_NULL);
+            }
+            dist[i] = inside ? (uint16_t)FAR_AWAY : 0u;
+        }
+    }
+    // A hand-filled field: the neighbours from the cells and con.
+    for (int32_t z = 0; chf->links == NULL && z < seed_depth; ++z) {
         for (size_t x = 0; x < seed_width; ++x) {
             size_t c = x + (size_t)z * seed_width;
             for (uint32_t i = seed_index[c], end = i + seed_count[c]; i < end; ++i) {
@@ -189,7 +243,6 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
         }
     }
 
-    const uint32_t threshold = (uint32_t)radius * STEP_STRAIGHT;
     if (threshold <= SHORT_REACH) {
         erode_short(chf, dist, threshold);
         wf_arena_reset_to(arena, mark);

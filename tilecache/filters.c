@@ -198,7 +198,9 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
     if (bottom >= head_room) {
         return true;
     }
-    for (; k < end; ++k) {
+    // An empty column's bottom is OPEN_TOP, at least head_room (which is at
+    // most the span's ceiling): past the test above the column has a span.
+    do {
         int32_t nfloor = floors[k];
         if (nfloor > limit) {
             break;
@@ -216,17 +218,19 @@ static inline bool ledge_beside(const uint16_t* floors, const uint16_t* ceilings
         }
         *reach_min = nfloor < *reach_min ? nfloor : *reach_min;
         *reach_max = nfloor > *reach_max ? nfloor : *reach_max;
-    }
+    } while (++k < end);
     return false;
 }
 
-/// The low-hanging filter on one column (reads and writes only it).
+/// The low-hanging filter on one non-empty column, begin < end (reads and
+/// writes only it).
 static inline void lift_low_hanging(const uint16_t* floors, uint8_t* area, uint32_t begin,
                                     uint32_t end, int32_t walkable_climb) {
-    bool below_walkable = false;
-    uint8_t below_area = WF_AREA_NULL;
-    int32_t below_top = 0;
-    for (uint32_t i = begin; i < end; ++i) {
+    // The lowest span has nothing below it to lift it.
+    bool below_walkable = area[begin] != WF_AREA_NULL;
+    uint8_t below_area = area[begin];
+    int32_t below_top = (int32_t)floors[begin];
+    for (uint32_t i = begin + 1; i < end; ++i) {
         bool walkable = area[i] != WF_AREA_NULL;
         if (!walkable && below_walkable && (int32_t)floors[i] - below_top <= walkable_climb) {
             area[i] = below_area;
@@ -280,7 +284,8 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                 continue;
             }
             const size_t cw = c - 1, cn = c + w, ce = c + 1, cs = c - w;
-            for (uint32_t i = begin; i < end; ++i) {
+            uint32_t i = begin;
+            do { // the column is not empty
                 if (area[i] == WF_AREA_NULL) {
                     continue;
                 }
@@ -312,7 +317,7 @@ void wf_filter_span_columns(wf_span_columns* cols, int32_t walkable_height, int3
                     reach_max - reach_min > walkable_climb) {
                     area[i] = WF_AREA_NULL;
                 }
-            }
+            } while (++i < end);
         }
     }
 }

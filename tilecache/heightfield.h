@@ -202,6 +202,12 @@ typedef struct wf_compact_heightfield {
     uint8_t* cell_count;  ///< spans in each cell
     wf_compact_span* spans;
     uint8_t* areas; ///< per span; WF_AREA_NULL unwalkable
+    /// 4 per span: in each direction the index in `spans` of the span that
+    /// con links to, WF_NO_SPAN for none. The builders below fill it with
+    /// con, so the layer split reads links without re-deriving them (and
+    /// trusts the cell ranges of such a field); NULL when a caller fills
+    /// the field by hand (then con alone counts and the ranges are checked).
+    uint32_t* links;
     uint32_t span_count;
 } wf_compact_heightfield;
 

@@ -166,8 +166,9 @@ static bool range_fits(uint16_t amin, uint16_t amax, uint16_t bmin, uint16_t bma
 /// region id) outlive it: it counts each region's cells into
 /// region_first[r + 1] and keeps its height range.
 typedef struct partition_scratch {
-    sweep* sweeps;     ///< one per span of the longest row
-    uint32_t* touched; ///< regions links_into counts this row, to clear
+    sweep* sweeps;       ///< one per span of the longest row
+    uint32_t* touched;   ///< regions links_into counts this row, to clear
+    uint32_t* row_spans; ///< the row's walkable spans in sweep order, to relabel
     uint32_t* links_into;
     uint16_t* region_ymin;
     uint16_t* region_ymax;
@@ -199,12 +200,14 @@ static void partition(split* sp, const partition_scratch* ps) {
     const uint32_t* links = sp->links;
     uint32_t* span_region = sp->span_region;
     uint32_t* touched_regions = ps->touched;
+    uint32_t* row_spans = ps->row_spans;
     const size_t field_width = (size_t)chf->width;
     const int32_t x0 = sp->x0, z0 = sp->z0, x1 = sp->x1, z1 = sp->z1;
     uint32_t region_count = sp->region_count;
     for (int32_t z = z0; z < z1; ++z) {
         uint32_t touched = 0;
         uint32_t sweep_count = 0;
+        uint32_t row_count = 0;
         for (int32_t x = x0; x < x1; ++x) {
             size_t c = (size_t)x + (size_t)z * field_width;
             uint32_t first = cell_index[c];
@@ -252,6 +255,7 @@ static void partition(split* sp, const partition_scratch* ps) {
                     }
                 }
                 span_region[s] = id;
+                row_spans[row_count++] = s;
             }
         }
         for (uint32_t i = 0; i < sweep_count; ++i) {
@@ -271,16 +275,11 @@ static void partition(split* sp, const partition_scratch* ps) {
         for (uint32_t i = 0; i < touched; ++i) {
             links_into[touched_regions[i]] = 0;
         }
-        for (int32_t x = x0; x < x1; ++x) {
-            size_t c = (size_t)x + (size_t)z * field_width;
-            uint32_t first = cell_index[c];
-            for (uint32_t s = first, end = first + cells[c]; s < end; ++s) {
-                if (areas[s] != WF_AREA_NULL) {
-                    uint32_t r = sweeps[span_region[s]].region;
-                    span_region[s] = r;
-                    cell_count[r]++;
-                }
-            }
+        for (uint32_t i = 0; i < row_count; ++i) {
+            const uint32_t s = row_spans[i];
+            uint32_t r = sweeps[span_region[s]].region;
+            span_region[s] = r;
+            cell_count[r]++;
         }
     }
     sp->region_count = region_count;
@@ -743,7 +742,10 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
     WF_CHECK_ARG(tile_width <= WF_LAYER_MAX_SIZE && tile_depth <= WF_LAYER_MAX_SIZE);
     WF_CHECK_ARG(chf->cell_index != NULL && chf->cell_count != NULL);
     WF_CHECK_ARG(chf->span_count == 0 || (chf->spans != NULL && chf->areas != NULL));
-    if (!cells_valid(chf)) {
+    // A field with a link table came from a compact builder, whose cell
+    // ranges tile the span array by construction; a hand-filled one is
+    // checked.
+    if (chf->links == NULL && !cells_valid(chf)) {
         return WF_ERR_BAD_DATA;
     }
 
@@ -771,12 +773,16 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
     for (uint32_t s = 0; s < chf->span_count; ++s) {
         sp.span_region[s] = NO_REGION;
     }
-    sp.links = WF_ARENA_ARRAY(arena, uint32_t, 4u * (size_t)chf->span_count);
-    if (sp.links == NULL && chf->span_count > 0) {
-        wf_arena_reset_to(arena, start);
-        return WF_ERR_CAPACITY;
+    if (chf->links != NULL) {
+        sp.links = chf->links; // the compact build's table: the same links
+    } else {
+        sp.links = WF_ARENA_ARRAY(arena, uint32_t, 4u * (size_t)chf->span_count);
+        if (sp.links == NULL && chf->span_count > 0) {
+            wf_arena_reset_to(arena, start);
+            return WF_ERR_CAPACITY;
+        }
+        link_table(&sp);
     }
-    link_table(&sp);
     // The region bookkeeping is scratch, released before the layers are
     // allocated; only the per-span ids (layers by then) stay in the arena.
     // Of the sweep's arrays, the per-region counts and ranges stay for the
@@ -790,9 +796,10 @@ wf_status wf_layers_build(const wf_compact_heightfield* chf, wf_arena* arena, in
     wf_arena_mark sweep_mark = wf_arena_get_mark(arena);
     ps.sweeps = WF_ARENA_ARRAY(arena, sweep, max_row_spans);
     ps.touched = WF_ARENA_ARRAY(arena, uint32_t, max_row_spans);
+    ps.row_spans = WF_ARENA_ARRAY(arena, uint32_t, max_row_spans);
     ps.links_into = WF_ARENA_ARRAY(arena, uint32_t, regions);
     if (sp.region_first == NULL || ps.region_ymin == NULL || ps.region_ymax == NULL ||
-        ps.sweeps == NULL || ps.touched == NULL || ps.links_into == NULL) {
+        ps.sweeps == NULL || ps.touched == NULL || ps.row_spans == NULL || ps.links_into == NULL) {
         wf_arena_reset_to(arena, start);
         return WF_ERR_CAPACITY;
     }
@@ -837,7 +844,7 @@ size_t wf_layers_build_scratch_size(uint32_t span_count) {
     // the per-region ones (see wf_layers_build).
     size_t n = (size_t)span_count + 1u;
     size_t kept = n * (6u * sizeof(uint32_t) + 2u * sizeof(uint16_t)) + 5u * ALIGN_SLACK;
-    size_t sweep_phase = n * (sizeof(sweep) + 2u * sizeof(uint32_t)) + 3u * ALIGN_SLACK;
+    size_t sweep_phase = n * (sizeof(sweep) + 3u * sizeof(uint32_t)) + 4u * ALIGN_SLACK;
     size_t region_phase =
         n * (sizeof(region) + sizeof(group) + 3u * sizeof(uint32_t)) + 5u * ALIGN_SLACK;
     return kept + max_size(sweep_phase, region_phase);

@@ -58,6 +58,48 @@ static void cut_row(const float* in, int n, float offset, float* row, int* row_c
     *rest_count = na;
 }
 
+/// cut_row for 2n <= MAX_CLIP_VERTS (always, in practice: rows have 3 to 5
+/// corners): each part gets at most n corners plus one per crossing (at
+/// most n), so the buffers need no bound checks. The same cut, corner for
+/// corner.
+static void cut_row_small(const float* in, int n, float offset, float* row, int* row_count,
+                          float* rest, int* rest_count) {
+    int nb = 0, na = 0;
+    const float* a = &in[(n - 1) * 3];
+    float da = offset - a[2];
+    for (int i = 0; i < n; ++i) {
+        const float* b = &in[i * 3];
+        const float db = offset - b[2];
+        if ((da > 0.0f && db < 0.0f) || (da < 0.0f && db > 0.0f)) {
+            float t = da / (da - db);
+            float x = a[0] + (b[0] - a[0]) * t;
+            float y = a[1] + (b[1] - a[1]) * t;
+            row[nb * 2] = x;
+            row[nb * 2 + 1] = y;
+            nb++;
+            rest[na * 3] = x;
+            rest[na * 3 + 1] = y;
+            rest[na * 3 + 2] = offset; // exact, so both parts share the cut
+            na++;
+        }
+        if (db >= 0.0f) {
+            row[nb * 2] = b[0];
+            row[nb * 2 + 1] = b[1];
+            nb++;
+        }
+        if (db <= 0.0f) {
+            rest[na * 3] = b[0];
+            rest[na * 3 + 1] = b[1];
+            rest[na * 3 + 2] = b[2];
+            na++;
+        }
+        a = b;
+        da = db;
+    }
+    *row_count = nb;
+    *rest_count = na;
+}
+
 /// floor(value) clamped to [lo, hi] without converting out-of-range floats
 /// (and without floorf, which costs a library call or a long sequence on
 /// plain x86-64).
@@ -230,14 +272,15 @@ static inline float chain_advance(chain* c, float boundary, float* lo, float* hi
 /// its height range comes without cutting the polygon per cell.
 static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area) {
     int first = 0, last = 0;
-    for (int i = 1; i < n; ++i) {
-        if (poly[i * 2] < poly[first * 2]) {
-            first = i;
+    int corner = 1;
+    do { // n >= 3
+        if (poly[corner * 2] < poly[first * 2]) {
+            first = corner;
         }
-        if (poly[i * 2] > poly[last * 2]) {
-            last = i;
+        if (poly[corner * 2] > poly[last * 2]) {
+            last = corner;
         }
-    }
+    } while (++corner < n);
     const float min_x = poly[first * 2];
     const float max_x = poly[last * 2];
     if (max_x < r->bmin[0] || min_x > r->bmax[0]) {
@@ -351,7 +394,11 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
             rest_count = 0;
         } else {
             int next_count;
-            cut_row(rest, rest_count, row_end, row, &row_count, rest_next, &next_count);
+            if (2 * rest_count <= MAX_CLIP_VERTS) {
+                cut_row_small(rest, rest_count, row_end, row, &row_count, rest_next, &next_count);
+            } else {
+                cut_row(rest, rest_count, row_end, row, &row_count, rest_next, &next_count);
+            }
             float* swap = rest;
             rest = rest_next;
             rest_next = swap;

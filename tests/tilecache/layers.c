@@ -682,6 +682,25 @@ static wf_status build_recast_tile(const wf_geom* geom, int32_t tx, int32_t tz, 
     if (st == WF_OK) {
         st = wf_layers_build(&chf, arena, tx, tz, walkable_height, out);
     }
+    if (st == WF_OK) {
+        // Without the compact build's link table (as a hand-filled field)
+        // the split derives the links from con: the same layers.
+        wf_compact_heightfield plain = chf;
+        plain.links = NULL;
+        wf_layer_set again;
+        assert_int_equal(wf_layers_build(&plain, arena, tx, tz, walkable_height, &again), WF_OK);
+        assert_int_equal(again.count, out->count);
+        for (uint32_t i = 0; i < out->count; ++i) {
+            const wf_layer* a = &out->layers[i];
+            const wf_layer* b = &again.layers[i];
+            assert_int_equal(a->hmin, b->hmin);
+            assert_int_equal(a->hmax, b->hmax);
+            size_t cells = (size_t)a->width * a->depth;
+            assert_memory_equal(a->heights, b->heights, cells);
+            assert_memory_equal(a->areas, b->areas, cells);
+            assert_memory_equal(a->cons, b->cons, cells);
+        }
+    }
     return st;
 }
 
