@@ -44,15 +44,23 @@ prefix=$(dirname "$(dirname "$(dirname "$header")")")
 bindir=$(find "$work/stage" -type d -name bin | head -n 1)
 [ -x "$bindir/wayfarer" ] || fail "no installed wayfarer command"
 
-# The compiler meson used, its first word the program and the rest flags.
+# The compiler meson used, its first word the program and the rest flags;
+# a compiler cache in front of it (meson picks ccache up by itself) goes to
+# CMake as a launcher, since CMake takes one program as the compiler.
 read -r -a cc_words <<< "$cc"
+launcher=()
+case "$(basename "${cc_words[0]}")" in
+    ccache | sccache)
+        launcher=(-DCMAKE_C_COMPILER_LAUNCHER="${cc_words[0]}")
+        cc_words=("${cc_words[@]:1}") ;;
+esac
 flags="${cc_words[*]:1}"
 if [ "$sanitize" != "none" ] && [ -n "$sanitize" ]; then
     flags="$flags -fsanitize=$sanitize"
 fi
 cmake -S "$src/tests/cmake_consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF \
-    -DCMAKE_C_COMPILER="${cc_words[0]}" -DCMAKE_C_FLAGS="$flags" -DCMAKE_BUILD_TYPE=Release \
+    "${launcher[@]}" -DCMAKE_C_COMPILER="${cc_words[0]}" -DCMAKE_C_FLAGS="$flags" -DCMAKE_BUILD_TYPE=Release \
     -DEXAMPLE_SOURCE="$work/example.c" > "$work/cmake.log" 2>&1 ||
     { cat "$work/cmake.log"; fail "cmake could not configure the consumer"; }
 grep -q "wayfarer .* from $work/stage" "$work/cmake.log" ||
