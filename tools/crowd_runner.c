@@ -246,10 +246,36 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
     measure_overlaps(r->bodies, walking, t, r->log_overlaps, m);
 }
 
+/// Who stands close to agent i (the trace's last columns): agents within
+/// SCENE_TRACE_NEAR of it, how many of those hold their spots (ARRIVED), and
+/// the distance to the nearest other agent (99 when there is none). Every
+/// agent is looked at: the trace is a diagnosis, not a frame's work.
+static void count_near(const run_state* r, uint32_t i, wf_vec3 p, uint32_t* out_near,
+                       uint32_t* out_holders, float* out_nearest) {
+    uint32_t near = 0, holders = 0;
+    float nearest = 99.0f;
+    for (uint32_t j = 0; j < r->s->agent_count; ++j) {
+        wf_agent_state o;
+        if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK) {
+            continue;
+        }
+        float d = dist2d(p, o.position);
+        nearest = d < nearest ? d : nearest;
+        if (d < SCENE_TRACE_NEAR) {
+            near++;
+            holders += o.target_state == WF_TARGET_ARRIVED;
+        }
+    }
+    *out_near = near;
+    *out_holders = holders;
+    *out_nearest = nearest;
+}
+
 /// The trace at time t: every agent that has not reached its first target,
 /// where it is, what the crowd makes of it, how far it still has to go
 /// (the shortest path from where it stands; -1: none), its velocity, the
-/// velocity it wants and the point it steers to (its first corner).
+/// velocity it wants, the point it steers to (its first corner) and who
+/// stands close (count_near).
 static void trace_agents(run_state* r, const scene_settings* settings, float t) {
     for (uint32_t i = 0; i < r->s->agent_count; ++i) {
         wf_agent_state st;
@@ -258,15 +284,18 @@ static void trace_agents(run_state* r, const scene_settings* settings, float t) 
         }
         wf_vec3 p = st.position, g = r->target[i], v = st.velocity, d = st.desired_velocity;
         wf_vec3 ahead = st.corner_count > 0 ? st.corners[0].pos : p; // the point it steers to
+        uint32_t near = 0, holders = 0;
+        float nearest = 0.0f;
+        count_near(r, i, p, &near, &holders, &nearest);
         fprintf(
             settings->trace,
             "%s\t%u\t%.2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%u\t%d\t%.2f\t%.2f\t%."
-            "2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n",
+            "2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%u\t%.2f\n",
             r->s->name, settings->seed, t, i, p.x, p.y, p.z, g.x, g.y, g.z, dist2d(p, g),
             (int)st.target_state, st.corridor_count, (int)st.corridor_partial,
             sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), st.stuck_time,
-            st.neighbour_count, scene_path_length(r->s, p, g), v.x, v.z, d.x, d.z, ahead.x,
-            ahead.z);
+            st.neighbour_count, scene_path_length(r->s, p, g), v.x, v.z, d.x, d.z, ahead.x, ahead.z,
+            near, holders, nearest);
     }
 }
 

@@ -22,11 +22,13 @@
 #define SCENE_DT (1.0f / 30.0f)
 /// Seconds between two trace dumps (scene_settings.trace).
 #define SCENE_TRACE_SECONDS 10.0f
+/// The trace's `near` column counts the agents within this distance (m, 2D).
+#define SCENE_TRACE_NEAR 1.5f
 /// The trace's columns, tab-separated (the first line of a trace file).
 #define SCENE_TRACE_HEADER                                                                         \
     "scene\tseed\tt\tagent\tx\ty\tz\ttarget_x\ttarget_y\ttarget_z\tdistance\ttarget_state\t"       \
     "corridor\tpartial\tspeed\tdesired_speed\tstuck_s\tneighbours\tpath_left\tvelocity_x\t"        \
-    "velocity_z\tdesired_x\tdesired_z\tcorner_x\tcorner_z\n"
+    "velocity_z\tdesired_x\tdesired_z\tcorner_x\tcorner_z\tnear\tnear_holders\tnearest\n"
 
 /// What a run may change from a scene's own settings.
 typedef struct scene_settings {
