@@ -893,8 +893,8 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // least, not of the total), so it needs no entry point. (A restart
         // moves w's apex first, so it is left to the full test.)
         if (least > 0.0f && !restart &&
-            covers_window_early(&pool->funnels[next].wedge, &w, window_left, window_right,
-                                k_here, least * SEED_SLACK, layer_of(n) == 0)) {
+            covers_window_early(&pool->funnels[next].wedge, &w, window_left, window_right, k_here,
+                                least * SEED_SLACK, layer_of(n) == 0)) {
             continue;
         }
         float cost, distance;
