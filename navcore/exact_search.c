@@ -393,8 +393,8 @@ static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
 /// meshes of small polygons, nearly every step): the link's neighbour, or
 /// null for a wall. False when the general step must decide.
 static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
-                                  const wf_tile_poly* poly, xp p, double eps, bool reverse,
-                                  wf_poly_ref* out_next) {
+                                  const wf_tile_poly* poly, wf_poly_ref here, xp p, double eps,
+                                  bool reverse, wf_poly_ref* out_next) {
     uint32_t n = poly->vert_count, k = 0;
     while (k < n) {
         wf_vec3 v = wf_tile_vertex(tile, poly->verts[k]);
@@ -412,6 +412,21 @@ static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
     double dx = p.x - a.x, dz = p.z - a.z;
     if (dx * dx + dz * dz <= 16.0 * eps * eps) {
         return false; // the general step's probe could fall off the edge
+    }
+    // A neighbour inside the tile is the edge's only link, whole unless it
+    // also lies across an adjacent edge (as in expand): read it from the
+    // polygon, without the link list (the generated city walks round
+    // about six triangles at each vertex that is no corner).
+    uint16_t nb = poly->neighbours[e];
+    if (nb != 0 && (nb & WF_PORTAL_EDGE) == 0) {
+        if (nb == poly->neighbours[e > 0 ? e - 1u : n - 1u] ||
+            nb == poly->neighbours[e + 1u < n ? e + 1u : 0u] ||
+            wf_poly_type(&tile->polys[nb - 1u]) != WF_POLY_TYPE_GROUND) {
+            return false;
+        }
+        out_next->bits = (here.bits & ~(uint64_t)((1u << WF_POLY_REF_POLY_BITS) - 1u)) |
+                         (uint64_t)(nb - 1u);
+        return true;
     }
     uint32_t index = wf_tile_poly_index(tile, poly);
     const wf_tile_link* only = NULL;
@@ -455,7 +470,7 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
         const wf_tile_poly* poly;
         wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
         wf_poly_ref fast;
-        if (corner_step_at_vertex(mesh, tile, poly, p, eps, reverse, &fast)) {
+        if (corner_step_at_vertex(mesh, tile, poly, cur, p, eps, reverse, &fast)) {
             if (wf_poly_ref_is_null(fast)) {
                 return true; // a wall
             }
