@@ -211,6 +211,25 @@ static void open_push(wf_exact_search* s, uint32_t node) {
     }
     n->flags |= EXACT_NODE_OPEN;
     wf_exact_open e = {n->f, node};
+    if (s->top_taken) {
+        // The first successor of the expanded top takes its place and
+        // sinks (rarely far: a successor's f is near its parent's), in
+        // place of a pop down to a leaf and a push rising from the bottom.
+        s->top_taken = false;
+        uint32_t i = 0, count = s->open_count;
+        for (uint32_t child = 1; child < count; child = 2 * i + 1) {
+            if (child + 1 < count && open_less(s, &s->open[child + 1], &s->open[child])) {
+                child++;
+            }
+            if (!open_less(s, &s->open[child], &e)) {
+                break;
+            }
+            s->open[i] = s->open[child];
+            i = child;
+        }
+        s->open[i] = e;
+        return;
+    }
     uint32_t i = s->open_count++;
     open_rise(s, i, e);
 }
@@ -1049,6 +1068,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->open_count = 0;
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
+    s->top_taken = false;
     s->mesh_stamp = query->mesh->change_count;
     for (uint32_t i = 0; i < s->root_count; ++i) {
         s->root_buckets[s->roots[i].bucket] = NO_INDEX;
@@ -1281,11 +1301,13 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
     // removed since begin_path can leave a stale one (checked then).
     bool mesh_unchanged = query->mesh->change_count == s->mesh_stamp;
     while (s->status == WF_IN_PROGRESS && iterations < max_iterations) {
-        uint32_t i = open_pop(s);
-        if (i == NO_INDEX) {
+        if (s->open_count == 0) {
             s->status = WF_PARTIAL; // unreachable
             break;
         }
+        // The top stays in the open list while it is expanded: its first
+        // successor replaces it (top_taken), else it is popped after.
+        uint32_t i = s->open[0].node;
         iterations++;
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
@@ -1293,24 +1315,34 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
         if (mesh_unchanged) {
             wf_mesh_resolve_unchecked(query->mesh, ref, &tile, &poly);
         } else if (wf_mesh_resolve(query->mesh, ref, &tile, &poly) != WF_OK) {
+            (void)open_pop(s);
             s->status = WF_ERR_STALE_REF; // a tile went away between updates
             break;
         }
         if ((s->nodes[i].flags & EXACT_NODE_DEAD) != 0) {
+            (void)open_pop(s);
             free_node(s, i); // joined into another node
             continue;
         }
         s->nodes[i].flags &= ~EXACT_NODE_OPEN;
         if ((s->nodes[i].flags & EXACT_NODE_GOAL) != 0) {
+            (void)open_pop(s);
             s->goal_node = i;
             s->status = WF_OK;
             break;
         }
         if (root_is_beaten(s, &s->nodes[i])) {
+            (void)open_pop(s);
             free_node(s, i);
             continue;
         }
-        if (!expand_chain(query, i, tile, poly)) {
+        s->top_taken = true;
+        bool ok = expand_chain(query, i, tile, poly);
+        if (s->top_taken) {
+            s->top_taken = false;
+            (void)open_pop(s); // no successor was pushed
+        }
+        if (!ok) {
             s->status = WF_PARTIAL; // out of nodes
         }
     }
