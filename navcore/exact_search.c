@@ -413,7 +413,8 @@ static bool link_is_whole_edge(const wf_mesh_tile* tile, uint32_t poly_index,
 /// null for a wall. False when the general step must decide.
 static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
                                   const wf_tile_poly* poly, wf_poly_ref here, xp p, double eps,
-                                  bool reverse, wf_poly_ref* out_next) {
+                                  bool reverse, wf_poly_ref* out_next,
+                                  const wf_mesh_tile** out_tile, const wf_tile_poly** out_poly) {
     uint32_t n = poly->vert_count, k = 0;
     while (k < n) {
         wf_vec3 v = wf_tile_vertex(tile, poly->verts[k]);
@@ -445,6 +446,8 @@ static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
         }
         out_next->bits = (here.bits & ~(uint64_t)((1u << WF_POLY_REF_POLY_BITS) - 1u)) |
                          (uint64_t)(nb - 1u);
+        *out_tile = tile;
+        *out_poly = &tile->polys[nb - 1u];
         return true;
     }
     uint32_t index = wf_tile_poly_index(tile, poly);
@@ -469,6 +472,8 @@ static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
         return false;
     }
     *out_next = wf_poly_ref_from_u64(only->ref);
+    *out_tile = to_tile;
+    *out_poly = to_poly;
     return true;
 }
 
@@ -484,25 +489,27 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
                       bool reverse) {
     double eps = point_eps(p);
     wf_poly_ref cur = start;
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
     for (int step = 0; step < CORNER_WALK_MAX; ++step) {
-        const wf_mesh_tile* tile;
-        const wf_tile_poly* poly;
-        wf_mesh_resolve_unchecked(mesh, cur, &tile, &poly);
         wf_poly_ref fast;
-        if (corner_step_at_vertex(mesh, tile, poly, cur, p, eps, reverse, &fast)) {
+        const wf_mesh_tile* to_tile;
+        const wf_tile_poly* to_poly;
+        if (corner_step_at_vertex(mesh, tile, poly, cur, p, eps, reverse, &fast, &to_tile,
+                                  &to_poly)) {
             if (wf_poly_ref_is_null(fast)) {
                 return true; // a wall
             }
-            const wf_mesh_tile* to_tile;
-            const wf_tile_poly* to_poly;
-            wf_mesh_resolve_unchecked(mesh, fast, &to_tile, &to_poly);
             if (!poly_is_walkable(filter, to_tile, to_poly)) {
                 return true;
             }
             if (fast.bits == start.bits) {
                 return false;
             }
-            cur = fast;
+            cur = fast; // its polygon is known: no resolve
+            tile = to_tile;
+            poly = to_poly;
             continue;
         }
         uint32_t n = poly->vert_count, exit_edge = NO_INDEX;
@@ -528,8 +535,6 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
             if (link->edge != exit_edge || wf_poly_ref_is_null(to)) {
                 continue;
             }
-            const wf_mesh_tile* to_tile;
-            const wf_tile_poly* to_poly;
             wf_mesh_resolve_unchecked(mesh, to, &to_tile, &to_poly);
             if (wf_poly_type(to_poly) != WF_POLY_TYPE_GROUND) {
                 continue;
@@ -552,6 +557,8 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
             return false;
         }
         cur = next;
+        tile = to_tile;
+        poly = to_poly;
     }
     return true;
 }
