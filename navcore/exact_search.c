@@ -783,7 +783,7 @@ static void outside_range(double lo, double hi, double* out_lo, double* out_hi) 
 /// length, and the parts of it in and beside the cone (params along the
 /// edge, lo > hi when empty). Filled once per edge and expansion.
 typedef struct exit_edge {
-    xp a, b;
+    const xp *a, *b; ///< into the expansion's vertices (no copies)
     double len;
     double obs_lo, obs_hi;     ///< seen from the root through the interval
     double right_lo, right_hi; ///< right of the cone (a turn at its right end)
@@ -793,7 +793,7 @@ typedef struct exit_edge {
 /// The part of an exit edge its link leads through: ends (exact) and
 /// their params along the edge.
 typedef struct exit_portal {
-    xp right, left;
+    const xp *right, *left;
     double p0, p1;
 } exit_portal;
 
@@ -813,14 +813,14 @@ static ALWAYS_INLINE inline bool add_piece(expansion* x, wf_poly_ref next, const
     }
     bool right_end = t0 == p0, left_end = t1 == p1;
     xp cut_right, cut_left;
-    const xp* right = &pt->right;
-    const xp* left = &pt->left;
+    const xp* right = pt->right;
+    const xp* left = pt->left;
     if (!right_end) {
-        cut_right = xp_lerp(ed->a, ed->b, t0);
+        cut_right = xp_lerp(*ed->a, *ed->b, t0);
         right = &cut_right;
     }
     if (!left_end) {
-        cut_left = xp_lerp(ed->a, ed->b, t1);
+        cut_left = xp_lerp(*ed->a, *ed->b, t1);
         left = &cut_left;
     }
     uint32_t flags =
@@ -837,7 +837,7 @@ static void edge_ranges(exit_edge* ed, double right0, double right1, double left
     ed->obs_hi = rh < lh ? rh : lh;
     outside_range(rl, rh, &ed->right_lo, &ed->right_hi);
     outside_range(ll, lh, &ed->left_lo, &ed->left_hi);
-    ed->len = dist2d(ed->a, ed->b);
+    ed->len = dist2d(*ed->a, *ed->b);
 }
 
 static double dist2d_sq(xp a, xp b) {
@@ -946,8 +946,8 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
                 continue;
             }
             ranges_done |= 1u << e;
-            ed->a = verts[e];
-            ed->b = verts[w];
+            ed->a = &verts[e];
+            ed->b = &verts[w];
             edge_ranges(ed, side_right[e], side_right[w], side_left[e], side_left[w]);
         }
         // Nothing can come out of an edge wholly outside the cone with no
@@ -968,6 +968,7 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
             continue;
         }
         exit_portal pt;
+        xp portal_right, portal_left; // ends of a portal that is part of its edge
         // Inside the tile the link is its edge's only one, and the portal
         // the whole edge unless the neighbour also lies across an adjacent
         // edge (collinear edges towards one polygon are consecutive).
@@ -983,10 +984,12 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         } else {
             wf_vec3 pl, pr;
             wf_mesh_link_portal(poly_ref, tile, poly, link, next_tile, next_poly, &pl, &pr);
-            pt.right = xp_v3(pr);
-            pt.left = xp_v3(pl);
-            pt.p0 = edge_param(pt.right, ed->a, ed->b);
-            pt.p1 = edge_param(pt.left, ed->a, ed->b);
+            portal_right = xp_v3(pr);
+            portal_left = xp_v3(pl);
+            pt.right = &portal_right;
+            pt.left = &portal_left;
+            pt.p0 = edge_param(portal_right, *ed->a, *ed->b);
+            pt.p1 = edge_param(portal_left, *ed->a, *ed->b);
         }
         if (obs &&
             !add_piece(&x, next, ed, &pt, ed->obs_lo, ed->obs_hi, &x.root, x.root_index, x.g)) {
