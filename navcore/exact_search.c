@@ -444,8 +444,8 @@ static bool corner_step_at_vertex(const wf_mesh* mesh, const wf_mesh_tile* tile,
             wf_poly_type(&tile->polys[nb - 1u]) != WF_POLY_TYPE_GROUND) {
             return false;
         }
-        out_next->bits = (here.bits & ~(uint64_t)((1u << WF_POLY_REF_POLY_BITS) - 1u)) |
-                         (uint64_t)(nb - 1u);
+        out_next->bits =
+            (here.bits & ~(uint64_t)((1u << WF_POLY_REF_POLY_BITS) - 1u)) | (uint64_t)(nb - 1u);
         *out_tile = tile;
         *out_poly = &tile->polys[nb - 1u];
         return true;
@@ -664,9 +664,11 @@ static double id_reach(const wf_exact_search* s, uint32_t id) {
 }
 
 /// Appends a node (the caller pushes it); false when storage ran out.
-static bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly, const xp* root,
-                     uint32_t root_index, double g, const xp* right, const xp* left,
-                     uint32_t flags) {
+/// Always inlined: it runs for every successor, and a call passes nine
+/// arguments (8room -2.9 %, generated city -3.6 % instructions).
+static ALWAYS_INLINE inline bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly,
+                                          const xp* root, uint32_t root_index, double g,
+                                          const xp* right, const xp* left, uint32_t flags) {
     uint32_t i = s->free_node;
     if (i != NO_INDEX) {
         s->free_node = s->nodes[i].link;
