@@ -1248,7 +1248,8 @@ static bool same_point(const double* a, const double* b) {
 /// seen in its polygon at the same root and g, when their intervals meet:
 /// i becomes the joined node, the other is dropped when popped. Cones that
 /// were cut apart by a vertex and went separate ways come together here.
-static void join_open(wf_exact_search* s, uint32_t i) {
+/// Always inlined: it runs for every new node (8room -1.3 %, city -1.8 %).
+static ALWAYS_INLINE inline void join_open(wf_exact_search* s, uint32_t i) {
     wf_exact_node* n = &s->nodes[i];
     if ((n->flags & EXACT_NODE_GOAL) != 0) {
         return;
