@@ -99,6 +99,7 @@ typedef struct wf_exact_search {
     wf_query_filter filter;
     uint32_t goal_node; ///< popped goal node (WF_OK)
     bool out_of_nodes;
+    bool top_taken;      ///< the open list's top is being expanded: the first push replaces it
     uint32_t mesh_stamp; ///< the mesh's change_count at begin_path: while it holds, refs are live
 } wf_exact_search;
 
