@@ -555,6 +555,25 @@ static float yield_share(uint32_t a, uint32_t b) {
     return a < b ? 0.75f : 0.25f;
 }
 
+/// A push out of a deep contact takes back the velocity that walked into
+/// it, as far as the push reaches (as the surface pass does for a wall):
+/// an agent walking on into a body that cannot give (pinned by a wall, or
+/// by the crowd behind it) drove the overlap deeper every update.
+static wf_vec3 take_back_velocity(wf_vec3 v, wf_vec3 push, float dt) {
+    float p2 = push.x * push.x + push.z * push.z;
+    float into = v.x * push.x + v.z * push.z;
+    if (!(p2 > 1e-12f) || into >= 0.0f) {
+        return v;
+    }
+    float len = sqrtf(p2);
+    float along = into / len; // the velocity along the push: negative
+    float reach = len / dt;   // the most the push takes back
+    along = along < -reach ? -reach : along;
+    v.x -= push.x * along / len;
+    v.z -= push.z * along / len;
+    return v;
+}
+
 void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -566,6 +585,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         }
         const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         wf_vec3 push = wf_v3(0, 0, 0);
+        wf_vec3 deep = wf_v3(0, 0, 0); // the part of it out of deep contacts
         uint32_t w = 0;
         for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
             uint32_t j = neighbours[k];
@@ -598,10 +618,19 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
                       WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
             push.z += diff.z * s;
+            if (pen > WF_CROWD_DEEP_CONTACT) {
+                deep.x += diff.x * s;
+                deep.z += diff.z * s;
+            }
             w++;
         }
         if (w > 0) {
-            c->displaced[i] = wf_v3_mad(c->pos[i], push, 1.0f / (float)w);
+            // Over the square root of the contacts, not their count: a
+            // deep contact in a press resolved a fraction a pass, and the
+            // streams behind drove it deeper again every update.
+            float norm = 1.0f / sqrtf((float)w);
+            c->displaced[i] = wf_v3_mad(c->pos[i], push, norm);
+            c->vel[i] = take_back_velocity(c->vel[i], wf_v3_scale(deep, norm), ctx->dt);
         }
         c->displaced[i] = wf_movers_resolve(c, i, c->displaced[i]);
     }

@@ -161,6 +161,11 @@
 /// Collision pushes resolve this share of an overlap per pass (Detour's
 /// value; less than all of it keeps crowds from jittering).
 #define WF_CROWD_COLLISION_RESOLVE 0.7f
+/// Overlaps deeper than this (m) take back the velocity that walks into
+/// them (crowd_motion.c, take_back_velocity); shallower ones are a crowd's
+/// ordinary jostling, and taking back every push's velocity cost the doors
+/// 2-7 points of arrivals (docs/benchmarks.md, overlap8).
+#define WF_CROWD_DEEP_CONTACT 0.1f
 /// Updates between two wall gatherings of an agent that does not move (so
 /// walls of doors that opened or closed are seen within a second at 30 Hz).
 #define WF_CROWD_WALL_REFRESH_FRAMES 30u

@@ -150,7 +150,9 @@ static inline void golden_world_close(golden_world* g) {
 /// Re-pinned (search5): the seed test goes round the winner's wedge sides.
 /// Re-pinned (wedge7): slices count layer-0 expansions only and partial
 /// paths end on layer 0 (the abreast rule at single-file mouths leaves it).
-#define GOLDEN_CROWD_HASH 0x10dbb99ffcbdd6dbull
+/// Re-pinned (overlap8): collision pushes over the square root of the
+/// contacts, and a deep contact's push takes back the velocity into it.
+#define GOLDEN_CROWD_HASH 0x43bd69e086a7a54eull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
