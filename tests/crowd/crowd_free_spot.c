@@ -27,25 +27,32 @@ static void step(wf_crowd* c, float seconds) {
     }
 }
 
-static void test_stopped_short_moves_to_nearest_free_spot(void** state) {
-    (void)state;
-    wf_mesh* mesh = open_mesh();
-    assert_non_null(mesh);
+/// A holder on target and a late agent sent to the same target, stepped
+/// 6 s: the holder does not give way (a higher priority), so the late one
+/// stops short against it.
+static wf_crowd* late_against_holder(wf_mesh* mesh, wf_vec3 target, wf_agent_id* holder,
+                                     wf_agent_id* late) {
     wf_crowd_desc d = crowd_test_desc(mesh, 2);
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
     wf_agent_params p = crowd_test_params();
-    // The holder does not give way (a higher priority): the late agent
-    // stops short against it.
     wf_agent_params firm = p;
     firm.priority = 1;
+    assert_int_equal(wf_crowd_add_agent(c, target, &firm, holder), WF_OK);
+    assert_int_equal(wf_crowd_request_move(c, *holder, target, NULL, NULL), WF_OK);
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(12.0f, 0, 15.0f), &p, late), WF_OK);
+    assert_int_equal(wf_crowd_request_move(c, *late, target, NULL, NULL), WF_OK);
+    step(c, 6.0f);
+    return c;
+}
+
+static void test_stopped_short_moves_to_nearest_free_spot(void** state) {
+    (void)state;
+    wf_mesh* mesh = open_mesh();
+    assert_non_null(mesh);
     wf_vec3 target = wf_v3(15.0f, 0, 15.0f);
     wf_agent_id holder, late;
-    assert_int_equal(wf_crowd_add_agent(c, target, &firm, &holder), WF_OK);
-    assert_int_equal(wf_crowd_request_move(c, holder, target, NULL, NULL), WF_OK);
-    assert_int_equal(wf_crowd_add_agent(c, wf_v3(12.0f, 0, 15.0f), &p, &late), WF_OK);
-    assert_int_equal(wf_crowd_request_move(c, late, target, NULL, NULL), WF_OK);
-    step(c, 6.0f);
+    wf_crowd* c = late_against_holder(mesh, target, &holder, &late);
     // The holder stands on the target: the late one stopped short against it.
     wf_agent_state s = crowd_test_state(c, late);
     assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
@@ -63,7 +70,8 @@ static void test_stopped_short_moves_to_nearest_free_spot(void** state) {
     // It took the room beside the holder, not the holder's spot.
     wf_agent_state h = crowd_test_state(c, holder);
     assert_true(crowd_test_dist2d(h.position, aside) < 0.1f);
-    assert_true(crowd_test_dist2d(h.position, s.position) > 2.0f * p.radius - 0.05f);
+    assert_true(crowd_test_dist2d(h.position, s.position) >
+                2.0f * crowd_test_params().radius - 0.05f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
 }
@@ -74,21 +82,9 @@ static void test_no_free_spot_holds_where_stopped(void** state) {
     (void)state;
     wf_mesh* mesh = open_mesh();
     assert_non_null(mesh);
-    wf_crowd_desc d = crowd_test_desc(mesh, 2);
-    wf_crowd* c;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = crowd_test_params();
-    // The holder does not give way (a higher priority): the late agent
-    // stops short against it.
-    wf_agent_params firm = p;
-    firm.priority = 1;
     wf_vec3 target = wf_v3(15.0f, 0, 15.0f);
     wf_agent_id holder, late;
-    assert_int_equal(wf_crowd_add_agent(c, target, &firm, &holder), WF_OK);
-    assert_int_equal(wf_crowd_request_move(c, holder, target, NULL, NULL), WF_OK);
-    assert_int_equal(wf_crowd_add_agent(c, wf_v3(12.0f, 0, 15.0f), &p, &late), WF_OK);
-    assert_int_equal(wf_crowd_request_move(c, late, target, NULL, NULL), WF_OK);
-    step(c, 6.0f);
+    wf_crowd* c = late_against_holder(mesh, target, &holder, &late);
     wf_vec3 stopped = crowd_test_state(c, late).position;
     step(c, 4.0f);
     wf_agent_state s = crowd_test_state(c, late);

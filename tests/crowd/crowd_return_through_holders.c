@@ -25,36 +25,6 @@
 /// Spots this far apart: 5 cm between two bodies of radius 0.4 on theirs.
 #define SPACING 0.85f
 
-/// A room x 4..16, z 10..18 and a corridor one cell wide at x = 9 from
-/// z = 0 into it.
-static wf_mesh* room_mesh(void) {
-    static uint8_t blocked[20 * 20];
-    for (uint32_t z = 0; z < 20; ++z) {
-        for (uint32_t x = 0; x < 20; ++x) {
-            bool room = x >= 4 && x <= 15 && z >= 10 && z <= 17;
-            blocked[z * 20 + x] = !(room || (x == 9 && z < 10));
-        }
-    }
-    return test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
-}
-
-/// The agents in single file in the corridor; the first in line gets the
-/// spot nearest the door, the last the furthest.
-static wf_crowd* fill_room(wf_mesh* mesh, wf_agent_id* id, wf_vec3* spot) {
-    wf_crowd_desc d = crowd_test_desc(mesh, AGENTS);
-    wf_crowd* c;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = crowd_test_params();
-    for (uint32_t k = 0; k < AGENTS; ++k) {
-        assert_int_equal(wf_crowd_add_agent(c, wf_v3(9.5f, 0, 9.0f - 0.8f * (float)k), &p, &id[k]),
-                         WF_OK);
-        uint32_t row = k / COLS, col = k % COLS;
-        spot[k] = wf_v3(8.0f + SPACING * (float)col, 0, 11.5f + SPACING * (float)row);
-        assert_int_equal(wf_crowd_request_move(c, id[k], spot[k], NULL, NULL), WF_OK);
-    }
-    return c;
-}
-
 /// Agents arrived and within their radius of their spots.
 static uint32_t holding(const wf_crowd* c, const wf_agent_id* id, const wf_vec3* spot) {
     uint32_t held = 0;
@@ -68,11 +38,11 @@ static uint32_t holding(const wf_crowd* c, const wf_agent_id* id, const wf_vec3*
 
 static void test_carried_behind_holders_gets_back(void** state) {
     (void)state;
-    wf_mesh* mesh = room_mesh();
+    wf_mesh* mesh = crowd_test_room_mesh();
     assert_non_null(mesh);
     wf_agent_id id[AGENTS];
     wf_vec3 spot[AGENTS];
-    wf_crowd* c = fill_room(mesh, id, spot);
+    wf_crowd* c = crowd_test_fill_room(mesh, ROWS, COLS, 11.5f, SPACING, SPACING, id, spot);
     for (int f = 0; f < 30 * 60; ++f) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
     }

@@ -126,4 +126,40 @@ static inline int crowd_test_run_through_wall(wf_crowd* crowd, const wf_agent_id
     return max_frames;
 }
 
+/// A room x 4..15, z 10..17 and a corridor one cell wide at x = 9 from
+/// z = 0 into it (the returning-holder tests).
+static inline wf_mesh* crowd_test_room_mesh(void) {
+    static uint8_t blocked[20 * 20];
+    for (uint32_t z = 0; z < 20; ++z) {
+        for (uint32_t x = 0; x < 20; ++x) {
+            bool room = x >= 4 && x <= 15 && z >= 10 && z <= 17;
+            blocked[z * 20 + x] = !(room || (x == 9 && z < 10));
+        }
+    }
+    return test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
+}
+
+/// A crowd of rows x cols agents in single file in the room's corridor,
+/// each sent to a spot of a grid from (8, first_z), step_x and step_z
+/// apart: the first in line gets the spot nearest the door.
+static inline wf_crowd* crowd_test_fill_room(wf_mesh* mesh, uint32_t rows, uint32_t cols,
+                                             float first_z, float step_x, float step_z,
+                                             wf_agent_id* id, wf_vec3* spot) {
+    wf_crowd_desc d = crowd_test_desc(mesh, rows * cols);
+    wf_crowd* c;
+    if (wf_crowd_create(&d, &c) != WF_OK) {
+        abort();
+    }
+    wf_agent_params p = crowd_test_params();
+    for (uint32_t k = 0; k < rows * cols; ++k) {
+        uint32_t row = k / cols, col = k % cols;
+        spot[k] = wf_v3(8.0f + step_x * (float)col, 0, first_z + step_z * (float)row);
+        if (wf_crowd_add_agent(c, wf_v3(9.5f, 0, 9.0f - 0.8f * (float)k), &p, &id[k]) != WF_OK ||
+            wf_crowd_request_move(c, id[k], spot[k], NULL, NULL) != WF_OK) {
+            abort();
+        }
+    }
+    return c;
+}
+
 #endif
