@@ -216,6 +216,8 @@ static int build_two_doors(scene* s, tri_builder* t) {
 
 /// A corridor 3 m wide and 30 m long between two 12 x 12 m rooms; 20
 /// agents (5 x 4) in each room go to the other (mirrored about x = 0).
+/// Its floor has no walls (a walkway over a drop): the edge voxels are
+/// ledges, so the walkable band is 1.2 m, one agent diameter.
 static int build_corridor(scene* s, tri_builder* t) {
     add_floor(t, -27.0f, -6.0f, -15.0f, 6.0f);
     add_floor(t, -15.0f, -1.5f, 15.0f, 1.5f);
@@ -245,8 +247,9 @@ static int build_tjunction(scene* s, tri_builder* t) {
     place_block(s, 0, 2, 10, -16.0f, 0.0f, true);
     place_block(s, 20, 2, 10, 16.0f, 0.0f, true);
     for (uint32_t i = 0; i < 40u; ++i) {
-        // Two abreast 1.2 m apart: the eroded bar is 1.8 m wide, less a
-        // voxel where its edge falls on a voxel boundary.
+        // Two abreast 1.2 m apart: the bar's floor has no walls, so its
+        // edge voxels are ledges and go before the 0.6 m erosion; the
+        // walkable band is 1.2 m (centres within z +-0.6, traces).
         s->starts[i].z *= 0.8f;
         uint32_t k = i % 20u, half = i / 20u;
         // 4 columns x 5 rows per half, 1.5 m apart, in the room.
