@@ -29,6 +29,17 @@ static inline bool has_all_links(uint32_t con) {
     return (all & 0x041041u) == 0u;
 }
 
+/// Span t is inside the walkable area (not an erosion seed): walkable,
+/// linked all round, and its four neighbours (from the compact build's
+/// link table) walkable too.
+static inline bool inside_linked(const uint8_t* areas, const wf_compact_span* spans,
+                                 const uint32_t* links, uint32_t t) {
+    const uint32_t* l = &links[4u * (size_t)t];
+    return areas[t] != WF_AREA_NULL && has_all_links(spans[t].con) &&
+           ((areas[l[0]] != WF_AREA_NULL) & (areas[l[1]] != WF_AREA_NULL) &
+            (areas[l[2]] != WF_AREA_NULL) & (areas[l[3]] != WF_AREA_NULL));
+}
+
 static inline void relax(uint16_t* dist, uint32_t target, uint32_t source, uint32_t step) {
     uint32_t d = (uint32_t)dist[source] + step;
     if (d > FAR_AWAY) {
@@ -119,10 +130,7 @@ erode_short_from(wf_compact_heightfield* chf, const uint16_t* dist, const uint8_
             const uint32_t begin = cell_index[c], end = begin + cell_count[c];
             for (uint32_t t = begin; t < end; ++t) {
                 if (from_links) {
-                    const uint32_t* l = &links[4u * (size_t)t];
-                    if (before[t] != WF_AREA_NULL && has_all_links(spans[t].con) &&
-                        ((before[l[0]] != WF_AREA_NULL) & (before[l[1]] != WF_AREA_NULL) &
-                         (before[l[2]] != WF_AREA_NULL) & (before[l[3]] != WF_AREA_NULL))) {
+                    if (inside_linked(before, spans, links, t)) {
                         continue; // inside the area: not a seed
                     }
                 } else if (dist[t] != 0) {
@@ -210,13 +218,7 @@ wf_status wf_erode_walkable_area(wf_compact_heightfield* chf, wf_arena* arena, i
         // one flat pass over the spans, no cells.
         const uint32_t* links = chf->links;
         for (uint32_t i = 0, n = chf->span_count; i < n; ++i) {
-            const uint32_t* l = &links[4u * (size_t)i];
-            bool inside = seed_areas[i] != WF_AREA_NULL && has_all_links(seed_spans[i].con);
-            if (inside) {
-                inside = (seed_areas[l[0]] != WF_AREA_NULL) & (seed_areas[l[1]] != WF_AREA_NULL) &
-                         (seed_areas[l[2]] != WF_AREA_NULL) & (seed_areas[l[3]] != WF_AREA_NULL);
-            }
-            dist[i] = inside ? (uint16_t)FAR_AWAY : 0u;
+            dist[i] = inside_linked(seed_areas, seed_spans, links, i) ? (uint16_t)FAR_AWAY : 0u;
         }
     }
     // A hand-filled field: the neighbours from the cells and con.

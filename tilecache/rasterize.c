@@ -16,54 +16,15 @@
 /// Cuts the convex polygon `in` (n corners of 3 floats) at z = offset into
 /// the part below, kept as (x, y) pairs, and the part above, kept whole.
 /// Points on the line go to both. Rounding could in theory make a cut
-/// polygon slightly non-convex and add corners, so the buffer bound is
-/// enforced, not assumed (a dropped corner only nudges a height range).
-static void cut_row(const float* in, int n, float offset, float* row, int* row_count, float* rest,
-                    int* rest_count) {
-    int nb = 0, na = 0;
-    for (int i = 0, j = n - 1; i < n; j = i++) {
-        const float* a = &in[j * 3];
-        const float* b = &in[i * 3];
-        float da = offset - a[2];
-        float db = offset - b[2];
-        if ((da > 0.0f && db < 0.0f) || (da < 0.0f && db > 0.0f)) {
-            float t = da / (da - db);
-            float x = a[0] + (b[0] - a[0]) * t;
-            float y = a[1] + (b[1] - a[1]) * t;
-            if (nb < MAX_CLIP_VERTS) {
-                row[nb * 2] = x;
-                row[nb * 2 + 1] = y;
-                nb++;
-            }
-            if (na < MAX_CLIP_VERTS) {
-                rest[na * 3] = x;
-                rest[na * 3 + 1] = y;
-                rest[na * 3 + 2] = offset; // exact, so both parts share the cut
-                na++;
-            }
-        }
-        if (db >= 0.0f && nb < MAX_CLIP_VERTS) {
-            row[nb * 2] = b[0];
-            row[nb * 2 + 1] = b[1];
-            nb++;
-        }
-        if (db <= 0.0f && na < MAX_CLIP_VERTS) {
-            rest[na * 3] = b[0];
-            rest[na * 3 + 1] = b[1];
-            rest[na * 3 + 2] = b[2];
-            na++;
-        }
-    }
-    *row_count = nb;
-    *rest_count = na;
-}
-
-/// cut_row for 2n <= MAX_CLIP_VERTS (always, in practice: rows have 3 to 5
-/// corners): each part gets at most n corners plus one per crossing (at
-/// most n), so the buffers need no bound checks. The same cut, corner for
-/// corner.
-static void cut_row_small(const float* in, int n, float offset, float* row, int* row_count,
-                          float* rest, int* rest_count) {
+/// polygon slightly non-convex and add corners, so with `checked` the
+/// buffer bound is enforced, not assumed (a dropped corner only nudges a
+/// height range). Unchecked is safe for 2n <= MAX_CLIP_VERTS (always, in
+/// practice: rows have 3 to 5 corners): each part gets at most n corners
+/// plus one per crossing. Forced inline so that `checked` is a constant in
+/// each use.
+__attribute__((always_inline)) static inline void cut_row(const float* in, int n, float offset,
+                                                          float* row, int* row_count, float* rest,
+                                                          int* rest_count, bool checked) {
     int nb = 0, na = 0;
     const float* a = &in[(n - 1) * 3];
     float da = offset - a[2];
@@ -74,20 +35,24 @@ static void cut_row_small(const float* in, int n, float offset, float* row, int*
             float t = da / (da - db);
             float x = a[0] + (b[0] - a[0]) * t;
             float y = a[1] + (b[1] - a[1]) * t;
-            row[nb * 2] = x;
-            row[nb * 2 + 1] = y;
-            nb++;
-            rest[na * 3] = x;
-            rest[na * 3 + 1] = y;
-            rest[na * 3 + 2] = offset; // exact, so both parts share the cut
-            na++;
+            if (!checked || nb < MAX_CLIP_VERTS) {
+                row[nb * 2] = x;
+                row[nb * 2 + 1] = y;
+                nb++;
+            }
+            if (!checked || na < MAX_CLIP_VERTS) {
+                rest[na * 3] = x;
+                rest[na * 3 + 1] = y;
+                rest[na * 3 + 2] = offset; // exact, so both parts share the cut
+                na++;
+            }
         }
-        if (db >= 0.0f) {
+        if (db >= 0.0f && (!checked || nb < MAX_CLIP_VERTS)) {
             row[nb * 2] = b[0];
             row[nb * 2 + 1] = b[1];
             nb++;
         }
-        if (db <= 0.0f) {
+        if (db <= 0.0f && (!checked || na < MAX_CLIP_VERTS)) {
             rest[na * 3] = b[0];
             rest[na * 3 + 1] = b[1];
             rest[na * 3 + 2] = b[2];
@@ -395,9 +360,9 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
         } else {
             int next_count;
             if (2 * rest_count <= MAX_CLIP_VERTS) {
-                cut_row_small(rest, rest_count, row_end, row, &row_count, rest_next, &next_count);
+                cut_row(rest, rest_count, row_end, row, &row_count, rest_next, &next_count, false);
             } else {
-                cut_row(rest, rest_count, row_end, row, &row_count, rest_next, &next_count);
+                cut_row(rest, rest_count, row_end, row, &row_count, rest_next, &next_count, true);
             }
             float* swap = rest;
             rest = rest_next;
