@@ -176,8 +176,17 @@ bool wf_exact_filter_is_valid(const wf_query_filter* filter) {
 }
 
 /* ---------------------------------------------------------------------------
- * Open list (binary heap on f; ties to the larger g, which is nearer the
+ * Open list (a radix heap on f; ties to the larger g, which is nearer the
  * goal on the same straight line, then to the lower node index)
+ *
+ * The heuristic is consistent, so no node is pushed with an f below the
+ * last one popped (but for float noise, which goes to bucket 0 and is
+ * popped next, as a binary heap would). A push files the entry by the
+ * highest bit in which its f differs from the last popped f; a pop takes
+ * the best of bucket 0, refilling it from the lowest other bucket when it
+ * is empty (each entry moves down a few times in all). Same pops in the
+ * same order as a binary heap with this order, at a fraction of the
+ * comparisons and moves (8room: the binary heap was 11 % of the search).
  */
 
 static bool open_less(const wf_exact_search* s, const wf_exact_open* a, const wf_exact_open* b) {
@@ -190,17 +199,33 @@ static bool open_less(const wf_exact_search* s, const wf_exact_open* a, const wf
 
 static double heuristic(xp r, xp right, xp left, xp t);
 
-/// Lets entry e rise from the hole at slot i to where it belongs.
-static inline void open_rise(wf_exact_search* s, uint32_t i, wf_exact_open e) {
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (!open_less(s, &e, &s->open[parent])) {
-            break;
-        }
-        s->open[i] = s->open[parent];
-        i = parent;
+static uint64_t f_bits(double f) {
+    uint64_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/// Files entry e (its f set) in its bucket.
+static inline void open_file(wf_exact_search* s, uint32_t e) {
+    uint64_t bits = f_bits(s->open[e].f);
+    uint32_t b = 0;
+    if (bits > s->open_last) {
+        b = 64u - (uint32_t)__builtin_clzll(bits ^ s->open_last);
+        s->open_filled |= 1ull << (b - 1u);
     }
-    s->open[i] = e;
+    s->open[e].next = s->open_bucket[b];
+    s->open_bucket[b] = e;
+}
+
+static void open_clear(wf_exact_search* s) {
+    s->open_count = 0;
+    s->open_used = 0;
+    s->open_free = NO_INDEX;
+    s->open_last = 0;
+    s->open_filled = 0;
+    for (uint32_t b = 0; b < WF_EXACT_OPEN_BUCKETS; ++b) {
+        s->open_bucket[b] = NO_INDEX;
+    }
 }
 
 /// Always inlined: it runs for every pushed node (8room -0.8 %, city -0.4 %).
@@ -211,53 +236,54 @@ static ALWAYS_INLINE inline void open_push(wf_exact_search* s, uint32_t node) {
                heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
     }
     n->flags |= EXACT_NODE_OPEN;
-    wf_exact_open e = {n->f, node};
-    if (s->top_taken) {
-        // The first successor of the expanded top takes its place and
-        // sinks (rarely far: a successor's f is near its parent's), in
-        // place of a pop down to a leaf and a push rising from the bottom.
-        s->top_taken = false;
-        uint32_t i = 0, count = s->open_count;
-        for (uint32_t child = 1; child < count; child = 2 * i + 1) {
-            if (child + 1 < count && open_less(s, &s->open[child + 1], &s->open[child])) {
-                child++;
-            }
-            if (!open_less(s, &s->open[child], &e)) {
-                break;
-            }
-            s->open[i] = s->open[child];
-            i = child;
-        }
-        s->open[i] = e;
-        return;
+    // Entries are as many as nodes: one is always free or unused.
+    uint32_t e = s->open_free;
+    if (e != NO_INDEX) {
+        s->open_free = s->open[e].next;
+    } else {
+        e = s->open_used++;
     }
-    uint32_t i = s->open_count++;
-    open_rise(s, i, e);
+    s->open[e].f = n->f;
+    s->open[e].node = node;
+    s->open_count++;
+    open_file(s, e);
 }
 
-/// Pops the best entry: the hole at the top goes down to a leaf by the
-/// better child (one comparison a level), then the last entry rises
-/// from there (rarely far: it came from the bottom).
+/// Pops the best entry's node (NO_INDEX when the list is empty).
 static uint32_t open_pop(wf_exact_search* s) {
     if (s->open_count == 0) {
         return NO_INDEX;
     }
-    uint32_t top = s->open[0].node;
-    uint32_t n = --s->open_count;
-    if (n == 0) {
-        return top;
-    }
-    wf_exact_open last = s->open[n];
-    uint32_t i = 0;
-    for (uint32_t child = 1; child < n; child = 2 * i + 1) {
-        if (child + 1 < n && open_less(s, &s->open[child + 1], &s->open[child])) {
-            child++;
+    if (s->open_bucket[0] == NO_INDEX) {
+        // Refill bucket 0 from the lowest other bucket: its least f is
+        // the new last, and its entries move to lower buckets.
+        uint32_t b = 1u + (uint32_t)__builtin_ctzll(s->open_filled);
+        uint32_t list = s->open_bucket[b];
+        s->open_bucket[b] = NO_INDEX;
+        s->open_filled &= ~(1ull << (b - 1u));
+        double least = s->open[list].f;
+        for (uint32_t e = s->open[list].next; e != NO_INDEX; e = s->open[e].next) {
+            least = s->open[e].f < least ? s->open[e].f : least;
         }
-        s->open[i] = s->open[child];
-        i = child;
+        s->open_last = f_bits(least);
+        for (uint32_t e = list, next; e != NO_INDEX; e = next) {
+            next = s->open[e].next;
+            open_file(s, e);
+        }
     }
-    open_rise(s, i, last);
-    return top;
+    // Bucket 0 rarely holds more than one entry (ties on f).
+    uint32_t* best = &s->open_bucket[0];
+    for (uint32_t* at = &s->open[*best].next; *at != NO_INDEX; at = &s->open[*at].next) {
+        if (open_less(s, &s->open[*at], &s->open[*best])) {
+            best = at;
+        }
+    }
+    uint32_t e = *best;
+    *best = s->open[e].next;
+    s->open[e].next = s->open_free;
+    s->open_free = e;
+    s->open_count--;
+    return s->open[e].node;
 }
 
 /* ---------------------------------------------------------------------------
@@ -831,15 +857,22 @@ static ALWAYS_INLINE inline bool add_piece(expansion* x, wf_poly_ref next, const
     return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
 }
 
-/// Fills the edge's ranges from the sides of its ends.
-static void edge_ranges(exit_edge* ed, double right0, double right1, double left0, double left1) {
+/// Fills the edge's ranges from the sides of its ends; the range beside
+/// the cone only on a side where a turn may still be allowed (a refused
+/// turn is never asked again, and most cut intervals have neither).
+static void edge_ranges(exit_edge* ed, double right0, double right1, double left0, double left1,
+                        bool right_turn, bool left_turn) {
     double rl, rh, ll, lh;
     nonneg_range(right0, right1, &rl, &rh);
     nonneg_range(left0, left1, &ll, &lh);
     ed->obs_lo = rl > ll ? rl : ll;
     ed->obs_hi = rh < lh ? rh : lh;
-    outside_range(rl, rh, &ed->right_lo, &ed->right_hi);
-    outside_range(ll, lh, &ed->left_lo, &ed->left_hi);
+    if (right_turn) {
+        outside_range(rl, rh, &ed->right_lo, &ed->right_hi);
+    }
+    if (left_turn) {
+        outside_range(ll, lh, &ed->left_lo, &ed->left_hi);
+    }
     ed->len = dist2d(*ed->a, *ed->b);
 }
 
@@ -951,7 +984,8 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
             ranges_done |= 1u << e;
             ed->a = &verts[e];
             ed->b = &verts[w];
-            edge_ranges(ed, side_right[e], side_right[w], side_left[e], side_left[w]);
+            edge_ranges(ed, side_right[e], side_right[w], side_left[e], side_left[w],
+                        x.right.state >= 0, x.left.state >= 0);
         }
         // Nothing can come out of an edge wholly outside the cone with no
         // turn possible: the neighbour is not even looked at. (add_piece
@@ -1078,10 +1112,9 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->free_node = NO_INDEX;
     s->new_nodes = NO_INDEX;
     s->new_count = 0;
-    s->open_count = 0;
+    open_clear(s);
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
-    s->top_taken = false;
     s->mesh_stamp = query->mesh->change_count;
     for (uint32_t i = 0; i < s->root_count; ++i) {
         s->root_buckets[s->roots[i].bucket] = NO_INDEX;
@@ -1319,9 +1352,7 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
             s->status = WF_PARTIAL; // unreachable
             break;
         }
-        // The top stays in the open list while it is expanded: its first
-        // successor replaces it (top_taken), else it is popped after.
-        uint32_t i = s->open[0].node;
+        uint32_t i = open_pop(s);
         iterations++;
         const wf_mesh_tile* tile;
         const wf_tile_poly* poly;
@@ -1329,34 +1360,24 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
         if (mesh_unchanged) {
             wf_mesh_resolve_unchecked(query->mesh, ref, &tile, &poly);
         } else if (wf_mesh_resolve(query->mesh, ref, &tile, &poly) != WF_OK) {
-            (void)open_pop(s);
             s->status = WF_ERR_STALE_REF; // a tile went away between updates
             break;
         }
         if ((s->nodes[i].flags & EXACT_NODE_DEAD) != 0) {
-            (void)open_pop(s);
             free_node(s, i); // joined into another node
             continue;
         }
         s->nodes[i].flags &= ~EXACT_NODE_OPEN;
         if ((s->nodes[i].flags & EXACT_NODE_GOAL) != 0) {
-            (void)open_pop(s);
             s->goal_node = i;
             s->status = WF_OK;
             break;
         }
         if (root_is_beaten(s, &s->nodes[i])) {
-            (void)open_pop(s);
             free_node(s, i);
             continue;
         }
-        s->top_taken = true;
-        bool ok = expand_chain(query, i, tile, poly);
-        if (s->top_taken) {
-            s->top_taken = false;
-            (void)open_pop(s); // no successor was pushed
-        }
-        if (!ok) {
+        if (!expand_chain(query, i, tile, poly)) {
             s->status = WF_PARTIAL; // out of nodes
         }
     }
@@ -1467,11 +1488,13 @@ static chain_walk chain_walk_start(const wf_query* query, uint32_t target) {
 /// another; NO_INDEX when there is none.
 static uint32_t best_open_node(const wf_exact_search* s) {
     const wf_exact_open* best = NULL;
-    for (uint32_t k = 0; k < s->open_count; ++k) {
-        const wf_exact_open* e = &s->open[k];
-        if ((s->nodes[e->node].flags & (EXACT_NODE_DEAD | EXACT_NODE_FREE)) == 0 &&
-            (best == NULL || open_less(s, e, best))) {
-            best = e;
+    for (uint32_t b = 0; b < WF_EXACT_OPEN_BUCKETS; ++b) {
+        for (uint32_t k = s->open_bucket[b]; k != NO_INDEX; k = s->open[k].next) {
+            const wf_exact_open* e = &s->open[k];
+            if ((s->nodes[e->node].flags & (EXACT_NODE_DEAD | EXACT_NODE_FREE)) == 0 &&
+                (best == NULL || open_less(s, e, best))) {
+                best = e;
+            }
         }
     }
     return best != NULL ? best->node : NO_INDEX;

@@ -57,11 +57,18 @@ typedef struct wf_exact_step {
 
 #define WF_EXACT_STEP_BIT 0x80000000u
 
-/// An open-list entry: 16 bytes (ties on f read the nodes' g).
+/// An open-list entry: 16 bytes (ties on f read the nodes' g). The open
+/// list is a radix heap: entries sit in lists by the highest bit in which
+/// their f differs from the last f popped (f never falls below it).
 typedef struct wf_exact_open {
     double f;
     uint32_t node;
+    uint32_t next; ///< next entry of its bucket, or of the free entries
 } wf_exact_open;
+
+/// Radix heap buckets: 0 holds f equal to (or, by float noise, below) the
+/// last f popped, b in 1..64 f whose highest bit differing from it is b - 1.
+#define WF_EXACT_OPEN_BUCKETS 65u
 
 /// A point met as a possible turn: its best g as a root (root-level
 /// pruning; infinite until it is one) and whether it is an obstacle corner.
@@ -99,7 +106,11 @@ typedef struct wf_exact_search {
     wf_query_filter filter;
     uint32_t goal_node; ///< popped goal node (WF_OK)
     bool out_of_nodes;
-    bool top_taken;      ///< the open list's top is being expanded: the first push replaces it
+    uint64_t open_last;   ///< bits of the last f popped (positive doubles order as their bits)
+    uint64_t open_filled; ///< bit b - 1 set: bucket b (1..64) is not empty
+    uint32_t open_free;   ///< free entries (a list through next)
+    uint32_t open_used;   ///< entries ever taken in this search
+    uint32_t open_bucket[WF_EXACT_OPEN_BUCKETS]; ///< first entry of each bucket
     uint32_t mesh_stamp; ///< the mesh's change_count at begin_path: while it holds, refs are live
 } wf_exact_search;
 
