@@ -631,8 +631,17 @@ static double heuristic(xp r, xp right, xp left, xp t) {
             t.z = 2.0 * foot.z - t.z;
         }
     }
-    if (area2(r, right, t) >= 0.0 && area2(r, left, t) <= 0.0) {
+    double out_right = area2(r, right, t), out_left = area2(r, left, t);
+    if (out_right >= 0.0 && out_left <= 0.0) {
         return dist2d(r, t);
+    }
+    // Beside the cone on one side only: the way bends round that end (the
+    // length through the interval is convex along it), the other is longer.
+    if (out_left <= 0.0) {
+        return dist2d(r, right) + dist2d(right, t);
+    }
+    if (out_right >= 0.0) {
+        return dist2d(r, left) + dist2d(left, t);
     }
     double via_right = dist2d(r, right) + dist2d(right, t);
     double via_left = dist2d(r, left) + dist2d(left, t);
