@@ -566,9 +566,10 @@ static bool is_corner(const wf_mesh* mesh, const wf_query_filter* filter, wf_pol
             if (wf_poly_type(to_poly) != WF_POLY_TYPE_GROUND) {
                 continue;
             }
-            wf_vec3 left, right;
-            wf_mesh_link_portal(cur, tile, poly, link, to_tile, to_poly, &left, &right);
-            double t0 = edge_param(xp_v3(right), a, b), t1 = edge_param(xp_v3(left), a, b);
+            const wf_link_portal* lp = &tile->link_portals[k]; // wf_mesh_link_portal's answer
+            xp right = {lp->right[0], lp->right[1], lp->right[2]};
+            xp left = {lp->left[0], lp->left[1], lp->left[2]};
+            double t0 = edge_param(right, a, b), t1 = edge_param(left, a, b);
             if (t0 <= probe && probe <= t1) {
                 if (!poly_is_walkable(filter, to_tile, to_poly)) {
                     return true;
@@ -1020,18 +1021,25 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         // edge (collinear edges towards one polygon are consecutive).
         uint16_t nb = poly->neighbours[e];
         bool inside = link->side == 0xff && nb != 0 && (nb & WF_PORTAL_EDGE) == 0;
-        if (inside ? nb != poly->neighbours[e > 0 ? e - 1u : n - 1u] &&
-                         nb != poly->neighbours[e + 1u < n ? e + 1u : 0u]
-                   : link_is_whole_edge(tile, poly_index, link)) {
+        bool whole = inside && nb != poly->neighbours[e > 0 ? e - 1u : n - 1u] &&
+                     nb != poly->neighbours[e + 1u < n ? e + 1u : 0u];
+        if (!whole) {
+            // The tile's record of the link's portal (what
+            // wf_mesh_link_portal answers, kept since the links were made);
+            // one that ends at the edge's ends is the edge, as above.
+            const wf_link_portal* lp = &tile->link_portals[l];
+            portal_right = (xp){lp->right[0], lp->right[1], lp->right[2]};
+            portal_left = (xp){lp->left[0], lp->left[1], lp->left[2]};
+            whole = portal_right.x == ed->a->x && portal_right.y == ed->a->y &&
+                    portal_right.z == ed->a->z && portal_left.x == ed->b->x &&
+                    portal_left.y == ed->b->y && portal_left.z == ed->b->z;
+        }
+        if (whole) {
             pt.right = ed->a;
             pt.left = ed->b;
             pt.p0 = 0.0;
             pt.p1 = 1.0;
         } else {
-            wf_vec3 pl, pr;
-            wf_mesh_link_portal(poly_ref, tile, poly, link, next_tile, next_poly, &pl, &pr);
-            portal_right = xp_v3(pr);
-            portal_left = xp_v3(pl);
             pt.right = &portal_right;
             pt.left = &portal_left;
             pt.p0 = edge_param(portal_right, *ed->a, *ed->b);
