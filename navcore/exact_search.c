@@ -959,17 +959,20 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         return add_node(s, self, poly_ref, &root, root_index, g, &t, &t, EXACT_NODE_GOAL);
     }
 
-    xp verts[WF_MAX_VERTS_PER_POLY];
-    for (uint32_t i = 0; i < n; ++i) {
-        verts[i] = xp_v3(wf_tile_vertex(tile, poly->verts[i]));
-    }
     // Per vertex, its side of the cone's right and left rays (0 when the
-    // root sits on that interval end); per edge, computed when a link
+    // root sits on that interval end; area2 with the rays' deltas taken
+    // once, in one pass with the vertices); per edge, computed when a link
     // needs it: the observable range and the ranges beside the cone.
+    xp verts[WF_MAX_VERTS_PER_POLY];
     double side_right[WF_MAX_VERTS_PER_POLY], side_left[WF_MAX_VERTS_PER_POLY];
+    double right_dz = x.right.at.z - x.root.z, right_dx = x.right.at.x - x.root.x;
+    double left_dz = x.left.at.z - x.root.z, left_dx = x.left.at.x - x.root.x;
     for (uint32_t v = 0; v < n; ++v) {
-        side_right[v] = snap_right ? 0.0 : area2(x.root, x.right.at, verts[v]);
-        side_left[v] = snap_left ? 0.0 : -area2(x.root, x.left.at, verts[v]);
+        xp p = xp_v3(wf_tile_vertex(tile, poly->verts[v]));
+        verts[v] = p;
+        double dx = p.x - x.root.x, dz = p.z - x.root.z;
+        side_right[v] = snap_right ? 0.0 : right_dz * dx - right_dx * dz;
+        side_left[v] = snap_left ? 0.0 : -(left_dz * dx - left_dx * dz);
     }
     exit_edge edges[WF_MAX_VERTS_PER_POLY];
     uint32_t ranges_done = 0; // bit per edge
