@@ -1270,10 +1270,6 @@ static bool straight_corridor(wf_query* q, wf_poly_ref start_ref, wf_poly_ref en
     if (q->cost_scale != NULL) {
         return false;
     }
-    float k_min = filter->area_cost[0];
-    for (uint32_t i = 1; i < WF_MAX_AREAS; ++i) {
-        k_min = filter->area_cost[i] < k_min ? filter->area_cost[i] : k_min;
-    }
     const wf_vec3 dir = wf_v3_sub(end_pos, start_pos);
     wf_poly_ref cur = start_ref;
     const wf_mesh_tile* tile;
@@ -1282,12 +1278,14 @@ static bool straight_corridor(wf_query* q, wf_poly_ref start_ref, wf_poly_ref en
     if (wf_poly_type(poly) != WF_POLY_TYPE_GROUND) {
         return false;
     }
+    // Every polygon crossed costs k_line (the least of all, checked at the end).
+    const float k_line = filter->area_cost[tile->poly_areas[wf_tile_poly_index(tile, poly)]];
     for (uint32_t count = 0;;) {
         uint32_t index = wf_tile_poly_index(tile, poly);
         // (No more polygons than the search could reach with its nodes: a
         // pool too small for the corridor fails alike either way.)
         if (count == max_path || count == q->nodes.capacity ||
-            filter->area_cost[tile->poly_areas[index]] != k_min) {
+            filter->area_cost[tile->poly_areas[index]] != k_line) {
             return false;
         }
         path[count++] = cur;
@@ -1312,9 +1310,14 @@ static bool straight_corridor(wf_query* q, wf_poly_ref start_ref, wf_poly_ref en
                     return false; // end_pos is not in end_ref (seen from above)
                 }
             }
+            for (uint32_t i = 0; i < WF_MAX_AREAS; ++i) {
+                if (filter->area_cost[i] < k_line) {
+                    return false; // a way round through cheaper areas may cost less
+                }
+            }
             out->count = count;
             out->flags = 0;
-            out->cost = wf_v3_distance(start_pos, end_pos) * k_min; // as the search prices it
+            out->cost = wf_v3_distance(start_pos, end_pos) * k_line; // as the search prices it
             return true;
         }
         // The edge the line leaves through: crossed strictly between its
@@ -1336,17 +1339,17 @@ static bool straight_corridor(wf_query* q, wf_poly_ref start_ref, wf_poly_ref en
         // The neighbour across that edge whose portal the line crosses
         // strictly inside (a tile-border edge may hold several).
         wf_poly_ref next = {0};
-        for (uint32_t k = tile->first_link[index]; k != WF_NULL_LINK; k = tile->links[k].next) {
-            const wf_tile_link* link = &tile->links[k];
+        for (uint32_t l = tile->first_link[index]; l != WF_NULL_LINK; l = tile->links[l].next) {
+            const wf_tile_link* link = &tile->links[l];
             if (link->edge != exit) {
                 continue;
             }
             if (link->side != 0xff) {
-                const wf_link_portal* lp = &tile->link_portals[k];
-                float sl = wf_v2_perp(dir, wf_v3(lp->left[0] - start_pos.x, 0.0f,
-                                                 lp->left[2] - start_pos.z));
-                float sr = wf_v2_perp(dir, wf_v3(lp->right[0] - start_pos.x, 0.0f,
-                                                 lp->right[2] - start_pos.z));
+                const wf_link_portal* lp = &tile->link_portals[l];
+                float sl = wf_v2_perp(
+                    dir, wf_v3(lp->left[0] - start_pos.x, 0.0f, lp->left[2] - start_pos.z));
+                float sr = wf_v2_perp(
+                    dir, wf_v3(lp->right[0] - start_pos.x, 0.0f, lp->right[2] - start_pos.z));
                 if (!(sl * sr < 0.0f)) {
                     continue;
                 }

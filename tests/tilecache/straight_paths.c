@@ -82,20 +82,19 @@ static void check_level(const char* name, uint32_t min_clear) {
         assert_int_equal(wf_query_find_random_point(l.query, &filter, &rng, &a, &pa), WF_OK);
         assert_int_equal(wf_query_find_random_point(l.query, &filter, &rng, &b, &pb), WF_OK);
         wf_raycast_hit hit;
-        assert_int_equal(
-            wf_query_raycast(l.query, a, pa, pb, &filter, visited, MAX_POLYS, &hit), WF_OK);
+        assert_int_equal(wf_query_raycast(l.query, a, pa, pb, &filter, visited, MAX_POLYS, &hit),
+                         WF_OK);
         if (hit.t != FLT_MAX || visited[hit.visited_count - 1u].bits != b.bits) {
             continue;
         }
         clear++;
         wf_path_result r;
-        assert_int_equal(
-            wf_query_find_path(l.query, a, b, pa, pb, &filter, path, MAX_POLYS, &r), WF_OK);
+        assert_int_equal(wf_query_find_path(l.query, a, b, pa, pb, &filter, path, MAX_POLYS, &r),
+                         WF_OK);
         wf_straight_point corners[64];
         uint32_t n = 0;
         assert_int_equal(
-            wf_query_find_straight_path(l.query, pa, pb, path, r.count, corners, 64, 0, &n),
-            WF_OK);
+            wf_query_find_straight_path(l.query, pa, pb, path, r.count, corners, 64, 0, &n), WF_OK);
         double length = 0.0;
         for (uint32_t c = 1; c < n; ++c) {
             length += wf_v3_distance(corners[c - 1u].pos, corners[c].pos);
@@ -103,8 +102,8 @@ static void check_level(const char* name, uint32_t min_clear) {
         double straight = wf_v3_distance(pa, pb);
         if (n != 2u || length > straight * (1.0 + 1e-5)) {
             bent++;
-            print_message("%s pair %u: %u corners, %.4f for a straight line of %.4f\n", name, i,
-                          n, length, straight);
+            print_message("%s pair %u: %u corners, %.4f for a straight line of %.4f\n", name, i, n,
+                          length, straight);
         }
         // The corridor's cost is the line's, as the search prices it.
         assert_true(fabs(r.cost - straight) <= 1e-4 * straight + 1e-5);
