@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Path searches over polygons: A* to a polygon (whole or time-sliced), to a
 // box, and Dijkstra to the nearest of many goals. One engine serves all.
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -1253,6 +1254,121 @@ wf_status wf_query_finish_partial_path(wf_query* query, const wf_poly_ref* exist
     return finish_sliced(query, target, path, max_path, out);
 }
 
+/// The corridor of a straight line, found without a search: when the line
+/// from start_pos to end_pos stays on the surface (it leaves each polygon
+/// strictly inside a portal, and ends in end_ref) and every polygon it
+/// crosses costs the least per metre that any polygon can (the filter's
+/// lowest area cost, no cost scale), no way is cheaper and none is shorter,
+/// so the polygons it crosses are a corridor the search could at best
+/// match. Writes them to path and returns true; false (out untouched) when
+/// the line meets a wall, passes through a vertex, crosses a dearer
+/// polygon, ends in another polygon over or under end_pos, or has more
+/// polygons than the path or the node pool holds (then the search decides).
+static bool straight_corridor(wf_query* q, wf_poly_ref start_ref, wf_poly_ref end_ref,
+                              wf_vec3 start_pos, wf_vec3 end_pos, const wf_query_filter* filter,
+                              wf_poly_ref* path, uint32_t max_path, wf_path_result* out) {
+    if (q->cost_scale != NULL) {
+        return false;
+    }
+    const wf_vec3 dir = wf_v3_sub(end_pos, start_pos);
+    wf_poly_ref cur = start_ref;
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(q->mesh, cur, &tile, &poly);
+    if (wf_poly_type(poly) != WF_POLY_TYPE_GROUND) {
+        return false;
+    }
+    // Every polygon crossed costs k_line (the least of all, checked at the end).
+    const float k_line = filter->area_cost[tile->poly_areas[wf_tile_poly_index(tile, poly)]];
+    for (uint32_t count = 0;;) {
+        uint32_t index = wf_tile_poly_index(tile, poly);
+        // (No more polygons than the search could reach with its nodes: a
+        // pool too small for the corridor fails alike either way.)
+        if (count == max_path || count == q->nodes.capacity ||
+            filter->area_cost[tile->poly_areas[index]] != k_line) {
+            return false;
+        }
+        path[count++] = cur;
+        uint32_t n = poly->vert_count;
+        wf_vec3 v[WF_MAX_VERTS_PER_POLY];
+        float side[WF_MAX_VERTS_PER_POLY]; // which side of the line each vertex lies on
+        for (uint32_t i = 0; i < n; ++i) {
+            v[i] = wf_tile_vertex(tile, poly->verts[i]);
+            side[i] = wf_v2_perp(dir, wf_v3_sub(v[i], start_pos));
+        }
+        if (count == 1u) {
+            // The line starts inside the start polygon (or on its border).
+            for (uint32_t i = 0, j = n - 1u; i < n; j = i++) {
+                if (wf_v2_perp(wf_v3_sub(v[i], v[j]), wf_v3_sub(start_pos, v[j])) < 0.0f) {
+                    return false;
+                }
+            }
+        }
+        if (cur.bits == end_ref.bits) {
+            for (uint32_t i = 0, j = n - 1u; i < n; j = i++) {
+                if (wf_v2_perp(wf_v3_sub(v[i], v[j]), wf_v3_sub(end_pos, v[j])) < 0.0f) {
+                    return false; // end_pos is not in end_ref (seen from above)
+                }
+            }
+            for (uint32_t i = 0; i < WF_MAX_AREAS; ++i) {
+                if (filter->area_cost[i] < k_line) {
+                    return false; // a way round through cheaper areas may cost less
+                }
+            }
+            out->count = count;
+            out->flags = 0;
+            out->cost = wf_v3_distance(start_pos, end_pos) * k_line; // as the search prices it
+            return true;
+        }
+        // The edge the line leaves through: crossed strictly between its
+        // vertices, going out (the inside is on each edge's left).
+        uint32_t exit = n;
+        for (uint32_t i = 0, j = n - 1u; i < n; j = i++) {
+            if (side[j] * side[i] < 0.0f && wf_v2_perp(wf_v3_sub(v[i], v[j]), dir) < 0.0f) {
+                exit = j;
+                break;
+            }
+        }
+        if (exit == n) {
+            return false; // through a vertex, or the polygon lies beside the line
+        }
+        wf_vec3 a = v[exit], b = v[exit + 1u == n ? 0u : exit + 1u];
+        if (!(wf_v2_perp(wf_v3_sub(b, a), wf_v3_sub(end_pos, a)) < 0.0f)) {
+            return false; // the line ends in this polygon, not end_ref
+        }
+        // The neighbour across that edge whose portal the line crosses
+        // strictly inside (a tile-border edge may hold several).
+        wf_poly_ref next = {0};
+        for (uint32_t l = tile->first_link[index]; l != WF_NULL_LINK; l = tile->links[l].next) {
+            const wf_tile_link* link = &tile->links[l];
+            if (link->edge != exit) {
+                continue;
+            }
+            if (link->side != 0xff) {
+                const wf_link_portal* lp = &tile->link_portals[l];
+                float sl = wf_v2_perp(
+                    dir, wf_v3(lp->left[0] - start_pos.x, 0.0f, lp->left[2] - start_pos.z));
+                float sr = wf_v2_perp(
+                    dir, wf_v3(lp->right[0] - start_pos.x, 0.0f, lp->right[2] - start_pos.z));
+                if (!(sl * sr < 0.0f)) {
+                    continue;
+                }
+            }
+            next = wf_poly_ref_from_u64(link->ref);
+            break;
+        }
+        if (wf_poly_ref_is_null(next)) {
+            return false; // a wall
+        }
+        cur = next;
+        wf_mesh_resolve_unchecked(q->mesh, cur, &tile, &poly);
+        if (wf_poly_type(poly) != WF_POLY_TYPE_GROUND ||
+            !wf_filter_passes(filter, tile, wf_tile_poly_index(tile, poly))) {
+            return false;
+        }
+    }
+}
+
 wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref end_ref,
                              wf_vec3 start_pos, wf_vec3 end_pos, const wf_query_filter* filter,
                              wf_poly_ref* path, uint32_t max_path, wf_path_result* out) {
@@ -1282,6 +1398,14 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
         return s;
     }
     end_sliced(query);
+    if (straight_corridor(query, start_ref, end_ref, start_pos, end_pos, filter, path, max_path,
+                          out)) {
+        // The pool's nodes are another search's: the straight path must
+        // not take their portals for this corridor's.
+        wf_node_pool_clear(&query->nodes);
+        wf_open_list_clear(&query->open);
+        return WF_OK;
+    }
     search_goal g;
     memset(&g, 0, sizeof g);
     g.kind = SEARCH_TO_POLY;
