@@ -115,24 +115,45 @@ static bool triangle_is_walkable(const float* a, const float* b, const float* c,
     return cos_max_slope <= 0.0f || n[1] * n[1] > cos_max_slope * cos_max_slope * len2;
 }
 
+/// Pieces waiting for their span insertion. Rows are swept first and their
+/// pieces (cell and world heights) queued here; the queue is then turned
+/// into spans in two plain loops: one converting every height range to
+/// voxel units (no branches; gcc vectorizes it), one inserting. Split so,
+/// neither loop carries the other's registers (the sweep's chains spilled
+/// around every merge), and the conversion runs four pieces at a time.
+/// Pieces go in in the order the sweep made them, so the field is the same.
+#define PIECE_CAP 256
+typedef struct piece_queue {
+    uint32_t count;
+    size_t cell[PIECE_CAP];
+    float lo[PIECE_CAP], hi[PIECE_CAP];
+    uint32_t area[PIECE_CAP];
+    /// Voxel ranges of the queued pieces, filled by the flush; smax 0 marks
+    /// a piece that lies wholly below or above the field.
+    int32_t smin[PIECE_CAP], smax[PIECE_CAP];
+} piece_queue;
+
 /// The heightfield's constants, copied out once per call: the span
 /// insertions write bytes (areas), which could alias any field of hf, so
 /// without local copies the compiler reloads them after every insertion.
 typedef struct raster {
     wf_heightfield* hf;
+    piece_queue* queue;
     float bmin[3], bmax[3];
     float cs, inv_cs, inv_ch;
     float top; ///< bmax.y - bmin.y
     int32_t width, depth;
     int32_t merge_climb;
     /// top * inv_ch < WF_SPAN_MAX_HEIGHT: every height lands inside the
-    /// span range, so add_piece needs none of its clamps.
+    /// span range, so the conversion needs none of its clamps.
     bool short_field;
 } raster;
 
-static raster raster_of(wf_heightfield* hf, int32_t merge_climb) {
+static raster raster_of(wf_heightfield* hf, piece_queue* queue, int32_t merge_climb) {
     raster r;
     r.hf = hf;
+    r.queue = queue;
+    queue->count = 0;
     for (int k = 0; k < 3; ++k) {
         r.bmin[k] = hf->bmin[k];
         r.bmax[k] = hf->bmax[k];
@@ -148,31 +169,44 @@ static raster raster_of(wf_heightfield* hf, int32_t merge_climb) {
     return r;
 }
 
-/// Adds the span of one triangle piece whose heights (world y) are lo..hi.
-/// Forced inline (gcc and clang, the compilers we build with): as a call
-/// its register saves and argument moves were a fifth of its cost.
-__attribute__((always_inline)) static inline wf_status add_piece(const raster* r, size_t cell,
-                                                                 float lo, float hi, uint8_t area) {
-    lo -= r->bmin[1];
-    hi -= r->bmin[1];
-    if (hi < 0.0f || lo > r->top) {
-        return WF_OK; // this piece lies wholly below or above the field
-    }
-    lo = lo > 0.0f ? lo : 0.0f;
-    hi = hi < r->top ? hi : r->top;
-    int32_t smin, smax;
-    if (r->short_field) {
-        // 0 <= lo, hi <= top and the product is monotone, so both scaled
-        // heights lie in [0, top * inv_ch], below the span limit:
-        // truncation is the floor, and smin + 1 cannot pass the limit.
-        const float fmin = lo * r->inv_ch, fmax = hi * r->inv_ch;
-        smin = (int32_t)fmin;
-        smax = (int32_t)fmax;
+/// Voxel range of the pieces [0, n) of a short field (see raster): the
+/// heights relative to the field, clamped to [0, top], scaled; truncation
+/// is the floor there, the top is rounded up, and a piece keeps at least
+/// one voxel. Written without branches so that it vectorizes.
+static void convert_short(const float* restrict lo_in, const float* restrict hi_in,
+                          int32_t* restrict smin_out, int32_t* restrict smax_out, uint32_t n,
+                          float base, float top, float inv_ch) {
+    for (uint32_t i = 0; i < n; ++i) {
+        float lo = lo_in[i] - base;
+        float hi = hi_in[i] - base;
+        const int32_t outside = (hi < 0.0f) | (lo > top);
+        lo = lo > 0.0f ? lo : 0.0f;
+        hi = hi < top ? hi : top;
+        const float fmin = lo * inv_ch, fmax = hi * inv_ch;
+        const int32_t smin = (int32_t)fmin;
+        int32_t smax = (int32_t)fmax;
         smax += (float)smax < fmax ? 1 : 0;
         smax = smax < smin + 1 ? smin + 1 : smax;
-    } else {
-        smin = floor_clamped_nonnegative(lo * r->inv_ch, (int32_t)WF_SPAN_MAX_HEIGHT);
-        smax = ceil_clamped(hi * r->inv_ch, 0, (int32_t)WF_SPAN_MAX_HEIGHT);
+        smin_out[i] = smin;
+        smax_out[i] = outside ? 0 : smax;
+    }
+}
+
+/// The same for a field taller than the span range: every height clamped.
+static void convert_tall(const float* lo_in, const float* hi_in, int32_t* smin_out,
+                         int32_t* smax_out, uint32_t n, float base, float top, float inv_ch) {
+    for (uint32_t i = 0; i < n; ++i) {
+        float lo = lo_in[i] - base;
+        float hi = hi_in[i] - base;
+        if (hi < 0.0f || lo > top) {
+            smin_out[i] = 0;
+            smax_out[i] = 0;
+            continue;
+        }
+        lo = lo > 0.0f ? lo : 0.0f;
+        hi = hi < top ? hi : top;
+        int32_t smin = floor_clamped_nonnegative(lo * inv_ch, (int32_t)WF_SPAN_MAX_HEIGHT);
+        int32_t smax = ceil_clamped(hi * inv_ch, 0, (int32_t)WF_SPAN_MAX_HEIGHT);
         if (smax < smin + 1) {
             smax = smin + 1;
         }
@@ -181,9 +215,50 @@ __attribute__((always_inline)) static inline wf_status add_piece(const raster* r
             smax = (int32_t)WF_SPAN_MAX_HEIGHT;
             smin = smax - 1;
         }
+        smin_out[i] = smin;
+        smax_out[i] = smax;
     }
-    return wf_heightfield_insert_span(r->hf, cell, (uint16_t)smin, (uint16_t)smax, area,
-                                      r->merge_climb);
+}
+
+/// Turns the queued pieces into spans, in queue order, and empties the
+/// queue. On WF_ERR_CAPACITY the pieces before the failing one are in,
+/// as if each had been inserted when it was made.
+__attribute__((noinline)) static wf_status flush_pieces(const raster* r) {
+    piece_queue* q = r->queue;
+    const uint32_t n = q->count;
+    q->count = 0;
+    if (r->short_field) {
+        convert_short(q->lo, q->hi, q->smin, q->smax, n, r->bmin[1], r->top, r->inv_ch);
+    } else {
+        convert_tall(q->lo, q->hi, q->smin, q->smax, n, r->bmin[1], r->top, r->inv_ch);
+    }
+    wf_heightfield* hf = r->hf;
+    const int32_t merge_climb = r->merge_climb;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (q->smax[i] == 0) {
+            continue; // wholly below or above the field
+        }
+        wf_status st = wf_heightfield_insert_span(hf, q->cell[i], (uint16_t)q->smin[i],
+                                                  (uint16_t)q->smax[i], (uint8_t)q->area[i],
+                                                  merge_climb);
+        if (st != WF_OK) {
+            return st;
+        }
+    }
+    return WF_OK;
+}
+
+/// Queues the piece of one triangle in one cell whose heights (world y)
+/// are lo..hi; flushes a full queue.
+static inline wf_status add_piece(const raster* r, size_t cell, float lo, float hi, uint8_t area) {
+    piece_queue* q = r->queue;
+    const uint32_t i = q->count;
+    q->cell[i] = cell;
+    q->lo[i] = lo;
+    q->hi[i] = hi;
+    q->area[i] = area;
+    q->count = i + 1;
+    return i + 1 == PIECE_CAP ? flush_pieces(r) : WF_OK;
 }
 
 /// One of the two x-monotone chains of a convex row polygon, from its
@@ -402,7 +477,8 @@ void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* ou
 
 wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,
                                      const uint32_t* list, uint32_t count, int32_t merge_climb) {
-    const raster r = raster_of(hf, merge_climb);
+    piece_queue queue;
+    const raster r = raster_of(hf, &queue, merge_climb);
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t* tri = &geom->tris[(size_t)list[i] * 3u];
         wf_status st = rasterize_triangle(&r, &geom->verts[(size_t)tri[0] * 3u],
@@ -412,7 +488,7 @@ wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, co
             return st;
         }
     }
-    return WF_OK;
+    return flush_pieces(&r);
 }
 
 wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float max_slope_deg,
@@ -436,7 +512,8 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
         }
     }
 
-    const raster r = raster_of(hf, merge_climb);
+    piece_queue queue;
+    const raster r = raster_of(hf, &queue, merge_climb);
     const float cos_max_slope = cos_of_slope(max_slope_deg);
     for (uint32_t t = 0; t < geom->tri_count; ++t) {
         const uint32_t* tri = &geom->tris[(size_t)t * 3u];
@@ -447,5 +524,5 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
             return st;
         }
     }
-    return WF_OK;
+    return flush_pieces(&r);
 }
