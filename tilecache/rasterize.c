@@ -65,22 +65,9 @@ __attribute__((always_inline)) static inline void cut_row(const float* in, int n
     *rest_count = na;
 }
 
-/// floor(value) clamped to [lo, hi] without converting out-of-range floats
-/// (and without floorf, which costs a library call or a long sequence on
-/// plain x86-64).
-static inline int32_t floor_clamped(float value, int32_t lo, int32_t hi) {
-    if (!(value >= (float)lo)) {
-        return lo; // also NaN
-    }
-    if (value >= (float)hi) {
-        return hi;
-    }
-    int32_t i = (int32_t)value; // truncates toward zero
-    return (float)i > value ? i - 1 : i;
-}
-
-/// floor(value) clamped to [0, hi]: for value >= 0 truncation is the floor,
-/// which saves the int -> float round trip of floor_clamped.
+/// floor(value) clamped to [0, hi]: for value >= 0 truncation is the floor
+/// (no int -> float round trip to correct it, and no floorf, which costs a
+/// library call or a long sequence on plain x86-64).
 static inline int32_t floor_clamped_nonnegative(float value, int32_t hi) {
     if (!(value >= 0.0f)) {
         return 0; // also NaN
@@ -88,7 +75,13 @@ static inline int32_t floor_clamped_nonnegative(float value, int32_t hi) {
     return value >= (float)hi ? hi : (int32_t)value;
 }
 
-/// ceil(value) clamped to [lo, hi], likewise.
+/// floor(value) clamped to [-1, hi] (hi >= 0): every negative value
+/// floors to -1 or below, so only the nonnegative ones need converting.
+static inline int32_t floor_clamped_from_minus_one(float value, int32_t hi) {
+    return value >= 0.0f ? floor_clamped_nonnegative(value, hi) : -1;
+}
+
+/// ceil(value) clamped to [lo, hi], likewise without ceilf.
 static inline int32_t ceil_clamped(float value, int32_t lo, int32_t hi) {
     if (!(value > (float)lo)) {
         return lo;
@@ -326,8 +319,9 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     if (max_x < r->bmin[0] || min_x > r->bmax[0]) {
         return WF_OK;
     }
-    int32_t x0 = floor_clamped((min_x - r->bmin[0]) * r->inv_cs, -1, r->width - 1);
-    int32_t x1 = floor_clamped((max_x - r->bmin[0]) * r->inv_cs, 0, r->width - 1);
+    // max_x >= bmin.x here, so x1's argument is never negative.
+    int32_t x0 = floor_clamped_from_minus_one((min_x - r->bmin[0]) * r->inv_cs, r->width - 1);
+    int32_t x1 = floor_clamped_nonnegative((max_x - r->bmin[0]) * r->inv_cs, r->width - 1);
     size_t row = (size_t)z * (size_t)r->width;
     if (!(max_x > min_x) || (x0 >= 0 && max_x <= r->bmin[0] + (float)(x0 + 1) * r->cs)) {
         // One cell (or a sliver along z, such as a wall on a cell line).
@@ -407,8 +401,9 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
 
     // Row -1 (when the triangle starts before the grid) only serves to cut
     // off the part outside; rows past the last are never split off.
-    int32_t z0 = floor_clamped((tmin[2] - r->bmin[2]) * r->inv_cs, -1, r->depth - 1);
-    int32_t z1 = floor_clamped((tmax[2] - r->bmin[2]) * r->inv_cs, 0, r->depth - 1);
+    // tmax.z >= bmin.z here, so z1's argument is never negative.
+    int32_t z0 = floor_clamped_from_minus_one((tmin[2] - r->bmin[2]) * r->inv_cs, r->depth - 1);
+    int32_t z1 = floor_clamped_nonnegative((tmax[2] - r->bmin[2]) * r->inv_cs, r->depth - 1);
 
     // Two buffers for the rest of the triangle, swapped after each cut.
     float rest_buf[2][MAX_CLIP_VERTS * 3];
