@@ -126,12 +126,25 @@ typedef struct piece_queue {
     int32_t smin[PIECE_CAP], smax[PIECE_CAP];
 } piece_queue;
 
+/// Cell edges per axis, tabled once per call for fields up to EDGE_CAP - 1
+/// cells wide and deep (tile cache fields are at most 255 plus the border).
+#define EDGE_CAP 1024
+typedef struct cell_edges {
+    float x[EDGE_CAP], z[EDGE_CAP];
+} cell_edges;
+
 /// The heightfield's constants, copied out once per call: the span
 /// insertions write bytes (areas), which could alias any field of hf, so
 /// without local copies the compiler reloads them after every insertion.
 typedef struct raster {
     wf_heightfield* hf;
     piece_queue* queue;
+    /// World x and z of the cell edges, bmin + i * cs for i in [0, width]
+    /// and [0, depth], worked out once instead of per row and cell; NULL
+    /// when the field is wider or deeper than the tables (then each edge
+    /// is computed where it is needed, with the same operations).
+    const float* x_edges;
+    const float* z_edges;
     float bmin[3], bmax[3];
     float cs, inv_cs, inv_ch;
     float top; ///< bmax.y - bmin.y
@@ -142,7 +155,8 @@ typedef struct raster {
     bool short_field;
 } raster;
 
-static raster raster_of(wf_heightfield* hf, piece_queue* queue, int32_t merge_climb) {
+static raster raster_of(wf_heightfield* hf, piece_queue* queue, cell_edges* edges,
+                        int32_t merge_climb) {
     raster r;
     r.hf = hf;
     r.queue = queue;
@@ -159,6 +173,18 @@ static raster raster_of(wf_heightfield* hf, piece_queue* queue, int32_t merge_cl
     r.depth = hf->depth;
     r.merge_climb = merge_climb;
     r.short_field = r.top * r.inv_ch < (float)WF_SPAN_MAX_HEIGHT;
+    r.x_edges = NULL;
+    r.z_edges = NULL;
+    if (hf->width < EDGE_CAP && hf->depth < EDGE_CAP) {
+        for (int32_t i = 0; i <= hf->width; ++i) {
+            edges->x[i] = r.bmin[0] + (float)i * r.cs;
+        }
+        for (int32_t i = 0; i <= hf->depth; ++i) {
+            edges->z[i] = r.bmin[2] + (float)i * r.cs;
+        }
+        r.x_edges = edges->x;
+        r.z_edges = edges->z;
+    }
     return r;
 }
 
@@ -299,11 +325,25 @@ static inline float chain_advance(chain* c, float boundary, float* lo, float* hi
     return dx > 0.0f ? c->y0 + dx * c->slope : c->y0;
 }
 
+/// World x of the low edge of cell column i (0 <= i <= width); `tabled`
+/// is a constant in each use (see rasterize_triangle).
+__attribute__((always_inline)) static inline float x_edge(const raster* r, int32_t i,
+                                                          bool tabled) {
+    return tabled ? r->x_edges[i] : r->bmin[0] + (float)i * r->cs;
+}
+
+/// World z of the low edge of cell row i (0 <= i <= depth), likewise.
+__attribute__((always_inline)) static inline float z_edge(const raster* r, int32_t i,
+                                                          bool tabled) {
+    return tabled ? r->z_edges[i] : r->bmin[2] + (float)i * r->cs;
+}
+
 /// Rasterizes one row (z) of a triangle: the row polygon (x, y pairs, n
 /// corners) is swept left to right along its two chains; each cell's piece
 /// has the chains' points on its two sides and the corners between them, so
 /// its height range comes without cutting the polygon per cell.
-static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area) {
+__attribute__((always_inline)) static inline wf_status
+rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area, bool tabled) {
     int first = 0, last = 0;
     int corner = 1;
     do { // n >= 3
@@ -323,7 +363,7 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     int32_t x0 = floor_clamped_from_minus_one((min_x - r->bmin[0]) * r->inv_cs, r->width - 1);
     int32_t x1 = floor_clamped_nonnegative((max_x - r->bmin[0]) * r->inv_cs, r->width - 1);
     size_t row = (size_t)z * (size_t)r->width;
-    if (!(max_x > min_x) || (x0 >= 0 && max_x <= r->bmin[0] + (float)(x0 + 1) * r->cs)) {
+    if (!(max_x > min_x) || (x0 >= 0 && max_x <= x_edge(r, x0 + 1, tabled))) {
         // One cell (or a sliver along z, such as a wall on a cell line).
         float lo = poly[1], hi = poly[1];
         for (int i = 1; i < n; ++i) {
@@ -359,7 +399,7 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     // Heights on the cell's left side (the leftmost corner for the first).
     float side_lo = poly[first * 2 + 1], side_hi = side_lo;
     for (int32_t x = x0; x <= x1; ++x) {
-        float right = r->bmin[0] + (float)(x + 1) * r->cs;
+        float right = x_edge(r, x + 1, tabled);
         float lo = side_lo, hi = side_hi;
         bool last_cell = right >= max_x;
         if (!last_cell) {
@@ -386,8 +426,11 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     return WF_OK;
 }
 
-static wf_status rasterize_triangle(const raster* r, const float* a, const float* b, const float* c,
-                                    uint8_t area) {
+/// Forced inline so that `tabled` (r has edge tables) is a constant in
+/// each of the two instances below.
+__attribute__((always_inline)) static inline wf_status
+rasterize_triangle(const raster* r, const float* a, const float* b, const float* c, uint8_t area,
+                   bool tabled) {
     float tmin[3], tmax[3];
     for (int k = 0; k < 3; ++k) {
         float lo = a[k] < b[k] ? a[k] : b[k];
@@ -418,7 +461,7 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
     int rest_count = 3;
     for (int32_t z = z0; z <= z1 && rest_count >= 3; ++z) {
         int row_count;
-        float row_end = r->bmin[2] + (float)(z + 1) * r->cs;
+        float row_end = z_edge(r, z + 1, tabled);
         if (tmax[2] <= row_end) {
             // The rest lies in this row: no cut.
             for (int i = 0; i < rest_count; ++i) {
@@ -442,12 +485,29 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
         if (row_count < 3 || z < 0) {
             continue;
         }
-        wf_status st = rasterize_row(r, z, row, row_count, area);
+        wf_status st = rasterize_row(r, z, row, row_count, area, tabled);
         if (st != WF_OK) {
             return st;
         }
     }
     return WF_OK;
+}
+
+static wf_status rasterize_triangle_tabled(const raster* r, const float* a, const float* b,
+                                           const float* c, uint8_t area) {
+    return rasterize_triangle(r, a, b, c, area, true);
+}
+
+static wf_status rasterize_triangle_computed(const raster* r, const float* a, const float* b,
+                                             const float* c, uint8_t area) {
+    return rasterize_triangle(r, a, b, c, area, false);
+}
+
+/// The instance of rasterize_triangle for r.
+static wf_status rasterize_any(const raster* r, const float* a, const float* b, const float* c,
+                               uint8_t area) {
+    return r->x_edges != NULL ? rasterize_triangle_tabled(r, a, b, c, area)
+                              : rasterize_triangle_computed(r, a, b, c, area);
 }
 
 static float cos_of_slope(float max_slope_deg) {
@@ -473,10 +533,11 @@ void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* ou
 wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,
                                      const uint32_t* list, uint32_t count, int32_t merge_climb) {
     piece_queue queue;
-    const raster r = raster_of(hf, &queue, merge_climb);
+    cell_edges edges;
+    const raster r = raster_of(hf, &queue, &edges, merge_climb);
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t* tri = &geom->tris[(size_t)list[i] * 3u];
-        wf_status st = rasterize_triangle(&r, &geom->verts[(size_t)tri[0] * 3u],
+        wf_status st = rasterize_any(&r, &geom->verts[(size_t)tri[0] * 3u],
                                           &geom->verts[(size_t)tri[1] * 3u],
                                           &geom->verts[(size_t)tri[2] * 3u], areas[list[i]]);
         if (st != WF_OK) {
@@ -508,11 +569,12 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
     }
 
     piece_queue queue;
-    const raster r = raster_of(hf, &queue, merge_climb);
+    cell_edges edges;
+    const raster r = raster_of(hf, &queue, &edges, merge_climb);
     const float cos_max_slope = cos_of_slope(max_slope_deg);
     for (uint32_t t = 0; t < geom->tri_count; ++t) {
         const uint32_t* tri = &geom->tris[(size_t)t * 3u];
-        wf_status st = rasterize_triangle(
+        wf_status st = rasterize_any(
             &r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
             &geom->verts[(size_t)tri[2] * 3u], triangle_area(geom, t, cos_max_slope));
         if (st != WF_OK) {
