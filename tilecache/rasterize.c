@@ -530,21 +530,42 @@ void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* ou
     }
 }
 
+/// The triangles list[0 .. count) in order, in r's instance (see
+/// rasterize_triangle), so that each triangle is no call of its own.
+__attribute__((always_inline)) static inline wf_status
+rasterize_list(const raster* r, const wf_geom* geom, const uint8_t* areas, const uint32_t* list,
+               uint32_t count, bool tabled) {
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t* tri = &geom->tris[(size_t)list[i] * 3u];
+        wf_status st = rasterize_triangle(r, &geom->verts[(size_t)tri[0] * 3u],
+                                          &geom->verts[(size_t)tri[1] * 3u],
+                                          &geom->verts[(size_t)tri[2] * 3u], areas[list[i]], tabled);
+        if (st != WF_OK) {
+            return st;
+        }
+    }
+    return WF_OK;
+}
+
+static wf_status rasterize_list_tabled(const raster* r, const wf_geom* geom, const uint8_t* areas,
+                                       const uint32_t* list, uint32_t count) {
+    return rasterize_list(r, geom, areas, list, count, true);
+}
+
+static wf_status rasterize_list_computed(const raster* r, const wf_geom* geom,
+                                         const uint8_t* areas, const uint32_t* list,
+                                         uint32_t count) {
+    return rasterize_list(r, geom, areas, list, count, false);
+}
+
 wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,
                                      const uint32_t* list, uint32_t count, int32_t merge_climb) {
     piece_queue queue;
     cell_edges edges;
     const raster r = raster_of(hf, &queue, &edges, merge_climb);
-    for (uint32_t i = 0; i < count; ++i) {
-        const uint32_t* tri = &geom->tris[(size_t)list[i] * 3u];
-        wf_status st = rasterize_any(&r, &geom->verts[(size_t)tri[0] * 3u],
-                                          &geom->verts[(size_t)tri[1] * 3u],
-                                          &geom->verts[(size_t)tri[2] * 3u], areas[list[i]]);
-        if (st != WF_OK) {
-            return st;
-        }
-    }
-    return flush_pieces(&r);
+    wf_status st = r.x_edges != NULL ? rasterize_list_tabled(&r, geom, areas, list, count)
+                                     : rasterize_list_computed(&r, geom, areas, list, count);
+    return st != WF_OK ? st : flush_pieces(&r);
 }
 
 wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float max_slope_deg,
