@@ -602,14 +602,18 @@ static void test_wide_and_deep_fields_match_a_small_one(void** state) {
     // The rasterizer tables the cell edges for fields up to 1023 cells a
     // side and computes them otherwise; both must give the same spans. One
     // small field (tabled), one 1100 cells wide and one 1100 deep (edges
-    // computed), all from the same corner: over the small field's cells
-    // the three must agree span for span.
+    // computed), all from the same corner, each through the checked entry
+    // and (small and wide) the tile cache's list entry: over the small
+    // field's cells all must agree span for span.
     fixture* f = *state;
     const float corner[3] = {-12.34f, -1.0f, 5.67f};
     const float cs = 0.3f, ch = 0.1f, top = 6.0f;
     wf_heightfield small = make_field_at(f, corner, 8, 6, cs, ch, top, 512);
     wf_heightfield wide = make_field_at(f, corner, 1100, 6, cs, ch, top, 4096);
     wf_heightfield deep = make_field_at(f, corner, 8, 1100, cs, ch, top, 4096);
+    // and the tile cache's path (areas classified once, then a list)
+    wf_heightfield wide_list = make_field_at(f, corner, 1100, 6, cs, ch, top, 4096);
+    wf_heightfield small_list = make_field_at(f, corner, 8, 6, cs, ch, top, 512);
     // Triangles over and around the small field (some leave it), from a
     // fixed linear congruential sequence.
     enum { TRIS = 40 };
@@ -630,14 +634,26 @@ static void test_wide_and_deep_fields_match_a_small_one(void** state) {
     assert_int_equal(wf_rasterize_triangles(&small, &g, 45.0f, 2), WF_OK);
     assert_int_equal(wf_rasterize_triangles(&wide, &g, 45.0f, 2), WF_OK);
     assert_int_equal(wf_rasterize_triangles(&deep, &g, 45.0f, 2), WF_OK);
+    uint8_t areas[TRIS];
+    uint32_t list[TRIS];
+    wf_rasterize_classify(&g, 45.0f, areas);
+    for (uint32_t i = 0; i < TRIS; ++i) {
+        list[i] = i;
+    }
+    assert_int_equal(wf_rasterize_triangle_list(&wide_list, &g, areas, list, TRIS, 2), WF_OK);
+    assert_int_equal(wf_rasterize_triangle_list(&small_list, &g, areas, list, TRIS, 2), WF_OK);
     uint32_t compared = 0;
     for (int32_t z = 0; z < small.depth; ++z) {
         for (int32_t x = 0; x < small.width; ++x) {
             const column_spans a = read_column(&small, x, z);
             const column_spans b = read_column(&wide, x, z);
             const column_spans c = read_column(&deep, x, z);
+            const column_spans d = read_column(&wide_list, x, z);
+            const column_spans e = read_column(&small_list, x, z);
             assert_int_equal(a.count, b.count);
             assert_int_equal(a.count, c.count);
+            assert_int_equal(a.count, d.count);
+            assert_int_equal(a.count, e.count);
             for (int i = 0; i < a.count; ++i) {
                 assert_int_equal(a.spans[i].smin, b.spans[i].smin);
                 assert_int_equal(a.spans[i].smax, b.spans[i].smax);
@@ -645,6 +661,12 @@ static void test_wide_and_deep_fields_match_a_small_one(void** state) {
                 assert_int_equal(a.spans[i].smin, c.spans[i].smin);
                 assert_int_equal(a.spans[i].smax, c.spans[i].smax);
                 assert_int_equal(a.spans[i].area, c.spans[i].area);
+                assert_int_equal(a.spans[i].smin, d.spans[i].smin);
+                assert_int_equal(a.spans[i].smax, d.spans[i].smax);
+                assert_int_equal(a.spans[i].area, d.spans[i].area);
+                assert_int_equal(a.spans[i].smin, e.spans[i].smin);
+                assert_int_equal(a.spans[i].smax, e.spans[i].smax);
+                assert_int_equal(a.spans[i].area, e.spans[i].area);
                 compared++;
             }
         }
