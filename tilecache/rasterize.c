@@ -266,9 +266,9 @@ __attribute__((noinline)) static wf_status flush_pieces(const raster* r) {
         if (q->smax[i] == 0) {
             continue; // wholly below or above the field
         }
-        wf_status st = wf_heightfield_insert_span(hf, q->cell[i], (uint16_t)q->smin[i],
-                                                  (uint16_t)q->smax[i], (uint8_t)q->area[i],
-                                                  merge_climb);
+        wf_status st =
+            wf_heightfield_insert_span(hf, q->cell[i], (uint16_t)q->smin[i], (uint16_t)q->smax[i],
+                                       (uint8_t)q->area[i], merge_climb);
         if (st != WF_OK) {
             return st;
         }
@@ -336,14 +336,12 @@ static inline float chain_advance(chain* c, float boundary, float* lo, float* hi
 
 /// World x of the low edge of cell column i (0 <= i <= width); `tabled`
 /// is a constant in each use (see rasterize_triangle).
-__attribute__((always_inline)) static inline float x_edge(const raster* r, int32_t i,
-                                                          bool tabled) {
+__attribute__((always_inline)) static inline float x_edge(const raster* r, int32_t i, bool tabled) {
     return tabled ? r->x_edges[i] : r->bmin[0] + (float)i * r->cs;
 }
 
 /// World z of the low edge of cell row i (0 <= i <= depth), likewise.
-__attribute__((always_inline)) static inline float z_edge(const raster* r, int32_t i,
-                                                          bool tabled) {
+__attribute__((always_inline)) static inline float z_edge(const raster* r, int32_t i, bool tabled) {
     return tabled ? r->z_edges[i] : r->bmin[2] + (float)i * r->cs;
 }
 
@@ -546,9 +544,9 @@ rasterize_list(const raster* r, const wf_geom* geom, const uint8_t* areas, const
                uint32_t count, bool tabled) {
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t* tri = &geom->tris[(size_t)list[i] * 3u];
-        wf_status st = rasterize_triangle(r, &geom->verts[(size_t)tri[0] * 3u],
-                                          &geom->verts[(size_t)tri[1] * 3u],
-                                          &geom->verts[(size_t)tri[2] * 3u], areas[list[i]], tabled);
+        wf_status st = rasterize_triangle(
+            r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
+            &geom->verts[(size_t)tri[2] * 3u], areas[list[i]], tabled);
         if (st != WF_OK) {
             return st;
         }
@@ -561,9 +559,8 @@ static wf_status rasterize_list_tabled(const raster* r, const wf_geom* geom, con
     return rasterize_list(r, geom, areas, list, count, true);
 }
 
-static wf_status rasterize_list_computed(const raster* r, const wf_geom* geom,
-                                         const uint8_t* areas, const uint32_t* list,
-                                         uint32_t count) {
+static wf_status rasterize_list_computed(const raster* r, const wf_geom* geom, const uint8_t* areas,
+                                         const uint32_t* list, uint32_t count) {
     return rasterize_list(r, geom, areas, list, count, false);
 }
 
@@ -604,9 +601,9 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
     const float cos_max_slope = cos_of_slope(max_slope_deg);
     for (uint32_t t = 0; t < geom->tri_count; ++t) {
         const uint32_t* tri = &geom->tris[(size_t)t * 3u];
-        wf_status st = rasterize_any(
-            &r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
-            &geom->verts[(size_t)tri[2] * 3u], triangle_area(geom, t, cos_max_slope));
+        wf_status st =
+            rasterize_any(&r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
+                          &geom->verts[(size_t)tri[2] * 3u], triangle_area(geom, t, cos_max_slope));
         if (st != WF_OK) {
             return st;
         }
