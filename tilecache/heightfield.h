@@ -93,15 +93,24 @@ static inline wf_status wf_heightfield_insert_span(wf_heightfield* hf, size_t ce
         *link = slot;
         return WF_OK;
     }
+    // The first overlapping span is kept for the merge; the merged top
+    // belongs to the higher surface, and tops within the merge climb are
+    // one surface where the stronger area wins.
     wf_span* keep = &spans[s];
-    uint16_t new_min = keep->smin < smin ? keep->smin : smin;
-    uint16_t new_max = smax;
+    const uint16_t new_min = keep->smin < smin ? keep->smin : smin;
+    int32_t diff = (int32_t)keep->smax - (int32_t)smax;
     uint8_t new_area = area;
-    for (uint32_t i = s; i != WF_NO_SPAN && spans[i].smin <= new_max;) {
-        const wf_span* cur = &spans[i];
-        // The merged top belongs to the higher surface; tops within the
-        // merge climb are one surface and the stronger area wins.
-        int32_t diff = (int32_t)cur->smax - (int32_t)new_max;
+    if (diff > merge_climb) {
+        new_area = keep->area;
+    } else if (diff >= -merge_climb) {
+        new_area = wf_span_merge_area(area, keep->area);
+    }
+    uint16_t new_max = keep->smax > smax ? keep->smax : smax;
+    // Spans above it that the merged span reaches are swallowed.
+    uint32_t next = keep->next;
+    while (next != WF_NO_SPAN && spans[next].smin <= new_max) {
+        wf_span* cur = &spans[next];
+        diff = (int32_t)cur->smax - (int32_t)new_max;
         if (diff > merge_climb) {
             new_area = cur->area;
         } else if (diff >= -merge_climb) {
@@ -110,14 +119,12 @@ static inline wf_status wf_heightfield_insert_span(wf_heightfield* hf, size_t ce
         if (cur->smax > new_max) {
             new_max = cur->smax;
         }
-        uint32_t next = cur->next;
-        if (i != s) {
-            spans[i].next = hf->free_span; // swallowed: back to the free list
-            hf->free_span = i;
-        }
-        i = next;
-        keep->next = next;
+        const uint32_t after = cur->next;
+        cur->next = hf->free_span; // back to the free list
+        hf->free_span = next;
+        next = after;
     }
+    keep->next = next;
     keep->smin = new_min;
     keep->smax = new_max;
     keep->area = new_area;

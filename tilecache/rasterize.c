@@ -65,22 +65,9 @@ __attribute__((always_inline)) static inline void cut_row(const float* in, int n
     *rest_count = na;
 }
 
-/// floor(value) clamped to [lo, hi] without converting out-of-range floats
-/// (and without floorf, which costs a library call or a long sequence on
-/// plain x86-64).
-static inline int32_t floor_clamped(float value, int32_t lo, int32_t hi) {
-    if (!(value >= (float)lo)) {
-        return lo; // also NaN
-    }
-    if (value >= (float)hi) {
-        return hi;
-    }
-    int32_t i = (int32_t)value; // truncates toward zero
-    return (float)i > value ? i - 1 : i;
-}
-
-/// floor(value) clamped to [0, hi]: for value >= 0 truncation is the floor,
-/// which saves the int -> float round trip of floor_clamped.
+/// floor(value) clamped to [0, hi]: for value >= 0 truncation is the floor
+/// (no int -> float round trip to correct it, and no floorf, which costs a
+/// library call or a long sequence on plain x86-64).
 static inline int32_t floor_clamped_nonnegative(float value, int32_t hi) {
     if (!(value >= 0.0f)) {
         return 0; // also NaN
@@ -88,7 +75,13 @@ static inline int32_t floor_clamped_nonnegative(float value, int32_t hi) {
     return value >= (float)hi ? hi : (int32_t)value;
 }
 
-/// ceil(value) clamped to [lo, hi], likewise.
+/// floor(value) clamped to [-1, hi] (hi >= 0): every negative value
+/// floors to -1 or below, so only the nonnegative ones need converting.
+static inline int32_t floor_clamped_from_minus_one(float value, int32_t hi) {
+    return value >= 0.0f ? floor_clamped_nonnegative(value, hi) : -1;
+}
+
+/// ceil(value) clamped to [lo, hi], likewise without ceilf.
 static inline int32_t ceil_clamped(float value, int32_t lo, int32_t hi) {
     if (!(value > (float)lo)) {
         return lo;
@@ -115,24 +108,59 @@ static bool triangle_is_walkable(const float* a, const float* b, const float* c,
     return cos_max_slope <= 0.0f || n[1] * n[1] > cos_max_slope * cos_max_slope * len2;
 }
 
+/// Pieces waiting for their span insertion. Rows are swept first and their
+/// pieces (cell and world heights) queued here; the queue is then turned
+/// into spans in two plain loops: one converting every height range to
+/// voxel units (no branches; gcc vectorizes it), one inserting. Split so,
+/// neither loop carries the other's registers (the sweep's chains spilled
+/// around every merge), and the conversion runs four pieces at a time.
+/// Pieces go in in the order the sweep made them, so the field is the same.
+#define PIECE_CAP 256
+typedef struct piece_queue {
+    uint32_t count;
+    size_t cell[PIECE_CAP];
+    float lo[PIECE_CAP], hi[PIECE_CAP];
+    uint32_t area[PIECE_CAP];
+    /// Voxel ranges of the queued pieces, filled by the flush; smax 0 marks
+    /// a piece that lies wholly below or above the field.
+    int32_t smin[PIECE_CAP], smax[PIECE_CAP];
+} piece_queue;
+
+/// Cell edges per axis, tabled once per call for fields up to EDGE_CAP - 1
+/// cells wide and deep (tile cache fields are at most 255 plus the border).
+#define EDGE_CAP 1024
+typedef struct cell_edges {
+    float x[EDGE_CAP], z[EDGE_CAP];
+} cell_edges;
+
 /// The heightfield's constants, copied out once per call: the span
 /// insertions write bytes (areas), which could alias any field of hf, so
 /// without local copies the compiler reloads them after every insertion.
 typedef struct raster {
     wf_heightfield* hf;
+    piece_queue* queue;
+    /// World x and z of the cell edges, bmin + i * cs for i in [0, width]
+    /// and [0, depth], worked out once instead of per row and cell; NULL
+    /// when the field is wider or deeper than the tables (then each edge
+    /// is computed where it is needed, with the same operations).
+    const float* x_edges;
+    const float* z_edges;
     float bmin[3], bmax[3];
     float cs, inv_cs, inv_ch;
     float top; ///< bmax.y - bmin.y
     int32_t width, depth;
     int32_t merge_climb;
     /// top * inv_ch < WF_SPAN_MAX_HEIGHT: every height lands inside the
-    /// span range, so add_piece needs none of its clamps.
+    /// span range, so the conversion needs none of its clamps.
     bool short_field;
 } raster;
 
-static raster raster_of(wf_heightfield* hf, int32_t merge_climb) {
+static raster raster_of(wf_heightfield* hf, piece_queue* queue, cell_edges* edges,
+                        int32_t merge_climb) {
     raster r;
     r.hf = hf;
+    r.queue = queue;
+    queue->count = 0;
     for (int k = 0; k < 3; ++k) {
         r.bmin[k] = hf->bmin[k];
         r.bmax[k] = hf->bmax[k];
@@ -145,34 +173,61 @@ static raster raster_of(wf_heightfield* hf, int32_t merge_climb) {
     r.depth = hf->depth;
     r.merge_climb = merge_climb;
     r.short_field = r.top * r.inv_ch < (float)WF_SPAN_MAX_HEIGHT;
+    r.x_edges = NULL;
+    r.z_edges = NULL;
+    if (hf->width < EDGE_CAP && hf->depth < EDGE_CAP) {
+        for (int32_t i = 0; i <= hf->width; ++i) {
+            edges->x[i] = r.bmin[0] + (float)i * r.cs;
+        }
+        for (int32_t i = 0; i <= hf->depth; ++i) {
+            edges->z[i] = r.bmin[2] + (float)i * r.cs;
+        }
+        r.x_edges = edges->x;
+        r.z_edges = edges->z;
+    }
     return r;
 }
 
-/// Adds the span of one triangle piece whose heights (world y) are lo..hi.
-/// Forced inline (gcc and clang, the compilers we build with): as a call
-/// its register saves and argument moves were a fifth of its cost.
-__attribute__((always_inline)) static inline wf_status add_piece(const raster* r, size_t cell,
-                                                                 float lo, float hi, uint8_t area) {
-    lo -= r->bmin[1];
-    hi -= r->bmin[1];
-    if (hi < 0.0f || lo > r->top) {
-        return WF_OK; // this piece lies wholly below or above the field
-    }
-    lo = lo > 0.0f ? lo : 0.0f;
-    hi = hi < r->top ? hi : r->top;
-    int32_t smin, smax;
-    if (r->short_field) {
-        // 0 <= lo, hi <= top and the product is monotone, so both scaled
-        // heights lie in [0, top * inv_ch], below the span limit:
-        // truncation is the floor, and smin + 1 cannot pass the limit.
-        const float fmin = lo * r->inv_ch, fmax = hi * r->inv_ch;
-        smin = (int32_t)fmin;
-        smax = (int32_t)fmax;
+/// Voxel range of the pieces [0, n) of a short field (see raster): the
+/// heights relative to the field, clamped to [0, top], scaled; truncation
+/// is the floor there, the top is rounded up, and a piece keeps at least
+/// one voxel. Written without branches, over groups of four (n is a
+/// multiple of 4), so that it vectorizes with no scalar tail, also at -O2.
+static void convert_short(const float* restrict lo_in, const float* restrict hi_in,
+                          int32_t* restrict smin_out, int32_t* restrict smax_out, uint32_t n,
+                          float base, float top, float inv_ch) {
+    n &= ~3u;
+    for (uint32_t i = 0; i < n; ++i) {
+        float lo = lo_in[i] - base;
+        float hi = hi_in[i] - base;
+        const int32_t outside = (hi < 0.0f) | (lo > top);
+        lo = lo > 0.0f ? lo : 0.0f;
+        hi = hi < top ? hi : top;
+        const float fmin = lo * inv_ch, fmax = hi * inv_ch;
+        const int32_t smin = (int32_t)fmin;
+        int32_t smax = (int32_t)fmax;
         smax += (float)smax < fmax ? 1 : 0;
         smax = smax < smin + 1 ? smin + 1 : smax;
-    } else {
-        smin = floor_clamped_nonnegative(lo * r->inv_ch, (int32_t)WF_SPAN_MAX_HEIGHT);
-        smax = ceil_clamped(hi * r->inv_ch, 0, (int32_t)WF_SPAN_MAX_HEIGHT);
+        smin_out[i] = smin;
+        smax_out[i] = outside ? 0 : smax;
+    }
+}
+
+/// The same for a field taller than the span range: every height clamped.
+static void convert_tall(const float* lo_in, const float* hi_in, int32_t* smin_out,
+                         int32_t* smax_out, uint32_t n, float base, float top, float inv_ch) {
+    for (uint32_t i = 0; i < n; ++i) {
+        float lo = lo_in[i] - base;
+        float hi = hi_in[i] - base;
+        if (hi < 0.0f || lo > top) {
+            smin_out[i] = 0;
+            smax_out[i] = 0;
+            continue;
+        }
+        lo = lo > 0.0f ? lo : 0.0f;
+        hi = hi < top ? hi : top;
+        int32_t smin = floor_clamped_nonnegative(lo * inv_ch, (int32_t)WF_SPAN_MAX_HEIGHT);
+        int32_t smax = ceil_clamped(hi * inv_ch, 0, (int32_t)WF_SPAN_MAX_HEIGHT);
         if (smax < smin + 1) {
             smax = smin + 1;
         }
@@ -181,9 +236,57 @@ __attribute__((always_inline)) static inline wf_status add_piece(const raster* r
             smax = (int32_t)WF_SPAN_MAX_HEIGHT;
             smin = smax - 1;
         }
+        smin_out[i] = smin;
+        smax_out[i] = smax;
     }
-    return wf_heightfield_insert_span(r->hf, cell, (uint16_t)smin, (uint16_t)smax, area,
-                                      r->merge_climb);
+}
+
+/// Turns the queued pieces into spans, in queue order, and empties the
+/// queue. On WF_ERR_CAPACITY the pieces before the failing one are in,
+/// as if each had been inserted when it was made.
+__attribute__((noinline)) static wf_status flush_pieces(const raster* r) {
+    piece_queue* q = r->queue;
+    const uint32_t n = q->count;
+    q->count = 0;
+    if (r->short_field) {
+        // Pad to a multiple of 4 (PIECE_CAP is one) with harmless heights;
+        // the padding is converted, never inserted.
+        const uint32_t padded = (n + 3u) & ~3u;
+        for (uint32_t i = n; i < padded; ++i) {
+            q->lo[i] = r->bmin[1];
+            q->hi[i] = r->bmin[1];
+        }
+        convert_short(q->lo, q->hi, q->smin, q->smax, padded, r->bmin[1], r->top, r->inv_ch);
+    } else {
+        convert_tall(q->lo, q->hi, q->smin, q->smax, n, r->bmin[1], r->top, r->inv_ch);
+    }
+    wf_heightfield* hf = r->hf;
+    const int32_t merge_climb = r->merge_climb;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (q->smax[i] == 0) {
+            continue; // wholly below or above the field
+        }
+        wf_status st =
+            wf_heightfield_insert_span(hf, q->cell[i], (uint16_t)q->smin[i], (uint16_t)q->smax[i],
+                                       (uint8_t)q->area[i], merge_climb);
+        if (st != WF_OK) {
+            return st;
+        }
+    }
+    return WF_OK;
+}
+
+/// Queues the piece of one triangle in one cell whose heights (world y)
+/// are lo..hi; flushes a full queue.
+static inline wf_status add_piece(const raster* r, size_t cell, float lo, float hi, uint8_t area) {
+    piece_queue* q = r->queue;
+    const uint32_t i = q->count;
+    q->cell[i] = cell;
+    q->lo[i] = lo;
+    q->hi[i] = hi;
+    q->area[i] = area;
+    q->count = i + 1;
+    return i + 1 == PIECE_CAP ? flush_pieces(r) : WF_OK;
 }
 
 /// One of the two x-monotone chains of a convex row polygon, from its
@@ -231,11 +334,23 @@ static inline float chain_advance(chain* c, float boundary, float* lo, float* hi
     return dx > 0.0f ? c->y0 + dx * c->slope : c->y0;
 }
 
+/// World x of the low edge of cell column i (0 <= i <= width); `tabled`
+/// is a constant in each use (see rasterize_triangle).
+__attribute__((always_inline)) static inline float x_edge(const raster* r, int32_t i, bool tabled) {
+    return tabled ? r->x_edges[i] : r->bmin[0] + (float)i * r->cs;
+}
+
+/// World z of the low edge of cell row i (0 <= i <= depth), likewise.
+__attribute__((always_inline)) static inline float z_edge(const raster* r, int32_t i, bool tabled) {
+    return tabled ? r->z_edges[i] : r->bmin[2] + (float)i * r->cs;
+}
+
 /// Rasterizes one row (z) of a triangle: the row polygon (x, y pairs, n
 /// corners) is swept left to right along its two chains; each cell's piece
 /// has the chains' points on its two sides and the corners between them, so
 /// its height range comes without cutting the polygon per cell.
-static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area) {
+__attribute__((always_inline)) static inline wf_status
+rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area, bool tabled) {
     int first = 0, last = 0;
     int corner = 1;
     do { // n >= 3
@@ -251,10 +366,11 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     if (max_x < r->bmin[0] || min_x > r->bmax[0]) {
         return WF_OK;
     }
-    int32_t x0 = floor_clamped((min_x - r->bmin[0]) * r->inv_cs, -1, r->width - 1);
-    int32_t x1 = floor_clamped((max_x - r->bmin[0]) * r->inv_cs, 0, r->width - 1);
+    // max_x >= bmin.x here, so x1's argument is never negative.
+    int32_t x0 = floor_clamped_from_minus_one((min_x - r->bmin[0]) * r->inv_cs, r->width - 1);
+    int32_t x1 = floor_clamped_nonnegative((max_x - r->bmin[0]) * r->inv_cs, r->width - 1);
     size_t row = (size_t)z * (size_t)r->width;
-    if (!(max_x > min_x) || (x0 >= 0 && max_x <= r->bmin[0] + (float)(x0 + 1) * r->cs)) {
+    if (!(max_x > min_x) || (x0 >= 0 && max_x <= x_edge(r, x0 + 1, tabled))) {
         // One cell (or a sliver along z, such as a wall on a cell line).
         float lo = poly[1], hi = poly[1];
         for (int i = 1; i < n; ++i) {
@@ -290,7 +406,7 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     // Heights on the cell's left side (the leftmost corner for the first).
     float side_lo = poly[first * 2 + 1], side_hi = side_lo;
     for (int32_t x = x0; x <= x1; ++x) {
-        float right = r->bmin[0] + (float)(x + 1) * r->cs;
+        float right = x_edge(r, x + 1, tabled);
         float lo = side_lo, hi = side_hi;
         bool last_cell = right >= max_x;
         if (!last_cell) {
@@ -317,8 +433,11 @@ static wf_status rasterize_row(const raster* r, int32_t z, const float* poly, in
     return WF_OK;
 }
 
-static wf_status rasterize_triangle(const raster* r, const float* a, const float* b, const float* c,
-                                    uint8_t area) {
+/// Forced inline so that `tabled` (r has edge tables) is a constant in
+/// each of the two instances below.
+__attribute__((always_inline)) static inline wf_status
+rasterize_triangle(const raster* r, const float* a, const float* b, const float* c, uint8_t area,
+                   bool tabled) {
     float tmin[3], tmax[3];
     for (int k = 0; k < 3; ++k) {
         float lo = a[k] < b[k] ? a[k] : b[k];
@@ -332,8 +451,9 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
 
     // Row -1 (when the triangle starts before the grid) only serves to cut
     // off the part outside; rows past the last are never split off.
-    int32_t z0 = floor_clamped((tmin[2] - r->bmin[2]) * r->inv_cs, -1, r->depth - 1);
-    int32_t z1 = floor_clamped((tmax[2] - r->bmin[2]) * r->inv_cs, 0, r->depth - 1);
+    // tmax.z >= bmin.z here, so z1's argument is never negative.
+    int32_t z0 = floor_clamped_from_minus_one((tmin[2] - r->bmin[2]) * r->inv_cs, r->depth - 1);
+    int32_t z1 = floor_clamped_nonnegative((tmax[2] - r->bmin[2]) * r->inv_cs, r->depth - 1);
 
     // Two buffers for the rest of the triangle, swapped after each cut.
     float rest_buf[2][MAX_CLIP_VERTS * 3];
@@ -348,7 +468,7 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
     int rest_count = 3;
     for (int32_t z = z0; z <= z1 && rest_count >= 3; ++z) {
         int row_count;
-        float row_end = r->bmin[2] + (float)(z + 1) * r->cs;
+        float row_end = z_edge(r, z + 1, tabled);
         if (tmax[2] <= row_end) {
             // The rest lies in this row: no cut.
             for (int i = 0; i < rest_count; ++i) {
@@ -372,12 +492,29 @@ static wf_status rasterize_triangle(const raster* r, const float* a, const float
         if (row_count < 3 || z < 0) {
             continue;
         }
-        wf_status st = rasterize_row(r, z, row, row_count, area);
+        wf_status st = rasterize_row(r, z, row, row_count, area, tabled);
         if (st != WF_OK) {
             return st;
         }
     }
     return WF_OK;
+}
+
+static wf_status rasterize_triangle_tabled(const raster* r, const float* a, const float* b,
+                                           const float* c, uint8_t area) {
+    return rasterize_triangle(r, a, b, c, area, true);
+}
+
+static wf_status rasterize_triangle_computed(const raster* r, const float* a, const float* b,
+                                             const float* c, uint8_t area) {
+    return rasterize_triangle(r, a, b, c, area, false);
+}
+
+/// The instance of rasterize_triangle for r.
+static wf_status rasterize_any(const raster* r, const float* a, const float* b, const float* c,
+                               uint8_t area) {
+    return r->x_edges != NULL ? rasterize_triangle_tabled(r, a, b, c, area)
+                              : rasterize_triangle_computed(r, a, b, c, area);
 }
 
 static float cos_of_slope(float max_slope_deg) {
@@ -400,19 +537,41 @@ void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* ou
     }
 }
 
-wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,
-                                     const uint32_t* list, uint32_t count, int32_t merge_climb) {
-    const raster r = raster_of(hf, merge_climb);
+/// The triangles list[0 .. count) in order, in r's instance (see
+/// rasterize_triangle), so that each triangle is no call of its own.
+__attribute__((always_inline)) static inline wf_status
+rasterize_list(const raster* r, const wf_geom* geom, const uint8_t* areas, const uint32_t* list,
+               uint32_t count, bool tabled) {
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t* tri = &geom->tris[(size_t)list[i] * 3u];
-        wf_status st = rasterize_triangle(&r, &geom->verts[(size_t)tri[0] * 3u],
-                                          &geom->verts[(size_t)tri[1] * 3u],
-                                          &geom->verts[(size_t)tri[2] * 3u], areas[list[i]]);
+        wf_status st = rasterize_triangle(
+            r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
+            &geom->verts[(size_t)tri[2] * 3u], areas[list[i]], tabled);
         if (st != WF_OK) {
             return st;
         }
     }
     return WF_OK;
+}
+
+static wf_status rasterize_list_tabled(const raster* r, const wf_geom* geom, const uint8_t* areas,
+                                       const uint32_t* list, uint32_t count) {
+    return rasterize_list(r, geom, areas, list, count, true);
+}
+
+static wf_status rasterize_list_computed(const raster* r, const wf_geom* geom, const uint8_t* areas,
+                                         const uint32_t* list, uint32_t count) {
+    return rasterize_list(r, geom, areas, list, count, false);
+}
+
+wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,
+                                     const uint32_t* list, uint32_t count, int32_t merge_climb) {
+    piece_queue queue;
+    cell_edges edges;
+    const raster r = raster_of(hf, &queue, &edges, merge_climb);
+    wf_status st = r.x_edges != NULL ? rasterize_list_tabled(&r, geom, areas, list, count)
+                                     : rasterize_list_computed(&r, geom, areas, list, count);
+    return st != WF_OK ? st : flush_pieces(&r);
 }
 
 wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float max_slope_deg,
@@ -436,16 +595,18 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
         }
     }
 
-    const raster r = raster_of(hf, merge_climb);
+    piece_queue queue;
+    cell_edges edges;
+    const raster r = raster_of(hf, &queue, &edges, merge_climb);
     const float cos_max_slope = cos_of_slope(max_slope_deg);
     for (uint32_t t = 0; t < geom->tri_count; ++t) {
         const uint32_t* tri = &geom->tris[(size_t)t * 3u];
-        wf_status st = rasterize_triangle(
-            &r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
-            &geom->verts[(size_t)tri[2] * 3u], triangle_area(geom, t, cos_max_slope));
+        wf_status st =
+            rasterize_any(&r, &geom->verts[(size_t)tri[0] * 3u], &geom->verts[(size_t)tri[1] * 3u],
+                          &geom->verts[(size_t)tri[2] * 3u], triangle_area(geom, t, cos_max_slope));
         if (st != WF_OK) {
             return st;
         }
     }
-    return WF_OK;
+    return flush_pieces(&r);
 }

@@ -586,6 +586,94 @@ static void test_degenerate_triangles(void** state) {
     }
 }
 
+/// A field of width x depth cells from a given corner (cells of size cs).
+static wf_heightfield make_field_at(fixture* f, const float* corner, int32_t width, int32_t depth,
+                                    float cs, float ch, float top, uint32_t span_capacity) {
+    const float bmax[3] = {corner[0] + (float)width * cs, corner[1] + top,
+                           corner[2] + (float)depth * cs};
+    wf_heightfield hf;
+    assert_int_equal(
+        wf_heightfield_init(&hf, &f->arena, width, depth, corner, bmax, cs, ch, span_capacity),
+        WF_OK);
+    return hf;
+}
+
+static void test_wide_and_deep_fields_match_a_small_one(void** state) {
+    // The rasterizer tables the cell edges for fields up to 1023 cells a
+    // side and computes them otherwise; both must give the same spans. One
+    // small field (tabled), one 1100 cells wide and one 1100 deep (edges
+    // computed), all from the same corner, each through the checked entry
+    // and (small and wide) the tile cache's list entry: over the small
+    // field's cells all must agree span for span.
+    fixture* f = *state;
+    const float corner[3] = {-12.34f, -1.0f, 5.67f};
+    const float cs = 0.3f, ch = 0.1f, top = 6.0f;
+    wf_heightfield small = make_field_at(f, corner, 8, 6, cs, ch, top, 512);
+    wf_heightfield wide = make_field_at(f, corner, 1100, 6, cs, ch, top, 4096);
+    wf_heightfield deep = make_field_at(f, corner, 8, 1100, cs, ch, top, 4096);
+    // and the tile cache's path (areas classified once, then a list)
+    wf_heightfield wide_list = make_field_at(f, corner, 1100, 6, cs, ch, top, 4096);
+    wf_heightfield small_list = make_field_at(f, corner, 8, 6, cs, ch, top, 512);
+    // Triangles over and around the small field (some leave it), from a
+    // fixed linear congruential sequence.
+    enum { TRIS = 40 };
+    float verts[TRIS * 9];
+    uint32_t tris[TRIS * 3];
+    uint32_t seed = 12345u;
+    for (int i = 0; i < TRIS * 9; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        const float unit = (float)(seed >> 8) / 16777216.0f; // [0, 1)
+        const int axis = i % 3;
+        const float span = axis == 0 ? 3.2f : axis == 1 ? 5.0f : 2.6f;
+        verts[i] = corner[axis] - 0.4f + unit * span;
+    }
+    for (uint32_t i = 0; i < TRIS * 3; ++i) {
+        tris[i] = i;
+    }
+    wf_geom g = {verts, TRIS * 3, tris, TRIS, NULL, NULL, 0};
+    assert_int_equal(wf_rasterize_triangles(&small, &g, 45.0f, 2), WF_OK);
+    assert_int_equal(wf_rasterize_triangles(&wide, &g, 45.0f, 2), WF_OK);
+    assert_int_equal(wf_rasterize_triangles(&deep, &g, 45.0f, 2), WF_OK);
+    uint8_t areas[TRIS];
+    uint32_t list[TRIS];
+    wf_rasterize_classify(&g, 45.0f, areas);
+    for (uint32_t i = 0; i < TRIS; ++i) {
+        list[i] = i;
+    }
+    assert_int_equal(wf_rasterize_triangle_list(&wide_list, &g, areas, list, TRIS, 2), WF_OK);
+    assert_int_equal(wf_rasterize_triangle_list(&small_list, &g, areas, list, TRIS, 2), WF_OK);
+    uint32_t compared = 0;
+    for (int32_t z = 0; z < small.depth; ++z) {
+        for (int32_t x = 0; x < small.width; ++x) {
+            const column_spans a = read_column(&small, x, z);
+            const column_spans b = read_column(&wide, x, z);
+            const column_spans c = read_column(&deep, x, z);
+            const column_spans d = read_column(&wide_list, x, z);
+            const column_spans e = read_column(&small_list, x, z);
+            assert_int_equal(a.count, b.count);
+            assert_int_equal(a.count, c.count);
+            assert_int_equal(a.count, d.count);
+            assert_int_equal(a.count, e.count);
+            for (int i = 0; i < a.count; ++i) {
+                assert_int_equal(a.spans[i].smin, b.spans[i].smin);
+                assert_int_equal(a.spans[i].smax, b.spans[i].smax);
+                assert_int_equal(a.spans[i].area, b.spans[i].area);
+                assert_int_equal(a.spans[i].smin, c.spans[i].smin);
+                assert_int_equal(a.spans[i].smax, c.spans[i].smax);
+                assert_int_equal(a.spans[i].area, c.spans[i].area);
+                assert_int_equal(a.spans[i].smin, d.spans[i].smin);
+                assert_int_equal(a.spans[i].smax, d.spans[i].smax);
+                assert_int_equal(a.spans[i].area, d.spans[i].area);
+                assert_int_equal(a.spans[i].smin, e.spans[i].smin);
+                assert_int_equal(a.spans[i].smax, e.spans[i].smax);
+                assert_int_equal(a.spans[i].area, e.spans[i].area);
+                compared++;
+            }
+        }
+    }
+    assert_true(compared > 40); // the triangles do cover the small field
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_init_gives_empty_columns, setup, teardown),
@@ -609,6 +697,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_full_span_pool_reports_capacity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rasterize_rejects_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_degenerate_triangles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wide_and_deep_fields_match_a_small_one, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
