@@ -63,6 +63,7 @@
     X(stuck_spot, wf_vec3, n, SAVED, FINITE) /* where the stuck timer started */                   \
     X(rank, uint32_t, n, SCRATCH, NONE)      /* right of way this update */                        \
     X(intent, wf_vec3, n, SCRATCH, NONE)     /* desired velocity of the last update */             \
+    X(wall_line, wf_vec3, n, SCRATCH, NONE) /* nearest wall in collisions: x,z inward, y offset */ \
     X(offmesh, wf_crowd_offmesh, n, SAVED, CUSTOM)                                                 \
     /* Each agent's events, packed to the front in agent order at the end of an update. */         \
     X(agent_events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE)                   \

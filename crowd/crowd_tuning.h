@@ -166,6 +166,17 @@
 /// ordinary jostling, and taking back every push's velocity cost the doors
 /// 2-7 points of arrivals (docs/benchmarks.md, overlap8).
 #define WF_CROWD_DEEP_CONTACT 0.1f
+/// An agent whose centre is within this many metres of its nearest wall's
+/// line (or past it) is pinned: a collision push into that wall moves it
+/// only along the wall, and its neighbour takes the part it cannot give.
+#define WF_CROWD_WALL_PINNED 0.02f
+/// ... in contacts deeper than this (m): shallower ones are how two bodies
+/// squeeze past each other between close walls (with every contact, the
+/// corridor scene's 1.2 m band lost 4 points of arrivals).
+#define WF_CROWD_WALL_PRESS 0.03f
+/// Walls further than this (m) from an agent after it moved are not
+/// considered by the collision passes (the surface pass keeps it on the mesh).
+#define WF_CROWD_WALL_LINE_REACH 0.3f
 /// Updates between two wall gatherings of an agent that does not move (so
 /// walls of doors that opened or closed are seen within a second at 30 Hz).
 #define WF_CROWD_WALL_REFRESH_FRAMES 30u
