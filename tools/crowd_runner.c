@@ -358,11 +358,12 @@ static void log_offspot(run_state* r, uint32_t seed) {
         float want = sqrtf(st.desired_velocity.x * st.desired_velocity.x +
                            st.desired_velocity.z * st.desired_velocity.z);
         fprintf(stderr,
-                "OFF\t%s\t%u\t%u\t%.2f\t%.2f\t%.2f\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%u\t%.2f\t%d\t%u\t%u\t%.2f\t%u\n",
+                "OFF\t%s\t%u\t%u\t%.2f\t%.2f\t%.2f\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%u\t%.2f\t%d\t%"
+                "u\t%u\t%.2f\t%u\n",
                 r->s->name, seed, i, off, r->now - r->left_at[i], r->first_arrival[i],
                 (int)st.target_state, speed, want, st.stuck_time, dist2d(st.target, r->target[i]),
-                walkers, holders, nearest, nearest_state, on_spot_w, on_spot_h,
-                spot_near, spot_overlaps);
+                walkers, holders, nearest, nearest_state, on_spot_w, on_spot_h, spot_near,
+                spot_overlaps);
     }
 }
 
@@ -462,10 +463,9 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     cd.crowding_cost = settings->crowding;
     if (r->ids == NULL || r->target == NULL || r->previous == NULL || r->shortest == NULL ||
         r->walked == NULL || r->first_arrival == NULL || r->ever == NULL || r->at_target == NULL ||
-        r->left_at == NULL ||
-        r->request_due == NULL || r->second_door == NULL || r->in_time == NULL ||
-        r->in_time_agent == NULL || r->in_time_arrived == NULL || r->bodies == NULL ||
-        wf_crowd_create(&cd, &r->crowd) != WF_OK) {
+        r->left_at == NULL || r->request_due == NULL || r->second_door == NULL ||
+        r->in_time == NULL || r->in_time_agent == NULL || r->in_time_arrived == NULL ||
+        r->bodies == NULL || wf_crowd_create(&cd, &r->crowd) != WF_OK) {
         fprintf(stderr, "wayfarer scenarios: out of memory\n");
         return EXIT_INPUT;
     }
