@@ -41,6 +41,7 @@ typedef struct run_state {
     float* first_arrival; ///< s, < 0: not yet
     bool* ever;
     bool* at_target;   ///< within the arrival radius of the current target
+    float* left_at;    ///< s: when it last left the arrival radius (WF_OFFSPOT_LOG)
     bool* request_due; ///< a move request to (re)send (the queue was full)
     bool* second_door; ///< went through the scene's second door (two_doors)
     bool* in_time;     ///< the current target was reachable in the time left when given
@@ -219,6 +220,9 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
                 r->first_arrival[i] = t;
             }
         }
+        if (!within && r->at_target[i]) {
+            r->left_at[i] = t;
+        }
         r->at_target[i] = within;
         bool done = r->s->retarget ? within : r->first_arrival[i] >= 0.0f;
         float speed = sqrtf(st.velocity.x * st.velocity.x + st.velocity.z * st.velocity.z);
@@ -299,6 +303,70 @@ static void trace_agents(run_state* r, const scene_settings* settings, float t) 
     }
 }
 
+/// Settled deep overlaps have WF_OVERLAP_LOG; holders off their spots at
+/// the end have WF_OFFSPOT_LOG: after each run, one tab-separated line per
+/// agent that arrived but stands more than the arrival radius off its
+/// target, to stderr: "OFF", scene, seed, agent, m off, s since it last
+/// left the radius, first arrival (s), target state, speed, desired speed,
+/// stuck time, m between the crowd's target and the scene's, agents on
+/// their way and arrived agents within 1.5 m, the nearest agent (m) and its
+/// target state, agents on their way and arrived agents within 0.9 m of its
+/// target, the nearest target of an arrived agent (m) and how many of those
+/// lie within 1.2 m (spots that overlap; bench/offspot_causes.py sorts them).
+static void log_offspot(run_state* r, uint32_t seed) {
+    uint32_t n = r->s->agent_count;
+    for (uint32_t i = 0; i < n; ++i) {
+        wf_agent_state st;
+        if (r->first_arrival[i] < 0.0f || wf_crowd_get_agent(r->crowd, r->ids[i], &st) != WF_OK) {
+            continue;
+        }
+        float off = dist2d(st.position, r->target[i]);
+        if (off <= SCENE_ARRIVAL_RADIUS) {
+            continue;
+        }
+        uint32_t walkers = 0, holders = 0, on_spot_w = 0, on_spot_h = 0;
+        float nearest = 99.0f;
+        int nearest_state = -1;
+        float spot_near = 99.0f;
+        uint32_t spot_overlaps = 0;
+        for (uint32_t j = 0; j < n; ++j) {
+            wf_agent_state o;
+            if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK) {
+                continue;
+            }
+            float ds = dist2d(r->target[i], r->target[j]);
+            if (o.target_state == WF_TARGET_ARRIVED && ds < spot_near) {
+                spot_near = ds;
+            }
+            spot_overlaps += o.target_state == WF_TARGET_ARRIVED && ds < 1.2f;
+            float d = dist2d(st.position, o.position);
+            if (d < nearest) {
+                nearest = d;
+                nearest_state = (int)o.target_state;
+            }
+            bool arrived = o.target_state == WF_TARGET_ARRIVED;
+            if (d < 1.5f) {
+                walkers += !arrived;
+                holders += arrived;
+            }
+            if (dist2d(o.position, r->target[i]) < 0.9f) {
+                on_spot_w += !arrived;
+                on_spot_h += arrived;
+            }
+        }
+        float speed = sqrtf(st.velocity.x * st.velocity.x + st.velocity.z * st.velocity.z);
+        float want = sqrtf(st.desired_velocity.x * st.desired_velocity.x +
+                           st.desired_velocity.z * st.desired_velocity.z);
+        fprintf(stderr,
+                "OFF\t%s\t%u\t%u\t%.2f\t%.2f\t%.2f\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%u\t%.2f\t%d\t%"
+                "u\t%u\t%.2f\t%u\n",
+                r->s->name, seed, i, off, r->now - r->left_at[i], r->first_arrival[i],
+                (int)st.target_state, speed, want, st.stuck_time, dist2d(st.target, r->target[i]),
+                walkers, holders, nearest, nearest_state, on_spot_w, on_spot_h, spot_near,
+                spot_overlaps);
+    }
+}
+
 static void summarize(run_state* r, scene_metrics* m) {
     uint32_t n = r->s->agent_count;
     double time_sum = 0.0, ratio_sum = 0.0;
@@ -356,6 +424,7 @@ static void free_state(run_state* r) {
     free(r->first_arrival);
     free(r->ever);
     free(r->at_target);
+    free(r->left_at);
     free(r->request_due);
     free(r->second_door);
     free(r->in_time);
@@ -376,6 +445,7 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     r->first_arrival = calloc(n, sizeof *r->first_arrival);
     r->ever = calloc(n, sizeof *r->ever);
     r->at_target = calloc(n, sizeof *r->at_target);
+    r->left_at = calloc(n, sizeof *r->left_at);
     r->request_due = calloc(n, sizeof *r->request_due);
     r->second_door = calloc(n, sizeof *r->second_door);
     r->in_time = calloc(n, sizeof *r->in_time);
@@ -393,9 +463,9 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     cd.crowding_cost = settings->crowding;
     if (r->ids == NULL || r->target == NULL || r->previous == NULL || r->shortest == NULL ||
         r->walked == NULL || r->first_arrival == NULL || r->ever == NULL || r->at_target == NULL ||
-        r->request_due == NULL || r->second_door == NULL || r->in_time == NULL ||
-        r->in_time_agent == NULL || r->in_time_arrived == NULL || r->bodies == NULL ||
-        wf_crowd_create(&cd, &r->crowd) != WF_OK) {
+        r->left_at == NULL || r->request_due == NULL || r->second_door == NULL ||
+        r->in_time == NULL || r->in_time_agent == NULL || r->in_time_arrived == NULL ||
+        r->bodies == NULL || wf_crowd_create(&cd, &r->crowd) != WF_OK) {
         fprintf(stderr, "wayfarer scenarios: out of memory\n");
         return EXIT_INPUT;
     }
@@ -469,6 +539,9 @@ int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
         rc = send_requests(&r);
     }
     if (rc == 0) {
+        if (getenv("WF_OFFSPOT_LOG") != NULL) {
+            log_offspot(&r, settings->seed);
+        }
         summarize(&r, out);
         double agent_frames = (double)out->frames * (s->agent_count > 0 ? s->agent_count : 1u);
         out->us_per_agent_frame = update_ms * 1e3 / agent_frames;

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Wayfarer authors
+# SPDX-License-Identifier: MIT
+"""Why arrived agents end off their targets: reads the OFF lines that
+`WF_OFFSPOT_LOG=1 wayfarer scenarios ...` writes to stderr (one per agent
+that arrived but stands more than 0.6 m off its target at the end of a
+run; tools/crowd_runner.c, log_offspot) and prints a table per scene:
+
+  off       agents off at the end (all runs summed)
+  recent    of those, off for less than the last 5 s (pushed off lately)
+  passers   walking back with an agent on its way within 1.5 m
+  behind    walking back, no agent on its way near, 2+ holders within 1.5 m
+  standing  not walking back (wants under 0.05 m/s: its spot is taken by a
+            neighbour whose spot overlaps, or it stopped short)
+  stuck5    stuck timer 5 s or more (walking back, getting no nearer)
+  overlap   its target lies within 1.2 m of an arrived agent's target
+
+usage: bench/offspot_causes.py FILE [FILE...]
+"""
+import collections
+import sys
+
+
+def rows(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("OFF\t"):
+                yield line.rstrip("\n").split("\t")
+
+
+def classify(rs):
+    want = lambda r: float(r[9])
+    return (
+        len(rs),
+        sum(float(r[5]) < 5.0 for r in rs),
+        sum(want(r) >= 0.05 and int(r[12]) > 0 for r in rs),
+        sum(want(r) >= 0.05 and int(r[12]) == 0 and int(r[13]) >= 2 for r in rs),
+        sum(want(r) < 0.05 for r in rs),
+        sum(float(r[10]) >= 5.0 for r in rs),
+        sum(int(r[19]) > 0 for r in rs),
+    )
+
+
+def main(paths):
+    if not paths:
+        print(__doc__, file=sys.stderr)
+        return 2
+    for path in paths:
+        by_scene = collections.defaultdict(list)
+        for r in rows(path):
+            by_scene[r[1]].append(r)
+        print(f"# {path}")
+        print("| scene | off | recent | passers | behind | standing | stuck5 | overlap |")
+        print("|---|--:|--:|--:|--:|--:|--:|--:|")
+        for scene, rs in by_scene.items():
+            print(f"| {scene} | " + " | ".join(str(x) for x in classify(rs)) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
