@@ -128,12 +128,13 @@ static void log_target(run_state* r, const char* fate, uint32_t i, wf_vec3 from)
         return;
     }
     wf_vec3 g = r->target[i], v = st.velocity, d = st.desired_velocity;
+    wf_vec3 ahead = st.corner_count > 0 ? st.corners[0].pos : g; // the point it steers to
     fprintf(stderr,
             "target\t%s\t%s\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%d\t%."
-            "2f\t%.2f\n",
+            "2f\t%.2f\t%.2f\n",
             fate, r->s->name, i, r->now, r->given_at[i], scene_path_length(r->s, from, g), from.x,
             from.y, from.z, g.x, g.y, g.z, st.neighbour_count, (int)st.corridor_partial,
-            sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z));
+            sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), dist2d(from, ahead));
 }
 
 /// Whether a target at this path length (m; < 0: none) is reachable at
