@@ -11,7 +11,8 @@
 # tables: by how much of the time left its path needed at full speed; by
 # whether it leads into or out of the building (x -46..-4, z -16..16; its
 # 2 m doorways are single-file for 0.6 m agents); and the BLOCKED ones by
-# what the agent did when it was given up and where it stood.
+# what the agent did when it was given up, where it stood and how far its
+# first corner was.
 import collections
 import sys
 
@@ -37,7 +38,7 @@ def read(path):
     runs, given, targets, last_t = 0, {}, [], None
     for line in open(path):
         f = line.rstrip("\n").split("\t")
-        if len(f) < 17 or f[0] != "target":
+        if len(f) < 18 or f[0] != "target":
             continue
         row = {
             "fate": f[1],
@@ -55,6 +56,7 @@ def read(path):
             "partial": int(f[14]),
             "speed": float(f[15]),
             "desired": float(f[16]),
+            "corner": float(f[17]),
         }
         if row["t"] == 0.0 and (last_t is None or last_t > 0.0):
             runs += 1  # a run's first targets
@@ -116,8 +118,12 @@ def main(path, seconds):
     print("\ngiven up on BLOCKED, where | targets")
     for (cross, at), n in sorted(where.items()):
         print("%s, %s | %d" % ("crossing" if cross else "not crossing", at, n))
-    partial = sum(1 for _, end in targets if end["fate"] == "blocked" and end["partial"])
-    print("\nBLOCKED with a partial corridor: %d" % partial)
+    ends = [end for _, end in targets if end["fate"] == "blocked"]
+    print("\nBLOCKED with a partial corridor: %d" % sum(1 for end in ends if end["partial"]))
+    if ends:
+        corners = sorted(end["corner"] for end in ends)
+        print("BLOCKED: distance to the point steered to (m), median %.1f, within 2 m %d of %d" % (
+            corners[len(corners) // 2], sum(1 for d in corners if d <= 2.0), len(corners)))
 
 
 if __name__ == "__main__":
