@@ -132,8 +132,8 @@ static void log_target(run_state* r, const char* fate, uint32_t i, wf_vec3 from)
     fprintf(stderr,
             "target\t%s\t%s\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%d\t%."
             "2f\t%.2f\t%.2f\n",
-            fate, r->s->name, i, r->now, r->given_at[i], scene_path_length(r->s, from, g), from.x,
-            from.y, from.z, g.x, g.y, g.z, st.neighbour_count, (int)st.corridor_partial,
+            fate, r->s->name, i, r->now, r->given_at[i], scene_path_length_aside(r->s, from, g),
+            from.x, from.y, from.z, g.x, g.y, g.z, st.neighbour_count, (int)st.corridor_partial,
             sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), dist2d(from, ahead));
 }
 
