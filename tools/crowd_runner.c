@@ -48,6 +48,8 @@ typedef struct run_state {
     bool *in_time_agent, *in_time_arrived; ///< given / reached such a target
     body* bodies;
     bool log_overlaps; ///< WF_OVERLAP_LOG set: settled deep overlaps go to stderr
+    bool log_targets;  ///< WF_TARGET_LOG set: each in-time target's fate goes to stderr
+    float* given_at;   ///< when the current target was given (s)
     float max_speed;
     float seconds, now; ///< the run's length and the time of the last update
     uint32_t in_time_targets, in_time_reached, in_time_blocked;
@@ -115,12 +117,35 @@ static uint32_t agent_index(const run_state* r, wf_agent_id id) {
     return UINT32_MAX;
 }
 
+/// The target log (WF_TARGET_LOG): one line per in-time target when it is
+/// given, reached, given up on BLOCKED or still open at the end, with where
+/// the agent stands, the shortest path left from there (m, -1: none) and,
+/// when given up, what the crowd makes of the agent. Lines are tab-separated;
+/// bench/demo_target_causes.py reads them.
+static void log_target(run_state* r, const char* fate, uint32_t i, wf_vec3 from) {
+    wf_agent_state st;
+    if (!r->log_targets || !r->in_time[i] ||
+        wf_crowd_get_agent(r->crowd, r->ids[i], &st) != WF_OK) {
+        return;
+    }
+    wf_vec3 g = r->target[i], v = st.velocity, d = st.desired_velocity;
+    wf_vec3 ahead = st.corner_count > 0 ? st.corners[0].pos : g; // the point it steers to
+    fprintf(stderr,
+            "target\t%s\t%s\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%d\t%."
+            "2f\t%.2f\t%.2f\n",
+            fate, r->s->name, i, r->now, r->given_at[i], scene_path_length_aside(r->s, from, g),
+            from.x, from.y, from.z, g.x, g.y, g.z, st.neighbour_count, (int)st.corridor_partial,
+            sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), dist2d(from, ahead));
+}
+
 /// Whether a target at this path length (m; < 0: none) is reachable at
 /// full speed in the time left, and so counts for the demo's goal.
-static void given_target(run_state* r, uint32_t i, float length) {
+static void given_target(run_state* r, uint32_t i, float length, wf_vec3 from) {
     r->in_time[i] = length >= 0.0f && length <= r->max_speed * (r->seconds - r->now);
     r->in_time_targets += r->in_time[i];
     r->in_time_agent[i] = r->in_time_agent[i] || r->in_time[i];
+    r->given_at[i] = r->now;
+    log_target(r, "given", i, from);
 }
 
 /// A new random target with a complete path (targets replaced on arrival).
@@ -134,8 +159,8 @@ static void new_target(run_state* r, uint32_t i, wf_vec3 from) {
         }
         float length = scene_path_length(r->s, from, p);
         if (length >= 0.0f) {
-            given_target(r, i, length);
             r->target[i] = p;
+            given_target(r, i, length, from);
             r->at_target[i] = false;
             r->request_due[i] = true;
             return;
@@ -183,6 +208,9 @@ static void handle_events(run_state* r, scene_metrics* m) {
         }
         // As `wayfarer demo` does: a request that ended gets a new target.
         if (r->s->retarget) {
+            if (e[k].kind == WF_CROWD_EVENT_BLOCKED) {
+                log_target(r, "blocked", i, st.position);
+            }
             r->in_time_blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED && r->in_time[i];
             new_target(r, i, st.position);
         }
@@ -213,6 +241,7 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
         if (within && !r->at_target[i]) {
             m->arrivals_total++;
             r->ever[i] = true;
+            log_target(r, "reached", i, p);
             r->in_time_reached += r->in_time[i];
             r->in_time_arrived[i] = r->in_time_arrived[i] || r->in_time[i];
             r->in_time[i] = false; // counted once
@@ -375,6 +404,10 @@ static void summarize(run_state* r, scene_metrics* m) {
     m->in_time_reached = r->in_time_reached;
     m->in_time_blocked = r->in_time_blocked;
     for (uint32_t i = 0; i < n; ++i) {
+        wf_agent_state end;
+        if (r->log_targets && wf_crowd_get_agent(r->crowd, r->ids[i], &end) == WF_OK) {
+            log_target(r, "open", i, end.position);
+        }
         m->in_time_agents += r->in_time_agent[i];
         m->in_time_agents_arrived += r->in_time_arrived[i];
         m->reachable += r->shortest[i] >= 0.0f;
@@ -430,6 +463,7 @@ static void free_state(run_state* r) {
     free(r->in_time);
     free(r->in_time_agent);
     free(r->in_time_arrived);
+    free(r->given_at);
     free(r->bodies);
 }
 
@@ -437,6 +471,8 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     scene* s = r->s;
     uint32_t n = s->agent_count > 0 ? s->agent_count : 1u;
     r->log_overlaps = getenv("WF_OVERLAP_LOG") != NULL;
+    r->log_targets = getenv("WF_TARGET_LOG") != NULL;
+    r->given_at = calloc(n, sizeof *r->given_at);
     r->ids = calloc(n, sizeof *r->ids);
     r->target = calloc(n, sizeof *r->target);
     r->previous = calloc(n, sizeof *r->previous);
@@ -465,7 +501,7 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
         r->walked == NULL || r->first_arrival == NULL || r->ever == NULL || r->at_target == NULL ||
         r->left_at == NULL || r->request_due == NULL || r->second_door == NULL ||
         r->in_time == NULL || r->in_time_agent == NULL || r->in_time_arrived == NULL ||
-        r->bodies == NULL || wf_crowd_create(&cd, &r->crowd) != WF_OK) {
+        r->given_at == NULL || r->bodies == NULL || wf_crowd_create(&cd, &r->crowd) != WF_OK) {
         fprintf(stderr, "wayfarer scenarios: out of memory\n");
         return EXIT_INPUT;
     }
@@ -492,7 +528,7 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
         r->previous[i] = st.position;
         r->target[i] = s->targets[i];
         r->shortest[i] = scene_path_length(s, st.position, s->targets[i]);
-        given_target(r, i, r->shortest[i]);
+        given_target(r, i, r->shortest[i], st.position);
         r->first_arrival[i] = -1.0f;
         r->request_due[i] = true;
     }

@@ -331,7 +331,7 @@ static int snap_all(scene* s, const scene_settings* settings) {
     return 0;
 }
 
-float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to) {
+static float path_length_on(scene* s, wf_query* q, wf_vec3 from, wf_vec3 to) {
     wf_poly_ref* path = s->path_scratch;
     wf_straight_point* points = s->straight_scratch;
     const wf_query_filter f = wf_query_filter_defaults();
@@ -340,10 +340,10 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to) {
     wf_vec3 pa, pb;
     wf_path_result r;
     uint32_t n = 0;
-    if (wf_query_find_nearest_poly(s->query, from, ext, &f, &a, &pa) != WF_OK ||
-        wf_query_find_nearest_poly(s->query, to, ext, &f, &b, &pb) != WF_OK ||
-        wf_query_find_path(s->query, a, b, pa, pb, &f, path, PATH_POLYS_MAX, &r) != WF_OK ||
-        wf_query_find_straight_path(s->query, pa, pb, path, r.count, points, STRAIGHT_MAX, 0, &n) !=
+    if (wf_query_find_nearest_poly(q, from, ext, &f, &a, &pa) != WF_OK ||
+        wf_query_find_nearest_poly(q, to, ext, &f, &b, &pb) != WF_OK ||
+        wf_query_find_path(q, a, b, pa, pb, &f, path, PATH_POLYS_MAX, &r) != WF_OK ||
+        wf_query_find_straight_path(q, pa, pb, path, r.count, points, STRAIGHT_MAX, 0, &n) !=
             WF_OK) {
         return -1.0f;
     }
@@ -355,6 +355,25 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to) {
         length += sqrtf(dx * dx + dy * dy + dz * dz);
     }
     return length;
+}
+
+float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to) {
+    return path_length_on(s, s->query, from, to);
+}
+
+float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to) {
+    if (s->aside_query == NULL) {
+        wf_query_desc qd;
+        memset(&qd, 0, sizeof qd);
+        qd.mesh = s->mesh;
+        qd.max_nodes = PATH_NODES;
+        qd.exact_nodes_per_node = WF_QUERY_NO_EXACT;
+        if (wf_query_create(&qd, &s->aside_query) != WF_OK) {
+            s->aside_query = NULL;
+            return -1.0f;
+        }
+    }
+    return path_length_on(s, s->aside_query, from, to);
 }
 
 /// Random starts, each with a random target it can reach (a complete path).
@@ -489,6 +508,7 @@ int scene_build(const char* name, const scene_settings* settings, scene* out) {
 }
 
 void scene_free(scene* s) {
+    wf_query_destroy(s->aside_query);
     wf_query_destroy(s->query);
     wf_mesh_destroy(s->mesh);
     wf_tilecache_destroy(s->tc);

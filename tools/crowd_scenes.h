@@ -75,6 +75,10 @@ typedef struct scene {
     char skip_reason[160];     ///< why the scene was skipped (SCENE_SKIPPED)
     wf_poly_ref* path_scratch; ///< scene_path_length's buffers
     wf_straight_point* straight_scratch;
+    /// A second query for diagnostics (scene_path_length_aside), made on
+    /// first use: searches there leave query, which picks the targets, as
+    /// a run without them left it.
+    wf_query* aside_query;
 } scene;
 
 /// Scene names in suite order.
@@ -90,6 +94,9 @@ void scene_free(scene* s);
 /// Length (m) of the shortest path between two navmesh points (find_path
 /// and find_straight_path); negative when there is no complete path.
 float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to);
+/// scene_path_length on the scene's second query (aside_query), for logs
+/// that must not change the run; negative also when it cannot be made.
+float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to);
 
 /// What one run measured.
 typedef struct scene_metrics {
