@@ -16,34 +16,11 @@
 
 #include <cmocka.h>
 
-#include "tools/crowd_scenes.h"
-
-/// The worst overlap after the first 2 s of `scene_name` over the ten runs
-/// of `wayfarer scenarios --runs 10 --seed first_seed`.
-static double worst_over_ten_runs(const char* scene_name, uint32_t first_seed) {
-    double worst = 0.0;
-    for (uint32_t seed = first_seed; seed < first_seed + 10u; ++seed) {
-        scene_settings st;
-        memset(&st, 0, sizeof st);
-        st.avoidance = WF_AVOIDANCE_HIGH;
-        st.seed = seed;
-        st.jitter = 0.15f; // as `--runs` jitters formations
-        st.testdata = WF_TESTDATA_DIR;
-        scene s;
-        scene_metrics m;
-        assert_int_equal(scene_build(scene_name, &st, &s), 0);
-        assert_int_equal(scene_run(&s, &st, &m), 0);
-        scene_free(&s);
-        worst = m.worst_overlap_after_2s > worst ? m.worst_overlap_after_2s : worst;
-    }
-    printf("%s, seeds %u-%u: worst overlap after 2 s %.3f m\n", scene_name, first_seed,
-           first_seed + 9u, worst);
-    return worst;
-}
+#include "ten_runs.h"
 
 static void test_door_mouth_keeps_bodies_apart(void** state) {
     (void)state;
-    double worst = worst_over_ten_runs("door_1way_3", 1);
+    double worst = over_ten_runs("door_1way_3", 1).worst;
     assert_true(worst > 0.0);
     assert_true(worst <= 0.15);
 }
@@ -57,7 +34,7 @@ static void test_door_mouth_keeps_bodies_apart(void** state) {
 /// it (crowd_motion.c, wf_crowd_collide_fn).
 static void test_corner_press_keeps_bodies_apart(void** state) {
     (void)state;
-    double worst = worst_over_ten_runs("tjunction", 1);
+    double worst = over_ten_runs("tjunction", 1).worst;
     assert_true(worst > 0.0);
     assert_true(worst <= 0.15);
 }
@@ -70,7 +47,7 @@ static void test_corner_press_keeps_bodies_apart(void** state) {
 /// wf_crowd_collide_fn).
 static void test_wall_squeeze_keeps_bodies_apart(void** state) {
     (void)state;
-    double worst = worst_over_ten_runs("tjunction", 101);
+    double worst = over_ten_runs("tjunction", 101).worst;
     assert_true(worst > 0.0);
     assert_true(worst <= 0.13);
 }
