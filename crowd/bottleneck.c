@@ -11,10 +11,12 @@
 // turn (stuck_time), else the side whose agent is nearest the mouth. Once the other side
 // waited its turn, the side with the way admits nobody new, so the way
 // changes when its admitted agents are through. The others wait beside the
-// mouth, out of the way of those coming through. The table is rebuilt
-// every update in agent order; the only state carried over is each agent's
-// AGENT_PINCH_GO flag and stuck timer (both saved), so any worker count
-// and a restored crowd agree.
+// mouth, out of the way of those coming through. A one-lane stretch (a
+// lane too narrow for two streams, longer than a doorway) is one passage:
+// every portal along it is a key, so both ends meet in the same entries.
+// The table is rebuilt every update in agent order; the only state carried
+// over is each agent's AGENT_PINCH_GO flag and stuck timer (both saved), so
+// any worker count and a restored crowd agree.
 #include <math.h>
 #include <string.h>
 
@@ -74,6 +76,44 @@ static float walled_portal(const wf_poly_edge* ea, uint32_t na, const wf_poly_ed
     return width;
 }
 
+/// How many narrow portals (walled, shorter than two diameters) follow one
+/// another on agent i's corridor from portal k (that one counted), within
+/// the first `last` polygons. The run is a one-lane stretch (first->lane)
+/// when its last portal lies further than a doorway's depth from its first:
+/// a lane two streams cannot pass in (a one-lane bridge), crossed one way
+/// at a time as a whole, not portal by portal.
+static void lane_run(const wf_crowd* c, uint32_t i, uint32_t k, uint32_t last,
+                     wf_crowd_passage* first) {
+    const wf_corridor* cor = &c->corridor[i];
+    float abreast = c->params[i].radius * 2.0f * WF_CROWD_PINCH_ABREAST_DIAMETERS;
+    wf_poly_edge ea[WF_MAX_VERTS_PER_POLY], en[WF_MAX_VERTS_PER_POLY];
+    uint32_t na = 0, nn = 0;
+    uint8_t run = 1u;
+    float far = 0.0f;
+    if (k + 2u < last && wf_mesh_get_poly_edges(c->mesh, wf_corridor_poly(cor, k + 1u), ea,
+                                                WF_MAX_VERTS_PER_POLY, &na) == WF_OK) {
+        for (uint32_t j = k + 1u; j + 1u < last; ++j) {
+            wf_poly_ref ra = wf_corridor_poly(cor, j), rb = wf_corridor_poly(cor, j + 1u);
+            if (wf_mesh_get_poly_edges(c->mesh, rb, en, WF_MAX_VERTS_PER_POLY, &nn) != WF_OK) {
+                break;
+            }
+            wf_crowd_passage here;
+            float width = walled_portal(ea, na, en, nn, ra, rb, &here);
+            if (!(width >= 0.0f && width < abreast)) {
+                break;
+            }
+            run++;
+            far = wf_v2_distance(wf_v3(first->mid_x, 0.0f, first->mid_z),
+                                 wf_v3(here.mid_x, 0.0f, here.mid_z));
+            memcpy(ea, en, sizeof ea);
+            na = nn;
+        }
+    }
+    first->at = (uint8_t)k;
+    first->run = run;
+    first->lane = run >= 2u && far > c->params[i].radius * WF_CROWD_PINCH_DOORWAY_DEPTH_RADII;
+}
+
 /// The first single-file portal among the first WF_CROWD_PINCH_SCAN of
 /// agent i's corridor; false when none. It depends on the corridor's
 /// polygons and the mesh only, so it is kept until they change. A portal
@@ -83,8 +123,9 @@ static float walled_portal(const wf_poly_edge* ea, uint32_t na, const wf_poly_ed
 /// (shorter than WF_CROWD_PINCH_ABREAST_DIAMETERS diameters) counts too
 /// when the corridor widens within WF_CROWD_PINCH_DOORWAY_DEPTH_RADII
 /// beyond it: two streams jammed in its mouth. A longer lane that narrow
-/// (a corridor) does not: its two ends would be two passages, each
-/// admitting its stream into the lane, to meet inside.
+/// (a corridor) counts as one passage from its first portal (lane_run):
+/// its two ends taken as two passages would each admit their stream into
+/// the lane, to meet inside.
 static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
     const wf_corridor* cor = &c->corridor[i];
     float diameter = c->params[i].radius * 2.0f;
@@ -117,6 +158,7 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
         }
         if (width >= 0.0f && width < diameter) {
             *out = here;
+            lane_run(c, i, k, last, out);
             return true;
         }
         if (narrow && pending) {
@@ -124,10 +166,21 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
             float along = (here.mid_x - doorway.mid_x) * doorway.axis_x +
                           (here.mid_z - doorway.mid_z) * doorway.axis_z;
             lane = along > c->params[i].radius * WF_CROWD_PINCH_DOORWAY_DEPTH_RADII;
+            if (lane) {
+                // A lane two agents wide: one passage from end to end.
+                *out = doorway;
+                lane_run(c, i, doorway.at, last, out);
+                if (out->lane) {
+                    return true;
+                }
+            }
             pending = !lane;
         } else if (narrow && !lane) {
             pending = true;
             doorway = here;
+            doorway.at = (uint8_t)k;
+            doorway.run = 1u;
+            doorway.lane = false;
         }
     }
     // The corridor ends within a two-abreast doorway: it counts. Only
@@ -191,6 +244,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
     for (uint32_t i = begin; i < end; ++i) {
         wf_crowd_pinch* pin = &c->pinch[i];
         pin->ahead = false;
+        pin->lane = 0;
         c->walled[i] = 0;
         uint8_t ts = c->target_state[i];
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || ts == WF_TARGET_ARRIVED ||
@@ -216,9 +270,17 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
             continue;
         }
         float dist = wf_v2_distance(c->pos[i], wf_v3(found->mid_x, 0.0f, found->mid_z));
+        pin->dist = dist;
         if (dist <= c->params[i].radius * WF_CROWD_PINCH_REACH_RADII) {
             pin->ahead = true;
-            pin->dist = dist;
+        }
+        // About to enter a one-lane stretch, or walking in one (walls close
+        // on both sides, the next portal single-file): the whole lane is
+        // one passage (wf_crowd_order_pinches).
+        if (pin->ahead && found->lane) {
+            pin->lane = 2u;
+        } else if (c->walled[i] && found->at == 0u) {
+            pin->lane = 1u;
         }
     }
 }
@@ -232,34 +294,43 @@ static uint32_t slot_of(uint64_t a, uint64_t b, uint32_t mask) {
 }
 
 /// Agent i's key: the polygon beyond its portal (portal false), or the
-/// portal's two polygons in order.
-static void key_of(const wf_crowd* c, uint32_t i, bool portal, uint64_t* a, uint64_t* b) {
+/// portal's two polygons in order; with lane_at below 0xff, the portal
+/// that many on from its passage along its one-lane run.
+static void key_of(const wf_crowd* c, uint32_t i, bool portal, uint8_t lane_at, uint64_t* a,
+                   uint64_t* b) {
     const wf_crowd_passage* f = &c->pinch_found[i];
+    uint64_t from = f->from.bits, to = f->to.bits;
+    if (lane_at != 0xffu) {
+        const wf_corridor* cor = &c->corridor[i];
+        from = wf_corridor_poly(cor, f->at + lane_at).bits;
+        to = wf_corridor_poly(cor, f->at + lane_at + 1u).bits;
+    }
     if (!portal) {
-        *a = f->to.bits;
+        *a = to;
         *b = 0;
     } else {
-        *a = f->from.bits < f->to.bits ? f->from.bits : f->to.bits;
-        *b = f->from.bits < f->to.bits ? f->to.bits : f->from.bits;
+        *a = from < to ? from : to;
+        *b = from < to ? to : from;
     }
 }
 
-/// The slot of agent i's key (portal or not) in the hash slots: the one
-/// holding its entry, else the free one where it goes.
-static uint32_t slot_for(const wf_crowd* c, uint32_t i, bool portal) {
+/// The slot of agent i's key (portal or not, lane or not) in the hash
+/// slots: the one holding its entry, else the free one where it goes.
+static uint32_t slot_for(const wf_crowd* c, uint32_t i, bool portal, uint8_t lane_at) {
     uint64_t a, b;
-    key_of(c, i, portal, &a, &b);
+    key_of(c, i, portal, lane_at, &a, &b);
     uint32_t mask = c->pinch_capacity - 1u;
-    uint32_t at = slot_of(a, b, mask);
+    // Lane entries are a table of their own within the same slots.
+    uint32_t at = slot_of(a, lane_at != 0xffu ? ~b : b, mask);
     for (;;) {
         uint32_t k = c->pinch_slots[at];
         if (k == 0) {
             return at;
         }
         const wf_crowd_pinch_entry* e = &c->pinch_table[k - 1u];
-        if (e->portal == portal) {
+        if (e->portal == portal && (e->lane_at != 0xffu) == (lane_at != 0xffu)) {
             uint64_t ea, eb;
-            key_of(c, e->owner, portal, &ea, &eb);
+            key_of(c, e->owner, portal, e->lane_at, &ea, &eb);
             if (ea == a && eb == b) {
                 return at;
             }
@@ -268,17 +339,28 @@ static uint32_t slot_for(const wf_crowd* c, uint32_t i, bool portal) {
     }
 }
 
-/// The table entry of agent i's key (inserted when new). The slots hold
-/// at least twice max_agents, so a free one is always found.
-static uint32_t entry_of(wf_crowd* c, uint32_t i, bool portal, uint32_t* used) {
-    uint32_t at = slot_for(c, i, portal);
+/// The table entry of agent i's key (inserted when new, if `insert` and
+/// the table has room; else UINT32_MAX). The slots hold at least twice
+/// max_agents, so the two keys of every agent always fit, with a free slot
+/// left to end every probe; lane entries, added after them, take what room
+/// is left.
+static uint32_t entry_of(wf_crowd* c, uint32_t i, bool portal, uint8_t lane_at, bool insert,
+                         uint32_t* used) {
+    if (lane_at != 0xffu && *used >= c->pinch_capacity) {
+        return UINT32_MAX; // every slot taken: a probe for a new key would not end
+    }
+    uint32_t at = slot_for(c, i, portal, lane_at);
     if (c->pinch_slots[at] != 0) {
         return c->pinch_slots[at] - 1u;
+    }
+    if (!insert || (lane_at != 0xffu && *used + 1u >= c->max_agents * 2u)) {
+        return UINT32_MAX;
     }
     wf_crowd_pinch_entry* e = &c->pinch_table[*used];
     memset(e, 0, sizeof *e);
     e->owner = i;
     e->portal = portal;
+    e->lane_at = lane_at;
     for (uint32_t s = 0; s < 2u; ++s) {
         e->nearest[s] = e->go_nearest[s] = INFINITY;
     }
@@ -372,6 +454,55 @@ static bool abreast_of_first(const wf_crowd* c, const wf_crowd_pinch_entry* e, u
            pin->dist < e->go_nearest[s] + r * WF_CROWD_PINCH_ABREAST_RADII;
 }
 
+/// Agent i's side of the t-th portal of its one-lane run: by the order of
+/// the portal's two polygons, so both streams' agents agree on it.
+static uint32_t lane_side(const wf_crowd* c, uint32_t i, uint8_t t) {
+    const wf_corridor* cor = &c->corridor[i];
+    uint32_t at = c->pinch_found[i].at + t;
+    return wf_corridor_poly(cor, at).bits < wf_corridor_poly(cor, at + 1u).bits ? 0u : 1u;
+}
+
+/// Agent i joins its side of lane entry e (its run's t-th portal), as
+/// join does for a passage.
+static void join_lane(const wf_crowd* c, wf_crowd_pinch_entry* e, uint32_t i, uint8_t t, float d,
+                      bool go, float stuck) {
+    uint32_t s = lane_side(c, i, t);
+    if (!isfinite(e->nearest[s]) && !isfinite(e->go_nearest[s])) {
+        e->sides++;
+    }
+    e->side_agent[s] = i;
+    if (d < e->nearest[s]) {
+        e->nearest[s] = d;
+        e->nearest_slot[s] = i;
+    }
+    if (go && d < e->go_nearest[s]) {
+        e->go_nearest[s] = d;
+        e->go_slot[s] = i;
+        e->go_stuck[s] = stuck;
+    }
+    if (!go && stuck > e->waited[s]) {
+        e->waited[s] = stuck;
+    }
+}
+
+/// Whether agent i, not admitted, must wait for a one-lane stretch ahead:
+/// one of its run's portals is the other side's (or its side admits nobody
+/// new). Entries not in the table (no room) hold nobody back.
+static bool lane_waits(wf_crowd* c, uint32_t i, uint32_t* used) {
+    const wf_crowd_passage* f = &c->pinch_found[i];
+    for (uint8_t t = 0; t < f->run; ++t) {
+        uint32_t k = entry_of(c, i, true, t, false, used);
+        if (k == UINT32_MAX) {
+            continue;
+        }
+        const wf_crowd_pinch_entry* e = &c->pinch_table[k];
+        if (e->sides == 2u && (lane_side(c, i, t) != e->holder || e->closed)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void wf_crowd_order_pinches(wf_crowd* c) {
     uint32_t used = 0;
     const float turn = c->stuck_time * WF_CROWD_PINCH_TURN_STUCK;
@@ -381,15 +512,44 @@ void wf_crowd_order_pinches(wf_crowd* c) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         c->agent_flags[i] &= ~(uint32_t)(AGENT_WAITS_PINCH | AGENT_PINCH_LEAD);
         wf_crowd_pinch* pin = &c->pinch[i];
-        if (!c->active[i] || !pin->ahead) {
+        if (!c->active[i] || (!pin->ahead && pin->lane == 0u)) {
             c->agent_flags[i] &= ~(uint32_t)AGENT_PINCH_GO;
             continue;
         }
+        if (!pin->ahead) {
+            continue; // in a lane, its next portal further on: see below
+        }
         bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
         for (uint32_t k = 0; k < 2u; ++k) {
-            pin->entry[k] = entry_of(c, i, k == 1u, &used);
+            pin->entry[k] = entry_of(c, i, k == 1u, 0xffu, true, &used);
             pin->side[k] = (uint8_t)join(c, &c->pinch_table[pin->entry[k]], i, pin->dist, go,
                                          c->stuck_timer[i], turn);
+        }
+    }
+    // One-lane stretches: every portal of an agent's run is a key of its
+    // own (lane entries), so the two ends of a lane longer than a doorway
+    // meet in one table. Those about to enter a lane make its entries;
+    // those walking in one join the entries there are (an agent in a
+    // doorway makes none), keeping their admission between portals.
+    for (uint32_t pass = 2u; pass >= 1u; --pass) {
+        for (uint32_t i = 0; i < c->max_agents; ++i) {
+            wf_crowd_pinch* pin = &c->pinch[i];
+            if (!c->active[i] || pin->lane != pass) {
+                continue;
+            }
+            bool go = (c->agent_flags[i] & AGENT_PINCH_GO) != 0;
+            uint32_t joined = 0;
+            for (uint8_t t = 0; t < c->pinch_found[i].run; ++t) {
+                uint32_t k = entry_of(c, i, true, t, pass == 2u, &used);
+                if (k != UINT32_MAX) {
+                    join_lane(c, &c->pinch_table[k], i, t, pin->dist, go, c->stuck_timer[i]);
+                    joined++;
+                }
+            }
+            if (joined == 0 && !pin->ahead) {
+                c->agent_flags[i] &= ~(uint32_t)AGENT_PINCH_GO;
+                pin->lane = 0;
+            }
         }
     }
     // Turns: once the side without the way waited `turn`, the side with it
@@ -414,6 +574,10 @@ void wf_crowd_order_pinches(wf_crowd* c) {
             if (e->sides == 2u && pin->side[k] != 0xffu) {
                 waits |= pin->side[k] != e->holder || (e->closed && !go);
             }
+        }
+        // Not yet admitted: a lane ahead held by the other stream waits too.
+        if (!waits && !go && pin->lane != 0u) {
+            waits = lane_waits(c, i, &used);
         }
         if (waits) {
             c->agent_flags[i] = (c->agent_flags[i] & ~(uint32_t)AGENT_PINCH_GO) | AGENT_WAITS_PINCH;
@@ -450,7 +614,7 @@ void wf_crowd_order_pinches(wf_crowd* c) {
     // home slot then passes only entries inserted before it.
     for (uint32_t k = used; k-- > 0;) {
         const wf_crowd_pinch_entry* e = &c->pinch_table[k];
-        c->pinch_slots[slot_for(c, e->owner, e->portal)] = 0;
+        c->pinch_slots[slot_for(c, e->owner, e->portal, e->lane_at)] = 0;
     }
 }
 

@@ -61,6 +61,9 @@ enum {
 typedef struct wf_crowd_passage {
     wf_poly_ref from, to;
     float mid_x, mid_z, axis_x, axis_z;
+    uint8_t at;  ///< the portal's index on the corridor (from = polygon `at`)
+    uint8_t run; ///< narrow portals in a row from it (1: the portal alone)
+    bool lane;   ///< the run is a one-lane stretch longer than a doorway's depth
 } wf_crowd_passage;
 
 /// This update's passage ahead of an agent (its wf_crowd_passage is in
@@ -72,6 +75,7 @@ typedef struct wf_crowd_pinch {
     uint8_t side[2];
     bool ahead;     ///< a passage lies ahead, within reach (else the rest is stale)
     bool both_ways; ///< agents come to it from both sides this update
+    uint8_t lane;   ///< one-lane stretch: 0 none, 1 walks in one, 2 about to enter one
 } wf_crowd_pinch;
 
 /// A passage in the per-update table (bottleneck.c): its key (that of the
@@ -79,7 +83,7 @@ typedef struct wf_crowd_pinch {
 /// to two sides (the polygon an agent of the side comes from), per side its
 /// agent nearest the mouth and its admitted agent nearest it (infinite:
 /// none), and the side with the way. Keys and sides name an agent rather
-/// than hold polygon refs: 64 bytes an entry.
+/// than hold polygon refs: 68 bytes an entry.
 typedef struct wf_crowd_pinch_entry {
     uint32_t owner;
     uint32_t side_agent[2];
@@ -88,8 +92,9 @@ typedef struct wf_crowd_pinch_entry {
     float go_stuck[2]; ///< the stuck timer of the side's admitted agent nearest the mouth
     float waited[2];   ///< longest a waiting agent of the side has stood (its stuck timer)
     uint8_t sides, holder;
-    bool closed; ///< the holder admits nobody new: the other side waited its turn
-    bool portal; ///< keyed by the portal (else by the polygon beyond it)
+    bool closed;     ///< the holder admits nobody new: the other side waited its turn
+    bool portal;     ///< keyed by the portal (else by the polygon beyond it)
+    uint8_t lane_at; ///< a portal of the owner's one-lane run (its index in it); 0xff: not
 } wf_crowd_pinch_entry;
 
 /// What the last finished search gave (for the result callback).

@@ -1,0 +1,133 @@
+// SPDX-FileCopyrightText: 2026 The Wayfarer authors
+// SPDX-License-Identifier: MIT
+// One-lane stretches (crowd/bottleneck.c): two groups meeting head-on in a
+// lane one agent wide and longer than a doorway is deep cross it one way at
+// a time, as over a one-lane bridge, instead of meeting inside it; the same
+// for any worker count.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "crowd_test_util.h"
+#include "wayfarer/jobs.h"
+
+#define DT (1.0f / 30.0f)
+#define PER_SIDE 10u
+#define CELL 1.2f
+#define CELLS 8u
+#define LANE_FIRST 8u
+#define LANE_LAST 15u
+#define LANE_Z 4u
+
+/// A 28.8 x 9.6 m grid of 1.2 m cells: two rooms (cells x 0..7 and 16..23)
+/// joined by a lane one cell wide (x 8..15 at z 4), 9.6 m long and one
+/// agent of radius 0.6 wide on the navmesh (the corridor scene's walkway).
+static wf_mesh* lane_mesh(void) {
+    uint8_t blocked[CELLS * 3u * CELLS];
+    for (uint32_t z = 0; z < CELLS; ++z) {
+        for (uint32_t x = 0; x < CELLS * 3u; ++x) {
+            bool lane = x >= LANE_FIRST && x <= LANE_LAST;
+            blocked[z * CELLS * 3u + x] = lane && z != LANE_Z;
+        }
+    }
+    return test_mesh_grid(3, 1, CELLS, CELL, blocked, NULL, NULL);
+}
+
+/// Ten agents in each room in two columns of five, each going to its
+/// start mirrored about the lane's middle, for `frames` updates; returns
+/// how many got through the lane to their goal's side (clear of it by a
+/// radius, counted once), the worst overlap of two agents seen after the
+/// first second, and the crowd's hash.
+static uint32_t run_two_way(const wf_job_system* jobs, int frames, float* out_overlap,
+                            uint64_t* out_hash) {
+    wf_mesh* mesh = lane_mesh();
+    assert_non_null(mesh);
+    wf_crowd_desc d = crowd_test_desc(mesh, 2u * PER_SIDE);
+    if (jobs != NULL) {
+        d.jobs = *jobs;
+    }
+    wf_crowd* c = NULL;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    p.radius = 0.6f;
+    p.collision_query_range = p.radius * 12.0f;
+    const float west_face = (float)LANE_FIRST * CELL, east_face = (float)(LANE_LAST + 1u) * CELL;
+    const float lane_mid = ((float)LANE_Z + 0.5f) * CELL;
+    wf_agent_id ids[2u * PER_SIDE];
+    wf_vec3 goals[2u * PER_SIDE];
+    bool through[2u * PER_SIDE] = {false};
+    for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
+        bool west = i < PER_SIDE;
+        uint32_t k = i % PER_SIDE;
+        float dx = 2.0f + (float)(k % 2u) * 1.5f; // from the lane's end
+        float z = lane_mid + ((float)(k / 2u) - 2.0f) * 1.5f;
+        wf_vec3 start = wf_v3(west ? west_face - dx : east_face + dx, 0, z);
+        goals[i] = wf_v3(west ? east_face + dx : west_face - dx, 0, z);
+        assert_int_equal(wf_crowd_add_agent(c, start, &p, &ids[i]), WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, ids[i], goals[i], NULL, NULL), WF_OK);
+    }
+    float worst = 0.0f;
+    uint32_t count = 0;
+    for (int f = 0; f < frames; ++f) {
+        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
+        for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
+            wf_agent_state si = crowd_test_state(c, ids[i]);
+            bool done = goals[i].x > east_face ? si.position.x > east_face + p.radius
+                                               : si.position.x < west_face - p.radius;
+            count += done && !through[i];
+            through[i] |= done;
+            for (uint32_t j = i + 1; j < 2u * PER_SIDE && f >= 30; ++j) {
+                wf_agent_state sj = crowd_test_state(c, ids[j]);
+                float overlap = 2.0f * p.radius - crowd_test_dist2d(si.position, sj.position);
+                worst = overlap > worst ? overlap : worst;
+            }
+        }
+    }
+    *out_overlap = worst;
+    *out_hash = crowd_test_hash(c);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+    return count;
+}
+
+static void test_two_way_one_lane(void** state) {
+    (void)state;
+    float overlap;
+    uint64_t hash;
+    uint32_t through = run_two_way(NULL, 30 * 60, &overlap, &hash);
+    printf("one lane: %u of %u through 9.6 m in 60 s, worst overlap %.3f m\n", through,
+           2u * PER_SIDE, (double)overlap);
+    // Meeting inside it, 4 of the 20 get through; one way at a time, 18.
+    assert_true(through >= 16u);
+    assert_true(overlap < 0.15f);
+}
+
+static void test_two_way_one_lane_same_for_workers(void** state) {
+    (void)state;
+    float overlap;
+    uint64_t inline_hash, hash;
+    run_two_way(NULL, 30 * 10, &overlap, &inline_hash);
+    for (uint32_t workers = 2; workers <= 4; workers += 2) {
+        wf_thread_pool* pool = NULL;
+        wf_thread_pool_desc pd = {0};
+        pd.thread_count = workers - 1u;
+        assert_int_equal(wf_thread_pool_create(&pd, &pool), WF_OK);
+        wf_job_system jobs = wf_thread_pool_job_system(pool);
+        run_two_way(&jobs, 30 * 10, &overlap, &hash);
+        assert_true(hash == inline_hash);
+        wf_thread_pool_destroy(pool);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_way_one_lane),
+        cmocka_unit_test(test_two_way_one_lane_same_for_workers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
