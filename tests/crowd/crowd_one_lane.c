@@ -124,10 +124,61 @@ static void test_two_way_one_lane_same_for_workers(void** state) {
     }
 }
 
+/// Saved with the west stream admitted and in the lane and the east one
+/// waiting, a restored crowd goes on as the saved one does: the lane's
+/// entries are rebuilt from the corridors and the saved admissions.
+static void test_one_lane_restored(void** state) {
+    (void)state;
+    wf_mesh* mesh = lane_mesh();
+    assert_non_null(mesh);
+    wf_crowd_desc d = crowd_test_desc(mesh, 2u * PER_SIDE);
+    wf_crowd *a = NULL, *b = NULL;
+    assert_int_equal(wf_crowd_create(&d, &a), WF_OK);
+    assert_int_equal(wf_crowd_create(&d, &b), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    p.radius = 0.6f;
+    p.collision_query_range = p.radius * 12.0f;
+    const float west_face = (float)LANE_FIRST * CELL, east_face = (float)(LANE_LAST + 1u) * CELL;
+    const float lane_mid = ((float)LANE_Z + 0.5f) * CELL;
+    for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
+        bool west = i < PER_SIDE;
+        uint32_t k = i % PER_SIDE;
+        float dx = 2.0f + (float)(k % 2u) * 1.5f;
+        float z = lane_mid + ((float)(k / 2u) - 2.0f) * 1.5f;
+        wf_agent_id id;
+        assert_int_equal(
+            wf_crowd_add_agent(a, wf_v3(west ? west_face - dx : east_face + dx, 0, z), &p, &id),
+            WF_OK);
+        assert_int_equal(wf_crowd_request_move(a, id,
+                                               wf_v3(west ? east_face + dx : west_face - dx, 0, z),
+                                               NULL, NULL),
+                         WF_OK);
+    }
+    for (int f = 0; f < 30 * 6; ++f) {
+        assert_int_equal(wf_crowd_update(a, DT, NULL), WF_OK);
+    }
+    size_t size = 0;
+    assert_int_equal(wf_crowd_save_size(a, &size), WF_OK);
+    void* blob = malloc(size);
+    assert_non_null(blob);
+    assert_int_equal(wf_crowd_save(a, blob, size), WF_OK);
+    assert_int_equal(wf_crowd_restore(b, blob, size), WF_OK);
+    free(blob);
+    for (int f = 0; f < 30 * 10; ++f) {
+        assert_int_equal(wf_crowd_update(a, DT, NULL), WF_OK);
+        assert_int_equal(wf_crowd_update(b, DT, NULL), WF_OK);
+    }
+    assert_true(crowd_test_hash(a) == crowd_test_hash(b));
+    wf_crowd_destroy(a);
+    wf_crowd_destroy(b);
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_way_one_lane),
         cmocka_unit_test(test_two_way_one_lane_same_for_workers),
+        cmocka_unit_test(test_one_lane_restored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
