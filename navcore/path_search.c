@@ -493,12 +493,23 @@ ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target
     // window ends where the portal does unless a side cut it; a cut that
     // left the end where it was has nothing beyond it, see below). A goal
     // past the portal and not beyond that side is best reached straight.
-    if (cut_left || cut_right) {
+    if (!cut_left && !cut_right) {
+        *out_est_cost = best_cost;
+        *out_est_distance = best_distance;
+        if (est.y != best.y) {
+            best_cost = straight_cost(w, best, k);
+            best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
+        }
+        *out_cost = best_cost;
+        *out_distance = best_distance;
+        return best;
+    }
+    {
         float best_total = best_cost + best_distance * k;
         wf_vec3 e = wf_v3_sub(right, left);
-        bool goal_past = aims && wf_v2_perp(e, wf_v3_sub(w->apex, left)) *
-                                         wf_v2_perp(e, wf_v3_sub(target, left)) <
-                                     0.0f;
+        bool goal_past =
+            aims &&
+            wf_v2_perp(e, wf_v3_sub(w->apex, left)) * wf_v2_perp(e, wf_v3_sub(target, left)) < 0.0f;
         for (int side = 0; side < 2; ++side) {
             if (!(side == 0 ? cut_left : cut_right)) {
                 continue;
@@ -942,9 +953,9 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
             continue;
         }
         float cost, distance, est_cost, est_distance;
-        wf_vec3 pos = entry_point(kind, target, &w, left, right, window_left, window_right,
-                                  cut_left, cut_right, k_here, &cost, &distance, &est_cost,
-                                  &est_distance);
+        wf_vec3 pos =
+            entry_point(kind, target, &w, left, right, window_left, window_right, cut_left,
+                        cut_right, k_here, &cost, &distance, &est_cost, &est_distance);
         float entry_cost = cost;
         float heuristic;
         if (reaches_end) {
