@@ -397,44 +397,59 @@ RARE_PATH static void wedge_pass_side(const wf_node_pool* pool, uint32_t current
 /// The point x of the window (a, b) that minimises |apex x| + |x target|
 /// on XZ: where the line apex->target crosses it (target mirrored over the
 /// window's line when both lie on one side), or the nearer end.
-static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
+/// chord_y: where the line crosses the window strictly inside, the height
+/// of the 3D chord apex->target above x (see entry_point), else x's own.
+/// (Returned with x, in registers.)
+typedef struct aimed_point {
+    wf_vec3 x;
+    float chord_y;
+} aimed_point;
+
+static inline aimed_point window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
     wf_vec3 e = wf_v3_sub(b, a);
     float e_sq = wf_v2_length_sq(e);
     if (e_sq <= WEDGE_SAME_POINT_SQ) {
-        return a;
+        return (aimed_point){a, a.y};
     }
     float side_apex = wf_v2_perp(e, wf_v3_sub(apex, a));
     float side_target = wf_v2_perp(e, wf_v3_sub(target, a));
-    if (side_apex * side_target > 0.0f) {
+    bool mirrored = side_apex * side_target > 0.0f;
+    wf_vec3 aim = target;
+    if (mirrored) {
         // Mirror over the line: the shortest way touches it and comes back.
         float s = 2.0f * side_target / e_sq;
-        target.x -= s * e.z;
-        target.z += s * e.x;
+        aim.x -= s * e.z;
+        aim.z += s * e.x;
         // (perp(e, v) = e.z * v.x - e.x * v.z, so the normal is (e.z, -e.x))
     }
-    wf_vec3 d = wf_v3_sub(target, apex);
+    wf_vec3 d = wf_v3_sub(aim, apex);
     float den = wf_v2_perp(d, e);
     float t;
+    bool crosses = false;
     if (den * den > 1e-12f * wf_v2_length_sq(d) * e_sq) {
         t = wf_v2_perp(d, wf_v3_sub(apex, a)) / den;
+        crosses = !mirrored && t > 0.0f && t < 1.0f;
     } else {
-        t = wf_v2_distance(apex, a) + wf_v2_distance(a, target) <=
-                    wf_v2_distance(apex, b) + wf_v2_distance(b, target)
+        t = wf_v2_distance(apex, a) + wf_v2_distance(a, aim) <=
+                    wf_v2_distance(apex, b) + wf_v2_distance(b, aim)
                 ? 0.0f
                 : 1.0f;
     }
     t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
-    return wf_v3_lerp(a, b, t);
+    wf_vec3 x = wf_v3_lerp(a, b, t);
+    // (x = apex + u d on XZ with u = side_apex / den: perp(e, x - a) = 0.)
+    return (aimed_point){x, crosses ? apex.y + (side_apex / den) * d.y : x.y};
 }
 
 /// The point x of segment (a, b) that minimises the way from `from` to
 /// the target through it, or for Dijkstra (no target) its nearest point.
-static inline wf_vec3 aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, wf_vec3 a,
-                                wf_vec3 b) {
+static inline aimed_point aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, wf_vec3 a,
+                                    wf_vec3 b) {
     if (kind == SEARCH_TO_GOALS) {
         float t = 0.0f;
         (void)wf_dist_point_segment_sq_2d(from, a, b, &t);
-        return wf_v3_lerp(a, b, t);
+        wf_vec3 x = wf_v3_lerp(a, b, t);
+        return (aimed_point){x, x.y};
     }
     return window_point(from, a, b, target);
 }
@@ -451,52 +466,91 @@ static inline float straight_cost(const wedge* s, wf_vec3 p, float k) {
 /// window or round a wedge side's vertex for the parts of the portal beyond
 /// that side. *out_cost gets the cost to that point (k per metre),
 /// *out_distance its straight distance to the goal point (0 for Dijkstra).
+/// *out_est_cost and *out_est_distance: the same split of the way at the
+/// point of the 3D chord (apex or corner) -> goal point over the entry
+/// point, where the chord crosses the window strictly inside (else the
+/// entry point's own): a way that sees the goal is priced as the straight
+/// chord it can still take, not as a bend to the portal's height (on
+/// hills the entry point lies above or below the chord, and that detour
+/// made every polygon on a straight way look dearer than it is).
 ALWAYS_INLINE static inline wf_vec3 entry_point(search_kind kind, wf_vec3 target, const wedge* w,
                                                 wf_vec3 left, wf_vec3 right, wf_vec3 window_left,
                                                 wf_vec3 window_right, bool cut_left, bool cut_right,
-                                                float k, float* out_cost, float* out_distance) {
+                                                float k, float* out_cost, float* out_distance,
+                                                float* out_est_cost, float* out_est_distance) {
     bool aims = kind != SEARCH_TO_GOALS;
-    wf_vec3 best = aim_point(kind, target, w->apex, window_left, window_right);
-    float best_cost = straight_cost(w, best, k);
-    float best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
-    float best_total = best_cost + best_distance * k;
+    aimed_point aimed = aim_point(kind, target, w->apex, window_left, window_right);
+    wf_vec3 best = aimed.x;
+    wf_vec3 est = best;
+    est.y = aimed.chord_y;
+    // The way to the best point so far: straight from the apex, or round
+    // `corner`, round_distance from the apex (< 0: straight).
+    wf_vec3 corner_taken = w->apex;
+    float round_distance = -1.0f;
+    float best_cost = straight_cost(w, est, k);
+    float best_distance = aims ? wf_v3_distance(est, target) : 0.0f;
     // The parts of the portal beyond a side: round that side's vertex (the
     // window ends where the portal does unless a side cut it; a cut that
     // left the end where it was has nothing beyond it, see below). A goal
     // past the portal and not beyond that side is best reached straight.
     if (!cut_left && !cut_right) {
+        *out_est_cost = best_cost;
+        *out_est_distance = best_distance;
+        if (est.y != best.y) {
+            best_cost = straight_cost(w, best, k);
+            best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
+        }
         *out_cost = best_cost;
         *out_distance = best_distance;
         return best;
     }
-    wf_vec3 e = wf_v3_sub(right, left);
-    bool goal_past =
-        aims &&
-        wf_v2_perp(e, wf_v3_sub(w->apex, left)) * wf_v2_perp(e, wf_v3_sub(target, left)) < 0.0f;
-    for (int side = 0; side < 2; ++side) {
-        if (!(side == 0 ? cut_left : cut_right)) {
-            continue;
+    {
+        float best_total = best_cost + best_distance * k;
+        wf_vec3 e = wf_v3_sub(right, left);
+        bool goal_past =
+            aims &&
+            wf_v2_perp(e, wf_v3_sub(w->apex, left)) * wf_v2_perp(e, wf_v3_sub(target, left)) < 0.0f;
+        for (int side = 0; side < 2; ++side) {
+            if (!(side == 0 ? cut_left : cut_right)) {
+                continue;
+            }
+            wf_vec3 corner = side == 0 ? w->left : w->right;
+            wf_vec3 a = side == 0 ? left : window_right;
+            wf_vec3 b = side == 0 ? window_left : right;
+            if (wf_v2_distance_sq(a, b) <= WEDGE_SAME_POINT_SQ ||
+                wedge_side_open(w->apex, corner)) {
+                continue; // nothing of the portal beyond this side
+            }
+            if (goal_past && !(side == 0 ? beyond_left(w, target) : beyond_right(w, target))) {
+                continue;
+            }
+            aimed_point side_aimed = aim_point(kind, target, corner, a, b);
+            wf_vec3 pos = side_aimed.x;
+            wf_vec3 side_est = pos;
+            side_est.y = side_aimed.chord_y;
+            float to_corner = wf_v3_distance(w->apex, corner);
+            float cost = w->apex_cost + (to_corner + wf_v3_distance(corner, side_est)) * k;
+            float distance = aims ? wf_v3_distance(side_est, target) : 0.0f;
+            float total = cost + distance * k;
+            if (total < best_total) {
+                best = pos;
+                est = side_est;
+                corner_taken = corner;
+                round_distance = to_corner;
+                best_cost = cost;
+                best_distance = distance;
+                best_total = total;
+            }
         }
-        wf_vec3 corner = side == 0 ? w->left : w->right;
-        wf_vec3 a = side == 0 ? left : window_right;
-        wf_vec3 b = side == 0 ? window_left : right;
-        if (wf_v2_distance_sq(a, b) <= WEDGE_SAME_POINT_SQ || wedge_side_open(w->apex, corner)) {
-            continue; // nothing of the portal beyond this side
-        }
-        if (goal_past && !(side == 0 ? beyond_left(w, target) : beyond_right(w, target))) {
-            continue;
-        }
-        wf_vec3 pos = aim_point(kind, target, corner, a, b);
-        float cost =
-            w->apex_cost + (wf_v3_distance(w->apex, corner) + wf_v3_distance(corner, pos)) * k;
-        float distance = aims ? wf_v3_distance(pos, target) : 0.0f;
-        float total = cost + distance * k;
-        if (total < best_total) {
-            best = pos;
-            best_cost = cost;
-            best_distance = distance;
-            best_total = total;
-        }
+    }
+    *out_est_cost = best_cost;
+    *out_est_distance = best_distance;
+    if (est.y != best.y) {
+        // (Only on slopes: on flat ground the chord runs at the portal's height.)
+        best_cost = round_distance < 0.0f
+                        ? straight_cost(w, best, k)
+                        : w->apex_cost + (round_distance + wf_v3_distance(corner_taken, best)) * k;
+        best_distance = aims ? wf_v3_distance(best, target) : 0.0f;
     }
     *out_cost = best_cost;
     *out_distance = best_distance;
@@ -898,9 +952,10 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
                                 least * SEED_SLACK, layer_of(n) == 0)) {
             continue;
         }
-        float cost, distance;
-        wf_vec3 pos = entry_point(kind, target, &w, left, right, window_left, window_right,
-                                  cut_left, cut_right, k_here, &cost, &distance);
+        float cost, distance, est_cost, est_distance;
+        wf_vec3 pos =
+            entry_point(kind, target, &w, left, right, window_left, window_right, cut_left,
+                        cut_right, k_here, &cost, &distance, &est_cost, &est_distance);
         float entry_cost = cost;
         float heuristic;
         if (reaches_end) {
@@ -935,6 +990,9 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         // a node that has been a parent never takes a descendant as its
         // parent, so parent chains stay trees.
         float total = cost + heuristic;
+        if (kind == SEARCH_TO_POLY && !reaches_end && !restart) {
+            total = est_cost + est_distance * g->h_scale;
+        }
         if (turned_down(pool, n, next, current, total)) {
             // Turned down by a way with a dearer apex: a later layer's
             // state here, the first that takes it.

@@ -152,7 +152,9 @@ static inline void golden_world_close(golden_world* g) {
 /// paths end on layer 0 (the abreast rule at single-file mouths leaves it).
 /// Re-pinned (overlap8): collision pushes over the square root of the
 /// contacts, and a deep contact's push takes back the velocity into it.
-#define GOLDEN_CROWD_HASH 0x43bd69e086a7a54eull
+/// Re-pinned (query11): a way that sees the goal is priced along the 3D
+/// chord to it, so corridors over slopes change.
+#define GOLDEN_CROWD_HASH 0x6e6e8dc342e8e8f6ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
