@@ -153,7 +153,14 @@ struct wf_crowd {
     uint16_t* generations;        ///< the codec's copy during an update (ref_codec.h)
     uint32_t generation_capacity; ///< slots it holds: the mesh's at create, 0 above 4096
 
-    uint32_t event_count; ///< the last update's, at the front of agent_events
+    // update_scratch (agent_fields.h) holds two things whose lives never
+    // overlap: the last update's event list, read between updates and
+    // written at the end of one from event_log, and inside an update,
+    // before that, the passage table (wf_crowd_order_pinches).
+    wf_crowd_event* agent_events; ///< the last update's events (event_count of them)
+    uint32_t event_count;
+    wf_crowd_pinch_entry* pinch_table; ///< two keys an agent at most
+    uint32_t* pinch_slots;             ///< pinch_capacity hash slots: entry + 1; 0: free
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
@@ -175,6 +182,16 @@ struct wf_crowd {
 };
 
 #define WF_CROWD_NO_DEBUG 0xffffffffu
+
+/// update_scratch's size in 8-byte words: the larger of a full event list
+/// (every agent every kind) and the passage table with its hash slots.
+static inline size_t wf_crowd_scratch_words(const wf_crowd* c) {
+    size_t n = c->max_agents;
+    size_t events = n * WF_CROWD_EVENTS_PER_AGENT * sizeof(wf_crowd_event);
+    size_t pinches = n * 2u * sizeof(wf_crowd_pinch_entry) + c->pinch_capacity * sizeof(uint32_t);
+    size_t bytes = events > pinches ? events : pinches;
+    return (bytes + sizeof(uint64_t) - 1u) / sizeof(uint64_t);
+}
 
 /// Where a crowd's bytes go (docs/crowd.md, "Where every byte goes"):
 /// every block it holds from its allocator, by owner; total is
@@ -230,5 +247,9 @@ bool wf_crowd_params_valid(const wf_crowd* c, const wf_agent_params* p);
 wf_status wf_crowd_set_avoidance_kernel(wf_crowd* c, wf_avoid_kernel kernel);
 
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
+/// Writes this update's events, agent by agent in slot order, as the list
+/// wf_crowd_events gives (over the passage table, done with by then);
+/// returns their count.
+uint32_t wf_crowd_list_events(wf_crowd* c);
 
 #endif
