@@ -61,9 +61,6 @@
     X(topology_timer, float, n, SAVED, FINITE)                                                     \
     X(stuck_timer, float, n, SAVED, FINITE)                                                        \
     X(stuck_spot, wf_vec3, n, SAVED, FINITE) /* where the stuck timer started */                   \
-    X(rank, uint32_t, n, SCRATCH, NONE)      /* right of way this update */                        \
-    X(intent, wf_vec3, n, SCRATCH, NONE)     /* desired velocity of the last update */             \
-    X(wall_line, wf_vec3, n, SCRATCH, NONE) /* nearest wall in collisions: x,z inward, y offset */ \
     X(offmesh, wf_crowd_offmesh, n, SAVED, CUSTOM)                                                 \
     /* This update's events: kinds + 1 in the order sent, 3 bits each (crowd.c). */                \
     X(event_log, uint32_t, n, SCRATCH, NONE)                                                       \
@@ -75,7 +72,7 @@
     X(pinch_found, wf_crowd_passage, n, SCRATCH, NONE) /* on the corridor polygons seen */         \
     X(pinch_seen, uint64_t, n, SCRATCH, NONE)          /* a hash of the corridor polygons seen */  \
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \
-    /* The event list between updates; the passage table inside one (crowd_internal.h). */         \
+    /* The event list between updates; inside one the passage table, then the steps' inputs. */    \
     X(update_scratch, uint64_t, wf_crowd_scratch_words(c), SCRATCH, NONE)                          \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \

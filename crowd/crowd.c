@@ -214,6 +214,9 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->agent_events = (wf_crowd_event*)c->update_scratch;
     c->pinch_table = (wf_crowd_pinch_entry*)c->update_scratch;
     c->pinch_slots = (uint32_t*)(c->pinch_table + 2u * (size_t)c->max_agents);
+    c->rank = (uint32_t*)c->update_scratch;
+    c->intent = (wf_vec3*)(c->rank + c->max_agents);
+    c->wall_line = c->intent + c->max_agents;
     s = wf_id_pool_create(&c->ids, &allocator, c->max_agents, WF_ID_KIND_AGENT);
     if (s == WF_OK && d.id_tag != 0) {
         s = wf_id_pool_set_tag(&c->ids, d.id_tag); // max_agents <= 1 << 24 always
@@ -475,7 +478,6 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY); // collect at the first update
     c->topology_timer[i] = 0.0f;
     c->stuck_timer[i] = 0.0f;
-    c->rank[i] = 0;
     memset(&c->offmesh[i], 0, sizeof c->offmesh[i]);
     c->event_log[i] = 0;
     out_id->bits = id;

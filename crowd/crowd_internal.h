@@ -153,14 +153,19 @@ struct wf_crowd {
     uint16_t* generations;        ///< the codec's copy during an update (ref_codec.h)
     uint32_t generation_capacity; ///< slots it holds: the mesh's at create, 0 above 4096
 
-    // update_scratch (agent_fields.h) holds two things whose lives never
-    // overlap: the last update's event list, read between updates and
-    // written at the end of one from event_log, and inside an update,
-    // before that, the passage table (wf_crowd_order_pinches).
-    wf_crowd_event* agent_events; ///< the last update's events (event_count of them)
-    uint32_t event_count;
+    // update_scratch (agent_fields.h) holds three things whose lives never
+    // overlap, in update order: the passage table (wf_crowd_order_pinches
+    // only); per agent the inputs the steps from the grid to the collision
+    // passes read of each other (written by the grid's inputs pass and
+    // integration, each before it is read); the event list, written at the
+    // end of the update from event_log and read until the next one begins.
     wf_crowd_pinch_entry* pinch_table; ///< two keys an agent at most
     uint32_t* pinch_slots;             ///< pinch_capacity hash slots: entry + 1; 0: free
+    uint32_t* rank;                    ///< right of way this update
+    wf_vec3* intent;    ///< desired velocity of the last update (steering overwrites desired_vel)
+    wf_vec3* wall_line; ///< nearest wall in collisions: x,z inward, y offset
+    wf_crowd_event* agent_events; ///< the last update's events (event_count of them)
+    uint32_t event_count;
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
@@ -189,7 +194,9 @@ static inline size_t wf_crowd_scratch_words(const wf_crowd* c) {
     size_t n = c->max_agents;
     size_t events = n * WF_CROWD_EVENTS_PER_AGENT * sizeof(wf_crowd_event);
     size_t pinches = n * 2u * sizeof(wf_crowd_pinch_entry) + c->pinch_capacity * sizeof(uint32_t);
+    size_t steps = n * (sizeof(uint32_t) + 2u * sizeof(wf_vec3));
     size_t bytes = events > pinches ? events : pinches;
+    bytes = bytes > steps ? bytes : steps;
     return (bytes + sizeof(uint64_t) - 1u) / sizeof(uint64_t);
 }
 
