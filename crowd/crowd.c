@@ -298,7 +298,8 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     // Cells of four radii (a third of the default query range): the ring
     // search usually stops after the 3 x 3 cells around an agent
     // (measured best of 2 to 8 radii on nav_test).
-    s = wf_proximity_grid_create(&c->grid, &allocator, c->max_agents, r * 4.0f);
+    s = wf_proximity_grid_create_in(&c->grid, c->wall_line + c->max_agents, c->max_agents,
+                                    r * 4.0f);
     if (s != WF_OK) {
         goto fail;
     }

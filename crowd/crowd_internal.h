@@ -157,8 +157,10 @@ struct wf_crowd {
     // overlap, in update order: the passage table (wf_crowd_order_pinches
     // only); per agent the inputs the steps from the grid to the collision
     // passes read of each other (written by the grid's inputs pass and
-    // integration, each before it is read); the event list, written at the
-    // end of the update from event_log and read until the next one begins.
+    // integration, each before it is read) and the proximity grid (built
+    // after the passages, queried by steering only); the event list,
+    // written at the end of the update from event_log and read until the
+    // next one begins.
     wf_crowd_pinch_entry* pinch_table; ///< two keys an agent at most
     uint32_t* pinch_slots;             ///< pinch_capacity hash slots: entry + 1; 0: free
     uint32_t* rank;                    ///< right of way this update
@@ -194,7 +196,8 @@ static inline size_t wf_crowd_scratch_words(const wf_crowd* c) {
     size_t n = c->max_agents;
     size_t events = n * WF_CROWD_EVENTS_PER_AGENT * sizeof(wf_crowd_event);
     size_t pinches = n * 2u * sizeof(wf_crowd_pinch_entry) + c->pinch_capacity * sizeof(uint32_t);
-    size_t steps = n * (sizeof(uint32_t) + 2u * sizeof(wf_vec3));
+    size_t steps = n * (sizeof(uint32_t) + 2u * sizeof(wf_vec3)) +
+                   wf_proximity_grid_storage_bytes(c->max_agents);
     size_t bytes = events > pinches ? events : pinches;
     bytes = bytes > steps ? bytes : steps;
     return (bytes + sizeof(uint64_t) - 1u) / sizeof(uint64_t);
