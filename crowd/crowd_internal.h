@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "crowd/agent_fields.h"
 #include "crowd/avoidance.h"
@@ -99,6 +100,34 @@ typedef struct wf_crowd_result {
     float cost;
     float wait;
 } wf_crowd_result;
+
+/// A corner of an agent's path as the crowd keeps it: a wf_straight_point
+/// without its padding (24 bytes, not 32), the ref in two halves. Saved as
+/// the wf_straight_point it stands for (crowd_blob.h, keep POINTS).
+typedef struct wf_crowd_corner {
+    wf_vec3 pos;
+    uint32_t flags;      ///< wf_straight_flags
+    uint32_t ref_bits[2]; ///< the ref's bits, low word first
+} wf_crowd_corner;
+
+static inline wf_poly_ref wf_crowd_corner_ref(const wf_crowd_corner* k) {
+    return (wf_poly_ref){(uint64_t)k->ref_bits[0] | (uint64_t)k->ref_bits[1] << 32};
+}
+
+static inline wf_crowd_corner wf_crowd_corner_pack(const wf_straight_point* p) {
+    return (wf_crowd_corner){.pos = p->pos,
+                             .flags = p->flags,
+                             .ref_bits = {(uint32_t)p->ref.bits, (uint32_t)(p->ref.bits >> 32)}};
+}
+
+static inline wf_straight_point wf_crowd_corner_unpack(const wf_crowd_corner* k) {
+    wf_straight_point p;
+    memset(&p, 0, sizeof p); // padding too: saves hold the same bytes
+    p.pos = k->pos;
+    p.ref = wf_crowd_corner_ref(k);
+    p.flags = k->flags;
+    return p;
+}
 
 /// Off-mesh traversal.
 typedef struct wf_crowd_offmesh {

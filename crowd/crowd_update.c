@@ -55,7 +55,7 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 /// progress). Nearer, not merely away: in a jam agents jostle back and
 /// forth and sideways without getting anywhere.
 static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
-    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    const wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 ahead = c->corner_count[i] > 0 ? corners[0].pos : c->corridor[i].target;
     float gained = wf_v2_distance(c->stuck_spot[i], ahead) - wf_v2_distance(c->pos[i], ahead);
     if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
@@ -196,7 +196,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // agent's when both touch the target's edge).
         float to_end = wf_v2_distance(c->pos[i], cor->target);
         uint32_t nc = c->corner_count[i];
-        const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+        const wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
         bool direct =
             cor->count == 1 || nc == 0 || (nc == 1 && (corners[0].flags & WF_STRAIGHT_END));
         // A corridor waiting for a search, or for one to begin (cut back
@@ -317,7 +317,7 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {
         return rank;
     }
-    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    const wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 at = c->pos[i];
     float left = 0.0f;
     for (uint32_t k = 0; k < c->corner_count[i]; ++k) {
