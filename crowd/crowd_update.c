@@ -345,6 +345,9 @@ static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
     (void)worker;
     for (uint32_t i = begin; i < end; ++i) {
         in_grid[i] = wf_crowd_walking(c, i);
+        if (in_grid[i]) {
+            wf_proximity_grid_place(&c->grid, i, c->pos[i]); // its cell, off the serial build
+        }
         c->half_height[i] = c->params[i].height * 0.5f;
         c->rank[i] = agent_rank(c, i);
         c->intent[i] = c->desired_vel[i];
@@ -429,7 +432,8 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     t0 = serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
     run_phase(c, WF_CROWD_PHASE_GRID, n, WF_CROWD_BLOCK_LIGHT, grid_inputs_fn, &ctx);
     t0 = wf_clock_us();
-    wf_proximity_grid_build(&c->grid, c->pos, c->half_height, (const uint8_t*)c->scratch_agents, n);
+    wf_proximity_grid_build_placed(&c->grid, c->pos, c->half_height,
+                                   (const uint8_t*)c->scratch_agents, n);
     (void)serial_since(c, WF_CROWD_PHASE_GRID, t0);
 
     // Neighbours, corners, steering and avoidance in one pass (each charges

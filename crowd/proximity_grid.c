@@ -143,8 +143,28 @@ size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
     return wf_proximity_grid_storage_bytes(grid->max_items);
 }
 
+void wf_proximity_grid_place(wf_proximity_grid* grid, uint32_t item, wf_vec3 position) {
+    WF_ASSERT(grid != NULL && item < grid->max_items);
+    grid->item_cell[2u * item] = grid_cell(position.x, grid->inv_cell_size);
+    grid->item_cell[2u * item + 1u] = grid_cell(position.z, grid->inv_cell_size);
+}
+
+static void grid_build(wf_proximity_grid* grid, const wf_vec3* positions, const float* half_heights,
+                       const uint8_t* active, uint32_t count, bool placed);
+
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
                              const float* half_heights, const uint8_t* active, uint32_t count) {
+    grid_build(grid, positions, half_heights, active, count, false);
+}
+
+void wf_proximity_grid_build_placed(wf_proximity_grid* grid, const wf_vec3* positions,
+                                    const float* half_heights, const uint8_t* active,
+                                    uint32_t count) {
+    grid_build(grid, positions, half_heights, active, count, true);
+}
+
+static void grid_build(wf_proximity_grid* grid, const wf_vec3* positions, const float* half_heights,
+                       const uint8_t* active, uint32_t count, bool placed) {
     WF_ASSERT(grid != NULL && grid->bucket_start != NULL);
     WF_ASSERT(count <= grid->max_items);
     WF_ASSERT(positions != NULL || count == 0);
@@ -167,10 +187,12 @@ void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
         if (active != NULL && active[i] == 0) {
             continue;
         }
-        int32_t cx = grid_cell(positions[i].x, inv), cz = grid_cell(positions[i].z, inv);
         // Kept by item until the slots are filled (then item_cell is by slot).
-        grid->item_cell[2u * i] = cx;
-        grid->item_cell[2u * i + 1u] = cz;
+        if (!placed) {
+            grid->item_cell[2u * i] = grid_cell(positions[i].x, inv);
+            grid->item_cell[2u * i + 1u] = grid_cell(positions[i].z, inv);
+        }
+        int32_t cx = grid->item_cell[2u * i], cz = grid->item_cell[2u * i + 1u];
         lo_x = cx < lo_x ? cx : lo_x;
         hi_x = cx > hi_x ? cx : hi_x;
         lo_z = cz < lo_z ? cz : lo_z;
