@@ -76,6 +76,7 @@
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \
     /* The event list between updates; inside one the passage table, then the steps' inputs. */    \
     X(update_scratch, uint64_t, wf_crowd_scratch_words(c), SCRATCH, NONE)                          \
+    X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* entry + 1; 0: free */            \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
     X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)

@@ -375,8 +375,6 @@ static bool abreast_of_first(const wf_crowd* c, const wf_crowd_pinch_entry* e, u
 void wf_crowd_order_pinches(wf_crowd* c) {
     uint32_t used = 0;
     const float turn = c->stuck_time * WF_CROWD_PINCH_TURN_STUCK;
-    // The table lives in the buffer the event list leaves between updates.
-    memset(c->pinch_slots, 0, sizeof(uint32_t) * c->pinch_capacity);
     // Two keys per agent: the polygon beyond the portal (agents from both
     // ends of a doorway one polygon deep meet in it) and the portal itself
     // (both sides of a doorway that is only an edge).
@@ -447,6 +445,12 @@ void wf_crowd_order_pinches(wf_crowd* c) {
                 c->agent_flags[i] |= AGENT_PINCH_LEAD;
             }
         }
+    }
+    // Free the slots, the last inserted first: the probe from an entry's
+    // home slot then passes only entries inserted before it.
+    for (uint32_t k = used; k-- > 0;) {
+        const wf_crowd_pinch_entry* e = &c->pinch_table[k];
+        c->pinch_slots[slot_for(c, e->owner, e->portal)] = 0;
     }
 }
 

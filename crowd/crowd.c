@@ -213,7 +213,6 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     }
     c->agent_events = (wf_crowd_event*)c->update_scratch;
     c->pinch_table = (wf_crowd_pinch_entry*)c->update_scratch;
-    c->pinch_slots = (uint32_t*)(c->pinch_table + 2u * (size_t)c->max_agents);
     c->rank = (uint32_t*)c->update_scratch;
     c->intent = (wf_vec3*)(c->rank + c->max_agents);
     c->wall_line = c->intent + c->max_agents;
@@ -814,6 +813,7 @@ uint32_t wf_crowd_list_events(wf_crowd* c) {
         if (log == 0) {
             continue;
         }
+        c->event_log[i] = 0; // empty for the next update (zeroed at create, add and load)
         wf_agent_id id = {wf_id_pool_id_at(&c->ids, i)};
         for (; log != 0; log >>= 3u) {
             wf_crowd_event_kind kind = (wf_crowd_event_kind)((log & 7u) - 1u);

@@ -107,17 +107,22 @@ typedef struct wf_crowd_result {
 typedef struct wf_crowd_corner {
     wf_vec3 pos;
     uint32_t flags;      ///< wf_straight_flags
-    uint32_t ref_bits[2]; ///< the ref's bits, low word first
+    uint32_t ref_bits[2]; ///< the ref's 8 bytes (4-byte aligned, so no padding)
 } wf_crowd_corner;
 
 static inline wf_poly_ref wf_crowd_corner_ref(const wf_crowd_corner* k) {
-    return (wf_poly_ref){(uint64_t)k->ref_bits[0] | (uint64_t)k->ref_bits[1] << 32};
+    wf_poly_ref r;
+    memcpy(&r.bits, k->ref_bits, sizeof r.bits);
+    return r;
 }
 
 static inline wf_crowd_corner wf_crowd_corner_pack(const wf_straight_point* p) {
-    return (wf_crowd_corner){.pos = p->pos,
-                             .flags = p->flags,
-                             .ref_bits = {(uint32_t)p->ref.bits, (uint32_t)(p->ref.bits >> 32)}};
+    wf_crowd_corner k;
+    k.pos = p->pos;
+    k.flags = p->flags;
+    memcpy(k.ref_bits, &p->ref.bits, sizeof k.ref_bits); // the ref's bytes (low word first on
+                                                         // little-endian hosts; read back alike)
+    return k;
 }
 
 static inline wf_straight_point wf_crowd_corner_unpack(const wf_crowd_corner* k) {
@@ -191,7 +196,6 @@ struct wf_crowd {
     // written at the end of the update from event_log and read until the
     // next one begins.
     wf_crowd_pinch_entry* pinch_table; ///< two keys an agent at most
-    uint32_t* pinch_slots;             ///< pinch_capacity hash slots: entry + 1; 0: free
     uint32_t* rank;                    ///< right of way this update
     wf_vec3* intent;    ///< desired velocity of the last update (steering overwrites desired_vel)
     wf_vec3* wall_line; ///< nearest wall in collisions: x,z inward, y offset
@@ -219,12 +223,14 @@ struct wf_crowd {
 
 #define WF_CROWD_NO_DEBUG 0xffffffffu
 
-/// update_scratch's size in 8-byte words: the larger of a full event list
-/// (every agent every kind) and the passage table with its hash slots.
+/// update_scratch's size in 8-byte words: the largest of a full event list
+/// (every agent every kind), the passage table, and the steps' inputs with
+/// the proximity grid. (The table's hash slots keep their own array: they
+/// are freed entry by entry after use, cheaper than clearing them all.)
 static inline size_t wf_crowd_scratch_words(const wf_crowd* c) {
     size_t n = c->max_agents;
     size_t events = n * WF_CROWD_EVENTS_PER_AGENT * sizeof(wf_crowd_event);
-    size_t pinches = n * 2u * sizeof(wf_crowd_pinch_entry) + c->pinch_capacity * sizeof(uint32_t);
+    size_t pinches = n * 2u * sizeof(wf_crowd_pinch_entry);
     size_t steps = n * (sizeof(uint32_t) + 2u * sizeof(wf_vec3)) +
                    wf_proximity_grid_storage_bytes(c->max_agents);
     size_t bytes = events > pinches ? events : pinches;

@@ -381,7 +381,6 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     double start = wf_clock_us();
     memset(c->worker_iterations, 0, sizeof(uint32_t) * c->worker_count);
     memset(c->worker_phase_us, 0, sizeof(double) * (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
-    memset(c->event_log, 0, sizeof(uint32_t) * c->max_agents);
     c->event_count = 0; // the last update's list shares its buffer with the passage table
     // The mesh holds still until the update returns: ids decode from a copy.
     wf_ref_codec_copy_generations(&c->codec, c->generations, c->generation_capacity);
