@@ -806,23 +806,17 @@ void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_p
     c->event_log[i] = log | ((uint32_t)kind + 1u) << (3u * k);
 }
 
-uint32_t wf_crowd_list_events(wf_crowd* c) {
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < c->max_agents; ++i) {
-        uint32_t log = c->event_log[i];
-        if (log == 0) {
-            continue;
-        }
-        c->event_log[i] = 0; // empty for the next update (zeroed at create, add and load)
-        wf_agent_id id = {wf_id_pool_id_at(&c->ids, i)};
-        for (; log != 0; log >>= 3u) {
-            wf_crowd_event_kind kind = (wf_crowd_event_kind)((log & 7u) - 1u);
-            c->agent_events[count++] = (wf_crowd_event){
-                .agent = id,
-                .kind = kind,
-                .ref = carries_link(kind) ? c->event_link[i] : (wf_poly_ref){0},
-            };
-        }
+uint32_t wf_crowd_list_events_of(wf_crowd* c, uint32_t i, uint32_t count) {
+    uint32_t log = c->event_log[i];
+    c->event_log[i] = 0; // empty for the next update (zeroed at create, add and load)
+    wf_agent_id id = {wf_id_pool_id_at(&c->ids, i)};
+    for (; log != 0; log >>= 3u) {
+        wf_crowd_event_kind kind = (wf_crowd_event_kind)((log & 7u) - 1u);
+        c->agent_events[count++] = (wf_crowd_event){
+            .agent = id,
+            .kind = kind,
+            .ref = carries_link(kind) ? c->event_link[i] : (wf_poly_ref){0},
+        };
     }
     return count;
 }

@@ -101,39 +101,6 @@ typedef struct wf_crowd_result {
     float wait;
 } wf_crowd_result;
 
-/// A corner of an agent's path as the crowd keeps it: a wf_straight_point
-/// without its padding (24 bytes, not 32), the ref in two halves. Saved as
-/// the wf_straight_point it stands for (crowd_blob.h, keep POINTS).
-typedef struct wf_crowd_corner {
-    wf_vec3 pos;
-    uint32_t flags;      ///< wf_straight_flags
-    uint32_t ref_bits[2]; ///< the ref's 8 bytes (4-byte aligned, so no padding)
-} wf_crowd_corner;
-
-static inline wf_poly_ref wf_crowd_corner_ref(const wf_crowd_corner* k) {
-    wf_poly_ref r;
-    memcpy(&r.bits, k->ref_bits, sizeof r.bits);
-    return r;
-}
-
-static inline wf_crowd_corner wf_crowd_corner_pack(const wf_straight_point* p) {
-    wf_crowd_corner k;
-    k.pos = p->pos;
-    k.flags = p->flags;
-    memcpy(k.ref_bits, &p->ref.bits, sizeof k.ref_bits); // the ref's bytes (low word first on
-                                                         // little-endian hosts; read back alike)
-    return k;
-}
-
-static inline wf_straight_point wf_crowd_corner_unpack(const wf_crowd_corner* k) {
-    wf_straight_point p;
-    memset(&p, 0, sizeof p); // padding too: saves hold the same bytes
-    p.pos = k->pos;
-    p.ref = wf_crowd_corner_ref(k);
-    p.flags = k->flags;
-    return p;
-}
-
 /// Off-mesh traversal.
 typedef struct wf_crowd_offmesh {
     wf_vec3 start, end;
@@ -292,9 +259,10 @@ bool wf_crowd_params_valid(const wf_crowd* c, const wf_agent_params* p);
 wf_status wf_crowd_set_avoidance_kernel(wf_crowd* c, wf_avoid_kernel kernel);
 
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
-/// Writes this update's events, agent by agent in slot order, as the list
-/// wf_crowd_events gives (over the passage table, done with by then);
-/// returns their count.
-uint32_t wf_crowd_list_events(wf_crowd* c);
+/// Appends agent i's events of this update, in the order sent, to the list
+/// wf_crowd_events gives (in the update scratch, free by then) from
+/// position count, and empties its log; returns the new count. Called in
+/// slot order at the end of an update.
+uint32_t wf_crowd_list_events_of(wf_crowd* c, uint32_t i, uint32_t count);
 
 #endif

@@ -81,11 +81,8 @@ static void wf_crowd_corners_fn(uint32_t begin, uint32_t end, uint32_t worker, v
         wf_corridor* cor = &c->corridor[i];
         wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
         wf_poly_ref* scratch = c->worker_paths + (size_t)worker * c->max_corridor;
-        wf_straight_point found[WF_CROWD_MAX_CORNERS];
-        uint32_t n = wf_corridor_find_corners(cor, q, scratch, found, WF_CROWD_MAX_CORNERS);
-        for (uint32_t k = 0; k < n; ++k) {
-            corners[k] = wf_crowd_corner_pack(&found[k]);
-        }
+        uint32_t n =
+            wf_corridor_find_corners_packed(cor, q, scratch, corners, WF_CROWD_MAX_CORNERS);
         c->corner_count[i] = (uint8_t)n;
         const wf_agent_params* p = &c->params[i];
         // Shortcuts only matter while a corner is left to cut; agents take

@@ -337,7 +337,7 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
 
 /// Per agent, before the grid is built (parallel: own slot only): whether
 /// it goes in (scratch_agents as bytes, free again here), its half height,
-/// rank and intent.
+/// rank and intent, and its grid cell.
 static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -345,13 +345,12 @@ static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
     (void)worker;
     for (uint32_t i = begin; i < end; ++i) {
         in_grid[i] = wf_crowd_walking(c, i);
-        if (in_grid[i]) {
-            wf_proximity_grid_place(&c->grid, i, c->pos[i]); // its cell, off the serial build
-        }
         c->half_height[i] = c->params[i].height * 0.5f;
         c->rank[i] = agent_rank(c, i);
         c->intent[i] = c->desired_vel[i];
     }
+    // Their cells too, off the serial build.
+    wf_proximity_grid_place(&c->grid, c->pos, in_grid, begin, end);
 }
 
 static uint32_t list_agents(wf_crowd* c, uint32_t flag) {
@@ -466,8 +465,10 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     c->time += dt;
     c->frame++;
     detect_events(c, dt, &profile);
-    c->event_count = wf_crowd_list_events(c);
     for (uint32_t i = 0; i < n; ++i) {
+        if (c->event_log[i] != 0) {
+            c->event_count = wf_crowd_list_events_of(c, i, c->event_count);
+        }
         profile.lost_agents += c->active[i] && c->mode[i] == WF_AGENT_LOST;
     }
     profile.paths_queued = c->queue.count;

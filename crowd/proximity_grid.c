@@ -143,10 +143,16 @@ size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
     return wf_proximity_grid_storage_bytes(grid->max_items);
 }
 
-void wf_proximity_grid_place(wf_proximity_grid* grid, uint32_t item, wf_vec3 position) {
-    WF_ASSERT(grid != NULL && item < grid->max_items);
-    grid->item_cell[2u * item] = grid_cell(position.x, grid->inv_cell_size);
-    grid->item_cell[2u * item + 1u] = grid_cell(position.z, grid->inv_cell_size);
+void wf_proximity_grid_place(wf_proximity_grid* grid, const wf_vec3* positions,
+                             const uint8_t* active, uint32_t begin, uint32_t end) {
+    WF_ASSERT(grid != NULL && begin <= end && end <= grid->max_items);
+    const float inv = grid->inv_cell_size;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (active[i] != 0) {
+            grid->item_cell[2u * i] = grid_cell(positions[i].x, inv);
+            grid->item_cell[2u * i + 1u] = grid_cell(positions[i].z, inv);
+        }
+    }
 }
 
 static void grid_build(wf_proximity_grid* grid, const wf_vec3* positions, const float* half_heights,

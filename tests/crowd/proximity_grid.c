@@ -416,11 +416,9 @@ static void test_borrowed_storage_and_placed_build(void** state) {
         float extent = round == 0 ? 40.0f : 1e6f;
         random_points(&rng, 2000, -extent, extent, 20u);
         memset(storage, 0xa5, sizeof storage); // what the scratch held before
-        for (uint32_t i = 0; i < 2000; ++i) {
-            if (g_active[i]) {
-                wf_proximity_grid_place(&borrowed, i, g_pos[i]);
-            }
-        }
+        // In two ranges, as two workers would.
+        wf_proximity_grid_place(&borrowed, g_pos, g_active, 1000, 2000);
+        wf_proximity_grid_place(&borrowed, g_pos, g_active, 0, 1000);
         wf_proximity_grid_build(&owned, g_pos, NULL, g_active, 2000);
         wf_proximity_grid_build_placed(&borrowed, g_pos, NULL, g_active, 2000);
         assert_true(borrowed.dense == owned.dense);
