@@ -16,8 +16,6 @@
  *          REFS: 32-bit poly ids (crowd/ref_codec.h) saved as the 64-bit
  *          refs they stand for (so a save does not depend on the split)
  *          and encoded again on load;
- *          POINTS: wf_crowd_corner packs saved as the wf_straight_point
- *          records they stand for (the save keeps its layout);
  *          VIEW: rebuilt from saved data on load (the corridor views);
  *          CODE: code or user pointers, never saved, cleared on load;
  *          SCRATCH: derived every update before it is read, never saved
@@ -50,7 +48,7 @@
     X(callback_user, void*, n, CODE, NONE)                                                         \
     X(request_time, double, n, SAVED, FINITE) /* when the pending search was asked for */          \
     X(result, wf_crowd_result, n, SAVED, CUSTOM)                                                   \
-    X(corners, wf_crowd_corner, n* WF_CROWD_MAX_CORNERS, POINTS, CUSTOM)                           \
+    X(corners, wf_straight_point, n* WF_CROWD_MAX_CORNERS, SAVED, CUSTOM)                          \
     X(corner_count, uint8_t, n, SAVED, CUSTOM)                                                     \
     X(neighbours, uint32_t, n * c->max_neighbours, SAVED, CUSTOM) /* nearest first */              \
     X(neighbour_count, uint8_t, n, SAVED, CUSTOM)                                                  \

@@ -252,10 +252,15 @@ bool wf_corridor_merge_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* p
     return true;
 }
 
-/// The string pull behind the corners: pts gets the points, *first the
-/// first one kept, the return value how many there are (0: none).
-static uint32_t pull_corners(const wf_corridor* c, wf_query* query, wf_poly_ref* scratch,
-                             uint32_t max, wf_straight_point* pts, uint32_t* first_out) {
+uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_poly_ref* scratch,
+                                  wf_straight_point* out, uint32_t max) {
+    if (c->count == 0 || max == 0) {
+        return 0;
+    }
+    if (max > WF_CROWD_MAX_CORNERS) {
+        max = WF_CROWD_MAX_CORNERS;
+    }
+    wf_straight_point pts[WF_CROWD_MAX_CORNERS + WF_CROWD_CORRIDOR_EXTRA_POINTS];
     uint32_t n = 0;
     // WF_PARTIAL: more points than asked for, or a corridor broken (the
     // path ends where it breaks); both leave usable leading corners.
@@ -271,47 +276,11 @@ static uint32_t pull_corners(const wf_corridor* c, wf_query* query, wf_poly_ref*
            wf_v2_distance_sq(pts[first].pos, c->pos) <= min_sq) {
         first++;
     }
-    *first_out = first;
-    return n;
-}
-
-uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_poly_ref* scratch,
-                                  wf_straight_point* out, uint32_t max) {
-    if (c->count == 0 || max == 0) {
-        return 0;
-    }
-    if (max > WF_CROWD_MAX_CORNERS) {
-        max = WF_CROWD_MAX_CORNERS;
-    }
-    wf_straight_point pts[WF_CROWD_MAX_CORNERS + WF_CROWD_CORRIDOR_EXTRA_POINTS];
-    uint32_t first = 0;
-    uint32_t n = pull_corners(c, query, scratch, max, pts, &first);
     uint32_t written = 0;
     for (uint32_t k = first; k < n && written < max; ++k) {
         out[written++] = pts[k];
         if (pts[k].flags & WF_STRAIGHT_OFFMESH) {
             break; // the agent steers to the link's start; the rest waits
-        }
-    }
-    return written;
-}
-
-uint32_t wf_corridor_find_corners_packed(const wf_corridor* c, wf_query* query,
-                                         wf_poly_ref* scratch, wf_crowd_corner* out, uint32_t max) {
-    if (c->count == 0 || max == 0) {
-        return 0;
-    }
-    if (max > WF_CROWD_MAX_CORNERS) {
-        max = WF_CROWD_MAX_CORNERS;
-    }
-    wf_straight_point pts[WF_CROWD_MAX_CORNERS + WF_CROWD_CORRIDOR_EXTRA_POINTS];
-    uint32_t first = 0;
-    uint32_t n = pull_corners(c, query, scratch, max, pts, &first);
-    uint32_t written = 0;
-    for (uint32_t k = first; k < n && written < max; ++k) {
-        out[written++] = wf_crowd_corner_pack(&pts[k]);
-        if (pts[k].flags & WF_STRAIGHT_OFFMESH) {
-            break; // as above
         }
     }
     return written;

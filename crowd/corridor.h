@@ -16,7 +16,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "crowd/corner.h"
 #include "crowd/ref_codec.h"
 #include "wayfarer/crowd.h"
 
@@ -102,9 +101,6 @@ bool wf_corridor_merge_path(wf_corridor* c, wf_vec3 target, const wf_poly_ref* p
 /// string pull).
 uint32_t wf_corridor_find_corners(const wf_corridor* c, wf_query* query, wf_poly_ref* scratch,
                                   wf_straight_point* out, uint32_t max);
-/// The same corners, written packed (as the crowd keeps them).
-uint32_t wf_corridor_find_corners_packed(const wf_corridor* c, wf_query* query,
-                                         wf_poly_ref* scratch, wf_crowd_corner* out, uint32_t max);
 
 /// Shortcut: when the surface is straight walkable from pos towards
 /// `next` (a point further along, e.g. a corner two ahead; clamped to

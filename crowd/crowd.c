@@ -605,9 +605,8 @@ wf_status wf_crowd_get_agent(const wf_crowd* c, wf_agent_id id, wf_agent_state* 
     out->corridor_count = c->corridor[i].count;
     out->corridor_partial = c->corridor_partial[i] != 0;
     out->corner_count = c->corner_count[i];
-    for (uint32_t k = 0; k < out->corner_count; ++k) {
-        out->corners[k] = wf_crowd_corner_unpack(&c->corners[(size_t)i * WF_CROWD_MAX_CORNERS + k]);
-    }
+    memcpy(out->corners, &c->corners[(size_t)i * WF_CROWD_MAX_CORNERS],
+           sizeof(wf_straight_point) * out->corner_count);
     out->neighbour_count = c->neighbour_count[i];
     out->path_wait =
         (c->agent_flags[i] & AGENT_QUEUED) ? (float)(c->time - c->request_time[i]) : 0.0f;

@@ -109,33 +109,23 @@ enum { SEC_SCALARS, SEC_IDS, SEC_AGENTS, SEC_QUEUE, SEC_SEARCHES, SEC_MOVERS };
 #define AR_INDEX(name, type, count, keep, check) AR_INDEX_##keep(name)
 #define AR_INDEX_SAVED(name) AR_##name,
 #define AR_INDEX_REFS(name) AR_##name,
-#define AR_INDEX_POINTS(name) AR_##name,
 #define AR_INDEX_VIEW(name)
 #define AR_INDEX_CODE(name)
 #define AR_INDEX_SCRATCH(name)
 enum { WF_CROWD_AGENT_FIELDS(AR_INDEX) AR_COUNT };
 #undef AR_INDEX
 
-typedef enum span_form {
-    SPAN_RAW,    ///< the blob holds data's bytes
-    SPAN_REFS,   ///< data holds 32-bit ids, the blob their 64-bit refs
-    SPAN_POINTS, ///< data holds wf_crowd_corners, the blob wf_straight_points
-} span_form;
-
 typedef struct span {
     void* data;
-    size_t size; ///< bytes in the blob
-    span_form form;
+    size_t size;  ///< bytes in the blob
+    bool as_refs; ///< data holds 32-bit ids, the blob their 64-bit refs
 } span;
 
 #define AR_SPAN(name, type, count, keep, check) AR_SPAN_##keep(name, type, count)
 #define AR_SPAN_SAVED(name, type, count)                                                           \
-    out[AR_##name] = (span){(void*)c->name, (size_t)(count) * sizeof(type), SPAN_RAW};
+    out[AR_##name] = (span){(void*)c->name, (size_t)(count) * sizeof(type), false};
 #define AR_SPAN_REFS(name, type, count)                                                            \
-    out[AR_##name] = (span){(void*)c->name, (size_t)(count) * sizeof(wf_poly_ref), SPAN_REFS};
-#define AR_SPAN_POINTS(name, type, count)                                                          \
-    out[AR_##name] =                                                                               \
-        (span){(void*)c->name, (size_t)(count) * sizeof(wf_straight_point), SPAN_POINTS};
+    out[AR_##name] = (span){(void*)c->name, (size_t)(count) * sizeof(wf_poly_ref), true};
 #define AR_SPAN_VIEW(name, type, count)
 #define AR_SPAN_CODE(name, type, count)
 #define AR_SPAN_SCRATCH(name, type, count)
@@ -151,10 +141,10 @@ enum { QA_HEAP, QA_KEY, QA_HEAP_POS, QA_COUNT };
 
 static inline void queue_arrays(const wf_crowd* c, span out[QA_COUNT]) {
     const wf_path_queue* q = &c->queue;
-    out[QA_HEAP] = (span){(void*)q->heap, (size_t)q->capacity * sizeof *q->heap, SPAN_RAW};
-    out[QA_KEY] = (span){(void*)q->key, (size_t)q->max_agents * sizeof *q->key, SPAN_RAW};
+    out[QA_HEAP] = (span){(void*)q->heap, (size_t)q->capacity * sizeof *q->heap, false};
+    out[QA_KEY] = (span){(void*)q->key, (size_t)q->max_agents * sizeof *q->key, false};
     out[QA_HEAP_POS] =
-        (span){(void*)q->heap_pos, (size_t)q->max_agents * sizeof *q->heap_pos, SPAN_RAW};
+        (span){(void*)q->heap_pos, (size_t)q->max_agents * sizeof *q->heap_pos, false};
 }
 
 static inline size_t spans_size(const span* s, uint32_t count) {

@@ -79,10 +79,9 @@ static void wf_crowd_corners_fn(uint32_t begin, uint32_t end, uint32_t worker, v
         }
         wf_query* q = c->worker_queries[worker];
         wf_corridor* cor = &c->corridor[i];
-        wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+        wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
         wf_poly_ref* scratch = c->worker_paths + (size_t)worker * c->max_corridor;
-        uint32_t n =
-            wf_corridor_find_corners_packed(cor, q, scratch, corners, WF_CROWD_MAX_CORNERS);
+        uint32_t n = wf_corridor_find_corners(cor, q, scratch, corners, WF_CROWD_MAX_CORNERS);
         c->corner_count[i] = (uint8_t)n;
         const wf_agent_params* p = &c->params[i];
         // Shortcuts only matter while a corner is left to cut; agents take
@@ -118,9 +117,9 @@ void wf_crowd_start_offmesh(wf_crowd* c) {
         if (!c->active[i] || !(c->agent_flags[i] & AGENT_WANTS_OFFMESH)) {
             continue;
         }
-        const wf_crowd_corner* last =
+        const wf_straight_point* last =
             &c->corners[(size_t)i * WF_CROWD_MAX_CORNERS + c->corner_count[i] - 1u];
-        wf_poly_ref link = wf_crowd_corner_ref(last);
+        wf_poly_ref link = last->ref;
         bool taken = false;
         for (uint32_t k = 0; k < busy_count && !taken; ++k) {
             taken = c->offmesh[busy[k]].link.bits == link.bits;
@@ -333,7 +332,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             desired_vel = wf_crowd_pinch_wait_velocity(c, i); // the other side's turn
         } else if (wf_crowd_follows_path(c, i) && n > 0 &&
                    !(c->agent_flags[i] & AGENT_WAITS_OFFMESH)) {
-            const wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+            const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
             wf_vec3 d0 = wf_v3_sub(corners[0].pos, pos);
             d0.y = 0.0f;
             wf_vec3 dir = d0;
@@ -355,7 +354,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 dir = wf_v3(0, 0, 0);
             }
             float speed = p->max_speed;
-            const wf_crowd_corner* last = &corners[n - 1];
+            const wf_straight_point* last = &corners[n - 1];
             if (last->flags & (WF_STRAIGHT_END | WF_STRAIGHT_OFFMESH)) {
                 float slow = p->radius * WF_CROWD_SLOW_DOWN_RADII;
                 float dist = wf_v2_distance(pos, last->pos);

@@ -248,7 +248,6 @@ static bool check_agent(const wf_crowd* c, const blob_view* v, uint32_t i, bool 
 #define CHECK_SAVED_CUSTOM(name, type)
 #define CHECK_VIEW_NONE(name, type)
 #define CHECK_REFS_CUSTOM(name, type)
-#define CHECK_POINTS_CUSTOM(name, type)
 #define CHECK_REFS_NONE(name, type)
 #define CHECK_CODE_NONE(name, type)
 #define CHECK_SCRATCH_NONE(name, type)
@@ -456,14 +455,7 @@ static void commit(wf_crowd* c, const blob_view* v) {
     // may have other tile slots).
     wf_ref_codec_init(&c->codec, c->mesh);
     for (uint32_t k = 0; k < AR_COUNT; ++k) {
-        if (a[k].form == SPAN_POINTS) {
-            wf_crowd_corner* out = a[k].data;
-            for (size_t e = 0; e < a[k].size / sizeof(wf_straight_point); ++e) {
-                wf_straight_point pt;
-                memcpy(&pt, v->array[k] + e * sizeof pt, sizeof pt);
-                out[e] = wf_crowd_corner_pack(&pt);
-            }
-        } else if (a[k].form == SPAN_REFS) {
+        if (a[k].as_refs) {
             uint32_t* ids = a[k].data;
             for (size_t e = 0; e < a[k].size / sizeof(wf_poly_ref); ++e) {
                 wf_poly_ref r;
@@ -491,7 +483,6 @@ static void commit(wf_crowd* c, const blob_view* v) {
 #define CLEAR_CODE_SAVED(name, type, count)
 #define CLEAR_CODE_VIEW(name, type, count)
 #define CLEAR_CODE_REFS(name, type, count)
-#define CLEAR_CODE_POINTS(name, type, count)
 #define CLEAR_CODE_SCRATCH(name, type, count)
     size_t n = c->max_agents;
     WF_CROWD_AGENT_FIELDS(CLEAR_CODE)

@@ -142,13 +142,7 @@ wf_status wf_crowd_save(const wf_crowd* c, void* out, size_t size) {
     span a[AR_COUNT];
     saved_arrays(c, a);
     for (uint32_t k = 0; k < AR_COUNT; ++k) {
-        if (a[k].form == SPAN_POINTS) {
-            const wf_crowd_corner* corners = a[k].data;
-            for (size_t e = 0; e < a[k].size / sizeof(wf_straight_point); ++e) {
-                wf_straight_point pt = wf_crowd_corner_unpack(&corners[e]);
-                memcpy(p + e * sizeof pt, &pt, sizeof pt);
-            }
-        } else if (a[k].form == SPAN_REFS) {
+        if (a[k].as_refs) {
             const uint32_t* ids = a[k].data;
             for (size_t e = 0; e < a[k].size / sizeof(wf_poly_ref); ++e) {
                 wf_poly_ref r = wf_ref_codec_decode(&c->codec, ids[e]);

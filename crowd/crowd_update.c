@@ -55,7 +55,7 @@ static void arrive(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind) {
 /// progress). Nearer, not merely away: in a jam agents jostle back and
 /// forth and sideways without getting anywhere.
 static bool made_progress(wf_crowd* c, uint32_t i, float dt) {
-    const wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 ahead = c->corner_count[i] > 0 ? corners[0].pos : c->corridor[i].target;
     float gained = wf_v2_distance(c->stuck_spot[i], ahead) - wf_v2_distance(c->pos[i], ahead);
     if (c->stuck_timer[i] == 0.0f || gained > c->params[i].radius * WF_CROWD_PROGRESS_RADII) {
@@ -196,7 +196,7 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
         // agent's when both touch the target's edge).
         float to_end = wf_v2_distance(c->pos[i], cor->target);
         uint32_t nc = c->corner_count[i];
-        const wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+        const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
         bool direct =
             cor->count == 1 || nc == 0 || (nc == 1 && (corners[0].flags & WF_STRAIGHT_END));
         // A corridor waiting for a search, or for one to begin (cut back
@@ -317,7 +317,7 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
     if (!on_way || c->target_state[i] == WF_TARGET_VELOCITY) {
         return rank;
     }
-    const wf_crowd_corner* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
     wf_vec3 at = c->pos[i];
     float left = 0.0f;
     for (uint32_t k = 0; k < c->corner_count[i]; ++k) {
@@ -337,7 +337,7 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
 
 /// Per agent, before the grid is built (parallel: own slot only): whether
 /// it goes in (scratch_agents as bytes, free again here), its half height,
-/// rank and intent, and its grid cell.
+/// rank and intent.
 static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -349,8 +349,6 @@ static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
         c->rank[i] = agent_rank(c, i);
         c->intent[i] = c->desired_vel[i];
     }
-    // Their cells too, off the serial build.
-    wf_proximity_grid_place(&c->grid, c->pos, in_grid, begin, end);
 }
 
 static uint32_t list_agents(wf_crowd* c, uint32_t flag) {
@@ -430,8 +428,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     t0 = serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
     run_phase(c, WF_CROWD_PHASE_GRID, n, WF_CROWD_BLOCK_LIGHT, grid_inputs_fn, &ctx);
     t0 = wf_clock_us();
-    wf_proximity_grid_build_placed(&c->grid, c->pos, c->half_height,
-                                   (const uint8_t*)c->scratch_agents, n);
+    wf_proximity_grid_build(&c->grid, c->pos, c->half_height, (const uint8_t*)c->scratch_agents, n);
     (void)serial_since(c, WF_CROWD_PHASE_GRID, t0);
 
     // Neighbours, corners, steering and avoidance in one pass (each charges

@@ -143,34 +143,8 @@ size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
     return wf_proximity_grid_storage_bytes(grid->max_items);
 }
 
-void wf_proximity_grid_place(wf_proximity_grid* grid, const wf_vec3* positions,
-                             const uint8_t* active, uint32_t begin, uint32_t end) {
-    WF_ASSERT(grid != NULL && begin <= end && end <= grid->max_items);
-    const float inv = grid->inv_cell_size;
-    for (uint32_t i = begin; i < end; ++i) {
-        if (active[i] != 0) {
-            grid->item_cell[2u * i] = grid_cell(positions[i].x, inv);
-            grid->item_cell[2u * i + 1u] = grid_cell(positions[i].z, inv);
-        }
-    }
-}
-
-static void grid_build(wf_proximity_grid* grid, const wf_vec3* positions, const float* half_heights,
-                       const uint8_t* active, uint32_t count, bool placed);
-
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
                              const float* half_heights, const uint8_t* active, uint32_t count) {
-    grid_build(grid, positions, half_heights, active, count, false);
-}
-
-void wf_proximity_grid_build_placed(wf_proximity_grid* grid, const wf_vec3* positions,
-                                    const float* half_heights, const uint8_t* active,
-                                    uint32_t count) {
-    grid_build(grid, positions, half_heights, active, count, true);
-}
-
-static void grid_build(wf_proximity_grid* grid, const wf_vec3* positions, const float* half_heights,
-                       const uint8_t* active, uint32_t count, bool placed) {
     WF_ASSERT(grid != NULL && grid->bucket_start != NULL);
     WF_ASSERT(count <= grid->max_items);
     WF_ASSERT(positions != NULL || count == 0);
@@ -193,12 +167,10 @@ static void grid_build(wf_proximity_grid* grid, const wf_vec3* positions, const 
         if (active != NULL && active[i] == 0) {
             continue;
         }
+        int32_t cx = grid_cell(positions[i].x, inv), cz = grid_cell(positions[i].z, inv);
         // Kept by item until the slots are filled (then item_cell is by slot).
-        if (!placed) {
-            grid->item_cell[2u * i] = grid_cell(positions[i].x, inv);
-            grid->item_cell[2u * i + 1u] = grid_cell(positions[i].z, inv);
-        }
-        int32_t cx = grid->item_cell[2u * i], cz = grid->item_cell[2u * i + 1u];
+        grid->item_cell[2u * i] = cx;
+        grid->item_cell[2u * i + 1u] = cz;
         lo_x = cx < lo_x ? cx : lo_x;
         hi_x = cx > hi_x ? cx : hi_x;
         lo_z = cz < lo_z ? cz : lo_z;

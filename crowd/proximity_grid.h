@@ -66,17 +66,6 @@ size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid);
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,
                              const float* half_heights, const uint8_t* active, uint32_t count);
 
-/// The cells of the active items [begin, end) at their positions, for
-/// wf_proximity_grid_build_placed: each item's own entry, so disjoint
-/// ranges may be placed from several threads.
-void wf_proximity_grid_place(wf_proximity_grid* grid, const wf_vec3* positions,
-                             const uint8_t* active, uint32_t begin, uint32_t end);
-/// As wf_proximity_grid_build, for items each placed at its position since
-/// the last build (the serial part left: bounds, counts and the slots).
-void wf_proximity_grid_build_placed(wf_proximity_grid* grid, const wf_vec3* positions,
-                                    const float* half_heights, const uint8_t* active,
-                                    uint32_t count);
-
 /// Items whose position lies in the XZ box [min, max] (inclusive). Returns
 /// how many there are in all; writes the min(total, max_out) smallest item
 /// indices of them to out[0..), ascending, and nothing else (out may be

@@ -263,20 +263,6 @@ static void test_corners_of_an_l(void** state) {
     assert_true(out[0].ref.bits == grid_cell(&f.grid, 3, 1).bits);
     assert_true(near_2d(out[1].pos, centre(3, 3)));
     assert_int_equal(out[1].flags, WF_STRAIGHT_END);
-    // Packed as the crowd keeps them: the same corners, field for field.
-    wf_crowd_corner packed[WF_CROWD_MAX_CORNERS];
-    assert_int_equal(wf_corridor_find_corners_packed(&f.c, f.grid.query, g_scratch, packed,
-                                                     WF_CROWD_MAX_CORNERS),
-                     2);
-    for (uint32_t k = 0; k < 2; ++k) {
-        assert_memory_equal(&packed[k].pos, &out[k].pos, sizeof(wf_vec3));
-        assert_int_equal(packed[k].flags, out[k].flags);
-        assert_true(wf_crowd_corner_ref(&packed[k]).bits == out[k].ref.bits);
-        wf_straight_point back = wf_crowd_corner_unpack(&packed[k]);
-        assert_true(back.ref.bits == out[k].ref.bits && back.flags == out[k].flags);
-    }
-    assert_int_equal(wf_corridor_find_corners_packed(&f.c, f.grid.query, g_scratch, packed, 1), 1);
-    assert_int_equal(wf_corridor_find_corners_packed(&f.c, f.grid.query, g_scratch, packed, 0), 0);
     // max bounds the count.
     assert_int_equal(wf_corridor_find_corners(&f.c, f.grid.query, g_scratch, out, 1), 1);
     assert_true(near_2d(out[0].pos, wf_v3(3.0f, 0.0f, 1.0f)));

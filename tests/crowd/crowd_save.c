@@ -390,9 +390,10 @@ static void test_save_ignores_struct_padding(void** state) {
     size_t n1, n2;
     unsigned char* b1 = save_crowd(c, &n1);
     size_t n = c->max_agents;
-    // Corners are kept packed (no padding to poison) and saved as the
-    // wf_straight_point records they stand for, padding zeroed.
-    assert_int_equal(sizeof(wf_crowd_corner), sizeof(wf_vec3) + 3u * sizeof(uint32_t));
+    poison(c->corners, sizeof(wf_straight_point), n * WF_CROWD_MAX_CORNERS,
+           offsetof(wf_straight_point, pos) + sizeof(wf_vec3), offsetof(wf_straight_point, ref));
+    poison(c->corners, sizeof(wf_straight_point), n * WF_CROWD_MAX_CORNERS,
+           offsetof(wf_straight_point, flags) + sizeof(uint32_t), sizeof(wf_straight_point));
     poison(c->result, sizeof(wf_crowd_result), n, offsetof(wf_crowd_result, partial) + 1u,
            offsetof(wf_crowd_result, cost));
     poison(c->params, sizeof(wf_agent_params), n, offsetof(wf_agent_params, priority) + 1u,

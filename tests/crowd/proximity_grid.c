@@ -389,12 +389,11 @@ static void test_order_truncation_inactive_and_rebuild(void** state) {
     assert_int_equal(wf_proximity_grid_memory_bytes(&grid), 0);
 }
 
-/// A grid in the caller's storage (the crowd's update scratch), placed item
-/// by item and built from the placements, answers as an owned grid built
-/// from the positions, whatever the storage held before the build (dense
-/// and hashed layouts); it allocates nothing and reports no memory. Bad
+/// A grid in the caller's storage (the crowd's update scratch) answers as
+/// an owned grid, whatever the storage held before the build (dense and
+/// hashed layouts); it allocates nothing and reports no memory. Bad
 /// arguments are refused.
-static void test_borrowed_storage_and_placed_build(void** state) {
+static void test_borrowed_storage(void** state) {
     (void)state;
     static uint32_t storage[4096u * 8u + 8192u + 8u];
     assert_true(wf_proximity_grid_storage_bytes(2000) <= sizeof storage);
@@ -416,11 +415,8 @@ static void test_borrowed_storage_and_placed_build(void** state) {
         float extent = round == 0 ? 40.0f : 1e6f;
         random_points(&rng, 2000, -extent, extent, 20u);
         memset(storage, 0xa5, sizeof storage); // what the scratch held before
-        // In two ranges, as two workers would.
-        wf_proximity_grid_place(&borrowed, g_pos, g_active, 1000, 2000);
-        wf_proximity_grid_place(&borrowed, g_pos, g_active, 0, 1000);
         wf_proximity_grid_build(&owned, g_pos, NULL, g_active, 2000);
-        wf_proximity_grid_build_placed(&borrowed, g_pos, NULL, g_active, 2000);
+        wf_proximity_grid_build(&borrowed, g_pos, NULL, g_active, 2000);
         assert_true(borrowed.dense == owned.dense);
         assert_true(owned.dense == (round == 0));
         for (uint32_t q = 0; q < 300; ++q) {
@@ -491,7 +487,7 @@ int main(void) {
         cmocka_unit_test(test_hash_collisions_and_far_apart_points),
         cmocka_unit_test(test_order_truncation_inactive_and_rebuild),
         cmocka_unit_test(test_create_bad_arguments_and_out_of_memory),
-        cmocka_unit_test(test_borrowed_storage_and_placed_build),
+        cmocka_unit_test(test_borrowed_storage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
