@@ -64,7 +64,7 @@
     X(offmesh, wf_crowd_offmesh, n, SAVED, CUSTOM)                                                 \
     /* This update's events: kinds + 1 in the order sent, 3 bits each (crowd.c). */                \
     X(event_log, uint32_t, n, SCRATCH, NONE)                                                       \
-    X(event_link, wf_poly_ref, n, SCRATCH, NONE) /* the link of its off-mesh events */             \
+    X(event_link, wf_poly_ref, n, SCRATCH, NONE)       /* the link of its off-mesh events */       \
     X(scratch_agents, uint32_t, n, SCRATCH, NONE)      /* agent lists built per phase */           \
     X(half_height, float, n, SCRATCH, NONE)            /* for the proximity grid */                \
     X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)         /* single-file passage ahead */             \

@@ -401,8 +401,7 @@ static void test_borrowed_storage(void** state) {
     wf_proximity_grid owned, borrowed;
     assert_int_equal(wf_proximity_grid_create(&owned, NULL, 2000, 2.0f), WF_OK);
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
-    assert_int_equal(wf_proximity_grid_create_in(&borrowed, NULL, 2000, 2.0f),
-                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_proximity_grid_create_in(&borrowed, NULL, 2000, 2.0f), WF_ERR_INVALID_ARG);
     assert_int_equal(wf_proximity_grid_create_in(&borrowed, (char*)storage + 1, 2000, 2.0f),
                      WF_ERR_INVALID_ARG);
     assert_int_equal(wf_proximity_grid_create_in(&borrowed, storage, 0, 2.0f), WF_ERR_INVALID_ARG);
@@ -424,8 +423,8 @@ static void test_borrowed_storage(void** state) {
             uint32_t a[8], b[8];
             float ad[8], bd[8];
             float range = wf_rng_range(&rng, 0.5f, 8.0f);
-            uint32_t m = wf_proximity_grid_nearest(&owned, g_pos, c, 0.0f, range, 0xffffffffu,
-                                                   NULL, NULL, a, ad, 8);
+            uint32_t m = wf_proximity_grid_nearest(&owned, g_pos, c, 0.0f, range, 0xffffffffu, NULL,
+                                                   NULL, a, ad, 8);
             assert_int_equal(wf_proximity_grid_nearest(&borrowed, g_pos, c, 0.0f, range,
                                                        0xffffffffu, NULL, NULL, b, bd, 8),
                              m);
