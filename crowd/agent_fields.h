@@ -61,13 +61,10 @@
     X(topology_timer, float, n, SAVED, FINITE)                                                     \
     X(stuck_timer, float, n, SAVED, FINITE)                                                        \
     X(stuck_spot, wf_vec3, n, SAVED, FINITE) /* where the stuck timer started */                   \
-    X(rank, uint32_t, n, SCRATCH, NONE)      /* right of way this update */                        \
-    X(intent, wf_vec3, n, SCRATCH, NONE)     /* desired velocity of the last update */             \
-    X(wall_line, wf_vec3, n, SCRATCH, NONE) /* nearest wall in collisions: x,z inward, y offset */ \
     X(offmesh, wf_crowd_offmesh, n, SAVED, CUSTOM)                                                 \
-    /* Each agent's events, packed to the front in agent order at the end of an update. */         \
-    X(agent_events, wf_crowd_event, n* WF_CROWD_EVENTS_PER_AGENT, SCRATCH, NONE)                   \
-    X(agent_event_count, uint8_t, n, SCRATCH, NONE)                                                \
+    /* This update's events: kinds + 1 in the order sent, 3 bits each (crowd.c). */                \
+    X(event_log, uint32_t, n, SCRATCH, NONE)                                                       \
+    X(event_link, wf_poly_ref, n, SCRATCH, NONE)       /* the link of its off-mesh events */       \
     X(scratch_agents, uint32_t, n, SCRATCH, NONE)      /* agent lists built per phase */           \
     X(half_height, float, n, SCRATCH, NONE)            /* for the proximity grid */                \
     X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)         /* single-file passage ahead */             \
@@ -75,8 +72,9 @@
     X(pinch_found, wf_crowd_passage, n, SCRATCH, NONE) /* on the corridor polygons seen */         \
     X(pinch_seen, uint64_t, n, SCRATCH, NONE)          /* a hash of the corridor polygons seen */  \
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \
-    X(pinch_table, wf_crowd_pinch_entry, n * 2u, SCRATCH, NONE) /* two keys an agent at most */    \
-    X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE)  /* entry + 1; 0: free */           \
+    /* The event list between updates; inside one the passage table, then the steps' inputs. */    \
+    X(update_scratch, uint64_t, wf_crowd_scratch_words(c), SCRATCH, NONE)                          \
+    X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* entry + 1; 0: free */            \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
     X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)

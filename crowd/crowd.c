@@ -211,6 +211,11 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     if (!alloc_arrays(c)) {
         goto fail;
     }
+    c->agent_events = (wf_crowd_event*)c->update_scratch;
+    c->pinch_table = (wf_crowd_pinch_entry*)c->update_scratch;
+    c->rank = (uint32_t*)c->update_scratch;
+    c->intent = (wf_vec3*)(c->rank + c->max_agents);
+    c->wall_line = c->intent + c->max_agents;
     s = wf_id_pool_create(&c->ids, &allocator, c->max_agents, WF_ID_KIND_AGENT);
     if (s == WF_OK && d.id_tag != 0) {
         s = wf_id_pool_set_tag(&c->ids, d.id_tag); // max_agents <= 1 << 24 always
@@ -292,7 +297,8 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     // Cells of four radii (a third of the default query range): the ring
     // search usually stops after the 3 x 3 cells around an agent
     // (measured best of 2 to 8 radii on nav_test).
-    s = wf_proximity_grid_create(&c->grid, &allocator, c->max_agents, r * 4.0f);
+    s = wf_proximity_grid_create_in(&c->grid, c->wall_line + c->max_agents, c->max_agents,
+                                    r * 4.0f);
     if (s != WF_OK) {
         goto fail;
     }
@@ -472,9 +478,8 @@ wf_status wf_crowd_add_agent(wf_crowd* c, wf_vec3 pos, const wf_agent_params* pa
     c->boundary_center[i] = wf_v3(INFINITY, 0, INFINITY); // collect at the first update
     c->topology_timer[i] = 0.0f;
     c->stuck_timer[i] = 0.0f;
-    c->rank[i] = 0;
     memset(&c->offmesh[i], 0, sizeof c->offmesh[i]);
-    c->agent_event_count[i] = 0;
+    c->event_log[i] = 0;
     out_id->bits = id;
     return WF_OK;
 }
@@ -768,23 +773,51 @@ static wf_crowd_event_kind event_class(wf_crowd_event_kind kind) {
     return kind == WF_CROWD_EVENT_STOPPED_SHORT ? WF_CROWD_EVENT_ARRIVED : kind;
 }
 
+static bool carries_link(wf_crowd_event_kind kind) {
+    return kind == WF_CROWD_EVENT_OFFMESH_START || kind == WF_CROWD_EVENT_OFFMESH_END;
+}
+
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref) {
-    uint8_t n = c->agent_event_count[i];
-    wf_crowd_event* mine = &c->agent_events[(size_t)i * WF_CROWD_EVENTS_PER_AGENT];
-    for (uint8_t k = 0; k < n; ++k) {
-        if (event_class(mine[k].kind) == event_class(kind)) {
-            return; // each kind once per update: the buffer can never be cut
+    uint32_t log = c->event_log[i];
+    uint32_t k = 0;
+    for (; k < WF_CROWD_EVENTS_PER_AGENT && ((log >> (3u * k)) & 7u) != 0; ++k) {
+        wf_crowd_event_kind sent = (wf_crowd_event_kind)(((log >> (3u * k)) & 7u) - 1u);
+        if (event_class(sent) == event_class(kind)) {
+            return; // each kind once per update: the list can never be cut
         }
     }
-    WF_ASSERT(n < WF_CROWD_EVENTS_PER_AGENT);
-    if (n >= WF_CROWD_EVENTS_PER_AGENT) {
+    WF_ASSERT(k < WF_CROWD_EVENTS_PER_AGENT);
+    if (k >= WF_CROWD_EVENTS_PER_AGENT) {
         return;
     }
-    wf_crowd_event* e = &c->agent_events[(size_t)i * WF_CROWD_EVENTS_PER_AGENT + n];
-    e->agent.bits = wf_id_pool_id_at(&c->ids, i);
-    e->kind = kind;
-    e->ref = ref;
-    c->agent_event_count[i] = (uint8_t)(n + 1u);
+    // Only off-mesh events carry a ref, and both name the one link: a
+    // traversal starts (after steering) before it can end (surface pass).
+    WF_ASSERT(carries_link(kind) || ref.bits == 0);
+    if (carries_link(kind)) {
+        bool linked = false;
+        for (uint32_t m = 0; m < k; ++m) {
+            linked |= carries_link((wf_crowd_event_kind)(((log >> (3u * m)) & 7u) - 1u));
+        }
+        WF_ASSERT(!linked || c->event_link[i].bits == ref.bits);
+        (void)linked;
+        c->event_link[i] = ref;
+    }
+    c->event_log[i] = log | ((uint32_t)kind + 1u) << (3u * k);
+}
+
+uint32_t wf_crowd_list_events_of(wf_crowd* c, uint32_t i, uint32_t count) {
+    uint32_t log = c->event_log[i];
+    c->event_log[i] = 0; // empty for the next update (zeroed at create, add and load)
+    wf_agent_id id = {wf_id_pool_id_at(&c->ids, i)};
+    for (; log != 0; log >>= 3u) {
+        wf_crowd_event_kind kind = (wf_crowd_event_kind)((log & 7u) - 1u);
+        c->agent_events[count++] = (wf_crowd_event){
+            .agent = id,
+            .kind = kind,
+            .ref = carries_link(kind) ? c->event_link[i] : (wf_poly_ref){0},
+        };
+    }
+    return count;
 }
 
 const wf_crowd_event* wf_crowd_events(const wf_crowd* c, uint32_t* out_count) {

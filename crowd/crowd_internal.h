@@ -158,7 +158,20 @@ struct wf_crowd {
     uint16_t* generations;        ///< the codec's copy during an update (ref_codec.h)
     uint32_t generation_capacity; ///< slots it holds: the mesh's at create, 0 above 4096
 
-    uint32_t event_count; ///< the last update's, at the front of agent_events
+    // update_scratch (agent_fields.h) holds three things whose lives never
+    // overlap, in update order: the passage table (wf_crowd_order_pinches
+    // only); per agent the inputs the steps from the grid to the collision
+    // passes read of each other (written by the grid's inputs pass and
+    // integration, each before it is read) and the proximity grid (built
+    // after the passages, queried by steering only); the event list,
+    // written at the end of the update from event_log and read until the
+    // next one begins.
+    wf_crowd_pinch_entry* pinch_table; ///< two keys an agent at most
+    uint32_t* rank;                    ///< right of way this update
+    wf_vec3* intent;    ///< desired velocity of the last update (steering overwrites desired_vel)
+    wf_vec3* wall_line; ///< nearest wall in collisions: x,z inward, y offset
+    wf_crowd_event* agent_events; ///< the last update's events (event_count of them)
+    uint32_t event_count;
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
@@ -180,6 +193,21 @@ struct wf_crowd {
 };
 
 #define WF_CROWD_NO_DEBUG 0xffffffffu
+
+/// update_scratch's size in 8-byte words: the largest of a full event list
+/// (every agent every kind), the passage table, and the steps' inputs with
+/// the proximity grid. (The table's hash slots keep their own array: they
+/// are freed entry by entry after use, cheaper than clearing them all.)
+static inline size_t wf_crowd_scratch_words(const wf_crowd* c) {
+    size_t n = c->max_agents;
+    size_t events = n * WF_CROWD_EVENTS_PER_AGENT * sizeof(wf_crowd_event);
+    size_t pinches = n * 2u * sizeof(wf_crowd_pinch_entry);
+    size_t steps = n * (sizeof(uint32_t) + 2u * sizeof(wf_vec3)) +
+                   wf_proximity_grid_storage_bytes(c->max_agents);
+    size_t bytes = events > pinches ? events : pinches;
+    bytes = bytes > steps ? bytes : steps;
+    return (bytes + sizeof(uint64_t) - 1u) / sizeof(uint64_t);
+}
 
 /// Where a crowd's bytes go (docs/crowd.md, "Where every byte goes"):
 /// every block it holds from its allocator, by owner; total is
@@ -235,5 +263,10 @@ bool wf_crowd_params_valid(const wf_crowd* c, const wf_agent_params* p);
 wf_status wf_crowd_set_avoidance_kernel(wf_crowd* c, wf_avoid_kernel kernel);
 
 void wf_crowd_push_event(wf_crowd* c, uint32_t i, wf_crowd_event_kind kind, wf_poly_ref ref);
+/// Appends agent i's events of this update, in the order sent, to the list
+/// wf_crowd_events gives (in the update scratch, free by then) from
+/// position count, and empties its log; returns the new count. Called in
+/// slot order at the end of an update.
+uint32_t wf_crowd_list_events_of(wf_crowd* c, uint32_t i, uint32_t count);
 
 #endif

@@ -138,8 +138,8 @@ static void scratch_free(void* ptr, size_t size, size_t align, void* user) {
 /// update's per-agent events are copied out already; the next update
 /// starts them over).
 static wf_allocator scratch_allocator(wf_crowd* c, scratch_block* b) {
-    b->data = c->agent_events;
-    b->size = (size_t)c->max_agents * WF_CROWD_EVENTS_PER_AGENT * sizeof(wf_crowd_event);
+    b->data = c->update_scratch;
+    b->size = wf_crowd_scratch_words(c) * sizeof(uint64_t);
     b->taken = false;
     return (wf_allocator){.alloc = scratch_alloc, .free = scratch_free, .user = b};
 }
@@ -487,7 +487,7 @@ static void commit(wf_crowd* c, const blob_view* v) {
     size_t n = c->max_agents;
     WF_CROWD_AGENT_FIELDS(CLEAR_CODE)
 #undef CLEAR_CODE
-    memset(c->agent_event_count, 0, c->max_agents);
+    memset(c->event_log, 0, sizeof(uint32_t) * c->max_agents);
     c->event_count = 0;
 
     span q[QA_COUNT];

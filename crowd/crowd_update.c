@@ -378,8 +378,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     double start = wf_clock_us();
     memset(c->worker_iterations, 0, sizeof(uint32_t) * c->worker_count);
     memset(c->worker_phase_us, 0, sizeof(double) * (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
-    memset(c->agent_event_count, 0, c->max_agents);
-    c->event_count = 0; // the last update's events share the agents' buffers
+    c->event_count = 0; // the last update's list shares its buffer with the passage table
     // The mesh holds still until the update returns: ids decode from a copy.
     wf_ref_codec_copy_generations(&c->codec, c->generations, c->generation_capacity);
     wf_crowd_debug_begin_update(c);
@@ -463,15 +462,9 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     c->time += dt;
     c->frame++;
     detect_events(c, dt, &profile);
-    // Packed in place: agent i's events move down to event_count, which is
-    // never past their slot (no agent has more than its slot holds).
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t k = c->agent_event_count[i];
-        if (k > 0) {
-            memmove(c->agent_events + c->event_count,
-                    c->agent_events + (size_t)i * WF_CROWD_EVENTS_PER_AGENT,
-                    sizeof(wf_crowd_event) * k);
-            c->event_count += k;
+        if (c->event_log[i] != 0) {
+            c->event_count = wf_crowd_list_events_of(c, i, c->event_count);
         }
         profile.lost_agents += c->active[i] && c->mode[i] == WF_AGENT_LOST;
     }

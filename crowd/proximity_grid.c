@@ -41,6 +41,9 @@ static bool grid_inside(wf_vec3 p, float min_x, float min_z, float max_x, float 
 }
 
 static void grid_free_arrays(wf_proximity_grid* g) {
+    if (g->borrowed) {
+        return;
+    }
     WF_FREE_ARRAY(&g->allocator, g->bucket_start, uint32_t, (size_t)g->bucket_count + 1u);
     WF_FREE_ARRAY(&g->allocator, g->items, uint32_t, g->max_items);
     WF_FREE_ARRAY(&g->allocator, g->item_cell, int32_t, 2u * (size_t)g->max_items);
@@ -49,22 +52,36 @@ static void grid_free_arrays(wf_proximity_grid* g) {
     WF_FREE_ARRAY(&g->allocator, g->item_bucket, uint32_t, g->max_items);
 }
 
-wf_status wf_proximity_grid_create(wf_proximity_grid* grid, const wf_allocator* allocator,
-                                   uint32_t max_items, float cell_size) {
-    WF_CHECK_ARG(grid != NULL);
-    WF_CHECK_ARG(max_items >= 1u && max_items <= GRID_MAX_ITEMS);
-    WF_CHECK_ARG(cell_size > 0.0f && isfinite(cell_size) && isfinite(1.0f / cell_size));
-    wf_proximity_grid g;
-    memset(&g, 0, sizeof g);
-    WF_CHECK_ARG(wf_allocator_resolve(allocator, &g.allocator) == WF_OK);
+static bool grid_args_valid(uint32_t max_items, float cell_size) {
+    return max_items >= 1u && max_items <= GRID_MAX_ITEMS && cell_size > 0.0f &&
+           isfinite(cell_size) && isfinite(1.0f / cell_size);
+}
+
+static uint32_t grid_buckets(uint32_t max_items) {
     uint32_t buckets = GRID_MIN_BUCKETS;
     while (buckets < 2u * max_items) {
         buckets <<= 1u;
     }
+    return buckets;
+}
+
+static wf_proximity_grid grid_start(uint32_t max_items, float cell_size) {
+    wf_proximity_grid g;
+    memset(&g, 0, sizeof g);
     g.cell_size = cell_size;
     g.inv_cell_size = 1.0f / cell_size;
     g.max_items = max_items;
-    g.bucket_count = buckets;
+    g.bucket_count = grid_buckets(max_items);
+    return g;
+}
+
+wf_status wf_proximity_grid_create(wf_proximity_grid* grid, const wf_allocator* allocator,
+                                   uint32_t max_items, float cell_size) {
+    WF_CHECK_ARG(grid != NULL);
+    WF_CHECK_ARG(grid_args_valid(max_items, cell_size));
+    wf_proximity_grid g = grid_start(max_items, cell_size);
+    WF_CHECK_ARG(wf_allocator_resolve(allocator, &g.allocator) == WF_OK);
+    uint32_t buckets = g.bucket_count;
     g.bucket_start = WF_ALLOC_ARRAY(&g.allocator, uint32_t, (size_t)buckets + 1u);
     g.items = WF_ALLOC_ARRAY(&g.allocator, uint32_t, max_items);
     g.item_cell = WF_ALLOC_ARRAY(&g.allocator, int32_t, 2u * (size_t)max_items);
@@ -81,6 +98,36 @@ wf_status wf_proximity_grid_create(wf_proximity_grid* grid, const wf_allocator* 
     return WF_OK;
 }
 
+size_t wf_proximity_grid_storage_bytes(uint32_t max_items) {
+    if (max_items < 1u || max_items > GRID_MAX_ITEMS) {
+        return 0;
+    }
+    return ((size_t)grid_buckets(max_items) + 1u) * sizeof(uint32_t) +
+           (size_t)max_items * (2u * sizeof(uint32_t) + 2u * sizeof(int32_t) + 4u * sizeof(float));
+}
+
+wf_status wf_proximity_grid_create_in(wf_proximity_grid* grid, void* storage, uint32_t max_items,
+                                      float cell_size) {
+    WF_CHECK_ARG(grid != NULL && storage != NULL && ((uintptr_t)storage & 3u) == 0);
+    WF_CHECK_ARG(grid_args_valid(max_items, cell_size));
+    wf_proximity_grid g = grid_start(max_items, cell_size);
+    g.borrowed = true;
+    uint32_t* at = storage;
+    g.bucket_start = at;
+    at += (size_t)g.bucket_count + 1u;
+    g.items = at;
+    at += max_items;
+    g.item_bucket = at;
+    at += max_items;
+    g.item_cell = (int32_t*)at;
+    at += 2u * (size_t)max_items;
+    g.item_xz = (float*)at;
+    at += 2u * (size_t)max_items;
+    g.item_y = (float*)at;
+    *grid = g;
+    return WF_OK;
+}
+
 void wf_proximity_grid_destroy(wf_proximity_grid* grid) {
     if (grid == NULL || grid->bucket_start == NULL) {
         return;
@@ -90,12 +137,10 @@ void wf_proximity_grid_destroy(wf_proximity_grid* grid) {
 }
 
 size_t wf_proximity_grid_memory_bytes(const wf_proximity_grid* grid) {
-    if (grid == NULL || grid->bucket_start == NULL) {
+    if (grid == NULL || grid->bucket_start == NULL || grid->borrowed) {
         return 0;
     }
-    return ((size_t)grid->bucket_count + 1u) * sizeof(uint32_t) +
-           (size_t)grid->max_items *
-               (2u * sizeof(uint32_t) + 2u * sizeof(int32_t) + 4u * sizeof(float));
+    return wf_proximity_grid_storage_bytes(grid->max_items);
 }
 
 void wf_proximity_grid_build(wf_proximity_grid* grid, const wf_vec3* positions,

@@ -33,6 +33,7 @@ typedef struct wf_proximity_grid {
     int32_t min_x, min_z;  ///< dense: the first cell
     uint32_t width, depth; ///< dense: cells spanned along x and z
     wf_allocator allocator;
+    bool borrowed; ///< the arrays are the caller's (wf_proximity_grid_create_in)
 } wf_proximity_grid;
 
 /// Fixed memory for up to max_items items (no later allocation); the grid
@@ -42,6 +43,16 @@ typedef struct wf_proximity_grid {
 WF_NODISCARD wf_status wf_proximity_grid_create(wf_proximity_grid* grid,
                                                 const wf_allocator* allocator, uint32_t max_items,
                                                 float cell_size);
+/// Bytes a grid of max_items needs from wf_proximity_grid_create_in (0 for
+/// a bad max_items).
+size_t wf_proximity_grid_storage_bytes(uint32_t max_items);
+/// As wf_proximity_grid_create, in the caller's storage (4-byte aligned, at
+/// least wf_proximity_grid_storage_bytes): nothing is allocated. A build
+/// rewrites everything a query reads, so the storage may hold other data
+/// between a query and the next build (the crowd's update scratch does).
+/// The grid is empty only after a build; destroy frees nothing.
+WF_NODISCARD wf_status wf_proximity_grid_create_in(wf_proximity_grid* grid, void* storage,
+                                                   uint32_t max_items, float cell_size);
 /// Frees the arrays and zeroes the grid; NULL or a zeroed grid is ignored.
 void wf_proximity_grid_destroy(wf_proximity_grid* grid);
 /// Bytes the grid holds from its allocator (the struct itself is the caller's).

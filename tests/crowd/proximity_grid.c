@@ -389,6 +389,57 @@ static void test_order_truncation_inactive_and_rebuild(void** state) {
     assert_int_equal(wf_proximity_grid_memory_bytes(&grid), 0);
 }
 
+/// A grid in the caller's storage (the crowd's update scratch) answers as
+/// an owned grid, whatever the storage held before the build (dense and
+/// hashed layouts); it allocates nothing and reports no memory. Bad
+/// arguments are refused.
+static void test_borrowed_storage(void** state) {
+    (void)state;
+    static uint32_t storage[4096u * 8u + 8192u + 8u];
+    assert_true(wf_proximity_grid_storage_bytes(2000) <= sizeof storage);
+    assert_int_equal(wf_proximity_grid_storage_bytes(0), 0);
+    wf_proximity_grid owned, borrowed;
+    assert_int_equal(wf_proximity_grid_create(&owned, NULL, 2000, 2.0f), WF_OK);
+    wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
+    assert_int_equal(wf_proximity_grid_create_in(&borrowed, NULL, 2000, 2.0f), WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_proximity_grid_create_in(&borrowed, (char*)storage + 1, 2000, 2.0f),
+                     WF_ERR_INVALID_ARG);
+    assert_int_equal(wf_proximity_grid_create_in(&borrowed, storage, 0, 2.0f), WF_ERR_INVALID_ARG);
+    wf_set_assert_hook(previous);
+    assert_int_equal(wf_proximity_grid_create_in(&borrowed, storage, 2000, 2.0f), WF_OK);
+    assert_int_equal(wf_proximity_grid_memory_bytes(&borrowed), 0);
+    wf_rng rng = wf_rng_make(77, 9);
+    for (uint32_t round = 0; round < 2u; ++round) {
+        // Round 0 spans few cells (dense), round 1 points far apart (hashed).
+        float extent = round == 0 ? 40.0f : 1e6f;
+        random_points(&rng, 2000, -extent, extent, 20u);
+        memset(storage, 0xa5, sizeof storage); // what the scratch held before
+        wf_proximity_grid_build(&owned, g_pos, NULL, g_active, 2000);
+        wf_proximity_grid_build(&borrowed, g_pos, NULL, g_active, 2000);
+        assert_true(borrowed.dense == owned.dense);
+        assert_true(owned.dense == (round == 0));
+        for (uint32_t q = 0; q < 300; ++q) {
+            wf_vec3 c = g_pos[wf_rng_below(&rng, 2000u)];
+            uint32_t a[8], b[8];
+            float ad[8], bd[8];
+            float range = wf_rng_range(&rng, 0.5f, 8.0f);
+            uint32_t m = wf_proximity_grid_nearest(&owned, g_pos, c, 0.0f, range, 0xffffffffu, NULL,
+                                                   NULL, a, ad, 8);
+            assert_int_equal(wf_proximity_grid_nearest(&borrowed, g_pos, c, 0.0f, range,
+                                                       0xffffffffu, NULL, NULL, b, bd, 8),
+                             m);
+            for (uint32_t k = 0; k < m; ++k) {
+                assert_int_equal(a[k], b[k]);
+                assert_true(ad[k] == bd[k]);
+            }
+            check_box(&borrowed, g_pos, g_active, 2000, c.x - range, c.z - range, c.x + range,
+                      c.z + range);
+        }
+    }
+    wf_proximity_grid_destroy(&borrowed); // frees nothing: the storage is ours
+    wf_proximity_grid_destroy(&owned);
+}
+
 static void test_create_bad_arguments_and_out_of_memory(void** state) {
     (void)state;
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
@@ -435,6 +486,7 @@ int main(void) {
         cmocka_unit_test(test_hash_collisions_and_far_apart_points),
         cmocka_unit_test(test_order_truncation_inactive_and_rebuild),
         cmocka_unit_test(test_create_bad_arguments_and_out_of_memory),
+        cmocka_unit_test(test_borrowed_storage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
