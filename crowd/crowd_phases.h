@@ -78,8 +78,5 @@ void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
 /// The point nearest target where agent i would stand clear of every
 /// neighbour's body; false when there is none among the candidates.
 bool wf_crowd_free_spot(const wf_crowd* c, uint32_t i, wf_vec3 target, wf_vec3* out);
-/// Agent i may squeeze in to spot: every neighbour whose body stands there
-/// holds a spot of its own and can make the room within its own radius.
-bool wf_crowd_squeeze_room(const wf_crowd* c, uint32_t i, wf_vec3 spot);
 
 #endif

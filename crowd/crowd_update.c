@@ -176,15 +176,12 @@ static void move_to_free_spot(wf_crowd* c, uint32_t i) {
         (!found || wf_v2_distance(spot, target) >
                        r * (WF_CROWD_RETURN_RADII - WF_CROWD_ARRIVAL_RADII))) {
         wf_vec3 side = wf_v3_sub(c->pos[i], target);
-        wf_vec3 in = wf_v3_add(target, wf_v3_scale(side, r * WF_CROWD_SQUEEZE_IN_RADII / off));
-        in.y = target.y;
-        if (wf_crowd_squeeze_room(c, i, in)) {
-            if (wf_v2_distance(in, cor->target) > r * WF_CROWD_ARRIVAL_RADII &&
-                move_spot(c, i, in)) {
-                c->agent_flags[i] |= AGENT_SQUEEZES_IN;
-            }
-            return;
+        spot = wf_v3_add(target, wf_v3_scale(side, r * WF_CROWD_SQUEEZE_IN_RADII / off));
+        spot.y = target.y;
+        if (wf_v2_distance(spot, cor->target) > r * WF_CROWD_ARRIVAL_RADII && move_spot(c, i, spot)) {
+            c->agent_flags[i] |= AGENT_SQUEEZES_IN;
         }
+        return;
     }
     if (!found ||
         wf_v2_distance(spot, target) + r * WF_CROWD_PROGRESS_RADII >

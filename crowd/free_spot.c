@@ -1,8 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // The free spot nearest an agent's target: where it stands clear of every
-// neighbour's body, for an agent that stopped short of a taken target, and
-// whether it may squeeze in to a spot that is not free.
+// neighbour's body, for an agent that stopped short of a taken target.
 #include <math.h>
 
 #include "crowd/crowd_phases.h"
@@ -74,26 +73,5 @@ bool wf_crowd_free_spot(const wf_crowd* c, uint32_t i, wf_vec3 target, wf_vec3* 
         return false;
     }
     *out = best;
-    return true;
-}
-
-bool wf_crowd_squeeze_room(const wf_crowd* c, uint32_t i, wf_vec3 spot) {
-    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
-    float ri = c->params[i].radius;
-    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = neighbours[k];
-        float rj = c->params[j].radius;
-        float room = ri + rj;
-        if (wf_v2_distance_sq(c->pos[j], spot) >= room * room) {
-            continue; // not in the way
-        }
-        // One on its way stands there (a stream still passing), or a
-        // holder that could not make the room within its own radius.
-        float give = rj * (WF_CROWD_RETURN_RADII - WF_CROWD_ARRIVAL_RADII);
-        if (c->target_state[j] != WF_TARGET_ARRIVED ||
-            wf_v2_distance(c->target_pos[j], spot) + give < room) {
-            return false;
-        }
-    }
     return true;
 }
