@@ -52,11 +52,6 @@ enum {
     /// While AGENT_BLOCK_SENT: brisk steps on in a row (0-15) towards
     /// freeing it (crowd_update.c, walks_free).
     AGENT_FREE_STEPS = 15u << 19,
-    /// Stopped short further than its return radius off its target with no
-    /// free spot inside it: it walks to a spot inside it through the holders
-    /// beside it, who are pushed aside within their own (crowd_update.c,
-    /// move_to_free_spot).
-    AGENT_SQUEEZES_IN = 1u << 23,
 };
 #define AGENT_FREE_STEPS_SHIFT 19u
 

@@ -325,10 +325,9 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         } else if (c->target_state[i] == WF_TARGET_ARRIVED &&
                    (wf_v2_distance(pos, c->corridor[i].target) <=
                         p->radius * WF_CROWD_ARRIVAL_RADII ||
-                    (!(c->agent_flags[i] & AGENT_SQUEEZES_IN) && spot_taken(c, i)))) {
+                    spot_taken(c, i))) {
             // On its spot, or near it while another stands there: it
-            // stands (pushed further, it steers back below). One squeezing
-            // in goes on to its spot.
+            // stands (pushed further, it steers back below).
         } else if (c->agent_flags[i] & AGENT_WAITS_PINCH) {
             desired_vel = wf_crowd_pinch_wait_velocity(c, i); // the other side's turn
         } else if (wf_crowd_follows_path(c, i) && n > 0 &&
@@ -481,8 +480,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         // So does a holder let through on its way back (AGENT_RETURNING):
         // carried off behind a block of others holding theirs, it stood
         // behind them for good (tjunction, corridor, doors).
-        // And one that stopped short squeezing in (AGENT_SQUEEZES_IN).
-        squeezes |= holds && (c->agent_flags[i] & (AGENT_RETURNING | AGENT_SQUEEZES_IN));
+        squeezes |= holds && (c->agent_flags[i] & AGENT_RETURNING);
         // Movers first (they never yield), then the agent's neighbours.
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {

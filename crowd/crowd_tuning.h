@@ -41,13 +41,6 @@
 /// from each neighbour: clear of them by a little, so that their jostling
 /// does not take it at once.
 #define WF_CROWD_FREE_SPOT_ROOM 1.05f
-/// An agent that stopped short further than WF_CROWD_RETURN_RADII off its
-/// target, with no free spot whose dead zone lies inside that radius,
-/// squeezes in to this many radii off its target, on the side it stands
-/// (crowd_update.c): a full ring of spots (circle128, 0.98 m apart for 1.2 m
-/// bodies) has no free spot nearer than 0.79 m, but room for all once its
-/// holders zigzag, which the one squeezing in pushes them to.
-#define WF_CROWD_SQUEEZE_IN_RADII 0.55f
 /// Moving this many radii from where the stuck timer started counts as
 /// progress and restarts it (less is jostling in place).
 #define WF_CROWD_PROGRESS_RADII 0.5f

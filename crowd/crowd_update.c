@@ -106,7 +106,7 @@ static void hold_spot(wf_crowd* c, uint32_t i, float dt) {
     float away = wf_v2_distance(c->pos[i], c->corridor[i].target);
     if (!wf_crowd_walking(c, i) || away <= r * WF_CROWD_ARRIVAL_RADII) {
         c->stuck_timer[i] = 0.0f;
-        c->agent_flags[i] &= ~(uint32_t)(AGENT_RETURNING | AGENT_SQUEEZES_IN);
+        c->agent_flags[i] &= ~(uint32_t)AGENT_RETURNING;
         return;
     }
     if (away <= r * WF_CROWD_RETURN_RADII && !(c->agent_flags[i] & AGENT_RETURNING)) {
@@ -140,10 +140,21 @@ static bool target_freed(const wf_crowd* c, uint32_t i) {
     return true;
 }
 
-/// Moves the end of i's corridor (the spot it holds) to spot when that is
-/// reached along the surface from the spot it holds now.
-static bool move_spot(wf_crowd* c, uint32_t i, wf_vec3 spot) {
+/// An agent that stopped short moves the spot it holds to the free point
+/// nearest its target, when that is nearer the target than the agent
+/// stands by more than WF_CROWD_PROGRESS_RADII and on the surface (reached
+/// along it from the spot). Holding where it stopped, one pushed
+/// back while stuck kept standing off (circle128).
+static void move_to_free_spot(wf_crowd* c, uint32_t i) {
     wf_corridor* cor = &c->corridor[i];
+    float r = c->params[i].radius;
+    wf_vec3 target = c->target_pos[i], spot;
+    if (!wf_crowd_free_spot(c, i, target, &spot) ||
+        wf_v2_distance(spot, target) + r * WF_CROWD_PROGRESS_RADII >
+            wf_v2_distance(c->pos[i], target) ||
+        wf_v2_distance(spot, cor->target) <= r * WF_CROWD_ARRIVAL_RADII) {
+        return; // none clearly nearer than where it stands, or that is its spot
+    }
     wf_vec3 reached;
     wf_poly_ref visited[8];
     uint32_t n = 0;
@@ -152,44 +163,9 @@ static bool move_spot(wf_crowd* c, uint32_t i, wf_vec3 spot) {
     if (wf_query_move_along_surface(q, wf_corridor_last(cor), cor->target, spot, filter, &reached,
                                     visited, 8, &n) != WF_OK ||
         wf_v2_distance(reached, spot) > 0.01f) {
-        return false; // behind a wall, or further than a few polygons
+        return; // behind a wall, or further than a few polygons
     }
-    return wf_corridor_move_target(cor, spot, q, filter);
-}
-
-/// An agent that stopped short moves the spot it holds to the free point
-/// nearest its target, when that is nearer the target than the agent
-/// stands by more than WF_CROWD_PROGRESS_RADII and on the surface (reached
-/// along it from the spot). Holding where it stopped, one pushed
-/// back while stuck kept standing off (circle128). Standing further than
-/// its return radius off with no free spot whose dead zone lies inside it,
-/// it squeezes in (AGENT_SQUEEZES_IN) to WF_CROWD_SQUEEZE_IN_RADII off its
-/// target on its side: holding a free spot 0.79 m off, it stood off the
-/// count for good between ring neighbours on their spots (circle128).
-static void move_to_free_spot(wf_crowd* c, uint32_t i) {
-    wf_corridor* cor = &c->corridor[i];
-    float r = c->params[i].radius;
-    wf_vec3 target = c->target_pos[i], spot;
-    bool found = wf_crowd_free_spot(c, i, target, &spot);
-    float off = wf_v2_distance(c->pos[i], target);
-    if (off > r * WF_CROWD_RETURN_RADII &&
-        (!found || wf_v2_distance(spot, target) >
-                       r * (WF_CROWD_RETURN_RADII - WF_CROWD_ARRIVAL_RADII))) {
-        wf_vec3 side = wf_v3_sub(c->pos[i], target);
-        spot = wf_v3_add(target, wf_v3_scale(side, r * WF_CROWD_SQUEEZE_IN_RADII / off));
-        spot.y = target.y;
-        if (wf_v2_distance(spot, cor->target) > r * WF_CROWD_ARRIVAL_RADII && move_spot(c, i, spot)) {
-            c->agent_flags[i] |= AGENT_SQUEEZES_IN;
-        }
-        return;
-    }
-    if (!found ||
-        wf_v2_distance(spot, target) + r * WF_CROWD_PROGRESS_RADII >
-            wf_v2_distance(c->pos[i], target) ||
-        wf_v2_distance(spot, cor->target) <= r * WF_CROWD_ARRIVAL_RADII) {
-        return; // none clearly nearer than where it stands, or that is its spot
-    }
-    (void)move_spot(c, i, spot);
+    (void)wf_corridor_move_target(cor, spot, q, filter);
 }
 
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
