@@ -121,8 +121,8 @@ typedef struct scene_metrics {
     /// counts are rounded to a mean (a 40-agent scene's rounded counts move
     /// the share by up to 2 points); 0 when none arrived.
     double held_share;
-    uint32_t second_door_agents;    ///< two_doors: agents that went through the free door
-    double us_per_agent_frame;      ///< wall time of wf_crowd_update only
+    uint32_t second_door_agents; ///< two_doors: agents that went through the free door
+    double us_per_agent_frame;   ///< wall time of wf_crowd_update only
     /// Targets replaced on arrival (the demo): every arrival, the agents
     /// that ever arrived, and first targets reachable in the run's time at
     /// full speed with how many of those were reached.
