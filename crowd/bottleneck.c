@@ -368,6 +368,26 @@ static uint32_t entry_of(wf_crowd* c, uint32_t i, bool portal, uint8_t lane_at, 
     return *used - 1u;
 }
 
+/// Side s of entry e keeps agent i if it is the side's nearest to the
+/// mouth (distance d), or its nearest admitted one (go), or, waiting, has
+/// stood longest. Agents come in slot order: on equal distances the lower
+/// slot stays.
+static void note_on_side(wf_crowd_pinch_entry* e, uint32_t s, uint32_t i, float d, bool go,
+                         float stuck) {
+    if (d < e->nearest[s]) {
+        e->nearest[s] = d;
+        e->nearest_slot[s] = i;
+    }
+    if (go && d < e->go_nearest[s]) {
+        e->go_nearest[s] = d;
+        e->go_slot[s] = i;
+        e->go_stuck[s] = stuck;
+    }
+    if (!go && stuck > e->waited[s]) {
+        e->waited[s] = stuck;
+    }
+}
+
 /// Agent i (nearest distance d, admitted or not, stuck for `stuck`
 /// seconds) joins the side of entry e that it comes from; a third side (a
 /// polygon with three single-file ways in) is not ordered (UINT32_MAX).
@@ -391,19 +411,7 @@ static uint32_t join(const wf_crowd* c, wf_crowd_pinch_entry* e, uint32_t i, flo
         e->side_agent[s] = i;
         e->sides++;
     }
-    // Agents come in slot order: on equal distances the lower slot stays.
-    if (d < e->nearest[s]) {
-        e->nearest[s] = d;
-        e->nearest_slot[s] = i;
-    }
-    if (go && d < e->go_nearest[s]) {
-        e->go_nearest[s] = d;
-        e->go_slot[s] = i;
-        e->go_stuck[s] = stuck;
-    }
-    if (!go && stuck > e->waited[s]) {
-        e->waited[s] = stuck;
-    }
+    note_on_side(e, s, i, d, go, stuck);
     return s;
 }
 
@@ -471,18 +479,7 @@ static void join_lane(const wf_crowd* c, wf_crowd_pinch_entry* e, uint32_t i, ui
         e->sides++;
     }
     e->side_agent[s] = i;
-    if (d < e->nearest[s]) {
-        e->nearest[s] = d;
-        e->nearest_slot[s] = i;
-    }
-    if (go && d < e->go_nearest[s]) {
-        e->go_nearest[s] = d;
-        e->go_slot[s] = i;
-        e->go_stuck[s] = stuck;
-    }
-    if (!go && stuck > e->waited[s]) {
-        e->waited[s] = stuck;
-    }
+    note_on_side(e, s, i, d, go, stuck);
 }
 
 /// Whether agent i, not admitted, must wait for a one-lane stretch ahead:
