@@ -394,22 +394,28 @@ RARE_PATH static void wedge_pass_side(const wf_node_pool* pool, uint32_t current
     wedge_replay(out, list, 0, count, count + 1u, k, window_left, window_right);
 }
 
-/// The point x of the window (a, b) that minimises |apex x| + |x target|
-/// on XZ: where the line apex->target crosses it (target mirrored over the
-/// window's line when both lie on one side), or the nearer end.
-/// chord_y: where the line crosses the window strictly inside, the height
-/// of the 3D chord apex->target above x (see entry_point), else x's own.
-/// (Returned with x, in registers.)
+/// A window's point (see window_point) and chord_y: where the line
+/// apex->target crosses the window strictly inside, the height of the 3D
+/// chord apex->target above the point (see entry_point), else its own.
 typedef struct aimed_point {
     wf_vec3 x;
     float chord_y;
 } aimed_point;
 
-static inline aimed_point window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target) {
+/// The point x of the window (a, b) that minimises |apex x| + |x target|
+/// on XZ: where the line apex->target crosses it (target mirrored over the
+/// window's line when both lie on one side), or the nearer end.
+/// *crosses: whether the line crosses the window strictly inside; then
+/// *chord_u is x's share of the way apex->target on XZ. (The caller works
+/// out the chord's height: window_point then needs no height of apex and
+/// target, and gcc passes it fewer registers, query12.)
+static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target,
+                                   bool* crosses_out, float* chord_u) {
+    *crosses_out = false;
     wf_vec3 e = wf_v3_sub(b, a);
     float e_sq = wf_v2_length_sq(e);
     if (e_sq <= WEDGE_SAME_POINT_SQ) {
-        return (aimed_point){a, a.y};
+        return a;
     }
     float side_apex = wf_v2_perp(e, wf_v3_sub(apex, a));
     float side_target = wf_v2_perp(e, wf_v3_sub(target, a));
@@ -438,7 +444,11 @@ static inline aimed_point window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_ve
     t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
     wf_vec3 x = wf_v3_lerp(a, b, t);
     // (x = apex + u d on XZ with u = side_apex / den: perp(e, x - a) = 0.)
-    return (aimed_point){x, crosses ? apex.y + (side_apex / den) * d.y : x.y};
+    if (crosses) {
+        *crosses_out = true;
+        *chord_u = side_apex / den;
+    }
+    return x;
 }
 
 /// The point x of segment (a, b) that minimises the way from `from` to
@@ -451,7 +461,11 @@ static inline aimed_point aim_point(search_kind kind, wf_vec3 target, wf_vec3 fr
         wf_vec3 x = wf_v3_lerp(a, b, t);
         return (aimed_point){x, x.y};
     }
-    return window_point(from, a, b, target);
+    bool crosses;
+    float u;
+    wf_vec3 x = window_point(from, a, b, target, &crosses, &u);
+    // (target.y - from.y is the chord's rise: mirroring leaves y alone.)
+    return (aimed_point){x, crosses ? from.y + u * (target.y - from.y) : x.y};
 }
 
 /// What state s pays to reach p straight from its apex.
