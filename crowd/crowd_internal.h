@@ -25,6 +25,9 @@
 #define WF_CROWD_EVENTS_PER_AGENT 6u
 _Static_assert(WF_CROWD_EVENTS_PER_AGENT == WF_CROWD_EVENT_STOPPED_SHORT,
                "one event slot per kind, arrivals sharing one");
+// event_log keeps kind + 1 in 3 bits per slot (crowd.c).
+_Static_assert(WF_CROWD_EVENT_STOPPED_SHORT + 1 <= 7 && WF_CROWD_EVENTS_PER_AGENT * 3 <= 32,
+               "an agent's event kinds fit event_log's 32 bits");
 
 /// Per-agent flags (agent_flags).
 enum {

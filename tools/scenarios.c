@@ -26,12 +26,17 @@ typedef struct scenario_options {
 /// each run is a different start of the same scene.
 #define RUNS_JITTER 0.15f
 
+/// Of the arrived, the share still within the arrival radius at the end.
+static double held_share(const scene_metrics* m) {
+    return m->arrived > 0 ? (double)m->arrived_within_at_end / m->arrived : 0.0;
+}
+
 /// Adds run k of n into the mean: shares and times averaged, counts
 /// averaged (rounded), the worst overlaps and times the worst of any run.
 static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uint32_t n) {
     if (k == 0) {
         *mean = *m;
-        mean->held_share = m->arrived > 0 ? (double)m->arrived_within_at_end / m->arrived : 0.0;
+        mean->held_share = held_share(m);
         if (n == 1) {
             return;
         }
@@ -77,8 +82,7 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
     mean->in_time_agents += m->in_time_agents;
     mean->in_time_agents_arrived += m->in_time_agents_arrived;
     if (k + 1 == n) {
-        mean->held_share =
-            mean->arrived > 0 ? (double)mean->arrived_within_at_end / mean->arrived : 0.0;
+        mean->held_share = held_share(mean); // the runs' sums, not yet rounded
         uint32_t* counts[] = {&mean->reachable,
                               &mean->arrived,
                               &mean->never_arrived,
