@@ -77,9 +77,6 @@
     X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* entry + 1; 0: free */            \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
-    X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)                                  \
-    /* Counterflow pricing: densities by the way agents wish to walk, and where. */                 \
-    X(crowding_flow, float, (size_t)WF_CROWDING_HEADINGS * c->crowding_capacity, SAVED, CUSTOM)     \
-    X(crowding_spot, wf_vec3, c->crowding_capacity, SAVED, CUSTOM)
+    X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)
 
 #endif

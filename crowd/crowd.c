@@ -190,7 +190,6 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->collision_iterations = desc->collision_iterations;
     c->stuck_time = desc->stuck_time;
     c->crowding_cost = desc->crowding_cost;
-    c->crowding_counterflow = desc->crowding_counterflow && desc->crowding_cost > 0.0f;
     c->crowding_capacity = 16u;
     while (c->crowding_capacity < 2u * c->max_agents) {
         c->crowding_capacity *= 2u;
@@ -287,20 +286,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     if (s != WF_OK) {
         goto fail;
     }
-    if (c->crowding_counterflow) {
-        uint32_t views = c->worker_count + c->queue.search_count;
-        c->crowding_views = WF_ALLOC_ARRAY(&allocator, wf_crowding_view, views);
-        s = WF_ERR_OUT_OF_MEMORY;
-        if (c->crowding_views == NULL) {
-            goto fail;
-        }
-        for (uint32_t k = 0; k < views; ++k) {
-            c->crowding_views[k] = (wf_crowding_view){.crowd = c, .goal = wf_v3(0.0f, 0.0f, 0.0f)};
-            wf_query* q = k < c->worker_count ? c->worker_queries[k]
-                                              : c->queue.searches[k - c->worker_count].query;
-            wf_query_set_cost_scale(q, wf_crowding_scale_counterflow, &c->crowding_views[k]);
-        }
-    } else if (c->crowding_cost > 0.0f) {
+    if (c->crowding_cost > 0.0f) {
         for (uint32_t w = 0; w < c->worker_count; ++w) {
             wf_query_set_cost_scale(c->worker_queries[w], wf_crowding_scale, c);
         }
@@ -349,10 +335,6 @@ void wf_crowd_destroy(wf_crowd* c) {
     }
     for (uint32_t w = 0; c->worker_queries != NULL && w < c->worker_count; ++w) {
         wf_query_destroy(c->worker_queries[w]);
-    }
-    if (c->crowding_views != NULL) {
-        WF_FREE_ARRAY(&a, c->crowding_views, wf_crowding_view,
-                      c->worker_count + c->queue.search_count);
     }
     WF_FREE_ARRAY(&a, c->worker_queries, wf_query*, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_paths, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);

@@ -115,17 +115,6 @@ typedef struct wf_crowd_offmesh {
     wf_poly_ref link;
 } wf_crowd_offmesh;
 
-/// Counterflow pricing: the ways agents wish to walk, four quarters
-/// (east, north, west, south on the ground).
-#define WF_CROWDING_HEADINGS 4u
-
-/// What a query's crowding lookups need: the crowd, and the goal of the
-/// search running on it (set before each search begins).
-typedef struct wf_crowding_view {
-    const struct wf_crowd* crowd;
-    wf_vec3 goal;
-} wf_crowding_view;
-
 struct wf_crowd {
     wf_allocator allocator;
     wf_logger logger;
@@ -190,10 +179,6 @@ struct wf_crowd {
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
-    bool crowding_counterflow; ///< wf_crowd_desc.crowding_counterflow
-    /// Counterflow pricing: each searching query's goal (worker queries
-    /// first, then the queue's searches), for wf_crowding_scale_counterflow.
-    wf_crowding_view* crowding_views;
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
     uint32_t pinch_capacity;    ///< passage table's hash slots (bottleneck.c): crowding_capacity
 

@@ -184,7 +184,6 @@ void wf_crowd_quick_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
         uint32_t i = ctx->list[k];
         wf_corridor* cor = &c->corridor[i];
         c->agent_flags[i] &= ~(uint32_t)AGENT_NEEDS_QUICK;
-        wf_crowding_aim(c, worker, c->target_pos[i]);
         wf_status s = wf_query_begin_path(q, wf_corridor_last(cor), c->target_ref[i], cor->target,
                                           c->target_pos[i], wf_crowd_filter(c, i));
         if (s != WF_OK) {
@@ -254,7 +253,6 @@ static void fill_searches(wf_crowd* c) {
                 return;
             }
             wf_corridor* cor = &c->corridor[i];
-            wf_crowding_aim(c, c->worker_count + k, c->target_pos[i]);
             wf_status st =
                 wf_query_begin_path(s->query, wf_corridor_last(cor), c->target_ref[i], cor->target,
                                     c->target_pos[i], wf_crowd_filter(c, i));
@@ -286,7 +284,6 @@ void wf_crowd_restart_searches(wf_crowd* c) {
             continue;
         }
         s->iterations = 0;
-        wf_crowding_aim(c, c->worker_count + k, s->begin_end_pos);
         if (wf_query_begin_path(s->query, s->begin_start, s->begin_end, s->begin_start_pos,
                                 s->begin_end_pos, &s->begin_filter) != WF_OK) {
             // Start or target gone: the agent searches again from scratch.
@@ -447,7 +444,6 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
     for (uint32_t k = begin; k < end; ++k) {
         uint32_t i = ctx->list[k];
         c->topology_timer[i] = 0.0f;
-        wf_crowding_aim(c, worker, c->corridor[i].target);
         (void)wf_corridor_optimize_topology(&c->corridor[i], c->worker_queries[worker],
                                             wf_crowd_filter(c, i), WF_CROWD_TOPOLOGY_ITERATIONS,
                                             c->worker_paths + (size_t)worker * c->max_corridor);
@@ -462,9 +458,6 @@ void wf_crowd_replay_searches(wf_crowd* c) {
     wf_path_queue* q = &c->queue;
     for (uint32_t k = 0; k < q->search_count; ++k) {
         wf_path_search* s = &q->searches[k];
-        if (s->agent != WF_PATH_QUEUE_NONE) {
-            wf_crowding_aim(c, c->worker_count + k, s->begin_end_pos);
-        }
         if (s->agent == WF_PATH_QUEUE_NONE || wf_path_queue_replay_search(s)) {
             continue;
         }

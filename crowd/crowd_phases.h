@@ -52,12 +52,6 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
 void wf_crowding_refresh(wf_crowd* c);
 /// The crowd's wf_poly_cost_fn (user: the crowd).
 float wf_crowding_scale(const void* user, wf_poly_ref poly);
-/// With crowding_counterflow (user: a wf_crowding_view): only the agents
-/// walking against or across the way from them to the view's goal count.
-float wf_crowding_scale_counterflow(const void* user, wf_poly_ref poly);
-/// Counterflow pricing: the goal of the search about to begin on worker
-/// query `view` (a search slot's view is c->worker_count + its index).
-void wf_crowding_aim(wf_crowd* c, uint32_t view, wf_vec3 goal);
 /// Searches running in the queue begin again (the crowding table changed).
 void wf_crowd_restart_searches(wf_crowd* c);
 /// After a restore: searches in progress are replayed to where they were

@@ -428,19 +428,6 @@ static wf_status check_body(wf_crowd* c, const blob_view* v) {
         if (key != 0 && !(scale >= 1.0f && isfinite(scale))) {
             return WF_ERR_BAD_DATA;
         }
-        // Counterflow pricing's densities and spots: finite, densities >= 0.
-        wf_vec3 spot;
-        GET(spot, v->array[AR_crowding_spot], k);
-        if (!FINITE(spot)) {
-            return WF_ERR_BAD_DATA;
-        }
-        for (uint32_t b = 0; b < WF_CROWDING_HEADINGS; ++b) {
-            float flow;
-            GET(flow, v->array[AR_crowding_flow], (size_t)k * WF_CROWDING_HEADINGS + b);
-            if (!(flow >= 0.0f && isfinite(flow))) {
-                return WF_ERR_BAD_DATA;
-            }
-        }
     }
     return WF_OK;
 }

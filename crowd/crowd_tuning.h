@@ -197,9 +197,6 @@
 /// An agent's local density counts the neighbours within this many radii:
 /// the disc the density is taken over (docs/crowd.md, crowding).
 #define WF_CROWD_CROWDING_RADII 3.0f
-/// Counterflow pricing: an agent wishing to walk slower than this (m/s) is
-/// standing, in the way of searchers from every side.
-#define WF_CROWDING_STILL_SPEED 0.1f
 
 /* ---------------------------------------------------------------------------
  * Corridor (corridor.c): fixed scratch sizes and tolerances

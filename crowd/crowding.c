@@ -7,7 +7,6 @@
 // an open addressing table keyed by polygon ref; searches running when it changes
 // begin again, so a search only ever sees one table (a restored crowd
 // replays them over the same saved table).
-#include <math.h>
 #include <string.h>
 
 #include "crowd/crowd_phases.h"
@@ -17,21 +16,6 @@ static uint32_t slot_of(uint64_t bits, uint32_t mask) {
     bits *= 0xff51afd7ed558ccdull; // a 64-bit mix (MurmurHash3's finaliser)
     bits ^= bits >> 33;
     return (uint32_t)bits & mask;
-}
-
-/// Counterflow pricing: an agent's density goes to the quarter its wish
-/// points into (east, north, west, south); one that wishes to stand still
-/// is in everyone's way, so it goes to all four.
-static void note_heading(float* flow, wf_vec3 wish, float density) {
-    float ax = fabsf(wish.x), az = fabsf(wish.z);
-    if (ax * ax + az * az < WF_CROWDING_STILL_SPEED * WF_CROWDING_STILL_SPEED) {
-        for (uint32_t b = 0; b < WF_CROWDING_HEADINGS; ++b) {
-            flow[b] = density > flow[b] ? density : flow[b];
-        }
-        return;
-    }
-    uint32_t b = ax >= az ? (wish.x >= 0.0f ? 0u : 2u) : (wish.z >= 0.0f ? 1u : 3u);
-    flow[b] = density > flow[b] ? density : flow[b];
 }
 
 void wf_crowding_refresh(wf_crowd* c) {
@@ -60,17 +44,8 @@ void wf_crowding_refresh(wf_crowd* c) {
         if (c->crowding_keys[at] == 0) {
             c->crowding_keys[at] = key;
             c->crowding_scale[at] = 0.0f;
-            if (c->crowding_counterflow) {
-                c->crowding_spot[at] = c->pos[i]; // the first agent in it (agent order)
-                memset(c->crowding_flow + (size_t)at * WF_CROWDING_HEADINGS, 0,
-                       sizeof(float) * WF_CROWDING_HEADINGS);
-            }
         }
         c->crowding_scale[at] = density > c->crowding_scale[at] ? density : c->crowding_scale[at];
-        if (c->crowding_counterflow) {
-            note_heading(c->crowding_flow + (size_t)at * WF_CROWDING_HEADINGS, c->desired_vel[i],
-                         density);
-        }
     }
     for (uint32_t at = 0; at < c->crowding_capacity; ++at) {
         if (c->crowding_keys[at] != 0) {
@@ -91,42 +66,4 @@ float wf_crowding_scale(const void* user, wf_poly_ref poly) {
             return 1.0f;
         }
     }
-}
-
-void wf_crowding_aim(wf_crowd* c, uint32_t view, wf_vec3 goal) {
-    if (c->crowding_views != NULL) {
-        c->crowding_views[view].goal = goal;
-    }
-}
-
-float wf_crowding_scale_counterflow(const void* user, wf_poly_ref poly) {
-    const wf_crowding_view* view = user;
-    const wf_crowd* c = view->crowd;
-    uint32_t mask = c->crowding_capacity - 1u;
-    uint32_t at = slot_of(poly.bits, mask);
-    for (;; at = (at + 1u) & mask) {
-        uint64_t key = c->crowding_keys[at];
-        if (key == poly.bits) {
-            break;
-        }
-        if (key == 0) {
-            return 1.0f;
-        }
-    }
-    // The searcher's way there: from the polygon's first agent to the goal.
-    // A quarter counts when its middle is more than 60 degrees off that way
-    // (cos < 0.5), compared squared to spare the square root.
-    float dx = view->goal.x - c->crowding_spot[at].x, dz = view->goal.z - c->crowding_spot[at].z;
-    float len_sq = dx * dx + dz * dz;
-    if (len_sq < 1e-6f) {
-        return c->crowding_scale[at]; // at the goal: every agent counts
-    }
-    const float along[WF_CROWDING_HEADINGS] = {dx, dz, -dx, -dz};
-    const float* flow = c->crowding_flow + (size_t)at * WF_CROWDING_HEADINGS;
-    float against = 0.0f;
-    for (uint32_t b = 0; b < WF_CROWDING_HEADINGS; ++b) {
-        bool counts = along[b] < 0.0f || 4.0f * along[b] * along[b] < len_sq;
-        against = counts && flow[b] > against ? flow[b] : against;
-    }
-    return 1.0f + c->crowding_cost * against;
 }

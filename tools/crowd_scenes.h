@@ -41,7 +41,6 @@ typedef struct scene_settings {
     /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
     float jitter;
     float crowding; ///< wf_crowd_desc.crowding_cost (0: off)
-    bool counterflow; ///< wf_crowd_desc.crowding_counterflow
     /// Optional: after the first frame, every trace_seconds and at the end,
     /// one tab-separated line per agent that has not reached its first
     /// target (scene_run).

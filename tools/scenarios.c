@@ -154,10 +154,6 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             o->json = true;
             continue;
         }
-        if (strcmp(opt, "--counterflow") == 0) {
-            o->settings.counterflow = true;
-            continue;
-        }
         if (!takes_value) {
             fprintf(stderr, "wayfarer scenarios: unknown option %s\n", opt);
             return usage_error("scenarios");

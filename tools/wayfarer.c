@@ -128,7 +128,7 @@ static const subcommand subcommands[] = {
      "      agents off the mesh, memory, and the mean ms of every phase"},
     {"scenarios", cmd_scenarios,
      "scenarios [--scene NAME[,NAME...]] [--seconds S] [--avoidance low|medium|high|ultra]\n"
-     "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--counterflow] [--testdata DIR]\n"
+     "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--testdata DIR]\n"
      "      [--trace FILE] [--trace-every S] [--json]\n"
      "      the crowd scenario suite (default: every scene): circle32, circle128, crossing,\n"
      "      door_1way_1.5|2|3, door_2way_1.5|2|3, two_doors, corridor, tjunction, nav_test500\n"
@@ -141,7 +141,6 @@ static const subcommand subcommands[] = {
      "      run the formations are exact and --seed changes only the random starts and\n"
      "      targets of nav_test500 and the demo, and the demo's level;\n"
      "      --crowding C: the crowd's crowding_cost (routes around jams; default 0, off);\n"
-     "      --counterflow: crowding counts only agents walking against or across the way;\n"
      "      --trace FILE: after the first frame, every S s (--trace-every, default 10) and at\n"
      "      the end, a tab-separated line per agent not yet at its first target (where it\n"
      "      is, its target state, corridor, speed, stuck time, path left, velocity, desired\n"

@@ -145,13 +145,6 @@ typedef struct wf_crowd_desc {
     /// so later agents take a free door when the detour is shorter than
     /// that. 0..1000.
     float crowding_cost;
-    /// With crowding_cost: a polygon's crowding counts, for each search,
-    /// only the agents there walking against or across the searcher's way
-    /// (their wish more than 60 degrees off the direction from them to the
-    /// search's goal; standing agents count for everyone), so routes shun
-    /// counterflow, not a stream they would join. false (the default): every
-    /// agent counts.
-    bool crowding_counterflow;
     /// Obstacles agents only avoid (wf_crowd_add_mover) live at once:
     /// 0 = 16, at most WF_CROWD_MAX_MOVERS.
     uint32_t max_movers;
