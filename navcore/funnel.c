@@ -113,7 +113,11 @@ static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
 /// corridor it just found): the same wf_mesh_link_portal_counted result,
 /// without finding the link again, while no tile has been added or removed
 /// since that search.
-static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+#if defined(__GNUC__)
+__attribute__((always_inline)) // once per portal read, in the funnel's loop
+#endif
+static inline bool
+search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     const wf_node_pool* pool = f->pool;
     if (!f->pool_current) {
         return false;
