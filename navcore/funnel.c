@@ -95,15 +95,25 @@ static uint8_t poly_area(const funnel* f, uint32_t i) {
     return tile->poly_areas[wf_tile_poly_index(tile, poly)];
 }
 
-/// Portal between path[i] and path[i + 1] (left/right walking forward).
+/// Portal between path[i] and path[i + 1] (left/right walking forward):
+/// the portal record of path[i]'s first link to path[i + 1], which the mesh
+/// keeps as wf_mesh_portal_points gives it (see wf_link_portal), so no
+/// geometry is worked out here. WF_ERR_NOT_FOUND if not linked.
 static wf_status corridor_portal(const wf_mesh* mesh, const wf_poly_ref* path, uint32_t i,
                                  wf_vec3* out_left, wf_vec3* out_right) {
-    const wf_mesh_tile *from_tile, *to_tile;
-    const wf_tile_poly *from_poly, *to_poly;
-    wf_mesh_resolve_unchecked(mesh, path[i], &from_tile, &from_poly);
-    wf_mesh_resolve_unchecked(mesh, path[i + 1], &to_tile, &to_poly);
-    return wf_mesh_portal_points(mesh, path[i], from_tile, from_poly, path[i + 1], to_tile, to_poly,
-                                 out_left, out_right);
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, path[i], &tile, &poly);
+    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+         k = tile->links[k].next) {
+        if (tile->links[k].ref == path[i + 1].bits) {
+            const wf_link_portal* lp = &tile->link_portals[k];
+            memcpy(out_left, lp->left, sizeof *out_left);
+            memcpy(out_right, lp->right, sizeof *out_right);
+            return WF_OK;
+        }
+    }
+    return WF_ERR_NOT_FOUND;
 }
 
 static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
