@@ -28,6 +28,19 @@
 /// land on a corner) differ by rounding only.
 #define WF_FUNNEL_SAME_POINT 1e-4f
 
+/// Portals the funnel keeps for its rewinds: after a corner it goes back to
+/// the portal after the corner's and reads the portals since then again
+/// (about 1.6 reads per portal on the Recast meshes), so the newest ones
+/// are kept with whether the polygon after each is an off-mesh link.
+#define FUNNEL_RING 32u
+
+/// The newest portals read (see FUNNEL_RING); apart from the funnel
+/// state, which is zeroed at the start, as this needs no clearing.
+typedef struct portal_ring {
+    wf_vec3 left[FUNNEL_RING], right[FUNNEL_RING];
+    bool link[FUNNEL_RING]; ///< whether the polygon after the portal is an off-mesh link
+} portal_ring;
+
 typedef struct funnel {
     const wf_mesh* mesh;
     const wf_node_pool* pool; ///< the query's last search (see search_portal)
@@ -46,6 +59,10 @@ typedef struct funnel {
     /// polygons last asked about (each portal asks about both its sides).
     uint32_t link_index[2];
     bool link_value[2];
+    /// Portals [ring_end - FUNNEL_RING, ring_end) are in ring, portal i
+    /// at slot i % FUNNEL_RING.
+    uint32_t ring_end;
+    portal_ring* ring;
 } funnel;
 
 static bool same_point_2d(wf_vec3 a, wf_vec3 b) {
@@ -78,15 +95,25 @@ static uint8_t poly_area(const funnel* f, uint32_t i) {
     return tile->poly_areas[wf_tile_poly_index(tile, poly)];
 }
 
-/// Portal between path[i] and path[i + 1] (left/right walking forward).
+/// Portal between path[i] and path[i + 1] (left/right walking forward):
+/// the portal record of path[i]'s first link to path[i + 1], which the mesh
+/// keeps as wf_mesh_portal_points gives it (see wf_link_portal), so no
+/// geometry is worked out here. WF_ERR_NOT_FOUND if not linked.
 static wf_status corridor_portal(const wf_mesh* mesh, const wf_poly_ref* path, uint32_t i,
                                  wf_vec3* out_left, wf_vec3* out_right) {
-    const wf_mesh_tile *from_tile, *to_tile;
-    const wf_tile_poly *from_poly, *to_poly;
-    wf_mesh_resolve_unchecked(mesh, path[i], &from_tile, &from_poly);
-    wf_mesh_resolve_unchecked(mesh, path[i + 1], &to_tile, &to_poly);
-    return wf_mesh_portal_points(mesh, path[i], from_tile, from_poly, path[i + 1], to_tile, to_poly,
-                                 out_left, out_right);
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, path[i], &tile, &poly);
+    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+         k = tile->links[k].next) {
+        if (tile->links[k].ref == path[i + 1].bits) {
+            const wf_link_portal* lp = &tile->link_portals[k];
+            memcpy(out_left, lp->left, sizeof *out_left);
+            memcpy(out_right, lp->right, sizeof *out_right);
+            return WF_OK;
+        }
+    }
+    return WF_ERR_NOT_FOUND;
 }
 
 static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
@@ -96,7 +123,11 @@ static wf_vec3 clamp_to_poly(const wf_mesh* mesh, wf_poly_ref ref, wf_vec3 pos);
 /// corridor it just found): the same wf_mesh_link_portal_counted result,
 /// without finding the link again, while no tile has been added or removed
 /// since that search.
-static bool search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
+#if defined(__GNUC__)
+__attribute__((always_inline)) // once per portal read, in the funnel's loop
+#endif
+static inline bool
+search_portal(const funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
     const wf_node_pool* pool = f->pool;
     if (!f->pool_current) {
         return false;
@@ -129,6 +160,15 @@ funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
         *out_right = f->end;
         return true;
     }
+    if (i < f->ring_end && f->ring_end - i <= FUNNEL_RING) {
+        // Read before (a rewind): path[i + 1] is checked already.
+        uint32_t slot = i % FUNNEL_RING;
+        *out_left = f->ring->left[slot];
+        *out_right = f->ring->right[slot];
+        f->link_index[(i + 1) & 1u] = i + 1;
+        f->link_value[(i + 1) & 1u] = f->ring->link[slot];
+        return true;
+    }
     // A portal the last search stored also vouches for path[i + 1]: that
     // search reached it, and no tile came or went since.
     bool stored = search_portal(f, i, out_left, out_right);
@@ -153,6 +193,14 @@ funnel_portal(funnel* f, uint32_t i, wf_vec3* out_left, wf_vec3* out_right) {
         f->end = clamp_to_poly(f->mesh, f->path[i], f->end_pos);
         *out_left = f->end;
         *out_right = f->end;
+        return true;
+    }
+    if (i == f->ring_end) {
+        uint32_t slot = i % FUNNEL_RING;
+        f->ring->left[slot] = *out_left;
+        f->ring->right[slot] = *out_right;
+        f->ring->link[slot] = poly_is_link(f, i + 1);
+        f->ring_end = i + 1;
     }
     return true;
 }
@@ -231,7 +279,11 @@ static bool append_segment(funnel* f, wf_vec3 a, uint32_t first, uint32_t last, 
 /// line counts as inside when it is no further than `side`: the funnel then
 /// closes to a straight line through p instead of turning at a corner that
 /// lies beyond p (a goal on the line of a portal edge).
-static bool stays_inside(wf_vec3 apex, wf_vec3 side, wf_vec3 p, float inner_sign) {
+#if defined(__GNUC__)
+__attribute__((always_inline)) // twice per portal, in the funnel's loop
+#endif
+static inline bool
+stays_inside(wf_vec3 apex, wf_vec3 side, wf_vec3 p, float inner_sign) {
     float area = wf_v2_triangle_area2(apex, side, p);
     if (area != 0.0f) {
         return area * inner_sign > 0.0f;
@@ -343,6 +395,7 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
             return status;
         }
     }
+    portal_ring ring;
     funnel f = {
         .mesh = mesh,
         .pool = &query->nodes,
@@ -357,6 +410,7 @@ wf_status wf_query_find_straight_path(wf_query* query, wf_vec3 start_pos, wf_vec
         .points = out_points,
         .max_points = max_points,
         .link_index = {UINT32_MAX, UINT32_MAX},
+        .ring = &ring,
     };
     wf_vec3 start = clamp_to_poly(mesh, path[0], start_pos);
     bool fits = append_point(&f, start, WF_STRAIGHT_START, path[0]) && run_funnel(&f, start);
