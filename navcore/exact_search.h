@@ -106,6 +106,8 @@ typedef struct wf_exact_search {
     wf_query_filter filter;
     uint32_t goal_node; ///< popped goal node (WF_OK)
     bool out_of_nodes;
+    uint32_t walks_tried;  ///< popped halves walked round their vertex (exact_search.c)
+    uint32_t walks_joined; ///< of them, joined with their other half
     uint64_t open_last;   ///< bits of the last f popped (positive doubles order as their bits)
     uint64_t open_filled; ///< bit b - 1 set: bucket b (1..64) is not empty
     uint32_t open_free;   ///< free entries (a list through next)
