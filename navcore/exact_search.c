@@ -1354,7 +1354,7 @@ static ALWAYS_INLINE inline void join_open(wf_exact_search* s, uint32_t i) {
 /// Most polygons a half is walked through round its vertex.
 #define HALF_WALK_MAX 16
 /// Walks of a search before it judges whether they pay (push_successors).
-#define HALF_WALK_TRIAL 64u
+#define HALF_WALK_TRIAL 16u
 
 /// True when poly holds the ray root -> v just beyond v (v one of its
 /// vertices), or when v is not one of them (the walk stops there).
