@@ -35,8 +35,9 @@
 #define EXACT_NODE_F_KNOWN 32u  ///< f was set when two cones were joined
 #define EXACT_NODE_OPEN 64u     ///< on the open list
 #define EXACT_NODE_DEAD 128u    ///< joined into another node: dropped when popped
-#define EXACT_NODE_HALF_RIGHT 256u ///< open half right of a cut vertex (its left end); link: the other half
-#define EXACT_NODE_HALF_LEFT 512u  ///< open half left of a cut vertex (its right end); link: the other half
+// An open half of a cone cut at a vertex (link: the other half).
+#define EXACT_NODE_HALF_RIGHT 256u ///< right of the vertex (its left end)
+#define EXACT_NODE_HALF_LEFT 512u  ///< left of the vertex (its right end)
 
 #define NO_INDEX 0xffffffffu
 
@@ -1204,9 +1205,8 @@ static ALWAYS_INLINE inline void push_new(wf_exact_search* s, uint32_t i) {
 /// Expands node `index` (its slot freed, a step kept); its successors are
 /// left on s->new_nodes. False when storage ran out (the node stays when
 /// not even its step fitted).
-static ALWAYS_INLINE inline bool expand_in_place(wf_query* q, uint32_t index,
-                                               const wf_mesh_tile* tile,
-                            const wf_tile_poly* poly) {
+static ALWAYS_INLINE inline bool
+expand_in_place(wf_query* q, uint32_t index, const wf_mesh_tile* tile, const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
     s->new_nodes = NO_INDEX;
     s->new_count = 0;
@@ -1505,8 +1505,7 @@ static int walk_half(wf_query* q, uint32_t* io, const double* v, bool v_left) {
 /// The open other half of popped half n (slot i when popped), taken off
 /// the open list (a copy in a new slot; the open one is dropped when
 /// popped), or NO_INDEX. Only looked up (not taken) unless take.
-static uint32_t take_other_half(wf_exact_search* s, uint32_t i, const wf_exact_node* n,
-                                bool take) {
+static uint32_t take_other_half(wf_exact_search* s, uint32_t i, const wf_exact_node* n, bool take) {
     uint32_t m = n->link;
     if (m >= s->node_count) {
         return NO_INDEX;

@@ -383,8 +383,8 @@ static void test_unreachable_goal_gives_a_partial_path(void** state) {
     // (5, 2), equally near the goal (start and goal lie on z = 2.5, so
     // the two are mirror images and tie).
     wf_poly_ref last = path[r.count - 1];
-    assert_true(wf_poly_ref_equal(last, cell(&g, 4, 2)) || wf_poly_ref_equal(last, cell(&g, 4, 3)) ||
-                wf_poly_ref_equal(last, cell(&g, 4, 1)));
+    assert_true(wf_poly_ref_equal(last, cell(&g, 4, 2)) ||
+                wf_poly_ref_equal(last, cell(&g, 4, 3)) || wf_poly_ref_equal(last, cell(&g, 4, 1)));
     free_grid(&g);
 }
 
@@ -487,12 +487,12 @@ static wf_mesh* make_triangle_field(float tile_size) {
             uint32_t a = z * 13 + x, b = a + 1, c = a + 14, d = a + 13; // CCW from (x, z)
             if ((x + z) % 2 == 0) {
                 at += (size_t)snprintf(text + at, sizeof text - at,
-                                       "3 %u %u %u -1 -1 -1\n3 %u %u %u -1 -1 -1\n", a, b, c, a,
-                                       c, d);
+                                       "3 %u %u %u -1 -1 -1\n3 %u %u %u -1 -1 -1\n", a, b, c, a, c,
+                                       d);
             } else {
                 at += (size_t)snprintf(text + at, sizeof text - at,
-                                       "3 %u %u %u -1 -1 -1\n3 %u %u %u -1 -1 -1\n", a, b, d, b,
-                                       c, d);
+                                       "3 %u %u %u -1 -1 -1\n3 %u %u %u -1 -1 -1\n", a, b, d, b, c,
+                                       d);
             }
         }
     }
