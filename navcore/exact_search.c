@@ -35,6 +35,9 @@
 #define EXACT_NODE_F_KNOWN 32u  ///< f was set when two cones were joined
 #define EXACT_NODE_OPEN 64u     ///< on the open list
 #define EXACT_NODE_DEAD 128u    ///< joined into another node: dropped when popped
+// An open half of a cone cut at a vertex (link: the other half).
+#define EXACT_NODE_HALF_RIGHT 256u ///< right of the vertex (its left end)
+#define EXACT_NODE_HALF_LEFT 512u  ///< left of the vertex (its right end)
 
 #define NO_INDEX 0xffffffffu
 
@@ -368,7 +371,7 @@ static bool root_is_beaten(const wf_exact_search* s, const wf_exact_node* n) {
 /// duplicate through (more work, same answer); the salt retires the last
 /// search's hashes without clearing the table, so a search drops the same
 /// nodes whatever the query searched before.
-static bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
+static ALWAYS_INLINE inline bool pushed_before(wf_exact_search* s, const wf_exact_node* n) {
     // Interval heights follow from the polygon: XZ is enough for them.
     const double* d[8] = {&n->root[0],  &n->root[1], &n->root[2], &n->right[0],
                           &n->right[2], &n->left[0], &n->left[2], &n->g};
@@ -1135,6 +1138,8 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     open_clear(s);
     s->goal_node = NO_INDEX;
     s->out_of_nodes = false;
+    s->walks_tried = 0;
+    s->walks_joined = 0;
     s->mesh_stamp = query->mesh->change_count;
     for (uint32_t i = 0; i < s->root_count; ++i) {
         s->root_buckets[s->roots[i].bucket] = NO_INDEX;
@@ -1188,7 +1193,7 @@ static uint32_t keep_step(wf_exact_search* s, const wf_exact_node* n) {
 /// Pushes new node i, or drops it when the same node was pushed before.
 static void join_open(wf_exact_search* s, uint32_t i);
 
-static void push_new(wf_exact_search* s, uint32_t i) {
+static ALWAYS_INLINE inline void push_new(wf_exact_search* s, uint32_t i) {
     if (pushed_before(s, &s->nodes[i])) {
         free_node(s, i);
     } else {
@@ -1200,8 +1205,8 @@ static void push_new(wf_exact_search* s, uint32_t i) {
 /// Expands node `index` (its slot freed, a step kept); its successors are
 /// left on s->new_nodes. False when storage ran out (the node stays when
 /// not even its step fitted).
-static bool expand_in_place(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
-                            const wf_tile_poly* poly) {
+static ALWAYS_INLINE inline bool
+expand_in_place(wf_query* q, uint32_t index, const wf_mesh_tile* tile, const wf_tile_poly* poly) {
     wf_exact_search* s = &q->exact;
     s->new_nodes = NO_INDEX;
     s->new_count = 0;
@@ -1331,6 +1336,253 @@ static ALWAYS_INLINE inline void join_open(wf_exact_search* s, uint32_t i) {
     }
 }
 
+/* Walking split halves round their vertex. A cone cut at an open vertex v
+ * goes on as two halves with the same root and g, one each side of v, and
+ * they come together again in the polygon beyond v that the ray root -> v
+ * runs on into. Left to the open list they rarely meet there (the half on
+ * the goal's side has the lower f all the way, so it has gone on before
+ * the other is popped: exact11 counted 797 K of the city's 1.04 M repeat
+ * expansions as such halves), and each goes on cutting its own copy of the
+ * polygons beyond. So when one half is popped it is walked round v up to
+ * that polygon, then the other half (taken off the open list) likewise,
+ * and the two are joined there. Safe: expanding an open node before its
+ * turn only puts its successors on the open list earlier (their f is at
+ * least its f, at least the last f popped: the heuristic is consistent),
+ * and the search still ends only when the goal is the least f open; the
+ * joined cone is the union of the halves (join_halves). */
+
+/// Most polygons a half is walked through round its vertex.
+#define HALF_WALK_MAX 16
+/// Walks of a search before it judges whether they pay (push_successors).
+#define HALF_WALK_TRIAL 16u
+
+/// True when poly holds the ray root -> v just beyond v (v one of its
+/// vertices), or when v is not one of them (the walk stops there).
+static bool holds_ray_beyond(const wf_mesh_tile* tile, const wf_tile_poly* poly, const double* root,
+                             const double* v) {
+    uint32_t n = poly->vert_count;
+    for (uint32_t k = 0; k < n; ++k) {
+        xp p = xp_v3(wf_tile_vertex(tile, poly->verts[k]));
+        if (p.x != v[0] || p.z != v[2]) {
+            continue;
+        }
+        xp prev = xp_v3(wf_tile_vertex(tile, poly->verts[k > 0 ? k - 1u : n - 1u]));
+        xp next = xp_v3(wf_tile_vertex(tile, poly->verts[k + 1u < n ? k + 1u : 0u]));
+        xp beyond = {2.0 * v[0] - root[0], v[1], 2.0 * v[2] - root[2]};
+        double orient = area2(prev, p, next);
+        return area2(prev, p, beyond) * orient > 0.0 && area2(p, next, beyond) * orient > 0.0;
+    }
+    return true;
+}
+
+/// Pushes one expansion's new nodes (a list through link), marking the
+/// halves of a cone it cut at a vertex (the piece ending at the vertex on
+/// one edge, the piece starting there on the next, same root and g) as
+/// each other's when both went on the open list. Not where the vertex is
+/// known as an obstacle corner: there the halves never meet again.
+static ALWAYS_INLINE inline void push_successors(wf_exact_search* s, uint32_t first) {
+    uint32_t right = NO_INDEX, left = NO_INDEX;
+    // On meshes whose vertices are nearly all obstacle corners (grid maps,
+    // the arena) the halves hardly ever meet: after HALF_WALK_TRIAL walks,
+    // halves are marked only while at least a quarter of them were joined.
+    bool mark = s->walks_tried < HALF_WALK_TRIAL || s->walks_joined * 4u >= s->walks_tried;
+    for (uint32_t a = mark ? first : NO_INDEX; a != NO_INDEX && right == NO_INDEX;
+         a = s->nodes[a].link) {
+        const wf_exact_node* na = &s->nodes[a];
+        if ((na->flags & (EXACT_NODE_LEFT_END | EXACT_NODE_GOAL)) != EXACT_NODE_LEFT_END) {
+            continue;
+        }
+        for (uint32_t b = first; b != NO_INDEX; b = s->nodes[b].link) {
+            const wf_exact_node* nb = &s->nodes[b];
+            if (nb->right[0] == na->left[0] && nb->right[2] == na->left[2] &&
+                (nb->flags & (EXACT_NODE_RIGHT_END | EXACT_NODE_GOAL)) == EXACT_NODE_RIGHT_END &&
+                b != a && nb->g == na->g && nb->poly != na->poly &&
+                same_point(nb->root, na->root)) {
+                uint32_t r = root_find(s, na->left);
+                if (r == NO_INDEX || s->roots[r].corner != 1u) {
+                    right = a;
+                    left = b;
+                }
+                break;
+            }
+        }
+    }
+    // Pushed in any order: the open list's order is total.
+    for (uint32_t i = first, next; i != NO_INDEX; i = next) {
+        next = s->nodes[i].link;
+        push_new(s, i);
+    }
+    // Marked after the pushes (link is free once a node is open); a half
+    // dropped or joined on its push is no longer one.
+    if (right != NO_INDEX &&
+        (s->nodes[right].flags & (EXACT_NODE_OPEN | EXACT_NODE_F_KNOWN)) == EXACT_NODE_OPEN &&
+        (s->nodes[left].flags & (EXACT_NODE_OPEN | EXACT_NODE_F_KNOWN)) == EXACT_NODE_OPEN) {
+        s->nodes[right].flags |= EXACT_NODE_HALF_RIGHT;
+        s->nodes[right].link = left;
+        s->nodes[left].flags |= EXACT_NODE_HALF_LEFT;
+        s->nodes[left].link = right;
+    }
+}
+
+/// Walks node *io (not open) round vertex v (its left end when v_left,
+/// else its right end) while its polygon does not hold the ray root -> v
+/// beyond v: each step expands it, pushes what leaves the vertex and keeps
+/// the successor that still ends at v. 1: *io is at the polygon beyond v;
+/// 0: the walk ended before it, *io NO_INDEX or a single successor for the
+/// caller to expand on as a chain step (the rest pushed); -1: storage ran
+/// out (what was made pushed).
+static int walk_half(wf_query* q, uint32_t* io, const double* v, bool v_left) {
+    wf_exact_search* s = &q->exact;
+    uint32_t end_flag = v_left ? EXACT_NODE_LEFT_END : EXACT_NODE_RIGHT_END;
+    for (uint32_t walked = 0; walked < HALF_WALK_MAX; ++walked) {
+        const wf_exact_node* n = &s->nodes[*io];
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_mesh_resolve_unchecked(q->mesh, wf_poly_ref_from_u64(n->poly), &tile, &poly);
+        if (holds_ray_beyond(tile, poly, n->root, v)) {
+            return 1;
+        }
+        double g = n->g, root[3];
+        memcpy(root, n->root, sizeof root);
+        bool ok = expand_in_place(q, *io, tile, poly);
+        if (!ok && s->new_count == 0) {
+            *io = NO_INDEX;
+            return -1; // the node stays, for the partial result
+        }
+        uint32_t first = s->new_nodes;
+        if (ok && s->new_count == 1 && (s->nodes[first].flags & EXACT_NODE_GOAL) == 0) {
+            const double* end = v_left ? s->nodes[first].left : s->nodes[first].right;
+            join_open(s, first);
+            *io = first;
+            if ((s->nodes[first].flags & end_flag) == 0 || end[0] != v[0] || end[2] != v[2] ||
+                s->nodes[first].g != g || !same_point(s->nodes[first].root, root)) {
+                return 0; // a chain step that has left v
+            }
+            continue;
+        }
+        // The successor that still ends at v comes off the list.
+        uint32_t kept = NO_INDEX;
+        for (uint32_t* at = &s->new_nodes; *at != NO_INDEX; at = &s->nodes[*at].link) {
+            const wf_exact_node* c = &s->nodes[*at];
+            const double* end = v_left ? c->left : c->right;
+            if ((c->flags & (end_flag | EXACT_NODE_GOAL)) == end_flag && end[0] == v[0] &&
+                end[2] == v[2] && c->g == g && same_point(c->root, root)) {
+                kept = *at;
+                *at = c->link;
+                break;
+            }
+        }
+        push_successors(s, s->new_nodes);
+        *io = NO_INDEX;
+        if (kept == NO_INDEX) {
+            return ok ? 0 : -1;
+        }
+        if (!ok || pushed_before(s, &s->nodes[kept])) {
+            if (ok) {
+                free_node(s, kept);
+            } else {
+                join_open(s, kept);
+                open_push(s, kept);
+            }
+            return ok ? 0 : -1;
+        }
+        // As a chain step: joined with an open node in its polygon that
+        // meets it. Joined across v, it is no half any more: pushed.
+        join_open(s, kept);
+        const double* end = v_left ? s->nodes[kept].left : s->nodes[kept].right;
+        if (end[0] != v[0] || end[2] != v[2]) {
+            open_push(s, kept);
+            return 0;
+        }
+        *io = kept;
+    }
+    join_open(s, *io);
+    open_push(s, *io);
+    *io = NO_INDEX;
+    return 0;
+}
+
+/// The open other half of popped half n (slot i when popped), taken off
+/// the open list (a copy in a new slot; the open one is dropped when
+/// popped), or NO_INDEX. Only looked up (not taken) unless take.
+static uint32_t take_other_half(wf_exact_search* s, uint32_t i, const wf_exact_node* n, bool take) {
+    uint32_t m = n->link;
+    if (m >= s->node_count) {
+        return NO_INDEX;
+    }
+    const wf_exact_node* o = &s->nodes[m];
+    bool right = (n->flags & EXACT_NODE_HALF_RIGHT) != 0;
+    uint32_t want = EXACT_NODE_OPEN | (right ? EXACT_NODE_HALF_LEFT : EXACT_NODE_HALF_RIGHT);
+    const double* v = right ? n->left : n->right;
+    const double* ov = right ? o->right : o->left;
+    // A slot used again since is another node: it must match in full.
+    if ((o->flags & (want | EXACT_NODE_DEAD | EXACT_NODE_FREE)) != want || o->link != i ||
+        o->g != n->g || ov[0] != v[0] || ov[2] != v[2] || !same_point(o->root, n->root)) {
+        return NO_INDEX;
+    }
+    if (!take) {
+        return m;
+    }
+    uint32_t c = s->free_node;
+    if (c != NO_INDEX) {
+        s->free_node = s->nodes[c].link;
+    } else if (pool_used(s) + sizeof(wf_exact_node) <= pool_bytes(s)) {
+        c = s->node_count++;
+    } else {
+        return NO_INDEX; // not walked: it stays open
+    }
+    s->nodes[c] = s->nodes[m];
+    s->nodes[c].flags &= ~(EXACT_NODE_OPEN | EXACT_NODE_HALF_RIGHT | EXACT_NODE_HALF_LEFT);
+    s->nodes[m].flags |= EXACT_NODE_DEAD;
+    return c;
+}
+
+/// Expands popped half i: walks it round its vertex, then its other half
+/// if that is still open, and joins them beyond the vertex. *next: the
+/// node to expand on (the popped half's, joined or not), or NO_INDEX.
+static bool expand_half(wf_query* q, uint32_t i, uint32_t* next) {
+    wf_exact_search* s = &q->exact;
+    uint32_t popped_index = i;
+    wf_exact_node popped = s->nodes[i];
+    bool right = (popped.flags & EXACT_NODE_HALF_RIGHT) != 0;
+    const double* v = right ? popped.left : popped.right;
+    s->nodes[i].flags &= ~(EXACT_NODE_HALF_RIGHT | EXACT_NODE_HALF_LEFT);
+    *next = i;
+    // Without its other half open, the popped half is expanded as any
+    // node (its successors may still be joined on the open list).
+    if (take_other_half(s, popped_index, &popped, false) == NO_INDEX) {
+        return true;
+    }
+    // The popped half first: where v is an obstacle corner on its side its
+    // walk ends at once (an expansion it was due anyway), and the other
+    // half is left alone on the open list.
+    s->walks_tried++;
+    int walked = walk_half(q, &i, v, right);
+    *next = i;
+    if (walked <= 0) {
+        return walked == 0;
+    }
+    uint32_t other = take_other_half(s, popped_index, &popped, true);
+    walked = other != NO_INDEX ? walk_half(q, &other, v, !right) : 0;
+    if (walked == 1 && s->nodes[i].poly == s->nodes[other].poly) {
+        uint32_t a = right ? i : other, b = right ? other : i;
+        if (halves_meet(&s->nodes[a], &s->nodes[b]) && join_halves(s, a, b, i)) {
+            free_node(s, other);
+            other = NO_INDEX;
+            s->walks_joined++;
+            if (pushed_before(s, &s->nodes[i])) {
+                free_node(s, i);
+                i = NO_INDEX;
+            }
+        }
+    }
+    if (other != NO_INDEX) {
+        open_push(s, other); // join_open was done in the walk or when first pushed
+    }
+    *next = i;
+    return walked >= 0;
+}
+
 /// Expands popped node `index`; while an expansion yields a single
 /// successor that is not the goal, expands that one at once instead of
 /// pushing it (Polyanya's intermediate pruning: corridors cost no heap
@@ -1352,11 +1604,7 @@ static bool expand_chain(wf_query* q, uint32_t index, const wf_mesh_tile* tile,
                                       &poly);
             continue;
         }
-        // Pushed in any order: the open list's order is total.
-        for (uint32_t i = first, next; i != NO_INDEX; i = next) {
-            next = s->nodes[i].link;
-            push_new(s, i);
-        }
+        push_successors(s, first);
         return ok;
     }
 }
@@ -1397,7 +1645,21 @@ wf_status wf_exact_update_path(wf_query* query, uint32_t max_iterations, uint32_
             free_node(s, i);
             continue;
         }
-        if (!expand_chain(query, i, tile, poly)) {
+        bool ok = true;
+        if ((s->nodes[i].flags & (EXACT_NODE_HALF_RIGHT | EXACT_NODE_HALF_LEFT)) != 0) {
+            uint32_t next;
+            ok = expand_half(query, i, &next);
+            // The slot may be used again by another polygon's node.
+            i = next;
+            if (i != NO_INDEX) {
+                wf_mesh_resolve_unchecked(query->mesh, wf_poly_ref_from_u64(s->nodes[i].poly),
+                                          &tile, &poly);
+            }
+        }
+        if (ok && i != NO_INDEX && !expand_chain(query, i, tile, poly)) {
+            ok = false;
+        }
+        if (!ok) {
             s->status = WF_PARTIAL; // out of nodes
         }
     }

@@ -31,7 +31,8 @@ typedef struct wf_exact_node {
     uint32_t parent;     ///< node whose polygon precedes poly in the corridor
     uint32_t flags;      ///< EXACT_NODE_* (exact_search.c)
     uint32_t root_index; ///< the root's entry in the turning points, or none
-    uint32_t link;       ///< next free slot, or next new successor of one expansion
+    uint32_t link;       ///< next free slot, next new successor of one expansion, or (an open
+                         ///< half of a cut cone) the other half
 } wf_exact_node;
 
 /// An expanded node (popped, or run through in a chain of single
@@ -106,10 +107,12 @@ typedef struct wf_exact_search {
     wf_query_filter filter;
     uint32_t goal_node; ///< popped goal node (WF_OK)
     bool out_of_nodes;
-    uint64_t open_last;   ///< bits of the last f popped (positive doubles order as their bits)
-    uint64_t open_filled; ///< bit b - 1 set: bucket b (1..64) is not empty
-    uint32_t open_free;   ///< free entries (a list through next)
-    uint32_t open_used;   ///< entries ever taken in this search
+    uint32_t walks_tried;  ///< popped halves walked round their vertex (exact_search.c)
+    uint32_t walks_joined; ///< of them, joined with their other half
+    uint64_t open_last;    ///< bits of the last f popped (positive doubles order as their bits)
+    uint64_t open_filled;  ///< bit b - 1 set: bucket b (1..64) is not empty
+    uint32_t open_free;    ///< free entries (a list through next)
+    uint32_t open_used;    ///< entries ever taken in this search
     uint32_t open_bucket[WF_EXACT_OPEN_BUCKETS]; ///< first entry of each bucket
     uint32_t mesh_stamp; ///< the mesh's change_count at begin_path: while it holds, refs are live
 } wf_exact_search;
