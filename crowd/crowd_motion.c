@@ -282,9 +282,11 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
 static bool passes_holder(const wf_crowd* c, uint32_t i, uint32_t j) {
     uint32_t ci = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
     uint32_t cj = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+    float near = c->params[i].radius * WF_CROWD_PASS_SPOT_RADII;
     return (ci & 2u) && c->target_state[i] != WF_TARGET_ARRIVED &&
            c->stuck_timer[i] < WF_CROWD_PASS_STUCK && !(cj & 2u) &&
-           c->target_state[j] == WF_TARGET_ARRIVED;
+           c->target_state[j] == WF_TARGET_ARRIVED &&
+           wf_v2_distance_sq(c->target_pos[i], c->pos[i]) > near * near;
 }
 
 /// Neighbour j holds a spot too, nearer i's than the two are wide: both

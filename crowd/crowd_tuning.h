@@ -36,6 +36,9 @@
 /// An agent on its way stuck less than this (s) takes the whole avoidance
 /// against an agent holding its spot (crowd_motion.c, passes_holder).
 #define WF_CROWD_PASS_STUCK 1.0f
+/// ... unless its own target lies within this many radius sums of the
+/// holder's spot: there it settles among holders, not passes them.
+#define WF_CROWD_PASS_SPOT_RADII 4.0f
 /// An arrived agent within WF_CROWD_RETURN_RADII of its spot stays where it
 /// was pushed while a neighbour is nearer the spot than this share of the
 /// two radii's sum (crowd_motion.c, spot_taken).
