@@ -1,12 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Agents on their way that are not stuck go round agents holding their
-// spots (they take the whole avoidance against them) instead of leaving
-// three quarters of it to the holders: a room filled through its door,
+// Agents on their way that are not stuck, further than four radii from
+// their own targets, go round agents holding their spots (they take the
+// whole avoidance against them) instead of leaving three quarters of it
+// to the holders: a room filled through its door,
 // the spots nearest the door taken first, so every later agent passes
 // the earlier ones. Summed over five layouts of spots, holders spent
 // 106.7 agent-seconds more than 0.6 m off their spots while the room
-// filled before the rule and 85.3 with it (the scenes' holders pushed
+// filled before the rule and 74.1 with it (the scenes' holders pushed
 // off by streams still passing; docs/benchmarks.md, ring13).
 #include <setjmp.h>
 #include <stdarg.h>
@@ -62,7 +63,7 @@ static void test_filling_room_leaves_holders_on_spots(void** state) {
         off += seconds_off_filling(layouts[k][0], layouts[k][1]);
     }
     print_message("holders off their spots while filling: %.2f agent-seconds\n", (double)off);
-    assert_true(off < 95.0f);
+    assert_true(off < 90.0f);
 }
 
 int main(void) {
