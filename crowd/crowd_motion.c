@@ -272,7 +272,8 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
 }
 
 /// A holder (arrived, not let through on its way back) met by an agent on
-/// its way that is not stuck: that agent takes the whole of the avoidance
+/// its way that is not stuck, away from its own target (near it, it
+/// settles among holders): that agent takes the whole of the avoidance
 /// (it sees the holder as immovable) and goes round, instead of leaving
 /// three quarters of it to the holder. Leaving it to the holder, passing
 /// streams shoved holders off their spots in the last seconds of a scene

@@ -36,8 +36,9 @@
 /// An agent on its way stuck less than this (s) takes the whole avoidance
 /// against an agent holding its spot (crowd_motion.c, passes_holder).
 #define WF_CROWD_PASS_STUCK 1.0f
-/// ... unless its own target lies within this many radius sums of the
-/// holder's spot: there it settles among holders, not passes them.
+/// ... while further than this many of its radii from its own target:
+/// nearer, it settles among the holders there (a ring of spots too tight,
+/// crowd_crowded_spots, held 21 of 24 without the limit).
 #define WF_CROWD_PASS_SPOT_RADII 4.0f
 /// An arrived agent within WF_CROWD_RETURN_RADII of its spot stays where it
 /// was pushed while a neighbour is nearer the spot than this share of the
