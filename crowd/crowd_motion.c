@@ -271,6 +271,25 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
     return out;
 }
 
+/// A holder (arrived, not let through on its way back) met by an agent on
+/// its way that is not stuck, away from its own target (near it, it
+/// settles among holders): that agent takes the whole of the avoidance
+/// (it sees the holder as immovable) and goes round, instead of leaving
+/// three quarters of it to the holder. Leaving it to the holder, passing
+/// streams shoved holders off their spots in the last seconds of a scene
+/// (docs/benchmarks.md, hold10, ring13). Stuck, it cannot go round: the
+/// holder makes way as before (ranks, separation and collisions are
+/// unchanged).
+static bool passes_holder(const wf_crowd* c, uint32_t i, uint32_t j) {
+    uint32_t ci = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
+    uint32_t cj = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+    float near = c->params[i].radius * WF_CROWD_PASS_SPOT_RADII;
+    return (ci & 2u) && c->target_state[i] != WF_TARGET_ARRIVED &&
+           c->stuck_timer[i] < WF_CROWD_PASS_STUCK && !(cj & 2u) &&
+           c->target_state[j] == WF_TARGET_ARRIVED &&
+           wf_v2_distance_sq(c->target_pos[i], c->pos[i]) > near * near;
+}
+
 /// Neighbour j holds a spot too, nearer i's than the two are wide: both
 /// cannot stand on their own. The targets as requested (a corridor may be
 /// cut back to where its agent stands for a search). Reads only what the
@@ -499,7 +518,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
                 !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u)) {
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;
             }
-            other->rank = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+            other->rank = passes_holder(c, i, j) ? WF_AVOID_RANK_IMMOVABLE
+                                                 : c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
         // Only the worker that has the watched agent writes the debug record.

@@ -33,6 +33,13 @@
 #define WF_CROWD_SQUEEZE_STUCK 1.0f
 #define WF_CROWD_SQUEEZE_DIST 8.0f
 #define WF_CROWD_SQUEEZE_SHARE 0.5f
+/// An agent on its way stuck less than this (s) takes the whole avoidance
+/// against an agent holding its spot (crowd_motion.c, passes_holder).
+#define WF_CROWD_PASS_STUCK 1.0f
+/// ... while further than this many of its radii from its own target:
+/// nearer, it settles among the holders there (a ring of spots too tight,
+/// crowd_crowded_spots, held 21 of 24 without the limit).
+#define WF_CROWD_PASS_SPOT_RADII 4.0f
 /// An arrived agent within WF_CROWD_RETURN_RADII of its spot stays where it
 /// was pushed while a neighbour is nearer the spot than this share of the
 /// two radii's sum (crowd_motion.c, spot_taken).
