@@ -57,7 +57,8 @@ static float seconds_off_filling(float step_x, float step_z) {
 
 static void test_filling_room_leaves_holders_on_spots(void** state) {
     (void)state;
-    const float layouts[][2] = {{1.1f, 1.5f}, {1.3f, 1.3f}, {1.5f, 1.5f}, {0.9f, 1.4f}, {1.2f, 1.2f}};
+    const float layouts[][2] = {
+        {1.1f, 1.5f}, {1.3f, 1.3f}, {1.5f, 1.5f}, {0.9f, 1.4f}, {1.2f, 1.2f}};
     float off = 0.0f;
     for (uint32_t k = 0; k < sizeof layouts / sizeof layouts[0]; ++k) {
         off += seconds_off_filling(layouts[k][0], layouts[k][1]);
