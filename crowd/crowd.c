@@ -3,7 +3,6 @@
 // The crowd object: creation with every array sized up front, agents by
 // id, movement requests, and the read-only views of agent state.
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "crowd/avoidance.h"
@@ -191,8 +190,6 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->collision_iterations = desc->collision_iterations;
     c->stuck_time = desc->stuck_time;
     c->crowding_cost = desc->crowding_cost;
-    c->topo_pinch = getenv("WF_TOPO_PINCH") ? atoi(getenv("WF_TOPO_PINCH")) : 0;
-    c->topo_gate = getenv("WF_TOPO_GATE") ? (float)atof(getenv("WF_TOPO_GATE")) : -1.0f;
     c->crowding_capacity = 16u;
     while (c->crowding_capacity < 2u * c->max_agents) {
         c->crowding_capacity *= 2u;
@@ -289,7 +286,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     if (s != WF_OK) {
         goto fail;
     }
-    if (c->crowding_cost > 0.0f && c->topo_gate < 0.0f) {
+    if (c->crowding_cost > 0.0f) {
         for (uint32_t w = 0; w < c->worker_count; ++w) {
             wf_query_set_cost_scale(c->worker_queries[w], wf_crowding_scale, c);
         }

@@ -179,8 +179,6 @@ struct wf_crowd {
     // crowding_keys / crowding_scale fields), refreshed every
     // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
     float crowding_cost;
-    int topo_pinch;
-    float topo_gate; // SCREEN: <0 off; else topology pass priced for agents stuck >= gate s, full searches unpriced
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
     uint32_t pinch_capacity;    ///< passage table's hash slots (bottleneck.c): crowding_capacity
 

@@ -444,19 +444,9 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
     for (uint32_t k = begin; k < end; ++k) {
         uint32_t i = ctx->list[k];
         c->topology_timer[i] = 0.0f;
-        bool priced = c->crowding_cost > 0.0f && c->topo_gate >= 0.0f && c->stuck_timer[i] >= c->topo_gate;
-        if (priced && c->topo_pinch && c->pinch_found[i].from.bits != 0) {
-            priced = false;
-        }
-        if (priced) {
-            wf_query_set_cost_scale(c->worker_queries[worker], wf_crowding_scale, c);
-        }
         (void)wf_corridor_optimize_topology(&c->corridor[i], c->worker_queries[worker],
                                             wf_crowd_filter(c, i), WF_CROWD_TOPOLOGY_ITERATIONS,
                                             c->worker_paths + (size_t)worker * c->max_corridor);
-        if (priced) {
-            wf_query_set_cost_scale(c->worker_queries[worker], NULL, NULL);
-        }
     }
 }
 
