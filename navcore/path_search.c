@@ -838,15 +838,17 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         if (reaches_end && g->stop_on_reach) {
             return true;
         }
-        if (g->skip_dead_ends && !reaches_end && wf_poly_type(next_poly) == WF_POLY_TYPE_GROUND) {
-            // A neighbour whose links all lead back here is a dead end: a
-            // way through it can only turn back, so it never carries a path
-            // to the goal (it is no goal itself).
-            uint32_t j = next_tile->first_link[next_index];
-            while (j != WF_NULL_LINK && next_tile->links[j].ref == cur_ref.bits) {
-                j = next_tile->links[j].next;
-            }
-            if (j == WF_NULL_LINK && next_tile->first_link[next_index] != WF_NULL_LINK) {
+        // A neighbour whose links all lead back here is a dead end: a way
+        // through it can only turn back, so it never carries a path to the
+        // goal (it is no goal itself). Its first link is tested first: it
+        // leads elsewhere for nearly every neighbour.
+        uint32_t back = next_tile->first_link[next_index];
+        if (back != WF_NULL_LINK && next_tile->links[back].ref == cur_ref.bits &&
+            g->skip_dead_ends && !reaches_end && wf_poly_type(next_poly) == WF_POLY_TYPE_GROUND) {
+            do {
+                back = next_tile->links[back].next;
+            } while (back != WF_NULL_LINK && next_tile->links[back].ref == cur_ref.bits);
+            if (back == WF_NULL_LINK) {
                 continue;
             }
         }
