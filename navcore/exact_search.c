@@ -669,6 +669,18 @@ static size_t pool_used(const wf_exact_search* s) {
     return (size_t)s->node_count * sizeof(wf_exact_node) +
            (size_t)s->step_count * sizeof(wf_exact_step);
 }
+
+/// A node slot: a freed one first, else one more from the pool; NO_INDEX
+/// when the pool is full.
+static ALWAYS_INLINE inline uint32_t take_slot(wf_exact_search* s) {
+    uint32_t i = s->free_node;
+    if (i != NO_INDEX) {
+        s->free_node = s->nodes[i].link;
+    } else if (pool_used(s) + sizeof(wf_exact_node) <= pool_bytes(s)) {
+        i = s->node_count++;
+    }
+    return i;
+}
 static wf_exact_step* step_at(const wf_exact_search* s, uint32_t j) {
     return s->steps_end - ((size_t)j + 1u);
 }
@@ -709,12 +721,8 @@ static double id_reach(const wf_exact_search* s, uint32_t id) {
 static ALWAYS_INLINE inline bool add_node(wf_exact_search* s, uint32_t parent, wf_poly_ref poly,
                                           const xp* root, uint32_t root_index, double g,
                                           const xp* right, const xp* left, uint32_t flags) {
-    uint32_t i = s->free_node;
-    if (i != NO_INDEX) {
-        s->free_node = s->nodes[i].link;
-    } else if (pool_used(s) + sizeof(wf_exact_node) <= pool_bytes(s)) {
-        i = s->node_count++;
-    } else {
+    uint32_t i = take_slot(s);
+    if (i == NO_INDEX) {
         s->out_of_nodes = true;
         return false;
     }
@@ -1523,12 +1531,8 @@ static uint32_t take_other_half(wf_exact_search* s, uint32_t i, const wf_exact_n
     if (!take) {
         return m;
     }
-    uint32_t c = s->free_node;
-    if (c != NO_INDEX) {
-        s->free_node = s->nodes[c].link;
-    } else if (pool_used(s) + sizeof(wf_exact_node) <= pool_bytes(s)) {
-        c = s->node_count++;
-    } else {
+    uint32_t c = take_slot(s);
+    if (c == NO_INDEX) {
         return NO_INDEX; // not walked: it stays open
     }
     s->nodes[c] = s->nodes[m];
