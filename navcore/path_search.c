@@ -787,7 +787,8 @@ static inline bool may_seed(const wf_node_pool* pool, search_kind kind, const wf
 ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filter,
                                         const search_goal* g, search_kind kind, uint32_t current,
                                         const wf_mesh_tile* tile, const wf_tile_poly* poly,
-                                        wf_poly_ref parent_ref, bool* out_of_nodes) {
+                                        wf_poly_ref parent_ref, bool* out_of_nodes,
+                                        uint32_t* held) {
     wf_node_pool* pool = &q->nodes;
     const wf_poly_ref cur_ref = pool->nodes[current].ref;
     const wedge cur_wedge = pool->funnels[current].wedge; // never a neighbour of itself
@@ -1045,11 +1046,22 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         n->parent = current;
         n->flags = (n->flags & ~(uint32_t)WF_NODE_PARENT_OFFMESH) |
                    (via_offmesh ? WF_NODE_PARENT_OFFMESH : 0u);
-        if ((n->flags & WF_NODE_OPEN) != 0) {
-            wf_open_list_update(&q->open, pool, next);
-        } else {
+        if ((n->flags & WF_NODE_OPEN) == 0) {
+            // A newly opened node: the cheapest of them is held out of the
+            // open list (see search_step), the others pushed.
             n->flags = (n->flags & ~(uint32_t)WF_NODE_CLOSED) | WF_NODE_OPEN;
-            wf_open_list_push(&q->open, pool, next);
+            uint32_t push = next;
+            if (*held == WF_NO_NODE) {
+                *held = next;
+                continue;
+            }
+            if (wf_open_key(total, next) < wf_open_key(pool->nodes[*held].total, *held)) {
+                push = *held;
+                *held = next;
+            }
+            wf_open_list_push(&q->open, pool, push);
+        } else if (next != *held) {
+            wf_open_list_update(&q->open, pool, next);
         }
     }
     return false;
@@ -1066,8 +1078,22 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
     wf_node_pool* pool = &q->nodes;
     uint32_t iterations = 0;
     wf_status status = WF_IN_PROGRESS;
+    // The cheapest node the last expansion opened, kept out of the open
+    // list: where it comes before the list's first (a way along a corridor,
+    // mostly) it is expanded next without a push and a pop. The same node
+    // as the pop would give (keys are unique), so the same search.
+    uint32_t held = WF_NO_NODE;
     while (iterations < max_iterations) {
-        uint32_t current = wf_open_list_pop(&q->open, pool);
+        uint32_t current = held;
+        held = WF_NO_NODE;
+        if (current == WF_NO_NODE ||
+            (q->open.count > 0 &&
+             q->open.heap[0].key < wf_open_key(pool->nodes[current].total, current))) {
+            if (current != WF_NO_NODE) {
+                wf_open_list_push(&q->open, pool, current);
+            }
+            current = wf_open_list_pop(&q->open, pool);
+        }
         if (current == WF_NO_NODE) {
             status = WF_PARTIAL;
             break;
@@ -1101,14 +1127,17 @@ static wf_status search_step(wf_query* q, const wf_query_filter* filter, const s
         }
         // (The common path search gets its own copy of expand.)
         bool stop = g->kind == SEARCH_TO_POLY ? expand(q, filter, g, SEARCH_TO_POLY, current, tile,
-                                                       poly, parent_ref, out_of_nodes)
+                                                       poly, parent_ref, out_of_nodes, &held)
                                               : expand(q, filter, g, g->kind, current, tile, poly,
-                                                       parent_ref, out_of_nodes);
+                                                       parent_ref, out_of_nodes, &held);
         if (stop) {
             *goal_node = current;
             status = WF_OK;
             break;
         }
+    }
+    if (held != WF_NO_NODE) {
+        wf_open_list_push(&q->open, pool, held); // the list holds every open node between calls
     }
     if (out_iterations != NULL) {
         *out_iterations = iterations;
