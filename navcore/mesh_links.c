@@ -596,6 +596,7 @@ uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t) {
     // links back.
     uint32_t slot = (uint32_t)(t - mesh->tiles);
     refresh_portals(mesh, t, 0, h->poly_count, ALL_SLOTS);
+    wf_mesh_number_pockets(mesh, t);
     for (uint32_t c = 0; c < AROUND_CELLS; ++c) {
         int32_t dx = (int32_t)(c % 3u) - 1, dz = (int32_t)(c / 3u) - 1;
         for (uint32_t i = around.first[c]; i < around.first[c + 1u]; ++i) {
@@ -606,6 +607,7 @@ uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t) {
             uint32_t first, end;
             if (polys_linking_to(o, t, dx, dz, &first, &end)) {
                 refresh_portals(mesh, o, first, end, slot);
+                wf_mesh_number_pockets(mesh, o);
             }
         }
     }

@@ -20,6 +20,11 @@
 /// the tiles around it, and clears those counts.
 uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t);
 
+/// Numbers t's ground polygons and marks the links into pockets in its
+/// portal records (mesh_pockets.c): after every change to t's links.
+/// (Links taken out only close ways, so a removal leaves the marks true.)
+void wf_mesh_number_pockets(const wf_mesh* mesh, wf_mesh_tile* t);
+
 /// Removes every link that points into live tile t from the tiles around
 /// it (t is still in its cell; its own links go with its data).
 void wf_mesh_unlink_tile(const wf_mesh* mesh, const wf_mesh_tile* t);

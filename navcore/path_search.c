@@ -43,6 +43,9 @@ typedef struct search_goal {
     /// Dead ends (see expand) are not relaxed: only where no partial
     /// result can be asked for (a search that fails runs again without).
     bool skip_dead_ends;
+    /// Where end_ref is numbered for the pocket test (see
+    /// wf_link_portal; number 0: in no pocket). With skip_dead_ends.
+    uint32_t goal_tile, goal_number;
 } search_goal;
 
 static bool filter_is_valid(const wf_query_filter* filter) {
@@ -120,6 +123,24 @@ static bool is_goal(const wf_query* q, const search_goal* g, uint32_t node,
             }
         }
         return false;
+    }
+}
+
+/// Where the goal is numbered for the pocket test: any of its links that
+/// does not lead into a pocket carries its number (a polygon whose links
+/// all do heads its tile's numbering, in no pocket: 0 then).
+static void goal_pocket_number(const wf_mesh* mesh, wf_poly_ref end_ref, search_goal* g) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, end_ref, &tile, &poly);
+    g->goal_tile = wf_poly_ref_tile(end_ref);
+    g->goal_number = 0;
+    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+         k = tile->links[k].next) {
+        if (tile->link_portals[k].pocket == 0) {
+            g->goal_number = tile->link_portals[k].number;
+            break;
+        }
     }
 }
 
@@ -828,6 +849,13 @@ ALWAYS_INLINE static inline bool expand(wf_query* q, const wf_query_filter* filt
         if (lp->repeat != 0 || wf_poly_ref_is_null(next_ref) || next_ref.bits == parent_ref.bits) {
             continue; // going back never gets cheaper
         }
+        // Into a pocket without the goal: every way through it comes back
+        // here, so it is skipped as a dead end is (below).
+        if (lp->pocket != 0 && g->skip_dead_ends &&
+            (wf_poly_ref_tile(next_ref) != g->goal_tile ||
+             g->goal_number - lp->number >= lp->pocket_size)) {
+            continue;
+        }
         const wf_mesh_tile* next_tile;
         const wf_tile_poly* next_poly;
         wf_mesh_resolve_unchecked(q->mesh, next_ref, &next_tile, &next_poly);
@@ -1516,6 +1544,7 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
     g.end_pos = end_pos;
     g.h_scale = H_SCALE;
     g.skip_dead_ends = true;
+    goal_pocket_number(query->mesh, end_ref, &g);
     search_start(query, filter, &g, start_ref, start_pos);
     uint32_t target = WF_NO_NODE;
     bool out_of_nodes = false;

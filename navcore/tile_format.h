@@ -126,7 +126,15 @@ typedef struct wf_link_portal {
     /// Nonzero: between ground polygons, an earlier link of the same
     /// polygon reaches the same neighbour (same portal; the search relaxes
     /// the first only).
-    uint32_t repeat;
+    uint32_t repeat : 1;
+    /// Nonzero: the link leads into a pocket, ground polygons of this tile
+    /// reached from the neighbour only back through this link's polygon
+    /// (mesh_links.c numbers a tile's polygons so that a pocket is the
+    /// range [number, number + pocket_size)); zero: `number` is the
+    /// link's own polygon's (0: not numbered).
+    uint32_t pocket : 1;
+    uint32_t number : 15;
+    uint32_t pocket_size : 15;
 } wf_link_portal;
 
 _Static_assert(sizeof(wf_tile_header) == 144, "tile header layout");
