@@ -133,7 +133,8 @@ static wf_status check_desc(const wf_crowd_desc* d) {
                   "stuck_time must be finite and >= 0");
     WF_CHECK_DESC(log, "crowd", d->crowding_cost >= 0.0f && d->crowding_cost <= 1000.0f,
                   "crowding_cost must be 0..1000");
-    WF_CHECK_DESC(log, "crowd", isfinite(d->stuck_crowding_cost) && d->stuck_crowding_cost <= 1000.0f,
+    WF_CHECK_DESC(log, "crowd",
+                  isfinite(d->stuck_crowding_cost) && d->stuck_crowding_cost <= 1000.0f,
                   "stuck_crowding_cost must be finite and at most 1000 (negative: off)");
     WF_CHECK_DESC(log, "crowd", d->max_movers <= WF_CROWD_MAX_MOVERS,
                   "max_movers is above WF_CROWD_MAX_MOVERS");

@@ -182,7 +182,7 @@ struct wf_crowd {
     // crowding_cost when that prices every search, else from
     // stuck_crowding_cost (held-up agents' local re-searches only).
     float crowding_cost;
-    float stuck_crowding_cost; ///< 0: off
+    float stuck_crowding_cost;  ///< 0: off
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
     uint32_t pinch_capacity;    ///< passage table's hash slots (bottleneck.c): crowding_capacity
 

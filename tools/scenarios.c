@@ -151,8 +151,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
                            strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0 ||
-                           strcmp(opt, "--stuck-crowding") == 0 ||
-                           strcmp(opt, "--trace") == 0 || strcmp(opt, "--trace-every") == 0;
+                           strcmp(opt, "--stuck-crowding") == 0 || strcmp(opt, "--trace") == 0 ||
+                           strcmp(opt, "--trace-every") == 0;
         if (strcmp(opt, "--json") == 0) {
             o->json = true;
             continue;

@@ -36,9 +36,9 @@ static wf_mesh* two_lane_mesh(void) {
 }
 
 typedef struct outcome {
-    int arrived_frame;  ///< frame the walker came within 0.6 m of its goal; -1: never
-    bool went_north;    ///< walked through the north lane
-    float worst_moved;  ///< furthest a holder was pushed off its spot (m)
+    int arrived_frame; ///< frame the walker came within 0.6 m of its goal; -1: never
+    bool went_north;   ///< walked through the north lane
+    float worst_moved; ///< furthest a holder was pushed off its spot (m)
 } outcome;
 
 /// The jam holds the south lane beside the pillar; the walker goes from
