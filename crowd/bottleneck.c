@@ -194,6 +194,11 @@ static bool find_pinch(const wf_crowd* c, uint32_t i, wf_crowd_passage* out) {
     return false;
 }
 
+bool wf_crowd_passage_ahead(const wf_crowd* c, uint32_t i) {
+    wf_crowd_passage found;
+    return find_pinch(c, i, &found);
+}
+
 /// True when agent i has walls (from its last boundary) within
 /// WF_CROWD_WALLED_RADII on both sides of the way it wants to go: a lane
 /// too narrow to pass in freely, where the head-on rule for passages holds.

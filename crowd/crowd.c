@@ -99,6 +99,9 @@ wf_crowd_desc wf_crowd_desc_defaults(const wf_crowd_desc* desc) {
     if (d.stuck_time == 0.0f) {
         d.stuck_time = 2.0f;
     }
+    if (d.stuck_crowding_cost == 0.0f) {
+        d.stuck_crowding_cost = 8.0f;
+    }
     d.max_movers = or_default(d.max_movers, 16u);
     return d;
 }
@@ -130,6 +133,9 @@ static wf_status check_desc(const wf_crowd_desc* d) {
                   "stuck_time must be finite and >= 0");
     WF_CHECK_DESC(log, "crowd", d->crowding_cost >= 0.0f && d->crowding_cost <= 1000.0f,
                   "crowding_cost must be 0..1000");
+    WF_CHECK_DESC(log, "crowd",
+                  isfinite(d->stuck_crowding_cost) && d->stuck_crowding_cost <= 1000.0f,
+                  "stuck_crowding_cost must be finite and at most 1000 (negative: off)");
     WF_CHECK_DESC(log, "crowd", d->max_movers <= WF_CROWD_MAX_MOVERS,
                   "max_movers is above WF_CROWD_MAX_MOVERS");
     WF_CHECK_DESC(log, "crowd", d->id_tag <= WF_CROWD_MAX_ID_TAG,
@@ -190,6 +196,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->collision_iterations = desc->collision_iterations;
     c->stuck_time = desc->stuck_time;
     c->crowding_cost = desc->crowding_cost;
+    c->stuck_crowding_cost = desc->stuck_crowding_cost > 0.0f ? desc->stuck_crowding_cost : 0.0f;
     c->crowding_capacity = 16u;
     while (c->crowding_capacity < 2u * c->max_agents) {
         c->crowding_capacity *= 2u;

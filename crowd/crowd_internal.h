@@ -177,8 +177,12 @@ struct wf_crowd {
     uint32_t event_count;
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
     // crowding_keys / crowding_scale fields), refreshed every
-    // WF_CROWD_CROWDING_FRAMES updates when crowding_cost > 0.
+    // WF_CROWD_CROWDING_FRAMES updates when crowding_cost or
+    // stuck_crowding_cost is above 0; its factors are built from
+    // crowding_cost when that prices every search, else from
+    // stuck_crowding_cost (held-up agents' local re-searches only).
     float crowding_cost;
+    float stuck_crowding_cost;  ///< 0: off
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
     uint32_t pinch_capacity;    ///< passage table's hash slots (bottleneck.c): crowding_capacity
 

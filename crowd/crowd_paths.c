@@ -438,15 +438,36 @@ uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out) {
     return n;
 }
 
+/// Whether agent i's local re-search prices crowding by itself
+/// (stuck_crowding_cost; with crowding_cost every search does already): it
+/// has gained nothing on its next corner for WF_CROWD_STUCK_PRICE_TIME, and
+/// no single-file passage lies ahead, where waiting one's turn is the way
+/// through and a way round a queue only breaks it up (two-way doorways lost
+/// up to 12 points when all were priced, docs/benchmarks.md, topo13). Read
+/// from saved state only (stuck timer, corridor, mesh), so a restored crowd
+/// answers the same.
+static bool held_up_in_open(const wf_crowd* c, uint32_t i) {
+    return c->crowding_cost <= 0.0f && c->stuck_crowding_cost > 0.0f &&
+           c->stuck_timer[i] >= WF_CROWD_STUCK_PRICE_TIME && !wf_crowd_passage_ahead(c, i);
+}
+
 void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
+    wf_query* query = c->worker_queries[worker];
     for (uint32_t k = begin; k < end; ++k) {
         uint32_t i = ctx->list[k];
         c->topology_timer[i] = 0.0f;
-        (void)wf_corridor_optimize_topology(&c->corridor[i], c->worker_queries[worker],
-                                            wf_crowd_filter(c, i), WF_CROWD_TOPOLOGY_ITERATIONS,
+        bool priced = held_up_in_open(c, i);
+        if (priced) {
+            wf_query_set_cost_scale(query, wf_crowding_scale, c);
+        }
+        (void)wf_corridor_optimize_topology(&c->corridor[i], query, wf_crowd_filter(c, i),
+                                            WF_CROWD_TOPOLOGY_ITERATIONS,
                                             c->worker_paths + (size_t)worker * c->max_corridor);
+        if (priced) {
+            wf_query_set_cost_scale(query, NULL, NULL);
+        }
     }
 }
 

@@ -69,6 +69,10 @@ void wf_crowd_start_offmesh(wf_crowd* c);
 /// velocity of an agent waiting for its turn.
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_order_pinches(wf_crowd* c);
+/// Whether a single-file passage lies among the first polygons of agent
+/// i's corridor as it is now (a pure function of the corridor and the mesh:
+/// the same in a restored crowd, unlike the last update's pinch_found).
+bool wf_crowd_passage_ahead(const wf_crowd* c, uint32_t i);
 wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i);
 void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);

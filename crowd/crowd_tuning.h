@@ -201,6 +201,12 @@
 /// Updates between two counts of the agents per polygon (half a second at
 /// 30 Hz: crowds move slowly, and a count restarts running searches).
 #define WF_CROWD_CROWDING_FRAMES 15u
+/// Seconds without gaining on its next corner before an agent's local
+/// re-searches price crowding (stuck_crowding_cost): long enough that agents
+/// walking freely across open floor are not priced (the crossing lost a
+/// point at 0), short enough to act before a knot sets (0.5 and 1 s gained
+/// less on nav_test500; docs/benchmarks.md, topo13).
+#define WF_CROWD_STUCK_PRICE_TIME 0.25f
 /// An agent's local density counts the neighbours within this many radii:
 /// the disc the density is taken over (docs/crowd.md, crowding).
 #define WF_CROWD_CROWDING_RADII 3.0f

@@ -384,10 +384,13 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     wf_crowd_debug_begin_update(c);
     phase_ctx ctx = {.c = c, .dt = dt, .list = NULL};
     uint32_t n = c->max_agents;
-    if (c->crowding_cost > 0.0f && c->frame % WF_CROWD_CROWDING_FRAMES == 0) {
+    if ((c->crowding_cost > 0.0f || c->stuck_crowding_cost > 0.0f) &&
+        c->frame % WF_CROWD_CROWDING_FRAMES == 0) {
         double t_crowd = wf_clock_us();
         wf_crowding_refresh(c);
-        wf_crowd_restart_searches(c);
+        if (c->crowding_cost > 0.0f) {
+            wf_crowd_restart_searches(c); // queued searches price it too
+        }
         (void)serial_since(c, WF_CROWD_PHASE_PATHS, t_crowd);
     }
     run_phase(c, WF_CROWD_PHASE_VALIDATE, n, WF_CROWD_BLOCK_LIGHT, wf_crowd_validate_fn, &ctx);

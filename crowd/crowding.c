@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// Crowding (wf_crowd_desc.crowding_cost): agents standing close together in
-// a polygon make crossing it dearer for the crowd's path searches, so that
-// later agents take another way round a jammed door when there is one. The
+// Crowding (wf_crowd_desc.crowding_cost, stuck_crowding_cost): agents standing
+// close together in a polygon make crossing it dearer for the crowd's path
+// searches (all of them, or only held-up agents' local re-searches), so that
+// agents take another way round a jam when there is one. The
 // densities are taken every WF_CROWD_CROWDING_FRAMES updates, in agent order, into
 // an open addressing table keyed by polygon ref; searches running when it changes
 // begin again, so a search only ever sees one table (a restored crowd
@@ -47,9 +48,12 @@ void wf_crowding_refresh(wf_crowd* c) {
         }
         c->crowding_scale[at] = density > c->crowding_scale[at] ? density : c->crowding_scale[at];
     }
+    // One table, one cost: every search's (crowding_cost) when that is on,
+    // else the held-up agents' re-searches' (stuck_crowding_cost).
+    float cost = c->crowding_cost > 0.0f ? c->crowding_cost : c->stuck_crowding_cost;
     for (uint32_t at = 0; at < c->crowding_capacity; ++at) {
         if (c->crowding_keys[at] != 0) {
-            c->crowding_scale[at] = 1.0f + c->crowding_cost * c->crowding_scale[at];
+            c->crowding_scale[at] = 1.0f + cost * c->crowding_scale[at];
         }
     }
 }

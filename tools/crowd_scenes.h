@@ -40,7 +40,8 @@ typedef struct scene_settings {
     /// Fixed formations: each start moved by up to this much (m, each axis,
     /// from the seed) before it is put on the navmesh; 0: exactly as drawn.
     float jitter;
-    float crowding; ///< wf_crowd_desc.crowding_cost (0: off)
+    float crowding;       ///< wf_crowd_desc.crowding_cost (0: off)
+    float stuck_crowding; ///< wf_crowd_desc.stuck_crowding_cost (0: its default; negative: off)
     /// Optional: after the first frame, every trace_seconds and at the end,
     /// one tab-separated line per agent that has not reached its first
     /// target (scene_run).

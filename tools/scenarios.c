@@ -25,6 +25,8 @@ typedef struct scenario_options {
 /// Formations of --runs are shaken by up to this much (m, each axis), so
 /// each run is a different start of the same scene.
 #define RUNS_JITTER 0.15f
+/// Most --runs.
+#define MAX_RUNS 100u
 
 /// Of the arrived, the share still within the arrival radius at the end.
 static double held_share(const scene_metrics* m) {
@@ -149,7 +151,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
                            strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0 ||
-                           strcmp(opt, "--trace") == 0 || strcmp(opt, "--trace-every") == 0;
+                           strcmp(opt, "--stuck-crowding") == 0 || strcmp(opt, "--trace") == 0 ||
+                           strcmp(opt, "--trace-every") == 0;
         if (strcmp(opt, "--json") == 0) {
             o->json = true;
             continue;
@@ -186,6 +189,14 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
                 return usage_error("scenarios");
             }
             o->settings.crowding = (float)cost;
+        } else if (strcmp(opt, "--stuck-crowding") == 0) {
+            double cost = 0.0;
+            if (!parse_double(value, &cost) || !(cost >= -1.0 && cost <= 1000.0)) {
+                fprintf(stderr,
+                        "wayfarer scenarios: --stuck-crowding needs a number in [-1, 1000]\n");
+                return usage_error("scenarios");
+            }
+            o->settings.stuck_crowding = (float)cost;
         } else if (strcmp(opt, "--testdata") == 0) {
             o->settings.testdata = value;
         } else if (strcmp(opt, "--trace") == 0) {
@@ -219,7 +230,7 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         fprintf(stderr, "wayfarer scenarios: --workers at most 64\n");
         return usage_error("scenarios");
     }
-    if (o->runs > 100u) {
+    if (o->runs > MAX_RUNS) {
         fprintf(stderr, "wayfarer scenarios: --runs at most 100\n");
         return usage_error("scenarios");
     }
@@ -242,7 +253,24 @@ static void json_number(char out[32], bool measured, double value, int decimals)
     }
 }
 
-static void print_json_scene(const scene* s, const scene_metrics* m, bool first) {
+/// Each run's arrivals at 60 s and holding, for comparisons seed by seed
+/// (printed with --json when there are several runs).
+typedef struct run_figures {
+    uint32_t count;
+    double arrived_60[MAX_RUNS];
+    double held_share[MAX_RUNS];
+} run_figures;
+
+static void print_json_runs(const char* key, const double* v, uint32_t n) {
+    printf(",\n     \"%s\": [", key);
+    for (uint32_t k = 0; k < n; ++k) {
+        printf("%s%.4f", k > 0 ? ", " : "", v[k]);
+    }
+    printf("]");
+}
+
+static void print_json_scene(const scene* s, const scene_metrics* m, const run_figures* runs,
+                             bool first) {
     char times[2][32], ratios[2][32];
     json_number(times[0], m->arrived > 0, m->arrival_time_mean, 3);
     json_number(times[1], m->arrived > 0, m->arrival_time_max, 3);
@@ -272,6 +300,10 @@ static void print_json_scene(const scene* s, const scene_metrics* m, bool first)
            m->arrived_within_at_end, m->held_share, m->us_per_agent_frame);
     if (s->second_door_width > 0.0f) {
         printf(", \"second_door_agents\": %u", m->second_door_agents);
+    }
+    if (runs->count > 1) {
+        print_json_runs("runs_arrived_60s", runs->arrived_60, runs->count);
+        print_json_runs("runs_held_share", runs->held_share, runs->count);
     }
     if (s->retarget) {
         printf(
@@ -355,6 +387,8 @@ int cmd_scenarios(int argc, char** argv) {
     for (uint32_t k = 0; k < o.selected_count && rc == 0; ++k) {
         scene_metrics mean;
         memset(&mean, 0, sizeof mean);
+        run_figures per_run;
+        per_run.count = 0;
         for (uint32_t run = 0; run < o.runs && rc == 0; ++run) {
             scene_settings settings = o.settings;
             settings.seed = o.settings.seed + run;
@@ -381,10 +415,12 @@ int cmd_scenarios(int argc, char** argv) {
             rc = scene_run(&s, &settings, &m);
             if (rc == 0) {
                 add_run(&mean, &m, run, o.runs);
+                per_run.arrived_60[per_run.count] = m.arrived_60;
+                per_run.held_share[per_run.count++] = held_share(&m);
             }
             if (rc == 0 && run + 1 == o.runs) {
                 if (o.json) {
-                    print_json_scene(&s, &mean, printed == 0);
+                    print_json_scene(&s, &mean, &per_run, printed == 0);
                 } else {
                     print_table_scene(&s, &mean);
                 }

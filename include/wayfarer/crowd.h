@@ -145,6 +145,16 @@ typedef struct wf_crowd_desc {
     /// so later agents take a free door when the detour is shorter than
     /// that. 0..1000.
     float crowding_cost;
+    /// Ways round a jam for agents held up in it: when crowding_cost is 0,
+    /// an agent that has gained nothing on its next corner for a quarter of
+    /// a second, with no single-file passage (a doorway it must queue for)
+    /// among its corridor's next polygons, prices crowding at this cost in
+    /// its short local re-searches (WF_AGENT_OPTIMIZE_TOPOLOGY, every half
+    /// second) only: it may step round a knot onto a free way to the same
+    /// corridor. Full path searches stay shortest. With crowding_cost > 0
+    /// every search is priced at that cost and this one is not used.
+    /// 0 = 8 (the default); negative = off; at most 1000.
+    float stuck_crowding_cost;
     /// Obstacles agents only avoid (wf_crowd_add_mover) live at once:
     /// 0 = 16, at most WF_CROWD_MAX_MOVERS.
     uint32_t max_movers;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Descs: a refused create tells the desc's logger which rule it broke (by
 // field name), and *_desc_defaults gives what create uses for zero fields.
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +78,10 @@ static void test_refused_descs_name_the_rule(void** state) {
     assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
     assert_non_null(strstr(log.text, "crowding_cost"));
     cd.crowding_cost = 0.0f;
+    cd.stuck_crowding_cost = NAN;
+    assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
+    assert_non_null(strstr(log.text, "stuck_crowding_cost"));
+    cd.stuck_crowding_cost = 0.0f;
     cd.max_walls = WF_CROWD_MAX_WALLS + 1u;
     assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
     assert_non_null(strstr(log.text, "max_walls"));

@@ -154,7 +154,9 @@ static inline void golden_world_close(golden_world* g) {
 /// contacts, and a deep contact's push takes back the velocity into it.
 /// Re-pinned (query11): a way that sees the goal is priced along the 3D
 /// chord to it, so corridors over slopes change.
-#define GOLDEN_CROWD_HASH 0x6e6e8dc342e8e8f6ull
+/// Re-pinned (topo14): held-up agents' local re-searches price crowding
+/// (stuck_crowding_cost, default 8).
+#define GOLDEN_CROWD_HASH 0x341d585c2903c443ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
