@@ -1550,11 +1550,6 @@ static uint32_t take_other_half(wf_exact_search* s, uint32_t i, const wf_exact_n
         o->g != n->g || ov[0] != v[0] || ov[2] != v[2] || !same_point(o->root, n->root)) {
         return NO_INDEX;
     }
-    // Only a half about as promising as the popped one: one whose f is
-    // higher is often never popped, and walking it is wasted work.
-    if (o->f > n->f * HALF_WALK_F_RATIO) {
-        return NO_INDEX;
-    }
     if (!take) {
         return m;
     }
@@ -1613,7 +1608,13 @@ static bool expand_half(wf_query* q, uint32_t i, uint32_t* next) {
     *next = i;
     // Without its other half open, the popped half is expanded as any
     // node (its successors may still be joined on the open list).
-    if (take_other_half(s, popped_index, &popped, false) == NO_INDEX) {
+    uint32_t open_other = take_other_half(s, popped_index, &popped, false);
+    if (open_other == NO_INDEX) {
+        return true;
+    }
+    // Only with a half about as promising as the popped one: one whose f
+    // is higher is often never popped, and walking it is wasted work.
+    if (s->nodes[open_other].f > popped.f * HALF_WALK_F_RATIO) {
         return true;
     }
     // The popped half first: where v is an obstacle corner on its side its
