@@ -480,18 +480,25 @@ wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc, wf_exact
     if (s == WF_OK && t->point_count == 0) {
         s = WF_ERR_NOT_FOUND;
     }
-    if (s == WF_OK) {
+    // A whole-mesh search keeps a step per expansion: storage for 16 nodes
+    // per vertex first, twice and four times that when it runs out.
+    for (uint32_t per = 16u; s == WF_OK; per *= 2u) {
         // Roots fit one per max_nodes: as many as points, so every corner.
         wf_query_desc qd = {.mesh = mesh,
-                            .max_nodes = t->point_count > 65536u ? t->point_count : 65536u,
-                            .exact_nodes_per_node = 16u,
+                            .max_nodes = t->point_count > 4096u ? t->point_count : 4096u,
+                            .exact_nodes_per_node = per,
                             .allocator = desc->allocator};
         s = wf_query_create(&qd, &b.query);
+        if (s == WF_OK) {
+            s = build(&b, t->landmark_count);
+        }
+        wf_query_destroy(b.query);
+        b.query = NULL;
+        if (s != WF_ERR_CAPACITY || per * 2u > WF_EXACT_MAX_NODES_PER_MAX_NODE) {
+            break;
+        }
+        s = WF_OK;
     }
-    if (s == WF_OK) {
-        s = build(&b, t->landmark_count);
-    }
-    wf_query_destroy(b.query);
     WF_FREE_ARRAY(&allocator, b.owner, uint64_t, cap);
     WF_FREE_ARRAY(&allocator, b.lo, double, cap);
     WF_FREE_ARRAY(&allocator, b.hi, double, cap);
@@ -525,25 +532,27 @@ void wf_exact_landmark_goal_begin(wf_exact_landmark_goal* goal,
         return;
     }
     float gp[3] = {goal_pos.x, goal_pos.y, goal_pos.z};
-    uint32_t idx[WF_MAX_VERTS_PER_POLY];
+    const float* known[WF_MAX_VERTS_PER_POLY];
     double near[WF_MAX_VERTS_PER_POLY];
+    uint32_t n = 0;
     for (uint32_t k = 0; k < poly->vert_count; ++k) {
-        idx[k] = point_find(table, &tile->verts[poly->verts[k] * 3u]);
-        near[k] = xz_distance(&tile->verts[poly->verts[k] * 3u], gp);
+        uint32_t i = point_find(table, &tile->verts[poly->verts[k] * 3u]);
+        if (i != NO_POINT) {
+            known[n] = &table->bounds[(size_t)i * table->landmark_count * 2u];
+            near[n++] = xz_distance(&tile->verts[poly->verts[k] * 3u], gp);
+        }
     }
     for (uint32_t l = 0; l < table->landmark_count; ++l) {
         double lo = xz_distance(table->landmarks[l], gp), hi = INFINITY;
-        for (uint32_t k = 0; k < poly->vert_count; ++k) {
-            if (idx[k] == NO_POINT) {
-                continue;
-            }
-            const float* bd = &table->bounds[((size_t)idx[k] * table->landmark_count + l) * 2u];
+        for (uint32_t k = 0; k < n; ++k) {
             // The goal sees its polygon's vertices: |d(L, v) - d(L, t)| <= |v - t|.
-            lo = fmax(lo, (double)bd[0] - near[k]);
-            hi = fmin(hi, (double)bd[1] + near[k]);
+            double below = (double)known[k][2u * l] - near[k];
+            double above = (double)known[k][2u * l + 1u] + near[k];
+            lo = below > lo ? below : lo;
+            hi = above < hi ? above : hi;
         }
-        goal->lo[l] = round_down(lo);
-        goal->hi[l] = isfinite(hi) ? round_up(hi) : INFINITY;
+        goal->lo[l] = lo;
+        goal->hi[l] = hi;
     }
     goal->table = table;
 }
@@ -556,18 +565,16 @@ float wf_exact_landmark_bound(const wf_exact_landmark_goal* goal, const double* 
         return 0.0f;
     }
     const float* bd = &t->bounds[(size_t)i * t->landmark_count * 2u];
-    float best = 0.0f;
+    double best = 0.0;
     for (uint32_t l = 0; l < t->landmark_count; ++l) {
         // d(p, t) >= d(L, t) - d(L, p) and >= d(L, p) - d(L, t); in
         // doubles, as float differences could round up.
-        double a = (double)goal->lo[l] - bd[2u * l + 1u];
+        double a = goal->lo[l] - bd[2u * l + 1u];
         double c = (double)bd[2u * l] - goal->hi[l];
-        double m = a > c ? a : c;
-        if (m > best) {
-            best = round_down(m);
-        }
+        best = a > best ? a : best;
+        best = c > best ? c : best;
     }
-    return best;
+    return round_down(best);
 }
 
 wf_status wf_query_set_exact_landmarks(wf_query* query, const wf_exact_landmarks* table) {

@@ -43,8 +43,8 @@ struct wf_exact_landmarks {
 /// One search's view of a table: bounds of d(L, goal) per landmark.
 typedef struct wf_exact_landmark_goal {
     const struct wf_exact_landmarks* table; ///< NULL: no landmarks
-    float lo[WF_EXACT_MAX_LANDMARKS];
-    float hi[WF_EXACT_MAX_LANDMARKS];
+    double lo[WF_EXACT_MAX_LANDMARKS];
+    double hi[WF_EXACT_MAX_LANDMARKS];
 } wf_exact_landmark_goal;
 
 /// Sets the goal's bounds from the vertices of its (ground) polygon; a
