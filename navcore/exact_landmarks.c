@@ -109,13 +109,13 @@ typedef struct builder {
     wf_exact_landmarks* t;
     const wf_mesh* mesh;
     wf_query* query;
-    uint64_t* owner;  ///< per point, a ground polygon holding it
-    double* lo;       ///< per point, for the landmark being measured
-    double* hi;       ///< infinite: no path measured
-    double* nearest;  ///< per point, the least exact distance to the landmarks so far
-    bool* exact;      ///< per point: no dead end holds it (the search's least is its distance)
-    uint32_t* tile_first;  ///< per tile slot, its first entry in vert_point
-    uint32_t* vert_point;  ///< per tile vertex, its point
+    uint64_t* owner;      ///< per point, a ground polygon holding it
+    double* lo;           ///< per point, for the landmark being measured
+    double* hi;           ///< infinite: no path measured
+    double* nearest;      ///< per point, the least exact distance to the landmarks so far
+    bool* exact;          ///< per point: no dead end holds it (the search's least is its distance)
+    uint32_t* tile_first; ///< per tile slot, its first entry in vert_point
+    uint32_t* vert_point; ///< per tile vertex, its point
 } builder;
 
 /// Most points one polygon is taken to see: its vertices and the vertices
@@ -231,7 +231,8 @@ static wf_status measure_from(builder* b, uint32_t l, uint64_t other_poly) {
             for (uint32_t k = 0; k < poly->vert_count; ++k) {
                 const float* v = &tile->verts[poly->verts[k] * 3u];
                 double vx = v[0] - rx, vz = v[2] - rz, lv = sqrt(vx * vx + vz * vz);
-                if (!all && (ax * vz - az * vx > 1e-6 * la * lv || bx * vz - bz * vx < -1e-6 * lb * lv)) {
+                if (!all &&
+                    (ax * vz - az * vx > 1e-6 * la * lv || bx * vz - bz * vx < -1e-6 * lb * lv)) {
                     continue; // outside the cone
                 }
                 uint32_t i = vp[poly->verts[k]];
@@ -268,8 +269,8 @@ static wf_status measure_from(builder* b, uint32_t l, uint64_t other_poly) {
                     uint32_t iu = seen[u];
                     for (uint32_t v = 0; v < count; ++v) {
                         uint32_t iv = seen[v];
-                        double d = xz_distance(&t->points[(size_t)iu * 3u],
-                                               &t->points[(size_t)iv * 3u]);
+                        double d =
+                            xz_distance(&t->points[(size_t)iu * 3u], &t->points[(size_t)iv * 3u]);
                         if (b->hi[iu] + d < b->hi[iv] - 1e-9) {
                             b->hi[iv] = b->hi[iu] + d;
                             changed = true;
@@ -307,7 +308,8 @@ static wf_status measure_from(builder* b, uint32_t l, uint64_t other_poly) {
                 }
                 for (uint32_t v = 0; v < poly->vert_count; ++v) {
                     uint32_t iv = vp[poly->verts[v]];
-                    double d = xz_distance(&t->points[(size_t)iu * 3u], &t->points[(size_t)iv * 3u]);
+                    double d =
+                        xz_distance(&t->points[(size_t)iu * 3u], &t->points[(size_t)iv * 3u]);
                     if (!b->exact[iv] && b->lo[iu] - d > b->lo[iv]) {
                         b->lo[iv] = b->lo[iu] - d;
                     }
@@ -347,8 +349,7 @@ static uint32_t pick_landmark(const builder* b, uint32_t k) {
             mean[0] += t->points[i * 3u];
             mean[2] += t->points[i * 3u + 2u];
         }
-        float c[3] = {(float)(mean[0] / t->point_count), 0.0f,
-                      (float)(mean[2] / t->point_count)};
+        float c[3] = {(float)(mean[0] / t->point_count), 0.0f, (float)(mean[2] / t->point_count)};
         for (uint32_t i = 0; i < t->point_count; ++i) {
             double d = xz_distance(c, &t->points[(size_t)i * 3u]);
             if (d > best_d) {
@@ -522,8 +523,7 @@ void wf_exact_landmark_goal_begin(wf_exact_landmark_goal* goal,
                                   const struct wf_exact_landmarks* table, const wf_mesh* mesh,
                                   wf_poly_ref goal_ref, wf_vec3 goal_pos) {
     goal->table = NULL;
-    if (table == NULL ||
-        (table->mesh_stamp != mesh->change_count && !table->valid_after_changes)) {
+    if (table == NULL || (table->mesh_stamp != mesh->change_count && !table->valid_after_changes)) {
         return; // none set, or the mesh changed since: the straight-line bound alone
     }
     const wf_mesh_tile* tile;

@@ -15,19 +15,19 @@
 // remain, and points the table does not know give no bound (0).
 #ifndef WF_NAVCORE_EXACT_LANDMARKS_H
 #define WF_NAVCORE_EXACT_LANDMARKS_H
+#include "wayfarer/query.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "wayfarer/query.h"
 
 /// Most landmarks a table may have.
 #define WF_EXACT_MAX_LANDMARKS 16u
 
 struct wf_exact_landmarks {
     wf_allocator allocator;
-    const wf_mesh* mesh;       ///< the mesh it was measured on
-    uint32_t mesh_stamp;       ///< the mesh's change_count then
-    bool valid_after_changes;  ///< wf_exact_landmarks_desc.valid_after_changes
+    const wf_mesh* mesh;      ///< the mesh it was measured on
+    uint32_t mesh_stamp;      ///< the mesh's change_count then
+    bool valid_after_changes; ///< wf_exact_landmarks_desc.valid_after_changes
     uint32_t landmark_count;
     uint32_t point_count;
     uint32_t point_capacity;

@@ -24,7 +24,7 @@
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
 
-#define SIDE 30u          ///< cells per side
+#define SIDE 30u ///< cells per side
 #define CELLS_PER_TILE 10u
 #define MAX_CORRIDOR 4096u
 #define MAX_POINTS 512u
@@ -65,8 +65,7 @@ static wf_mesh* rooms_mesh(void) {
 
 static wf_query* make_query(const wf_mesh* mesh) {
     wf_query* q = NULL;
-    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 8192}, &q),
-                     WF_OK);
+    assert_int_equal(wf_query_create(&(wf_query_desc){.mesh = mesh, .max_nodes = 8192}, &q), WF_OK);
     return q;
 }
 
@@ -154,8 +153,8 @@ static void test_bound_never_exceeds_the_exact_distance(void** state) {
             float bound = wf_exact_landmark_bound(&view, p);
             if (bound > exact + 1e-5) {
                 print_message("seed %llu: (%g, %g) to (%g, %g): bound %.6f > exact %.6f\n",
-                              (unsigned long long)seed, (double)pv[0], (double)pv[2],
-                              (double)gp.x, (double)gp.z, (double)bound, exact);
+                              (unsigned long long)seed, (double)pv[0], (double)pv[2], (double)gp.x,
+                              (double)gp.z, (double)bound, exact);
             }
             assert_true(bound <= exact + 1e-5);
             double euclid = hypot((double)pv[0] - gp.x, (double)pv[2] - gp.z);
