@@ -808,6 +808,21 @@ static void exact_print_header(void) {
            "exact_ratio_mean,exact_ratio_p99,exact_ratio_worst,exact_longer_share,failures\n");
 }
 
+/// Landmark tables when WF_EXACT_LANDMARKS=K is set (K landmarks; not
+/// inlined, so callgrind can count the build apart from the queries).
+__attribute__((noinline)) static wf_exact_landmarks* exact_build_landmarks(const wf_mesh* mesh) {
+    const char* env = getenv("WF_EXACT_LANDMARKS");
+    if (env == NULL || atoi(env) <= 0) {
+        return NULL;
+    }
+    wf_exact_landmarks* table = NULL;
+    wf_exact_landmarks_desc d = {.mesh = mesh, .landmark_count = (uint32_t)atoi(env)};
+    wf_status s = wf_exact_landmarks_build(&d, &table);
+    fprintf(stderr, "landmarks %d: %s, %zu bytes\n", atoi(env), wf_status_string(s),
+            wf_exact_landmarks_memory_bytes(table));
+    return table;
+}
+
 /// Times both modes on the pairs and prints one row. Returns non-zero on
 /// failed searches.
 static int exact_compare(const char* name, const wf_mesh* mesh, const exact_pair* pairs,
@@ -817,6 +832,10 @@ static int exact_compare(const char* name, const wf_mesh* mesh, const exact_pair
         return 1;
     }
     repeat = exact_repeat > 0 ? exact_repeat : repeat;
+    wf_exact_landmarks* landmarks = exact_build_landmarks(mesh);
+    if (landmarks != NULL && wf_query_set_exact_landmarks(q, landmarks) != WF_OK) {
+        return 1;
+    }
     double* def_lengths = malloc(sizeof(double) * (count > 0 ? count : 1));
     double* ex_lengths = malloc(sizeof(double) * (count > 0 ? count : 1));
     // Warm both once, then time.
@@ -835,6 +854,7 @@ static int exact_compare(const char* name, const wf_mesh* mesh, const exact_pair
     free(def_lengths);
     free(ex_lengths);
     wf_query_destroy(q);
+    wf_exact_landmarks_destroy(landmarks);
     // Failures are in the row (exact mode can run out of its nodes on a
     // mesh of many tiny polygons); only a default-mode failure is an error.
     return d.failures != 0;

@@ -202,6 +202,23 @@ static bool open_less(const wf_exact_search* s, const wf_exact_open* a, const wf
 
 static double heuristic(xp r, xp right, xp left, xp t);
 
+/// f raised to the landmark bound of the node's root (exact_landmarks.h),
+/// and never below the last f popped (a root the table does not know has
+/// only the straight line, which may be below its parent's bound).
+static double landmark_f(wf_exact_search* s, uint32_t root_index, double g, double f) {
+    if (root_index != NO_INDEX) {
+        wf_exact_root* r = &s->roots[root_index];
+        if (r->landmark < 0.0f) {
+            r->landmark = wf_exact_landmark_bound(&s->landmarks, r->pos);
+        }
+        double bound = g + r->landmark;
+        f = bound > f ? bound : f;
+    }
+    double last;
+    memcpy(&last, &s->open_last, sizeof last);
+    return last > f ? last : f;
+}
+
 static uint64_t f_bits(double f) {
     uint64_t bits;
     memcpy(&bits, &f, sizeof bits);
@@ -237,6 +254,9 @@ static ALWAYS_INLINE inline void open_push(wf_exact_search* s, uint32_t node) {
     if ((n->flags & (EXACT_NODE_GOAL | EXACT_NODE_F_KNOWN)) == 0) {
         n->f = n->g +
                heuristic(xp_from(n->root), xp_from(n->right), xp_from(n->left), xp_v3(s->end_pos));
+        if (s->landmarks.table != NULL) {
+            n->f = landmark_f(s, n->root_index, n->g, n->f);
+        }
     }
     n->flags |= EXACT_NODE_OPEN;
     // Entries are as many as nodes: one is always free or unused.
@@ -334,6 +354,7 @@ static uint32_t root_get(wf_exact_search* s, const double* p) {
         memcpy(r->pos, p, sizeof r->pos);
         r->g = INFINITY;
         r->corner = 0;
+        r->landmark = -1.0f;
         r->next = s->root_buckets[b];
         r->bucket = b;
         s->root_buckets[b] = i;
@@ -1137,6 +1158,8 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->start_pos = clamp_into(query->mesh, start_ref, start_pos);
     s->end_pos = clamp_into(query->mesh, end_ref, end_pos);
     s->filter = *filter;
+    wf_exact_landmark_goal_begin(&s->landmarks, query->exact_landmarks, query->mesh, end_ref,
+                                 s->end_pos);
     s->node_count = 0;
     s->step_count = 0;
     s->search_salt = mix64(s->search_salt + 0x9e3779b97f4a7c15u);
@@ -1257,6 +1280,10 @@ static bool join_halves(wf_exact_search* s, uint32_t a, uint32_t b, uint32_t int
     double fb = (nb->flags & (EXACT_NODE_F_KNOWN | EXACT_NODE_OPEN)) != 0
                     ? nb->f
                     : nb->g + heuristic(r, xp_from(nb->right), xp_from(nb->left), t);
+    if (s->landmarks.table != NULL) {
+        fa = landmark_f(s, na->root_index, na->g, fa);
+        fb = landmark_f(s, nb->root_index, nb->g, fb);
+    }
     uint32_t j = s->step_count++;
     wf_exact_step* join = step_at(s, j);
     join->poly = 0;

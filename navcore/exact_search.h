@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "navcore/exact_landmarks.h"
 #include "wayfarer/query.h"
 
 /// Exact search nodes per max_nodes of the query (an interval search
@@ -79,6 +80,7 @@ typedef struct wf_exact_root {
     uint32_t next;
     uint32_t bucket; ///< its hash bucket (cleared through it at the next search)
     uint32_t corner; ///< 0 not known yet, 1 corner, 2 not a corner
+    float landmark;  ///< landmark lower bound to the goal (exact_landmarks.h); < 0 not known yet
 } wf_exact_root;
 
 typedef struct wf_exact_search {
@@ -115,6 +117,7 @@ typedef struct wf_exact_search {
     uint32_t open_used;    ///< entries ever taken in this search
     uint32_t open_bucket[WF_EXACT_OPEN_BUCKETS]; ///< first entry of each bucket
     uint32_t mesh_stamp; ///< the mesh's change_count at begin_path: while it holds, refs are live
+    wf_exact_landmark_goal landmarks; ///< the query's landmark table seen from this goal
 } wf_exact_search;
 
 /// Storage for nodes_per_node interval nodes (and one turning point) per

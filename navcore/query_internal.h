@@ -29,7 +29,8 @@ struct wf_query {
     wf_node_pool nodes;
     wf_open_list open;
     wf_sliced_search sliced;
-    wf_exact_search exact;      ///< exact path mode (exact_search.c)
+    wf_exact_search exact;                     ///< exact path mode (exact_search.c)
+    const wf_exact_landmarks* exact_landmarks; ///< exact mode's lower bounds, or NULL
     wf_poly_cost_fn cost_scale; ///< default-mode searches: area cost factor per polygon
     const void* cost_scale_user;
 };

@@ -184,6 +184,48 @@ typedef float (*wf_poly_cost_fn)(const void* user, wf_poly_ref poly);
 /// pruning use the filter's costs, which the scale only raises).
 WF_API void wf_query_set_cost_scale(wf_query* query, wf_poly_cost_fn fn, const void* user);
 
+/// Landmark tables for exact mode: for a few landmark points spread to the
+/// mesh's far ends, the shortest distance to every polygon vertex. Exact
+/// searches of a query the table is set on bound the rest of each path by
+/// the triangle inequality through the landmarks (never above the true
+/// length: the paths found are the same), which prunes much of what the
+/// straight line to the goal lets through on meshes of rooms and doors.
+typedef struct wf_exact_landmarks wf_exact_landmarks;
+
+typedef struct wf_exact_landmarks_desc {
+    const wf_mesh* mesh;     ///< required; the table is for this mesh only
+    uint32_t landmark_count; ///< 1..16 (8 is a good start)
+    /// false: a tile added or removed after the build turns the table off
+    /// (searches fall back to the straight-line bound) until it is built
+    /// again. true: the caller promises the mesh only loses walkable area
+    /// after the build (obstacles added, none that was there removed; the
+    /// table built without obstacles): distances then only grow and the
+    /// table's bounds still hold for the vertices that remain.
+    bool valid_after_changes;
+    wf_allocator allocator;
+} wf_exact_landmarks_desc;
+
+/// Measures the table: one exact search from each landmark that runs until
+/// nothing is open (each walks the whole mesh: on a 512 x 512 Moving AI
+/// rooms map, 8 landmarks cost as much as 250 exact queries). The table
+/// takes about 20 + 8 x landmark_count bytes per tile vertex, allocated
+/// here and never per query; while it runs, the build also holds an exact
+/// search's storage for 16 (32, 64 when that runs out) nodes per vertex.
+/// Errors: WF_ERR_INVALID_ARG (no mesh or
+/// out, landmark_count outside 1..16), WF_ERR_NOT_FOUND (no ground
+/// polygon), WF_ERR_CAPACITY (more than 2^24 vertices, or a search out of
+/// its nodes), WF_ERR_OUT_OF_MEMORY.
+WF_NODISCARD WF_API wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc,
+                                                       wf_exact_landmarks** out);
+WF_API void wf_exact_landmarks_destroy(wf_exact_landmarks* table);
+/// Bytes the table holds; 0 for NULL.
+WF_API size_t wf_exact_landmarks_memory_bytes(const wf_exact_landmarks* table);
+/// Sets (table != NULL; it must outlive its use) or clears the landmarks
+/// the query's exact searches use from their next begin_path on.
+/// WF_ERR_INVALID_ARG: no query, or a table of another mesh.
+WF_NODISCARD WF_API wf_status wf_query_set_exact_landmarks(wf_query* query,
+                                                           const wf_exact_landmarks* table);
+
 /// Time-sliced find_path: begin, then update until it stops returning
 /// WF_IN_PROGRESS, then finish. The mesh must not change in between unless
 /// the caller accepts that update returns WF_ERR_STALE_REF for a search
