@@ -64,6 +64,9 @@ bool wf_crowd_shared_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
                   wf_crowd_holds_shared_spot(c, j) && crowding_neighbour(c, j, &back) && back == i;
     float step = (room - d) * (shares ? 0.5f : 1.0f);
     float most = ri * WF_CROWD_SHARED_SPOT_MAX_RADII;
+    if (!shares && (step > most || (c->agent_flags[i] & AGENT_STOPPED_SHORT))) {
+        return false; // alone it cannot make the room: it stands as before
+    }
     step = step < most ? step : most;
     *out = wf_v3(target.x + dx * (step / len), target.y, target.z + dz * (step / len));
     return true;
