@@ -181,13 +181,17 @@ static bool share_spot(wf_crowd* c, uint32_t i) {
     wf_corridor* cor = &c->corridor[i];
     wf_vec3 spot = c->target_pos[i];
     bool shared = wf_crowd_shared_spot(c, i, &spot);
-    if (!shared && (c->agent_flags[i] & AGENT_STOPPED_SHORT)) {
-        return false; // it looks for a free spot instead
+    if (!shared && !(c->agent_flags[i] & AGENT_SHARES_SPOT)) {
+        return false; // its own spot (or it looks for a free one, stopped short)
     }
     // Shared, or back on its own target once nobody crowds it.
     if (wf_v2_distance(spot, cor->target) > c->params[i].radius * WF_CROWD_SHARED_SPOT_MOVE_RADII &&
-        wf_corridor_move_target(cor, spot, c->worker_queries[0], wf_crowd_filter(c, i))) {
-        c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT; // it holds its share now
+        !wf_corridor_move_target(cor, spot, c->worker_queries[0], wf_crowd_filter(c, i))) {
+        return shared;
+    }
+    c->agent_flags[i] &= ~(uint32_t)(AGENT_STOPPED_SHORT | AGENT_SHARES_SPOT);
+    if (shared) {
+        c->agent_flags[i] |= AGENT_SHARES_SPOT; // it holds its share now
     }
     return shared;
 }

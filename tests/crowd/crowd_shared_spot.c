@@ -122,11 +122,37 @@ static void test_back_on_target_when_alone(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+/// An arrived agent the game puts near its target holds where it was put
+/// (sharing moves only spots it moved itself).
+static void test_teleported_holds_where_put(void** state) {
+    (void)state;
+    wf_mesh* mesh = open_mesh();
+    assert_non_null(mesh);
+    wf_crowd_desc d = crowd_test_desc(mesh, 2);
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    wf_vec3 target = wf_v3(15.0f, 0, 15.0f), put = wf_v3(15.3f, 0, 15.0f);
+    wf_agent_id a;
+    assert_int_equal(wf_crowd_add_agent(c, wf_v3(12.0f, 0, 15.0f), &p, &a), WF_OK);
+    assert_int_equal(wf_crowd_request_move(c, a, target, NULL, NULL), WF_OK);
+    step(c, 4.0f);
+    assert_int_equal(crowd_test_state(c, a).target_state, WF_TARGET_ARRIVED);
+    assert_int_equal(wf_crowd_teleport_agent(c, a, put), WF_OK);
+    step(c, 4.0f);
+    wf_agent_state s = crowd_test_state(c, a);
+    assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
+    assert_true(crowd_test_dist2d(s.position, put) < 0.05f);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pair_shares_the_room),
         cmocka_unit_test(test_higher_priority_keeps_its_target),
         cmocka_unit_test(test_back_on_target_when_alone),
+        cmocka_unit_test(test_teleported_holds_where_put),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
