@@ -438,7 +438,8 @@ static void end_request(wf_crowd* c, uint32_t i) {
         ~(uint32_t)(AGENT_NEEDS_QUICK | AGENT_NEEDS_REPLAN | AGENT_QUEUED | AGENT_NOTIFY_RESULT |
                     AGENT_NOTIFY_BLOCKED | AGENT_NOTIFY_DONE | AGENT_IS_REPLAN | AGENT_FOLLOW |
                     AGENT_DONE_SENT | AGENT_STUCK_REPLANNED | AGENT_CONTINUE_BLOCKED |
-                    AGENT_STOPPED_SHORT | AGENT_RETURNING | AGENT_BLOCK_SENT | AGENT_FREE_STEPS);
+                    AGENT_STOPPED_SHORT | AGENT_RETURNING | AGENT_BLOCK_SENT | AGENT_FREE_STEPS |
+                    AGENT_SHARES_SPOT);
     memset(&c->callbacks[i], 0, sizeof c->callbacks[i]);
     c->callback_user[i] = NULL;
     c->stuck_timer[i] = 0.0f;
@@ -564,7 +565,7 @@ wf_status wf_crowd_teleport_agent(wf_crowd* c, wf_agent_id id, wf_vec3 pos) {
     // The game put it here: an arrived agent holds this spot now.
     if (c->target_state[i] == WF_TARGET_ARRIVED) {
         drop_search(c, i); // a search back to its old target, if any
-        c->agent_flags[i] &= ~(uint32_t)(AGENT_STOPPED_SHORT | AGENT_RETURNING |
+        c->agent_flags[i] &= ~(uint32_t)(AGENT_STOPPED_SHORT | AGENT_RETURNING | AGENT_SHARES_SPOT |
                                          AGENT_NEEDS_REPLAN | AGENT_NEEDS_QUICK);
     }
     c->corner_count[i] = 0;

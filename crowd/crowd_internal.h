@@ -55,6 +55,9 @@ enum {
     /// While AGENT_BLOCK_SENT: brisk steps on in a row (0-15) towards
     /// freeing it (crowd_update.c, walks_free).
     AGENT_FREE_STEPS = 15u << 19,
+    /// Arrived: its spot was moved off its target to share the room with a
+    /// neighbour whose target crowds it (shared_spot.c); back on it after.
+    AGENT_SHARES_SPOT = 1u << 23,
 };
 #define AGENT_FREE_STEPS_SHIFT 19u
 

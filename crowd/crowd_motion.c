@@ -297,8 +297,22 @@ static bool passes_holder(const wf_crowd* c, uint32_t i, uint32_t j) {
 /// be writing now.
 static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
     float room = c->params[i].radius + c->params[j].radius;
-    return c->target_state[j] == WF_TARGET_ARRIVED &&
-           wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < room * room;
+    if (c->target_state[j] != WF_TARGET_ARRIVED) {
+        return false;
+    }
+    float d2 = wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]);
+    if (d2 >= room * room) {
+        return false;
+    }
+    float near = room * WF_CROWD_SHARED_SPOT_NEAR;
+    if (d2 >= near * near) {
+        return true;
+    }
+    // Spots moved apart to share (shared_spot.c) no longer overlap: as far
+    // apart as one moved all the way (shared_spot.c's limit), or enough.
+    float apart = fminf(room * WF_CROWD_SPOTS_FIT,
+                        sqrtf(d2) + c->params[i].radius * WF_CROWD_SHARED_SPOT_MAX_RADII * 0.9f);
+    return wf_v2_distance_sq(c->corridor[i].target, c->corridor[j].target) < apart * apart;
 }
 
 /// An arrived agent pushed off its spot, but within WF_CROWD_RETURN_RADII

@@ -82,5 +82,16 @@ void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
 /// The point nearest target where agent i would stand clear of every
 /// neighbour's body; false when there is none among the candidates.
 bool wf_crowd_free_spot(const wf_crowd* c, uint32_t i, wf_vec3 target, wf_vec3* out);
+// Sharing a spot (shared_spot.c).
+/// Arrived agent i holds the spot at its target (or one shared near it):
+/// not stopped short, not waiting for a search, not put elsewhere.
+bool wf_crowd_holds_shared_spot(const wf_crowd* c, uint32_t i);
+/// Where arrived agent i holds its target when one arrived neighbour's
+/// target is nearer it than WF_CROWD_SHARED_SPOT_NEAR of their bodies'
+/// width: moved straight away from that target by half of what the two
+/// lack (all of it when the other does not share), at most
+/// WF_CROWD_SHARED_SPOT_MAX_RADII; false when there is no such neighbour
+/// or more than one (it holds its own target).
+bool wf_crowd_shared_spot(const wf_crowd* c, uint32_t i, wf_vec3* out);
 
 #endif

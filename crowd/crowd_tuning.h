@@ -48,6 +48,20 @@
 /// from each neighbour: clear of them by a little, so that their jostling
 /// does not take it at once.
 #define WF_CROWD_FREE_SPOT_ROOM 1.05f
+/// Two holders whose targets are nearer than this share of the two radii's
+/// sum hold points moved apart (shared_spot.c; rings of spots 0.98 m apart
+/// for 1.2 m bodies, 0.82 of it, are left out: moved apart, they crowded
+/// the ones still coming) ...
+#define WF_CROWD_SHARED_SPOT_NEAR 0.75f
+/// ... until they are this share of it apart ...
+#define WF_CROWD_SHARED_SPOT_ROOM 1.0f
+/// ... by at most this many radii from the target, so that standing
+/// anywhere in the dead zone (WF_CROWD_ARRIVAL_RADII) of that point is
+/// still within a radius of the target.
+#define WF_CROWD_SHARED_SPOT_MAX_RADII 0.7f
+/// The held point moves only when the shared spot lies further than this
+/// many radii from it (less is not worth a walk over the surface).
+#define WF_CROWD_SHARED_SPOT_MOVE_RADII 0.1f
 /// Moving this many radii from where the stuck timer started counts as
 /// progress and restarts it (less is jostling in place).
 #define WF_CROWD_PROGRESS_RADII 0.5f

@@ -168,6 +168,34 @@ static void move_to_free_spot(wf_crowd* c, uint32_t i) {
     (void)wf_corridor_move_target(cor, spot, q, filter);
 }
 
+/// An arrived agent holding the spot at its target moves it to the spot it
+/// shares with neighbours whose targets crowd its own (shared_spot.c), and
+/// back once they are gone. Both steering for their exact targets, the one
+/// there first kept it and the other stood off it by the overlap
+/// (nav_test500: most holders off their spots at the end had a target
+/// within two radii of another holder's, docs/benchmarks.md, hold15).
+static bool share_spot(wf_crowd* c, uint32_t i) {
+    if (!wf_crowd_holds_shared_spot(c, i)) {
+        return false; // a spot the game put it on, the end of a path that stops short, a search
+    }
+    wf_corridor* cor = &c->corridor[i];
+    wf_vec3 spot = c->target_pos[i];
+    bool shared = wf_crowd_shared_spot(c, i, &spot);
+    if (!shared && !(c->agent_flags[i] & AGENT_SHARES_SPOT)) {
+        return false; // its own spot (or it looks for a free one, stopped short)
+    }
+    // Shared, or back on its own target once nobody crowds it.
+    if (wf_v2_distance(spot, cor->target) > c->params[i].radius * WF_CROWD_SHARED_SPOT_MOVE_RADII &&
+        !wf_corridor_move_target(cor, spot, c->worker_queries[0], wf_crowd_filter(c, i))) {
+        return shared;
+    }
+    c->agent_flags[i] &= ~(uint32_t)(AGENT_STOPPED_SHORT | AGENT_SHARES_SPOT);
+    if (shared) {
+        c->agent_flags[i] |= AGENT_SHARES_SPOT; // it holds its share now
+    }
+    return shared;
+}
+
 static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
     for (uint32_t i = 0; i < c->max_agents; ++i) {
         if (c->target_state[i] == WF_TARGET_ARRIVED) {
@@ -176,7 +204,8 @@ static void detect_events(wf_crowd* c, float dt, wf_crowd_profile* profile) {
             if (wf_crowd_walking(c, i) && target_freed(c, i)) {
                 c->agent_flags[i] &= ~(uint32_t)AGENT_STOPPED_SHORT;
                 search_again(c, i);
-            } else if (wf_crowd_walking(c, i) && (c->agent_flags[i] & AGENT_STOPPED_SHORT)) {
+            } else if (wf_crowd_walking(c, i) && !share_spot(c, i) &&
+                       (c->agent_flags[i] & AGENT_STOPPED_SHORT)) {
                 move_to_free_spot(c, i);
             }
             hold_spot(c, i, dt);
