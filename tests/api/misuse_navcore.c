@@ -347,6 +347,31 @@ static void test_query_misuse(void** state) {
         EXPECT(wf_query_poly_height(q, start, bad_points[i], &h), WF_ERR_INVALID_ARG);
     }
 
+    // Exact-mode landmark tables: bad descs leave *out alone; one set and
+    // cleared again leaves the searches below as they were.
+    wf_exact_landmarks* table = NULL;
+    wf_exact_landmarks_desc ld = {.mesh = f->mesh, .landmark_count = 2};
+    EXPECT(wf_exact_landmarks_build(NULL, &table), WF_ERR_INVALID_ARG);
+    EXPECT(wf_exact_landmarks_build(&ld, NULL), WF_ERR_INVALID_ARG);
+    wf_exact_landmarks_desc ld_bad = ld;
+    ld_bad.mesh = NULL;
+    EXPECT(wf_exact_landmarks_build(&ld_bad, &table), WF_ERR_INVALID_ARG);
+    ld_bad = ld;
+    ld_bad.landmark_count = 0;
+    EXPECT(wf_exact_landmarks_build(&ld_bad, &table), WF_ERR_INVALID_ARG);
+    ld_bad.landmark_count = 17;
+    EXPECT(wf_exact_landmarks_build(&ld_bad, &table), WF_ERR_INVALID_ARG);
+    EXPECT_TRUE(table == NULL);
+    EXPECT_TRUE(wf_exact_landmarks_memory_bytes(NULL) == 0);
+    wf_exact_landmarks_destroy(NULL);
+    EXPECT(wf_query_set_exact_landmarks(NULL, NULL), WF_ERR_INVALID_ARG);
+    EXPECT(wf_exact_landmarks_build(&ld, &table), WF_OK);
+    EXPECT_TRUE(wf_exact_landmarks_memory_bytes(table) > 0);
+    EXPECT(wf_query_set_exact_landmarks(NULL, table), WF_ERR_INVALID_ARG);
+    EXPECT(wf_query_set_exact_landmarks(q, table), WF_OK);
+    EXPECT(wf_query_set_exact_landmarks(q, NULL), WF_OK);
+    wf_exact_landmarks_destroy(table);
+
     // Paths
     wf_poly_ref path[64];
     wf_path_result pr;
