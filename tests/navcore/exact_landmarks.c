@@ -203,11 +203,16 @@ static void block_cells(uint8_t* cells, uint32_t n, wf_rng* rng) {
             cells[z * side + x] = (uint8_t)(wf_rng_next_u32(rng) % 5u == 0u && may);
         }
     }
-    for (uint32_t z = 0; z + 1u < side; ++z) {
-        for (uint32_t x = 0; x + 1u < side; ++x) {
-            uint8_t* c = &cells[z * side + x];
-            if (c[0] == c[side + 1u] && c[1] == c[side] && c[0] != c[1]) {
-                c[0] = c[1] = c[side] = c[side + 1u] = 0u; // a pinch: all four free
+    // A pinch freed can leave one next to it: again until none is left.
+    for (bool freed = true; freed;) {
+        freed = false;
+        for (uint32_t z = 0; z + 1u < side; ++z) {
+            for (uint32_t x = 0; x + 1u < side; ++x) {
+                uint8_t* c = &cells[z * side + x];
+                if (c[0] == c[side + 1u] && c[1] == c[side] && c[0] != c[1]) {
+                    c[0] = c[1] = c[side] = c[side + 1u] = 0u; // a pinch: all four free
+                    freed = true;
+                }
             }
         }
     }
