@@ -1044,9 +1044,23 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         wf_poly_ref next = wf_poly_ref_from_u64(link->ref);
         const wf_mesh_tile* next_tile;
         const wf_tile_poly* next_poly;
+        // Into a pocket without the goal (polygons of this tile left only
+        // back through this polygon, a dead end the smallest): a way in
+        // and out again is no shorter than the straight line between its
+        // two crossings, inside this convex polygon. The tile's records
+        // know pockets inside it; across its border the neighbour is
+        // looked at. Not for a search without a goal (landmarks).
+        bool dead;
+        if (link->side == 0xff && s->end_ref.bits != 0) {
+            const wf_link_portal* into = &tile->link_portals[l];
+            dead = into->pocket != 0 && (wf_poly_ref_tile(next) != s->goal_tile ||
+                                         s->goal_number - into->number >= into->pocket_size);
+        }
         wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
-        if (!poly_is_walkable(&s->filter, next_tile, next_poly) ||
-            (next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly))) {
+        if (link->side != 0xff || s->end_ref.bits == 0) {
+            dead = next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly);
+        }
+        if (dead || !poly_is_walkable(&s->filter, next_tile, next_poly)) {
             continue;
         }
         exit_portal pt;
@@ -1101,6 +1115,24 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
 /* ---------------------------------------------------------------------------
  * The search
  */
+
+/// Where the goal is numbered for the pocket test: any of its links that
+/// does not lead into a pocket carries its number (a polygon whose links
+/// all do heads its tile's numbering, in no pocket: 0 then).
+static void goal_pocket_number(const wf_mesh* mesh, wf_poly_ref end_ref, wf_exact_search* s) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, end_ref, &tile, &poly);
+    s->goal_tile = wf_poly_ref_tile(end_ref);
+    s->goal_number = 0;
+    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+         k = tile->links[k].next) {
+        if (tile->link_portals[k].pocket == 0) {
+            s->goal_number = tile->link_portals[k].number;
+            break;
+        }
+    }
+}
 
 static void clear_result(wf_path_result* out) {
     if (out != NULL) {
@@ -1160,6 +1192,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->filter = *filter;
     wf_exact_landmark_goal_begin(&s->landmarks, query->exact_landmarks, query->mesh, end_ref,
                                  s->end_pos);
+    goal_pocket_number(query->mesh, end_ref, s);
     s->node_count = 0;
     s->step_count = 0;
     s->search_salt = mix64(s->search_salt + 0x9e3779b97f4a7c15u);

@@ -118,6 +118,9 @@ typedef struct wf_exact_search {
     uint32_t open_bucket[WF_EXACT_OPEN_BUCKETS]; ///< first entry of each bucket
     uint32_t mesh_stamp; ///< the mesh's change_count at begin_path: while it holds, refs are live
     wf_exact_landmark_goal landmarks; ///< the query's landmark table seen from this goal
+    /// Where end_ref is numbered for the pocket test (wf_link_portal;
+    /// number 0: in no pocket).
+    uint32_t goal_tile, goal_number;
 } wf_exact_search;
 
 /// Storage for nodes_per_node interval nodes (and one turning point) per

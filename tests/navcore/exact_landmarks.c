@@ -4,7 +4,8 @@
 // never exceeds the exact distance (random vertex / goal pairs on a mesh of
 // rooms and doors, measured by exact searches without landmarks), paths
 // with landmarks are as short as without, a changed mesh turns the table
-// off unless the caller said it only loses area, and bad input.
+// off unless the caller said it only loses area, and bad input; the bound
+// also holds on tiles whose border vertices do not coincide (T-junctions).
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -169,6 +170,139 @@ static void test_bound_never_exceeds_the_exact_distance(void** state) {
         wf_exact_landmarks_destroy(t);
         wf_mesh_destroy(mesh);
     }
+}
+
+/// Tiles 6 m wide, 3 x 3, in a checkerboard of fine (6 x 6 cells of 1 m)
+/// and coarse (4 x 4 cells of 1.5 m) grids: along every tile border the
+/// two sides' vertices do not coincide (1 m steps against 1.5 m), so a
+/// corner of one tile lies inside an edge of the next (a T-junction).
+/// About a fifth of the cells are blocked, so ways bend at corners on the
+/// borders and run along them.
+#define MIXED_TILES 3u
+static uint8_t fine_blocked[MIXED_TILES * 6u * MIXED_TILES * 6u];
+static uint8_t coarse_blocked[MIXED_TILES * 4u * MIXED_TILES * 4u];
+
+/// Blocks about a fifth of one grid's cells, but none where polygons would
+/// touch at a point only (two blocked cells corner to corner, the other two
+/// free): the table keys points by position, and ways through such pinches
+/// are not the search's. On tile borders fine cells only 1 and 4 along the
+/// border may be blocked (their corners, 1, 2, 4 and 5 m along, lie inside
+/// the coarse side's edges) and coarse cells all but the tiles' corner
+/// ones, so no pinch forms across a border either (the fine cells at the
+/// grids' common points, 0, 3 and 6 m along, stay free).
+static void block_cells(uint8_t* cells, uint32_t n, wf_rng* rng) {
+    uint32_t side = MIXED_TILES * n;
+    bool fine = n == 6u;
+    for (uint32_t z = 0; z < side; ++z) {
+        for (uint32_t x = 0; x < side; ++x) {
+            uint32_t lx = x % n, lz = z % n;
+            bool border_x = lx == 0u || lx == n - 1u, border_z = lz == 0u || lz == n - 1u;
+            bool may = fine ? (!border_x || lz == 1u || lz == 4u) &&
+                                  (!border_z || lx == 1u || lx == 4u)
+                            : !(border_x && border_z);
+            cells[z * side + x] = (uint8_t)(wf_rng_next_u32(rng) % 5u == 0u && may);
+        }
+    }
+    // A pinch freed can leave one next to it: again until none is left.
+    for (bool freed = true; freed;) {
+        freed = false;
+        for (uint32_t z = 0; z + 1u < side; ++z) {
+            for (uint32_t x = 0; x + 1u < side; ++x) {
+                uint8_t* c = &cells[z * side + x];
+                if (c[0] == c[side + 1u] && c[1] == c[side] && c[0] != c[1]) {
+                    c[0] = c[1] = c[side] = c[side + 1u] = 0u; // a pinch: all four free
+                    freed = true;
+                }
+            }
+        }
+    }
+}
+
+static wf_mesh* mixed_mesh(uint64_t seed) {
+    wf_rng rng = wf_rng_make(seed, 5);
+    block_cells(fine_blocked, 6u, &rng);
+    block_cells(coarse_blocked, 4u, &rng);
+    wf_mesh_desc md;
+    memset(&md, 0, sizeof md);
+    md.tile_width = 6.0f;
+    md.tile_depth = 6.0f;
+    md.max_tiles = MIXED_TILES * MIXED_TILES + 4u;
+    md.logger.quiet = true;
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    for (uint32_t tz = 0; tz < MIXED_TILES; ++tz) {
+        for (uint32_t tx = 0; tx < MIXED_TILES; ++tx) {
+            bool fine = (tx + tz) % 2u == 0u;
+            size_t size = 0;
+            void* data = test_grid_tile(tx, tz, MIXED_TILES, fine ? 6u : 4u, fine ? 1.0f : 1.5f,
+                                        fine ? fine_blocked : coarse_blocked, NULL, NULL, &size);
+            assert_non_null(data);
+            wf_tile_ref ref;
+            assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA,
+                                              (wf_tile_ref){0}, &ref),
+                             WF_OK);
+        }
+    }
+    return mesh;
+}
+
+/// The bound at every table point against the exact distance to goals at
+/// random points of a mesh whose tile borders have T-junctions: the
+/// shortest way to a border vertex often runs along the border from a
+/// corner of the next tile that lies inside a polygon edge, which no step
+/// of the measuring search holds (a cone along an edge has no width);
+/// measured wrong, the vertex's distance is too long and its bound too high.
+static void test_bound_holds_where_tile_borders_have_t_junctions(void** state) {
+    (void)state;
+    uint32_t checked = 0;
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+        wf_mesh* mesh = mixed_mesh(seed);
+        wf_exact_landmarks* t = build(mesh, 8, false);
+        wf_query* q = make_query(mesh);
+        wf_rng rng = wf_rng_make(seed, 13);
+        // Goals at the landmarks (the bound is then the point's own
+        // measured distance) and at random points.
+        for (uint32_t goal = 0; goal < t->landmark_count + 4u; ++goal) {
+            const float* l = t->landmarks[goal % t->landmark_count];
+            wf_vec3 g = goal < t->landmark_count
+                            ? wf_v3(l[0], l[1], l[2])
+                            : wf_v3((float)(wf_rng_next_u32(&rng) % 1800u) * 0.01f, 0.0f,
+                                    (float)(wf_rng_next_u32(&rng) % 1800u) * 0.01f);
+            wf_poly_ref gr;
+            wf_vec3 gp;
+            if (!polygon_at(q, g, &gr, &gp)) {
+                continue; // a blocked cell
+            }
+            wf_exact_landmark_goal view;
+            wf_exact_landmark_goal_begin(&view, t, mesh, gr, gp);
+            assert_non_null(view.table);
+            for (uint32_t i = 0; i < t->point_count; ++i) {
+                const float* pv = &t->points[(size_t)i * 3u];
+                wf_poly_ref pr;
+                wf_vec3 pp;
+                if (!polygon_at(q, wf_v3(pv[0], pv[1], pv[2]), &pr, &pp)) {
+                    continue;
+                }
+                double exact = exact_length(q, pr, gr, pp, gp);
+                if (exact < 0.0) {
+                    continue; // walled off
+                }
+                double p[3] = {pv[0], pv[1], pv[2]};
+                float bound = wf_exact_landmark_bound(&view, p);
+                if (bound > exact + 1e-5) {
+                    print_message("seed %llu: (%g, %g) to (%g, %g): bound %.6f > exact %.6f\n",
+                                  (unsigned long long)seed, (double)pv[0], (double)pv[2],
+                                  (double)gp.x, (double)gp.z, (double)bound, exact);
+                }
+                assert_true(bound <= exact + 1e-5);
+                checked++;
+            }
+        }
+        wf_query_destroy(q);
+        wf_exact_landmarks_destroy(t);
+        wf_mesh_destroy(mesh);
+    }
+    assert_true(checked >= 1000u);
 }
 
 static void test_paths_are_as_short_with_landmarks(void** state) {
@@ -363,6 +497,7 @@ static void test_bad_input_is_refused(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bound_never_exceeds_the_exact_distance),
+        cmocka_unit_test(test_bound_holds_where_tile_borders_have_t_junctions),
         cmocka_unit_test(test_paths_are_as_short_with_landmarks),
         cmocka_unit_test(test_arena_rows_stay_optimal),
         cmocka_unit_test(test_a_changed_mesh_turns_the_table_off_unless_it_only_lost_area),
