@@ -197,9 +197,9 @@ static void block_cells(uint8_t* cells, uint32_t n, wf_rng* rng) {
         for (uint32_t x = 0; x < side; ++x) {
             uint32_t lx = x % n, lz = z % n;
             bool border_x = lx == 0u || lx == n - 1u, border_z = lz == 0u || lz == n - 1u;
-            bool may = fine ? (!border_x || lz == 1u || lz == 4u) &&
-                                  (!border_z || lx == 1u || lx == 4u)
-                            : !(border_x && border_z);
+            bool may =
+                fine ? (!border_x || lz == 1u || lz == 4u) && (!border_z || lx == 1u || lx == 4u)
+                     : !(border_x && border_z);
             cells[z * side + x] = (uint8_t)(wf_rng_next_u32(rng) % 5u == 0u && may);
         }
     }
@@ -238,9 +238,9 @@ static wf_mesh* mixed_mesh(uint64_t seed) {
                                         fine ? fine_blocked : coarse_blocked, NULL, NULL, &size);
             assert_non_null(data);
             wf_tile_ref ref;
-            assert_int_equal(wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA,
-                                              (wf_tile_ref){0}, &ref),
-                             WF_OK);
+            assert_int_equal(
+                wf_mesh_add_tile(mesh, data, size, WF_TILE_MESH_OWNS_DATA, (wf_tile_ref){0}, &ref),
+                WF_OK);
         }
     }
     return mesh;
