@@ -411,9 +411,32 @@ void wf_crowd_run_callbacks(wf_crowd* c) {
 }
 
 /* ---------------------------------------------------------------------------
- * Topology optimization: held-up agents first, then the agents that waited
- * longest, a few per update
+ * Topology optimization: the agents that waited longest, a few per update
  */
+
+uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->max_agents; ++i) {
+        if (!wf_crowd_walking(c, i) || c->target_state[i] != WF_TARGET_VALID ||
+            !(c->params[i].update_flags & WF_AGENT_OPTIMIZE_TOPOLOGY) ||
+            (c->agent_flags[i] & AGENT_QUEUED) ||
+            c->topology_timer[i] < WF_CROWD_TOPOLOGY_INTERVAL) {
+            continue;
+        }
+        // Insertion into the short list, longest wait first (ties: lower slot).
+        uint32_t at = n < c->max_topology ? n++ : c->max_topology;
+        while (at > 0 && c->topology_timer[out[at - 1]] < c->topology_timer[i]) {
+            if (at < c->max_topology) {
+                out[at] = out[at - 1];
+            }
+            at--;
+        }
+        if (at < c->max_topology) {
+            out[at] = i;
+        }
+    }
+    return n;
+}
 
 /// Whether agent i's local re-search prices crowding by itself
 /// (stuck_crowding_cost; with crowding_cost every search does already): it
@@ -426,85 +449,6 @@ void wf_crowd_run_callbacks(wf_crowd* c) {
 static bool held_up_in_open(const wf_crowd* c, uint32_t i) {
     return c->crowding_cost <= 0.0f && c->stuck_crowding_cost > 0.0f &&
            c->stuck_timer[i] >= WF_CROWD_STUCK_PRICE_TIME && !wf_crowd_passage_ahead(c, i);
-}
-
-static bool topology_due(const wf_crowd* c, uint32_t i) {
-    return wf_crowd_walking(c, i) && c->target_state[i] == WF_TARGET_VALID &&
-           (c->params[i].update_flags & WF_AGENT_OPTIMIZE_TOPOLOGY) &&
-           !(c->agent_flags[i] & AGENT_QUEUED) &&
-           c->topology_timer[i] >= WF_CROWD_TOPOLOGY_INTERVAL;
-}
-
-static bool listed(const uint32_t* list, uint32_t n, uint32_t i) {
-    for (uint32_t k = 0; k < n; ++k) {
-        if (list[k] == i) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/// Moves the longest-waiting of list[from..n) (ties: lower slot) to from.
-static void bring_longest_wait(const wf_crowd* c, uint32_t* list, uint32_t from, uint32_t n) {
-    uint32_t best = from;
-    for (uint32_t k = from + 1; k < n; ++k) {
-        float a = c->topology_timer[list[k]], b = c->topology_timer[list[best]];
-        best = a > b || (a == b && list[k] < list[best]) ? k : best;
-    }
-    uint32_t t = list[from];
-    list[from] = list[best];
-    list[best] = t;
-}
-
-/// The due agents held up in the open, longest wait first, at most
-/// max_topology of them, into out; returns how many. The passage test runs
-/// only for agents in wait order until the list is full, not for every
-/// held-up agent each update.
-static uint32_t pick_held_up(const wf_crowd* c, uint32_t* out) {
-    if (c->crowding_cost > 0.0f || c->stuck_crowding_cost <= 0.0f) {
-        return 0;
-    }
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < c->max_agents; ++i) {
-        if (topology_due(c, i) && c->stuck_timer[i] >= WF_CROWD_STUCK_PRICE_TIME) {
-            out[m++] = i;
-        }
-    }
-    uint32_t n = 0;
-    while (n < c->max_topology && n < m) {
-        bring_longest_wait(c, out, n, m);
-        if (held_up_in_open(c, out[n])) {
-            n++;
-        } else {
-            out[n] = out[--m];
-        }
-    }
-    return n;
-}
-
-uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out) {
-    // Held up in the open first: with 8 picks an update and 400 agents
-    // walking each waits about 1.7 s, and such an agent's priced re-search
-    // (the way round its knot) came late (docs/benchmarks.md, topo15).
-    // Then everyone else; within each, longest wait first (ties: lower slot).
-    uint32_t first = pick_held_up(c, out);
-    uint32_t n = first;
-    for (uint32_t i = 0; i < c->max_agents && first < c->max_topology; ++i) {
-        if (!topology_due(c, i) || listed(out, first, i)) {
-            continue;
-        }
-        uint32_t at = n < c->max_topology ? n++ : c->max_topology;
-        while (at > first && c->topology_timer[out[at - 1]] < c->topology_timer[i]) {
-            if (at < c->max_topology) {
-                out[at] = out[at - 1];
-            }
-            at--;
-        }
-        if (at < c->max_topology) {
-            out[at] = i;
-        }
-    }
-    return n;
 }
 
 void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {

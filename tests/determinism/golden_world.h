@@ -156,8 +156,7 @@ static inline void golden_world_close(golden_world* g) {
 /// chord to it, so corridors over slopes change.
 /// Re-pinned (topo14): held-up agents' local re-searches price crowding
 /// (stuck_crowding_cost, default 8).
-/// Re-pinned (topo15): agents held up in the open go first in the topology pick.
-#define GOLDEN_CROWD_HASH 0x6018ed597e410bc7ull
+#define GOLDEN_CROWD_HASH 0x341d585c2903c443ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,

@@ -42,8 +42,7 @@
 // (corridors over slopes change).
 // Re-pinned (topo14): held-up agents' local re-searches price crowding
 // (stuck_crowding_cost, default 8).
-// Re-pinned (topo15): agents held up in the open go first in the topology pick.
-#define EXPECTED_HASH 0x636fe42ca631ae4full
+#define EXPECTED_HASH 0xba79e00fe8fce865ull
 
 #define AGENTS 100u
 #define STEPS 120u
