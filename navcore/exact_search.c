@@ -25,6 +25,7 @@
 #include "navcore/alloc.h"
 #include "navcore/check.h"
 #include "navcore/geometry.h"
+#include "navcore/mesh_links.h"
 #include "navcore/query_internal.h"
 
 #define EXACT_NODE_RIGHT_END 1u ///< the interval's right end is its portal's end
@@ -1116,24 +1117,6 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
  * The search
  */
 
-/// Where the goal is numbered for the pocket test: any of its links that
-/// does not lead into a pocket carries its number (a polygon whose links
-/// all do heads its tile's numbering, in no pocket: 0 then).
-static void goal_pocket_number(const wf_mesh* mesh, wf_poly_ref end_ref, wf_exact_search* s) {
-    const wf_mesh_tile* tile;
-    const wf_tile_poly* poly;
-    wf_mesh_resolve_unchecked(mesh, end_ref, &tile, &poly);
-    s->goal_tile = wf_poly_ref_tile(end_ref);
-    s->goal_number = 0;
-    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
-         k = tile->links[k].next) {
-        if (tile->link_portals[k].pocket == 0) {
-            s->goal_number = tile->link_portals[k].number;
-            break;
-        }
-    }
-}
-
 static void clear_result(wf_path_result* out) {
     if (out != NULL) {
         out->count = 0;
@@ -1192,7 +1175,8 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     s->filter = *filter;
     wf_exact_landmark_goal_begin(&s->landmarks, query->exact_landmarks, query->mesh, end_ref,
                                  s->end_pos);
-    goal_pocket_number(query->mesh, end_ref, s);
+    s->goal_tile = wf_poly_ref_tile(end_ref);
+    s->goal_number = wf_mesh_pocket_number(query->mesh, end_ref);
     s->node_count = 0;
     s->step_count = 0;
     s->search_salt = mix64(s->search_salt + 0x9e3779b97f4a7c15u);

@@ -25,6 +25,12 @@ uint32_t wf_mesh_link_tile(const wf_mesh* mesh, wf_mesh_tile* t);
 /// (Links taken out only close ways, so a removal leaves the marks true.)
 void wf_mesh_number_pockets(const wf_mesh* mesh, wf_mesh_tile* t);
 
+/// Where live polygon ref is numbered for the pocket test (a search skips
+/// a link into a pocket that does not hold this number): any of its links
+/// that does not lead into a pocket carries it; 0 (in no pocket) where
+/// every link does (it heads its tile's numbering).
+uint32_t wf_mesh_pocket_number(const wf_mesh* mesh, wf_poly_ref ref);
+
 /// Removes every link that points into live tile t from the tiles around
 /// it (t is still in its cell; its own links go with its data).
 void wf_mesh_unlink_tile(const wf_mesh* mesh, const wf_mesh_tile* t);

@@ -116,3 +116,16 @@ void wf_mesh_number_pockets(const wf_mesh* mesh, wf_mesh_tile* t) {
         }
     }
 }
+
+uint32_t wf_mesh_pocket_number(const wf_mesh* mesh, wf_poly_ref ref) {
+    const wf_mesh_tile* tile;
+    const wf_tile_poly* poly;
+    wf_mesh_resolve_unchecked(mesh, ref, &tile, &poly);
+    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+         k = tile->links[k].next) {
+        if (tile->link_portals[k].pocket == 0) {
+            return tile->link_portals[k].number;
+        }
+    }
+    return 0;
+}

@@ -8,6 +8,7 @@
 
 #include "navcore/check.h"
 #include "navcore/geometry.h"
+#include "navcore/mesh_links.h"
 #include "navcore/query_internal.h"
 
 /// Heuristic weight. The straight-line distance never overestimates when
@@ -123,24 +124,6 @@ static bool is_goal(const wf_query* q, const search_goal* g, uint32_t node,
             }
         }
         return false;
-    }
-}
-
-/// Where the goal is numbered for the pocket test: any of its links that
-/// does not lead into a pocket carries its number (a polygon whose links
-/// all do heads its tile's numbering, in no pocket: 0 then).
-static void goal_pocket_number(const wf_mesh* mesh, wf_poly_ref end_ref, search_goal* g) {
-    const wf_mesh_tile* tile;
-    const wf_tile_poly* poly;
-    wf_mesh_resolve_unchecked(mesh, end_ref, &tile, &poly);
-    g->goal_tile = wf_poly_ref_tile(end_ref);
-    g->goal_number = 0;
-    for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
-         k = tile->links[k].next) {
-        if (tile->link_portals[k].pocket == 0) {
-            g->goal_number = tile->link_portals[k].number;
-            break;
-        }
     }
 }
 
@@ -1544,7 +1527,8 @@ wf_status wf_query_find_path(wf_query* query, wf_poly_ref start_ref, wf_poly_ref
     g.end_pos = end_pos;
     g.h_scale = H_SCALE;
     g.skip_dead_ends = true;
-    goal_pocket_number(query->mesh, end_ref, &g);
+    g.goal_tile = wf_poly_ref_tile(end_ref);
+    g.goal_number = wf_mesh_pocket_number(query->mesh, end_ref);
     search_start(query, filter, &g, start_ref, start_pos);
     uint32_t target = WF_NO_NODE;
     bool out_of_nodes = false;
