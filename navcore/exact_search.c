@@ -1052,13 +1052,12 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         // know pockets inside it; across its border the neighbour is
         // looked at. Not for a search without a goal (landmarks).
         bool dead;
+        wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
         if (link->side == 0xff && s->end_ref.bits != 0) {
             const wf_link_portal* into = &tile->link_portals[l];
             dead = into->pocket != 0 && (wf_poly_ref_tile(next) != s->goal_tile ||
                                          s->goal_number - into->number >= into->pocket_size);
-        }
-        wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
-        if (link->side != 0xff || s->end_ref.bits == 0) {
+        } else {
             dead = next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly);
         }
         if (dead || !poly_is_walkable(&s->filter, next_tile, next_poly)) {

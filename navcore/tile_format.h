@@ -129,7 +129,7 @@ typedef struct wf_link_portal {
     uint32_t repeat : 1;
     /// Nonzero: the link leads into a pocket, ground polygons of this tile
     /// reached from the neighbour only back through this link's polygon
-    /// (mesh_links.c numbers a tile's polygons so that a pocket is the
+    /// (mesh_pockets.c numbers a tile's polygons so that a pocket is the
     /// range [number, number + pocket_size)); zero: `number` is the
     /// link's own polygon's (0: not numbered).
     uint32_t pocket : 1;

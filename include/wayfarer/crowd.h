@@ -153,7 +153,7 @@ typedef struct wf_crowd_desc {
     /// second) only: it may step round a knot onto a free way to the same
     /// corridor. Full path searches stay shortest. With crowding_cost > 0
     /// every search is priced at that cost and this one is not used.
-    /// 0 = 8 (the default); negative = off; at most 1000.
+    /// 0 = 8 (the default); below zero (e.g. -1) = off; at most 1000.
     float stuck_crowding_cost;
     /// Obstacles agents only avoid (wf_crowd_add_mover) live at once:
     /// 0 = 16, at most WF_CROWD_MAX_MOVERS.

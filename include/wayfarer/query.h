@@ -202,7 +202,7 @@ typedef struct wf_exact_landmarks_desc {
     /// table built without obstacles): distances then only grow and the
     /// table's bounds still hold for the vertices that remain.
     bool valid_after_changes;
-    wf_allocator allocator;
+    wf_allocator allocator; ///< for the table and the build's storage; zero = malloc
 } wf_exact_landmarks_desc;
 
 /// Measures the table: one exact search from each landmark that runs until
@@ -212,11 +212,13 @@ typedef struct wf_exact_landmarks_desc {
 /// here and never per query; while it runs, the build also holds an exact
 /// search's storage for 16 (32, 64 when that runs out) nodes per vertex.
 /// Errors: WF_ERR_INVALID_ARG (no mesh or
-/// out, landmark_count outside 1..16), WF_ERR_NOT_FOUND (no ground
+/// out, landmark_count outside 1..16, an allocator with only one of its
+/// functions set), WF_ERR_NOT_FOUND (no ground
 /// polygon), WF_ERR_CAPACITY (more than 2^24 vertices, or a search out of
 /// its nodes), WF_ERR_OUT_OF_MEMORY.
 WF_NODISCARD WF_API wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc,
                                                        wf_exact_landmarks** out);
+/// Frees a table (NULL is ignored); no query may still use it.
 WF_API void wf_exact_landmarks_destroy(wf_exact_landmarks* table);
 /// Bytes the table holds; 0 for NULL.
 WF_API size_t wf_exact_landmarks_memory_bytes(const wf_exact_landmarks* table);
