@@ -109,12 +109,13 @@ typedef struct builder {
     wf_exact_landmarks* t;
     const wf_mesh* mesh;
     wf_query* query;
-    uint64_t* owner;      ///< per point, a ground polygon holding it
-    double* lo;           ///< per point, for the landmark being measured
-    double* hi;           ///< infinite: no path measured
-    double* nearest;      ///< per point, the least exact distance to the landmarks so far
-    bool* exact;          ///< per point: no dead end holds it (the search's least is its distance)
-    bool* pinch;          ///< per point: polygons touch there without an edge between them
+    uint64_t* owner; ///< per point, a ground polygon holding it
+    double* lo;      ///< per point, for the landmark being measured
+    double* hi;      ///< infinite: no path measured
+    double* nearest; ///< per point, the least exact distance to the landmarks so far
+    bool* exact;     ///< per point: no dead end holds it (the search's least is its distance)
+    bool* pinch;     ///< per point: polygons touch there without an edge between them
+    uint32_t pinch_count;
     uint32_t* tile_first; ///< per tile slot, its first entry in vert_point
     uint32_t* vert_point; ///< per tile vertex, its point
 } builder;
@@ -287,6 +288,7 @@ static wf_status find_pinches(builder* b, const wf_allocator* a) {
     }
     for (uint32_t i = 0; s == WF_OK && i < t->point_count; ++i) {
         b->pinch[i] = is_pinch(b, &t->points[(size_t)i * 3u], &fan[start[i]], fill[i] - start[i]);
+        b->pinch_count += b->pinch[i];
     }
     WF_FREE_ARRAY(a, start, uint32_t, (size_t)t->point_count + 1u);
     WF_FREE_ARRAY(a, fill, uint32_t, t->point_count);
@@ -410,7 +412,11 @@ static wf_status measure_from(builder* b, uint32_t l, uint64_t other_poly) {
     // search's or shorter), upper bounds from paths that never do.
     memcpy(b->lo, b->hi, (size_t)t->point_count * sizeof *b->lo);
     spread_along_polygons(b, b->lo, false);
-    spread_along_polygons(b, b->hi, true);
+    if (b->pinch_count > 0) {
+        spread_along_polygons(b, b->hi, true);
+    } else {
+        memcpy(b->hi, b->lo, (size_t)t->point_count * sizeof *b->hi); // the same ways
+    }
     // Measured vertices: the step's float g and ends, rounded both ways;
     // the others d(L, v) >= d(L, u) - |u - v| from measured u of a polygon.
     for (uint32_t i = 0; i < t->point_count; ++i) {
