@@ -109,11 +109,13 @@ typedef struct builder {
     wf_exact_landmarks* t;
     const wf_mesh* mesh;
     wf_query* query;
-    uint64_t* owner;      ///< per point, a ground polygon holding it
-    double* lo;           ///< per point, for the landmark being measured
-    double* hi;           ///< infinite: no path measured
-    double* nearest;      ///< per point, the least exact distance to the landmarks so far
-    bool* exact;          ///< per point: no dead end holds it (the search's least is its distance)
+    uint64_t* owner; ///< per point, a ground polygon holding it
+    double* lo;      ///< per point, for the landmark being measured
+    double* hi;      ///< infinite: no path measured
+    double* nearest; ///< per point, the least exact distance to the landmarks so far
+    bool* exact;     ///< per point: no dead end holds it (the search's least is its distance)
+    bool* pinch;     ///< per point: polygons touch there without an edge between them
+    uint32_t pinch_count;
     uint32_t* tile_first; ///< per tile slot, its first entry in vert_point
     uint32_t* vert_point; ///< per tile vertex, its point
 } builder;
@@ -178,6 +180,164 @@ static bool maybe_dead_end(const wf_mesh_tile* tile, uint32_t index) {
         ways += tile->links[k].edge < poly->vert_count && tile->links[k].ref != 0;
     }
     return ways < 2;
+}
+
+/// Whether w lies on the closed segment a-c (XZ; the tolerance of seen_points).
+static bool on_edge(const float* w, const float* a, const float* c) {
+    if ((w[0] == a[0] && w[2] == a[2]) || (w[0] == c[0] && w[2] == c[2])) {
+        return true;
+    }
+    double ex = (double)c[0] - a[0], ez = (double)c[2] - a[2], len2 = ex * ex + ez * ez;
+    double wx = (double)w[0] - a[0], wz = (double)w[2] - a[2];
+    double along = len2 > 0.0 ? (wx * ex + wz * ez) / len2 : -1.0;
+    double cross = wx * ez - wz * ex;
+    return along > 0.0 && along < 1.0 && cross * cross <= 1e-10 * len2;
+}
+
+/// Most polygons around one point that are sorted into groups; more: taken
+/// as a pinch (no upper bound there is always safe).
+#define MAX_FAN 32u
+
+/// Whether the polygons whose boundary holds point w (fan, n of them) fall
+/// into more than one group joined by links on edges through w: a pinch,
+/// which the search never passes, so a distance to w measured on one side
+/// bounds nothing on the other.
+static bool is_pinch(const builder* b, const float* w, const uint64_t* fan, uint32_t n) {
+    if (n > MAX_FAN) {
+        return true;
+    }
+    uint8_t group[MAX_FAN];
+    for (uint32_t k = 0; k < n; ++k) {
+        group[k] = (uint8_t)k;
+    }
+    for (uint32_t u = 0; u < n; ++u) {
+        const wf_mesh_tile* tile;
+        const wf_tile_poly* poly;
+        wf_mesh_resolve_unchecked(b->mesh, wf_poly_ref_from_u64(fan[u]), &tile, &poly);
+        for (uint32_t k = tile->first_link[wf_tile_poly_index(tile, poly)]; k != WF_NULL_LINK;
+             k = tile->links[k].next) {
+            const wf_tile_link* link = &tile->links[k];
+            if (link->edge >= poly->vert_count || link->ref == 0 ||
+                !on_edge(w, &tile->verts[poly->verts[link->edge] * 3u],
+                         &tile->verts[poly->verts[(link->edge + 1u) % poly->vert_count] * 3u])) {
+                continue;
+            }
+            for (uint32_t v = 0; v < n; ++v) {
+                if (fan[v] == link->ref && group[v] != group[u]) {
+                    uint8_t from = group[v];
+                    for (uint32_t j = 0; j < n; ++j) {
+                        group[j] = group[j] == from ? group[u] : group[j];
+                    }
+                }
+            }
+        }
+    }
+    for (uint32_t k = 1; k < n; ++k) {
+        if (group[k] != group[0]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Marks the pinch points: per point, the ground polygons holding it as a
+/// vertex or inside a tile-border edge (seen_points), then is_pinch.
+static wf_status find_pinches(builder* b, const wf_allocator* a) {
+    const wf_exact_landmarks* t = b->t;
+    uint32_t* start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)t->point_count + 1u);
+    uint32_t* fill = WF_ALLOC_ARRAY(a, uint32_t, t->point_count);
+    uint64_t* fan = NULL;
+    size_t total = 0;
+    wf_status s = start != NULL && fill != NULL ? WF_OK : WF_ERR_OUT_OF_MEMORY;
+    for (int pass = 0; s == WF_OK && pass < 2; ++pass) {
+        if (pass == 1) {
+            for (uint32_t i = 0; i < t->point_count; ++i) {
+                fill[i] = start[i] = (uint32_t)total;
+                total += start[i + 1u];
+            }
+            fan = WF_ALLOC_ARRAY(a, uint64_t, total > 0 ? total : 1u);
+            if (fan == NULL) {
+                s = WF_ERR_OUT_OF_MEMORY;
+                break;
+            }
+        } else {
+            memset(start, 0, ((size_t)t->point_count + 1u) * sizeof *start);
+        }
+        for (uint32_t ti = 0; ti < b->mesh->max_tiles; ++ti) {
+            const wf_mesh_tile* tile = &b->mesh->tiles[ti];
+            if (!tile->in_use || tile->header == NULL) {
+                continue;
+            }
+            wf_poly_ref base = wf_mesh_tile_base(b->mesh, tile);
+            for (uint32_t p = 0; p < tile->header->poly_count; ++p) {
+                if (!is_live_ground(tile, p)) {
+                    continue;
+                }
+                uint32_t seen[MAX_SEEN_POINTS];
+                uint32_t count = seen_points(b, ti, p, seen);
+                for (uint32_t k = 0; k < count; ++k) {
+                    uint32_t i = seen[k];
+                    if (pass == 0) {
+                        start[i + 1u]++;
+                    } else if (fill[i] == start[i] || fan[fill[i] - 1u] != base.bits + p) {
+                        fan[fill[i]++] = base.bits + p; // once per polygon
+                    }
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; s == WF_OK && i < t->point_count; ++i) {
+        b->pinch[i] = is_pinch(b, &t->points[(size_t)i * 3u], &fan[start[i]], fill[i] - start[i]);
+        b->pinch_count += b->pinch[i];
+    }
+    WF_FREE_ARRAY(a, start, uint32_t, (size_t)t->point_count + 1u);
+    WF_FREE_ARRAY(a, fill, uint32_t, t->point_count);
+    WF_FREE_ARRAY(a, fan, uint64_t, total > 0 ? total : 1u);
+    return s;
+}
+
+/// Paths along polygons (convex: every two of a polygon's vertices see
+/// each other) shorten what the steps missed in d: a cone along a wall has
+/// no width, so the vertices on the wall past a door jamb are reached only
+/// this way (Dijkstra's relaxation, to a fixed point). A pinch point's
+/// value may come from its other side, so for upper bounds it is not
+/// spread (the search never goes on past a pinch).
+static void spread_along_polygons(const builder* b, double* d, bool skip_pinches) {
+    const wf_exact_landmarks* t = b->t;
+    for (int pass = 0; pass < SPREAD_PASSES; ++pass) {
+        bool changed = false;
+        for (uint32_t ti = 0; ti < b->mesh->max_tiles; ++ti) {
+            const wf_mesh_tile* tile = &b->mesh->tiles[ti];
+            if (!tile->in_use || tile->header == NULL) {
+                continue;
+            }
+            for (uint32_t p = 0; p < tile->header->poly_count; ++p) {
+                if (!is_live_ground(tile, p)) {
+                    continue;
+                }
+                uint32_t seen[MAX_SEEN_POINTS];
+                uint32_t count = seen_points(b, ti, p, seen);
+                for (uint32_t u = 0; u < count; ++u) {
+                    uint32_t iu = seen[u];
+                    if (skip_pinches && b->pinch[iu]) {
+                        continue;
+                    }
+                    for (uint32_t v = 0; v < count; ++v) {
+                        uint32_t iv = seen[v];
+                        double uv =
+                            xz_distance(&t->points[(size_t)iu * 3u], &t->points[(size_t)iv * 3u]);
+                        if (d[iu] + uv < d[iv] - 1e-9) {
+                            d[iv] = d[iu] + uv;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if (!changed) {
+            break;
+        }
+    }
 }
 
 /// Bounds of d(L, p) for every point from one exact search from landmark
@@ -248,47 +408,21 @@ static wf_status measure_from(builder* b, uint32_t l, uint64_t other_poly) {
             b->hi[i] = xz_distance(lp, &t->points[(size_t)i * 3u]);
         }
     }
-    // Paths along polygons (convex: every two of a polygon's vertices see
-    // each other) shorten what the steps missed: a cone along a wall has no
-    // width, so the vertices on the wall past a door jamb are reached only
-    // this way (Dijkstra's relaxation, to a fixed point).
-    for (int pass = 0; pass < SPREAD_PASSES; ++pass) {
-        bool changed = false;
-        for (uint32_t ti = 0; ti < b->mesh->max_tiles; ++ti) {
-            const wf_mesh_tile* tile = &b->mesh->tiles[ti];
-            if (!tile->in_use || tile->header == NULL) {
-                continue;
-            }
-            for (uint32_t p = 0; p < tile->header->poly_count; ++p) {
-                if (!is_live_ground(tile, p)) {
-                    continue;
-                }
-                uint32_t seen[MAX_SEEN_POINTS];
-                uint32_t count = seen_points(b, ti, p, seen);
-                for (uint32_t u = 0; u < count; ++u) {
-                    uint32_t iu = seen[u];
-                    for (uint32_t v = 0; v < count; ++v) {
-                        uint32_t iv = seen[v];
-                        double d =
-                            xz_distance(&t->points[(size_t)iu * 3u], &t->points[(size_t)iv * 3u]);
-                        if (b->hi[iu] + d < b->hi[iv] - 1e-9) {
-                            b->hi[iv] = b->hi[iu] + d;
-                            changed = true;
-                        }
-                    }
-                }
-            }
-        }
-        if (!changed) {
-            break;
-        }
+    // Lower bounds from paths that may pass pinches (as short as the
+    // search's or shorter), upper bounds from paths that never do.
+    memcpy(b->lo, b->hi, (size_t)t->point_count * sizeof *b->lo);
+    spread_along_polygons(b, b->lo, false);
+    if (b->pinch_count > 0) {
+        spread_along_polygons(b, b->hi, true);
+    } else {
+        memcpy(b->hi, b->lo, (size_t)t->point_count * sizeof *b->hi); // the same ways
     }
     // Measured vertices: the step's float g and ends, rounded both ways;
     // the others d(L, v) >= d(L, u) - |u - v| from measured u of a polygon.
     for (uint32_t i = 0; i < t->point_count; ++i) {
         double euclid = xz_distance(lp, &t->points[(size_t)i * 3u]);
-        bool known = isfinite(b->hi[i]) && b->exact[i];
-        b->lo[i] = known ? fmax(euclid, b->hi[i] * (1.0 - 4e-7) - 1e-5) : euclid;
+        bool known = isfinite(b->hi[i]) && b->exact[i] && !b->pinch[i];
+        b->lo[i] = known ? fmax(euclid, b->lo[i] * (1.0 - 4e-7) - 1e-5) : euclid;
     }
     for (uint32_t ti = 0; ti < b->mesh->max_tiles; ++ti) {
         const wf_mesh_tile* tile = &b->mesh->tiles[ti];
@@ -310,15 +444,17 @@ static wf_status measure_from(builder* b, uint32_t l, uint64_t other_poly) {
                     uint32_t iv = vp[poly->verts[v]];
                     double d =
                         xz_distance(&t->points[(size_t)iu * 3u], &t->points[(size_t)iv * 3u]);
-                    if (!b->exact[iv] && b->lo[iu] - d > b->lo[iv]) {
+                    if (!b->exact[iv] && !b->pinch[iv] && b->lo[iu] - d > b->lo[iv]) {
                         b->lo[iv] = b->lo[iu] - d;
                     }
                 }
             }
         }
     }
+    // A pinch point's least (over its sides) is a lower bound for each
+    // side, but no upper bound for the side it did not come from.
     for (uint32_t i = 0; i < t->point_count; ++i) {
-        b->hi[i] = isfinite(b->hi[i]) ? b->hi[i] * (1.0 + 4e-7) + 1e-5 : INFINITY;
+        b->hi[i] = isfinite(b->hi[i]) && !b->pinch[i] ? b->hi[i] * (1.0 + 4e-7) + 1e-5 : INFINITY;
     }
     return WF_OK;
 }
@@ -434,11 +570,12 @@ wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc, wf_exact
     b.hi = WF_ALLOC_ARRAY(&allocator, double, cap);
     b.nearest = WF_ALLOC_ARRAY(&allocator, double, cap);
     b.exact = WF_ALLOC_ARRAY(&allocator, bool, cap);
+    b.pinch = WF_ALLOC_ARRAY(&allocator, bool, cap);
     b.tile_first = WF_ALLOC_ARRAY(&allocator, uint32_t, mesh->max_tiles);
     b.vert_point = WF_ALLOC_ARRAY(&allocator, uint32_t, cap);
     wf_status s = WF_OK;
     if (t->slots == NULL || t->points == NULL || t->bounds == NULL || b.owner == NULL ||
-        b.lo == NULL || b.hi == NULL || b.nearest == NULL || b.exact == NULL ||
+        b.lo == NULL || b.hi == NULL || b.nearest == NULL || b.exact == NULL || b.pinch == NULL ||
         b.tile_first == NULL || b.vert_point == NULL) {
         s = WF_ERR_OUT_OF_MEMORY;
     }
@@ -481,6 +618,9 @@ wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc, wf_exact
     if (s == WF_OK && t->point_count == 0) {
         s = WF_ERR_NOT_FOUND;
     }
+    if (s == WF_OK) {
+        s = find_pinches(&b, &allocator);
+    }
     // A whole-mesh search keeps a step per expansion: storage for 16 nodes
     // per vertex first, twice and four times that when it runs out.
     for (uint32_t per = 16u; s == WF_OK; per *= 2u) {
@@ -505,6 +645,7 @@ wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc, wf_exact
     WF_FREE_ARRAY(&allocator, b.hi, double, cap);
     WF_FREE_ARRAY(&allocator, b.nearest, double, cap);
     WF_FREE_ARRAY(&allocator, b.exact, bool, cap);
+    WF_FREE_ARRAY(&allocator, b.pinch, bool, cap);
     WF_FREE_ARRAY(&allocator, b.tile_first, uint32_t, mesh->max_tiles);
     WF_FREE_ARRAY(&allocator, b.vert_point, uint32_t, cap);
     if (s != WF_OK) {

@@ -5,7 +5,8 @@
 // rooms and doors, measured by exact searches without landmarks), paths
 // with landmarks are as short as without, a changed mesh turns the table
 // off unless the caller said it only loses area, and bad input; the bound
-// also holds on tiles whose border vertices do not coincide (T-junctions).
+// also holds on tiles whose border vertices do not coincide (T-junctions)
+// and where polygons touch at a corner only (pinches).
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -190,7 +191,7 @@ static uint8_t coarse_blocked[MIXED_TILES * 4u * MIXED_TILES * 4u];
 /// the coarse side's edges) and coarse cells all but the tiles' corner
 /// ones, so no pinch forms across a border either (the fine cells at the
 /// grids' common points, 0, 3 and 6 m along, stay free).
-static void block_cells(uint8_t* cells, uint32_t n, wf_rng* rng) {
+static void block_cells(uint8_t* cells, uint32_t n, wf_rng* rng, bool keep_pinches) {
     uint32_t side = MIXED_TILES * n;
     bool fine = n == 6u;
     for (uint32_t z = 0; z < side; ++z) {
@@ -204,7 +205,7 @@ static void block_cells(uint8_t* cells, uint32_t n, wf_rng* rng) {
         }
     }
     // A pinch freed can leave one next to it: again until none is left.
-    for (bool freed = true; freed;) {
+    for (bool freed = !keep_pinches; freed;) {
         freed = false;
         for (uint32_t z = 0; z + 1u < side; ++z) {
             for (uint32_t x = 0; x + 1u < side; ++x) {
@@ -218,10 +219,10 @@ static void block_cells(uint8_t* cells, uint32_t n, wf_rng* rng) {
     }
 }
 
-static wf_mesh* mixed_mesh(uint64_t seed) {
+static wf_mesh* mixed_mesh(uint64_t seed, bool keep_pinches) {
     wf_rng rng = wf_rng_make(seed, 5);
-    block_cells(fine_blocked, 6u, &rng);
-    block_cells(coarse_blocked, 4u, &rng);
+    block_cells(fine_blocked, 6u, &rng, keep_pinches);
+    block_cells(coarse_blocked, 4u, &rng, keep_pinches);
     wf_mesh_desc md;
     memset(&md, 0, sizeof md);
     md.tile_width = 6.0f;
@@ -246,63 +247,82 @@ static wf_mesh* mixed_mesh(uint64_t seed) {
     return mesh;
 }
 
-/// The bound at every table point against the exact distance to goals at
-/// random points of a mesh whose tile borders have T-junctions: the
-/// shortest way to a border vertex often runs along the border from a
-/// corner of the next tile that lies inside a polygon edge, which no step
-/// of the measuring search holds (a cone along an edge has no width);
-/// measured wrong, the vertex's distance is too long and its bound too high.
+/// The bound at every table point of mixed_mesh(seed) against the exact
+/// distance to goals at the 8 landmarks (the bound is then the point's own
+/// measured distance) and at 4 random points; returns the pairs checked.
+static uint32_t check_mixed_mesh(uint64_t seed, bool keep_pinches) {
+    uint32_t checked = 0;
+    wf_mesh* mesh = mixed_mesh(seed, keep_pinches);
+    wf_exact_landmarks* t = build(mesh, 8, false);
+    wf_query* q = make_query(mesh);
+    wf_rng rng = wf_rng_make(seed, 13);
+    for (uint32_t goal = 0; goal < t->landmark_count + 4u; ++goal) {
+        const float* l = t->landmarks[goal % t->landmark_count];
+        wf_vec3 g = goal < t->landmark_count
+                        ? wf_v3(l[0], l[1], l[2])
+                        : wf_v3((float)(wf_rng_next_u32(&rng) % 1800u) * 0.01f, 0.0f,
+                                (float)(wf_rng_next_u32(&rng) % 1800u) * 0.01f);
+        wf_poly_ref gr;
+        wf_vec3 gp;
+        if (!polygon_at(q, g, &gr, &gp)) {
+            continue; // a blocked cell
+        }
+        wf_exact_landmark_goal view;
+        wf_exact_landmark_goal_begin(&view, t, mesh, gr, gp);
+        assert_non_null(view.table);
+        for (uint32_t i = 0; i < t->point_count; ++i) {
+            const float* pv = &t->points[(size_t)i * 3u];
+            wf_poly_ref pr;
+            wf_vec3 pp;
+            if (!polygon_at(q, wf_v3(pv[0], pv[1], pv[2]), &pr, &pp)) {
+                continue;
+            }
+            double exact = exact_length(q, pr, gr, pp, gp);
+            if (exact < 0.0) {
+                continue; // walled off
+            }
+            double p[3] = {pv[0], pv[1], pv[2]};
+            float bound = wf_exact_landmark_bound(&view, p);
+            if (bound > exact + 1e-5) {
+                print_message("seed %llu: (%g, %g) to (%g, %g): bound %.6f > exact %.6f\n",
+                              (unsigned long long)seed, (double)pv[0], (double)pv[2], (double)gp.x,
+                              (double)gp.z, (double)bound, exact);
+            }
+            assert_true(bound <= exact + 1e-5);
+            checked++;
+        }
+    }
+    wf_query_destroy(q);
+    wf_exact_landmarks_destroy(t);
+    wf_mesh_destroy(mesh);
+    return checked;
+}
+
+/// On a mesh whose tile borders have T-junctions the shortest way to a
+/// border vertex often runs along the border from a corner of the next
+/// tile that lies inside a polygon edge, which no step of the measuring
+/// search holds (a cone along an edge has no width); measured wrong, the
+/// vertex's distance is too long and its bound too high.
 static void test_bound_holds_where_tile_borders_have_t_junctions(void** state) {
     (void)state;
     uint32_t checked = 0;
     for (uint64_t seed = 1; seed <= 4; ++seed) {
-        wf_mesh* mesh = mixed_mesh(seed);
-        wf_exact_landmarks* t = build(mesh, 8, false);
-        wf_query* q = make_query(mesh);
-        wf_rng rng = wf_rng_make(seed, 13);
-        // Goals at the landmarks (the bound is then the point's own
-        // measured distance) and at random points.
-        for (uint32_t goal = 0; goal < t->landmark_count + 4u; ++goal) {
-            const float* l = t->landmarks[goal % t->landmark_count];
-            wf_vec3 g = goal < t->landmark_count
-                            ? wf_v3(l[0], l[1], l[2])
-                            : wf_v3((float)(wf_rng_next_u32(&rng) % 1800u) * 0.01f, 0.0f,
-                                    (float)(wf_rng_next_u32(&rng) % 1800u) * 0.01f);
-            wf_poly_ref gr;
-            wf_vec3 gp;
-            if (!polygon_at(q, g, &gr, &gp)) {
-                continue; // a blocked cell
-            }
-            wf_exact_landmark_goal view;
-            wf_exact_landmark_goal_begin(&view, t, mesh, gr, gp);
-            assert_non_null(view.table);
-            for (uint32_t i = 0; i < t->point_count; ++i) {
-                const float* pv = &t->points[(size_t)i * 3u];
-                wf_poly_ref pr;
-                wf_vec3 pp;
-                if (!polygon_at(q, wf_v3(pv[0], pv[1], pv[2]), &pr, &pp)) {
-                    continue;
-                }
-                double exact = exact_length(q, pr, gr, pp, gp);
-                if (exact < 0.0) {
-                    continue; // walled off
-                }
-                double p[3] = {pv[0], pv[1], pv[2]};
-                float bound = wf_exact_landmark_bound(&view, p);
-                if (bound > exact + 1e-5) {
-                    print_message("seed %llu: (%g, %g) to (%g, %g): bound %.6f > exact %.6f\n",
-                                  (unsigned long long)seed, (double)pv[0], (double)pv[2],
-                                  (double)gp.x, (double)gp.z, (double)bound, exact);
-                }
-                assert_true(bound <= exact + 1e-5);
-                checked++;
-            }
-        }
-        wf_query_destroy(q);
-        wf_exact_landmarks_destroy(t);
-        wf_mesh_destroy(mesh);
+        checked += check_mixed_mesh(seed, false);
     }
     assert_true(checked >= 1000u);
+}
+
+/// The same meshes with their pinches kept (blocked cells corner to corner:
+/// polygons that touch at a vertex only). The search never passes a pinch,
+/// so a distance measured to the pinch point on one side is no upper bound
+/// on the other side, nor for the points beyond it.
+static void test_bound_holds_where_polygons_touch_at_a_corner(void** state) {
+    (void)state;
+    uint32_t checked = 0;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+        checked += check_mixed_mesh(seed, true);
+    }
+    assert_true(checked >= 1500u);
 }
 
 static void test_paths_are_as_short_with_landmarks(void** state) {
@@ -498,6 +518,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bound_never_exceeds_the_exact_distance),
         cmocka_unit_test(test_bound_holds_where_tile_borders_have_t_junctions),
+        cmocka_unit_test(test_bound_holds_where_polygons_touch_at_a_corner),
         cmocka_unit_test(test_paths_are_as_short_with_landmarks),
         cmocka_unit_test(test_arena_rows_stay_optimal),
         cmocka_unit_test(test_a_changed_mesh_turns_the_table_off_unless_it_only_lost_area),
