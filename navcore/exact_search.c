@@ -879,11 +879,13 @@ static ALWAYS_INLINE inline bool add_piece(expansion* x, wf_poly_ref next, const
     // through a corner must leave the corner a turning point.
     double len = ed->len, snap = len > 0.0 ? SAME_POINT / len : 0.0;
     double p0 = pt->p0, p1 = pt->p1;
-    double t0 = lo > p0 + snap ? lo : p0, t1 = hi < p1 - snap ? hi : p1;
+    // An end not cut is the portal's own (its param exact: the flag is
+    // which way the cut went, not a compare of doubles).
+    bool right_end = !(lo > p0 + snap), left_end = !(hi < p1 - snap);
+    double t0 = right_end ? p0 : lo, t1 = left_end ? p1 : hi;
     if ((t1 - t0) * len < MIN_INTERVAL) {
         return true;
     }
-    bool right_end = t0 == p0, left_end = t1 == p1;
     xp cut_right, cut_left;
     const xp* right = pt->right;
     const xp* left = pt->left;
@@ -1013,8 +1015,14 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     for (uint32_t l = tile->first_link[poly_index]; l != WF_NULL_LINK; l = tile->links[l].next) {
         const wf_tile_link* link = &tile->links[l];
         uint32_t e = link->edge;
-        if (e >= n || link->ref == back || link->ref == back2 || link->ref == 0) {
+        uint64_t ref = link->ref;
+        // Tested one by one: the last two hardly ever hold (fewer
+        // instructions than one combined test).
+        if (e >= n || ref == back) {
             continue; // off-mesh links are not taken
+        }
+        if (__builtin_expect(ref == back2, 0) || __builtin_expect(ref == 0, 0)) {
+            continue;
         }
         exit_edge* ed = &edges[e];
         if ((ranges_done & (1u << e)) == 0) {
