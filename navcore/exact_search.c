@@ -1060,15 +1060,32 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         // know pockets inside it; across its border the neighbour is
         // looked at. Not for a search without a goal (landmarks).
         bool dead;
-        wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
-        if (link->side == 0xff && s->end_ref.bits != 0) {
+        uint32_t next_index;
+        bool inside_tile = link->side == 0xff;
+        if (inside_tile) {
+            // A link across an edge with no tile side is one of the tile's
+            // own (mesh_links.c, from `neighbours`): no resolve.
+#ifndef NDEBUG
+            if (wf_poly_ref_tile(next) != wf_poly_ref_tile(poly_ref)) {
+                WF_REPORT_MISUSE("inside link leaves its tile");
+            }
+#endif
+            next_tile = tile;
+            next_index = wf_poly_ref_poly(next);
+            next_poly = &tile->polys[next_index];
+        } else {
+            wf_mesh_resolve_unchecked(q->mesh, next, &next_tile, &next_poly);
+            next_index = wf_tile_poly_index(next_tile, next_poly);
+        }
+        if (inside_tile && s->end_ref.bits != 0) {
             const wf_link_portal* into = &tile->link_portals[l];
             dead = into->pocket != 0 && (wf_poly_ref_tile(next) != s->goal_tile ||
                                          s->goal_number - into->number >= into->pocket_size);
         } else {
             dead = next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly);
         }
-        if (dead || !poly_is_walkable(&s->filter, next_tile, next_poly)) {
+        if (dead || wf_poly_type(next_poly) != WF_POLY_TYPE_GROUND ||
+            !wf_filter_passes(&s->filter, next_tile, next_index)) {
             continue;
         }
         exit_portal pt;
