@@ -926,6 +926,19 @@ static double dist2d_sq(xp a, xp b) {
     return dx * dx + dz * dz;
 }
 
+/// The first link from l on that the node may leave by: across an edge
+/// (off-mesh links are not taken), not back where it came from. A tight
+/// loop of its own: the expansion's loop body keeps few of these values
+/// in registers (generated city -0.2 % instructions).
+static inline uint32_t next_exit(const wf_tile_link* links, uint32_t l, uint32_t n, uint64_t back,
+                                 uint64_t back2) {
+    while (l != WF_NULL_LINK && (links[l].edge >= n || links[l].ref == back ||
+                                 links[l].ref == back2 || links[l].ref == 0)) {
+        l = links[l].next;
+    }
+    return l;
+}
+
 /// Expands `node` (its polygon live), whose successors name `self` (a
 /// node or step id) as parent. False when storage ran out.
 static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const wf_mesh_tile* tile,
@@ -1012,18 +1025,11 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     exit_edge edges[WF_MAX_VERTS_PER_POLY];
     uint32_t ranges_done = 0; // bit per edge
     uint32_t poly_index = wf_tile_poly_index(tile, poly);
-    for (uint32_t l = tile->first_link[poly_index]; l != WF_NULL_LINK; l = tile->links[l].next) {
-        const wf_tile_link* link = &tile->links[l];
+    const wf_tile_link* links = tile->links;
+    for (uint32_t l = next_exit(links, tile->first_link[poly_index], n, back, back2);
+         l != WF_NULL_LINK; l = next_exit(links, links[l].next, n, back, back2)) {
+        const wf_tile_link* link = &links[l];
         uint32_t e = link->edge;
-        uint64_t ref = link->ref;
-        // Tested one by one: the last two hardly ever hold (fewer
-        // instructions than one combined test).
-        if (e >= n || ref == back) {
-            continue; // off-mesh links are not taken
-        }
-        if (__builtin_expect(ref == back2, 0) || __builtin_expect(ref == 0, 0)) {
-            continue;
-        }
         exit_edge* ed = &edges[e];
         if ((ranges_done & (1u << e)) == 0) {
             uint32_t w = e + 1u < n ? e + 1u : 0u;
@@ -1093,9 +1099,8 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         // Inside the tile the link is its edge's only one, and the portal
         // the whole edge unless the neighbour also lies across an adjacent
         // edge (collinear edges towards one polygon are consecutive).
-        uint16_t nb = poly->neighbours[e];
-        bool inside = link->side == 0xff && nb != 0 && (nb & WF_PORTAL_EDGE) == 0;
-        bool whole = inside && nb != poly->neighbours[e > 0 ? e - 1u : n - 1u] &&
+        uint16_t nb = poly->neighbours[e]; // inside the tile: a polygon's number
+        bool whole = inside_tile && nb != poly->neighbours[e > 0 ? e - 1u : n - 1u] &&
                      nb != poly->neighbours[e + 1u < n ? e + 1u : 0u];
         if (!whole) {
             // The tile's record of the link's portal (what
