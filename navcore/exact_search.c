@@ -948,7 +948,7 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     uint32_t node_flags = node->flags;
     // Field by field: a designated initialiser would zero the turns too,
     // and this runs for every expansion (a turn's g and root_index are
-    // set when it is first asked for).
+    // set when it is first asked for, and read only once it is allowed).
     expansion x;
     x.s = s;
     x.mesh = q->mesh;
@@ -959,8 +959,6 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
     x.g = node->g;
     x.right.at = xp_from(node->right);
     x.left.at = xp_from(node->left);
-    x.right.g = x.left.g = 0.0;
-    x.right.root_index = x.left.root_index = NO_INDEX;
     bool start = (node_flags & EXACT_NODE_START) != 0;
     uint32_t n = poly->vert_count;
     // Polygon entered from: never straight back. Its edge is not skipped:
