@@ -752,7 +752,11 @@ static ALWAYS_INLINE inline bool add_node(wf_exact_search* s, uint32_t parent, w
     n->link = s->new_nodes;
     s->new_nodes = i;
     s->new_count++;
-    xp_store(*root, n->root);
+    // A root is a stored point already (a node's root or interval end, or
+    // the start as its key): no negative zero to clear.
+    n->root[0] = root->x;
+    n->root[1] = root->y;
+    n->root[2] = root->z;
     xp_store(*right, n->right);
     xp_store(*left, n->left);
     n->g = g;
@@ -1223,6 +1227,7 @@ wf_status wf_exact_begin_path(wf_query* query, wf_poly_ref start_ref, wf_poly_re
     xp sp = xp_v3(s->start_pos);
     double key[3];
     xp_store(sp, key);
+    sp = xp_from(key);
     uint32_t root_index = root_get(s, key);
     (void)root_admit(s, root_index, 0.0);
     // Capacity is at least WF_EXACT_NODES_PER_MAX_NODE: the start fits.
