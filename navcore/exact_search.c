@@ -1022,7 +1022,9 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         verts[v] = p;
         double dx = p.x - x.root.x, dz = p.z - x.root.z;
         side_right[v] = snap_right ? 0.0 : right_dz * dx - right_dx * dz;
-        side_left[v] = snap_left ? 0.0 : -(left_dz * dx - left_dx * dz);
+        // The negated area2 written the other way round (one negation
+        // less; only a zero's sign can differ, and no range tells them apart).
+        side_left[v] = snap_left ? 0.0 : left_dx * dz - left_dz * dx;
     }
     exit_edge edges[WF_MAX_VERTS_PER_POLY];
     uint32_t ranges_done = 0; // bit per edge
