@@ -861,10 +861,16 @@ static void outside_range(double lo, double hi, double* out_lo, double* out_hi) 
 typedef struct exit_edge {
     const xp *a, *b; ///< into the expansion's vertices (no copies)
     double len;
-    double obs_lo, obs_hi;     ///< seen from the root through the interval
-    double right_lo, right_hi; ///< right of the cone (a turn at its right end)
-    double left_lo, left_hi;   ///< left of the cone
+    double obs_lo, obs_hi; ///< seen from the root through the interval
+    /// Inside the cone's right (left) ray: the part beside the cone on that
+    /// side, for a turn at that end, is what lies outside (outside_range,
+    /// worked out only where a turn is asked about; mostly it is empty).
+    double right_lo, right_hi;
+    double left_lo, left_hi;
 } exit_edge;
+
+/// True when outside_range(lo, hi) is empty.
+static bool outside_is_empty(double lo, double hi) { return !(lo > hi || lo > 0.0 || hi < 1.0); }
 
 /// The part of an exit edge its link leads through: ends (exact) and
 /// their params along the edge.
@@ -906,22 +912,17 @@ static ALWAYS_INLINE inline bool add_piece(expansion* x, wf_poly_ref next, const
     return add_node(x->s, x->node, next, root, root_index, g, right, left, flags);
 }
 
-/// Fills the edge's ranges from the sides of its ends; the range beside
-/// the cone only on a side where a turn may still be allowed (a refused
-/// turn is never asked again, and most cut intervals have neither).
-static void edge_ranges(exit_edge* ed, double right0, double right1, double left0, double left1,
-                        bool right_turn, bool left_turn) {
+/// Fills the edge's ranges from the sides of its ends.
+static void edge_ranges(exit_edge* ed, double right0, double right1, double left0, double left1) {
     double rl, rh, ll, lh;
     nonneg_range(right0, right1, &rl, &rh);
     nonneg_range(left0, left1, &ll, &lh);
     ed->obs_lo = rl > ll ? rl : ll;
     ed->obs_hi = rh < lh ? rh : lh;
-    if (right_turn) {
-        outside_range(rl, rh, &ed->right_lo, &ed->right_hi);
-    }
-    if (left_turn) {
-        outside_range(ll, lh, &ed->left_lo, &ed->left_hi);
-    }
+    ed->right_lo = rl;
+    ed->right_hi = rh;
+    ed->left_lo = ll;
+    ed->left_hi = lh;
     ed->len = dist2d(*ed->a, *ed->b);
 }
 
@@ -1048,15 +1049,14 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
             ranges_done |= 1u << e;
             ed->a = &verts[e];
             ed->b = &verts[w];
-            edge_ranges(ed, side_right[e], side_right[w], side_left[e], side_left[w],
-                        x.right.state >= 0, x.left.state >= 0);
+            edge_ranges(ed, side_right[e], side_right[w], side_left[e], side_left[w]);
         }
         // Nothing can come out of an edge wholly outside the cone with no
         // turn possible: the neighbour is not even looked at. (add_piece
         // snaps each cut at most SAME_POINT outwards to a portal end.)
         bool obs = (ed->obs_hi - ed->obs_lo) * ed->len + 2.0 * SAME_POINT >= MIN_INTERVAL;
-        bool right = x.right.state >= 0 && ed->right_lo <= ed->right_hi;
-        bool left = x.left.state >= 0 && ed->left_lo <= ed->left_hi;
+        bool right = x.right.state >= 0 && !outside_is_empty(ed->right_lo, ed->right_hi);
+        bool left = x.left.state >= 0 && !outside_is_empty(ed->left_lo, ed->left_hi);
         if (!obs && !right && !left) {
             continue;
         }
@@ -1132,15 +1132,20 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
             !add_piece(&x, next, ed, &pt, ed->obs_lo, ed->obs_hi, &x.root, x.root_index, x.g)) {
             return false;
         }
-        if (right && pt.p0 < ed->right_hi && pt.p1 > ed->right_lo && turn_allowed(&x, &x.right) &&
-            !add_piece(&x, next, ed, &pt, ed->right_lo, ed->right_hi, &x.right.at,
-                       x.right.root_index, x.right.g)) {
-            return false;
+        double lo, hi;
+        if (right) {
+            outside_range(ed->right_lo, ed->right_hi, &lo, &hi);
+            if (pt.p0 < hi && pt.p1 > lo && turn_allowed(&x, &x.right) &&
+                !add_piece(&x, next, ed, &pt, lo, hi, &x.right.at, x.right.root_index, x.right.g)) {
+                return false;
+            }
         }
-        if (left && pt.p0 < ed->left_hi && pt.p1 > ed->left_lo && turn_allowed(&x, &x.left) &&
-            !add_piece(&x, next, ed, &pt, ed->left_lo, ed->left_hi, &x.left.at, x.left.root_index,
-                       x.left.g)) {
-            return false;
+        if (left) {
+            outside_range(ed->left_lo, ed->left_hi, &lo, &hi);
+            if (pt.p0 < hi && pt.p1 > lo && turn_allowed(&x, &x.left) &&
+                !add_piece(&x, next, ed, &pt, lo, hi, &x.left.at, x.left.root_index, x.left.g)) {
+                return false;
+            }
         }
     }
     return true;
