@@ -1684,22 +1684,27 @@ static bool mark_halves(wf_exact_search* s, uint32_t a, uint32_t b) {
 static bool expand_half(wf_query* q, uint32_t i, uint32_t* next) {
     wf_exact_search* s = &q->exact;
     uint32_t popped_index = i;
-    wf_exact_node popped = s->nodes[i];
-    bool right = (popped.flags & EXACT_NODE_HALF_RIGHT) != 0;
-    const double* v = right ? popped.left : popped.right;
-    s->nodes[i].flags &= ~(EXACT_NODE_HALF_RIGHT | EXACT_NODE_HALF_LEFT);
+    wf_exact_node* half = &s->nodes[i];
+    uint32_t half_flags = half->flags;
+    bool right = (half_flags & EXACT_NODE_HALF_RIGHT) != 0;
     *next = i;
     // Without its other half open, the popped half is expanded as any
     // node (its successors may still be joined on the open list).
-    uint32_t open_other = take_other_half(s, popped_index, &popped, false);
+    uint32_t open_other = take_other_half(s, popped_index, half, false);
+    half->flags &= ~(EXACT_NODE_HALF_RIGHT | EXACT_NODE_HALF_LEFT);
     if (open_other == NO_INDEX) {
         return true;
     }
     // Only with a half about as promising as the popped one: one whose f
     // is higher is often never popped, and walking it is wasted work.
-    if (s->nodes[open_other].f > popped.f * HALF_WALK_F_RATIO) {
+    if (s->nodes[open_other].f > half->f * HALF_WALK_F_RATIO) {
         return true;
     }
+    // A copy, half mark and all, from here on (the walk frees the slot);
+    // made only now: about half the popped halves stop above.
+    wf_exact_node popped = *half;
+    popped.flags = half_flags;
+    const double* v = right ? popped.left : popped.right;
     // The popped half first: where v is an obstacle corner on its side its
     // walk ends at once (an expansion it was due anyway), and the other
     // half is left alone on the open list.
