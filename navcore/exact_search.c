@@ -1327,14 +1327,16 @@ static bool join_halves(wf_exact_search* s, uint32_t a, uint32_t b, uint32_t int
 
 /// True when right half a and left half b of one root meet (a's left end
 /// within SAME_POINT of b's right end) and the cone over both is proper
-/// and narrower than a half-turn.
+/// and narrower than a half-turn. A half may be zero-width (an interval
+/// on an edge that lies on a line through the root: the city's lattice
+/// lines); joined into the proper half beside it, it is no node of its own.
 static bool halves_meet(const wf_exact_node* a, const wf_exact_node* b) {
     double dx = a->left[0] - b->right[0], dz = a->left[2] - b->right[2];
     if (dx * dx + dz * dz > SAME_POINT * SAME_POINT) {
         return false;
     }
     xp r = xp_from(a->root), ar = xp_from(a->right), bl = xp_from(b->left);
-    return area2(r, ar, xp_from(a->left)) > 0.0 && area2(r, xp_from(b->right), bl) > 0.0 &&
+    return area2(r, ar, xp_from(a->left)) >= 0.0 && area2(r, xp_from(b->right), bl) >= 0.0 &&
            area2(r, ar, bl) > 0.0;
 }
 
