@@ -1340,6 +1340,14 @@ static bool halves_meet(const wf_exact_node* a, const wf_exact_node* b) {
            area2(r, ar, bl) > 0.0;
 }
 
+/// True when both halves are proper cones (a zero-width half cannot end a
+/// walk in a join: no polygon holds a ray along an edge strictly).
+static bool halves_proper(const wf_exact_node* a, const wf_exact_node* b) {
+    xp r = xp_from(a->root);
+    return area2(r, xp_from(a->right), xp_from(a->left)) > 0.0 &&
+           area2(r, xp_from(b->right), xp_from(b->left)) > 0.0;
+}
+
 /// Slot of (polygon, root, g) in the open-node table: one multiply per
 /// word (it runs for every new node; a collision only misses a join).
 static uint32_t open_slot(const wf_exact_search* s, const wf_exact_node* n) {
@@ -1458,7 +1466,7 @@ static ALWAYS_INLINE inline void push_successors(wf_exact_search* s, uint32_t fi
                 b != a && nb->g == na->g && nb->poly != na->poly &&
                 same_point(nb->root, na->root)) {
                 uint32_t r = root_find(s, na->left);
-                if (r == NO_INDEX || s->roots[r].corner != 1u) {
+                if ((r == NO_INDEX || s->roots[r].corner != 1u) && halves_proper(na, nb)) {
                     right = a;
                     left = b;
                 }
@@ -1629,7 +1637,7 @@ static bool mark_halves(wf_exact_search* s, uint32_t a, uint32_t b) {
         (open->flags & EXACT_NODE_F_KNOWN) != 0 || (na->flags & EXACT_NODE_LEFT_END) == 0 ||
         (nb->flags & EXACT_NODE_RIGHT_END) == 0 || na->g != nb->g || na->poly == nb->poly ||
         na->left[0] != nb->right[0] || na->left[2] != nb->right[2] ||
-        !same_point(na->root, nb->root) || !halves_meet(na, nb)) {
+        !same_point(na->root, nb->root) || !halves_meet(na, nb) || !halves_proper(na, nb)) {
         return false;
     }
     na->flags |= EXACT_NODE_HALF_RIGHT;
