@@ -1637,7 +1637,7 @@ static bool mark_halves(wf_exact_search* s, uint32_t a, uint32_t b) {
         (open->flags & EXACT_NODE_F_KNOWN) != 0 || (na->flags & EXACT_NODE_LEFT_END) == 0 ||
         (nb->flags & EXACT_NODE_RIGHT_END) == 0 || na->g != nb->g || na->poly == nb->poly ||
         na->left[0] != nb->right[0] || na->left[2] != nb->right[2] ||
-        !same_point(na->root, nb->root) || !halves_meet(na, nb) || !halves_proper(na, nb)) {
+        !same_point(na->root, nb->root) || !halves_meet(na, nb)) {
         return false;
     }
     na->flags |= EXACT_NODE_HALF_RIGHT;
