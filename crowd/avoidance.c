@@ -37,10 +37,6 @@
 #define AVOID_MIN_CLEARANCE_SQ 1e-8f
 /// Lateral speed (in max_speeds) at which the side term saturates at 1.
 #define AVOID_SIDE_SATURATION 0.5f
-/// A pass side agreed with the neighbour (pass_side) saturates this many
-/// times sooner: a small drift to the wrong side already costs the whole
-/// side weight, so the two keep to the side they agreed on.
-#define AVOID_PASS_SIDE_SHARPNESS 3.0f
 
 /// cos, sin of pi / d for d = 1..32: half a step of a ring of d samples.
 /// Literals, not cosf/sinf, so the pattern is the same on every libm.
@@ -402,9 +398,7 @@ static bool setup_obstacles(avoid_setup* s, const wf_avoidance_params* params,
         // Side term: the right of the line of sight d is (-d.z, d.x) on XZ
         // (X right, Z down seen from above: facing +X, the right hand points
         // to +Z). Drifting left relative to the neighbour's motion costs.
-        float side =
-            other->pass_side == 0 ? 1.0f : (float)other->pass_side * AVOID_PASS_SIDE_SHARPNESS;
-        float inv_len = side / sqrtf(dist_sq);
+        float inv_len = 1.0f / sqrtf(dist_sq);
         float sx = -pz * inv_len * side_k, sz = px * inv_len * side_k;
         uint32_t m = s->sides.count++;
         s->sides.rx[m] = sx;

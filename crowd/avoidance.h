@@ -29,10 +29,6 @@ typedef struct wf_avoid_neighbour {
     wf_vec3 vel;
     float radius;
     uint32_t rank;
-    /// Which side to pass it on: 0, the default, keep it on self's left
-    /// (keep right); +1 / -1: a pass agreed with it (crowd_motion.c), keep
-    /// it on the left / right, a drift the wrong way priced sooner.
-    int32_t pass_side;
 } wf_avoid_neighbour;
 
 /// Against walls the agent is a circle of this many radii: a margin that

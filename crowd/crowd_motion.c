@@ -477,35 +477,6 @@ static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
                c->params[i].radius * WF_CROWD_RETURN_RADII;
 }
 
-/// The side i passes neighbour j on, agreed without state: j walks
-/// against or across i's way (their intents more than 60 degrees apart) on
-/// open ground. Their common way is the difference of the two unit intents,
-/// and j's offset from i square to it (its cross product with j - i) is the
-/// same number seen from j: with j offset to i's right, i is offset to j's
-/// right, and both pass keeping the other on the right (-1); else on the
-/// left, as keeping right does (+1). Each step apart confirms the choice,
-/// so it holds until they have passed. Within WF_CROWD_PASS_SIDE_OFFSET of
-/// their line both keep right. Near a passage used from both sides or
-/// between close walls the head-on rules decide (0: the default side term).
-/// Keeping right regardless, knots of two-way traffic slid sideways as a
-/// block (docs/benchmarks.md, knot13).
-static int32_t pass_side(const wf_crowd* c, uint32_t i, uint32_t j) {
-    wf_vec3 a = c->intent[i], b = c->intent[j];
-    float la = wf_v2_length(a), lb = wf_v2_length(b);
-    if (la < 1e-3f || lb < 1e-3f || near_pinch(c, i, j)) {
-        return 0;
-    }
-    float ab = (a.x * b.x + a.z * b.z) / (la * lb);
-    if (ab > 0.5f) {
-        return 0; // the same way (under 60 degrees apart): no pass
-    }
-    float wx = a.x / la - b.x / lb, wz = a.z / la - b.z / lb;
-    float dx = c->pos[j].x - c->pos[i].x, dz = c->pos[j].z - c->pos[i].z;
-    float right = wx * dz - wz * dx; // facing +x, +z is the right hand
-    float rsum = c->params[i].radius + c->params[j].radius;
-    return right > WF_CROWD_PASS_SIDE_OFFSET * rsum * sqrtf(wx * wx + wz * wz) ? -1 : 1;
-}
-
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -557,7 +528,6 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             // (self makes way before it gets there); others as they move.
             other->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
             other->radius = c->params[j].radius;
-            other->pass_side = pass_side(c, i, j);
             if (squeezes && c->target_state[j] == WF_TARGET_ARRIVED &&
                 !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u)) {
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;

@@ -86,11 +86,6 @@
 /// keeps it against the other.
 #define WF_CROWD_WAY_AXIS_X 0.4472136f
 #define WF_CROWD_WAY_AXIS_Z 0.8944272f
-/// On open ground two agents whose ways cross or meet pass on the side they
-/// already stand offset to once the offset square to their common way is at
-/// least this share of the two radii's sum (crowd_motion.c, pass_side);
-/// closer to their line, both keep right.
-#define WF_CROWD_PASS_SIDE_OFFSET 0.1f
 /// Near a passage, head-on traffic within this many radii ahead is given way
 /// to (crowd_motion.c).
 #define WF_CROWD_HEAD_ON_RADII 8.0f

@@ -281,7 +281,6 @@ uint32_t wf_movers_gather(const wf_crowd* c, uint32_t i, wf_avoid_neighbour* out
         out[k].vel = v->velocity;
         out[k].radius = v->radius;
         out[k].rank = WF_AVOID_RANK_IMMOVABLE;
-        out[k].pass_side = 0;
     }
     return n;
 }

@@ -121,7 +121,6 @@ static void test_never_exceeds_max_speed(void** state) {
             nbs[i].vel = wf_v3(vx, 0.0f, vz);
             nbs[i].radius = wf_rng_range(&rng, 0.2f, 1.0f);
             nbs[i].rank = (uint32_t)wf_rng_below(&rng, 3u);
-            nbs[i].pass_side = 0;
         }
         wf_vec3 walls[16];
         uint32_t nw = wf_rng_below(&rng, 9u);

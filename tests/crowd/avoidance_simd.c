@@ -42,7 +42,6 @@ static void test_every_width_gives_the_same_bits(void** state) {
             nb[i].vel = wf_v3(wf_rng_range(&rng, -3, 3), 0, wf_rng_range(&rng, -3, 3));
             nb[i].radius = wf_rng_range(&rng, 0.2f, 0.8f);
             nb[i].rank = (uint32_t)(i % 3u);
-            nb[i].pass_side = 0;
         }
         wf_vec3 walls[16];
         uint32_t nw = k % 5u;

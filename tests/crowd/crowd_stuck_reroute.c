@@ -96,15 +96,12 @@ static void test_stuck_walker_takes_the_free_lane(void** state) {
            "on: arrived at frame %d, north %d, holders pushed %.2f m\n",
            off.arrived_frame, (int)off.went_north, (double)off.worst_moved, on.arrived_frame,
            (int)on.went_north, (double)on.worst_moved);
-    // Off: through the block, shoving holders off their spots, twice as
-    // far as on at least (measured: 1.76 m, arrived after 12.2 s; since
-    // walkers and holders walking back agree their pass side, knot13:
-    // 0.87 m after 10.8 s).
+    // Off: through the block, shoving holders a metre and more off their
+    // spots (measured: 1.76 m, arrived after 12.2 s).
     assert_false(off.went_north);
-    assert_true(off.worst_moved > 0.7f && off.worst_moved > 2.0f * on.worst_moved);
+    assert_true(off.worst_moved > 1.0f);
     // On: round by the free lane, the holders kept within half a metre of
-    // their spots (measured: 0.41 m, arrived after 14.0 s; knot13: 0.38 m,
-    // 14.0 s).
+    // their spots (measured: 0.41 m, arrived after 14.0 s).
     assert_true(on.went_north);
     assert_true(on.arrived_frame > 0);
     assert_true(on.worst_moved < 0.5f);

@@ -156,9 +156,7 @@ static inline void golden_world_close(golden_world* g) {
 /// chord to it, so corridors over slopes change.
 /// Re-pinned (topo14): held-up agents' local re-searches price crowding
 /// (stuck_crowding_cost, default 8).
-/// Re-pinned (knot13): agents whose ways meet or cross on open ground pass
-/// on the side they stand offset to (crowd_motion.c, pass_side).
-#define GOLDEN_CROWD_HASH 0xa581649045275661ull
+#define GOLDEN_CROWD_HASH 0x341d585c2903c443ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
