@@ -361,7 +361,8 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to) {
     return path_length_on(s, s->query, from, to);
 }
 
-float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to) {
+/// The second query, made on first use; NULL when it cannot be made.
+static wf_query* aside_query(scene* s) {
     if (s->aside_query == NULL) {
         wf_query_desc qd;
         memset(&qd, 0, sizeof qd);
@@ -370,10 +371,52 @@ float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to) {
         qd.exact_nodes_per_node = WF_QUERY_NO_EXACT;
         if (wf_query_create(&qd, &s->aside_query) != WF_OK) {
             s->aside_query = NULL;
-            return -1.0f;
         }
     }
-    return path_length_on(s, s->aside_query, from, to);
+    return s->aside_query;
+}
+
+float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to) {
+    wf_query* q = aside_query(s);
+    return q == NULL ? -1.0f : path_length_on(s, q, from, to);
+}
+
+float scene_wall_distance(scene* s, wf_vec3 p, float max) {
+    wf_query* q = aside_query(s);
+    const wf_query_filter f = wf_query_filter_defaults();
+    const wf_vec3 ext = {1.0f, 2.0f, 1.0f};
+    wf_poly_ref ref;
+    wf_vec3 on, hit, normal;
+    float d = -1.0f;
+    if (q == NULL || wf_query_find_nearest_poly(q, p, ext, &f, &ref, &on) != WF_OK ||
+        wf_query_find_distance_to_wall(q, ref, on, max, &f, &d, &hit, &normal) != WF_OK) {
+        return -1.0f;
+    }
+    return d;
+}
+
+float scene_width_across(scene* s, wf_vec3 p, wf_vec3 dir, float max) {
+    wf_query* q = aside_query(s);
+    const wf_query_filter f = wf_query_filter_defaults();
+    const wf_vec3 ext = {1.0f, 2.0f, 1.0f};
+    wf_poly_ref ref;
+    wf_vec3 on;
+    float len = sqrtf(dir.x * dir.x + dir.z * dir.z);
+    if (q == NULL || len < 1e-6f || wf_query_find_nearest_poly(q, p, ext, &f, &ref, &on) != WF_OK) {
+        return -1.0f;
+    }
+    float width = 0.0f;
+    for (int side = -1; side <= 1; side += 2) {
+        wf_vec3 end = {on.x - (float)side * dir.z / len * max, on.y,
+                       on.z + (float)side * dir.x / len * max};
+        wf_raycast_hit h;
+        wf_status st = wf_query_raycast(q, ref, on, end, &f, NULL, 0, &h);
+        if (st != WF_OK && st != WF_PARTIAL) {
+            return -1.0f;
+        }
+        width += (h.t <= 1.0f ? h.t : 1.0f) * max;
+    }
+    return width;
 }
 
 /// Random starts, each with a random target it can reach (a complete path).

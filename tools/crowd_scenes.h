@@ -24,11 +24,14 @@
 #define SCENE_TRACE_SECONDS 10.0f
 /// The trace's `near` column counts the agents within this distance (m, 2D).
 #define SCENE_TRACE_NEAR 1.5f
+/// The trace's wall columns look this far (m).
+#define SCENE_TRACE_WALL 3.0f
 /// The trace's columns, tab-separated (the first line of a trace file).
 #define SCENE_TRACE_HEADER                                                                         \
     "scene\tseed\tt\tagent\tx\ty\tz\ttarget_x\ttarget_y\ttarget_z\tdistance\ttarget_state\t"       \
     "corridor\tpartial\tspeed\tdesired_speed\tstuck_s\tneighbours\tpath_left\tvelocity_x\t"        \
-    "velocity_z\tdesired_x\tdesired_z\tcorner_x\tcorner_z\tnear\tnear_holders\tnearest\n"
+    "velocity_z\tdesired_x\tdesired_z\tcorner_x\tcorner_z\tnear\tnear_holders\tnearest\twall\t"    \
+    "width\ttarget_wall\n"
 
 /// What a run may change from a scene's own settings.
 typedef struct scene_settings {
@@ -98,6 +101,13 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to);
 /// scene_path_length on the scene's second query (aside_query), for logs
 /// that must not change the run; negative also when it cannot be made.
 float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to);
+/// Distance (m) from a navmesh point to the nearest wall of the mesh, at
+/// most max (on the second query, as scene_path_length_aside); negative
+/// when p is off the mesh.
+float scene_wall_distance(scene* s, wf_vec3 p, float max);
+/// The walkable width (m) at p square to dir: a ray to either side, each
+/// at most max long (on the second query); negative when p is off the mesh.
+float scene_width_across(scene* s, wf_vec3 p, wf_vec3 dir, float max);
 
 /// What one run measured.
 typedef struct scene_metrics {
