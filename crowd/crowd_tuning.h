@@ -38,7 +38,9 @@
 #define WF_CROWD_PASS_STUCK 1.0f
 /// ... while further than this many of its radii from its own target:
 /// nearer, it settles among the holders there (a ring of spots too tight,
-/// crowd_crowded_spots, held 21 of 24 without the limit).
+/// crowd_crowded_spots, held 21 of 24 without the limit). A holder in the
+/// lane of an agent with the right of way that far from its target steps
+/// aside, not ahead of it (crowd_motion.c, step_aside_not_ahead).
 #define WF_CROWD_PASS_SPOT_RADII 4.0f
 /// An arrived agent within WF_CROWD_RETURN_RADII of its spot stays where it
 /// was pushed while a neighbour is nearer the spot than this share of the
