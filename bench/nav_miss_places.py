@@ -69,7 +69,10 @@ def traffic(r, same_time):
 
 
 def median(rows, key):
-    return statistics.median(f(r, key) for r in rows)
+    # -1 marks a value the trace could not work out (off the mesh, or no
+    # wanted velocity for the width): left out, not read as narrow.
+    known = [f(r, key) for r in rows if f(r, key) >= 0]
+    return statistics.median(known) if known else float("inf")
 
 
 def main(path):
@@ -99,13 +102,13 @@ def main(path):
             why = "path stale (corridor partial)"
         elif median(past, "distance") < 2.5:
             holder = sum(int(r["near_holders"]) > 0 for r in past) * 2 > len(past)
-            walled = f(last, "target_wall") < 0.3
+            walled = 0 <= f(last, "target_wall") < 0.3
             why = "at its target (within 2.5 m)%s%s" % (
                 ", a holder within 1.5 m" if holder else ", no holder near",
                 ", target against a wall" if walled else "")
         elif median(past, "width") < 2.4:
             why = "at a door or narrow place (width across its way < 2.4 m)"
-        elif sum(f(r, "wall") < 0.3 for r in past) * 2 > len(past):
+        elif sum(0 <= f(r, "wall") < 0.3 for r in past) * 2 > len(past):
             why = "against a wall on open floor (< 0.3 m from the edge)"
         else:
             t = [traffic(r, at_time[(seed, r["t"])]) for r in past]

@@ -489,6 +489,7 @@ static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
 /// near its own target is left out: in a ring of spots too tight the holder
 /// in its lane has no room beside it (circle128 lost 4 points of arrivals).
 static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
+    bool turned = false;
     const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
         uint32_t j = neighbours[k];
@@ -515,7 +516,19 @@ static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
             float side = cross > 0.0f ? 1.0f : (cross < 0.0f ? -1.0f : (i < j ? 1.0f : -1.0f));
             v.x += (way.z * side - way.x) * along;
             v.z += (-way.x * side - way.z) * along;
+            turned = true;
         }
+    }
+    // Turned onto a sideways part it already had, the step could outrun
+    // max_speed (by up to 1.4x for one passer): capped there. Keeping the
+    // speed the avoidance chose instead made the holders of
+    // crowd_stuck_reroute too slow to clear a lane.
+    const float max_speed = c->params[i].max_speed;
+    float turned_speed = turned ? wf_v2_length(v) : 0.0f;
+    if (turned_speed > max_speed) {
+        float k = max_speed / turned_speed;
+        v.x *= k;
+        v.z *= k;
     }
     return v;
 }

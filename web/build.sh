@@ -44,7 +44,7 @@ PY
 done
 sources+=("$here/lz4/lz4_block.c" "$here/wayfarer_js.c")
 
-cflags=(-std=c11 -O3 -DNDEBUG -ffp-contract=off -fvisibility=hidden -Wall -Wextra
+cflags=(-std=c11 -O3 -DNDEBUG -ffp-contract=off -fno-math-errno -fvisibility=hidden -Wall -Wextra
         -Wno-unused-parameter -I"$root" -I"$root/include" -I"$out/gen" -I"$here/lz4")
 # Avoidance's SSE2 kernel through Emscripten's SSE2-on-wasm-SIMD headers:
 # the same bits as the scalar kernel (checked: equal agent hashes after 200

@@ -101,13 +101,13 @@ static void test_stuck_walker_takes_the_free_lane(void** state) {
     // 12.2 s while holders ran ahead of a walker in their lane instead of
     // stepping out of it, before crowd_motion.c's step_aside_not_ahead).
     assert_false(off.went_north);
-    assert_true(off.worst_moved > on.worst_moved);
+    assert_true(off.worst_moved > on.worst_moved + 0.25f);
     // On: round by the free lane, the holders kept within 0.7 m of their
     // spots (measured: 0.65 m, arrived after 16.5 s; 0.41 m and 14.0 s
     // before step_aside_not_ahead, whose holders step sideways out of the
     // walker's lane while it comes up to the block).
     assert_true(on.went_north);
-    assert_true(on.arrived_frame > 0);
+    assert_true(on.arrived_frame > 0 && on.arrived_frame < 30 * 18);
     assert_true(on.worst_moved < 0.7f);
 }
 
