@@ -29,8 +29,35 @@ static uint32_t alloc_link(wf_mesh_tile* t) {
     return k;
 }
 
-static void add_link(wf_mesh_tile* t, uint32_t poly, wf_poly_ref to, uint8_t edge, uint8_t side,
-                     uint8_t bmin, uint8_t bmax) {
+/// Whether link l is walked before a new link to `to` over `edge` in a
+/// polygon of the tile in slot `own`. A polygon's links are kept in this
+/// order, a function of the links alone, not of when the tiles around were
+/// added: a mesh loaded from a save (tiles linked in slot order) walks them
+/// as the live one did, however its tiles were rebuilt, so searches break
+/// ties alike and a restored crowd goes on as the saved one. The order is
+/// the one tiles added once in slot order gave when links were pushed in
+/// front: links into other tiles first, the higher slot first (linked
+/// later), then the polygon's own tile's, off-mesh links before edges in
+/// edge order; ties by target ref, the higher first (docs/navmesh.md).
+static bool walked_before(const wf_tile_link* l, uint32_t own, wf_poly_ref to, uint8_t edge) {
+    uint32_t ls = wf_poly_ref_tile((wf_poly_ref){l->ref}), ts = wf_poly_ref_tile(to);
+    if ((ls == own) != (ts == own)) {
+        return ls != own;
+    }
+    if (ls != ts) {
+        return ls > ts;
+    }
+    if (l->edge != edge) {
+        if (ls != own) {
+            return l->edge > edge;
+        }
+        return l->edge == 0xffu || (edge != 0xffu && l->edge < edge);
+    }
+    return l->ref > to.bits;
+}
+
+static void add_link(const wf_mesh* mesh, wf_mesh_tile* t, uint32_t poly, wf_poly_ref to,
+                     uint8_t edge, uint8_t side, uint8_t bmin, uint8_t bmax) {
     uint32_t k = alloc_link(t);
     if (k == WF_NULL_LINK) {
         return;
@@ -41,8 +68,13 @@ static void add_link(wf_mesh_tile* t, uint32_t poly, wf_poly_ref to, uint8_t edg
     l->side = side;
     l->bmin = bmin;
     l->bmax = bmax;
-    l->next = t->first_link[poly];
-    t->first_link[poly] = k;
+    uint32_t own = (uint32_t)(t - mesh->tiles);
+    uint32_t* at = &t->first_link[poly];
+    while (*at != WF_NULL_LINK && walked_before(&t->links[*at], own, to, edge)) {
+        at = &t->links[*at].next;
+    }
+    l->next = *at;
+    *at = k;
 }
 
 // Removes every link of t's polygons [first, end) that points into tile
@@ -83,7 +115,7 @@ static void connect_internal(const wf_mesh* mesh, wf_mesh_tile* t) {
                 end[side] = i + 1u;
             } else if (nb != 0) {
                 wf_poly_ref to = {base.bits | (uint32_t)(nb - 1u)};
-                add_link(t, i, to, (uint8_t)k, NOT_A_PORTAL, 0, 255);
+                add_link(mesh, t, i, to, (uint8_t)k, NOT_A_PORTAL, 0, 255);
             }
         }
     }
@@ -276,7 +308,7 @@ static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const portal_l
     for (cursor_start(&cx, tl); (x = cursor_next(&cx)) != NULL;) {
         for (cursor_start(&cy, &ol); (y = cursor_next(&cy)) != NULL;) {
             if (portals_meet(x, y, side, eps, climb, &bmin, &bmax)) {
-                add_link(t, x->poly, (wf_poly_ref){o_base.bits | y->poly}, (uint8_t)x->edge,
+                add_link(mesh, t, x->poly, (wf_poly_ref){o_base.bits | y->poly}, (uint8_t)x->edge,
                          (uint8_t)side, bmin, bmax);
             }
         }
@@ -284,7 +316,7 @@ static void connect_portals(const wf_mesh* mesh, wf_mesh_tile* t, const portal_l
     for (cursor_start(&cy, &ol); (y = cursor_next(&cy)) != NULL;) {
         for (cursor_start(&cx, tl); (x = cursor_next(&cx)) != NULL;) {
             if (portals_meet(y, x, opposite, eps, climb, &bmin, &bmax)) {
-                add_link(o, y->poly, (wf_poly_ref){t_base.bits | x->poly}, (uint8_t)y->edge,
+                add_link(mesh, o, y->poly, (wf_poly_ref){t_base.bits | x->poly}, (uint8_t)y->edge,
                          (uint8_t)opposite, bmin, bmax);
             }
         }
@@ -366,8 +398,8 @@ static void connect_layer_seams(const wf_mesh* mesh, wf_mesh_tile* t, const wf_m
                         continue;
                     }
                     uint8_t b0 = (uint8_t)lrintf(t0 * 255.0f), b1 = (uint8_t)lrintf(t1 * 255.0f);
-                    add_link(t, i, (wf_poly_ref){other_base.bits | j}, (uint8_t)k, LAYER_SEAM, b0,
-                             b1);
+                    add_link(mesh, t, i, (wf_poly_ref){other_base.bits | j}, (uint8_t)k, LAYER_SEAM,
+                             b0, b1);
                 }
             }
         }
@@ -424,10 +456,10 @@ static void connect_offmesh_ends(const wf_mesh* mesh, wf_mesh_tile* owner, wf_me
         if (ex != lx || ez != lz || !nearest_land(mesh, land, end, o->radius, &poly)) {
             continue;
         }
-        add_link(owner, o->poly, (wf_poly_ref){land_base.bits | poly}, 0xff, NOT_A_PORTAL,
+        add_link(mesh, owner, o->poly, (wf_poly_ref){land_base.bits | poly}, 0xff, NOT_A_PORTAL,
                  WF_LINK_OFFMESH_AT_END, WF_LINK_OFFMESH_AT_END);
         if (o->flags & WF_OFFMESH_BIDIRECTIONAL) {
-            add_link(land, poly, (wf_poly_ref){owner_base.bits | o->poly}, 0xff, NOT_A_PORTAL,
+            add_link(mesh, land, poly, (wf_poly_ref){owner_base.bits | o->poly}, 0xff, NOT_A_PORTAL,
                      WF_LINK_OFFMESH_AT_END, WF_LINK_OFFMESH_AT_END);
         }
     }
@@ -441,9 +473,9 @@ static void connect_offmesh_starts(const wf_mesh* mesh, wf_mesh_tile* t) {
         if (!nearest_land(mesh, t, wf_v3(o->pos[0], o->pos[1], o->pos[2]), o->radius, &poly)) {
             continue;
         }
-        add_link(t, o->poly, (wf_poly_ref){base.bits | poly}, 0xff, NOT_A_PORTAL,
+        add_link(mesh, t, o->poly, (wf_poly_ref){base.bits | poly}, 0xff, NOT_A_PORTAL,
                  WF_LINK_OFFMESH_AT_START, WF_LINK_OFFMESH_AT_START);
-        add_link(t, poly, (wf_poly_ref){base.bits | o->poly}, 0xff, NOT_A_PORTAL,
+        add_link(mesh, t, poly, (wf_poly_ref){base.bits | o->poly}, 0xff, NOT_A_PORTAL,
                  WF_LINK_OFFMESH_AT_START, WF_LINK_OFFMESH_AT_START);
     }
 }
