@@ -128,7 +128,13 @@ static void test_crossing_groups_arrive_only_at_their_targets(void** state) {
     // the crossing scene (20 runs, seeds 1-10 and 101-110) stopped-short
     // events stayed 53 of 147 -> 53 of 145, arrivals 99.7 -> 99.8 / 99.7 %
     // (docs/benchmarks.md, topo14): one layout's toss, not a worse rule.
-    assert_true(arrived >= 27);
+    // 26 + 6 since a holder's step aside is capped at its max speed (it
+    // could reach 1.4x): over 100 paired crossing runs (seeds 301-400)
+    // arrivals 99.95 -> 99.91 % (-0.04 +- 0.04 points), stopped-short
+    // events 26 -> 27 per run of 100 agents (docs/benchmarks.md, "Main
+    // after the sixteenth session's merges"): a speed limit kept, not a
+    // worse rule.
+    assert_true(arrived >= 26);
     assert_true(at_target >= 30);
     assert_int_equal(n.done, 32);
     wf_crowd_destroy(c);
