@@ -504,15 +504,14 @@ static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
         way = wf_v3_scale(way, 1.0f / way_len);
         float dx = c->pos[i].x - c->pos[j].x, dz = c->pos[i].z - c->pos[j].z;
         float ahead = dx * way.x + dz * way.z;
-        float lateral = fabsf(dx * way.z - dz * way.x);
-        if (ahead <= 0.0f || lateral >= c->params[i].radius + c->params[j].radius) {
+        float cross = dx * way.z - dz * way.x; // which side of its lane, how far
+        if (ahead <= 0.0f || fabsf(cross) >= c->params[i].radius + c->params[j].radius) {
             continue; // not in its lane, in front of it
         }
         float along = v.x * way.x + v.z * way.z;
         if (along > 0.0f) {
             // That speed goes sideways instead, to the side it stands on
             // (by slot on the line itself).
-            float cross = dx * way.z - dz * way.x;
             float side = cross > 0.0f ? 1.0f : (cross < 0.0f ? -1.0f : (i < j ? 1.0f : -1.0f));
             v.x += (way.z * side - way.x) * along;
             v.z += (-way.x * side - way.z) * along;

@@ -423,10 +423,15 @@ static ALWAYS_INLINE inline bool pushed_before(wf_exact_search* s, const wf_exac
  * Mesh helpers
  */
 
+/// poly_is_walkable where the polygon's index in its tile is known.
+static inline bool poly_walkable_at(const wf_query_filter* filter, const wf_mesh_tile* tile,
+                                    const wf_tile_poly* poly, uint32_t index) {
+    return wf_poly_type(poly) == WF_POLY_TYPE_GROUND && wf_filter_passes(filter, tile, index);
+}
+
 static bool poly_is_walkable(const wf_query_filter* filter, const wf_mesh_tile* tile,
                              const wf_tile_poly* poly) {
-    return wf_poly_type(poly) == WF_POLY_TYPE_GROUND &&
-           wf_filter_passes(filter, tile, wf_tile_poly_index(tile, poly));
+    return poly_walkable_at(filter, tile, poly, wf_tile_poly_index(tile, poly));
 }
 
 /// Tolerance for "p lies on an edge" at p's magnitude (float vertices).
@@ -1094,8 +1099,7 @@ static bool expand(wf_query* q, const wf_exact_node* node, uint32_t self, const 
         } else {
             dead = next.bits != s->end_ref.bits && is_dead_end(next_tile, next_poly);
         }
-        if (dead || wf_poly_type(next_poly) != WF_POLY_TYPE_GROUND ||
-            !wf_filter_passes(&s->filter, next_tile, next_index)) {
+        if (dead || !poly_walkable_at(&s->filter, next_tile, next_poly, next_index)) {
             continue;
         }
         exit_portal pt;
