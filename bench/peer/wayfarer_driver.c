@@ -26,6 +26,10 @@
 //   selftest                        the above on nav_test at small sizes
 //                                   (bench-smoke; 77 without the test data)
 #define _POSIX_C_SOURCE 200809L
+#ifdef __linux__
+#define _GNU_SOURCE // RUSAGE_THREAD
+#include <sys/resource.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,6 +381,29 @@ static int cmd_tiles(const char* obj, int passes) {
 
 /// Queues every add (or remove), then updates with no budget until up to
 /// date; the calls and their summed time.
+/// Closes a JSON line with how the pool's threads were used: its counters,
+/// and (Linux) CPU time of the whole process and of the calling thread, so
+/// a worker count that does not scale shows whether the pool's threads
+/// worked, spun or slept.
+static void print_pool_facts(wf_thread_pool* pool) {
+    wf_thread_pool_stats st = wf_thread_pool_get_stats(pool);
+    printf(",\"pool_enqueued\":%llu,\"pool_run_by_waiters\":%llu,\"pool_sleeps\":%llu",
+           (unsigned long long)st.tasks_enqueued, (unsigned long long)st.tasks_run_by_waiters,
+           (unsigned long long)st.sleeps);
+#ifdef __linux__
+    struct rusage all, caller;
+    if (getrusage(RUSAGE_SELF, &all) == 0 && getrusage(RUSAGE_THREAD, &caller) == 0) {
+#define WF_MS(tv) ((double)(tv).tv_sec * 1e3 + (double)(tv).tv_usec / 1e3)
+        printf(",\"cpu_process_ms\":%.1f,\"cpu_caller_ms\":%.1f,\"switches_voluntary\":%ld,"
+               "\"switches_forced\":%ld",
+               WF_MS(all.ru_utime) + WF_MS(all.ru_stime),
+               WF_MS(caller.ru_utime) + WF_MS(caller.ru_stime), all.ru_nvcsw, all.ru_nivcsw);
+#undef WF_MS
+    }
+#endif
+    printf("}\n");
+}
+
 static int obstacle_phase(level* lv, const float* pts, wf_obstacle_id* ids, int removing,
                           uint32_t* calls, double* us, uint32_t* rebuilt) {
     for (uint32_t i = 0; i < OBSTACLES; ++i) {
@@ -447,9 +474,10 @@ static int cmd_obstacles(const char* obj, const char* points_path, uint32_t work
     if (!failed) {
         printf("{\"side\":\"wayfarer\",\"cmd\":\"obstacles\",\"workers\":%u,\"add_calls\":%u,"
                "\"add_layers\":%u,\"add_ms_median\":%.4f,\"remove_calls\":%u,"
-               "\"remove_layers\":%u,\"remove_ms_median\":%.4f}\n",
+               "\"remove_layers\":%u,\"remove_ms_median\":%.4f",
                workers, add_calls, add_layers, bench_median(add_us, (size_t)runs) / 1e3,
                remove_calls, remove_layers, bench_median(remove_us, (size_t)runs) / 1e3);
+        print_pool_facts(pool);
     }
     level_free(&lv);
     wf_thread_pool_destroy(pool);
@@ -526,9 +554,16 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
                  wf_crowd_request_move(crowd, ids[i], to, NULL, NULL) != WF_OK;
     }
     uint32_t arrivals = 0;
+    // Thread time per phase summed over the workers (timed frames): with
+    // more workers than one, a phase whose sum grows ran slower per thread.
+    double phase_us[WF_CROWD_PHASE_COUNT] = {0};
     for (uint32_t f = 0; f < WARMUP_FRAMES + frames && !failed; ++f) {
         double t0 = clock_now();
-        failed = wf_crowd_update(crowd, DT, NULL) != WF_OK;
+        wf_crowd_profile prof;
+        failed = wf_crowd_update(crowd, DT, &prof) != WF_OK;
+        for (uint32_t ph = 0; ph < WF_CROWD_PHASE_COUNT && f >= WARMUP_FRAMES && !failed; ++ph) {
+            phase_us[ph] += prof.phase_us[ph];
+        }
         if (f >= WARMUP_FRAMES) {
             ms[f - WARMUP_FRAMES] = (clock_now() - t0) * 1e3;
         }
@@ -554,11 +589,17 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
         printf("{\"side\":\"wayfarer\",\"cmd\":\"crowd\",\"agents\":%u,\"workers\":%u,"
                "\"frames\":%u,\"us_per_agent_frame\":%.4f,\"arrivals\":%u,"
                "\"crowd_bytes\":%zu,\"bytes_per_agent\":%.1f,"
-               "\"bytes_per_agent_same_caps\":%.1f}\n",
+               "\"bytes_per_agent_same_caps\":%.1f",
                agents, workers, frames, sum / frames * 1e3 / agents, arrivals,
                wf_crowd_get_stats(crowd).memory_bytes,
                (double)wf_crowd_get_stats(crowd).memory_bytes / agents,
                (double)same_caps_bytes / agents);
+        printf(",\"phase_thread_us_per_frame\":[");
+        for (uint32_t ph = 0; ph < WF_CROWD_PHASE_COUNT; ++ph) {
+            printf("%s%.1f", ph > 0 ? "," : "", phase_us[ph] / frames);
+        }
+        printf("]");
+        print_pool_facts(pool);
     }
     wf_crowd_destroy(crowd);
     level_free(&lv);
