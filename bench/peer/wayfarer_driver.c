@@ -94,6 +94,10 @@ static wf_status level_make(const char* obj, wf_job_system jobs, uint32_t nodes,
     d.max_obstacles = OBSTACLES;
     d.max_pending_requests = OBSTACLES;
     d.logger.quiet = true;
+    // WF_PEER_SLOTS=N: builds in flight (default 2 per worker), to see
+    // whether the window's depth limits how rebuilds scale.
+    const char* slots = getenv("WF_PEER_SLOTS");
+    d.max_builds_in_flight = slots != NULL ? (uint32_t)atoi(slots) : 0u;
     if (s == WF_OK) {
         s = wf_tilecache_create(&d, &lv->tc);
     }
