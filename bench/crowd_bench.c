@@ -113,6 +113,10 @@ typedef struct run_result {
     double wait_mean_s, wait_max_s;
     uint32_t arrivals, paths;
     uint64_t state_hash;
+    /// Timed frames, µs: each phase's thread time summed over the workers,
+    /// and the updates' own wall time (where a worker count loses time).
+    double phase_us[WF_CROWD_PHASE_COUNT];
+    double update_us;
 } run_result;
 
 typedef struct waits {
@@ -217,9 +221,14 @@ static int run(const level* lv, uint32_t agents, uint32_t workers, uint32_t fram
         }
         rc = movers_step(&mv, crowd, q, &filter, &rng);
         double t0 = bench_now_seconds();
-        rc = rc || wf_crowd_update(crowd, DT, NULL) != WF_OK;
+        wf_crowd_profile prof;
+        rc = rc || wf_crowd_update(crowd, DT, &prof) != WF_OK;
         if (f >= WARMUP_FRAMES) {
             ms[f - WARMUP_FRAMES] = (bench_now_seconds() - t0) * 1e3;
+            for (uint32_t ph = 0; ph < WF_CROWD_PHASE_COUNT && rc == 0; ++ph) {
+                out->phase_us[ph] += prof.phase_us[ph];
+            }
+            out->update_us += rc == 0 ? prof.total_us : 0.0;
         }
         uint32_t n;
         const wf_crowd_event* e = wf_crowd_events(crowd, &n);
@@ -300,6 +309,12 @@ int main(int argc, char** argv) {
             print_row(argv[2], agents, workers, &r, 0.0);
             printf("# state: %u arrivals, %u paths, %u update calls\n", r.arrivals, r.paths,
                    WARMUP_FRAMES + frames);
+            printf("# per frame, µs: update wall %.1f; thread time per phase:",
+                   r.update_us / frames);
+            for (uint32_t ph = 0; ph < WF_CROWD_PHASE_COUNT; ++ph) {
+                printf(" %.1f", r.phase_us[ph] / frames);
+            }
+            printf("\n");
         }
         level_destroy(&nav);
         return rc;
