@@ -413,8 +413,9 @@ typedef struct aimed_point {
 /// *chord_u is x's share of the way apex->target on XZ. (The caller works
 /// out the chord's height: window_point then needs no height of apex and
 /// target, and gcc passes it fewer registers, query12.)
-static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 target,
-                                   bool* crosses_out, float* chord_u) {
+ALWAYS_INLINE static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b,
+                                                 wf_vec3 target, bool* crosses_out,
+                                                 float* chord_u) {
     *crosses_out = false;
     wf_vec3 e = wf_v3_sub(b, a);
     float e_sq = wf_v2_length_sq(e);
@@ -457,8 +458,8 @@ static inline wf_vec3 window_point(wf_vec3 apex, wf_vec3 a, wf_vec3 b, wf_vec3 t
 
 /// The point x of segment (a, b) that minimises the way from `from` to
 /// the target through it, or for Dijkstra (no target) its nearest point.
-static inline aimed_point aim_point(search_kind kind, wf_vec3 target, wf_vec3 from, wf_vec3 a,
-                                    wf_vec3 b) {
+ALWAYS_INLINE static inline aimed_point aim_point(search_kind kind, wf_vec3 target, wf_vec3 from,
+                                                  wf_vec3 a, wf_vec3 b) {
     if (kind == SEARCH_TO_GOALS) {
         float t = 0.0f;
         (void)wf_dist_point_segment_sq_2d(from, a, b, &t);
