@@ -152,8 +152,10 @@ typedef struct scene_metrics {
     /// time left, its shortest path x SCENE_FREE_SLACK at max speed (the
     /// targets above count as before, none is dropped from them); how many
     /// of those were reached, and their mean time taken over the ideal
-    /// (path / max speed): the crowd's slowdown.
+    /// (path / max speed): the crowd's slowdown; the agents given one and
+    /// those that reached one.
     uint32_t in_time_alone_targets, in_time_alone_reached;
+    uint32_t in_time_alone_agents, in_time_alone_agents_arrived;
     double in_time_alone_slowdown;
 } scene_metrics;
 

@@ -66,6 +66,10 @@ static void test_demo_counts_targets_in_time_for_a_free_agent(void** state) {
     assert_true(m.in_time_alone_reached <= m.in_time_reached);
     assert_true(m.in_time_alone_reached <= m.in_time_alone_targets);
     assert_true(m.in_time_alone_reached > 0u);
+    assert_true(m.in_time_alone_agents >= alone_first);
+    assert_true(m.in_time_alone_agents <= m.in_time_agents);
+    assert_true(m.in_time_alone_agents_arrived <= m.in_time_alone_agents);
+    assert_true(m.in_time_alone_agents_arrived <= m.in_time_alone_reached);
     // Arriving 0.6 m short can beat the ideal a little, never by half.
     assert_true(m.in_time_alone_slowdown > 0.5 && m.in_time_alone_slowdown < 10.0);
 }
