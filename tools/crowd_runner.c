@@ -46,6 +46,9 @@ typedef struct run_state {
     bool* second_door; ///< went through the scene's second door (two_doors)
     bool* in_time;     ///< the current target was reachable in the time left when given
     bool *in_time_agent, *in_time_arrived; ///< given / reached such a target
+    bool* in_time_alone;               ///< ... and a free agent's slack fits too (SCENE_FREE_SLACK)
+    bool *alone_agent, *alone_arrived; ///< given / reached such a target
+    float* given_length;               ///< the current target's shortest path when given (m)
     body* bodies;
     bool log_overlaps; ///< WF_OVERLAP_LOG set: settled deep overlaps go to stderr
     bool log_targets;  ///< WF_TARGET_LOG set: each in-time target's fate goes to stderr
@@ -53,6 +56,8 @@ typedef struct run_state {
     float max_speed;
     float seconds, now; ///< the run's length and the time of the last update
     uint32_t in_time_targets, in_time_reached, in_time_blocked;
+    uint32_t in_time_alone_targets, in_time_alone_reached;
+    double slowdown_sum; ///< time taken over the ideal, summed over in_time_alone_reached
 } run_state;
 
 static float dist2d(wf_vec3 a, wf_vec3 b) {
@@ -138,11 +143,21 @@ static void log_target(run_state* r, const char* fate, uint32_t i, wf_vec3 from)
             sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), dist2d(from, ahead));
 }
 
+bool scene_in_time(float length, float max_speed, float time_left, float slack) {
+    return length >= 0.0f && length * slack <= max_speed * time_left;
+}
+
 /// Whether a target at this path length (m; < 0: none) is reachable at
-/// full speed in the time left, and so counts for the demo's goal.
+/// full speed in the time left, and so counts for the demo's goal; and
+/// whether it is with a free agent's slack too (the honest count).
 static void given_target(run_state* r, uint32_t i, float length, wf_vec3 from) {
-    r->in_time[i] = length >= 0.0f && length <= r->max_speed * (r->seconds - r->now);
+    float left = r->seconds - r->now;
+    r->in_time[i] = scene_in_time(length, r->max_speed, left, 1.0f);
+    r->in_time_alone[i] = scene_in_time(length, r->max_speed, left, SCENE_FREE_SLACK);
+    r->given_length[i] = length;
     r->in_time_targets += r->in_time[i];
+    r->in_time_alone_targets += r->in_time_alone[i];
+    r->alone_agent[i] = r->alone_agent[i] || r->in_time_alone[i];
     r->in_time_agent[i] = r->in_time_agent[i] || r->in_time[i];
     r->given_at[i] = r->now;
     log_target(r, "given", i, from);
@@ -244,7 +259,13 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
             log_target(r, "reached", i, p);
             r->in_time_reached += r->in_time[i];
             r->in_time_arrived[i] = r->in_time_arrived[i] || r->in_time[i];
-            r->in_time[i] = false; // counted once
+            if (r->in_time_alone[i]) {
+                r->in_time_alone_reached++;
+                r->alone_arrived[i] = true;
+                float ideal = r->given_length[i] / r->max_speed;
+                r->slowdown_sum += ideal > 0.0f ? (t - r->given_at[i]) / ideal : 1.0;
+            }
+            r->in_time[i] = r->in_time_alone[i] = false; // counted once
             if (r->first_arrival[i] < 0.0f) {
                 r->first_arrival[i] = t;
             }
@@ -405,6 +426,10 @@ static void summarize(run_state* r, scene_metrics* m) {
     m->in_time_targets = r->in_time_targets;
     m->in_time_reached = r->in_time_reached;
     m->in_time_blocked = r->in_time_blocked;
+    m->in_time_alone_targets = r->in_time_alone_targets;
+    m->in_time_alone_reached = r->in_time_alone_reached;
+    m->in_time_alone_slowdown =
+        r->in_time_alone_reached > 0 ? r->slowdown_sum / r->in_time_alone_reached : 0.0;
     for (uint32_t i = 0; i < n; ++i) {
         wf_agent_state end;
         if (r->log_targets && wf_crowd_get_agent(r->crowd, r->ids[i], &end) == WF_OK) {
@@ -412,6 +437,8 @@ static void summarize(run_state* r, scene_metrics* m) {
         }
         m->in_time_agents += r->in_time_agent[i];
         m->in_time_agents_arrived += r->in_time_arrived[i];
+        m->in_time_alone_agents += r->alone_agent[i];
+        m->in_time_alone_agents_arrived += r->alone_arrived[i];
         m->reachable += r->shortest[i] >= 0.0f;
         bool feasible = r->shortest[i] >= 0.0f && r->shortest[i] <= r->max_speed * m->seconds;
         m->first_feasible += feasible;
@@ -465,6 +492,10 @@ static void free_state(run_state* r) {
     free(r->in_time);
     free(r->in_time_agent);
     free(r->in_time_arrived);
+    free(r->in_time_alone);
+    free(r->given_length);
+    free(r->alone_agent);
+    free(r->alone_arrived);
     free(r->given_at);
     free(r->bodies);
 }
@@ -489,6 +520,10 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     r->in_time = calloc(n, sizeof *r->in_time);
     r->in_time_agent = calloc(n, sizeof *r->in_time_agent);
     r->in_time_arrived = calloc(n, sizeof *r->in_time_arrived);
+    r->in_time_alone = calloc(n, sizeof *r->in_time_alone);
+    r->given_length = calloc(n, sizeof *r->given_length);
+    r->alone_agent = calloc(n, sizeof *r->alone_agent);
+    r->alone_arrived = calloc(n, sizeof *r->alone_arrived);
     r->bodies = calloc(n, sizeof *r->bodies);
     const wf_tilecache_params* tp = wf_tilecache_get_params(s->tc);
     wf_crowd_desc cd;
@@ -504,7 +539,9 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
         r->walked == NULL || r->first_arrival == NULL || r->ever == NULL || r->at_target == NULL ||
         r->left_at == NULL || r->request_due == NULL || r->second_door == NULL ||
         r->in_time == NULL || r->in_time_agent == NULL || r->in_time_arrived == NULL ||
-        r->given_at == NULL || r->bodies == NULL || wf_crowd_create(&cd, &r->crowd) != WF_OK) {
+        r->in_time_alone == NULL || r->given_length == NULL || r->alone_agent == NULL ||
+        r->alone_arrived == NULL || r->given_at == NULL || r->bodies == NULL ||
+        wf_crowd_create(&cd, &r->crowd) != WF_OK) {
         fprintf(stderr, "wayfarer scenarios: out of memory\n");
         return EXIT_INPUT;
     }

@@ -495,6 +495,73 @@ static char* classes_json(const wf_world* w) {
     return out;
 }
 
+/// Issue 14's goal in the demo itself (docs/benchmarks.md, "demo17"): the
+/// people's targets whose shortest path fits the time left at full speed
+/// (the scenarios' old count), and with a free agent's slack (as
+/// SCENE_FREE_SLACK in tools/crowd_scenes.h), and how they ended.
+#define FREE_SLACK 1.25f
+#define LENGTH_POLYS 4096u
+#define LENGTH_POINTS 1024u
+
+typedef struct in_time_count {
+    wf_query* query; ///< its own: the targets' query gives what it gave before
+    wf_poly_ref* polys;
+    wf_straight_point* points;
+    uint8_t* state; ///< per person: 0 not in time, 1 in time, 2 also for a free agent
+    uint32_t targets, reached, blocked, blocked_partial, alone_targets, alone_reached;
+} in_time_count;
+
+static float demo_path_length(in_time_count* c, wf_vec3 from, wf_vec3 to) {
+    const wf_query_filter f = wf_query_filter_defaults();
+    const wf_vec3 ext = {1.0f, 2.0f, 1.0f};
+    wf_poly_ref a, b;
+    wf_vec3 pa, pb;
+    wf_path_result r;
+    uint32_t n = 0;
+    if (wf_query_find_nearest_poly(c->query, from, ext, &f, &a, &pa) != WF_OK ||
+        wf_query_find_nearest_poly(c->query, to, ext, &f, &b, &pb) != WF_OK ||
+        wf_query_find_path(c->query, a, b, pa, pb, &f, c->polys, LENGTH_POLYS, &r) != WF_OK ||
+        (r.flags & WF_PATH_PARTIAL) != 0 ||
+        wf_query_find_straight_path(c->query, pa, pb, c->polys, r.count, c->points, LENGTH_POINTS,
+                                    0, &n) != WF_OK) {
+        return -1.0f;
+    }
+    float length = 0.0f;
+    for (uint32_t k = 1; k < n; ++k) {
+        length += wf_v3_distance(c->points[k].pos, c->points[k - 1].pos);
+    }
+    return length;
+}
+
+/// A person got a new target at from with left seconds to go.
+static void count_given(in_time_count* c, uint32_t i, wf_vec3 from, wf_vec3 to, float left,
+                        float speed) {
+    if (c->query == NULL) {
+        return;
+    }
+    float length = demo_path_length(c, from, to);
+    bool in_time = length >= 0.0f && length <= speed * left;
+    bool alone = in_time && length * FREE_SLACK <= speed * left;
+    c->state[i] = alone ? 2u : (in_time ? 1u : 0u);
+    c->targets += in_time;
+    c->alone_targets += alone;
+}
+
+/// A person's request ended (arrived, stopped short or blocked).
+static void count_ended(in_time_count* c, uint32_t i, wf_crowd_event_kind kind, bool partial) {
+    if (c->query == NULL || c->state[i] == 0u) {
+        return;
+    }
+    if (kind == WF_CROWD_EVENT_BLOCKED) {
+        c->blocked++;
+        c->blocked_partial += partial;
+    } else {
+        c->reached++;
+        c->alone_reached += c->state[i] == 2u;
+    }
+    c->state[i] = 0u;
+}
+
 static int compare_doubles(const void* a, const void* b) {
     double x = *(const double*)a, y = *(const double*)b;
     return (x > y) - (x < y);
@@ -528,6 +595,17 @@ int cmd_demo(int argc, char** argv) {
     d->vehicle_rng = wf_rng_make(o.seed, 11u);
     tool_log log = {.command = "demo"};
     rc = make_world(&o, d, &log);
+    in_time_count itc = {0};
+    if (rc == 0) {
+        itc.polys = malloc(sizeof *itc.polys * LENGTH_POLYS);
+        itc.points = malloc(sizeof *itc.points * LENGTH_POINTS);
+        itc.state = calloc((size_t)o.agents + 1u, sizeof *itc.state);
+        wf_query_desc qd = {.mesh = wf_world_mesh(d->world)};
+        if (itc.polys == NULL || itc.points == NULL || itc.state == NULL ||
+            wf_query_create(&qd, &itc.query) != WF_OK) {
+            itc.query = NULL; // no count, the demo runs as before
+        }
+    }
     replay* rp = NULL;
     wf_crowd* crowd = rc == 0 ? wf_world_crowd(d->world) : NULL;
     uint32_t placed = 0, vehicles = 0;
@@ -546,6 +624,7 @@ int cmd_demo(int argc, char** argv) {
                 continue;
             }
             if (wf_crowd_request_move(crowd, ids[placed], to, NULL, NULL) == WF_OK) {
+                count_given(&itc, placed, at, to, (float)o.frames * DEMO_DT, p.max_speed);
                 placed++;
             }
         }
@@ -602,10 +681,23 @@ int cmd_demo(int argc, char** argv) {
             }
             frame_arrivals += arrived;
             frame_blocked += e[k].kind == WF_CROWD_EVENT_BLOCKED;
+            uint32_t i = 0;
+            while (i < placed && ids[i].bits != e[k].agent.bits) {
+                ++i;
+            }
+            wf_agent_state ast;
+            bool known = i < placed && wf_crowd_get_agent(crowd, e[k].agent, &ast) == WF_OK;
+            if (known) {
+                count_ended(&itc, i, e[k].kind, ast.corridor_partial);
+            }
             wf_vec3 to;
             if (random_point(d, &to)) {
                 wf_status r = wf_crowd_request_move(crowd, e[k].agent, to, NULL, NULL);
-                (void)r; // a full queue: the agent asks again on its next event
+                // A full queue: the agent asks again on its next event.
+                if (r == WF_OK && known) {
+                    count_given(&itc, i, ast.position, to, (float)(o.frames - f - 1u) * DEMO_DT,
+                                ast.params.max_speed);
+                }
             }
         }
         // Vehicles drive on to a new target when they arrive or are blocked.
@@ -666,7 +758,7 @@ int cmd_demo(int argc, char** argv) {
             "phase_avoidance_ms", "phase_integrate_ms",  "phase_collisions_ms", "phase_surface_ms",
             "phase_events_ms"};
         wf_job_system jobs = wf_world_jobs(d->world);
-        report_field fields[17 + WF_CROWD_PHASE_COUNT];
+        report_field fields[23 + WF_CROWD_PHASE_COUNT];
         size_t n = 0;
         fields[n++] = (report_field){"level", 0.0, false, o.level != NULL ? o.level : "generated"};
         fields[n++] = (report_field){"seed", o.seed, true, NULL};
@@ -686,6 +778,16 @@ int cmd_demo(int argc, char** argv) {
         fields[n++] = (report_field){"replans", (double)replans, true, NULL};
         fields[n++] = (report_field){"blocked", (double)blocked, true, NULL};
         fields[n++] = (report_field){"obstacle_changes", d->obstacles_applied, true, NULL};
+        if (itc.query != NULL) {
+            // Reached: the crowd's ARRIVED or STOPPED_SHORT (the demo's arrivals).
+            fields[n++] = (report_field){"in_time_targets", itc.targets, true, NULL};
+            fields[n++] = (report_field){"in_time_reached", itc.reached, true, NULL};
+            fields[n++] = (report_field){"in_time_blocked", itc.blocked, true, NULL};
+            fields[n++] =
+                (report_field){"in_time_blocked_partial", itc.blocked_partial, true, NULL};
+            fields[n++] = (report_field){"in_time_alone_targets", itc.alone_targets, true, NULL};
+            fields[n++] = (report_field){"in_time_alone_reached", itc.alone_reached, true, NULL};
+        }
         fields[n++] = (report_field){"replay_file", 0.0, false, o.out};
         fields[n++] =
             (report_field){"replay_data_bytes", (double)replay_data_bytes(rp), true, NULL};
@@ -694,6 +796,10 @@ int cmd_demo(int argc, char** argv) {
         free(class_json);
     }
     replay_destroy(rp);
+    wf_query_destroy(itc.query);
+    free(itc.polys);
+    free(itc.points);
+    free(itc.state);
     wf_query_destroy(d->query);
     wf_query_destroy(d->vehicle_query);
     wf_world_destroy(d->world);

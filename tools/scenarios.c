@@ -56,6 +56,7 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
     MEAN(path_ratio_mean);
     MEAN(standing_agent_seconds);
     MEAN(us_per_agent_frame);
+    MEAN(in_time_alone_slowdown);
 #undef MEAN
     mean->arrival_time_max = fmax(mean->arrival_time_max, m->arrival_time_max);
     mean->path_ratio_max = fmax(mean->path_ratio_max, m->path_ratio_max);
@@ -83,6 +84,10 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
     mean->in_time_blocked += m->in_time_blocked;
     mean->in_time_agents += m->in_time_agents;
     mean->in_time_agents_arrived += m->in_time_agents_arrived;
+    mean->in_time_alone_targets += m->in_time_alone_targets;
+    mean->in_time_alone_reached += m->in_time_alone_reached;
+    mean->in_time_alone_agents += m->in_time_alone_agents;
+    mean->in_time_alone_agents_arrived += m->in_time_alone_agents_arrived;
     if (k + 1 == n) {
         mean->held_share = held_share(mean); // the runs' sums, not yet rounded
         uint32_t* counts[] = {&mean->reachable,
@@ -103,7 +108,11 @@ static void add_run(scene_metrics* mean, const scene_metrics* m, uint32_t k, uin
                               &mean->in_time_reached,
                               &mean->in_time_blocked,
                               &mean->in_time_agents,
-                              &mean->in_time_agents_arrived};
+                              &mean->in_time_agents_arrived,
+                              &mean->in_time_alone_targets,
+                              &mean->in_time_alone_reached,
+                              &mean->in_time_alone_agents,
+                              &mean->in_time_alone_agents_arrived};
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
             *counts[c] = (uint32_t)((*counts[c] + n / 2) / n);
         }
@@ -318,6 +327,16 @@ static void print_json_scene(const scene* s, const scene_metrics* m, const run_f
                m->in_time_targets, m->in_time_reached, m->in_time_blocked, m->in_time_agents,
                m->in_time_agents_arrived,
                m->in_time_agents > 0 ? (double)m->in_time_agents_arrived / m->in_time_agents : 0.0);
+        printf(",\n     \"in_time_alone_targets\": %u, \"in_time_alone_reached\": %u, "
+               "\"in_time_alone_share\": %.4f, \"in_time_alone_slowdown\": %.3f, "
+               "\"free_slack\": %.2f, \"in_time_alone_agents\": %u, "
+               "\"in_time_alone_agents_arrived\": %u",
+               m->in_time_alone_targets, m->in_time_alone_reached,
+               m->in_time_alone_targets > 0
+                   ? (double)m->in_time_alone_reached / m->in_time_alone_targets
+                   : 0.0,
+               m->in_time_alone_slowdown, (double)SCENE_FREE_SLACK, m->in_time_alone_agents,
+               m->in_time_alone_agents_arrived);
     }
     if (s->note != NULL) {
         printf(", \"note\": ");
@@ -354,6 +373,15 @@ static void print_table_scene(const scene* s, const scene_metrics* m) {
                "", m->in_time_targets, m->in_time_reached, m->in_time_blocked, m->in_time_agents,
                m->in_time_agents_arrived,
                m->in_time_agents > 0 ? 100.0 * m->in_time_agents_arrived / m->in_time_agents : 0.0);
+        printf("%-14s in time for a free agent (path x %.2f at full speed) %u, reached %u "
+               "(%.1f%%; all in-time targets: %.1f%%); crowd's slowdown on those reached %.2fx; "
+               "agents given one %u, reached one %u\n",
+               "", (double)SCENE_FREE_SLACK, m->in_time_alone_targets, m->in_time_alone_reached,
+               m->in_time_alone_targets > 0
+                   ? 100.0 * m->in_time_alone_reached / m->in_time_alone_targets
+                   : 0.0,
+               m->in_time_targets > 0 ? 100.0 * m->in_time_reached / m->in_time_targets : 0.0,
+               m->in_time_alone_slowdown, m->in_time_alone_agents, m->in_time_alone_agents_arrived);
     }
 }
 

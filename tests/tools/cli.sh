@@ -229,6 +229,22 @@ run 0 demo --agents 30 --vehicles 3 --frames 30 --quiet --json --out v.html && j
     expect out.txt '"classes": \[\{"name": "people".*\{"name": "vehicles", "agent_radius": 1.200' \
         "demo classes, sizes" &&
     expect out.txt '"memory_bytes": [0-9]+, "build_ms": [0-9.]+\}\]' "demo classes, memory and time"
+# Issue 14's goal counted in the demo itself (demo17): targets in time at
+# full speed, the part a free agent reaches (path x 1.25), how they ended.
+run 0 demo --agents 60 --vehicles 0 --frames 600 --quiet --json --out it.html &&
+    json_ok out.txt "demo in-time counts" &&
+    expect out.txt '"in_time_targets": [1-9][0-9]*, "in_time_reached": [0-9]+, "in_time_blocked": [0-9]+, "in_time_blocked_partial": [0-9]+, "in_time_alone_targets": [0-9]+, "in_time_alone_reached": [0-9]+' \
+        "demo in-time counts" &&
+    if command -v python3 > /dev/null && ! python3 -c '
+import json, sys
+d = json.load(open("out.txt"))
+t, r, b, bp = d["in_time_targets"], d["in_time_reached"], d["in_time_blocked"], d["in_time_blocked_partial"]
+at, ar = d["in_time_alone_targets"], d["in_time_alone_reached"]
+sys.exit(not (at < t and r + b <= t and ar <= at and ar <= r and bp <= b and r <= d["arrivals"]))'; then
+        echo "FAIL: demo in-time counts are not consistent:"
+        cat out.txt
+        failures=$((failures + 1))
+    fi
 run 0 demo --level classes.wfc --agents 10 --vehicles 2 --frames 20 --quiet --out v.html &&
     expect out.txt $'^vehicles\t2' "demo on a multi-class cache"
 run 2 demo --level rooms.wfc --agents 10 --vehicles 2 --frames 20 --quiet --out v.html &&
