@@ -70,26 +70,28 @@ static float knot_worst_off(wf_mesh* mesh, uint32_t n, float spread) {
 
 /// Three targets 0.3 m apart (0.17 m from their middle) for bodies 0.8 m
 /// wide: standing in a triangle 0.8 m a side, each is 0.29 m off its own
-/// target, which is room enough for all three within a radius.
+/// target, which is room enough for all three within a radius. Asked:
+/// within 0.975 radii (0.39 m), clear of the edge where the next push
+/// takes a holder over (before, one ended 0.397 m off).
 static void test_three_targets_0_3_m_apart(void** state) {
     (void)state;
     wf_mesh* mesh = open_mesh();
     assert_non_null(mesh);
     float r = crowd_test_params().radius;
     float worst = knot_worst_off(mesh, 3, 0.3f / sqrtf(3.0f));
-    assert_true(worst < r * 0.95f);
+    assert_true(worst < r * 0.975f);
     wf_mesh_destroy(mesh);
 }
 
 /// Four targets in a square 0.4 m a side: a square 0.8 m a side puts each
-/// 0.28 m off its own.
+/// 0.28 m off its own (before, the last ended 0.589 m off).
 static void test_four_targets_in_a_square(void** state) {
     (void)state;
     wf_mesh* mesh = open_mesh();
     assert_non_null(mesh);
     float r = crowd_test_params().radius;
     float worst = knot_worst_off(mesh, 4, 0.4f / sqrtf(2.0f));
-    assert_true(worst < r * 0.95f);
+    assert_true(worst < r * 0.975f);
     wf_mesh_destroy(mesh);
 }
 
