@@ -15,6 +15,23 @@ run; tools/crowd_runner.c, log_offspot) and prints a table per scene:
   stuck5    stuck timer 5 s or more (walking back, getting no nearer)
   overlap   its target lies within 1.2 m of an arrived agent's target
 
+Then, from the occupant columns (runner lines with 27 fields), one cause
+per agent, the first that applies, by who stands nearest its target:
+
+  pair      an arrived agent within 1.2 m of its target, exactly one
+            arrived target within 1.2 m and that one within 0.9 m
+            (shared_spot.c's pairs)
+  knot      an arrived agent there, two or more arrived targets within 0.9 m
+  crowded   an arrived agent there, two or more arrived targets within
+            1.2 m, at most one of them within 0.9 m (circle128's ring)
+  near      an arrived agent there, one arrived target 0.9-1.2 m away
+  holder    an arrived agent there whose own target is further than 1.2 m
+            (itself pushed off onto this one)
+  passer    an agent on its way there, moving (0.2 m/s or more)
+  parked    an agent on its way there, standing
+  free      nobody within 1.2 m of its target: off for less than 5 s
+            (free-recent) or longer (free-old)
+
 usage: bench/offspot_causes.py FILE [FILE...]
 """
 import collections
@@ -41,6 +58,28 @@ def classify(rs):
     )
 
 
+CAUSES = ("pair", "knot", "crowded", "near", "holder", "passer", "parked", "free-recent", "free-old")
+
+
+def cause(r):
+    occ_d, occ_state = float(r[21]), int(r[22])
+    overlaps, pairs, spots_apart = int(r[19]), int(r[20]), float(r[25])
+    if occ_d < 1.2 and occ_state == ARRIVED:
+        if spots_apart >= 1.2:
+            return "holder"
+        if pairs >= 2:
+            return "knot"
+        if overlaps >= 2:
+            return "crowded"
+        return "pair" if pairs == 1 else "near"
+    if occ_d < 1.2:
+        return "passer" if float(r[24]) >= 0.2 else "parked"
+    return "free-recent" if float(r[5]) < 5.0 else "free-old"
+
+
+ARRIVED = 4  # WF_TARGET_ARRIVED
+
+
 def main(paths):
     if not paths:
         print(__doc__, file=sys.stderr)
@@ -54,6 +93,13 @@ def main(paths):
         print("|---|--:|--:|--:|--:|--:|--:|--:|")
         for scene, rs in by_scene.items():
             print(f"| {scene} | " + " | ".join(str(x) for x in classify(rs)) + " |")
+        print()
+        print("| scene | off | " + " | ".join(CAUSES) + " |")
+        print("|---|--:|" + "--:|" * len(CAUSES))
+        for scene, rs in by_scene.items():
+            rs = [r for r in rs if len(r) >= 28]
+            counts = collections.Counter(cause(r) for r in rs)
+            print(f"| {scene} | {len(rs)} | " + " | ".join(str(counts[k]) for k in CAUSES) + " |")
     return 0
 
 

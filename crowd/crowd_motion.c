@@ -309,9 +309,9 @@ static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
         return true;
     }
     // Spots moved apart to share (shared_spot.c) no longer overlap: as far
-    // apart as one moved all the way (shared_spot.c's limit), or enough.
+    // apart as one moved WF_CROWD_SHARED_SPOT_APART_RADII, or enough.
     float apart = fminf(room * WF_CROWD_SPOTS_FIT,
-                        sqrtf(d2) + c->params[i].radius * WF_CROWD_SHARED_SPOT_MAX_RADII * 0.9f);
+                        sqrtf(d2) + c->params[i].radius * WF_CROWD_SHARED_SPOT_APART_RADII * 0.9f);
     return wf_v2_distance_sq(c->corridor[i].target, c->corridor[j].target) < apart * apart;
 }
 
@@ -340,6 +340,18 @@ static bool spot_taken(const wf_crowd* c, uint32_t i) {
     return false;
 }
 
+/// An arrived agent within the dead zone (WF_CROWD_ARRIVAL_RADII) of the
+/// spot it holds; on a spot shared with neighbours whose targets crowd its
+/// own (shared_spot.c), also within WF_CROWD_SHARED_SPOT_STAND_RADII of its
+/// target, so that it does not stand on the far side of that spot.
+static bool on_spot(const wf_crowd* c, uint32_t i) {
+    float r = c->params[i].radius;
+    float stand = r * WF_CROWD_SHARED_SPOT_STAND_RADII;
+    return wf_v2_distance(c->pos[i], c->corridor[i].target) <= r * WF_CROWD_ARRIVAL_RADII &&
+           (!(c->agent_flags[i] & AGENT_SHARES_SPOT) ||
+            wf_v2_distance_sq(c->pos[i], c->target_pos[i]) <= stand * stand);
+}
+
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -355,10 +367,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
         uint32_t n = c->corner_count[i];
         if (c->target_state[i] == WF_TARGET_VELOCITY) {
             desired_vel = clamp_length_2d(c->request_vel[i], p->max_speed);
-        } else if (c->target_state[i] == WF_TARGET_ARRIVED &&
-                   (wf_v2_distance(pos, c->corridor[i].target) <=
-                        p->radius * WF_CROWD_ARRIVAL_RADII ||
-                    spot_taken(c, i))) {
+        } else if (c->target_state[i] == WF_TARGET_ARRIVED && (on_spot(c, i) || spot_taken(c, i))) {
             // On its spot, or near it while another stands there: it
             // stands (pushed further, it steers back below).
         } else if (c->agent_flags[i] & AGENT_WAITS_PINCH) {

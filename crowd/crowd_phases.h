@@ -90,8 +90,9 @@ bool wf_crowd_holds_shared_spot(const wf_crowd* c, uint32_t i);
 /// target is nearer it than WF_CROWD_SHARED_SPOT_NEAR of their bodies'
 /// width: moved straight away from that target by half of what the two
 /// lack (all of it when the other does not share), at most
-/// WF_CROWD_SHARED_SPOT_MAX_RADII; false when there is no such neighbour
-/// or more than one (it holds its own target).
+/// WF_CROWD_SHARED_SPOT_MAX_RADII; with two or more such neighbours (a
+/// knot), by the pairs' shares summed, capped the same; false when there
+/// is no such neighbour (it holds its own target).
 bool wf_crowd_shared_spot(const wf_crowd* c, uint32_t i, wf_vec3* out);
 
 #endif

@@ -57,10 +57,21 @@
 #define WF_CROWD_SHARED_SPOT_NEAR 0.75f
 /// ... until they are this share of it apart ...
 #define WF_CROWD_SHARED_SPOT_ROOM 1.0f
-/// ... by at most this many radii from the target, so that standing
-/// anywhere in the dead zone (WF_CROWD_ARRIVAL_RADII) of that point is
-/// still within a radius of the target.
-#define WF_CROWD_SHARED_SPOT_MAX_RADII 0.7f
+/// ... by at most this many radii from the target (targets 0.1 of the
+/// radii's sum apart or more can then both be held side by side) ...
+#define WF_CROWD_SHARED_SPOT_MAX_RADII 0.9f
+/// ... and a holder stands in the dead zone (WF_CROWD_ARRIVAL_RADII) of
+/// such a point only within this many radii of its own target: on the far
+/// side of the point it steps in (crowd_motion.c). With the dead zone as
+/// the limit instead (0.7 radii plus 0.25), pairs stood on the edge of the
+/// goal's radius and the next push took them over (docs/benchmarks.md,
+/// hold17).
+#define WF_CROWD_SHARED_SPOT_STAND_RADII 0.95f
+/// Two holders' spots moved apart by sharing no longer overlap (for
+/// spot_taken, crowd_motion.c) once 0.9 of this many radii further apart
+/// than their targets (hold15's limit on the move, kept when hold17 raised
+/// that limit: with the new one here, fewer pairs counted as apart).
+#define WF_CROWD_SHARED_SPOT_APART_RADII 0.7f
 /// The held point moves only when the shared spot lies further than this
 /// many radii from it (less is not worth a walk over the surface).
 #define WF_CROWD_SHARED_SPOT_MOVE_RADII 0.1f

@@ -364,7 +364,11 @@ static void trace_agents(run_state* r, const scene_settings* settings, float t) 
 /// their way and arrived agents within 1.5 m, the nearest agent (m) and its
 /// target state, agents on their way and arrived agents within 0.9 m of its
 /// target, the nearest target of an arrived agent (m) and how many of those
-/// lie within 1.2 m (spots that overlap; bench/offspot_causes.py sorts them).
+/// lie within 1.2 m (spots that overlap; bench/offspot_causes.py sorts them);
+/// then how many of those lie within 0.9 m (shared_spot.c's pairs), the
+/// agent nearest its target (m from it, its target state, m off its own
+/// target, its speed, m between the two targets), how many agents stand
+/// within 1.2 m of its target, and its target's distance to a wall (m).
 static void log_offspot(run_state* r, uint32_t seed) {
     uint32_t n = r->s->agent_count;
     for (uint32_t i = 0; i < n; ++i) {
@@ -380,7 +384,9 @@ static void log_offspot(run_state* r, uint32_t seed) {
         float nearest = 99.0f;
         int nearest_state = -1;
         float spot_near = 99.0f;
-        uint32_t spot_overlaps = 0;
+        uint32_t spot_overlaps = 0, spot_pairs = 0, on_target = 0;
+        float occ_d = 99.0f, occ_off = 99.0f, occ_speed = 0.0f, occ_spots = 99.0f;
+        int occ_state = -1;
         for (uint32_t j = 0; j < n; ++j) {
             wf_agent_state o;
             if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK) {
@@ -391,6 +397,16 @@ static void log_offspot(run_state* r, uint32_t seed) {
                 spot_near = ds;
             }
             spot_overlaps += o.target_state == WF_TARGET_ARRIVED && ds < 1.2f;
+            spot_pairs += o.target_state == WF_TARGET_ARRIVED && ds < 0.9f;
+            float dt = dist2d(o.position, r->target[i]);
+            on_target += dt < 1.2f;
+            if (dt < occ_d) {
+                occ_d = dt;
+                occ_state = (int)o.target_state;
+                occ_off = dist2d(o.position, r->target[j]);
+                occ_speed = sqrtf(o.velocity.x * o.velocity.x + o.velocity.z * o.velocity.z);
+                occ_spots = ds;
+            }
             float d = dist2d(st.position, o.position);
             if (d < nearest) {
                 nearest = d;
@@ -411,11 +427,12 @@ static void log_offspot(run_state* r, uint32_t seed) {
                            st.desired_velocity.z * st.desired_velocity.z);
         fprintf(stderr,
                 "OFF\t%s\t%u\t%u\t%.2f\t%.2f\t%.2f\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%u\t%.2f\t%d\t%"
-                "u\t%u\t%.2f\t%u\n",
+                "u\t%u\t%.2f\t%u\t%u\t%.2f\t%d\t%.2f\t%.2f\t%.2f\t%u\t%.2f\n",
                 r->s->name, seed, i, off, r->now - r->left_at[i], r->first_arrival[i],
                 (int)st.target_state, speed, want, st.stuck_time, dist2d(st.target, r->target[i]),
                 walkers, holders, nearest, nearest_state, on_spot_w, on_spot_h, spot_near,
-                spot_overlaps);
+                spot_overlaps, spot_pairs, occ_d, occ_state, occ_off, occ_speed, occ_spots,
+                on_target, scene_wall_distance(r->s, r->target[i], SCENE_TRACE_WALL));
     }
 }
 
