@@ -95,8 +95,8 @@ static void test_files_pass_on_open_floor(void** state) {
     float overlap;
     uint64_t hash;
     uint32_t through = run_files(NULL, 5u, 0.3f, 30 * 20, &overlap, &hash);
-    printf("open floor: %u of %u through in 20 s, worst overlap %.3f m\n", through,
-           2u * PER_SIDE, (double)overlap);
+    printf("open floor: %u of %u through in 20 s, worst overlap %.3f m\n", through, 2u * PER_SIDE,
+           (double)overlap);
     assert_true(through >= 30u);
     assert_true(overlap <= 0.15f);
 }
