@@ -207,6 +207,24 @@ static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
     return w > 0.0f || (w == 0.0f && j < i);
 }
 
+/// Two walkers passing head-on (knot17, docs/benchmarks.md): avoidance
+/// sees the other at this share of its radius, so the two may brush
+/// shoulders (up to 0.3 m between agents of 0.6 m) instead of both
+/// refusing every closing velocity and standing face to face; the
+/// collision pass keeps the bodies apart.
+#define KNOT_PASS_SHARE 0.5f
+
+/// True when i and j are both on their way (neither holds a spot) and want
+/// opposite ways (more than 120 degrees apart): a pair that passes head-on.
+static bool passes_head_on(const wf_crowd* c, uint32_t i, uint32_t j) {
+    if (c->target_state[i] == WF_TARGET_ARRIVED || c->target_state[j] == WF_TARGET_ARRIVED) {
+        return false;
+    }
+    wf_vec3 a = c->intent[i], b = c->intent[j];
+    float ab = a.x * b.x + a.z * b.z;
+    return ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
+}
+
 /// Head-on traffic: the nearest agent ahead in i's lane (within
 /// WF_CROWD_HEAD_ON_RADII, closer sideways than WF_CROWD_LANE_RADII) that
 /// walks towards it. Both keep right, so two lanes pass; the one without
@@ -428,6 +446,8 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             // line (into a wall) by the idle one, and a group standing at
             // its targets does not drift apart.
             float speed = wf_v2_length(desired_vel);
+            const wf_vec3 way = c->intent[i];
+            const float way_len_sq = way.x * way.x + way.z * way.z;
             uint32_t own_class = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
             for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
                 uint32_t j = neighbours[k];
@@ -444,6 +464,16 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 float d = sqrtf(d2);
                 float t = d / reach;
                 float weight = p->separation_weight * settle * (1.0f - t * t);
+                if (way_len_sq > 1e-12f && diff.x * way.x + diff.z * way.z < 0.0f &&
+                    passes_head_on(c, i, j)) {
+                    // One coming the other way ahead: pushed back, the two
+                    // stood face to face (knot17); pushed aside, to the
+                    // side each already passes on, they slide past.
+                    float lateral = diff.x * -way.z + diff.z * way.x; // i right of j: > 0
+                    float side = lateral < 0.0f ? -1.0f : 1.0f;
+                    float inv = 1.0f / sqrtf(way_len_sq);
+                    diff = wf_v3(-way.z * inv * side * d, 0.0f, way.x * inv * side * d);
+                }
                 push.x += diff.x * (weight / d);
                 push.z += diff.z * (weight / d);
                 w++;
@@ -595,6 +625,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             if (squeezes && c->target_state[j] == WF_TARGET_ARRIVED &&
                 !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u)) {
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;
+            } else if (passes_head_on(c, i, j)) {
+                other->radius *= KNOT_PASS_SHARE;
             }
             other->rank = passes_holder(c, i, j) ? WF_AVOID_RANK_IMMOVABLE
                                                  : c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;

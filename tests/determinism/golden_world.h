@@ -156,7 +156,9 @@ static inline void golden_world_close(golden_world* g) {
 /// chord to it, so corridors over slopes change.
 /// Re-pinned (topo14): held-up agents' local re-searches price crowding
 /// (stuck_crowding_cost, default 8).
-#define GOLDEN_CROWD_HASH 0x341d585c2903c443ull
+/// Re-pinned (knot17): walkers passing head-on see each other at half width
+/// in avoidance and push each other aside, not back (crowd_motion.c).
+#define GOLDEN_CROWD_HASH 0x0a9b263dca3d4b7full
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
