@@ -75,6 +75,9 @@
     /* The event list between updates; inside one the passage table, then the steps' inputs. */    \
     X(update_scratch, uint64_t, wf_crowd_scratch_words(c), SCRATCH, NONE)                          \
     X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* entry + 1; 0: free */            \
+    /* The flow table (crowding.c): built in each update before the topology pass reads it. */     \
+    X(flow_keys, uint64_t, c->crowding_capacity, SCRATCH, NONE) /* 0: free slot */                 \
+    X(flow_sum, wf_vec3, c->crowding_capacity, SCRATCH, NONE)   /* walkers' unit wishes */         \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
     X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)

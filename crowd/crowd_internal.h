@@ -186,6 +186,7 @@ struct wf_crowd {
     // stuck_crowding_cost (held-up agents' local re-searches only).
     float crowding_cost;
     float stuck_crowding_cost;  ///< 0: off
+    float flow_cost;            ///< lanes by direction (crowding.c's flow table); 0: off
     uint32_t crowding_capacity; ///< a power of two, at least twice max_agents
     uint32_t pinch_capacity;    ///< passage table's hash slots (bottleneck.c): crowding_capacity
 

@@ -435,6 +435,9 @@ uint32_t wf_crowd_pick_topology(wf_crowd* c, uint32_t* out) {
             out[at] = i;
         }
     }
+    if (n > 0 && c->flow_cost > 0.0f) {
+        wf_crowd_flow_refresh(c); // the passes below read it
+    }
     return n;
 }
 
@@ -458,15 +461,33 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
     for (uint32_t k = begin; k < end; ++k) {
         uint32_t i = ctx->list[k];
         c->topology_timer[i] = 0.0f;
-        bool priced = held_up_in_open(c, i);
-        if (priced) {
+        bool crowded = held_up_in_open(c, i);
+        // Flow: priced along the way to the corridor's end (none when
+        // there), on top of crowding where that prices this search (every
+        // search's, when crowding_cost is on: the worker query keeps it).
+        bool flowing = false;
+        wf_flow_view view = {
+            .c = c, .way = {0.0f, 0.0f, 0.0f}, .crowding = crowded || c->crowding_cost > 0.0f};
+        if (c->flow_cost > 0.0f && !wf_crowd_passage_ahead(c, i)) {
+            wf_vec3 to = wf_v3_sub(c->corridor[i].target, c->pos[i]);
+            float len = sqrtf(to.x * to.x + to.z * to.z);
+            if (len > 0.01f) {
+                view.way = (wf_vec3){to.x / len, 0.0f, to.z / len};
+                flowing = true;
+            }
+        }
+        if (flowing) {
+            wf_query_set_cost_scale(query, wf_crowd_flow_scale, &view);
+        } else if (crowded) {
             wf_query_set_cost_scale(query, wf_crowding_scale, c);
         }
         (void)wf_corridor_optimize_topology(&c->corridor[i], query, wf_crowd_filter(c, i),
                                             WF_CROWD_TOPOLOGY_ITERATIONS,
                                             c->worker_paths + (size_t)worker * c->max_corridor);
-        if (priced) {
-            wf_query_set_cost_scale(query, NULL, NULL);
+        if (flowing || crowded) {
+            // Back to the crowd's own: every search priced, or none.
+            wf_query_set_cost_scale(query, c->crowding_cost > 0.0f ? wf_crowding_scale : NULL,
+                                    c->crowding_cost > 0.0f ? c : NULL);
         }
     }
 }

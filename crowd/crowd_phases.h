@@ -52,6 +52,18 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
 void wf_crowding_refresh(wf_crowd* c);
 /// The crowd's wf_poly_cost_fn (user: the crowd).
 float wf_crowding_scale(const void* user, wf_poly_ref poly);
+/// The flow table (walkers' unit wishes per polygon), from saved state.
+void wf_crowd_flow_refresh(wf_crowd* c);
+/// A search's view of the flow: its way (a unit xz direction) and whether
+/// the crowding table prices it too.
+typedef struct wf_flow_view {
+    const wf_crowd* c;
+    wf_vec3 way;
+    bool crowding;
+} wf_flow_view;
+/// wf_poly_cost_fn (user: a wf_flow_view): the crowding factor (or 1) plus
+/// flow_cost x the flow there against the way.
+float wf_crowd_flow_scale(const void* user, wf_poly_ref poly);
 /// Searches running in the queue begin again (the crowding table changed).
 void wf_crowd_restart_searches(wf_crowd* c);
 /// After a restore: searches in progress are replayed to where they were

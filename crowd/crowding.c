@@ -8,6 +8,7 @@
 // an open addressing table keyed by polygon ref; searches running when it changes
 // begin again, so a search only ever sees one table (a restored crowd
 // replays them over the same saved table).
+#include <math.h>
 #include <string.h>
 
 #include "crowd/crowd_phases.h"
@@ -68,6 +69,58 @@ float wf_crowding_scale(const void* user, wf_poly_ref poly) {
         }
         if (key == 0) {
             return 1.0f;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Flow (flow17): which way the walkers in each polygon wish to go, so that a
+ * topology pass (flow_cost) keeps out of lanes where traffic comes the other way. Built
+ * in agent order from saved state (positions' polygons, desired velocities)
+ * by the serial step before the topology pass, so it is the same for any
+ * worker count and after a restore, and never saved.
+ */
+
+void wf_crowd_flow_refresh(wf_crowd* c) {
+    uint32_t mask = c->crowding_capacity - 1u;
+    memset(c->flow_keys, 0, sizeof(uint64_t) * c->crowding_capacity);
+    for (uint32_t i = 0; i < c->max_agents; ++i) {
+        if (!wf_crowd_walking(c, i)) {
+            continue;
+        }
+        wf_vec3 dv = c->desired_vel[i];
+        float speed_sq = dv.x * dv.x + dv.z * dv.z;
+        if (speed_sq < 0.01f) {
+            continue; // wishing under 0.1 m/s: no way to count
+        }
+        float inv = 1.0f / sqrtf(speed_sq);
+        uint64_t key = c->corridor[i].polys[0].bits;
+        uint32_t at = slot_of(key, mask);
+        while (c->flow_keys[at] != 0 && c->flow_keys[at] != key) {
+            at = (at + 1u) & mask; // never full: twice as many slots as agents
+        }
+        if (c->flow_keys[at] == 0) {
+            c->flow_keys[at] = key;
+            c->flow_sum[at] = (wf_vec3){0.0f, 0.0f, 0.0f};
+        }
+        c->flow_sum[at].x += dv.x * inv;
+        c->flow_sum[at].z += dv.z * inv;
+    }
+}
+
+float wf_crowd_flow_scale(const void* user, wf_poly_ref poly) {
+    const wf_flow_view* v = user;
+    const wf_crowd* c = v->c;
+    float scale = v->crowding ? wf_crowding_scale(c, poly) : 1.0f;
+    uint32_t mask = c->crowding_capacity - 1u;
+    for (uint32_t at = slot_of(poly.bits, mask);; at = (at + 1u) & mask) {
+        uint64_t key = c->flow_keys[at];
+        if (key == poly.bits) {
+            float against = -(c->flow_sum[at].x * v->way.x + c->flow_sum[at].z * v->way.z);
+            return against > 0.0f ? scale + c->flow_cost * against : scale;
+        }
+        if (key == 0) {
+            return scale;
         }
     }
 }

@@ -552,6 +552,7 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     cd.logger.quiet = true;
     cd.crowding_cost = settings->crowding;
     cd.stuck_crowding_cost = settings->stuck_crowding;
+    cd.flow_cost = settings->flow;
     if (r->ids == NULL || r->target == NULL || r->previous == NULL || r->shortest == NULL ||
         r->walked == NULL || r->first_arrival == NULL || r->ever == NULL || r->at_target == NULL ||
         r->left_at == NULL || r->request_due == NULL || r->second_door == NULL ||

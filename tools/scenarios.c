@@ -160,8 +160,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         bool takes_value = number != NULL || strcmp(opt, "--scene") == 0 ||
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
                            strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0 ||
-                           strcmp(opt, "--stuck-crowding") == 0 || strcmp(opt, "--trace") == 0 ||
-                           strcmp(opt, "--trace-every") == 0;
+                           strcmp(opt, "--stuck-crowding") == 0 || strcmp(opt, "--flow") == 0 ||
+                           strcmp(opt, "--trace") == 0 || strcmp(opt, "--trace-every") == 0;
         if (strcmp(opt, "--json") == 0) {
             o->json = true;
             continue;
@@ -206,6 +206,13 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
                 return usage_error("scenarios");
             }
             o->settings.stuck_crowding = (float)cost;
+        } else if (strcmp(opt, "--flow") == 0) {
+            double cost = 0.0;
+            if (!parse_double(value, &cost) || !(cost >= 0.0 && cost <= 1000.0)) {
+                fprintf(stderr, "wayfarer scenarios: --flow needs a number in [0, 1000]\n");
+                return usage_error("scenarios");
+            }
+            o->settings.flow = (float)cost;
         } else if (strcmp(opt, "--testdata") == 0) {
             o->settings.testdata = value;
         } else if (strcmp(opt, "--trace") == 0) {

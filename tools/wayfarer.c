@@ -128,7 +128,8 @@ static const subcommand subcommands[] = {
      "      agents off the mesh, memory, and the mean ms of every phase"},
     {"scenarios", cmd_scenarios,
      "scenarios [--scene NAME[,NAME...]] [--seconds S] [--avoidance low|medium|high|ultra]\n"
-     "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--stuck-crowding C]\n"
+     "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--stuck-crowding C] "
+     "[--flow C]\n"
      "      [--testdata DIR] [--trace FILE] [--trace-every S] [--json]\n"
      "      the crowd scenario suite (default: every scene): circle32, circle128, crossing,\n"
      "      door_1way_1.5|2|3, door_2way_1.5|2|3, two_doors, corridor, tjunction, nav_test500\n"
@@ -143,6 +144,8 @@ static const subcommand subcommands[] = {
      "      --crowding C: the crowd's crowding_cost (routes around jams; default 0, off);\n"
      "      --stuck-crowding C: the crowd's stuck_crowding_cost (held-up agents' local\n"
      "      re-searches step round jams; 0: default 8; -1: off);\n"
+     "      --flow C: the crowd's flow_cost (local re-searches keep out of lanes with\n"
+     "      walkers coming the other way; default 0, off);\n"
      "      --trace FILE: after the first frame, every S s (--trace-every, default 10) and at\n"
      "      the end, a tab-separated line per agent not yet at its first target (where it\n"
      "      is, its target state, corridor, speed, stuck time, path left, velocity, desired\n"

@@ -155,6 +155,16 @@ typedef struct wf_crowd_desc {
     /// every search is priced at that cost and this one is not used.
     /// 0 = 8 (the default); below zero (e.g. -1) = off; at most 1000.
     float stuck_crowding_cost;
+    /// Lanes by direction: an agent's short local re-searches
+    /// (WF_AGENT_OPTIMIZE_TOPOLOGY, every half second), when no single-file
+    /// passage lies among its corridor's next polygons, price a polygon at its cost times
+    /// 1 + flow_cost x the walkers there coming against its way (the sum of
+    /// their unit desired velocities, projected on the line from the agent
+    /// to its corridor's end, where negative), counted before each update's
+    /// re-searches: streams meeting head-on take different lanes where there
+    /// are several. Full path searches stay shortest. 0 (the default): off;
+    /// 3 was measured (docs/crowd.md, "Lanes by direction"). 0..1000.
+    float flow_cost;
     /// Obstacles agents only avoid (wf_crowd_add_mover) live at once:
     /// 0 = 16, at most WF_CROWD_MAX_MOVERS.
     uint32_t max_movers;

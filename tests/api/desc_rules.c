@@ -82,6 +82,10 @@ static void test_refused_descs_name_the_rule(void** state) {
     assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
     assert_non_null(strstr(log.text, "stuck_crowding_cost"));
     cd.stuck_crowding_cost = 0.0f;
+    cd.flow_cost = -1.0f;
+    assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
+    assert_non_null(strstr(log.text, "flow_cost"));
+    cd.flow_cost = 0.0f;
     cd.max_walls = WF_CROWD_MAX_WALLS + 1u;
     assert_int_equal(wf_crowd_create(&cd, &crowd), WF_ERR_INVALID_ARG);
     assert_non_null(strstr(log.text, "max_walls"));

@@ -58,6 +58,7 @@ static uint64_t run(uint32_t workers, float crowding) {
     d.max_searches = 4;
     d.path_iterations_per_update = 600;
     d.crowding_cost = crowding;
+    d.flow_cost = crowding > 0.0f ? 3.0f : 0.0f; // and lanes by direction
     if (workers == 1) {
         d.jobs = (wf_job_system){.worker_count = 1, .enqueue = run_now, .wait = never_waits};
     } else if (workers > 1) {

@@ -93,10 +93,13 @@ static wf_vec3 random_open_cell(wf_rng* rng) {
 /// Searches span several updates: a tiny budget, two slots, a 1-expansion quick slice.
 /// Crowding costs of the scenes (the crowding table is saved state).
 static float scene_crowding = 0.0f;
+/// Flow pricing of the scenes (its table is rebuilt from saved state).
+static float scene_flow = 0.0f;
 
 static wf_crowd_desc scene_desc(const wf_mesh* mesh, uint32_t max_agents) {
     wf_crowd_desc d = crowd_test_desc(mesh, max_agents);
     d.crowding_cost = scene_crowding;
+    d.flow_cost = scene_flow;
     d.max_searches = 2;
     d.path_iterations_per_update = 40;
     d.quick_search_iterations = 1;
@@ -324,6 +327,16 @@ static void test_restore_with_crowding_costs(void** state) {
     scene_crowding = 2.0f;
     continue_identically(true);
     scene_crowding = 0.0f;
+}
+
+/// With flow pricing (flow_cost): the flow table is built in every update
+/// from saved state before the local re-searches read it, so a restored
+/// crowd prices the same polygons.
+static void test_restore_with_flow_cost(void** state) {
+    (void)state;
+    scene_flow = 3.0f;
+    continue_identically(true);
+    scene_flow = 0.0f;
 }
 
 /// Saved while agents are held up at the walls' single-file gaps and
@@ -870,6 +883,7 @@ int main(void) {
         cmocka_unit_test(test_restored_crowd_continues_identically),
         cmocka_unit_test(test_restore_over_a_rebuilt_mesh),
         cmocka_unit_test(test_restore_with_crowding_costs),
+        cmocka_unit_test(test_restore_with_flow_cost),
         cmocka_unit_test(test_restore_with_agents_held_up),
         cmocka_unit_test(test_save_is_reproducible),
         cmocka_unit_test(test_save_ignores_struct_padding),
