@@ -27,6 +27,10 @@
  *
  * Saved arrays keep their order: it is the save format's agents section.
  */
+/// Slots of the flow table (crowding.c): the crowding table's when
+/// flow_cost prices searches, else one (nothing reads or builds it).
+#define FLOW_SLOTS(c) ((c)->flow_cost > 0.0f ? (size_t)(c)->crowding_capacity : (size_t)1)
+
 #define WF_CROWD_AGENT_FIELDS(X)                                                                   \
     X(active, uint8_t, n, SAVED, CUSTOM)                                                           \
     X(params, wf_agent_params, n, SAVED, CUSTOM)                                                   \
@@ -76,8 +80,8 @@
     X(update_scratch, uint64_t, wf_crowd_scratch_words(c), SCRATCH, NONE)                          \
     X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* entry + 1; 0: free */            \
     /* The flow table (crowding.c): built in each update before the topology pass reads it. */     \
-    X(flow_keys, uint64_t, c->crowding_capacity, SCRATCH, NONE) /* 0: free slot */                 \
-    X(flow_sum, wf_vec3, c->crowding_capacity, SCRATCH, NONE)   /* walkers' unit wishes */         \
+    X(flow_keys, uint64_t, FLOW_SLOTS(c), SCRATCH, NONE) /* 0: free slot */                        \
+    X(flow_sum, wf_vec3, FLOW_SLOTS(c), SCRATCH, NONE)   /* walkers' unit wishes */                \
     /* The crowding table (crowding.c) is data, not scratch: searches replay over it. */           \
     X(crowding_keys, uint64_t, c->crowding_capacity, SAVED, CUSTOM) /* 0: free slot */             \
     X(crowding_scale, float, c->crowding_capacity, SAVED, CUSTOM)

@@ -207,13 +207,6 @@ static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
     return w > 0.0f || (w == 0.0f && j < i);
 }
 
-/// Two walkers passing head-on (knot17, docs/benchmarks.md): avoidance
-/// sees the other at this share of its radius, so the two may brush
-/// shoulders (up to 0.3 m between agents of 0.6 m) instead of both
-/// refusing every closing velocity and standing face to face; the
-/// collision pass keeps the bodies apart.
-#define KNOT_PASS_SHARE 0.5f
-
 /// True when i and j are both on their way (neither holds a spot) and want
 /// opposite ways (more than 120 degrees apart): a pair that passes head-on.
 static bool passes_head_on(const wf_crowd* c, uint32_t i, uint32_t j) {
@@ -626,7 +619,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
                 !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u)) {
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;
             } else if (passes_head_on(c, i, j)) {
-                other->radius *= KNOT_PASS_SHARE;
+                other->radius *= WF_CROWD_KNOT_PASS_SHARE;
             }
             other->rank = passes_holder(c, i, j) ? WF_AVOID_RANK_IMMOVABLE
                                                  : c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;

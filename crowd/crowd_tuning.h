@@ -33,6 +33,12 @@
 #define WF_CROWD_SQUEEZE_STUCK 1.0f
 #define WF_CROWD_SQUEEZE_DIST 8.0f
 #define WF_CROWD_SQUEEZE_SHARE 0.5f
+/// Two walkers passing head-on (knot17, docs/benchmarks.md): avoidance
+/// sees the other at this share of its radius, so the two may brush
+/// shoulders (up to 0.3 m between agents of 0.6 m) instead of both
+/// refusing every closing velocity and standing face to face; the
+/// collision pass keeps the bodies apart (crowd_motion.c).
+#define WF_CROWD_KNOT_PASS_SHARE 0.5f
 /// An agent on its way stuck less than this (s) takes the whole avoidance
 /// against an agent holding its spot (crowd_motion.c, passes_holder).
 #define WF_CROWD_PASS_STUCK 1.0f

@@ -383,8 +383,6 @@ static int cmd_tiles(const char* obj, int passes) {
     return failed;
 }
 
-/// Queues every add (or remove), then updates with no budget until up to
-/// date; the calls and their summed time.
 /// Closes a JSON line with how the pool's threads were used: its counters,
 /// and (Linux) CPU time of the whole process and of the calling thread, so
 /// a worker count that does not scale shows whether the pool's threads
@@ -408,6 +406,8 @@ static void print_pool_facts(wf_thread_pool* pool) {
     printf("}\n");
 }
 
+/// Queues every add (or remove), then updates with no budget until up to
+/// date; the calls and their summed time.
 static int obstacle_phase(level* lv, const float* pts, wf_obstacle_id* ids, int removing,
                           uint32_t* calls, double* us, uint32_t* rebuilt) {
     for (uint32_t i = 0; i < OBSTACLES; ++i) {

@@ -157,8 +157,10 @@ typedef struct wf_crowd_desc {
     float stuck_crowding_cost;
     /// Lanes by direction: an agent's short local re-searches
     /// (WF_AGENT_OPTIMIZE_TOPOLOGY, every half second), when no single-file
-    /// passage lies among its corridor's next polygons, price a polygon at its cost times
-    /// 1 + flow_cost x the walkers there coming against its way (the sum of
+    /// passage lies among its corridor's next polygons, price a polygon at
+    /// its cost times (its crowding factor where crowding prices the
+    /// search, else 1) + flow_cost x the walkers there coming against its
+    /// way (the sum of
     /// their unit desired velocities, projected on the line from the agent
     /// to its corridor's end, where negative), counted before each update's
     /// re-searches: streams meeting head-on take different lanes where there

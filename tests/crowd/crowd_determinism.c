@@ -40,7 +40,7 @@ static void never_waits(void* handle, void* user) {
     (void)user;
 }
 
-static uint64_t run(uint32_t workers, float crowding) {
+static uint64_t run(uint32_t workers, float crowding, float flow) {
     uint8_t blocked[40 * 40] = {0};
     for (uint32_t k = 0; k < 40; ++k) { // two walls with gaps, and a pillar field
         blocked[k * 40 + 13] = k % 9 != 4;
@@ -58,7 +58,7 @@ static uint64_t run(uint32_t workers, float crowding) {
     d.max_searches = 4;
     d.path_iterations_per_update = 600;
     d.crowding_cost = crowding;
-    d.flow_cost = crowding > 0.0f ? 3.0f : 0.0f; // and lanes by direction
+    d.flow_cost = flow; // lanes by direction
     if (workers == 1) {
         d.jobs = (wf_job_system){.worker_count = 1, .enqueue = run_now, .wait = never_waits};
     } else if (workers > 1) {
@@ -112,11 +112,11 @@ static uint64_t run(uint32_t workers, float crowding) {
 
 static void test_same_state_for_any_worker_count(void** state) {
     (void)state;
-    uint64_t inline_hash = run(0, 0.0f);
+    uint64_t inline_hash = run(0, 0.0f, 0.0f);
     printf("inline: %016llx\n", (unsigned long long)inline_hash);
     const uint32_t counts[] = {1, 2, 3, 4, 8};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; ++k) {
-        uint64_t h = run(counts[k], 0.0f);
+        uint64_t h = run(counts[k], 0.0f, 0.0f);
         printf("%u workers: %016llx\n", counts[k], (unsigned long long)h);
         assert_true(h == inline_hash);
     }
@@ -125,12 +125,14 @@ static void test_same_state_for_any_worker_count(void** state) {
 static void test_same_state_with_crowding_costs(void** state) {
     (void)state;
     // Searches read the crowding table and begin again when it changes.
-    uint64_t inline_hash = run(0, 2.0f);
+    uint64_t inline_hash = run(0, 2.0f, 3.0f);
     printf("crowding, inline: %016llx\n", (unsigned long long)inline_hash);
-    assert_true(inline_hash != run(0, 0.0f)); // the costs do steer someone
+    assert_true(inline_hash != run(0, 0.0f, 0.0f)); // the costs do steer someone
+    // Lanes by direction act on their own too (flow_cost accepted and used).
+    assert_true(inline_hash != run(0, 2.0f, 0.0f));
     const uint32_t counts[] = {1, 3, 8};
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; ++k) {
-        uint64_t h = run(counts[k], 2.0f);
+        uint64_t h = run(counts[k], 2.0f, 3.0f);
         printf("crowding, %u workers: %016llx\n", counts[k], (unsigned long long)h);
         assert_true(h == inline_hash);
     }
