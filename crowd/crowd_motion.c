@@ -172,6 +172,12 @@ static bool near_pinch(const wf_crowd* c, uint32_t i, uint32_t j) {
     return c->pinch[i].ahead || c->pinch[j].ahead || (c->walled[i] || c->walled[j]);
 }
 
+/// Two ways more than 120 degrees apart (on the ground plane).
+static inline bool opposite_ways(wf_vec3 a, wf_vec3 b) {
+    float ab = a.x * b.x + a.z * b.z;
+    return ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
+}
+
 /// True when neighbour j has the right of way over agent i: i then avoids
 /// where j wants to go, not where it goes now, and makes way before j gets
 /// there. j has it with a higher class, or when the two walk head-on into
@@ -196,10 +202,8 @@ static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
     if (!pinch && (c->rank[j] <= c->rank[i] || c->stuck_timer[i] < WF_CROWD_HEAD_ON_STUCK)) {
         return false;
     }
-    // Head-on: the two want opposite ways (more than 120 degrees apart);
-    // merging into one stream is not head-on.
-    float ab = a.x * b.x + a.z * b.z;
-    bool head_on = ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
+    // Head-on: merging into one stream is not.
+    bool head_on = opposite_ways(a, b);
     if (!head_on || !pinch) {
         return head_on;
     }
@@ -213,9 +217,7 @@ static bool passes_head_on(const wf_crowd* c, uint32_t i, uint32_t j) {
     if (c->target_state[i] == WF_TARGET_ARRIVED || c->target_state[j] == WF_TARGET_ARRIVED) {
         return false;
     }
-    wf_vec3 a = c->intent[i], b = c->intent[j];
-    float ab = a.x * b.x + a.z * b.z;
-    return ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z);
+    return opposite_ways(c->intent[i], c->intent[j]);
 }
 
 /// Head-on traffic: the nearest agent ahead in i's lane (within
@@ -234,9 +236,7 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
     bool waits = false;
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
         uint32_t j = neighbours[k];
-        wf_vec3 b = c->intent[j];
-        float ab = a.x * b.x + a.z * b.z;
-        if (!(ab < 0.0f && ab * ab > 0.25f * (a.x * a.x + a.z * a.z) * (b.x * b.x + b.z * b.z))) {
+        if (!opposite_ways(a, c->intent[j])) {
             continue;
         }
         float dx = c->pos[j].x - c->pos[i].x, dz = c->pos[j].z - c->pos[i].z;

@@ -20,6 +20,30 @@ static uint32_t slot_of(uint64_t bits, uint32_t mask) {
     return (uint32_t)bits & mask;
 }
 
+/// The slot of key in a table of mask + 1 keys (0: free), taken if new
+/// (*fresh then says so). Never full: twice as many slots as agents.
+static uint32_t claim_slot(uint64_t* keys, uint32_t mask, uint64_t key, bool* fresh) {
+    uint32_t at = slot_of(key, mask);
+    while (keys[at] != 0 && keys[at] != key) {
+        at = (at + 1u) & mask;
+    }
+    *fresh = keys[at] == 0;
+    keys[at] = key;
+    return at;
+}
+
+/// The slot holding key, or UINT32_MAX when it is not in the table.
+static uint32_t find_slot(const uint64_t* keys, uint32_t mask, uint64_t key) {
+    for (uint32_t at = slot_of(key, mask);; at = (at + 1u) & mask) {
+        if (keys[at] == key) {
+            return at;
+        }
+        if (keys[at] == 0) {
+            return UINT32_MAX;
+        }
+    }
+}
+
 void wf_crowding_refresh(wf_crowd* c) {
     uint32_t mask = c->crowding_capacity - 1u;
     memset(c->crowding_keys, 0, sizeof(uint64_t) * c->crowding_capacity);
@@ -38,13 +62,9 @@ void wf_crowding_refresh(wf_crowd* c) {
             close += wf_v2_distance_sq(c->pos[i], c->pos[neighbours[k]]) <= reach * reach;
         }
         float density = (float)close / (3.14159265f * reach * reach);
-        uint64_t key = c->corridor[i].polys[0].bits;
-        uint32_t at = slot_of(key, mask);
-        while (c->crowding_keys[at] != 0 && c->crowding_keys[at] != key) {
-            at = (at + 1u) & mask; // never full: twice as many slots as agents
-        }
-        if (c->crowding_keys[at] == 0) {
-            c->crowding_keys[at] = key;
+        bool fresh;
+        uint32_t at = claim_slot(c->crowding_keys, mask, c->corridor[i].polys[0].bits, &fresh);
+        if (fresh) {
             c->crowding_scale[at] = 0.0f;
         }
         c->crowding_scale[at] = density > c->crowding_scale[at] ? density : c->crowding_scale[at];
@@ -61,16 +81,8 @@ void wf_crowding_refresh(wf_crowd* c) {
 
 float wf_crowding_scale(const void* user, wf_poly_ref poly) {
     const wf_crowd* c = user;
-    uint32_t mask = c->crowding_capacity - 1u;
-    for (uint32_t at = slot_of(poly.bits, mask);; at = (at + 1u) & mask) {
-        uint64_t key = c->crowding_keys[at];
-        if (key == poly.bits) {
-            return c->crowding_scale[at];
-        }
-        if (key == 0) {
-            return 1.0f;
-        }
-    }
+    uint32_t at = find_slot(c->crowding_keys, c->crowding_capacity - 1u, poly.bits);
+    return at == UINT32_MAX ? 1.0f : c->crowding_scale[at];
 }
 
 /* ---------------------------------------------------------------------------
@@ -94,13 +106,9 @@ void wf_crowd_flow_refresh(wf_crowd* c) {
             continue; // wishing under 0.1 m/s: no way to count
         }
         float inv = 1.0f / sqrtf(speed_sq);
-        uint64_t key = c->corridor[i].polys[0].bits;
-        uint32_t at = slot_of(key, mask);
-        while (c->flow_keys[at] != 0 && c->flow_keys[at] != key) {
-            at = (at + 1u) & mask; // never full: twice as many slots as agents
-        }
-        if (c->flow_keys[at] == 0) {
-            c->flow_keys[at] = key;
+        bool fresh;
+        uint32_t at = claim_slot(c->flow_keys, mask, c->corridor[i].polys[0].bits, &fresh);
+        if (fresh) {
             c->flow_sum[at] = (wf_vec3){0.0f, 0.0f, 0.0f};
         }
         c->flow_sum[at].x += dv.x * inv;
@@ -112,15 +120,10 @@ float wf_crowd_flow_scale(const void* user, wf_poly_ref poly) {
     const wf_flow_view* v = user;
     const wf_crowd* c = v->c;
     float scale = v->crowding ? wf_crowding_scale(c, poly) : 1.0f;
-    uint32_t mask = c->crowding_capacity - 1u;
-    for (uint32_t at = slot_of(poly.bits, mask);; at = (at + 1u) & mask) {
-        uint64_t key = c->flow_keys[at];
-        if (key == poly.bits) {
-            float against = -(c->flow_sum[at].x * v->way.x + c->flow_sum[at].z * v->way.z);
-            return against > 0.0f ? scale + c->flow_cost * against : scale;
-        }
-        if (key == 0) {
-            return scale;
-        }
+    uint32_t at = find_slot(c->flow_keys, c->crowding_capacity - 1u, poly.bits);
+    if (at == UINT32_MAX) {
+        return scale;
     }
+    float against = -(c->flow_sum[at].x * v->way.x + c->flow_sum[at].z * v->way.z);
+    return against > 0.0f ? scale + c->flow_cost * against : scale;
 }

@@ -37,6 +37,23 @@ bool wf_crowd_holds_shared_spot(const wf_crowd* c, uint32_t i) {
             wf_v2_distance(c->corridor[i].target, c->target_pos[i]) <= reach);
 }
 
+/// Which way i's spot moves from neighbour j's: from j's target to i's
+/// (d: their distance), or for the same target the way the two stand
+/// (d = 0); (dx, dz) of length len. False when there is no way to tell.
+static bool way_apart(const wf_crowd* c, uint32_t i, uint32_t j, float* dx, float* dz, float* d,
+                      float* len) {
+    *dx = c->target_pos[i].x - c->target_pos[j].x;
+    *dz = c->target_pos[i].z - c->target_pos[j].z;
+    *d = sqrtf(*dx * *dx + *dz * *dz);
+    if (*d < 1e-3f) {
+        *dx = c->pos[i].x - c->pos[j].x;
+        *dz = c->pos[i].z - c->pos[j].z;
+        *d = 0.0f;
+    }
+    *len = sqrtf(*dx * *dx + *dz * *dz);
+    return *len >= 1e-4f;
+}
+
 /// A knot: two or more arrived neighbours whose targets crowd i's. Each
 /// pair's share, as for a pair alone (half of what the two lack, all of it
 /// against a neighbour of higher priority; none against a lower one, which
@@ -60,16 +77,8 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
         if (c->params[j].priority < c->params[i].priority) {
             continue;
         }
-        float dx = target.x - c->target_pos[j].x, dz = target.z - c->target_pos[j].z;
-        float d = sqrtf(dx * dx + dz * dz);
-        if (d < 1e-3f) {
-            // The same target: apart the way they stand.
-            dx = c->pos[i].x - c->pos[j].x;
-            dz = c->pos[i].z - c->pos[j].z;
-            d = 0.0f;
-        }
-        float len = sqrtf(dx * dx + dz * dz);
-        if (len < 1e-4f) {
+        float dx, dz, d, len;
+        if (!way_apart(c, i, j, &dx, &dz, &d, &len)) {
             continue;
         }
         float share = c->params[j].priority > c->params[i].priority ? 1.0f : 0.5f;
@@ -98,16 +107,8 @@ bool wf_crowd_shared_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
     wf_vec3 target = c->target_pos[i];
     float ri = c->params[i].radius;
     float room = (ri + c->params[j].radius) * WF_CROWD_SHARED_SPOT_ROOM;
-    float dx = target.x - c->target_pos[j].x, dz = target.z - c->target_pos[j].z;
-    float d = sqrtf(dx * dx + dz * dz);
-    if (d < 1e-3f) {
-        // The same target: the two part the way they stand.
-        dx = c->pos[i].x - c->pos[j].x;
-        dz = c->pos[i].z - c->pos[j].z;
-        d = 0.0f;
-    }
-    float len = sqrtf(dx * dx + dz * dz);
-    if (len < 1e-4f) {
+    float dx, dz, d, len;
+    if (!way_apart(c, i, j, &dx, &dz, &d, &len)) {
         return false;
     }
     // Each gives half of what the two lack; all of it when the other keeps

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/crowd_scenes.h"
 #include "tools/demo_level.h"
 #include "tools/replay.h"
 #include "tools/tool.h"
@@ -497,9 +498,8 @@ static char* classes_json(const wf_world* w) {
 
 /// Issue 14's goal in the demo itself (docs/benchmarks.md, "demo17"): the
 /// people's targets whose shortest path fits the time left at full speed
-/// (the scenarios' old count), and with a free agent's slack (as
-/// SCENE_FREE_SLACK in tools/crowd_scenes.h), and how they ended.
-#define FREE_SLACK 1.25f
+/// (the scenarios' old count), and with a free agent's slack
+/// (SCENE_FREE_SLACK), and how they ended.
 #define LENGTH_POLYS 4096u
 #define LENGTH_POINTS 1024u
 
@@ -540,8 +540,8 @@ static void count_given(in_time_count* c, uint32_t i, wf_vec3 from, wf_vec3 to, 
         return;
     }
     float length = demo_path_length(c, from, to);
-    bool in_time = length >= 0.0f && length <= speed * left;
-    bool alone = in_time && length * FREE_SLACK <= speed * left;
+    bool in_time = scene_in_time(length, speed, left, 1.0f);
+    bool alone = scene_in_time(length, speed, left, SCENE_FREE_SLACK);
     c->state[i] = alone ? 2u : (in_time ? 1u : 0u);
     c->targets += in_time;
     c->alone_targets += alone;
