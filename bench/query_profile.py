@@ -12,11 +12,11 @@ per-line figures put the vec3.h helpers apart from their callers. Lines of
 expand() itself go to the named ranges of its body (found by the comments
 and statements that open them, so the ranges follow edits of the file).
 
-  bench/query_profile.py PROFILE BINARY QUERIES [PATH_SEARCH_C]
+  bench/query_profile.py PROFILE BINARY [PATH_SEARCH_C]
 
-QUERIES: find_path calls in the profile (the script prints what callgrind
-recorded as calls to wf_query_find_path, for a check). Prints instructions
-per query and the share of each part, then expand()'s body by range.
+Per query means per call of wf_query_find_path in the profile (each with
+its straight path). Prints instructions per query and the share of each
+part, then expand()'s body by range.
 """
 import collections
 import re
@@ -157,12 +157,15 @@ def expand_starts(source):
 
 
 def main():
-    if len(sys.argv) < 4:
+    if len(sys.argv) < 3:
         print(__doc__)
         sys.exit(2)
-    profile, binary, queries = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    source = sys.argv[4] if len(sys.argv) > 4 else "navcore/path_search.c"
+    profile, binary = sys.argv[1], sys.argv[2]
+    source = sys.argv[3] if len(sys.argv) > 3 else "navcore/path_search.c"
     costs, calls = self_costs(profile)
+    if calls == 0:
+        sys.exit("no calls of wf_query_find_path in the profile")
+    queries = float(calls)
     chains = inline_chains(binary, sorted(costs))
     starts = expand_starts(source)
     parts, body = collections.Counter(), collections.Counter()
@@ -193,8 +196,8 @@ def main():
             part = "other: " + (chain[-1][0] if chain else "?")
         parts[part] += c
     total = sum(costs.values())
-    print(f"profile: {total:,} instructions, {calls} find_path calls recorded, "
-          f"{queries:.0f} given: {total / queries:,.0f} per query")
+    print(f"profile: {total:,} instructions, {calls} find_path calls: "
+          f"{total / queries:,.0f} per query")
     for name, c in parts.most_common():
         print(f"{c / queries:9,.0f}  {100.0 * c / total:5.1f} %  {name}")
     print("expand's own lines:")

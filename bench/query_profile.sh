@@ -51,6 +51,5 @@ for lv in "${meshes_wanted[@]}"; do
         --toggle-collect=wf_query_find_path --toggle-collect=wf_query_find_straight_path \
         "$bin" paths "$meshes/$lv.obj" "$pairs/$lv.pairs" 1 2048 >/dev/null 2>&1
     echo "== $lv ($n pairs, $((2 * n)) queries)"
-    python3 "$repo/bench/query_profile.py" "$out/$lv.cg" "$bin" $((2 * n)) \
-        "$repo/navcore/path_search.c"
+    python3 "$repo/bench/query_profile.py" "$out/$lv.cg" "$bin" "$repo/navcore/path_search.c"
 done
