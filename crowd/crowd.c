@@ -245,9 +245,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->worker_queries = WF_ALLOC_ARRAY(&allocator, wf_query*, c->worker_count);
     c->worker_paths =
         WF_ALLOC_ARRAY(&allocator, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
-    c->worker_iterations = WF_ALLOC_ARRAY(&allocator, uint32_t, c->worker_count);
-    c->worker_phase_us =
-        WF_ALLOC_ARRAY(&allocator, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
+    c->worker_tally = WF_ALLOC_ARRAY(&allocator, wf_crowd_worker_tally, c->worker_count);
     // The debug watch's candidates: room for the largest preset's pattern.
     c->debug_slot = WF_CROWD_NO_DEBUG;
     for (uint32_t p = 0; p < c->preset_count; ++p) {
@@ -264,8 +262,8 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
                          ? WF_ALLOC_ARRAY(&allocator, uint16_t, c->generation_capacity)
                          : NULL;
     s = WF_ERR_OUT_OF_MEMORY;
-    if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL ||
-        c->worker_phase_us == NULL || c->debug_record.candidates == NULL ||
+    if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_tally == NULL ||
+        c->debug_record.candidates == NULL ||
         (c->generation_capacity > 0 && c->generations == NULL)) {
         goto fail;
     }
@@ -348,8 +346,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     }
     WF_FREE_ARRAY(&a, c->worker_queries, wf_query*, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_paths, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
-    WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
-    WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
+    WF_FREE_ARRAY(&a, c->worker_tally, wf_crowd_worker_tally, c->worker_count);
     WF_FREE_ARRAY(&a, c->debug_record.candidates, wf_avoidance_candidate, c->debug_record.capacity);
     WF_FREE_ARRAY(&a, c->generations, uint16_t, c->generation_capacity);
     wf_id_pool_destroy(&c->ids);
@@ -364,9 +361,8 @@ wf_crowd_memory wf_crowd_get_memory(const wf_crowd* c) {
     m.ids = (size_t)c->ids.capacity * 2u * sizeof(uint32_t); // slots and free list
     m.path_queue = wf_path_queue_memory_bytes(&c->queue);
     m.grid = wf_proximity_grid_memory_bytes(&c->grid);
-    m.workers = (size_t)c->worker_count *
-                (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
-                 c->max_corridor * sizeof(wf_poly_ref));
+    m.workers = (size_t)c->worker_count * (sizeof(wf_query*) + sizeof(wf_crowd_worker_tally) +
+                                           c->max_corridor * sizeof(wf_poly_ref));
     for (uint32_t w = 0; c->worker_queries != NULL && w < c->worker_count; ++w) {
         m.workers += wf_query_get_stats(c->worker_queries[w]).memory_bytes;
     }
