@@ -22,8 +22,12 @@ typedef struct array_spec {
     size_t align;
 } array_spec;
 
+/// Every agent array starts on a cache line: the items of a worker's share
+/// (docs/threading.md) then end on a line boundary wherever the share ends
+/// on a multiple of 64 bytes, and no other allocation shares its lines.
+#define ARRAY_ALIGN(type) (_Alignof(type) > 64u ? _Alignof(type) : 64u)
 #define SPEC(name, type, count, keep, check)                                                       \
-    {(void**)&c->name, (count), sizeof(type), _Alignof(type)},
+    {(void**)&c->name, (count), sizeof(type), ARRAY_ALIGN(type)},
 
 static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
     size_t n = c->max_agents;
@@ -35,6 +39,7 @@ static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
     return count;
 }
 #undef SPEC
+#undef ARRAY_ALIGN
 
 #define MAX_ARRAYS 64u
 
