@@ -9,28 +9,17 @@
 #include "navcore/thread.h"
 
 /// Blocks per worker: more than one so a worker that got slow items (or
-/// started late) does not hold up the loop.
+/// started late) does not hold up the loop, few enough that the shared
+/// counter is not contended.
 #define BLOCKS_PER_WORKER 16u
 
-/// Most home shares a loop keeps (on the caller's stack, a cache line each);
-/// workers beyond it share homes.
-#define MAX_SHARES 32u
-
-/// One worker's home share of the blocks: [begin, end) in one word (begin in
-/// the low 32 bits), so the owner takes from the front and a thief from the
-/// edge next to its own share, each with one compare-and-swap. A cache line
-/// each: workers taking from their own shares never touch the same line.
-typedef struct block_share {
-    _Alignas(64) atomic_uint_least64_t range;
-} block_share;
-
 typedef struct parallel_loop {
-    block_share shares[MAX_SHARES];
     wf_parallel_for_fn* fn;
     void* context;
     uint32_t count;
     uint32_t block_size;
-    uint32_t share_count;
+    uint32_t block_count;
+    atomic_uint next_block;
     atomic_uint next_worker;
 } parallel_loop;
 
@@ -45,51 +34,18 @@ uint32_t wf_jobs_worker_count(const wf_job_system* jobs) {
     return jobs->worker_count < WF_JOBS_MAX_WORKERS ? jobs->worker_count : WF_JOBS_MAX_WORKERS;
 }
 
-/// Takes the first (front) or last block of a share; false once it is empty.
-static bool take_block(block_share* share, bool front, uint32_t* out) {
-    uint64_t r = atomic_load_explicit(&share->range, memory_order_relaxed);
-    for (;;) {
-        uint32_t begin = (uint32_t)r, end = (uint32_t)(r >> 32);
-        if (begin >= end) {
-            return false;
-        }
-        uint64_t next = front ? r + 1u : r - ((uint64_t)1 << 32);
-        if (atomic_compare_exchange_weak_explicit(&share->range, &r, next, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
-            *out = front ? begin : end - 1u;
-            return true;
-        }
-    }
-}
-
-static void run_block(const parallel_loop* loop, uint32_t block, uint32_t worker_index) {
-    uint32_t begin = block * loop->block_size;
-    uint32_t end = loop->count - begin < loop->block_size ? loop->count : begin + loop->block_size;
-    loop->fn(begin, end, worker_index, loop->context);
-}
-
-// Each worker runs its home share (the same contiguous items in every loop
-// of the same count, so the items' data stays in that core's cache from one
-// loop to the next: a crowd update's phases), then helps the others, the
-// nearest shares first, from the edge next to its own (what the owner runs
-// last). A share never refills, so one sweep finds every block left.
+// Each task claims blocks from a shared counter until none are left, so the
+// split adapts to however many threads actually show up.
 static void run_blocks(parallel_loop* loop, uint32_t worker_index) {
-    uint32_t home = worker_index % loop->share_count;
-    uint32_t block;
-    while (take_block(&loop->shares[home], true, &block)) {
-        run_block(loop, block, worker_index);
-    }
-    for (uint32_t d = 1; d < loop->share_count; ++d) {
-        if (home + d < loop->share_count) {
-            while (take_block(&loop->shares[home + d], true, &block)) {
-                run_block(loop, block, worker_index);
-            }
+    for (;;) {
+        uint32_t block = atomic_fetch_add_explicit(&loop->next_block, 1u, memory_order_relaxed);
+        if (block >= loop->block_count) {
+            return;
         }
-        if (home >= d) {
-            while (take_block(&loop->shares[home - d], false, &block)) {
-                run_block(loop, block, worker_index);
-            }
-        }
+        uint32_t begin = block * loop->block_size;
+        uint32_t end =
+            loop->count - begin < loop->block_size ? loop->count : begin + loop->block_size;
+        loop->fn(begin, end, worker_index, loop->context);
     }
 }
 
@@ -122,17 +78,12 @@ wf_status wf_jobs_parallel_for(const wf_job_system* jobs, uint32_t count, uint32
     uint32_t block_count = (uint32_t)(((uint64_t)count + block_size - 1u) / block_size);
     uint32_t task_count = block_count < workers ? block_count : workers;
 
-    parallel_loop loop; // shares past share_count stay unset
-    loop.fn = fn;
-    loop.context = context;
-    loop.count = count;
-    loop.block_size = block_size;
-    loop.share_count = task_count < MAX_SHARES ? task_count : MAX_SHARES;
-    for (uint32_t k = 0; k < loop.share_count; ++k) {
-        uint64_t first = (uint64_t)block_count * k / loop.share_count;
-        uint64_t last = (uint64_t)block_count * (k + 1u) / loop.share_count;
-        atomic_init(&loop.shares[k].range, first | (last << 32));
-    }
+    parallel_loop loop = {.fn = fn,
+                          .context = context,
+                          .count = count,
+                          .block_size = block_size,
+                          .block_count = block_count};
+    atomic_init(&loop.next_block, 0u);
     atomic_init(&loop.next_worker, 1u); // the caller is worker 0
 
     void* handles[WF_JOBS_MAX_WORKERS];
