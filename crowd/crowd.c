@@ -22,8 +22,12 @@ typedef struct array_spec {
     size_t align;
 } array_spec;
 
+/// Every agent array starts on a cache line: the items of a worker's share
+/// (docs/threading.md) then end on a line boundary wherever the share ends
+/// on a multiple of 64 bytes, and no other allocation shares its lines.
+#define ARRAY_ALIGN(type) (_Alignof(type) > 64u ? _Alignof(type) : 64u)
 #define SPEC(name, type, count, keep, check)                                                       \
-    {(void**)&c->name, (count), sizeof(type), _Alignof(type)},
+    {(void**)&c->name, (count), sizeof(type), ARRAY_ALIGN(type)},
 
 static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
     size_t n = c->max_agents;
@@ -35,6 +39,7 @@ static uint32_t agent_arrays(wf_crowd* c, array_spec* out) {
     return count;
 }
 #undef SPEC
+#undef ARRAY_ALIGN
 
 #define MAX_ARRAYS 64u
 
@@ -245,9 +250,7 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->worker_queries = WF_ALLOC_ARRAY(&allocator, wf_query*, c->worker_count);
     c->worker_paths =
         WF_ALLOC_ARRAY(&allocator, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
-    c->worker_iterations = WF_ALLOC_ARRAY(&allocator, uint32_t, c->worker_count);
-    c->worker_phase_us =
-        WF_ALLOC_ARRAY(&allocator, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
+    c->worker_tally = WF_ALLOC_ARRAY(&allocator, wf_crowd_worker_tally, c->worker_count);
     // The debug watch's candidates: room for the largest preset's pattern.
     c->debug_slot = WF_CROWD_NO_DEBUG;
     for (uint32_t p = 0; p < c->preset_count; ++p) {
@@ -264,8 +267,8 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
                          ? WF_ALLOC_ARRAY(&allocator, uint16_t, c->generation_capacity)
                          : NULL;
     s = WF_ERR_OUT_OF_MEMORY;
-    if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_iterations == NULL ||
-        c->worker_phase_us == NULL || c->debug_record.candidates == NULL ||
+    if (c->worker_queries == NULL || c->worker_paths == NULL || c->worker_tally == NULL ||
+        c->debug_record.candidates == NULL ||
         (c->generation_capacity > 0 && c->generations == NULL)) {
         goto fail;
     }
@@ -348,8 +351,7 @@ void wf_crowd_destroy(wf_crowd* c) {
     }
     WF_FREE_ARRAY(&a, c->worker_queries, wf_query*, c->worker_count);
     WF_FREE_ARRAY(&a, c->worker_paths, wf_poly_ref, (size_t)c->worker_count * c->max_corridor);
-    WF_FREE_ARRAY(&a, c->worker_iterations, uint32_t, c->worker_count);
-    WF_FREE_ARRAY(&a, c->worker_phase_us, double, (size_t)c->worker_count* WF_CROWD_PHASE_COUNT);
+    WF_FREE_ARRAY(&a, c->worker_tally, wf_crowd_worker_tally, c->worker_count);
     WF_FREE_ARRAY(&a, c->debug_record.candidates, wf_avoidance_candidate, c->debug_record.capacity);
     WF_FREE_ARRAY(&a, c->generations, uint16_t, c->generation_capacity);
     wf_id_pool_destroy(&c->ids);
@@ -364,9 +366,8 @@ wf_crowd_memory wf_crowd_get_memory(const wf_crowd* c) {
     m.ids = (size_t)c->ids.capacity * 2u * sizeof(uint32_t); // slots and free list
     m.path_queue = wf_path_queue_memory_bytes(&c->queue);
     m.grid = wf_proximity_grid_memory_bytes(&c->grid);
-    m.workers = (size_t)c->worker_count *
-                (sizeof(wf_query*) + sizeof(uint32_t) + WF_CROWD_PHASE_COUNT * sizeof(double) +
-                 c->max_corridor * sizeof(wf_poly_ref));
+    m.workers = (size_t)c->worker_count * (sizeof(wf_query*) + sizeof(wf_crowd_worker_tally) +
+                                           c->max_corridor * sizeof(wf_poly_ref));
     for (uint32_t w = 0; c->worker_queries != NULL && w < c->worker_count; ++w) {
         m.workers += wf_query_get_stats(c->worker_queries[w]).memory_bytes;
     }

@@ -118,6 +118,14 @@ typedef struct wf_crowd_offmesh {
     wf_poly_ref link;
 } wf_crowd_offmesh;
 
+/// A worker's profile counters, on cache lines of their own: each worker
+/// adds to its own once a block, and counters of two workers on one line
+/// made every such add take the line from the other core.
+typedef struct wf_crowd_worker_tally {
+    _Alignas(64) double phase_us[WF_CROWD_PHASE_COUNT]; ///< thread time per phase
+    uint32_t iterations; ///< A* expansions, then avoidance samples (profile)
+} wf_crowd_worker_tally;
+
 struct wf_crowd {
     wf_allocator allocator;
     wf_logger logger;
@@ -151,9 +159,8 @@ struct wf_crowd {
     // Per worker: a query for local work (quick searches, surface moves).
     uint32_t worker_count;
     wf_query** worker_queries;
-    wf_poly_ref* worker_paths;   ///< max_corridor refs per worker (also corridor scratch)
-    uint32_t* worker_iterations; ///< A* expansions per worker (profile)
-    double* worker_phase_us;     ///< WF_CROWD_PHASE_COUNT per worker (profile)
+    wf_poly_ref* worker_paths;           ///< max_corridor refs per worker (also corridor scratch)
+    wf_crowd_worker_tally* worker_tally; ///< profile counters, one per worker
 
     wf_path_queue queue;
     wf_proximity_grid grid;

@@ -72,7 +72,11 @@ static void wf_crowd_corners_fn(uint32_t begin, uint32_t end, uint32_t worker, v
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
     for (uint32_t i = begin; i < end; ++i) {
-        c->agent_flags[i] &= ~(uint32_t)AGENT_WANTS_OFFMESH;
+        // Stored only when set: a store takes the line of flags (16 agents)
+        // from the other worker's cache, where steering reads them now.
+        if (c->agent_flags[i] & AGENT_WANTS_OFFMESH) {
+            c->agent_flags[i] &= ~(uint32_t)AGENT_WANTS_OFFMESH;
+        }
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i)) {
             c->corner_count[i] = 0;
             continue;
@@ -641,7 +645,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         }
         samples_total += samples;
     }
-    c->worker_iterations[worker] += samples_total;
+    c->worker_tally[worker].iterations += samples_total;
 }
 
 /// The line of the wall segment nearest to pos (measured square to the

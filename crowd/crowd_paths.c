@@ -192,7 +192,7 @@ void wf_crowd_quick_fn(uint32_t begin, uint32_t end, uint32_t worker, void* cont
         }
         uint32_t used = 0;
         s = wf_query_update_path(q, c->quick_iterations, &used);
-        c->worker_iterations[worker] += used;
+        c->worker_tally[worker].iterations += used;
         wf_path_result r;
         if (s != WF_OK && s != WF_PARTIAL && s != WF_IN_PROGRESS) {
             continue; // the queue's search will see the same and retry

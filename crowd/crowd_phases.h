@@ -35,7 +35,7 @@ static inline bool wf_crowd_follows_path(const wf_crowd* c, uint32_t i) {
 /// over workers).
 static inline void wf_crowd_add_time(wf_crowd* c, uint32_t worker, wf_crowd_phase phase,
                                      double us) {
-    c->worker_phase_us[(size_t)worker * WF_CROWD_PHASE_COUNT + phase] += us;
+    c->worker_tally[worker].phase_us[phase] += us;
 }
 
 // Paths (crowd_paths.c).

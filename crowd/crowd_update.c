@@ -405,8 +405,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     wf_crowd_profile profile;
     memset(&profile, 0, sizeof profile);
     double start = wf_clock_us();
-    memset(c->worker_iterations, 0, sizeof(uint32_t) * c->worker_count);
-    memset(c->worker_phase_us, 0, sizeof(double) * (size_t)c->worker_count * WF_CROWD_PHASE_COUNT);
+    memset(c->worker_tally, 0, sizeof(wf_crowd_worker_tally) * c->worker_count);
     c->event_count = 0; // the last update's list shares its buffer with the passage table
     // The mesh holds still until the update returns: ids decode from a copy.
     wf_ref_codec_copy_generations(&c->codec, c->generations, c->generation_capacity);
@@ -437,8 +436,8 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
         profile.paths_completed += (c->agent_flags[c->scratch_agents[k]] & AGENT_QUEUED) == 0;
     }
     for (uint32_t w = 0; w < c->worker_count; ++w) {
-        profile.path_iterations += c->worker_iterations[w];
-        c->worker_iterations[w] = 0;
+        profile.path_iterations += c->worker_tally[w].iterations;
+        c->worker_tally[w].iterations = 0;
     }
     wf_crowd_serve_queue(c, &ctx, &profile);
     t0 = serial_since(c, WF_CROWD_PHASE_PATHS, t0);
@@ -471,7 +470,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     WF_ASSERT(s == WF_OK);
     (void)s;
     for (uint32_t w = 0; w < c->worker_count; ++w) {
-        profile.avoidance_samples += c->worker_iterations[w];
+        profile.avoidance_samples += c->worker_tally[w].iterations;
     }
     t0 = wf_clock_us();
     wf_crowd_start_offmesh(c);
@@ -504,7 +503,7 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     (void)serial_since(c, WF_CROWD_PHASE_EVENTS, t0);
     for (uint32_t w = 0; w < c->worker_count; ++w) {
         for (uint32_t p = 0; p < WF_CROWD_PHASE_COUNT; ++p) {
-            profile.phase_us[p] += c->worker_phase_us[(size_t)w * WF_CROWD_PHASE_COUNT + p];
+            profile.phase_us[p] += c->worker_tally[w].phase_us[p];
         }
     }
     profile.total_us = wf_clock_us() - start;
