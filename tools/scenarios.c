@@ -275,6 +275,8 @@ typedef struct run_figures {
     uint32_t count;
     double arrived_60[MAX_RUNS];
     double held_share[MAX_RUNS];
+    double in_time[MAX_RUNS];       ///< the demo: in-time targets reached, share
+    double in_time_alone[MAX_RUNS]; ///< the demo: the free agent's count, share
 } run_figures;
 
 static void print_json_runs(const char* key, const double* v, uint32_t n) {
@@ -344,6 +346,11 @@ static void print_json_scene(const scene* s, const scene_metrics* m, const run_f
                    : 0.0,
                m->in_time_alone_slowdown, (double)SCENE_FREE_SLACK, m->in_time_alone_agents,
                m->in_time_alone_agents_arrived);
+        if (runs->count > 1) {
+            // Per run, for paired differences between builds (demo18).
+            print_json_runs("runs_in_time_share", runs->in_time, runs->count);
+            print_json_runs("runs_in_time_alone_share", runs->in_time_alone, runs->count);
+        }
     }
     if (s->note != NULL) {
         printf(", \"note\": ");
@@ -451,6 +458,12 @@ int cmd_scenarios(int argc, char** argv) {
             if (rc == 0) {
                 add_run(&mean, &m, run, o.runs);
                 per_run.arrived_60[per_run.count] = m.arrived_60;
+                per_run.in_time[per_run.count] =
+                    m.in_time_targets > 0 ? (double)m.in_time_reached / m.in_time_targets : 0.0;
+                per_run.in_time_alone[per_run.count] =
+                    m.in_time_alone_targets > 0
+                        ? (double)m.in_time_alone_reached / m.in_time_alone_targets
+                        : 0.0;
                 per_run.held_share[per_run.count++] = held_share(&m);
             }
             if (rc == 0 && run + 1 == o.runs) {

@@ -271,6 +271,17 @@ run 0 scenarios --scene circle32 --seconds 1 --json && json_ok out.txt "scenario
     expect out.txt '"arrived": 0, .*"arrival_time_mean_s": null, "arrival_time_max_s": null' \
         "scenarios, no arrival time without an arrival"
 
+# The demo's in-time shares per run too (paired comparisons, demo18), one per
+# run, none with one run.
+run 0 scenarios --scene demo --agents 30 --seconds 2 --runs 2 --json &&
+    json_ok out.txt "scenarios demo --runs 2" &&
+    expect out.txt '"runs_in_time_share": \[[01]\.[0-9]{4}, [01]\.[0-9]{4}\]' \
+        "scenarios demo, in-time share per run" &&
+    expect out.txt '"runs_in_time_alone_share": \[[01]\.[0-9]{4}, [01]\.[0-9]{4}\]' \
+        "scenarios demo, free agent's share per run"
+run 0 scenarios --scene demo --agents 30 --seconds 2 --json &&
+    reject out.txt 'runs_in_time_share' "scenarios demo, one run: no per-run shares"
+
 # Progress into a log: one line per report, no carriage return.
 run 0 demo --level rooms.wfc --agents 10 --frames 30 --out p.html &&
     expect err.txt '^wayfarer demo: frame 30/30' "demo progress" &&
