@@ -336,12 +336,21 @@ static bool spots_overlap(const wf_crowd* c, uint32_t i, uint32_t j) {
 /// free. Pushing back in, holders whose spots overlap shoved each other
 /// about for good (circle128: half of them more than 0.6 m off at the end).
 /// Standing aside for passers too cost tjunction and crowding holds
-/// (docs/benchmarks.md, knots4).
+/// (docs/benchmarks.md, knots4). On a spot moved to share (shared_spot.c)
+/// it stands so only within WF_CROWD_SHARED_SPOT_STAND_RADII of its own
+/// target, as on_spot: the return radius about a moved spot reaches up to
+/// 1.9 radii from the target, and such holders stood there for good
+/// (nav_test500: 44 of the 346 off at the end, hold18).
 static bool spot_taken(const wf_crowd* c, uint32_t i) {
     float r = c->params[i].radius;
     wf_vec3 spot = c->corridor[i].target;
     float away = wf_v2_distance(c->pos[i], spot);
     if (away > r * WF_CROWD_RETURN_RADII) {
+        return false;
+    }
+    float stand = r * WF_CROWD_SHARED_SPOT_STAND_RADII;
+    if ((c->agent_flags[i] & AGENT_SHARES_SPOT) &&
+        wf_v2_distance_sq(c->pos[i], c->target_pos[i]) > stand * stand) {
         return false;
     }
     const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
