@@ -47,9 +47,9 @@ static void test_bad_flow_costs_are_refused(void** state) {
     wf_mesh_destroy(mesh);
 }
 
-#define SIDE 12u   // agents per stream
-#define CELLS 24u  // cells per side of the floor
-#define CELL 1.5f  // m: polygons of 2.25 m^2, priced in full
+#define SIDE 12u  // agents per stream
+#define CELLS 24u // cells per side of the floor
+#define CELL 1.5f // m: polygons of 2.25 m^2, priced in full
 
 /// Two streams of SIDE meeting head-on across an open floor with a row of
 /// pillars in the middle (lanes on either side of each): the crowd's hash
