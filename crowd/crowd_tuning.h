@@ -45,6 +45,9 @@
 /// walkers pass each other without taking another way (circle128's held
 /// share kept, docs/benchmarks.md, knot18).
 #define WF_CROWD_FLOW_AREA 3.0f
+/// Below this area (m^2, about a body's square) a polygon is no lane of
+/// its own and its flow is not priced: on a grid of 1 m cells every cell
+/// held one walker and re-searches zigzagged inside one lane.
 #define WF_CROWD_FLOW_MIN_AREA 1.5f
 /// flow_cost when the desc leaves it 0 (crowd.c).
 #define WF_CROWD_FLOW_COST_DEFAULT 3.0f
