@@ -39,6 +39,18 @@
 /// refusing every closing velocity and standing face to face; the
 /// collision pass keeps the bodies apart (crowd_motion.c).
 #define WF_CROWD_KNOT_PASS_SHARE 0.5f
+/// Lanes by direction (flow_cost, crowding.c): a polygon's oncoming flow
+/// is priced in full up to this area (m^2, about two bodies side by side
+/// over a stride), beyond it by this share of its area: on wide floor
+/// walkers pass each other without taking another way (circle128's held
+/// share kept, docs/benchmarks.md, knot18).
+#define WF_CROWD_FLOW_AREA 3.0f
+/// Below this area (m^2, about a body's square) a polygon is no lane of
+/// its own and its flow is not priced: on a grid of 1 m cells every cell
+/// held one walker and re-searches zigzagged inside one lane.
+#define WF_CROWD_FLOW_MIN_AREA 1.5f
+/// flow_cost when the desc leaves it 0 (crowd.c).
+#define WF_CROWD_FLOW_COST_DEFAULT 3.0f
 /// An agent on its way stuck less than this (s) takes the whole avoidance
 /// against an agent holding its spot (crowd_motion.c, passes_holder).
 #define WF_CROWD_PASS_STUCK 1.0f

@@ -97,7 +97,9 @@ void wf_crowd_flow_refresh(wf_crowd* c) {
     uint32_t mask = c->crowding_capacity - 1u;
     memset(c->flow_keys, 0, sizeof(uint64_t) * c->crowding_capacity);
     for (uint32_t i = 0; i < c->max_agents; ++i) {
-        if (!wf_crowd_walking(c, i)) {
+        // Arrived agents walking back to their spots are not traffic: a
+        // step or two against the stream, not a lane taken (knot18).
+        if (!wf_crowd_walking(c, i) || c->target_state[i] == WF_TARGET_ARRIVED) {
             continue;
         }
         wf_vec3 dv = c->desired_vel[i];
@@ -112,6 +114,7 @@ void wf_crowd_flow_refresh(wf_crowd* c) {
             c->flow_sum[at] = (wf_vec3){0.0f, 0.0f, 0.0f};
         }
         c->flow_sum[at].x += dv.x * inv;
+        c->flow_sum[at].y += 1.0f; // walkers counted (y is free: the flow is on the ground)
         c->flow_sum[at].z += dv.z * inv;
     }
 }
@@ -124,6 +127,33 @@ float wf_crowd_flow_scale(const void* user, wf_poly_ref poly) {
     if (at == UINT32_MAX) {
         return scale;
     }
-    float against = -(c->flow_sum[at].x * v->way.x + c->flow_sum[at].z * v->way.z);
-    return against > 0.0f ? scale + c->flow_cost * against : scale;
+    wf_vec3 sum = c->flow_sum[at];
+    float against = -(sum.x * v->way.x + sum.z * v->way.z);
+    if (!(against > 0.0f)) {
+        return scale;
+    }
+    // Only a lane: walkers going every way (the middle of a crossing
+    // square) share the floor by avoidance, so the flow counts by how much
+    // of it goes one way (|sum| / walkers: 1 for a lane, 0 for an even mix).
+    against *= sqrtf(sum.x * sum.x + sum.z * sum.z) / sum.y;
+    // And by the room to pass in: a polygon larger than
+    // WF_CROWD_FLOW_AREA lets oncoming walkers by side by side, so their
+    // price falls with its area (circle128's open floor of large polygons:
+    // unscaled, late walkers were sent round by the rim, over the holders).
+    wf_poly_outline outline;
+    if (wf_mesh_get_poly_outline(c->mesh, poly, &outline) == WF_OK && !outline.is_offmesh_link) {
+        float area2 = 0.0f; // twice the area: a fan of triangles from the first vertex
+        for (uint32_t k = 2; k < outline.vert_count; ++k) {
+            wf_vec3 a = outline.verts[0], b = outline.verts[k - 1u], d = outline.verts[k];
+            area2 += (b.x - a.x) * (d.z - a.z) - (d.x - a.x) * (b.z - a.z);
+        }
+        float area = 0.5f * fabsf(area2);
+        if (area < WF_CROWD_FLOW_MIN_AREA) {
+            return scale;
+        }
+        if (area > WF_CROWD_FLOW_AREA) {
+            against *= WF_CROWD_FLOW_AREA / area;
+        }
+    }
+    return scale + c->flow_cost * against;
 }

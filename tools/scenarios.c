@@ -208,8 +208,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             o->settings.stuck_crowding = (float)cost;
         } else if (strcmp(opt, "--flow") == 0) {
             double cost = 0.0;
-            if (!parse_double(value, &cost) || !(cost >= 0.0 && cost <= 1000.0)) {
-                fprintf(stderr, "wayfarer scenarios: --flow needs a number in [0, 1000]\n");
+            if (!parse_double(value, &cost) || !(cost >= -1.0 && cost <= 1000.0)) {
+                fprintf(stderr, "wayfarer scenarios: --flow needs a number in [-1, 1000]\n");
                 return usage_error("scenarios");
             }
             o->settings.flow = (float)cost;

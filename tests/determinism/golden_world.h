@@ -158,7 +158,9 @@ static inline void golden_world_close(golden_world* g) {
 /// (stuck_crowding_cost, default 8).
 /// Re-pinned (knot17): walkers passing head-on see each other at half width
 /// in avoidance and push each other aside, not back (crowd_motion.c).
-#define GOLDEN_CROWD_HASH 0x0a9b263dca3d4b7full
+/// Re-pinned (knot18): lanes by direction (flow_cost) on by default at 3,
+/// priced by a polygon's one-way share and its room to pass (crowding.c).
+#define GOLDEN_CROWD_HASH 0x697fd1c5bcd5e91dull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
