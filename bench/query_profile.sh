@@ -17,6 +17,10 @@
 # undulating by default. Needs valgrind, addr2line, python3.
 set -euo pipefail
 
+for tool in valgrind addr2line python3 meson ninja; do
+    command -v "$tool" > /dev/null || { echo "query_profile.sh: needs $tool (not found)" >&2; exit 1; }
+done
+
 repo=$(cd "$(dirname "$0")/.." && pwd)
 pairs="$repo/build-peer/files"
 work="$repo/build-prof"

@@ -130,7 +130,7 @@ static void test_same_state_with_crowding_costs(void** state) {
     // Searches read the crowding table and begin again when it changes.
     uint64_t inline_hash = run(0, 2.0f, 3.0f);
     printf("crowding, inline: %016llx\n", (unsigned long long)inline_hash);
-    assert_true(inline_hash != run(0, 0.0f, 0.0f)); // the costs do steer someone
+    assert_true(inline_hash != run(0, 0.0f, -1.0f)); // the costs do steer someone
     // Lanes by direction act on their own too (flow_cost accepted and used;
     // below zero: off).
     assert_true(inline_hash != run(0, 2.0f, -1.0f));
