@@ -1,10 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
 // A holder stepping out of a walker's lane (step_aside_not_ahead) does not
-// step into another body: the sideways part the turn adds is dropped where
-// it closes on a neighbour within WF_CROWD_ASIDE_CLEAR_RADII of touching.
-// In nav_test500 (flow 5, seed 308) a holder turned aside at 2.5 m/s ran
-// into a walker crossing behind it, 0.167 m deep (docs/benchmarks.md,
+// run into the back of another walker: the sideways part the turn adds is
+// dropped where it closes on a walker going away from the holder within
+// WF_CROWD_ASIDE_CLEAR_RADII of touching. In nav_test500 (flow 5, seed 308)
+// a holder turned aside at 2.5 m/s ran into a walker crossing ahead of it,
+// 0.167 m deep (docs/benchmarks.md,
 // overlap18). Here: a holder with a slow walker 0.5 m off its side behind
 // it, and a file of four walkers passing just beside the holder; before the
 // rule the stepping holder came within 0.24 m of the slow walker, with it
