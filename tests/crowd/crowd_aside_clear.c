@@ -5,11 +5,10 @@
 // dropped where it closes on a walker going away from the holder within
 // WF_CROWD_ASIDE_CLEAR_RADII of touching. In nav_test500 (flow 5, seed 308)
 // a holder turned aside at 2.5 m/s ran into a walker crossing ahead of it,
-// 0.167 m deep (docs/benchmarks.md,
-// overlap18). Here: a holder with a slow walker 0.5 m off its side behind
-// it, and a file of four walkers passing just beside the holder; before the
-// rule the stepping holder came within 0.24 m of the slow walker, with it
-// 0.43 m.
+// 0.167 m deep (docs/benchmarks.md, overlap18). Here: a holder with a slow
+// walker 0.5 m off its side behind it, and a file of four walkers passing
+// just beside the holder; before the rule the stepping holder came within
+// 0.24 m of the slow walker, with it 0.40 m.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
