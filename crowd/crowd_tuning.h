@@ -60,6 +60,10 @@
 /// lane of an agent with the right of way that far from its target steps
 /// aside, not ahead of it (crowd_motion.c, step_aside_not_ahead).
 #define WF_CROWD_PASS_SPOT_RADII 4.0f
+/// A holder stepping out of a walker's lane (crowd_motion.c,
+/// step_aside_not_ahead) does not step towards a neighbour closer than this
+/// many times the two radii (summed) from touching.
+#define WF_CROWD_ASIDE_CLEAR_RADII 0.45f
 /// An arrived agent within WF_CROWD_RETURN_RADII of its spot stays where it
 /// was pushed while a neighbour is nearer the spot than this share of the
 /// two radii's sum (crowd_motion.c, spot_taken).
