@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The Wayfarer authors
 // SPDX-License-Identifier: MIT
-// A holder pushed off its spot walks back between the holders beside it
-// without pressing deep into them: stuck on its way back, it squeezes past
-// holders between it and its spot (they step aside), but one standing by
-// its own spot is where its way ends, so it sees that one at its full
-// radius (nav_test500, flow 5: a returner stuck 1.3 s pressed 0.165 m
-// into such a holder; docs/benchmarks.md, return18).
+// Returners squeezing back through a tight block of holders (gaps 5 cm)
+// do not press deep into them: a returner sees a holder standing by its
+// own spot at its full radius (return18; nav_test500 at flow 5: a
+// returner stuck 1.3 s pressed 0.165 m into one). A guard only: this
+// block stays under 0.01 m before and after the change; the deep case
+// is nav_test500's (docs/benchmarks.md, return18).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,11 +17,6 @@
 #include "crowd_test_util.h"
 
 #define DT (1.0f / 30.0f)
-#ifndef FIRST_Z
-#define FIRST_Z 11.5f
-#define SX 0.85f
-#define SZ 0.85f
-#endif
 #define ROWS 3u
 #define COLS 4u
 #define AGENTS (ROWS * COLS)
@@ -50,14 +45,15 @@ static void test_returner_does_not_press_deep(void** state) {
     assert_non_null(mesh);
     wf_agent_id id[AGENTS];
     wf_vec3 spot[AGENTS];
-    wf_crowd* c = crowd_test_fill_room(mesh, ROWS, COLS, FIRST_Z, SX, SZ, id, spot);
+    wf_crowd* c = crowd_test_fill_room(mesh, ROWS, COLS, 11.5f, 0.85f, 0.85f, id, spot);
     float worst = 0.0f;
     for (int f = 0; f < 30 * 60; ++f) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
         float depth = deepest_arrived(c, id);
         worst = depth > worst ? depth : worst;
     }
-    printf("worst %.3f\n", worst);
+    // Before and after return18 a few millimetres (0.003 / 0.001 m).
+    assert_true(worst < 0.1f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
 }
