@@ -522,6 +522,18 @@ static bool squeezes_in(const wf_crowd* c, uint32_t i, uint32_t j) {
                c->params[i].radius * WF_CROWD_RETURN_RADII;
 }
 
+/// A holder j that stands on its own spot beside a returner i's spot: i
+/// sees it at its full radius, not squeezed. It is where i's way ends, so
+/// squeezing brings i no nearer home, only into j: stuck, i pressed 0.165 m
+/// deep (nav_test500, flow 5; return18). Holders further out, between i
+/// and its spot, are still squeezed past.
+static bool blocks_own_spot(const wf_crowd* c, uint32_t i, uint32_t j) {
+    float rj = c->params[j].radius;
+    float near = c->params[i].radius + rj;
+    return wf_v2_distance_sq(c->pos[j], c->corridor[i].target) < near * near &&
+           wf_v2_distance(c->pos[j], c->corridor[j].target) <= rj * WF_CROWD_RETURN_RADII;
+}
+
 /// A holder making way for an agent with the right of way (takes_way)
 /// that passes through (further than WF_CROWD_PASS_SPOT_RADII of its radii
 /// from its own target) steps out of that agent's lane, not ahead of it
@@ -666,7 +678,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             other->vel = takes_way(c, i, j) ? c->intent[j] : c->vel[j];
             other->radius = c->params[j].radius;
             if (squeezes && c->target_state[j] == WF_TARGET_ARRIVED &&
-                !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u)) {
+                !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u) &&
+                !(holds && blocks_own_spot(c, i, j))) {
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;
             } else if (passes_head_on(c, i, j)) {
                 other->radius *= WF_CROWD_KNOT_PASS_SHARE;
