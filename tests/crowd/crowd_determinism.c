@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "crowd_test_util.h"
+#include "test_inline_jobs.h"
 #include "wayfarer/jobs.h"
 #include "wayfarer/rng.h"
 
@@ -32,17 +33,6 @@ static wf_vec3 random_open_cell(wf_rng* rng, const uint8_t* blocked) {
 }
 
 /// A game's scheduler with one worker that runs each task when given it.
-static void* run_now(wf_task_fn* task, void* context, void* user) {
-    (void)user;
-    task(context);
-    return NULL;
-}
-
-static void never_waits(void* handle, void* user) {
-    (void)handle;
-    (void)user;
-}
-
 static uint64_t run(uint32_t workers, float crowding, float flow) {
     uint8_t blocked[40 * 40] = {0};
     for (uint32_t k = 0; k < 40; ++k) { // two walls with gaps, and a pillar field
@@ -63,7 +53,7 @@ static uint64_t run(uint32_t workers, float crowding, float flow) {
     d.crowding_cost = crowding;
     d.flow_cost = flow; // lanes by direction
     if (workers == 1) {
-        d.jobs = (wf_job_system){.worker_count = 1, .enqueue = run_now, .wait = never_waits};
+        d.jobs = test_inline_jobs(1);
     } else if (workers > 1) {
         wf_thread_pool_desc pd = {0};
         pd.thread_count = workers - 1u;

@@ -12,20 +12,10 @@
 
 #include "crowd/crowd_internal.h"
 #include "crowd_test_util.h"
+#include "test_inline_jobs.h"
 #include "wayfarer/jobs.h"
 
 #define LINE 64u
-
-static void* run_now(wf_task_fn* task, void* context, void* user) {
-    (void)user;
-    task(context);
-    return NULL;
-}
-
-static void never_waits(void* handle, void* user) {
-    (void)handle;
-    (void)user;
-}
 
 static void test_agent_arrays_start_on_a_line(void** state) {
     (void)state;
@@ -52,7 +42,7 @@ static void test_worker_counters_on_lines_of_their_own(void** state) {
     wf_mesh* mesh = test_mesh_grid(2, 2, 8, 1.0f, NULL, NULL, NULL);
     assert_non_null(mesh);
     wf_crowd_desc d = crowd_test_desc(mesh, 16);
-    d.jobs = (wf_job_system){.worker_count = 3, .enqueue = run_now, .wait = never_waits};
+    d.jobs = test_inline_jobs(3);
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
     assert_int_equal(c->worker_count, 3);

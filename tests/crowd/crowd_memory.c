@@ -13,18 +13,8 @@
 
 #include "counting_allocator.h"
 #include "crowd_test_util.h"
+#include "test_inline_jobs.h"
 #include "wayfarer/jobs.h"
-
-static void* run_now(wf_task_fn* task, void* context, void* user) {
-    (void)user;
-    task(context);
-    return NULL;
-}
-
-static void never_waits(void* handle, void* user) {
-    (void)handle;
-    (void)user;
-}
 
 /// Bytes the crowd made from d reports, checked against what its
 /// allocator handed out.
@@ -51,7 +41,7 @@ static void test_memory_bytes_is_every_allocated_byte(void** state) {
         (void)reported_bytes(d);
         d.crowding_cost = 4.0f;
         (void)reported_bytes(d);
-        d.jobs = (wf_job_system){.worker_count = 3, .enqueue = run_now, .wait = never_waits};
+        d.jobs = test_inline_jobs(3);
         d.max_corridor = 64;
         d.max_neighbours = 16;
         d.max_walls = 24;

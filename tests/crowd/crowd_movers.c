@@ -15,6 +15,7 @@
 
 #include "crowd_test_util.h"
 #include "test_hooks.h"
+#include "test_inline_jobs.h"
 #include "wayfarer/jobs.h"
 
 #define DT (1.0f / 30.0f)
@@ -90,17 +91,6 @@ typedef struct crossing {
 } crossing;
 
 /// A game's scheduler with one worker that runs each task when given it.
-static void* run_now(wf_task_fn* task, void* context, void* user) {
-    (void)user;
-    task(context);
-    return NULL;
-}
-
-static void never_waits(void* handle, void* user) {
-    (void)handle;
-    (void)user;
-}
-
 static void crossing_begin(crossing* x, uint32_t workers) {
     memset(x, 0, sizeof *x);
     x->mesh = test_mesh_grid(2, 2, 10, 1.0f, NULL, NULL, NULL);
@@ -108,7 +98,7 @@ static void crossing_begin(crossing* x, uint32_t workers) {
     wf_crowd_desc d = crowd_test_desc(x->mesh, 12);
     d.max_movers = 4;
     if (workers == 1) {
-        d.jobs = (wf_job_system){.worker_count = 1, .enqueue = run_now, .wait = never_waits};
+        d.jobs = test_inline_jobs(1);
     } else if (workers > 1) {
         wf_thread_pool_desc pd = {0};
         pd.thread_count = workers - 1u;
