@@ -341,17 +341,20 @@ static void trace_agents(run_state* r, const scene_settings* settings, float t) 
         uint32_t near = 0, holders = 0;
         float nearest = 0.0f;
         count_near(r, i, p, &near, &holders, &nearest);
+        wf_vec3 normal;
+        float wall = scene_wall_normal(r->s, p, SCENE_TRACE_WALL, &normal);
         fprintf(
             settings->trace,
             "%s\t%u\t%.2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%u\t%d\t%.2f\t%.2f\t%."
-            "2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%u\t%.2f\t%.2f\t%.2f\t%.2f\n",
+            "2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%u\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%."
+            "2f\t%.2f\t%.2f\n",
             r->s->name, settings->seed, t, i, p.x, p.y, p.z, g.x, g.y, g.z, dist2d(p, g),
             (int)st.target_state, st.corridor_count, (int)st.corridor_partial,
             sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), st.stuck_time,
             st.neighbour_count, scene_path_length(r->s, p, g), v.x, v.z, d.x, d.z, ahead.x, ahead.z,
-            near, holders, nearest, scene_wall_distance(r->s, p, SCENE_TRACE_WALL),
-            scene_width_across(r->s, p, d, SCENE_TRACE_WALL),
-            scene_wall_distance(r->s, g, SCENE_TRACE_WALL));
+            near, holders, nearest, wall, scene_width_across(r->s, p, d, SCENE_TRACE_WALL),
+            scene_wall_distance(r->s, g, SCENE_TRACE_WALL), normal.x, normal.z,
+            st.corner_count > 0 ? scene_wall_distance(r->s, ahead, SCENE_TRACE_WALL) : -1.0f);
     }
 }
 

@@ -382,6 +382,11 @@ float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to) {
 }
 
 float scene_wall_distance(scene* s, wf_vec3 p, float max) {
+    wf_vec3 normal;
+    return scene_wall_normal(s, p, max, &normal);
+}
+
+float scene_wall_normal(scene* s, wf_vec3 p, float max, wf_vec3* out_normal) {
     wf_query* q = aside_query(s);
     const wf_query_filter f = wf_query_filter_defaults();
     const wf_vec3 ext = {1.0f, 2.0f, 1.0f};
@@ -390,8 +395,10 @@ float scene_wall_distance(scene* s, wf_vec3 p, float max) {
     float d = -1.0f;
     if (q == NULL || wf_query_find_nearest_poly(q, p, ext, &f, &ref, &on) != WF_OK ||
         wf_query_find_distance_to_wall(q, ref, on, max, &f, &d, &hit, &normal) != WF_OK) {
+        *out_normal = (wf_vec3){0.0f, 0.0f, 0.0f};
         return -1.0f;
     }
+    *out_normal = normal;
     return d;
 }
 
