@@ -626,26 +626,6 @@ static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
     return v;
 }
 
-/// The velocity agent i wants, turned away from the wall it is pinned
-/// against once it has been stuck there (WF_CROWD_WALL_STEP_OFF_STUCK; the
-/// wall line is set before the grid only for such agents), its speed
-/// kept. Pressed to a wall behind a walker or a knot, an agent can only get
-/// round on its open side; wanting to go along the wall, it stood in line.
-static wf_vec3 step_off_wall(const wf_crowd* c, uint32_t i) {
-    wf_vec3 d = c->desired_vel[i];
-    wf_vec3 line = c->wall_line[i];
-    float room = c->pos[i].x * line.x + c->pos[i].z * line.z - line.y;
-    float len = wf_v2_length(d);
-    if (!(c->stuck_timer[i] > WF_CROWD_WALL_STEP_OFF_STUCK) ||
-        !(room < WF_CROWD_WALL_STEP_OFF_ROOM) || !(len > 1e-3f)) {
-        return d;
-    }
-    wf_vec3 e = wf_v3(d.x + line.x * len * WF_CROWD_WALL_STEP_OFF, 0.0f,
-                      d.z + line.z * len * WF_CROWD_WALL_STEP_OFF);
-    float k = len / wf_v2_length(e);
-    return wf_v3(e.x * k, 0.0f, e.z * k);
-}
-
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -661,7 +641,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         }
         wf_avoid_agent self = {.pos = c->pos[i],
                                .vel = c->vel[i],
-                               .desired_vel = step_off_wall(c, i),
+                               .desired_vel = c->desired_vel[i],
                                .radius = p->radius,
                                .max_speed = p->max_speed,
                                .rank = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT};
@@ -732,7 +712,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
 /// (y): dot(p, normal) - offset is how far p stands inside it (negative
 /// past it). No wall within WF_CROWD_WALL_LINE_REACH: a zero normal and an
 /// offset of minus infinity (never pinned).
-wf_vec3 wf_crowd_nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
+static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     wf_vec3 line = wf_v3(0.0f, -INFINITY, 0.0f);
     float best = WF_CROWD_WALL_LINE_REACH;
@@ -783,7 +763,7 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
         }
         c->vel[i] = v;
         c->pos[i] = wf_v3_mad(c->pos[i], v, ctx->dt);
-        c->wall_line[i] = wf_crowd_nearest_wall_line(c, i, c->pos[i]);
+        c->wall_line[i] = nearest_wall_line(c, i, c->pos[i]);
     }
 }
 

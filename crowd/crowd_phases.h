@@ -86,11 +86,6 @@ void wf_crowd_order_pinches(wf_crowd* c);
 /// the same in a restored crowd, unlike the last update's pinch_found).
 bool wf_crowd_passage_ahead(const wf_crowd* c, uint32_t i);
 wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i);
-/// The line of the wall segment nearest to pos among agent i's walls (its
-/// foot within the segment), as the inward normal (x, z) and offset (y);
-/// none within WF_CROWD_WALL_LINE_REACH: a zero normal and an offset of
-/// minus infinity.
-wf_vec3 wf_crowd_nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos);
 void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);

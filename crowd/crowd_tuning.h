@@ -233,18 +233,6 @@
 /// Walls further than this (m) from an agent after it moved are not
 /// considered by the collision passes (the surface pass keeps it on the mesh).
 #define WF_CROWD_WALL_LINE_REACH 0.3f
-/// An agent stuck this long (s) while pinned against a wall (its centre
-/// within WF_CROWD_WALL_STEP_OFF_ROOM of its nearest wall's line) turns the
-/// velocity it wants away from that wall before avoidance samples: pressed
-/// to the wall behind a walker or a knot it can only get round on its open
-/// side, and the way along the wall kept every such agent in line
-/// (docs/crowd.md, "Stepping off a wall").
-#define WF_CROWD_WALL_STEP_OFF_STUCK 0.5f
-/// ... within this many metres of its wall's line (m).
-#define WF_CROWD_WALL_STEP_OFF_ROOM 0.15f
-/// ... by adding this share of its desired speed along the wall's inward
-/// normal (1: 45 degrees off a velocity along the wall), the speed kept.
-#define WF_CROWD_WALL_STEP_OFF 1.0f
 /// Updates between two wall gatherings of an agent that does not move (so
 /// walls of doors that opened or closed are seen within a second at 30 Hz).
 #define WF_CROWD_WALL_REFRESH_FRAMES 30u

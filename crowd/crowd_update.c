@@ -366,7 +366,7 @@ static uint32_t agent_rank(const wf_crowd* c, uint32_t i) {
 
 /// Per agent, before the grid is built (parallel: own slot only): whether
 /// it goes in (scratch_agents as bytes, free again here), its half height,
-/// rank, intent and, stuck, its nearest wall's line.
+/// rank and intent.
 static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -377,12 +377,6 @@ static void grid_inputs_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
         c->half_height[i] = c->params[i].height * 0.5f;
         c->rank[i] = agent_rank(c, i);
         c->intent[i] = c->desired_vel[i];
-        // The wall a stuck agent may step off (avoidance reads it; its walls
-        // are only gathered again in its own decide step, so it is read here,
-        // before any of them is).
-        c->wall_line[i] = in_grid[i] && c->stuck_timer[i] > WF_CROWD_WALL_STEP_OFF_STUCK
-                              ? wf_crowd_nearest_wall_line(c, i, c->pos[i])
-                              : wf_v3(0.0f, -INFINITY, 0.0f);
     }
 }
 
