@@ -106,6 +106,8 @@ float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to);
 /// most max (on the second query, as scene_path_length_aside); negative
 /// when p is off the mesh.
 float scene_wall_distance(scene* s, wf_vec3 p, float max);
+/// The same, with the nearest wall's point and normal (into the mesh).
+float scene_wall_near(scene* s, wf_vec3 p, float max, wf_vec3* hit, wf_vec3* normal);
 /// The walkable width (m) at p square to dir: a ray to either side, each
 /// at most max long (on the second query); negative when p is off the mesh.
 float scene_width_across(scene* s, wf_vec3 p, wf_vec3 dir, float max);
