@@ -23,7 +23,7 @@ import math
 import random
 import sys
 
-GOAL = 0.6
+GOAL = float(__import__("os").environ.get("HELD_GOAL", "0.6"))
 SLACK = 0.01  # bodies may touch within this (m)
 
 

@@ -381,7 +381,8 @@ static void log_offspot(run_state* r, uint32_t seed) {
         // many of the misses no placement of the bodies could avoid).
         wf_vec3 hit = {0}, normal = {0};
         float wall = scene_wall_near(r->s, r->target[i], SCENE_TRACE_WALL, &hit, &normal);
-        fprintf(stderr, "ARR\t%s\t%u\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n",
+        fprintf(stderr,
+                "ARR\t%s\t%u\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n",
                 r->s->name, seed, i, r->target[i].x, r->target[i].z, st.position.x, st.position.z,
                 st.params.radius, wall, hit.x, hit.z, normal.x, normal.z);
         if (off <= SCENE_ARRIVAL_RADIUS) {
