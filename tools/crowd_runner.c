@@ -341,8 +341,11 @@ static void trace_agents(run_state* r, const scene_settings* settings, float t) 
         uint32_t near = 0, holders = 0;
         float nearest = 0.0f;
         count_near(r, i, p, &near, &holders, &nearest);
-        wf_vec3 normal;
-        float wall = scene_wall_normal(r->s, p, SCENE_TRACE_WALL, &normal);
+        wf_vec3 wall_hit, normal = {0.0f, 0.0f, 0.0f};
+        float wall = scene_wall_near(r->s, p, SCENE_TRACE_WALL, &wall_hit, &normal);
+        if (wall < 0.0f) {
+            normal = (wf_vec3){0.0f, 0.0f, 0.0f}; // off the mesh: no wall to face
+        }
         fprintf(
             settings->trace,
             "%s\t%u\t%.2f\t%u\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%u\t%d\t%.2f\t%.2f\t%."
@@ -380,6 +383,14 @@ static void log_offspot(run_state* r, uint32_t seed) {
             continue;
         }
         float off = dist2d(st.position, r->target[i]);
+        // Every arrived agent's target and end (bench/held_bound.py: how
+        // many of the misses no placement of the bodies could avoid).
+        wf_vec3 hit = {0}, normal = {0};
+        float wall = scene_wall_near(r->s, r->target[i], SCENE_TRACE_WALL, &hit, &normal);
+        fprintf(stderr,
+                "ARR\t%s\t%u\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n",
+                r->s->name, seed, i, r->target[i].x, r->target[i].z, st.position.x, st.position.z,
+                st.params.radius, wall, hit.x, hit.z, normal.x, normal.z);
         if (off <= SCENE_ARRIVAL_RADIUS) {
             continue;
         }
@@ -389,7 +400,7 @@ static void log_offspot(run_state* r, uint32_t seed) {
         float spot_near = 99.0f;
         uint32_t spot_overlaps = 0, spot_pairs = 0, on_target = 0;
         float occ_d = 99.0f, occ_off = 99.0f, occ_speed = 0.0f, occ_spots = 99.0f;
-        int occ_state = -1;
+        int occ_state = -1, occ = -1;
         for (uint32_t j = 0; j < n; ++j) {
             wf_agent_state o;
             if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK) {
@@ -405,6 +416,7 @@ static void log_offspot(run_state* r, uint32_t seed) {
             on_target += dt < 1.2f;
             if (dt < occ_d) {
                 occ_d = dt;
+                occ = (int)j;
                 occ_state = (int)o.target_state;
                 occ_off = dist2d(o.position, r->target[j]);
                 occ_speed = sqrtf(o.velocity.x * o.velocity.x + o.velocity.z * o.velocity.z);
@@ -436,6 +448,19 @@ static void log_offspot(run_state* r, uint32_t seed) {
                 walkers, holders, nearest, nearest_state, on_spot_w, on_spot_h, spot_near,
                 spot_overlaps, spot_pairs, occ_d, occ_state, occ_off, occ_speed, occ_spots,
                 on_target, scene_wall_distance(r->s, r->target[i], SCENE_TRACE_WALL));
+        // The spot it holds (its corridor's end: a shared spot is moved off
+        // the target): how far off the target, and how far it and the agent
+        // nearest its target stand from it.
+        if (st.corner_count > 0) {
+            wf_vec3 spot = st.corners[st.corner_count - 1].pos;
+            wf_agent_state o;
+            float occ_spot = -1.0f;
+            if (occ >= 0 && wf_crowd_get_agent(r->crowd, r->ids[occ], &o) == WF_OK) {
+                occ_spot = dist2d(o.position, spot);
+            }
+            fprintf(stderr, "SPOT\t%s\t%u\t%u\t%.2f\t%.2f\t%.2f\n", r->s->name, seed, i,
+                    dist2d(spot, r->target[i]), dist2d(st.position, spot), occ_spot);
+        }
     }
 }
 

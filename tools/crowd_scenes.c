@@ -381,25 +381,23 @@ float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to) {
     return q == NULL ? -1.0f : path_length_on(s, q, from, to);
 }
 
-float scene_wall_distance(scene* s, wf_vec3 p, float max) {
-    wf_vec3 normal;
-    return scene_wall_normal(s, p, max, &normal);
-}
-
-float scene_wall_normal(scene* s, wf_vec3 p, float max, wf_vec3* out_normal) {
+float scene_wall_near(scene* s, wf_vec3 p, float max, wf_vec3* hit, wf_vec3* normal) {
     wf_query* q = aside_query(s);
     const wf_query_filter f = wf_query_filter_defaults();
     const wf_vec3 ext = {1.0f, 2.0f, 1.0f};
     wf_poly_ref ref;
-    wf_vec3 on, hit, normal;
+    wf_vec3 on;
     float d = -1.0f;
     if (q == NULL || wf_query_find_nearest_poly(q, p, ext, &f, &ref, &on) != WF_OK ||
-        wf_query_find_distance_to_wall(q, ref, on, max, &f, &d, &hit, &normal) != WF_OK) {
-        *out_normal = (wf_vec3){0.0f, 0.0f, 0.0f};
+        wf_query_find_distance_to_wall(q, ref, on, max, &f, &d, hit, normal) != WF_OK) {
         return -1.0f;
     }
-    *out_normal = normal;
     return d;
+}
+
+float scene_wall_distance(scene* s, wf_vec3 p, float max) {
+    wf_vec3 hit, normal;
+    return scene_wall_near(s, p, max, &hit, &normal);
 }
 
 float scene_width_across(scene* s, wf_vec3 p, wf_vec3 dir, float max) {

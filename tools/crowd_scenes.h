@@ -31,7 +31,7 @@
     "scene\tseed\tt\tagent\tx\ty\tz\ttarget_x\ttarget_y\ttarget_z\tdistance\ttarget_state\t"       \
     "corridor\tpartial\tspeed\tdesired_speed\tstuck_s\tneighbours\tpath_left\tvelocity_x\t"        \
     "velocity_z\tdesired_x\tdesired_z\tcorner_x\tcorner_z\tnear\tnear_holders\tnearest\twall\t"    \
-    "width\ttarget_wall\twall_nx\twall_nz\tcorner_wall\n"
+    "width\ttarget_wall\n"
 
 /// What a run may change from a scene's own settings.
 typedef struct scene_settings {
@@ -106,9 +106,8 @@ float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to);
 /// most max (on the second query, as scene_path_length_aside); negative
 /// when p is off the mesh.
 float scene_wall_distance(scene* s, wf_vec3 p, float max);
-/// scene_wall_distance, and the wall's normal (pointing from the wall to p)
-/// in *out_normal (zero when there is none within max).
-float scene_wall_normal(scene* s, wf_vec3 p, float max, wf_vec3* out_normal);
+/// The same, with the nearest wall's point and normal (into the mesh).
+float scene_wall_near(scene* s, wf_vec3 p, float max, wf_vec3* hit, wf_vec3* normal);
 /// The walkable width (m) at p square to dir: a ray to either side, each
 /// at most max long (on the second query); negative when p is off the mesh.
 float scene_width_across(scene* s, wf_vec3 p, wf_vec3 dir, float max);
