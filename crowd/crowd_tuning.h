@@ -49,9 +49,8 @@
 /// its own and its flow is not priced: on a grid of 1 m cells every cell
 /// held one walker and re-searches zigzagged inside one lane.
 #define WF_CROWD_FLOW_MIN_AREA 1.5f
-/// flow_cost when the desc leaves it 0 (crowd.c). 5 since flow19: over 100
-/// paired seeds the doorways lose nothing to it (docs/benchmarks.md).
-#define WF_CROWD_FLOW_COST_DEFAULT 5.0f
+/// flow_cost when the desc leaves it 0 (crowd.c).
+#define WF_CROWD_FLOW_COST_DEFAULT 3.0f
 /// An agent on its way stuck less than this (s) takes the whole avoidance
 /// against an agent holding its spot (crowd_motion.c, passes_holder).
 #define WF_CROWD_PASS_STUCK 1.0f

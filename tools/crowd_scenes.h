@@ -45,7 +45,7 @@ typedef struct scene_settings {
     float jitter;
     float crowding;       ///< wf_crowd_desc.crowding_cost (0: off)
     float stuck_crowding; ///< wf_crowd_desc.stuck_crowding_cost (0: its default; negative: off)
-    float flow;           ///< wf_crowd_desc.flow_cost (0: the default)
+    float flow;           ///< wf_crowd_desc.flow_cost (0: off)
     /// Optional: after the first frame, every trace_seconds and at the end,
     /// one tab-separated line per agent that has not reached its first
     /// target (scene_run).

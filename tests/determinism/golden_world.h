@@ -160,8 +160,7 @@ static inline void golden_world_close(golden_world* g) {
 /// in avoidance and push each other aside, not back (crowd_motion.c).
 /// Re-pinned (knot18): lanes by direction (flow_cost) on by default at 3,
 /// priced by a polygon's one-way share and its room to pass (crowding.c).
-/// Re-pinned (flow19): flow_cost's default is 5 (crowd_tuning.h).
-#define GOLDEN_CROWD_HASH 0x9a0cd96493a71785ull
+#define GOLDEN_CROWD_HASH 0x697fd1c5bcd5e91dull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
