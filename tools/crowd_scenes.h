@@ -31,7 +31,7 @@
     "scene\tseed\tt\tagent\tx\ty\tz\ttarget_x\ttarget_y\ttarget_z\tdistance\ttarget_state\t"       \
     "corridor\tpartial\tspeed\tdesired_speed\tstuck_s\tneighbours\tpath_left\tvelocity_x\t"        \
     "velocity_z\tdesired_x\tdesired_z\tcorner_x\tcorner_z\tnear\tnear_holders\tnearest\twall\t"    \
-    "width\ttarget_wall\n"
+    "width\ttarget_wall\twall_nx\twall_nz\tcorner_wall\n"
 
 /// What a run may change from a scene's own settings.
 typedef struct scene_settings {
