@@ -235,7 +235,8 @@ static bool passes_head_on(const wf_crowd* c, uint32_t i, uint32_t j) {
 /// was refused and the two stood face to face). Within
 /// WF_CROWD_KNOT_SIDE_TIE of the radius sum of one line both keep right,
 /// the side separation and the side term pick. Not for a j more than
-/// WF_CROWD_KNOT_SIDE_BEHIND radius sums behind i (already passed).
+/// WF_CROWD_KNOT_SIDE_BEHIND radius sums behind i (already passed), nor
+/// when either is within WF_CROWD_KNOT_SIDE_TARGET_DIST of its target.
 static wf_vec3 passer_seen_at(const wf_crowd* c, uint32_t i, uint32_t j) {
     wf_vec3 at = c->pos[j];
     wf_vec3 a = c->intent[i], b = c->intent[j];
@@ -254,7 +255,12 @@ static wf_vec3 passer_seen_at(const wf_crowd* c, uint32_t i, uint32_t j) {
     float lat = dx * nx + dz * nz;
     float side = fabsf(lat) < WF_CROWD_KNOT_SIDE_TIE * rs ? -1.0f : (lat > 0.0f ? 1.0f : -1.0f);
     float ahead = dx * ux + dz * uz;
-    if (ahead > -WF_CROWD_KNOT_SIDE_BEHIND * rs) {
+    // Near either target the two settle rather than pass (a ring of
+    // close spots, crowd_crowded_spots; the rooms at a one-lane stretch,
+    // crowd_one_lane): seen where they are.
+    bool settling = wf_v2_distance(c->pos[i], c->target_pos[i]) < WF_CROWD_KNOT_SIDE_TARGET_DIST ||
+                    wf_v2_distance(c->pos[j], c->target_pos[j]) < WF_CROWD_KNOT_SIDE_TARGET_DIST;
+    if (ahead > -WF_CROWD_KNOT_SIDE_BEHIND * rs && !settling) {
         at.x += nx * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
         at.z += nz * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
     }
