@@ -32,7 +32,6 @@ static wf_vec3 random_open_cell(wf_rng* rng, const uint8_t* blocked) {
     }
 }
 
-/// A game's scheduler with one worker that runs each task when given it.
 static uint64_t run(uint32_t workers, float crowding, float flow) {
     uint8_t blocked[40 * 40] = {0};
     for (uint32_t k = 0; k < 40; ++k) { // two walls with gaps, and a pillar field

@@ -90,7 +90,6 @@ typedef struct crossing {
     wf_mover m;
 } crossing;
 
-/// A game's scheduler with one worker that runs each task when given it.
 static void crossing_begin(crossing* x, uint32_t workers) {
     memset(x, 0, sizeof *x);
     x->mesh = test_mesh_grid(2, 2, 10, 1.0f, NULL, NULL, NULL);
