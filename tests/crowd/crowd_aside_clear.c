@@ -26,16 +26,6 @@
 #define SLOW_SPEED 0.2f
 #endif
 
-/// The scenes' agents: 0.6 m radius, 3.5 m/s.
-static wf_agent_params scene_params(void) {
-    wf_agent_params p = crowd_test_params();
-    p.radius = 0.6f;
-    p.max_speed = 3.5f;
-    p.collision_query_range = p.radius * 12.0f;
-    p.path_optimization_range = p.radius * 30.0f;
-    return p;
-}
-
 /// The closest the holder and the slow walker come (m between their bodies, negative:
 /// overlapping) over 10 s of the file passing.
 static float closest_holders(void) {
@@ -45,7 +35,7 @@ static float closest_holders(void) {
     wf_crowd_desc d = crowd_test_desc(mesh, AGENTS);
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = scene_params();
+    wf_agent_params p = crowd_test_scene_params();
     wf_agent_id id[AGENTS];
     // The holder, and a slow walker 0.5 m clear of it, west and behind,
     // setting off west.

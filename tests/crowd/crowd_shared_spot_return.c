@@ -28,16 +28,6 @@ static wf_mesh* open_mesh(void) {
     return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
 }
 
-/// The scenes' agents: 0.6 m radius, 3.5 m/s.
-static wf_agent_params scene_params(void) {
-    wf_agent_params p = crowd_test_params();
-    p.radius = 0.6f;
-    p.max_speed = 3.5f;
-    p.collision_query_range = p.radius * 12.0f;
-    p.path_optimization_range = p.radius * 30.0f;
-    return p;
-}
-
 static void step(wf_crowd* c, float seconds) {
     for (int f = 0; f < (int)(seconds * 30.0f); ++f) {
         assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
@@ -54,7 +44,7 @@ static float worst_off(float gap, float cx, float press) {
     wf_crowd_desc d = crowd_test_desc(mesh, 4);
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = scene_params();
+    wf_agent_params p = crowd_test_scene_params();
     wf_vec3 target[3] = {wf_v3(15.0f, 0, 15.0f), wf_v3(15.0f + gap, 0, 15.0f),
                          wf_v3(15.0f + gap + cx, 0, 16.0f)};
     wf_vec3 start[3] = {wf_v3(11.0f, 0, 15.0f), wf_v3(20.0f, 0, 15.0f),
@@ -89,7 +79,7 @@ static float worst_off(float gap, float cx, float press) {
 
 static void test_pushed_off_a_shared_spot_walks_back(void** state) {
     (void)state;
-    float r = scene_params().radius;
+    float r = crowd_test_scene_params().radius;
     const float gaps[] = {0.2f, 0.4f, 0.6f};
     const float presses[] = {0.0f, -0.6f, 0.6f};
     uint32_t outside = 0, cases = 0;

@@ -29,16 +29,6 @@ static wf_mesh* open_mesh(void) {
     return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
 }
 
-/// The scenes' agents: 0.6 m radius, 3.5 m/s.
-static wf_agent_params scene_params(void) {
-    wf_agent_params p = crowd_test_params();
-    p.radius = 0.6f;
-    p.max_speed = 3.5f;
-    p.collision_query_range = p.radius * 12.0f;
-    p.path_optimization_range = p.radius * 30.0f;
-    return p;
-}
-
 /// Holders in a row at z = row_z, x = 12 .. 18; after a second, walkers
 /// in two rows from z = 4 to two rows of spots beyond it (gap m past the
 /// row). Returns the agent-seconds holders stood more than HOLD_RADIUS off
@@ -50,7 +40,7 @@ static float seconds_off(float gap, float* out_far) {
     wf_crowd_desc d = crowd_test_desc(mesh, AGENTS);
     wf_crowd* c;
     assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = scene_params();
+    wf_agent_params p = crowd_test_scene_params();
     wf_agent_id id[AGENTS];
     wf_vec3 spot[AGENTS];
     const float row_z = 12.0f;

@@ -47,6 +47,16 @@ static inline wf_agent_params crowd_test_params(void) {
     return p;
 }
 
+/// The scenario suite's agents (wayfarer scenarios): 0.6 m radius, 3.5 m/s.
+static inline wf_agent_params crowd_test_scene_params(void) {
+    wf_agent_params p = crowd_test_params();
+    p.radius = 0.6f;
+    p.max_speed = 3.5f;
+    p.collision_query_range = p.radius * 12.0f;
+    p.path_optimization_range = p.radius * 30.0f;
+    return p;
+}
+
 static inline wf_agent_state crowd_test_state(const wf_crowd* crowd, wf_agent_id id) {
     wf_agent_state s;
     memset(&s, 0, sizeof s);
