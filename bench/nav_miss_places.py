@@ -29,14 +29,11 @@ import math
 import statistics
 import sys
 
-from trace_rows import read_trace
+from trace_rows import num as f, read_trace, rows_at_time
 
 WINDOW = 20.0
 NEAR = 2.0
 
-
-def f(r, k):
-    return float(r[k])
 
 
 def direction(r):
@@ -77,10 +74,7 @@ def median(rows, key):
 
 def main(path):
     by, end = read_trace(path)
-    at_time = collections.defaultdict(list)
-    for (seed, _), rows in by.items():
-        for r in rows:
-            at_time[(seed, r["t"])].append(r)
+    at_time = rows_at_time(by)
     agents = collections.Counter()
     gain = collections.defaultdict(list)
     left = collections.defaultdict(list)

@@ -27,13 +27,10 @@ import math
 import statistics
 import sys
 
-from trace_rows import read_trace
+from trace_rows import num as f, read_trace
 
 WINDOW = 20.0
 
-
-def f(r, k):
-    return float(r[k])
 
 
 def row_state(r):

@@ -24,14 +24,11 @@ import collections
 import math
 import sys
 
-from trace_rows import read_trace
+from trace_rows import num as f, read_trace
 
 SPEED = 3.5
 WINDOW = 15.0
 
-
-def f(r, k):
-    return float(r[k])
 
 
 def main(path):

@@ -27,13 +27,10 @@ import math
 import statistics
 import sys
 
-from trace_rows import read_trace
+from trace_rows import num as f, read_trace, rows_at_time
 
 WINDOW = 20.0
 
-
-def f(r, k):
-    return float(r[k])
 
 
 def unit(x, z):
@@ -71,10 +68,7 @@ def features(r, same_time):
 
 def main(path):
     by, end = read_trace(path)
-    at_time = collections.defaultdict(list)
-    for (seed, _), rows in by.items():
-        for r in rows:
-            at_time[(seed, r["t"])].append(r)
+    at_time = rows_at_time(by)
     classes = collections.Counter()
     rows_all = []
     examples = collections.defaultdict(list)

@@ -17,3 +17,17 @@ def read_trace(path):
         by[(r["seed"], int(r["agent"]))].append(r)
         end[r["seed"]] = max(end[r["seed"]], float(r["t"]))
     return by, end
+
+
+def num(r, k):
+    """A row's column as a number."""
+    return float(r[k])
+
+
+def rows_at_time(by):
+    """The rows of read_trace by (seed, time): who stood where at once."""
+    at = collections.defaultdict(list)
+    for (seed, _), rows in by.items():
+        for r in rows:
+            at[(seed, r["t"])].append(r)
+    return at

@@ -388,11 +388,13 @@ float scene_wall_near(scene* s, wf_vec3 p, float max, wf_vec3* hit, wf_vec3* nor
     wf_poly_ref ref;
     wf_vec3 on;
     float d = -1.0f;
-    if (q == NULL || wf_query_find_nearest_poly(q, p, ext, &f, &ref, &on) != WF_OK ||
-        wf_query_find_distance_to_wall(q, ref, on, max, &f, &d, hit, normal) != WF_OK) {
+    if (q == NULL || wf_query_find_nearest_poly(q, p, ext, &f, &ref, &on) != WF_OK) {
         return -1.0f;
     }
-    return d;
+    // WF_PARTIAL: the node pool ran out before max; the nearest wall of the
+    // part searched is still a wall (an upper bound on the distance).
+    wf_status st = wf_query_find_distance_to_wall(q, ref, on, max, &f, &d, hit, normal);
+    return st == WF_OK || st == WF_PARTIAL ? d : -1.0f;
 }
 
 float scene_wall_distance(scene* s, wf_vec3 p, float max) {

@@ -149,8 +149,9 @@ static const subcommand subcommands[] = {
      "      --trace FILE: after the first frame, every S s (--trace-every, default 10) and at\n"
      "      the end, a tab-separated line per agent not yet at its first target (where it\n"
      "      is, its target state, corridor, speed, stuck time, path left, velocity, desired\n"
-     "      velocity, the point it steers to); the demo also reports targets reachable in\n"
-     "      the time left (at full speed when given) and how many were reached"},
+     "      velocity, the point it steers to, who stands close, the walls near it: columns\n"
+     "      in docs/crowd.md); the demo also reports targets reachable in the time left\n"
+     "      (at full speed when given) and how many were reached"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 
