@@ -29,8 +29,7 @@
 /// The closest the holder and the slow walker come (m between their bodies, negative:
 /// overlapping) over 10 s of the file passing.
 static float closest_holders(void) {
-    static uint8_t blocked[30 * 30];
-    wf_mesh* mesh = test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_crowd_desc d = crowd_test_desc(mesh, AGENTS);
     wf_crowd* c;

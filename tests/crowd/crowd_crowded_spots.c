@@ -23,11 +23,6 @@
 #define RING 2.52f
 #define PI_F 3.14159265f
 
-static wf_mesh* open_mesh(void) {
-    static uint8_t blocked[30 * 30];
-    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
-}
-
 /// Agents start on a wider ring, each straight out from its spot.
 static wf_crowd* fill_ring(wf_mesh* mesh, wf_agent_id* id, wf_vec3* spot) {
     wf_crowd_desc d = crowd_test_desc(mesh, AGENTS);
@@ -47,7 +42,7 @@ static wf_crowd* fill_ring(wf_mesh* mesh, wf_agent_id* id, wf_vec3* spot) {
 
 static void test_tight_spots_all_held_at_rest(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_agent_id id[AGENTS];
     wf_vec3 spot[AGENTS];

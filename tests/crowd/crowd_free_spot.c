@@ -14,19 +14,6 @@
 
 #include "crowd_test_util.h"
 
-#define DT (1.0f / 30.0f)
-
-static wf_mesh* open_mesh(void) {
-    static uint8_t blocked[30 * 30];
-    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
-}
-
-static void step(wf_crowd* c, float seconds) {
-    for (int f = 0; f < (int)(seconds * 30.0f); ++f) {
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-    }
-}
-
 /// A holder on target and a late agent sent to the same target, stepped
 /// 6 s: the holder does not give way (a higher priority), so the late one
 /// stops short against it.
@@ -42,13 +29,13 @@ static wf_crowd* late_against_holder(wf_mesh* mesh, wf_vec3 target, wf_agent_id*
     assert_int_equal(wf_crowd_request_move(c, *holder, target, NULL, NULL), WF_OK);
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(12.0f, 0, 15.0f), &p, late), WF_OK);
     assert_int_equal(wf_crowd_request_move(c, *late, target, NULL, NULL), WF_OK);
-    step(c, 6.0f);
+    crowd_test_step(c, 6.0f);
     return c;
 }
 
 static void test_stopped_short_moves_to_nearest_free_spot(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_vec3 target = wf_v3(15.0f, 0, 15.0f);
     wf_agent_id holder, late;
@@ -62,7 +49,7 @@ static void test_stopped_short_moves_to_nearest_free_spot(void** state) {
     // target is still covered, but 0.34 m from it there is room.
     wf_vec3 aside = wf_v3(15.5f, 0, 15.0f);
     assert_int_equal(wf_crowd_teleport_agent(c, holder, aside), WF_OK);
-    step(c, 4.0f);
+    crowd_test_step(c, 4.0f);
     s = crowd_test_state(c, late);
     assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
     // The free spot 0.34 m off, and the arrival dead zone round it (0.1 m).
@@ -80,13 +67,13 @@ static void test_stopped_short_moves_to_nearest_free_spot(void** state) {
 /// holds where it stopped: it does not push in.
 static void test_no_free_spot_holds_where_stopped(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_vec3 target = wf_v3(15.0f, 0, 15.0f);
     wf_agent_id holder, late;
     wf_crowd* c = late_against_holder(mesh, target, &holder, &late);
     wf_vec3 stopped = crowd_test_state(c, late).position;
-    step(c, 4.0f);
+    crowd_test_step(c, 4.0f);
     wf_agent_state s = crowd_test_state(c, late);
     assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
     assert_true(crowd_test_dist2d(s.position, stopped) < 0.05f);

@@ -18,20 +18,8 @@
 
 #include "crowd_test_util.h"
 
-#define DT (1.0f / 30.0f)
 #define MAX_KNOT 4u
 #define PI_F 3.14159265f
-
-static wf_mesh* open_mesh(void) {
-    static uint8_t blocked[30 * 30];
-    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
-}
-
-static void step(wf_crowd* c, float seconds) {
-    for (int f = 0; f < (int)(seconds * 30.0f); ++f) {
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-    }
-}
 
 /// n targets on a circle of radius `spread` round (15, 15), sent one after
 /// another from 5 m straight out beyond each; returns the worst distance
@@ -51,9 +39,9 @@ static float knot_worst_off(wf_mesh* mesh, uint32_t n, float spread) {
         wf_vec3 start = wf_v3(15.0f + sx * 5.0f, 0, 15.0f + sz * 5.0f);
         assert_int_equal(wf_crowd_add_agent(c, start, &p, &id[k]), WF_OK);
         assert_int_equal(wf_crowd_request_move(c, id[k], target[k], NULL, NULL), WF_OK);
-        step(c, 4.0f);
+        crowd_test_step(c, 4.0f);
     }
-    step(c, 15.0f);
+    crowd_test_step(c, 15.0f);
     float worst = 0.0f;
     for (uint32_t k = 0; k < n; ++k) {
         wf_agent_state s = crowd_test_state(c, id[k]);
@@ -77,7 +65,7 @@ static float knot_worst_off(wf_mesh* mesh, uint32_t n, float spread) {
 /// 0.397 m off).
 static void test_three_targets_0_3_m_apart(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     float r = crowd_test_params().radius;
     float worst = knot_worst_off(mesh, 3, 0.3f / sqrtf(3.0f));
@@ -90,7 +78,7 @@ static void test_three_targets_0_3_m_apart(void** state) {
 /// above (before, the last ended 0.589 m off).
 static void test_four_targets_in_a_square(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     float r = crowd_test_params().radius;
     float worst = knot_worst_off(mesh, 4, 0.4f / sqrtf(2.0f));

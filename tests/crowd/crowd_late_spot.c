@@ -25,18 +25,13 @@
 #define SPACING 1.25f
 #define CORNER 13.0f
 
-static wf_mesh* open_mesh(void) {
-    static uint8_t blocked[30 * 30];
-    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
-}
-
 static wf_vec3 spot_at(uint32_t row, uint32_t col) {
     return wf_v3(CORNER + SPACING * (float)col, 0, CORNER + SPACING * (float)row);
 }
 
 static void test_late_agent_reaches_spot_inside_held_block(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_crowd_desc d = crowd_test_desc(mesh, HOLDERS + 1u);
     wf_crowd* c;

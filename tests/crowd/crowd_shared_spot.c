@@ -16,19 +16,6 @@
 
 #include "crowd_test_util.h"
 
-#define DT (1.0f / 30.0f)
-
-static wf_mesh* open_mesh(void) {
-    static uint8_t blocked[30 * 30];
-    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
-}
-
-static void step(wf_crowd* c, float seconds) {
-    for (int f = 0; f < (int)(seconds * 30.0f); ++f) {
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-    }
-}
-
 /// The first agent walks to `first` and stands there; then the second
 /// comes from beyond `second` (further along the line from `first`, so it
 /// walks up to the first one's body).
@@ -42,17 +29,17 @@ static wf_crowd* arrive_in_turn(wf_mesh* mesh, wf_vec3 first, wf_vec3 second, in
     pa.priority = (uint8_t)priority;
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(first.x - 3.0f, 0, first.z), &pa, a), WF_OK);
     assert_int_equal(wf_crowd_request_move(c, *a, first, NULL, NULL), WF_OK);
-    step(c, 4.0f);
+    crowd_test_step(c, 4.0f);
     assert_int_equal(crowd_test_state(c, *a).target_state, WF_TARGET_ARRIVED);
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(second.x + 4.0f, 0, second.z), &p, b), WF_OK);
     assert_int_equal(wf_crowd_request_move(c, *b, second, NULL, NULL), WF_OK);
-    step(c, 15.0f);
+    crowd_test_step(c, 15.0f);
     return c;
 }
 
 static void test_pair_shares_the_room(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     float r = crowd_test_params().radius;
     // Bodies 0.8 m wide, targets 0.25-0.55 m apart. Standing where the
@@ -88,7 +75,7 @@ static void test_pair_shares_the_room(void** state) {
 /// is left beside it (as before sharing).
 static void test_higher_priority_keeps_its_target(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     float r = crowd_test_params().radius;
     wf_vec3 first = wf_v3(15.0f, 0, 15.0f), second = wf_v3(15.4f, 0, 15.0f);
@@ -105,14 +92,14 @@ static void test_higher_priority_keeps_its_target(void** state) {
 /// Once the other leaves, the holder goes back onto its own target.
 static void test_back_on_target_when_alone(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     float r = crowd_test_params().radius;
     wf_vec3 first = wf_v3(15.0f, 0, 15.0f), second = wf_v3(15.25f, 0, 15.0f);
     wf_agent_id a, b;
     wf_crowd* c = arrive_in_turn(mesh, first, second, 0, &a, &b);
     assert_int_equal(wf_crowd_request_move(c, b, wf_v3(25.0f, 0, 25.0f), NULL, NULL), WF_OK);
-    step(c, 10.0f);
+    crowd_test_step(c, 10.0f);
     wf_agent_state sa = crowd_test_state(c, a);
     assert_int_equal(sa.target_state, WF_TARGET_ARRIVED);
     assert_true(crowd_test_dist2d(sa.position, first) < r * 0.3f);
@@ -126,7 +113,7 @@ static void test_back_on_target_when_alone(void** state) {
 /// (sharing moves only spots it moved itself).
 static void test_teleported_holds_where_put(void** state) {
     (void)state;
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_crowd_desc d = crowd_test_desc(mesh, 2);
     wf_crowd* c;
@@ -136,10 +123,10 @@ static void test_teleported_holds_where_put(void** state) {
     wf_agent_id a;
     assert_int_equal(wf_crowd_add_agent(c, wf_v3(12.0f, 0, 15.0f), &p, &a), WF_OK);
     assert_int_equal(wf_crowd_request_move(c, a, target, NULL, NULL), WF_OK);
-    step(c, 4.0f);
+    crowd_test_step(c, 4.0f);
     assert_int_equal(crowd_test_state(c, a).target_state, WF_TARGET_ARRIVED);
     assert_int_equal(wf_crowd_teleport_agent(c, a, put), WF_OK);
-    step(c, 4.0f);
+    crowd_test_step(c, 4.0f);
     wf_agent_state s = crowd_test_state(c, a);
     assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
     assert_true(crowd_test_dist2d(s.position, put) < 0.05f);

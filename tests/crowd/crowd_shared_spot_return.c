@@ -21,25 +21,12 @@
 
 #include "crowd_test_util.h"
 
-#define DT (1.0f / 30.0f)
-
-static wf_mesh* open_mesh(void) {
-    static uint8_t blocked[30 * 30];
-    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
-}
-
-static void step(wf_crowd* c, float seconds) {
-    for (int f = 0; f < (int)(seconds * 30.0f); ++f) {
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-    }
-}
-
 /// Targets (15, 15), (15 + gap, 15) and (15 + gap + cx, 16), reached in
 /// turn from the west, the east and the north; then (press != 0) an agent
 /// stands press m north of the second for 2 s and is removed. Returns how
 /// far the worst of the three stands off its target 10 s later.
 static float worst_off(float gap, float cx, float press) {
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_crowd_desc d = crowd_test_desc(mesh, 4);
     wf_crowd* c;
@@ -53,18 +40,18 @@ static float worst_off(float gap, float cx, float press) {
     for (uint32_t k = 0; k < 3u; ++k) {
         assert_int_equal(wf_crowd_add_agent(c, start[k], &p, &id[k]), WF_OK);
         assert_int_equal(wf_crowd_request_move(c, id[k], target[k], NULL, NULL), WF_OK);
-        step(c, 3.0f);
+        crowd_test_step(c, 3.0f);
     }
-    step(c, 10.0f);
+    crowd_test_step(c, 10.0f);
     if (press != 0.0f) {
         wf_vec3 b = crowd_test_state(c, id[1]).position;
         wf_agent_id w;
         assert_int_equal(wf_crowd_add_agent(c, wf_v3(b.x, 0, b.z + press), &p, &w), WF_OK);
         assert_int_equal(wf_crowd_request_velocity(c, w, wf_v3(0, 0, 0)), WF_OK);
-        step(c, 2.0f);
+        crowd_test_step(c, 2.0f);
         assert_int_equal(wf_crowd_remove_agent(c, w), WF_OK);
     }
-    step(c, 10.0f);
+    crowd_test_step(c, 10.0f);
     float worst = 0.0f;
     for (uint32_t k = 0; k < 3u; ++k) {
         wf_agent_state s = crowd_test_state(c, id[k]);

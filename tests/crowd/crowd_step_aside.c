@@ -24,18 +24,13 @@
 #define AGENTS (HOLDERS + WALKERS)
 #define HOLD_RADIUS 0.6f
 
-static wf_mesh* open_mesh(void) {
-    static uint8_t blocked[30 * 30];
-    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
-}
-
 /// Holders in a row at z = row_z, x = 12 .. 18; after a second, walkers
 /// in two rows from z = 4 to two rows of spots beyond it (gap m past the
 /// row). Returns the agent-seconds holders stood more than HOLD_RADIUS off
 /// their spots over 30 s and the farthest one got (out_far); every agent
 /// must stand on its spot at the end.
 static float seconds_off(float gap, float* out_far) {
-    wf_mesh* mesh = open_mesh();
+    wf_mesh* mesh = crowd_test_open_mesh();
     assert_non_null(mesh);
     wf_crowd_desc d = crowd_test_desc(mesh, AGENTS);
     wf_crowd* c;

@@ -25,6 +25,13 @@ static inline wf_mesh* crowd_test_single_file_corridor(void) {
     return test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
 }
 
+/// Open floor 30 m x 30 m (3 x 3 tiles of 10 one-metre cells, nothing
+/// blocked): the holding and spot tests' ground.
+static inline wf_mesh* crowd_test_open_mesh(void) {
+    static uint8_t blocked[30 * 30];
+    return test_mesh_grid(3, 3, 10, 1.0f, blocked, NULL, NULL);
+}
+
 /// A crowd desc over mesh with the documented defaults and quiet logs.
 static inline wf_crowd_desc crowd_test_desc(const wf_mesh* mesh, uint32_t max_agents) {
     wf_crowd_desc d;
@@ -95,6 +102,15 @@ static inline uint64_t crowd_test_hash(const wf_crowd* crowd) {
         }
     }
     return h;
+}
+
+/// Steps the crowd `seconds` at the scenarios' 30 Hz.
+static inline void crowd_test_step(wf_crowd* crowd, float seconds) {
+    for (int f = 0; f < (int)(seconds * 30.0f); ++f) {
+        if (wf_crowd_update(crowd, 1.0f / 30.0f, NULL) != WF_OK) {
+            abort();
+        }
+    }
 }
 
 /// Steps the crowd until each of the count agents in ids (at most 64) has
