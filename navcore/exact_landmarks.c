@@ -471,30 +471,39 @@ static void store_bounds(builder* b, uint32_t k) {
     }
 }
 
-/// The next landmark: the first the point farthest (XZ) from the mean of
-/// all points, then the measured point farthest from every landmark so
-/// far (the landmarks spread to the mesh's far ends, where their bounds
-/// are tight for the most pairs).
-static uint32_t pick_landmark(const builder* b, uint32_t k) {
+/// The point farthest (XZ) from the mean of the points not ruled out (a
+/// negative nearest marks one ruled out while the first landmark is picked).
+static uint32_t farthest_from_mean(const builder* b) {
+    const wf_exact_landmarks* t = b->t;
+    double mean[2] = {0.0, 0.0};
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->point_count; ++i) {
+        if (b->nearest[i] >= 0.0) {
+            mean[0] += t->points[i * 3u];
+            mean[1] += t->points[i * 3u + 2u];
+            ++n;
+        }
+    }
+    float c[3] = {(float)(mean[0] / n), 0.0f, (float)(mean[1] / n)};
+    uint32_t best = 0;
+    double best_d = -1.0;
+    for (uint32_t i = 0; i < t->point_count; ++i) {
+        double d = xz_distance(c, &t->points[(size_t)i * 3u]);
+        if (b->nearest[i] >= 0.0 && d > best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/// A later landmark: the measured point farthest from every landmark so
+/// far (the landmarks spread to the far ends of the first one's part of the
+/// mesh, where their bounds are tight for the most pairs).
+static uint32_t pick_landmark(const builder* b) {
     const wf_exact_landmarks* t = b->t;
     uint32_t best = 0;
     double best_d = -1.0;
-    if (k == 0) {
-        double mean[3] = {0.0, 0.0, 0.0};
-        for (uint32_t i = 0; i < t->point_count; ++i) {
-            mean[0] += t->points[i * 3u];
-            mean[2] += t->points[i * 3u + 2u];
-        }
-        float c[3] = {(float)(mean[0] / t->point_count), 0.0f, (float)(mean[2] / t->point_count)};
-        for (uint32_t i = 0; i < t->point_count; ++i) {
-            double d = xz_distance(c, &t->points[(size_t)i * 3u]);
-            if (d > best_d) {
-                best_d = d;
-                best = i;
-            }
-        }
-        return best;
-    }
     for (uint32_t i = 0; i < t->point_count; ++i) {
         if (isfinite(b->nearest[i]) && b->nearest[i] > best_d) {
             best_d = b->nearest[i];
@@ -504,20 +513,66 @@ static uint32_t pick_landmark(const builder* b, uint32_t k) {
     return best;
 }
 
+/// Exact distances from point l to every point it reaches (b->lo, b->hi).
+static wf_status measure_landmark(builder* b, uint32_t l) {
+    const wf_exact_landmarks* t = b->t;
+    // A ground polygon other than the landmark's, as the goal the search
+    // never reaches; none: the mesh is one polygon.
+    uint64_t other = 0;
+    for (uint32_t i = 0; i < t->point_count && other == 0; ++i) {
+        other = b->owner[i] != b->owner[l] ? b->owner[i] : 0;
+    }
+    return measure_from(b, l, other);
+}
+
+/// The first landmark, measured: the point farthest from the mean, kept when
+/// the part of the mesh it reaches holds at least half the points not yet
+/// ruled out; else that part is ruled out and the next farthest is tried. A
+/// first landmark on a small island would bound nothing, and every later
+/// one is picked among the points it reaches. No part holding half: the
+/// largest one's.
+static wf_status measure_first(builder* b, uint32_t* out) {
+    const wf_exact_landmarks* t = b->t;
+    uint32_t left = t->point_count, best = 0, best_reach = 0;
+    bool kept = false;
+    wf_status s = WF_OK;
+    while (s == WF_OK && !kept && left > 0) {
+        uint32_t l = farthest_from_mean(b);
+        s = measure_landmark(b, l);
+        uint32_t reach = 0;
+        for (uint32_t i = 0; i < t->point_count; ++i) {
+            reach += b->nearest[i] >= 0.0 && (isfinite(b->hi[i]) || i == l);
+        }
+        kept = reach * 2u >= left;
+        if (reach > best_reach || kept) {
+            best_reach = reach;
+            best = l;
+        }
+        for (uint32_t i = 0; s == WF_OK && !kept && i < t->point_count; ++i) {
+            if (b->nearest[i] >= 0.0 && (isfinite(b->hi[i]) || i == l)) {
+                b->nearest[i] = -1.0; // ruled out (l at least, so the loop ends)
+                --left;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < t->point_count; ++i) {
+        b->nearest[i] = INFINITY;
+    }
+    if (s == WF_OK && !kept) {
+        s = measure_landmark(b, best); // the largest part's, measured again
+    }
+    *out = best;
+    return s;
+}
+
 static wf_status build(builder* b, uint32_t landmark_count) {
     wf_exact_landmarks* t = b->t;
     for (uint32_t i = 0; i < t->point_count; ++i) {
         b->nearest[i] = INFINITY;
     }
     for (uint32_t k = 0; k < landmark_count; ++k) {
-        uint32_t l = pick_landmark(b, k);
-        // A ground polygon other than the landmark's, as the goal the
-        // search never reaches; none: the mesh is one polygon.
-        uint64_t other = 0;
-        for (uint32_t i = 0; i < t->point_count && other == 0; ++i) {
-            other = b->owner[i] != b->owner[l] ? b->owner[i] : 0;
-        }
-        wf_status s = measure_from(b, l, other);
+        uint32_t l = k == 0 ? 0 : pick_landmark(b);
+        wf_status s = k == 0 ? measure_first(b, &l) : measure_landmark(b, l);
         if (s != WF_OK) {
             return s;
         }

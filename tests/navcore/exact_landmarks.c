@@ -463,6 +463,47 @@ static void test_a_changed_mesh_turns_the_table_off_unless_it_only_lost_area(voi
     }
 }
 
+/// A floor 20 m wide and, beyond 7 m of solid, an island of 3 x 3 cells in
+/// the far corner: the point farthest from the mean is the island's. A first
+/// landmark there reaches nothing else, and every later one would be picked
+/// among the points it reaches, so all landmarks would bound only the island.
+static void test_landmarks_stand_on_the_largest_part(void** state) {
+    (void)state;
+    for (uint32_t z = 0; z < SIDE; ++z) {
+        for (uint32_t x = 0; x < SIDE; ++x) {
+            bool island = x >= 27 && z < 3;
+            blocked[z * SIDE + x] = x >= 20 && !island;
+        }
+    }
+    wf_mesh* mesh = rooms_mesh();
+    wf_exact_landmarks* t = build(mesh, 4, false);
+    for (uint32_t k = 0; k < t->landmark_count; ++k) {
+        assert_true(t->landmarks[k][0] < 20.5f);
+    }
+    // Far apart on the floor, the bound is more than the straight line's
+    // half: the landmarks measured the floor.
+    wf_query* q = make_query(mesh);
+    wf_poly_ref gr;
+    wf_vec3 gp;
+    assert_true(polygon_at(q, wf_v3(19.5f, 0.0f, 29.5f), &gr, &gp));
+    wf_exact_landmark_goal goal;
+    wf_exact_landmark_goal_begin(&goal, t, mesh, gr, gp);
+    uint32_t corner = 0; // the table point nearest (0, 0)
+    for (uint32_t i = 1; i < t->point_count; ++i) {
+        const float* a = &t->points[(size_t)i * 3u];
+        const float* b = &t->points[(size_t)corner * 3u];
+        corner = a[0] + a[2] < b[0] + b[2] ? i : corner;
+    }
+    const float* c = &t->points[(size_t)corner * 3u];
+    double from[3] = {c[0], c[1], c[2]};
+    double straight =
+        sqrt(((double)gp.x - c[0]) * (gp.x - c[0]) + ((double)gp.z - c[2]) * (gp.z - c[2]));
+    assert_true(wf_exact_landmark_bound(&goal, from) > 0.5 * straight);
+    wf_query_destroy(q);
+    wf_exact_landmarks_destroy(t);
+    wf_mesh_destroy(mesh);
+}
+
 static void test_bad_input_is_refused(void** state) {
     (void)state;
     make_rooms(2);
@@ -522,6 +563,7 @@ int main(void) {
         cmocka_unit_test(test_paths_are_as_short_with_landmarks),
         cmocka_unit_test(test_arena_rows_stay_optimal),
         cmocka_unit_test(test_a_changed_mesh_turns_the_table_off_unless_it_only_lost_area),
+        cmocka_unit_test(test_landmarks_stand_on_the_largest_part),
         cmocka_unit_test(test_bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
