@@ -534,29 +534,6 @@ static bool blocks_own_spot(const wf_crowd* c, uint32_t i, uint32_t j) {
            wf_v2_distance(c->pos[j], c->corridor[j].target) <= rj * WF_CROWD_RETURN_RADII;
 }
 
-/// Holder j stands pinned against its nearest wall (within
-/// WF_CROWD_WALL_PINNED of its line) with i on the open side, within
-/// WF_CROWD_PINNED_FACING of square to the wall: i would push it into the
-/// wall, and it cannot make way. Where i would leave it part of the
-/// avoidance (a squeezing i sees holders half as wide and leaves them three
-/// quarters; two holders settling side by side leave it all to the
-/// collision passes), i sees it as it is, immovable and at its full
-/// radius: leaving it to a body that cannot give, i chose the velocity into
-/// it update after update (nav_test500, flow 5: a stuck walker 0.180 m into
-/// a holder walking back to its spot, seed 345; a holder walking back into
-/// one pinned beside its spot, 0.174 m, seed 319; ret20).
-static bool presses_to_wall(const wf_crowd* c, uint32_t i, uint32_t j) {
-    wf_vec3 line = c->wall_line[j]; // inward normal (x, z), offset (y)
-    if (c->target_state[j] != WF_TARGET_ARRIVED ||
-        c->pos[j].x * line.x + c->pos[j].z * line.z - line.y >= WF_CROWD_WALL_PINNED) {
-        return false;
-    }
-    float dx = c->pos[i].x - c->pos[j].x, dz = c->pos[i].z - c->pos[j].z;
-    float into = dx * line.x + dz * line.z; // i on the open side: > 0
-    return into > 0.0f &&
-           into * into > WF_CROWD_PINNED_FACING * WF_CROWD_PINNED_FACING * (dx * dx + dz * dz);
-}
-
 /// A holder making way for an agent with the right of way (takes_way)
 /// that passes through (further than WF_CROWD_PASS_SPOT_RADII of its radii
 /// from its own target) steps out of that agent's lane, not ahead of it
@@ -690,8 +667,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {
             uint32_t j = list[k];
-            bool pinned = (holds || squeezes) && presses_to_wall(c, i, j);
-            if (holds && c->target_state[j] == WF_TARGET_ARRIVED && !pinned &&
+            if (holds && c->target_state[j] == WF_TARGET_ARRIVED &&
                 (settle_together(c, i, j) || squeezes_in(c, i, j))) {
                 continue;
             }
@@ -703,14 +679,13 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             other->radius = c->params[j].radius;
             if (squeezes && c->target_state[j] == WF_TARGET_ARRIVED &&
                 !((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u) &&
-                !(holds && blocks_own_spot(c, i, j)) && !pinned) {
+                !(holds && blocks_own_spot(c, i, j))) {
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;
             } else if (passes_head_on(c, i, j)) {
                 other->radius *= WF_CROWD_KNOT_PASS_SHARE;
             }
-            other->rank = passes_holder(c, i, j) || pinned
-                              ? WF_AVOID_RANK_IMMOVABLE
-                              : c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+            other->rank = passes_holder(c, i, j) ? WF_AVOID_RANK_IMMOVABLE
+                                                 : c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
         }
         uint32_t samples = 0;
         // Only the worker that has the watched agent writes the debug record.

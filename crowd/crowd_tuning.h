@@ -230,10 +230,6 @@
 /// squeeze past each other between close walls (with every contact, the
 /// corridor scene's 1.2 m band lost 4 points of arrivals).
 #define WF_CROWD_WALL_PRESS 0.03f
-/// A pinned neighbour of a lower class is seen immovable, at its full
-/// radius, by an agent within this cosine of square to its wall
-/// (crowd_motion.c, presses_to_wall): 0.5 is 60 degrees.
-#define WF_CROWD_PINNED_FACING 0.5f
 /// Walls further than this (m) from an agent after it moved are not
 /// considered by the collision passes (the surface pass keeps it on the mesh).
 #define WF_CROWD_WALL_LINE_REACH 0.3f
