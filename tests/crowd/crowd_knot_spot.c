@@ -60,8 +60,9 @@ static float knot_worst_off_at(wf_mesh* mesh, uint32_t n, float spread, bool lin
     for (uint32_t k = 0; k < n; ++k) {
         wf_agent_state s = crowd_test_state(c, id[k]);
         float off = crowd_test_dist2d(s.position, target[k]);
-        print_message("knot of %u, spread %.2f m (%s): agent %u %.3f m off, %.3f m/s\n",
-                      n, (double)spread, line ? "line" : "circle", k, (double)off, (double)wf_v2_length(s.velocity));
+        print_message("knot of %u, spread %.2f m (%s): agent %u %.3f m off, %.3f m/s\n", n,
+                      (double)spread, line ? "line" : "circle", k, (double)off,
+                      (double)wf_v2_length(s.velocity));
         assert_int_equal(s.target_state, WF_TARGET_ARRIVED);
         assert_true(wf_v2_length(s.velocity) < 0.05f);
         worst = off > worst ? off : worst;
