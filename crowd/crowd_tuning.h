@@ -94,6 +94,14 @@
 /// than their targets (hold15's limit on the move, kept when hold17 raised
 /// that limit: with the new one here, fewer pairs counted as apart).
 #define WF_CROWD_SHARED_SPOT_APART_RADII 0.7f
+/// A knot's spots (shared_spot.c) are placed together for at most this
+/// many agents (the holder and its crowding neighbours) ...
+#define WF_CROWD_KNOT_MAX 8u
+/// ... from their targets moved this share of the way to where the agents
+/// stand ...
+#define WF_CROWD_KNOT_LEAN 0.25f
+/// ... in this many rounds of pushing apart and drawing back.
+#define WF_CROWD_KNOT_ROUNDS 12
 /// The held point moves only when the shared spot lies further than this
 /// many radii from it (less is not worth a walk over the surface).
 #define WF_CROWD_SHARED_SPOT_MOVE_RADII 0.1f

@@ -8,6 +8,14 @@
 
 #include "crowd/crowd_phases.h"
 
+/// Whether arrived neighbour j's target crowds i's (nearer than
+/// WF_CROWD_SHARED_SPOT_NEAR of the two radii's sum).
+static bool crowds(const wf_crowd* c, uint32_t i, uint32_t j) {
+    float near = (c->params[i].radius + c->params[j].radius) * WF_CROWD_SHARED_SPOT_NEAR;
+    return c->target_state[j] == WF_TARGET_ARRIVED &&
+           wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < near * near;
+}
+
 /// The one arrived neighbour of i whose target crowds i's (nearer than
 /// WF_CROWD_SHARED_SPOT_NEAR of the two radii's sum); false when there is
 /// none, or more than one (a knot: knot_spot).
@@ -54,45 +62,92 @@ static bool way_apart(const wf_crowd* c, uint32_t i, uint32_t j, float* dx, floa
     return *len >= 1e-4f;
 }
 
-/// A knot: two or more arrived neighbours whose targets crowd i's. Each
-/// pair's share, as for a pair alone (half of what the two lack, all of it
-/// against a neighbour of higher priority; none against a lower one, which
-/// makes way), summed over the pairs and capped like a pair's: the knot
-/// spreads out from its middle. False for fewer than two.
+/// A knot: two or more arrived neighbours whose targets crowd i's. The
+/// knot's spots are placed together (i's view of it: i and those
+/// neighbours): each starts on its target, nudged towards where its agent
+/// stands (that breaks ties, as for targets on a line, the way the bodies
+/// already lean), then pairs nearer than their room are pushed apart (half
+/// each, all of it onto the one of lower priority) and each spot is drawn
+/// back within its cap of its target, a few rounds. Summed pair shares
+/// taken from the targets alone left spots that did not fit side by side
+/// (three targets on a line: the middle one kept its target, the outer ones
+/// stood 0.84 m from it for 1.2 m bodies; docs/benchmarks.md, hold19).
+/// False for fewer than two.
 static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
-    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
     wf_vec3 target = c->target_pos[i];
-    float ri = c->params[i].radius;
-    float sx = 0.0f, sz = 0.0f;
-    uint32_t found = 0;
-    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = neighbours[k];
-        float rsum = ri + c->params[j].radius;
-        float near = rsum * WF_CROWD_SHARED_SPOT_NEAR;
-        if (c->target_state[j] != WF_TARGET_ARRIVED ||
-            !(wf_v2_distance_sq(target, c->target_pos[j]) < near * near)) {
-            continue;
+    uint32_t member[WF_CROWD_KNOT_MAX];
+    uint32_t direct = 1; // members [1, direct) crowd i itself
+    float px[WF_CROWD_KNOT_MAX], pz[WF_CROWD_KNOT_MAX];
+    float mx[WF_CROWD_KNOT_MAX], mz[WF_CROWD_KNOT_MAX];
+    uint32_t n = 0;
+    member[n++] = i;
+    // i's crowding neighbours, then theirs (a holder at the end of a line
+    // of targets is crowded by one, but stands in the knot).
+    for (uint32_t from = 0; from < direct; ++from) {
+        uint32_t f = member[from];
+        const uint32_t* nb = c->neighbours + (size_t)f * c->max_neighbours;
+        for (uint32_t k = 0; k < c->neighbour_count[f] && n < WF_CROWD_KNOT_MAX; ++k) {
+            uint32_t j = nb[k];
+            if (!crowds(c, f, j)) {
+                continue;
+            }
+            bool seen = false;
+            for (uint32_t a = 0; a < n && !seen; ++a) {
+                seen = member[a] == j;
+            }
+            if (!seen) {
+                member[n++] = j;
+            }
         }
-        found++;
-        if (c->params[j].priority < c->params[i].priority) {
-            continue;
+        if (from == 0) {
+            direct = n;
         }
-        float dx, dz, d, len;
-        if (!way_apart(c, i, j, &dx, &dz, &d, &len)) {
-            continue;
-        }
-        float share = c->params[j].priority > c->params[i].priority ? 1.0f : 0.5f;
-        float step = (rsum * WF_CROWD_SHARED_SPOT_ROOM - d) * share;
-        sx += dx / len * step;
-        sz += dz / len * step;
     }
-    float len = sqrtf(sx * sx + sz * sz);
-    if (found < 2 || len < 1e-4f) {
+    if (n < 3) {
         return false;
     }
-    float most = ri * WF_CROWD_SHARED_SPOT_MAX_RADII;
-    float k = len > most ? most / len : 1.0f;
-    *out = wf_v3(target.x + sx * k, target.y, target.z + sz * k);
+    for (uint32_t a = 0; a < n; ++a) {
+        uint32_t m = member[a];
+        px[a] = c->target_pos[m].x + (c->pos[m].x - c->target_pos[m].x) * WF_CROWD_KNOT_LEAN;
+        pz[a] = c->target_pos[m].z + (c->pos[m].z - c->target_pos[m].z) * WF_CROWD_KNOT_LEAN;
+    }
+    for (int round = 0; round < WF_CROWD_KNOT_ROUNDS; ++round) {
+        for (uint32_t a = 0; a < n; ++a) {
+            mx[a] = 0.0f;
+            mz[a] = 0.0f;
+        }
+        for (uint32_t a = 0; a < n; ++a) {
+            for (uint32_t b = a + 1; b < n; ++b) {
+                const wf_agent_params* pa = &c->params[member[a]];
+                const wf_agent_params* pb = &c->params[member[b]];
+                float room = (pa->radius + pb->radius) * WF_CROWD_SHARED_SPOT_ROOM;
+                float dx = px[a] - px[b], dz = pz[a] - pz[b];
+                float d = sqrtf(dx * dx + dz * dz);
+                if (d >= room || d < 1e-4f) {
+                    continue;
+                }
+                float to_a = pa->priority < pb->priority   ? 1.0f
+                             : pa->priority > pb->priority ? 0.0f
+                                                           : 0.5f;
+                float lack = (room - d) / d;
+                mx[a] += dx * lack * to_a;
+                mz[a] += dz * lack * to_a;
+                mx[b] -= dx * lack * (1.0f - to_a);
+                mz[b] -= dz * lack * (1.0f - to_a);
+            }
+        }
+        for (uint32_t a = 0; a < n; ++a) {
+            uint32_t m = member[a];
+            float most = c->params[m].radius * WF_CROWD_SHARED_SPOT_MAX_RADII;
+            float ox = px[a] + mx[a] - c->target_pos[m].x;
+            float oz = pz[a] + mz[a] - c->target_pos[m].z;
+            float off = sqrtf(ox * ox + oz * oz);
+            float k = off > most ? most / off : 1.0f;
+            px[a] = c->target_pos[m].x + ox * k;
+            pz[a] = c->target_pos[m].z + oz * k;
+        }
+    }
+    *out = wf_v3(px[0], target.y, pz[0]);
     return true;
 }
 
