@@ -143,6 +143,10 @@ static void log_target(run_state* r, const char* fate, uint32_t i, wf_vec3 from)
             sqrtf(v.x * v.x + v.z * v.z), sqrtf(d.x * d.x + d.z * d.z), dist2d(from, ahead));
 }
 
+bool scene_at_target(wf_vec3 p, wf_vec3 target, float height) {
+    return dist2d(p, target) <= SCENE_ARRIVAL_RADIUS && fabsf(p.y - target.y) < height;
+}
+
 bool scene_in_time(float length, float max_speed, float time_left, float slack) {
     return length >= 0.0f && length * slack <= max_speed * time_left;
 }
@@ -252,7 +256,7 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
             r->second_door[i] = true; // in the wall's plane, in that doorway
         }
         r->previous[i] = p;
-        bool within = dist2d(p, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
+        bool within = scene_at_target(p, r->target[i], st.params.height);
         if (within && !r->at_target[i]) {
             m->arrivals_total++;
             r->ever[i] = true;
@@ -391,7 +395,7 @@ static void log_offspot(run_state* r, uint32_t seed) {
                 "ARR\t%s\t%u\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\n",
                 r->s->name, seed, i, r->target[i].x, r->target[i].z, st.position.x, st.position.z,
                 st.params.radius, wall, hit.x, hit.z, normal.x, normal.z);
-        if (off <= SCENE_ARRIVAL_RADIUS) {
+        if (scene_at_target(st.position, r->target[i], st.params.height)) {
             continue;
         }
         uint32_t walkers = 0, holders = 0, on_spot_w = 0, on_spot_h = 0;
@@ -490,7 +494,7 @@ static void summarize(run_state* r, scene_metrics* m) {
         m->ever_arrived += r->ever[i];
         wf_agent_state st;
         if (wf_crowd_get_agent(r->crowd, r->ids[i], &st) == WF_OK) {
-            bool within = dist2d(st.position, r->target[i]) <= SCENE_ARRIVAL_RADIUS;
+            bool within = scene_at_target(st.position, r->target[i], st.params.height);
             m->within_at_end += within;
             m->arrived_within_at_end += within && r->first_arrival[i] >= 0.0f;
             m->second_door_agents += r->second_door[i];

@@ -16,7 +16,8 @@
 #include "wayfarer/rng.h"
 #include "wayfarer/tilecache.h"
 
-/// An agent counts as arrived within this distance (2D) of its target.
+/// An agent counts as arrived within this distance (2D) of its target, on
+/// its target's floor (scene_at_target).
 #define SCENE_ARRIVAL_RADIUS 0.6f
 /// The RecastDemo crowd's frame.
 #define SCENE_DT (1.0f / 30.0f)
@@ -173,6 +174,12 @@ typedef struct scene_metrics {
 /// Whether a target whose shortest path is length m (< 0: none) fits the
 /// time left at max_speed with the given slack (1: no slack).
 bool scene_in_time(float length, float max_speed, float time_left, float slack);
+
+/// Whether an agent of this height standing at p is at its target: within
+/// SCENE_ARRIVAL_RADIUS of it across the floor and less than its height
+/// above or below it, so that one walking a floor above or below (the
+/// demo's building, bridges) is not counted as arrived.
+bool scene_at_target(wf_vec3 p, wf_vec3 target, float height);
 
 /// Runs a built scene: 0, or non-zero with a message on stderr.
 int scene_run(scene* s, const scene_settings* settings, scene_metrics* out);
