@@ -24,9 +24,7 @@ static bool crowding_neighbour(const wf_crowd* c, uint32_t i, uint32_t* out) {
     uint32_t found = 0;
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
         uint32_t j = neighbours[k];
-        float near = (c->params[i].radius + c->params[j].radius) * WF_CROWD_SHARED_SPOT_NEAR;
-        if (c->target_state[j] == WF_TARGET_ARRIVED &&
-            wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < near * near) {
+        if (crowds(c, i, j)) {
             if (++found > 1) {
                 return false;
             }

@@ -115,6 +115,7 @@ typedef struct builder {
     double* nearest; ///< per point, the least exact distance to the landmarks so far
     bool* exact;     ///< per point: no dead end holds it (the search's least is its distance)
     bool* pinch;     ///< per point: polygons touch there without an edge between them
+    bool* reached;   ///< per point: the landmark being measured has a path to it
     uint32_t pinch_count;
     uint32_t* tile_first; ///< per tile slot, its first entry in vert_point
     uint32_t* vert_point; ///< per tile vertex, its point
@@ -412,6 +413,9 @@ static wf_status measure_from(builder* b, uint32_t l, uint64_t other_poly) {
     // search's or shorter), upper bounds from paths that never do.
     memcpy(b->lo, b->hi, (size_t)t->point_count * sizeof *b->lo);
     spread_along_polygons(b, b->lo, false);
+    for (uint32_t i = 0; i < t->point_count; ++i) {
+        b->reached[i] = isfinite(b->lo[i]); // pinches too (hi drops them below)
+    }
     if (b->pinch_count > 0) {
         spread_along_polygons(b, b->hi, true);
     } else {
@@ -525,40 +529,39 @@ static wf_status measure_landmark(builder* b, uint32_t l) {
     return measure_from(b, l, other);
 }
 
-/// The first landmark, measured: the point farthest from the mean, kept when
-/// the part of the mesh it reaches holds at least half the points not yet
-/// ruled out; else that part is ruled out and the next farthest is tried. A
+/// The first landmark, measured: the point farthest from the mean, on the
+/// largest connected part of the mesh. Each try measures the part the
+/// farthest point not yet ruled out reaches and rules that part out, until
+/// no part left can be larger than the largest seen; that one is kept (a
 /// first landmark on a small island would bound nothing, and every later
-/// one is picked among the points it reaches. No part holding half: the
-/// largest one's.
+/// one is picked among the points it reaches). A mesh in one piece, or with
+/// one part holding half its points, takes one try.
 static wf_status measure_first(builder* b, uint32_t* out) {
     const wf_exact_landmarks* t = b->t;
     uint32_t left = t->point_count, best = 0, best_reach = 0;
-    bool kept = false;
+    bool best_measured = false; // lo and hi hold best's distances
     wf_status s = WF_OK;
-    while (s == WF_OK && !kept && left > 0) {
+    while (s == WF_OK && left > 0 && best_reach < left) {
         uint32_t l = farthest_from_mean(b);
         s = measure_landmark(b, l);
         uint32_t reach = 0;
-        for (uint32_t i = 0; i < t->point_count; ++i) {
-            reach += b->nearest[i] >= 0.0 && (isfinite(b->hi[i]) || i == l);
+        for (uint32_t i = 0; s == WF_OK && i < t->point_count; ++i) {
+            if (b->nearest[i] >= 0.0 && (b->reached[i] || i == l)) {
+                b->nearest[i] = -1.0; // ruled out (l at least, so the loop ends)
+                ++reach;
+            }
         }
-        kept = reach * 2u >= left;
-        if (reach > best_reach || kept) {
+        best_measured = reach > best_reach;
+        if (best_measured) {
             best_reach = reach;
             best = l;
         }
-        for (uint32_t i = 0; s == WF_OK && !kept && i < t->point_count; ++i) {
-            if (b->nearest[i] >= 0.0 && (isfinite(b->hi[i]) || i == l)) {
-                b->nearest[i] = -1.0; // ruled out (l at least, so the loop ends)
-                --left;
-            }
-        }
+        left -= reach;
     }
     for (uint32_t i = 0; i < t->point_count; ++i) {
         b->nearest[i] = INFINITY;
     }
-    if (s == WF_OK && !kept) {
+    if (s == WF_OK && !best_measured) {
         s = measure_landmark(b, best); // the largest part's, measured again
     }
     *out = best;
@@ -626,12 +629,13 @@ wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc, wf_exact
     b.nearest = WF_ALLOC_ARRAY(&allocator, double, cap);
     b.exact = WF_ALLOC_ARRAY(&allocator, bool, cap);
     b.pinch = WF_ALLOC_ARRAY(&allocator, bool, cap);
+    b.reached = WF_ALLOC_ARRAY(&allocator, bool, cap);
     b.tile_first = WF_ALLOC_ARRAY(&allocator, uint32_t, mesh->max_tiles);
     b.vert_point = WF_ALLOC_ARRAY(&allocator, uint32_t, cap);
     wf_status s = WF_OK;
     if (t->slots == NULL || t->points == NULL || t->bounds == NULL || b.owner == NULL ||
         b.lo == NULL || b.hi == NULL || b.nearest == NULL || b.exact == NULL || b.pinch == NULL ||
-        b.tile_first == NULL || b.vert_point == NULL) {
+        b.reached == NULL || b.tile_first == NULL || b.vert_point == NULL) {
         s = WF_ERR_OUT_OF_MEMORY;
     }
     uint32_t first = 0;
@@ -701,6 +705,7 @@ wf_status wf_exact_landmarks_build(const wf_exact_landmarks_desc* desc, wf_exact
     WF_FREE_ARRAY(&allocator, b.nearest, double, cap);
     WF_FREE_ARRAY(&allocator, b.exact, bool, cap);
     WF_FREE_ARRAY(&allocator, b.pinch, bool, cap);
+    WF_FREE_ARRAY(&allocator, b.reached, bool, cap);
     WF_FREE_ARRAY(&allocator, b.tile_first, uint32_t, mesh->max_tiles);
     WF_FREE_ARRAY(&allocator, b.vert_point, uint32_t, cap);
     if (s != WF_OK) {

@@ -391,8 +391,8 @@ float scene_wall_near(scene* s, wf_vec3 p, float max, wf_vec3* hit, wf_vec3* nor
     if (q == NULL || wf_query_find_nearest_poly(q, p, ext, &f, &ref, &on) != WF_OK) {
         return -1.0f;
     }
-    // WF_PARTIAL: the node pool ran out before max; the nearest wall of the
-    // part searched is still a wall (an upper bound on the distance).
+    // WF_PARTIAL: the node pool ran out before max; the answer covers the
+    // part searched (its nearest wall, or max when it held none).
     wf_status st = wf_query_find_distance_to_wall(q, ref, on, max, &f, &d, hit, normal);
     return st == WF_OK || st == WF_PARTIAL ? d : -1.0f;
 }

@@ -105,8 +105,8 @@ float scene_path_length(scene* s, wf_vec3 from, wf_vec3 to);
 float scene_path_length_aside(scene* s, wf_vec3 from, wf_vec3 to);
 /// Distance (m) from a navmesh point to the nearest wall of the mesh, at
 /// most max (on the second query, as scene_path_length_aside); negative
-/// when p is off the mesh. A search that ran out of nodes gives the
-/// nearest wall of the part it searched.
+/// when p is off the mesh. A search that ran out of nodes answers for the
+/// part it searched (its nearest wall, or max when that part held none).
 float scene_wall_distance(scene* s, wf_vec3 p, float max);
 /// The same, with the nearest wall's point and normal (into the mesh).
 float scene_wall_near(scene* s, wf_vec3 p, float max, wf_vec3* hit, wf_vec3* normal);
