@@ -8,45 +8,37 @@
 # handed out, by route (in or out of the building), by path length and by
 # how much of the time left they need. Make the log with
 #   WF_TARGET_LOG=1 wayfarer scenarios --scene demo --runs 10 2> FILE
-# then: bench/demo_miss_routes.py FILE [SLACK]. A log from a build with
-# /work/demo20_switches.patch also has "BLK" lines (the crowd's flags when
-# it reported BLOCKED): then the give-ups are split by single-file passage
-# (waiting its turn, admitted, neither).
+# then: bench/demo_miss_routes.py FILE [SLACK]. Where the log also has
+# "BLK" lines (agent, the crowd's flags in hex when it reported BLOCKED: a
+# logging switch demo20 measured with, not in the crowd), the give-ups are
+# split by single-file passage (waiting its turn, admitted, neither).
 import collections
 import sys
 
-SPEED = 3.5
+from target_log import SPEED, in_building, log_lines
+
 SECONDS = 1000 / 30.0
 WAITS_PINCH, PINCH_GO = 1 << 16, 1 << 15
 
 
-def in_building(x, z):
-    return -46.0 < x < -4.0 and -16.0 < z < 16.0
-
-
 def route(g, e=None):
-    a, b = in_building(g["x"], g["z"]), in_building(g["gx"], g["gz"])
+    a, b = in_building(g["x"], g["z"]), in_building(g["tx"], g["tz"])
     return {(True, False): "building -> outside", (False, True): "outside -> building",
             (True, True): "within the building"}.get((a, b), "outside -> outside")
 
 
 def read(path):
     """(given row, end row) of every in-time target, with runs and BLK flags."""
-    given, out, last, runs = {}, [], None, 0
+    given, out, runs = {}, [], 0
     ended_at, flags = {}, {}
-    for line in open(path):
-        f = line.rstrip("\n").split("\t")
-        if f[0] == "BLK":
-            flags[int(f[1])] = int(f[2], 16)
+    for row in log_lines(path):
+        if row["tag"] == "BLK":
+            flags[int(row["fields"][0])] = int(row["fields"][1], 16)
             continue
-        if len(f) < 18 or f[0] != "target":
+        if row["tag"] != "target":
             continue
-        row = {"fate": f[1], "agent": int(f[3]), "t": float(f[4]), "path": float(f[6]),
-               "x": float(f[7]), "y": float(f[8]), "z": float(f[9]), "gx": float(f[10]),
-               "gz": float(f[12])}
-        if row["t"] == 0.0 and (last is None or last > 0.0):
-            given, ended_at, runs = {}, {}, runs + 1  # a new run
-        last = row["t"]
+        if row["new_run"]:
+            given, ended_at, runs = {}, {}, runs + 1
         a = row["agent"]
         if row["fate"] == "given":
             if row["t"] == 0.0:

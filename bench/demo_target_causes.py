@@ -16,11 +16,7 @@
 import collections
 import sys
 
-SPEED = 3.5
-
-
-def in_building(x, z):
-    return -46.0 < x < -4.0 and -16.0 < z < 16.0
+from target_log import SPEED, in_building, log_lines
 
 
 def place(x, y, z):
@@ -35,32 +31,11 @@ def place(x, y, z):
 
 def read(path):
     """Each target's (given line, last line); runs follow one another."""
-    runs, given, targets, last_t = 0, {}, [], None
-    for line in open(path):
-        f = line.rstrip("\n").split("\t")
-        if len(f) < 18 or f[0] != "target":
+    runs, given, targets = 0, {}, []
+    for row in log_lines(path):
+        if row["tag"] != "target":
             continue
-        row = {
-            "fate": f[1],
-            "agent": int(f[3]),
-            "t": float(f[4]),
-            "given_at": float(f[5]),
-            "path": float(f[6]),
-            "x": float(f[7]),
-            "y": float(f[8]),
-            "z": float(f[9]),
-            "tx": float(f[10]),
-            "ty": float(f[11]),
-            "tz": float(f[12]),
-            "neighbours": int(f[13]),
-            "partial": int(f[14]),
-            "speed": float(f[15]),
-            "desired": float(f[16]),
-            "corner": float(f[17]),
-        }
-        if row["t"] == 0.0 and (last_t is None or last_t > 0.0):
-            runs += 1  # a run's first targets
-        last_t = row["t"]
+        runs += row["new_run"]  # a run's first targets
         if row["fate"] == "given":
             given[row["agent"]] = row
         elif row["agent"] in given:
