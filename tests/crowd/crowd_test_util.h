@@ -6,9 +6,15 @@
 #define WF_TESTS_CROWD_TEST_UTIL_H
 
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "test_meshes.h"
 #include "wayfarer/crowd.h"
@@ -67,8 +73,7 @@ static inline wf_agent_params crowd_test_scene_params(void) {
 static inline wf_agent_state crowd_test_state(const wf_crowd* crowd, wf_agent_id id) {
     wf_agent_state s;
     memset(&s, 0, sizeof s);
-    wf_status st = wf_crowd_get_agent(crowd, id, &s);
-    (void)st;
+    assert_int_equal(wf_crowd_get_agent(crowd, id, &s), WF_OK);
     return s;
 }
 
@@ -87,9 +92,7 @@ static inline uint64_t crowd_test_hash(const wf_crowd* crowd) {
     for (uint32_t k = 0; k < n; ++k) {
         wf_agent_state s = crowd_test_state(crowd, ids[k]);
         uint32_t count = 0;
-        if (wf_crowd_get_corridor(crowd, ids[k], corridor, 4096, &count) != WF_OK) {
-            abort();
-        }
+        assert_int_equal(wf_crowd_get_corridor(crowd, ids[k], corridor, 4096, &count), WF_OK);
         const unsigned char* parts[4] = {
             (const unsigned char*)&s.position, (const unsigned char*)&s.velocity,
             (const unsigned char*)&s.target_state, (const unsigned char*)corridor};
@@ -107,9 +110,7 @@ static inline uint64_t crowd_test_hash(const wf_crowd* crowd) {
 /// Steps the crowd `seconds` at the scenarios' 30 Hz.
 static inline void crowd_test_step(wf_crowd* crowd, float seconds) {
     for (int f = 0; f < (int)(seconds * 30.0f); ++f) {
-        if (wf_crowd_update(crowd, 1.0f / 30.0f, NULL) != WF_OK) {
-            abort();
-        }
+        assert_int_equal(wf_crowd_update(crowd, 1.0f / 30.0f, NULL), WF_OK);
     }
 }
 
@@ -123,14 +124,10 @@ static inline int crowd_test_run_through_wall(wf_crowd* crowd, const wf_agent_id
                                               float east_face, float radius, int max_frames,
                                               float* out_overlap) {
     bool reached[64] = {false};
-    if (count > 64u) {
-        abort();
-    }
+    assert_true(count <= 64u);
     float worst = 0.0f;
     for (int f = 0; f < max_frames; ++f) {
-        if (wf_crowd_update(crowd, 1.0f / 30.0f, NULL) != WF_OK) {
-            abort();
-        }
+        assert_int_equal(wf_crowd_update(crowd, 1.0f / 30.0f, NULL), WF_OK);
         bool all = true;
         for (uint32_t i = 0; i < count; ++i) {
             wf_agent_state si = crowd_test_state(crowd, ids[i]);
@@ -173,17 +170,14 @@ static inline wf_crowd* crowd_test_fill_room(wf_mesh* mesh, uint32_t rows, uint3
                                              wf_agent_id* id, wf_vec3* spot) {
     wf_crowd_desc d = crowd_test_desc(mesh, rows * cols);
     wf_crowd* c;
-    if (wf_crowd_create(&d, &c) != WF_OK) {
-        abort();
-    }
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
     wf_agent_params p = crowd_test_params();
     for (uint32_t k = 0; k < rows * cols; ++k) {
         uint32_t row = k / cols, col = k % cols;
         spot[k] = wf_v3(8.0f + step_x * (float)col, 0, first_z + step_z * (float)row);
-        if (wf_crowd_add_agent(c, wf_v3(9.5f, 0, 9.0f - 0.8f * (float)k), &p, &id[k]) != WF_OK ||
-            wf_crowd_request_move(c, id[k], spot[k], NULL, NULL) != WF_OK) {
-            abort();
-        }
+        assert_int_equal(wf_crowd_add_agent(c, wf_v3(9.5f, 0, 9.0f - 0.8f * (float)k), &p, &id[k]),
+                         WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, id[k], spot[k], NULL, NULL), WF_OK);
     }
     return c;
 }
