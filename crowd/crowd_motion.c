@@ -647,6 +647,26 @@ static wf_vec3 keep_near_spot(const wf_crowd* c, uint32_t i, wf_vec3 v, float dt
     if (nx * nx + nz * nz <= tether * tether || out <= 0.0f) {
         return v;
     }
+    // Only against walkers that go round it (passes_holder): near one on
+    // its way that does not (stuck, settling near its own target, or a
+    // returner), or with none near, it moves as it chose.
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
+    bool passer = false;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = neighbours[k];
+        float reach = (c->params[i].radius + c->params[j].radius) * 2.0f;
+        if (!((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u) ||
+            wf_v2_distance_sq(c->pos[i], c->pos[j]) >= reach * reach) {
+            continue;
+        }
+        if (!passes_holder(c, j, i)) {
+            return v;
+        }
+        passer = true;
+    }
+    if (!passer) {
+        return v;
+    }
     v.x -= dx * out / len;
     v.z -= dz * out / len;
     return v;
