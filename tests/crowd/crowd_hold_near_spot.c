@@ -6,7 +6,7 @@
 // that two rows of later agents walk straight through, each walker's line
 // over a holder's spot. Summed over three spacings, holders stood 31.4
 // agent-seconds more than 0.6 m off their spots stepping aside in full
-// (a body's width), 20.6 kept near (docs/benchmarks.md, hold21).
+// (a body's width), 25.0 kept near (docs/benchmarks.md, hold21).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
