@@ -626,55 +626,6 @@ static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
     return v;
 }
 
-/// A holder within WF_CROWD_HOLD_TETHER_RADII of its spot, making way for
-/// walkers that go round it (passes_holder) and for no one else: the part
-/// of its velocity that would carry it out past that radius this update
-/// is dropped (it still steps along the circle, and pushes still move
-/// it). Stepping aside in full for a walker coming over its spot, it stood
-/// a body's width (1.2 m) off, out of the 0.6 m it is held to; such holders
-/// are the largest class of those off at the end (nav_test500: 37 % of
-/// them, passers over their spots; docs/benchmarks.md, hold21). Against
-/// every walker, nav_test500 lost 1.3 points of arrivals and circle128 1.2
-/// of holding.
-static wf_vec3 keep_near_spot(const wf_crowd* c, uint32_t i, wf_vec3 v, float dt) {
-    wf_vec3 spot = c->corridor[i].target;
-    float tether = c->params[i].radius * WF_CROWD_HOLD_TETHER_RADII;
-    float dx = c->pos[i].x - spot.x, dz = c->pos[i].z - spot.z;
-    float len2 = dx * dx + dz * dz;
-    if (len2 > tether * tether || len2 < 1e-8f) {
-        return v;
-    }
-    float nx = dx + v.x * dt, nz = dz + v.z * dt;
-    float len = sqrtf(len2);
-    float out = (v.x * dx + v.z * dz) / len;
-    if (nx * nx + nz * nz <= tether * tether || out <= 0.0f) {
-        return v;
-    }
-    // Only against walkers that go round it (passes_holder): near one on
-    // its way that does not (stuck, settling near its own target, or a
-    // returner), or with none near, it moves as it chose.
-    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
-    bool passer = false;
-    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = neighbours[k];
-        float reach = (c->params[i].radius + c->params[j].radius) * 2.0f;
-        if (!((c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) & 2u) ||
-            wf_v2_distance_sq(c->pos[i], c->pos[j]) >= reach * reach) {
-            continue;
-        }
-        if (!passes_holder(c, j, i)) {
-            return v;
-        }
-        passer = true;
-    }
-    if (!passer) {
-        return v;
-    }
-    v.x -= dx * out / len;
-    v.z -= dz * out / len;
-    return v;
-}
-
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -745,7 +696,6 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             watched ? &c->debug_record : NULL);
         if (holds && !(c->agent_flags[i] & AGENT_RETURNING)) {
             c->avoid_vel[i] = step_aside_not_ahead(c, i, c->avoid_vel[i]);
-            c->avoid_vel[i] = keep_near_spot(c, i, c->avoid_vel[i], ctx->dt);
         }
         if (watched) {
             c->debug_sampled = true;

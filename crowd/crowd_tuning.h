@@ -60,10 +60,6 @@
 /// lane of an agent with the right of way that far from its target steps
 /// aside, not ahead of it (crowd_motion.c, step_aside_not_ahead).
 #define WF_CROWD_PASS_SPOT_RADII 4.0f
-/// A holder making way for walkers that go round it, within this many of
-/// its radii of the spot it holds, does not step past it by its own
-/// velocity (crowd_motion.c, keep_near_spot); pushes still move it.
-#define WF_CROWD_HOLD_TETHER_RADII 0.85f
 /// A holder stepping out of a walker's lane (crowd_motion.c,
 /// step_aside_not_ahead) does not step towards a neighbour closer than this
 /// many times the two radii (summed) from touching.
