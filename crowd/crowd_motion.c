@@ -224,6 +224,49 @@ static bool passes_head_on(const wf_crowd* c, uint32_t i, uint32_t j) {
     return opposite_ways(c->intent[i], c->intent[j]);
 }
 
+/// Where i's avoidance sees j, a walker passing it head-on (passes_head_on):
+/// shifted square to the pair's common way (the difference of their unit
+/// wanted directions) by WF_CROWD_KNOT_SIDE_SHIFT of their radius sum, to
+/// the side j already stands on seen from i. The offset along that square
+/// is the same number seen from either agent, so both agree the side
+/// without state: each sees a gap open on the side it passes on and the
+/// other side narrowed, and a closing velocity along the agreed side is
+/// no longer an impact (knot19: before, in contact every closing velocity
+/// was refused and the two stood face to face). Within
+/// WF_CROWD_KNOT_SIDE_TIE of the radius sum of one line both keep right,
+/// the side separation and the side term pick. Not for a j more than
+/// WF_CROWD_KNOT_SIDE_BEHIND radius sums behind i (already passed), nor
+/// when either is within WF_CROWD_KNOT_SIDE_TARGET_DIST of its target.
+static wf_vec3 passer_seen_at(const wf_crowd* c, uint32_t i, uint32_t j) {
+    wf_vec3 at = c->pos[j];
+    wf_vec3 a = c->intent[i], b = c->intent[j];
+    float la = sqrtf(a.x * a.x + a.z * a.z), lb = sqrtf(b.x * b.x + b.z * b.z);
+    if (!(la > 1e-6f) || !(lb > 1e-6f)) {
+        return at;
+    }
+    // Head-on (over 120 degrees apart): the difference is at least sqrt(3).
+    float ux = a.x / la - b.x / lb, uz = a.z / la - b.z / lb;
+    float lu = sqrtf(ux * ux + uz * uz);
+    ux /= lu;
+    uz /= lu;
+    float nx = -uz, nz = ux; // right of the common way (X right, Z down)
+    float dx = at.x - c->pos[i].x, dz = at.z - c->pos[i].z;
+    float rs = c->params[i].radius + c->params[j].radius;
+    float lat = dx * nx + dz * nz;
+    float side = fabsf(lat) < WF_CROWD_KNOT_SIDE_TIE * rs ? -1.0f : (lat > 0.0f ? 1.0f : -1.0f);
+    float ahead = dx * ux + dz * uz;
+    // Near either target the two settle rather than pass (a ring of
+    // close spots, crowd_crowded_spots; the rooms at a one-lane stretch,
+    // crowd_one_lane): seen where they are.
+    bool settling = wf_v2_distance(c->pos[i], c->target_pos[i]) < WF_CROWD_KNOT_SIDE_TARGET_DIST ||
+                    wf_v2_distance(c->pos[j], c->target_pos[j]) < WF_CROWD_KNOT_SIDE_TARGET_DIST;
+    if (ahead > -WF_CROWD_KNOT_SIDE_BEHIND * rs && !settling) {
+        at.x += nx * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
+        at.z += nz * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
+    }
+    return at;
+}
+
 /// Head-on traffic: the nearest agent ahead in i's lane (within
 /// WF_CROWD_HEAD_ON_RADII, closer sideways than WF_CROWD_LANE_RADII) that
 /// walks towards it. Both keep right, so two lanes pass; the one without
@@ -683,9 +726,26 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;
             } else if (passes_head_on(c, i, j)) {
                 other->radius *= WF_CROWD_KNOT_PASS_SHARE;
+                other->pos = passer_seen_at(c, i, j);
             }
             other->rank = passes_holder(c, i, j) ? WF_AVOID_RANK_IMMOVABLE
                                                  : c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+            // Seen aside, a passer's body is still where it is: more than
+            // WF_CROWD_KNOT_SIDE_DEPTH into it, it is seen there too (a
+            // contact: closing on it further scores as an impact, sliding
+            // past does not). Without it, one of a pair pressed together
+            // by the walkers behind them walked on into the other through
+            // the shifted sight (the demo, 0.21 m deep; knot20).
+            if ((other->pos.x != c->pos[j].x || other->pos.z != c->pos[j].z) &&
+                kept < WF_CROWD_MAX_NEIGHBOURS) {
+                float rsum = p->radius + c->params[j].radius - WF_CROWD_KNOT_SIDE_DEPTH;
+                if (wf_v2_distance_sq(c->pos[i], c->pos[j]) < rsum * rsum) {
+                    wf_avoid_neighbour* core = &others[kept++];
+                    *core = *other;
+                    core->pos = c->pos[j];
+                    core->radius = c->params[j].radius;
+                }
+            }
         }
         uint32_t samples = 0;
         // Only the worker that has the watched agent writes the debug record.

@@ -39,6 +39,21 @@
 /// refusing every closing velocity and standing face to face; the
 /// collision pass keeps the bodies apart (crowd_motion.c).
 #define WF_CROWD_KNOT_PASS_SHARE 0.5f
+/// Such a passer is seen shifted square to the pair's common way by this
+/// share of the radius sum, to the side it already stands on (agreed by
+/// both: the side each slides past on), unless it is more than
+/// WF_CROWD_KNOT_SIDE_BEHIND radius sums behind or near a target; within
+/// WF_CROWD_KNOT_SIDE_TIE of them of one line both keep right (knot19,
+/// docs/benchmarks.md).
+#define WF_CROWD_KNOT_SIDE_SHIFT 0.35f
+#define WF_CROWD_KNOT_SIDE_BEHIND 1.0f
+#define WF_CROWD_KNOT_SIDE_TIE 0.1f
+/// Deeper than this (m) into such a passer's real body, it is seen there
+/// as well as aside (a contact: no closing on it further; knot20).
+#define WF_CROWD_KNOT_SIDE_DEPTH 0.07f
+/// Not within this distance (m) of either agent's target: there they
+/// settle onto their spots rather than pass.
+#define WF_CROWD_KNOT_SIDE_TARGET_DIST 6.0f
 /// Lanes by direction (flow_cost, crowding.c): a polygon's oncoming flow
 /// is priced in full up to this area (m^2, about two bodies side by side
 /// over a stride), beyond it by this share of its area: on wide floor
