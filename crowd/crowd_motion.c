@@ -767,11 +767,21 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
     c->worker_tally[worker].iterations += samples_total;
 }
 
+/// Whether the foot of p on wall segment a-b (length len, direction e)
+/// lies within it or WF_CROWD_WALL_END_MARGIN past either end: a body at a
+/// concave corner's vertex stands just past both segments' ends, and
+/// neither held it (the demo's 0.17-0.21 m presses in a notch, press21).
+static inline bool foot_on_wall(wf_vec3 p, wf_vec3 a, float ex, float ez, float len) {
+    float t = ((p.x - a.x) * ex + (p.z - a.z) * ez) / len;
+    return t >= -WF_CROWD_WALL_END_MARGIN && t <= len + WF_CROWD_WALL_END_MARGIN;
+}
+
 /// The line of the wall segment nearest to pos (measured square to the
-/// segment, the foot within it), as its inward normal (x, z) and offset
-/// (y): dot(p, normal) - offset is how far p stands inside it (negative
-/// past it). No wall within WF_CROWD_WALL_LINE_REACH: a zero normal and an
-/// offset of minus infinity (never pinned).
+/// segment, the foot on it: foot_on_wall), as its inward normal (x, z) and
+/// offset (y): dot(p, normal) - offset is how far p stands inside it
+/// (negative past it). No wall within WF_CROWD_WALL_LINE_REACH: a zero
+/// normal and an offset of minus infinity (the collision passes then skip
+/// the agent's walls).
 static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     wf_vec3 line = wf_v3(0.0f, -INFINITY, 0.0f);
@@ -783,12 +793,11 @@ static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
         if (!(len2 > 1e-8f)) {
             continue;
         }
-        float t = ((pos.x - a.x) * ex + (pos.z - a.z) * ez) / len2;
-        if (t < 0.0f || t > 1.0f) {
-            continue;
-        }
         // Counter-clockwise polygons: (ez, -ex) points inwards.
         float len = sqrtf(len2);
+        if (!foot_on_wall(pos, a, ex, ez, len)) {
+            continue;
+        }
         float nx = ez / len, nz = -ex / len;
         float inside = (pos.x - a.x) * nx + (pos.z - a.z) * nz;
         if (fabsf(inside) < best) {
@@ -799,10 +808,75 @@ static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
     return line;
 }
 
-/// How far p stands inside its wall line (negative past it; infinite
-/// without one).
-static inline float wall_room(wf_vec3 line, wf_vec3 p) {
-    return p.x * line.x + p.z * line.z - line.y;
+/// A collision move of agent i from `from` to `to`, kept off every wall
+/// near it: past none it was inside at `from`, and no further past one it
+/// already stood past (the surface pass puts it back). Walls meeting at a
+/// concave corner hold together (a second round, when the first moved it).
+static wf_vec3 keep_off_walls(const wf_crowd* c, uint32_t i, wf_vec3 from, wf_vec3 to) {
+    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
+    for (int round = 0; round < 2; ++round) {
+        bool moved = false;
+        for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
+            wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
+            float ex = b.x - a.x, ez = b.z - a.z;
+            float len2 = ex * ex + ez * ez;
+            if (!(len2 > 1e-8f)) {
+                continue;
+            }
+            float len = sqrtf(len2);
+            float nx = ez / len, nz = -ex / len;
+            float room = (to.x - a.x) * nx + (to.z - a.z) * nz;
+            float was = (from.x - a.x) * nx + (from.z - a.z) * nz;
+            float floor_room = was < 0.0f ? was : 0.0f;
+            if (room >= floor_room || room < -WF_CROWD_WALL_LINE_REACH ||
+                !foot_on_wall(to, a, ex, ez, len)) {
+                continue;
+            }
+            to.x += nx * (floor_room - room);
+            to.z += nz * (floor_room - room);
+            moved = true;
+        }
+        if (!moved) {
+            break;
+        }
+    }
+    return to;
+}
+
+/// The share of a push along the unit direction (dx, dz) that agent j
+/// cannot give: the push with its part into every wall j is pinned against
+/// taken out leaves g, and 1 - |g|^2 is what j cannot take (one wall: the
+/// square of the push's part into it; in a concave corner, all of a push
+/// between the walls).
+static float wall_blocked_share(const wf_crowd* c, uint32_t j, float dx, float dz) {
+    const wf_vec3* walls = c->walls + (size_t)j * c->max_walls * 2u;
+    const wf_vec3 pj = c->pos[j];
+    float gx = dx, gz = dz;
+    for (int round = 0; round < 2; ++round) {
+        for (uint32_t k = 0; k < c->wall_count[j]; ++k) {
+            wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
+            float ex = b.x - a.x, ez = b.z - a.z;
+            float len2 = ex * ex + ez * ez;
+            if (!(len2 > 1e-8f)) {
+                continue;
+            }
+            float len = sqrtf(len2);
+            float nx = ez / len, nz = -ex / len;
+            float g = gx * nx + gz * nz;
+            if (g >= 0.0f) {
+                continue; // along or away from this wall
+            }
+            float room = (pj.x - a.x) * nx + (pj.z - a.z) * nz;
+            if (room >= WF_CROWD_WALL_PINNED || room < -WF_CROWD_WALL_LINE_REACH ||
+                !foot_on_wall(pj, a, ex, ez, len)) {
+                continue;
+            }
+            gx -= nx * g;
+            gz -= nz * g;
+        }
+    }
+    float left = gx * gx + gz * gz;
+    return left < 1.0f ? 1.0f - left : 0.0f;
 }
 
 void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
@@ -877,11 +951,9 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         wf_vec3 push = wf_v3(0, 0, 0);
         wf_vec3 deep = wf_v3(0, 0, 0); // the part of it out of deep contacts
-        // Its nearest wall (wall_line, set as it moved): pinned against
-        // it, its pushes keep only their slide along it.
-        const wf_vec3 own_line = c->wall_line[i];
-        const float own_room = wall_room(own_line, c->pos[i]);
-        const bool pinned = own_room < WF_CROWD_WALL_PINNED;
+        // A wall within reach as it moved (wall_line): its pushes are kept
+        // off its walls, and its neighbours' walls count (below).
+        const bool near_wall = c->wall_line[i].y > -INFINITY;
         // At a single-file passage (admitted or waiting) the passage's
         // order says who gives way: no neighbour takes over a pinned one's
         // share there (door_2way_2, seeds 301-400: 1.3 points of arrivals
@@ -917,17 +989,15 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             float share = yield_share(c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT,
                                       c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT);
             // Walls and neighbours together: a neighbour pinned against a
-            // wall gives only along it, so in a contact past the ordinary
-            // jostling this agent takes the rest (the surface pass put the
-            // pinned one back into the overlap every update: nav_test500's
-            // worst press on seeds 101-110, 0.171 m).
-            wf_vec3 line = c->wall_line[j];
+            // wall gives only along it (in a corner, not at all), so in a
+            // contact past the ordinary jostling this agent takes the rest
+            // (the surface pass put the pinned one back into the overlap
+            // every update: nav_test500's worst press on seeds 101-110,
+            // 0.171 m; the demo's notch, 0.21 m, press21).
             if (pen > WF_CROWD_WALL_PRESS && !at_passage && !(c->agent_flags[j] & AT_PASSAGE) &&
-                wall_room(line, c->pos[j]) < WF_CROWD_WALL_PINNED) {
-                float into = (diff.x * line.x + diff.z * line.z) / d; // j goes along -diff
-                if (into > 0.0f) {
-                    share += (1.0f - share) * into * into;
-                }
+                c->wall_line[j].y > -INFINITY) {
+                // j goes along -diff.
+                share += (1.0f - share) * wall_blocked_share(c, j, -diff.x / d, -diff.z / d);
             }
             float s = pen * share * WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
@@ -944,14 +1014,11 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             // streams behind drove it deeper again every update.
             float norm = 1.0f / sqrtf((float)w);
             wf_vec3 moved = wf_v3_mad(c->pos[i], push, norm);
-            // Pinned: the push keeps only its slide along the wall, as the
-            // surface pass would (the neighbour above took the rest).
-            if (pinned) {
-                float past = wall_room(own_line, moved) - (own_room < 0.0f ? own_room : 0.0f);
-                if (past < 0.0f) {
-                    moved.x -= own_line.x * past;
-                    moved.z -= own_line.z * past;
-                }
+            // Never through a wall: pinned, the push keeps only its slide
+            // along the wall(s), as the surface pass would (the neighbour
+            // above took the rest).
+            if (near_wall) {
+                moved = keep_off_walls(c, i, c->pos[i], moved);
             }
             c->displaced[i] = moved;
             c->vel[i] = take_back_velocity(c->vel[i], wf_v3_scale(deep, norm), ctx->dt);

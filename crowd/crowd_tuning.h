@@ -245,9 +245,10 @@
 /// ordinary jostling, and taking back every push's velocity cost the doors
 /// 2-7 points of arrivals (docs/benchmarks.md, overlap8).
 #define WF_CROWD_DEEP_CONTACT 0.1f
-/// An agent whose centre is within this many metres of its nearest wall's
-/// line (or past it) is pinned: a collision push into that wall moves it
-/// only along the wall, and its neighbour takes the part it cannot give.
+/// An agent whose centre is within this many metres of a wall's line (or
+/// past it) is pinned: a collision push into that wall moves it only along
+/// the wall (against two walls of a corner, not at all), and its neighbour
+/// takes the part it cannot give.
 #define WF_CROWD_WALL_PINNED 0.02f
 /// ... in contacts deeper than this (m): shallower ones are how two bodies
 /// squeeze past each other between close walls (with every contact, the
@@ -256,6 +257,10 @@
 /// Walls further than this (m) from an agent after it moved are not
 /// considered by the collision passes (the surface pass keeps it on the mesh).
 #define WF_CROWD_WALL_LINE_REACH 0.3f
+/// A wall holds in the collision passes with the agent's foot on its line
+/// up to this far (m) past the segment's ends: a body at a concave corner's
+/// vertex stands a hair past both (press21, docs/benchmarks.md).
+#define WF_CROWD_WALL_END_MARGIN 0.05f
 /// Updates between two wall gatherings of an agent that does not move (so
 /// walls of doors that opened or closed are seen within a second at 30 Hz).
 #define WF_CROWD_WALL_REFRESH_FRAMES 30u
