@@ -767,17 +767,38 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
     c->worker_tally[worker].iterations += samples_total;
 }
 
-/// Whether the foot of p on wall segment a-b (length len, direction e)
-/// lies within it or WF_CROWD_WALL_END_MARGIN past either end: a body at a
-/// concave corner's vertex stands just past both segments' ends, and
-/// neither held it (the demo's 0.17-0.21 m presses in a notch, press21).
-static inline bool foot_on_wall(wf_vec3 p, wf_vec3 a, float ex, float ez, float len) {
-    float t = ((p.x - a.x) * ex + (p.z - a.z) * ez) / len;
-    return t >= -WF_CROWD_WALL_END_MARGIN && t <= len + WF_CROWD_WALL_END_MARGIN;
+/// Whether wall k of agent i (from a, direction e, length len, inward
+/// normal n) holds p: the foot of p on it lies within the segment, or up
+/// to WF_CROWD_WALL_END_MARGIN past an end where another of the agent's
+/// walls meets it in a concave corner (or goes on in line). A body at a
+/// concave corner's vertex stands a hair past both segments' ends, and
+/// neither held it (the demo's 0.17-0.21 m presses in a notch, press21);
+/// past a convex corner (a door's jamb) the line bounds nothing.
+static bool wall_holds(const wf_crowd* c, uint32_t i, uint32_t k, wf_vec3 p, wf_vec3 a, wf_vec3 b,
+                       float len, float nx, float nz) {
+    float t = ((p.x - a.x) * (b.x - a.x) + (p.z - a.z) * (b.z - a.z)) / len;
+    if (t >= 0.0f && t <= len) {
+        return true;
+    }
+    if (t < -WF_CROWD_WALL_END_MARGIN || t > len + WF_CROWD_WALL_END_MARGIN) {
+        return false;
+    }
+    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
+    const wf_vec3 v = t < 0.0f ? a : b;
+    for (uint32_t m = 0; m < c->wall_count[i]; ++m) {
+        for (uint32_t e = 0; e < 2u && m != k; ++e) {
+            wf_vec3 q = walls[2u * m + e], w = walls[2u * m + 1u - e];
+            float dx = q.x - v.x, dz = q.z - v.z;
+            if (dx * dx + dz * dz < 1e-6f && (w.x - a.x) * nx + (w.z - a.z) * nz > -1e-3f) {
+                return true; // the other wall goes on inside this one's line
+            }
+        }
+    }
+    return false;
 }
 
 /// The line of the wall segment nearest to pos (measured square to the
-/// segment, the foot on it: foot_on_wall), as its inward normal (x, z) and
+/// segment, the foot on it: wall_holds), as its inward normal (x, z) and
 /// offset (y): dot(p, normal) - offset is how far p stands inside it
 /// (negative past it). No wall within WF_CROWD_WALL_LINE_REACH: a zero
 /// normal and an offset of minus infinity (the collision passes then skip
@@ -795,10 +816,10 @@ static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
         }
         // Counter-clockwise polygons: (ez, -ex) points inwards.
         float len = sqrtf(len2);
-        if (!foot_on_wall(pos, a, ex, ez, len)) {
+        float nx = ez / len, nz = -ex / len;
+        if (!wall_holds(c, i, k, pos, a, b, len, nx, nz)) {
             continue;
         }
-        float nx = ez / len, nz = -ex / len;
         float inside = (pos.x - a.x) * nx + (pos.z - a.z) * nz;
         if (fabsf(inside) < best) {
             best = fabsf(inside);
@@ -808,39 +829,10 @@ static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
     return line;
 }
 
-/// A collision move of agent i from `from` to `to`, kept off every wall
-/// near it: past none it was inside at `from`, and no further past one it
-/// already stood past (the surface pass puts it back). Walls meeting at a
-/// concave corner hold together (a second round, when the first moved it).
-static wf_vec3 keep_off_walls(const wf_crowd* c, uint32_t i, wf_vec3 from, wf_vec3 to) {
-    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
-    for (int round = 0; round < 2; ++round) {
-        bool moved = false;
-        for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
-            wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
-            float ex = b.x - a.x, ez = b.z - a.z;
-            float len2 = ex * ex + ez * ez;
-            if (!(len2 > 1e-8f)) {
-                continue;
-            }
-            float len = sqrtf(len2);
-            float nx = ez / len, nz = -ex / len;
-            float room = (to.x - a.x) * nx + (to.z - a.z) * nz;
-            float was = (from.x - a.x) * nx + (from.z - a.z) * nz;
-            float floor_room = was < 0.0f ? was : 0.0f;
-            if (room >= floor_room || room < -WF_CROWD_WALL_LINE_REACH ||
-                !foot_on_wall(to, a, ex, ez, len)) {
-                continue;
-            }
-            to.x += nx * (floor_room - room);
-            to.z += nz * (floor_room - room);
-            moved = true;
-        }
-        if (!moved) {
-            break;
-        }
-    }
-    return to;
+/// How far p stands inside its wall line (negative past it; infinite
+/// without one).
+static inline float wall_room(wf_vec3 line, wf_vec3 p) {
+    return p.x * line.x + p.z * line.z - line.y;
 }
 
 /// The share of a push along the unit direction (dx, dz) that agent j
@@ -868,7 +860,7 @@ static float wall_blocked_share(const wf_crowd* c, uint32_t j, float dx, float d
             }
             float room = (pj.x - a.x) * nx + (pj.z - a.z) * nz;
             if (room >= WF_CROWD_WALL_PINNED || room < -WF_CROWD_WALL_LINE_REACH ||
-                !foot_on_wall(pj, a, ex, ez, len)) {
+                !wall_holds(c, j, k, pj, a, b, len, nx, nz)) {
                 continue;
             }
             gx -= nx * g;
@@ -951,9 +943,11 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         wf_vec3 push = wf_v3(0, 0, 0);
         wf_vec3 deep = wf_v3(0, 0, 0); // the part of it out of deep contacts
-        // A wall within reach as it moved (wall_line): its pushes are kept
-        // off its walls, and its neighbours' walls count (below).
-        const bool near_wall = c->wall_line[i].y > -INFINITY;
+        // Its nearest wall (wall_line, set as it moved): pinned against
+        // it, its pushes keep only their slide along it.
+        const wf_vec3 own_line = c->wall_line[i];
+        const float own_room = wall_room(own_line, c->pos[i]);
+        const bool pinned = own_room < WF_CROWD_WALL_PINNED;
         // At a single-file passage (admitted or waiting) the passage's
         // order says who gives way: no neighbour takes over a pinned one's
         // share there (door_2way_2, seeds 301-400: 1.3 points of arrivals
@@ -1014,11 +1008,14 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             // streams behind drove it deeper again every update.
             float norm = 1.0f / sqrtf((float)w);
             wf_vec3 moved = wf_v3_mad(c->pos[i], push, norm);
-            // Never through a wall: pinned, the push keeps only its slide
-            // along the wall(s), as the surface pass would (the neighbour
-            // above took the rest).
-            if (near_wall) {
-                moved = keep_off_walls(c, i, c->pos[i], moved);
+            // Pinned: the push keeps only its slide along the wall, as the
+            // surface pass would (the neighbour above took the rest).
+            if (pinned) {
+                float past = wall_room(own_line, moved) - (own_room < 0.0f ? own_room : 0.0f);
+                if (past < 0.0f) {
+                    moved.x -= own_line.x * past;
+                    moved.z -= own_line.z * past;
+                }
             }
             c->displaced[i] = moved;
             c->vel[i] = take_back_velocity(c->vel[i], wf_v3_scale(deep, norm), ctx->dt);

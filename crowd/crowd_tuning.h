@@ -258,8 +258,9 @@
 /// considered by the collision passes (the surface pass keeps it on the mesh).
 #define WF_CROWD_WALL_LINE_REACH 0.3f
 /// A wall holds in the collision passes with the agent's foot on its line
-/// up to this far (m) past the segment's ends: a body at a concave corner's
-/// vertex stands a hair past both (press21, docs/benchmarks.md).
+/// up to this far (m) past a segment's end where it meets another wall in a
+/// concave corner: a body at the corner's vertex stands a hair past both
+/// (press21, docs/benchmarks.md).
 #define WF_CROWD_WALL_END_MARGIN 0.05f
 /// Updates between two wall gatherings of an agent that does not move (so
 /// walls of doors that opened or closed are seen within a second at 30 Hz).
