@@ -51,6 +51,9 @@
 /// Deeper than this (m) into such a passer's real body, it is seen there
 /// as well as aside (a contact: no closing on it further; knot20).
 #define WF_CROWD_KNOT_SIDE_DEPTH 0.07f
+/// At most this many such passers a walker keeps from running into
+/// (crowd_motion.c no_run_into_passers): the nearest of its neighbours.
+#define WF_CROWD_PASSER_CLAMPS 4u
 /// Not within this distance (m) of either agent's target: there they
 /// settle onto their spots rather than pass.
 #define WF_CROWD_KNOT_SIDE_TARGET_DIST 6.0f
