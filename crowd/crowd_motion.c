@@ -224,6 +224,49 @@ static bool passes_head_on(const wf_crowd* c, uint32_t i, uint32_t j) {
     return opposite_ways(c->intent[i], c->intent[j]);
 }
 
+/// Where i's avoidance sees j, a walker passing it head-on (passes_head_on):
+/// shifted square to the pair's common way (the difference of their unit
+/// wanted directions) by WF_CROWD_KNOT_SIDE_SHIFT of their radius sum, to
+/// the side j already stands on seen from i. The offset along that square
+/// is the same number seen from either agent, so both agree the side
+/// without state: each sees a gap open on the side it passes on and the
+/// other side narrowed, and a closing velocity along the agreed side is
+/// no longer an impact (knot19: before, in contact every closing velocity
+/// was refused and the two stood face to face). Within
+/// WF_CROWD_KNOT_SIDE_TIE of the radius sum of one line both keep right,
+/// the side separation and the side term pick. Not for a j more than
+/// WF_CROWD_KNOT_SIDE_BEHIND radius sums behind i (already passed), nor
+/// when either is within WF_CROWD_KNOT_SIDE_TARGET_DIST of its target.
+static wf_vec3 passer_seen_at(const wf_crowd* c, uint32_t i, uint32_t j) {
+    wf_vec3 at = c->pos[j];
+    wf_vec3 a = c->intent[i], b = c->intent[j];
+    float la = sqrtf(a.x * a.x + a.z * a.z), lb = sqrtf(b.x * b.x + b.z * b.z);
+    if (!(la > 1e-6f) || !(lb > 1e-6f)) {
+        return at;
+    }
+    // Head-on (over 120 degrees apart): the difference is at least sqrt(3).
+    float ux = a.x / la - b.x / lb, uz = a.z / la - b.z / lb;
+    float lu = sqrtf(ux * ux + uz * uz);
+    ux /= lu;
+    uz /= lu;
+    float nx = -uz, nz = ux; // right of the common way (X right, Z down)
+    float dx = at.x - c->pos[i].x, dz = at.z - c->pos[i].z;
+    float rs = c->params[i].radius + c->params[j].radius;
+    float lat = dx * nx + dz * nz;
+    float side = fabsf(lat) < WF_CROWD_KNOT_SIDE_TIE * rs ? -1.0f : (lat > 0.0f ? 1.0f : -1.0f);
+    float ahead = dx * ux + dz * uz;
+    // Near either target the two settle rather than pass (a ring of
+    // close spots, crowd_crowded_spots; the rooms at a one-lane stretch,
+    // crowd_one_lane): seen where they are.
+    bool settling = wf_v2_distance(c->pos[i], c->target_pos[i]) < WF_CROWD_KNOT_SIDE_TARGET_DIST ||
+                    wf_v2_distance(c->pos[j], c->target_pos[j]) < WF_CROWD_KNOT_SIDE_TARGET_DIST;
+    if (ahead > -WF_CROWD_KNOT_SIDE_BEHIND * rs && !settling) {
+        at.x += nx * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
+        at.z += nz * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
+    }
+    return at;
+}
+
 /// Head-on traffic: the nearest agent ahead in i's lane (within
 /// WF_CROWD_HEAD_ON_RADII, closer sideways than WF_CROWD_LANE_RADII) that
 /// walks towards it. Both keep right, so two lanes pass; the one without
@@ -626,6 +669,35 @@ static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
     return v;
 }
 
+/// A head-on passer seen half as wide, mostly aside (passes_head_on), is
+/// still where it is: the part of v closing on its real body (relative to
+/// its velocity) is cut to what reaches WF_CROWD_KNOT_SIDE_DEPTH of
+/// contact by the next update. The sampling's contact test sees the real body only once that
+/// deep, so a walker closing fast (2.6 m/s, 0.09 m an update) ran on into
+/// it and pressed a third body behind (nav_test500 seed 363, 0.166 m).
+static wf_vec3 no_run_into_passers(const wf_crowd* c, uint32_t i, wf_vec3 v,
+                                   const uint32_t* passers, uint32_t count, float dt) {
+    for (uint32_t k = 0; k < count; ++k) {
+        uint32_t j = passers[k];
+        float dx = c->pos[j].x - c->pos[i].x, dz = c->pos[j].z - c->pos[i].z;
+        float d2 = dx * dx + dz * dz;
+        float rsum = c->params[i].radius + c->params[j].radius;
+        float reach = rsum + c->params[i].max_speed * dt;
+        if (d2 >= reach * reach || d2 < 1e-8f) {
+            continue;
+        }
+        float d = sqrtf(d2);
+        float closing = ((v.x - c->vel[j].x) * dx + (v.z - c->vel[j].z) * dz) / d;
+        float room = d - (rsum - WF_CROWD_KNOT_SIDE_DEPTH);
+        float allowed = room > 0.0f ? room / dt : 0.0f;
+        if (closing > allowed) {
+            v.x -= dx * (closing - allowed) / d;
+            v.z -= dz * (closing - allowed) / d;
+        }
+    }
+    return v;
+}
+
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -665,6 +737,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         squeezes |= holds && (c->agent_flags[i] & AGENT_RETURNING);
         // Movers first (they never yield), then the agent's neighbours.
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
+        uint32_t passers[WF_CROWD_PASSER_CLAMPS];
+        uint32_t passer_count = 0;
         for (uint32_t k = 0; k < n && kept < WF_CROWD_MAX_NEIGHBOURS; ++k) {
             uint32_t j = list[k];
             if (holds && c->target_state[j] == WF_TARGET_ARRIVED &&
@@ -683,9 +757,29 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
                 other->radius *= WF_CROWD_SQUEEZE_SHARE;
             } else if (passes_head_on(c, i, j)) {
                 other->radius *= WF_CROWD_KNOT_PASS_SHARE;
+                other->pos = passer_seen_at(c, i, j);
+                if (passer_count < WF_CROWD_PASSER_CLAMPS) {
+                    passers[passer_count++] = j;
+                }
             }
             other->rank = passes_holder(c, i, j) ? WF_AVOID_RANK_IMMOVABLE
                                                  : c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
+            // Seen aside, a passer's body is still where it is: more than
+            // WF_CROWD_KNOT_SIDE_DEPTH into it, it is seen there too (a
+            // contact: closing on it further scores as an impact, sliding
+            // past does not). Without it, one of a pair pressed together
+            // by the walkers behind them walked on into the other through
+            // the shifted sight (the demo, 0.21 m deep; knot20).
+            if ((other->pos.x != c->pos[j].x || other->pos.z != c->pos[j].z) &&
+                kept < WF_CROWD_MAX_NEIGHBOURS) {
+                float rsum = p->radius + c->params[j].radius - WF_CROWD_KNOT_SIDE_DEPTH;
+                if (wf_v2_distance_sq(c->pos[i], c->pos[j]) < rsum * rsum) {
+                    wf_avoid_neighbour* core = &others[kept++];
+                    *core = *other;
+                    core->pos = c->pos[j];
+                    core->radius = c->params[j].radius;
+                }
+            }
         }
         uint32_t samples = 0;
         // Only the worker that has the watched agent writes the debug record.
@@ -697,6 +791,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         if (holds && !(c->agent_flags[i] & AGENT_RETURNING)) {
             c->avoid_vel[i] = step_aside_not_ahead(c, i, c->avoid_vel[i]);
         }
+        c->avoid_vel[i] =
+            no_run_into_passers(c, i, c->avoid_vel[i], passers, passer_count, ctx->dt);
         if (watched) {
             c->debug_sampled = true;
             c->debug_desired = self.desired_vel;
@@ -707,11 +803,42 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
     c->worker_tally[worker].iterations += samples_total;
 }
 
+/// Whether wall k of agent i (from a, direction e, length len, inward
+/// normal n) holds p: the foot of p on it lies within the segment, or up
+/// to WF_CROWD_WALL_END_MARGIN past an end where another of the agent's
+/// walls meets it in a concave corner (or goes on in line). A body at a
+/// concave corner's vertex stands a hair past both segments' ends, and
+/// neither held it (the demo's 0.17-0.21 m presses in a notch, press21);
+/// past a convex corner (a door's jamb) the line bounds nothing.
+static bool wall_holds(const wf_crowd* c, uint32_t i, uint32_t k, wf_vec3 p, wf_vec3 a, wf_vec3 b,
+                       float len, float nx, float nz) {
+    float t = ((p.x - a.x) * (b.x - a.x) + (p.z - a.z) * (b.z - a.z)) / len;
+    if (t >= 0.0f && t <= len) {
+        return true;
+    }
+    if (t < -WF_CROWD_WALL_END_MARGIN || t > len + WF_CROWD_WALL_END_MARGIN) {
+        return false;
+    }
+    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
+    const wf_vec3 v = t < 0.0f ? a : b;
+    for (uint32_t m = 0; m < c->wall_count[i]; ++m) {
+        for (uint32_t e = 0; e < 2u && m != k; ++e) {
+            wf_vec3 q = walls[2u * m + e], w = walls[2u * m + 1u - e];
+            float dx = q.x - v.x, dz = q.z - v.z;
+            if (dx * dx + dz * dz < 1e-6f && (w.x - a.x) * nx + (w.z - a.z) * nz > -1e-3f) {
+                return true; // the other wall goes on inside this one's line
+            }
+        }
+    }
+    return false;
+}
+
 /// The line of the wall segment nearest to pos (measured square to the
-/// segment, the foot within it), as its inward normal (x, z) and offset
-/// (y): dot(p, normal) - offset is how far p stands inside it (negative
-/// past it). No wall within WF_CROWD_WALL_LINE_REACH: a zero normal and an
-/// offset of minus infinity (never pinned).
+/// segment, the foot on it: wall_holds), as its inward normal (x, z) and
+/// offset (y): dot(p, normal) - offset is how far p stands inside it
+/// (negative past it). No wall within WF_CROWD_WALL_LINE_REACH: a zero
+/// normal and an offset of minus infinity (the collision passes then skip
+/// the agent's walls).
 static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     wf_vec3 line = wf_v3(0.0f, -INFINITY, 0.0f);
@@ -723,13 +850,12 @@ static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
         if (!(len2 > 1e-8f)) {
             continue;
         }
-        float t = ((pos.x - a.x) * ex + (pos.z - a.z) * ez) / len2;
-        if (t < 0.0f || t > 1.0f) {
-            continue;
-        }
         // Counter-clockwise polygons: (ez, -ex) points inwards.
         float len = sqrtf(len2);
         float nx = ez / len, nz = -ex / len;
+        if (!wall_holds(c, i, k, pos, a, b, len, nx, nz)) {
+            continue;
+        }
         float inside = (pos.x - a.x) * nx + (pos.z - a.z) * nz;
         if (fabsf(inside) < best) {
             best = fabsf(inside);
@@ -743,6 +869,42 @@ static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
 /// without one).
 static inline float wall_room(wf_vec3 line, wf_vec3 p) {
     return p.x * line.x + p.z * line.z - line.y;
+}
+
+/// The share of a push along the unit direction (dx, dz) that agent j
+/// cannot give: the push with its part into every wall j is pinned against
+/// taken out leaves g, and 1 - |g|^2 is what j cannot take (one wall: the
+/// square of the push's part into it; in a concave corner, all of a push
+/// between the walls).
+static float wall_blocked_share(const wf_crowd* c, uint32_t j, float dx, float dz) {
+    const wf_vec3* walls = c->walls + (size_t)j * c->max_walls * 2u;
+    const wf_vec3 pj = c->pos[j];
+    float gx = dx, gz = dz;
+    for (int round = 0; round < 2; ++round) {
+        for (uint32_t k = 0; k < c->wall_count[j]; ++k) {
+            wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
+            float ex = b.x - a.x, ez = b.z - a.z;
+            float len2 = ex * ex + ez * ez;
+            if (!(len2 > 1e-8f)) {
+                continue;
+            }
+            float len = sqrtf(len2);
+            float nx = ez / len, nz = -ex / len;
+            float g = gx * nx + gz * nz;
+            if (g >= 0.0f) {
+                continue; // along or away from this wall
+            }
+            float room = (pj.x - a.x) * nx + (pj.z - a.z) * nz;
+            if (room >= WF_CROWD_WALL_PINNED || room < -WF_CROWD_WALL_LINE_REACH ||
+                !wall_holds(c, j, k, pj, a, b, len, nx, nz)) {
+                continue;
+            }
+            gx -= nx * g;
+            gz -= nz * g;
+        }
+    }
+    float left = gx * gx + gz * gz;
+    return left < 1.0f ? 1.0f - left : 0.0f;
 }
 
 void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
@@ -857,17 +1019,15 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             float share = yield_share(c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT,
                                       c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT);
             // Walls and neighbours together: a neighbour pinned against a
-            // wall gives only along it, so in a contact past the ordinary
-            // jostling this agent takes the rest (the surface pass put the
-            // pinned one back into the overlap every update: nav_test500's
-            // worst press on seeds 101-110, 0.171 m).
-            wf_vec3 line = c->wall_line[j];
+            // wall gives only along it (in a corner, not at all), so in a
+            // contact past the ordinary jostling this agent takes the rest
+            // (the surface pass put the pinned one back into the overlap
+            // every update: nav_test500's worst press on seeds 101-110,
+            // 0.171 m; the demo's notch, 0.21 m, press21).
             if (pen > WF_CROWD_WALL_PRESS && !at_passage && !(c->agent_flags[j] & AT_PASSAGE) &&
-                wall_room(line, c->pos[j]) < WF_CROWD_WALL_PINNED) {
-                float into = (diff.x * line.x + diff.z * line.z) / d; // j goes along -diff
-                if (into > 0.0f) {
-                    share += (1.0f - share) * into * into;
-                }
+                c->wall_line[j].y > -INFINITY) {
+                // j goes along -diff.
+                share += (1.0f - share) * wall_blocked_share(c, j, -diff.x / d, -diff.z / d);
             }
             float s = pen * share * WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;

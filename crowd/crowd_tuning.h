@@ -39,6 +39,24 @@
 /// refusing every closing velocity and standing face to face; the
 /// collision pass keeps the bodies apart (crowd_motion.c).
 #define WF_CROWD_KNOT_PASS_SHARE 0.5f
+/// Such a passer is seen shifted square to the pair's common way by this
+/// share of the radius sum, to the side it already stands on (agreed by
+/// both: the side each slides past on), unless it is more than
+/// WF_CROWD_KNOT_SIDE_BEHIND radius sums behind or near a target; within
+/// WF_CROWD_KNOT_SIDE_TIE of them of one line both keep right (knot19,
+/// docs/benchmarks.md).
+#define WF_CROWD_KNOT_SIDE_SHIFT 0.35f
+#define WF_CROWD_KNOT_SIDE_BEHIND 1.0f
+#define WF_CROWD_KNOT_SIDE_TIE 0.1f
+/// Deeper than this (m) into such a passer's real body, it is seen there
+/// as well as aside (a contact: no closing on it further; knot20).
+#define WF_CROWD_KNOT_SIDE_DEPTH 0.07f
+/// At most this many such passers a walker keeps from running into
+/// (crowd_motion.c no_run_into_passers): the nearest of its neighbours.
+#define WF_CROWD_PASSER_CLAMPS 4u
+/// Not within this distance (m) of either agent's target: there they
+/// settle onto their spots rather than pass.
+#define WF_CROWD_KNOT_SIDE_TARGET_DIST 6.0f
 /// Lanes by direction (flow_cost, crowding.c): a polygon's oncoming flow
 /// is priced in full up to this area (m^2, about two bodies side by side
 /// over a stride), beyond it by this share of its area: on wide floor
@@ -230,9 +248,10 @@
 /// ordinary jostling, and taking back every push's velocity cost the doors
 /// 2-7 points of arrivals (docs/benchmarks.md, overlap8).
 #define WF_CROWD_DEEP_CONTACT 0.1f
-/// An agent whose centre is within this many metres of its nearest wall's
-/// line (or past it) is pinned: a collision push into that wall moves it
-/// only along the wall, and its neighbour takes the part it cannot give.
+/// An agent whose centre is within this many metres of a wall's line (or
+/// past it) is pinned: a collision push into that wall moves it only along
+/// the wall (against two walls of a corner, not at all), and its neighbour
+/// takes the part it cannot give.
 #define WF_CROWD_WALL_PINNED 0.02f
 /// ... in contacts deeper than this (m): shallower ones are how two bodies
 /// squeeze past each other between close walls (with every contact, the
@@ -241,6 +260,11 @@
 /// Walls further than this (m) from an agent after it moved are not
 /// considered by the collision passes (the surface pass keeps it on the mesh).
 #define WF_CROWD_WALL_LINE_REACH 0.3f
+/// A wall holds in the collision passes with the agent's foot on its line
+/// up to this far (m) past a segment's end where it meets another wall in a
+/// concave corner: a body at the corner's vertex stands a hair past both
+/// (press21, docs/benchmarks.md).
+#define WF_CROWD_WALL_END_MARGIN 0.05f
 /// Updates between two wall gatherings of an agent that does not move (so
 /// walls of doors that opened or closed are seen within a second at 30 Hz).
 #define WF_CROWD_WALL_REFRESH_FRAMES 30u

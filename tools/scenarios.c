@@ -277,6 +277,7 @@ typedef struct run_figures {
     double held_share[MAX_RUNS];
     double in_time[MAX_RUNS];       ///< the demo: in-time targets reached, share
     double in_time_alone[MAX_RUNS]; ///< the demo: the free agent's count, share
+    double deep_after_2s[MAX_RUNS]; ///< pair-frames deeper than 0.1 m after 2 s (not rounded)
 } run_figures;
 
 static void print_json_runs(const char* key, const double* v, uint32_t n) {
@@ -322,6 +323,7 @@ static void print_json_scene(const scene* s, const scene_metrics* m, const run_f
     if (runs->count > 1) {
         print_json_runs("runs_arrived_60s", runs->arrived_60, runs->count);
         print_json_runs("runs_held_share", runs->held_share, runs->count);
+        print_json_runs("runs_deep_after_2s", runs->deep_after_2s, runs->count);
     }
     if (s->retarget) {
         printf(
@@ -458,6 +460,7 @@ int cmd_scenarios(int argc, char** argv) {
             if (rc == 0) {
                 add_run(&mean, &m, run, o.runs);
                 per_run.arrived_60[per_run.count] = m.arrived_60;
+                per_run.deep_after_2s[per_run.count] = (double)m.overlap_pair_frames_after_2s;
                 per_run.in_time[per_run.count] =
                     m.in_time_targets > 0 ? (double)m.in_time_reached / m.in_time_targets : 0.0;
                 per_run.in_time_alone[per_run.count] =
