@@ -162,7 +162,9 @@ static inline void golden_world_close(golden_world* g) {
 /// priced by a polygon's one-way share and its room to pass (crowding.c).
 /// Re-pinned (knot19): walkers passing head-on away from their targets
 /// see each other shifted to the side they already pass on (crowd_motion.c).
-#define GOLDEN_CROWD_HASH 0x9e0f9d0ac68e428eull
+/// Re-pinned (press22): a walker's closing speed on a head-on passer's real
+/// body is cut to what reaches 0.07 m of contact (crowd_motion.c).
+#define GOLDEN_CROWD_HASH 0xae4b90bed8e835b0ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
