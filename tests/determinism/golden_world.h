@@ -160,9 +160,9 @@ static inline void golden_world_close(golden_world* g) {
 /// in avoidance and push each other aside, not back (crowd_motion.c).
 /// Re-pinned (knot18): lanes by direction (flow_cost) on by default at 3,
 /// priced by a polygon's one-way share and its room to pass (crowding.c).
-/// Re-pinned (nav21): a held-up agent's priced re-search runs 128
+/// Re-pinned (nav21): a held-up agent's priced re-search runs 64
 /// expansions, not 32 (crowd_paths.c).
-#define GOLDEN_CROWD_HASH 0xe9693aad32a9f31bull
+#define GOLDEN_CROWD_HASH 0xbf645ae942015ad5ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
