@@ -481,8 +481,13 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
         } else if (crowded) {
             wf_query_set_cost_scale(query, wf_crowding_scale, c);
         }
+        // A held-up agent's priced re-search looks further: a way round a
+        // knot rejoins its corridor past the knot, out of a short search's
+        // reach (nav21).
+        uint32_t iterations =
+            crowded ? WF_CROWD_STUCK_TOPOLOGY_ITERATIONS : WF_CROWD_TOPOLOGY_ITERATIONS;
         (void)wf_corridor_optimize_topology(&c->corridor[i], query, wf_crowd_filter(c, i),
-                                            WF_CROWD_TOPOLOGY_ITERATIONS,
+                                            iterations,
                                             c->worker_paths + (size_t)worker * c->max_corridor);
         if (flowing || crowded) {
             // Back to the crowd's own: every search priced, or none.

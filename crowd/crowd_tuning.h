@@ -279,6 +279,12 @@
 /// A* expansions of one topology optimization (Detour's value: a local
 /// re-search, not a new path).
 #define WF_CROWD_TOPOLOGY_ITERATIONS 32u
+/// A* expansions of the re-search of an agent held up in the open, priced
+/// by crowding (stuck_crowding_cost): enough to reach past the knot and
+/// back to its corridor on the far side (32 reached only the knot's edge).
+/// 128 lost an agent in crowd_open_knot's 4 m lane (re-searches zigzag
+/// within one lane of small cells); docs/benchmarks.md, nav21.
+#define WF_CROWD_STUCK_TOPOLOGY_ITERATIONS 64u
 /// Updates between two counts of the agents per polygon (half a second at
 /// 30 Hz: crowds move slowly, and a count restarts running searches).
 #define WF_CROWD_CROWDING_FRAMES 15u

@@ -164,7 +164,9 @@ static inline void golden_world_close(golden_world* g) {
 /// see each other shifted to the side they already pass on (crowd_motion.c).
 /// Re-pinned (press22): a walker's closing speed on a head-on passer's real
 /// body is cut to what reaches 0.07 m of contact (crowd_motion.c).
-#define GOLDEN_CROWD_HASH 0xae4b90bed8e835b0ull
+/// Re-pinned (nav21): a held-up agent's priced re-search runs 64
+/// expansions, so a way round a knot can rejoin its corridor past it.
+#define GOLDEN_CROWD_HASH 0x08c77b85abc780c8ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,

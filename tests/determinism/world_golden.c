@@ -53,7 +53,9 @@
 // see each other shifted to the side they already pass on (crowd_motion.c).
 // Re-pinned (press22): a walker's closing speed on a head-on passer's real
 // body is cut to what reaches 0.07 m of contact (crowd_motion.c).
-#define EXPECTED_HASH 0xc2b9c4cff685047cull
+// Re-pinned (nav21): a held-up agent's priced re-search runs 64
+// expansions, so a way round a knot can rejoin its corridor past it.
+#define EXPECTED_HASH 0x07c2a529633436c6ull
 
 #define AGENTS 100u
 #define STEPS 120u
