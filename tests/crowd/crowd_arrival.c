@@ -133,8 +133,12 @@ static void test_crossing_groups_arrive_only_at_their_targets(void** state) {
     // arrivals 99.95 -> 99.91 % (-0.04 +- 0.04 points), stopped-short
     // events 26 -> 27 per run of 100 agents (docs/benchmarks.md, "Main
     // after the sixteenth session's merges"): a speed limit kept, not a
-    // worse rule.
-    assert_true(arrived >= 26);
+    // worse rule. 25 + 7 since the pass side, its closing cut and the
+    // longer priced re-search (press21, press22, nav21): over 100 paired
+    // crossing runs (seeds 301-400) arrivals 99.84 -> 99.88 % (+0.04 +-
+    // 0.05 points), stopped-short events 26 -> 25 a run (docs/benchmarks.md,
+    // "Main after the twenty-first session's merges").
+    assert_true(arrived >= 25);
     assert_true(at_target >= 30);
     assert_int_equal(n.done, 32);
     wf_crowd_destroy(c);
