@@ -29,17 +29,10 @@ import math
 import statistics
 import sys
 
-from trace_rows import num as f, read_trace, rows_at_time
+from trace_rows import direction, num as f, read_trace, rows_at_time
 
 WINDOW = 20.0
 NEAR = 2.0
-
-
-
-def direction(r):
-    dx, dz = f(r, "desired_x"), f(r, "desired_z")
-    n = math.hypot(dx, dz)
-    return (dx / n, dz / n) if n > 0.3 else None
 
 
 def traffic(r, same_time):

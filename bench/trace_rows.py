@@ -4,6 +4,7 @@
 # Reads a `wayfarer scenarios --trace FILE` trace (tab-separated, a header
 # line first) for the trace scripts beside it.
 import collections
+import math
 
 
 def read_trace(path):
@@ -31,3 +32,11 @@ def rows_at_time(by):
         for r in rows:
             at[(seed, r["t"])].append(r)
     return at
+
+
+def direction(r):
+    """A row's desired direction as a unit (x, z), or None when it barely
+    wants to move (desired speed at most 0.3 m/s)."""
+    dx, dz = num(r, "desired_x"), num(r, "desired_z")
+    n = math.hypot(dx, dz)
+    return (dx / n, dz / n) if n > 0.3 else None
