@@ -8,7 +8,8 @@ after each session and every branch's work on one issue without scrolling
   - every `## ` heading that names no issue and no session: standing figures;
   - `## Main after ...`: the state after a session's merges;
   - every `## ` or `### ` heading naming "issue N" (the first one named) or
-    a branch: under that issue (a branch with no issue: "Other work").
+    a branch: under that issue (a branch with no issue, or an issue not in
+    ISSUES: "Other work").
 
 usage: docs_contents.py SOURCE_ROOT           fails when the list is stale
        docs_contents.py SOURCE_ROOT --write   rewrites the list in place
@@ -55,7 +56,7 @@ def headings(lines):
 
 
 def group_of(level, title):
-    m = re.search(r"\bissues? (\d+)", title)
+    m = re.search(r"\bissues? (\d+)", title, re.IGNORECASE)
     if m:
         return ISSUES.get(int(m.group(1)), "Other work")
     if title.startswith("Main after"):
@@ -85,7 +86,11 @@ def contents(lines):
 def rewrite(text):
     """text with its contents block replaced (or put before the first ##)."""
     lines = text.split("\n")
-    if BEGIN in lines and END in lines:
+    if (BEGIN in lines) != (END in lines) or lines.count(BEGIN) > 1 or (
+            BEGIN in lines and lines.index(END) < lines.index(BEGIN)):
+        raise ValueError("docs/benchmarks.md: the contents markers are broken; "
+                         "delete both and run --write")
+    if BEGIN in lines:
         a, b = lines.index(BEGIN), lines.index(END)
         body = lines[:a] + lines[b + 1:]
         at = a
