@@ -258,8 +258,12 @@ static wf_vec3 passer_seen_at(const wf_crowd* c, uint32_t i, uint32_t j) {
     // Near either target the two settle rather than pass (a ring of
     // close spots, crowd_crowded_spots; the rooms at a one-lane stretch,
     // crowd_one_lane): seen where they are.
-    bool settling = wf_v2_distance(c->pos[i], c->target_pos[i]) < WF_CROWD_KNOT_SIDE_TARGET_DIST ||
-                    wf_v2_distance(c->pos[j], c->target_pos[j]) < WF_CROWD_KNOT_SIDE_TARGET_DIST;
+    // An agent steered by a velocity request has no target (target_pos
+    // is stale): it never settles.
+    bool settling = (wf_crowd_follows_path(c, i) && wf_v2_distance(c->pos[i], c->target_pos[i]) <
+                                                        WF_CROWD_KNOT_SIDE_TARGET_DIST) ||
+                    (wf_crowd_follows_path(c, j) &&
+                     wf_v2_distance(c->pos[j], c->target_pos[j]) < WF_CROWD_KNOT_SIDE_TARGET_DIST);
     if (ahead > -WF_CROWD_KNOT_SIDE_BEHIND * rs && !settling) {
         at.x += nx * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
         at.z += nz * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
@@ -669,8 +673,8 @@ static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
     return v;
 }
 
-/// A head-on passer seen half as wide, mostly aside (passes_head_on), is
-/// still where it is: the part of v closing on its real body (relative to
+/// A head-on passer seen half as wide (passes_head_on), and aside where
+/// passer_seen_at shifts it, is still where it is: the part of v closing on its real body (relative to
 /// its velocity) is cut to what reaches WF_CROWD_KNOT_SIDE_DEPTH of
 /// contact by the next update. The sampling's contact test sees the real body only once that
 /// deep, so a walker closing fast (2.6 m/s, 0.09 m an update) ran on into
@@ -694,6 +698,14 @@ static wf_vec3 no_run_into_passers(const wf_crowd* c, uint32_t i, wf_vec3 v,
             v.x -= dx * (closing - allowed) / d;
             v.z -= dz * (closing - allowed) / d;
         }
+    }
+    // Backing off from a passer coming on, the cut could outrun max_speed
+    // (it works on the velocity relative to the passer's): capped there.
+    const float max_speed = c->params[i].max_speed;
+    float speed = count > 0 ? wf_v2_length(v) : 0.0f;
+    if (speed > max_speed) {
+        v.x *= max_speed / speed;
+        v.z *= max_speed / speed;
     }
     return v;
 }
@@ -803,7 +815,21 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
     c->worker_tally[worker].iterations += samples_total;
 }
 
-/// Whether wall k of agent i (from a, direction e, length len, inward
+/// A wall segment's length and inward unit normal (counter-clockwise
+/// polygons: (ez, -ex) points inwards); false for a segment of no length.
+static bool wall_normal(wf_vec3 a, wf_vec3 b, float* len, float* nx, float* nz) {
+    float ex = b.x - a.x, ez = b.z - a.z;
+    float len2 = ex * ex + ez * ez;
+    if (!(len2 > 1e-8f)) {
+        return false;
+    }
+    *len = sqrtf(len2);
+    *nx = ez / *len;
+    *nz = -ex / *len;
+    return true;
+}
+
+/// Whether wall k of agent i (from a to b, length len, inward
 /// normal n) holds p: the foot of p on it lies within the segment, or up
 /// to WF_CROWD_WALL_END_MARGIN past an end where another of the agent's
 /// walls meets it in a concave corner (or goes on in line). A body at a
@@ -845,14 +871,10 @@ static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
     float best = WF_CROWD_WALL_LINE_REACH;
     for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
         wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
-        float ex = b.x - a.x, ez = b.z - a.z;
-        float len2 = ex * ex + ez * ez;
-        if (!(len2 > 1e-8f)) {
+        float len, nx, nz;
+        if (!wall_normal(a, b, &len, &nx, &nz)) {
             continue;
         }
-        // Counter-clockwise polygons: (ez, -ex) points inwards.
-        float len = sqrtf(len2);
-        float nx = ez / len, nz = -ex / len;
         if (!wall_holds(c, i, k, pos, a, b, len, nx, nz)) {
             continue;
         }
@@ -883,13 +905,10 @@ static float wall_blocked_share(const wf_crowd* c, uint32_t j, float dx, float d
     for (int round = 0; round < 2; ++round) {
         for (uint32_t k = 0; k < c->wall_count[j]; ++k) {
             wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
-            float ex = b.x - a.x, ez = b.z - a.z;
-            float len2 = ex * ex + ez * ez;
-            if (!(len2 > 1e-8f)) {
+            float len, nx, nz;
+            if (!wall_normal(a, b, &len, &nx, &nz)) {
                 continue;
             }
-            float len = sqrtf(len2);
-            float nx = ez / len, nz = -ex / len;
             float g = gx * nx + gz * nz;
             if (g >= 0.0f) {
                 continue; // along or away from this wall
