@@ -166,7 +166,8 @@ static inline void golden_world_close(golden_world* g) {
 /// body is cut to what reaches 0.07 m of contact (crowd_motion.c).
 /// Re-pinned (nav21): a held-up agent's priced re-search runs 64
 /// expansions, so a way round a knot can rejoin its corridor past it.
-#define GOLDEN_CROWD_HASH 0x08c77b85abc780c8ull
+/// Re-pinned (review of press22): the closing cut capped at max speed.
+#define GOLDEN_CROWD_HASH 0x636d35daed05da18ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
