@@ -674,11 +674,12 @@ static wf_vec3 step_aside_not_ahead(const wf_crowd* c, uint32_t i, wf_vec3 v) {
 }
 
 /// A head-on passer seen half as wide (passes_head_on), and aside where
-/// passer_seen_at shifts it, is still where it is: the part of v closing on its real body (relative to
-/// its velocity) is cut to what reaches WF_CROWD_KNOT_SIDE_DEPTH of
-/// contact by the next update. The sampling's contact test sees the real body only once that
-/// deep, so a walker closing fast (2.6 m/s, 0.09 m an update) ran on into
-/// it and pressed a third body behind (nav_test500 seed 363, 0.166 m).
+/// passer_seen_at shifts it, is still where it is: the part of v closing
+/// on its real body (relative to its velocity) is cut to what reaches
+/// WF_CROWD_KNOT_SIDE_DEPTH of contact by the next update. The sampling's
+/// contact test sees the real body only once that deep, so a walker
+/// closing fast (2.6 m/s, 0.09 m an update) ran on into it and pressed a
+/// third body behind (nav_test500 seed 363, 0.166 m).
 static wf_vec3 no_run_into_passers(const wf_crowd* c, uint32_t i, wf_vec3 v,
                                    const uint32_t* passers, uint32_t count, float dt) {
     for (uint32_t k = 0; k < count; ++k) {

@@ -18,53 +18,16 @@
 
 #include "crowd_test_util.h"
 
-#define DT (1.0f / 30.0f)
-
 /// The level's south-west corner (walls x = 0 and z = 0) is the notch.
 /// Agent 0 leans into it; `pressers` in a row walk into it at 3.5 m/s
-/// along `angle` (radians from -x towards -z), avoidance and separation
-/// off. Returns the worst overlap of two neighbours in the row after the
-/// first second; the stuck body's lowest x or z in out_low.
+/// along `angle` (radians from -x towards -z). Returns the worst overlap
+/// of two neighbours in the row after the first second; the stuck body's
+/// lowest x or z in out_low.
 static float press_into_corner(uint32_t pressers, float angle, float* out_low) {
-    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, NULL, NULL, NULL);
-    assert_non_null(mesh);
-    wf_crowd_desc d = crowd_test_desc(mesh, 8);
-    wf_crowd* c;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = crowd_test_params();
-    p.radius = 0.6f;
-    p.max_speed = 3.5f;
-    p.update_flags = 0;
-    wf_agent_id ids[4];
-    assert_true(pressers >= 1 && pressers < 4);
-    float dx = cosf(angle), dz = sinf(angle);
-    for (uint32_t k = 0; k <= pressers; ++k) {
-        float at = 1.3f * (float)k;
-        assert_int_equal(
-            wf_crowd_add_agent(c, wf_v3(0.05f + at * dx, 0, 0.05f + at * dz), &p, &ids[k]), WF_OK);
-    }
-    float worst = 0.0f, low = 0.0f;
-    for (int f = 0; f < 3 * 30; ++f) {
-        assert_int_equal(wf_crowd_request_velocity(c, ids[0], wf_v3(-1.0f, 0, -1.0f)), WF_OK);
-        for (uint32_t a = 1; a <= pressers; ++a) {
-            assert_int_equal(wf_crowd_request_velocity(c, ids[a], wf_v3(-3.5f * dx, 0, -3.5f * dz)),
-                             WF_OK);
-        }
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-        for (uint32_t a = 0; a < pressers; ++a) {
-            wf_agent_state s0 = crowd_test_state(c, ids[a]), s1 = crowd_test_state(c, ids[a + 1]);
-            float overlap = 2.0f * p.radius - crowd_test_dist2d(s0.position, s1.position);
-            if (f >= 30 && overlap > worst) {
-                worst = overlap;
-            }
-        }
-        wf_agent_state s0 = crowd_test_state(c, ids[0]);
-        low = fminf(low, fminf(s0.position.x, s0.position.z));
-    }
-    *out_low = low;
-    wf_crowd_destroy(c);
-    wf_mesh_destroy(mesh);
-    return worst;
+    crowd_test_press r =
+        crowd_test_press_row(wf_v3(0.05f, 0, 0.05f), wf_v3(-1.0f, 0, -1.0f), pressers, angle, 3.5f);
+    *out_low = r.first_low;
+    return r.worst;
 }
 
 /// The worst overlap over press angles first/8 .. last/8 of 45 degrees

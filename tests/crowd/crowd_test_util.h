@@ -182,4 +182,60 @@ static inline wf_crowd* crowd_test_fill_room(wf_mesh* mesh, uint32_t rows, uint3
     return c;
 }
 
+/// What crowd_test_press_row measured.
+typedef struct crowd_test_press {
+    float worst;     ///< worst overlap of two neighbours in the row after 1 s
+    wf_vec3 first;   ///< the first agent's position at the end
+    float first_low; ///< its lowest x or z over the run (0 at most)
+} crowd_test_press;
+
+/// Agent 0 stands at `at` on open 20 m floor (2 x 2 tiles of 1 m cells)
+/// and leans along `lean`; `pressers` (1-3) more stand behind it in a row
+/// 1.3 m apart along `angle` (radians from -x towards -z) and walk back
+/// down the row at `speed`, every agent steered by velocity with avoidance
+/// and separation off (nothing but the collision passes keeps them apart),
+/// for three seconds at 30 Hz (the wall and corner press tests).
+static inline crowd_test_press crowd_test_press_row(wf_vec3 at, wf_vec3 lean, uint32_t pressers,
+                                                    float angle, float speed) {
+    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, NULL, NULL, NULL);
+    assert_non_null(mesh);
+    wf_crowd_desc d = crowd_test_desc(mesh, 8);
+    wf_crowd* c;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_agent_params p = crowd_test_params();
+    p.radius = 0.6f;
+    p.max_speed = 3.5f;
+    p.update_flags = 0;
+    wf_agent_id ids[4];
+    assert_true(pressers >= 1 && pressers < 4);
+    float dx = cosf(angle), dz = sinf(angle);
+    for (uint32_t k = 0; k <= pressers; ++k) {
+        float along = 1.3f * (float)k;
+        assert_int_equal(
+            wf_crowd_add_agent(c, wf_v3(at.x + along * dx, 0, at.z + along * dz), &p, &ids[k]),
+            WF_OK);
+    }
+    crowd_test_press out = {.worst = 0.0f, .first_low = 0.0f};
+    for (int f = 0; f < 3 * 30; ++f) {
+        assert_int_equal(wf_crowd_request_velocity(c, ids[0], lean), WF_OK);
+        for (uint32_t a = 1; a <= pressers; ++a) {
+            assert_int_equal(
+                wf_crowd_request_velocity(c, ids[a], wf_v3(-speed * dx, 0, -speed * dz)), WF_OK);
+        }
+        assert_int_equal(wf_crowd_update(c, 1.0f / 30.0f, NULL), WF_OK);
+        for (uint32_t a = 0; a < pressers; ++a) {
+            wf_agent_state s0 = crowd_test_state(c, ids[a]), s1 = crowd_test_state(c, ids[a + 1]);
+            float overlap = 2.0f * p.radius - crowd_test_dist2d(s0.position, s1.position);
+            if (f >= 30 && overlap > out.worst) {
+                out.worst = overlap;
+            }
+        }
+        out.first = crowd_test_state(c, ids[0]).position;
+        out.first_low = fminf(out.first_low, fminf(out.first.x, out.first.z));
+    }
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+    return out;
+}
+
 #endif

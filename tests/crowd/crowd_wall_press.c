@@ -16,8 +16,6 @@
 
 #include "crowd_test_util.h"
 
-#define DT (1.0f / 30.0f)
-
 /// Agent `pinned` leans on the level's west edge (x = 0) at z = 5.5;
 /// `pressers` agents in a row behind it walk into it at speed, all steered
 /// by velocity with avoidance and separation off (nothing but the collision
@@ -25,44 +23,10 @@
 /// first second.
 static float press_against_wall(uint32_t pressers, float press_speed, float press_angle,
                                 float* out_pinned_x) {
-    wf_mesh* mesh = test_mesh_grid(2, 2, 10, 1.0f, NULL, NULL, NULL);
-    assert_non_null(mesh);
-    wf_crowd_desc d = crowd_test_desc(mesh, 8);
-    wf_crowd* c;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = crowd_test_params();
-    p.radius = 0.6f;
-    p.max_speed = 3.5f;
-    p.update_flags = 0;
-    wf_agent_id ids[4];
-    assert_true(pressers >= 1 && pressers < 4);
-    float dx = cosf(press_angle), dz = sinf(press_angle);
-    for (uint32_t k = 0; k <= pressers; ++k) {
-        float at = 1.3f * (float)k;
-        assert_int_equal(
-            wf_crowd_add_agent(c, wf_v3(0.3f + at * dx, 0, 5.5f + at * dz), &p, &ids[k]), WF_OK);
-    }
-    float worst = 0.0f;
-    for (int k = 0; k < 3 * 30; ++k) {
-        assert_int_equal(wf_crowd_request_velocity(c, ids[0], wf_v3(-1.0f, 0, 0)), WF_OK);
-        for (uint32_t a = 1; a <= pressers; ++a) {
-            assert_int_equal(wf_crowd_request_velocity(
-                                 c, ids[a], wf_v3(-press_speed * dx, 0, -press_speed * dz)),
-                             WF_OK);
-        }
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-        for (uint32_t a = 0; a < pressers; ++a) {
-            wf_agent_state s0 = crowd_test_state(c, ids[a]), s1 = crowd_test_state(c, ids[a + 1]);
-            float overlap = 2.0f * p.radius - crowd_test_dist2d(s0.position, s1.position);
-            if (k >= 30 && overlap > worst) {
-                worst = overlap;
-            }
-        }
-        *out_pinned_x = crowd_test_state(c, ids[0]).position.x;
-    }
-    wf_crowd_destroy(c);
-    wf_mesh_destroy(mesh);
-    return worst;
+    crowd_test_press r = crowd_test_press_row(wf_v3(0.3f, 0, 5.5f), wf_v3(-1.0f, 0, 0), pressers,
+                                              press_angle, press_speed);
+    *out_pinned_x = r.first.x;
+    return r.worst;
 }
 
 /// Pressed square to the wall: the pinned agent cannot give at all, so the
