@@ -8,6 +8,7 @@
 
 #include "crowd/avoidance.h"
 #include "crowd/crowd_phases.h"
+#include "crowd/wall_contact.h"
 #include "navcore/check.h"
 #include "navcore/clock.h"
 
@@ -816,117 +817,6 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
     c->worker_tally[worker].iterations += samples_total;
 }
 
-/// A wall segment's length and inward unit normal (counter-clockwise
-/// polygons: (ez, -ex) points inwards); false for a segment of no length.
-static bool wall_normal(wf_vec3 a, wf_vec3 b, float* len, float* nx, float* nz) {
-    float ex = b.x - a.x, ez = b.z - a.z;
-    float len2 = ex * ex + ez * ez;
-    if (!(len2 > 1e-8f)) {
-        return false;
-    }
-    *len = sqrtf(len2);
-    *nx = ez / *len;
-    *nz = -ex / *len;
-    return true;
-}
-
-/// Whether wall k of agent i (from a to b, length len, inward
-/// normal n) holds p: the foot of p on it lies within the segment, or up
-/// to WF_CROWD_WALL_END_MARGIN past an end where another of the agent's
-/// walls meets it in a concave corner (or goes on in line). A body at a
-/// concave corner's vertex stands a hair past both segments' ends, and
-/// neither held it (the demo's 0.17-0.21 m presses in a notch, press21);
-/// past a convex corner (a door's jamb) the line bounds nothing.
-static bool wall_holds(const wf_crowd* c, uint32_t i, uint32_t k, wf_vec3 p, wf_vec3 a, wf_vec3 b,
-                       float len, float nx, float nz) {
-    float t = ((p.x - a.x) * (b.x - a.x) + (p.z - a.z) * (b.z - a.z)) / len;
-    if (t >= 0.0f && t <= len) {
-        return true;
-    }
-    if (t < -WF_CROWD_WALL_END_MARGIN || t > len + WF_CROWD_WALL_END_MARGIN) {
-        return false;
-    }
-    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
-    const wf_vec3 v = t < 0.0f ? a : b;
-    for (uint32_t m = 0; m < c->wall_count[i]; ++m) {
-        for (uint32_t e = 0; e < 2u && m != k; ++e) {
-            wf_vec3 q = walls[2u * m + e], w = walls[2u * m + 1u - e];
-            float dx = q.x - v.x, dz = q.z - v.z;
-            if (dx * dx + dz * dz < 1e-6f && (w.x - a.x) * nx + (w.z - a.z) * nz > -1e-3f) {
-                return true; // the other wall goes on inside this one's line
-            }
-        }
-    }
-    return false;
-}
-
-/// The line of the wall segment nearest to pos (measured square to the
-/// segment, the foot on it: wall_holds), as its inward normal (x, z) and
-/// offset (y): dot(p, normal) - offset is how far p stands inside it
-/// (negative past it). No wall within WF_CROWD_WALL_LINE_REACH: a zero
-/// normal and an offset of minus infinity (the collision passes then skip
-/// the agent's walls).
-static wf_vec3 nearest_wall_line(const wf_crowd* c, uint32_t i, wf_vec3 pos) {
-    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
-    wf_vec3 line = wf_v3(0.0f, -INFINITY, 0.0f);
-    float best = WF_CROWD_WALL_LINE_REACH;
-    for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
-        wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
-        float len, nx, nz;
-        if (!wall_normal(a, b, &len, &nx, &nz)) {
-            continue;
-        }
-        if (!wall_holds(c, i, k, pos, a, b, len, nx, nz)) {
-            continue;
-        }
-        float inside = (pos.x - a.x) * nx + (pos.z - a.z) * nz;
-        if (fabsf(inside) < best) {
-            best = fabsf(inside);
-            line = wf_v3(nx, a.x * nx + a.z * nz, nz);
-        }
-    }
-    return line;
-}
-
-/// How far p stands inside its wall line (negative past it; infinite
-/// without one).
-static inline float wall_room(wf_vec3 line, wf_vec3 p) {
-    return p.x * line.x + p.z * line.z - line.y;
-}
-
-/// The share of a push along the unit direction (dx, dz) that agent j
-/// cannot give: the push with its part into every wall j is pinned against
-/// taken out leaves g, and 1 - |g|^2 is what j cannot take (one wall: the
-/// square of the push's part into it; in a concave corner, all of a push
-/// between the walls).
-static float wall_blocked_share(const wf_crowd* c, uint32_t j, float dx, float dz) {
-    const wf_vec3* walls = c->walls + (size_t)j * c->max_walls * 2u;
-    const wf_vec3 pj = c->pos[j];
-    float gx = dx, gz = dz;
-    for (int round = 0; round < 2; ++round) {
-        for (uint32_t k = 0; k < c->wall_count[j]; ++k) {
-            wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
-            float len, nx, nz;
-            if (!wall_normal(a, b, &len, &nx, &nz)) {
-                continue;
-            }
-            float g = gx * nx + gz * nz;
-            if (g >= 0.0f) {
-                continue; // along or away from this wall
-            }
-            float room = (pj.x - a.x) * nx + (pj.z - a.z) * nz;
-            if (room >= WF_CROWD_WALL_PINNED || room < -WF_CROWD_WALL_LINE_REACH ||
-                !wall_holds(c, j, k, pj, a, b, len, nx, nz)) {
-                continue;
-            }
-            gx -= nx * g;
-            gz -= nz * g;
-        }
-    }
-    float left = gx * gx + gz * gz;
-    return left < 1.0f ? 1.0f - left : 0.0f;
-}
-
 void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -945,7 +835,8 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
         }
         c->vel[i] = v;
         c->pos[i] = wf_v3_mad(c->pos[i], v, ctx->dt);
-        c->wall_line[i] = nearest_wall_line(c, i, c->pos[i]);
+        c->wall_line[i] = wf_wall_nearest_line(c->walls + (size_t)i * c->max_walls * 2u,
+                                               c->wall_count[i], c->pos[i]);
     }
 }
 
@@ -1002,7 +893,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         // Its nearest wall (wall_line, set as it moved): pinned against
         // it, its pushes keep only their slide along it.
         const wf_vec3 own_line = c->wall_line[i];
-        const float own_room = wall_room(own_line, c->pos[i]);
+        const float own_room = wf_wall_room(own_line, c->pos[i]);
         const bool pinned = own_room < WF_CROWD_WALL_PINNED;
         // At a single-file passage (admitted or waiting) the passage's
         // order says who gives way: no neighbour takes over a pinned one's
@@ -1047,7 +938,10 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             if (pen > WF_CROWD_WALL_PRESS && !at_passage && !(c->agent_flags[j] & AT_PASSAGE) &&
                 c->wall_line[j].y > -INFINITY) {
                 // j goes along -diff.
-                share += (1.0f - share) * wall_blocked_share(c, j, -diff.x / d, -diff.z / d);
+                share +=
+                    (1.0f - share) * wf_wall_blocked_share(c->walls + (size_t)j * c->max_walls * 2u,
+                                                           c->wall_count[j], c->pos[j], -diff.x / d,
+                                                           -diff.z / d);
             }
             float s = pen * share * WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
@@ -1067,7 +961,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             // Pinned: the push keeps only its slide along the wall, as the
             // surface pass would (the neighbour above took the rest).
             if (pinned) {
-                float past = wall_room(own_line, moved) - (own_room < 0.0f ? own_room : 0.0f);
+                float past = wf_wall_room(own_line, moved) - (own_room < 0.0f ? own_room : 0.0f);
                 if (past < 0.0f) {
                     moved.x -= own_line.x * past;
                     moved.z -= own_line.z * past;
