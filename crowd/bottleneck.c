@@ -218,8 +218,10 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
         wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
         // Most walls gathered lie well beyond reach: their bounds tell
         // (with a margin, so the exact test below decides every close call).
-        if (fminf(a.x, b.x) > pos.x + far || fmaxf(a.x, b.x) < pos.x - far ||
-            fminf(a.z, b.z) > pos.z + far || fmaxf(a.z, b.z) < pos.z - far) {
+        // Both ends compared, not fminf / fmaxf: those are library calls.
+        const float x0 = pos.x - far, x1 = pos.x + far, z0 = pos.z - far, z1 = pos.z + far;
+        if ((a.x > x1 && b.x > x1) || (a.x < x0 && b.x < x0) || (a.z > z1 && b.z > z1) ||
+            (a.z < z0 && b.z < z0)) {
             continue;
         }
         if (wf_segment_distance_sq_2d(pos, a, b) > reach * reach) {

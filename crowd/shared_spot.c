@@ -70,8 +70,10 @@ static bool way_apart(const wf_crowd* c, uint32_t i, uint32_t j, float* dx, floa
 /// taken from the targets alone left spots that did not fit side by side
 /// (three targets on a line: the middle one kept its target, the outer ones
 /// stood 0.84 m from it for 1.2 m bodies; docs/benchmarks.md, hold19).
-/// False for fewer than two.
-static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
+/// False for fewer than two; then *crowding is how many neighbours crowd i
+/// (0 or 1, *one that one), what crowding_neighbour would count again.
+static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out, uint32_t* crowding,
+                      uint32_t* one) {
     wf_vec3 target = c->target_pos[i];
     uint32_t member[WF_CROWD_KNOT_MAX];
     uint32_t direct = 1; // members [1, direct) crowd i itself
@@ -102,6 +104,10 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
         }
     }
     if (n < 3) {
+        // i's neighbours were all read (fewer than WF_CROWD_KNOT_MAX kept).
+        _Static_assert(WF_CROWD_KNOT_MAX >= 3u, "a knot of three fits");
+        *crowding = direct - 1u;
+        *one = member[direct - 1u];
         return false;
     }
     for (uint32_t a = 0; a < n; ++a) {
@@ -150,11 +156,11 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
 }
 
 bool wf_crowd_shared_spot(const wf_crowd* c, uint32_t i, wf_vec3* out) {
-    uint32_t j = 0, back = 0;
-    if (knot_spot(c, i, out)) {
+    uint32_t j = 0, back = 0, crowding = 0;
+    if (knot_spot(c, i, out, &crowding, &j)) {
         return true;
     }
-    if (!crowding_neighbour(c, i, &j) || c->params[i].priority > c->params[j].priority) {
+    if (crowding != 1u || c->params[i].priority > c->params[j].priority) {
         return false; // none, or one that makes way for it
     }
     wf_vec3 target = c->target_pos[i];
