@@ -6,7 +6,8 @@
 # holds up the files they stand in (docs/benchmarks.md, "nav21"). Make the
 # trace with
 #   wayfarer scenarios --scene nav_test500 --runs N --trace FILE --trace-every 1
-# then: bench/nav_miss_heads.py FILE. For each agent that never arrived:
+# then: bench/nav_miss_heads.py [--places] FILE [FILE...]. For each agent
+# that never arrived:
 #   - its state and speed at the end (standing under 0.3 m/s, slow under 1);
 #   - over the last 20 s: the share of rows BLOCKED and standing;
 #   - at the last row, the walker ahead of it (within 2 m along its desired
@@ -18,6 +19,10 @@
 #     free.
 # Holders are not in the trace (only agents not yet at their first target),
 # so a file held by a holder reads as "holder" at its head.
+# Several traces may be given (their counts add up); with --places, also
+# where the heads of each class stand: the 3 m cells (x, z rounded) with
+# the most non-arrivers held there, and in how many runs
+# (docs/benchmarks.md, "nav22").
 import collections
 import math
 import sys
@@ -72,13 +77,14 @@ def what_holds(r, same_time):
     return "nothing near (free)"
 
 
-def main(path):
+CELL = 3.0
+
+
+def classify(path, held, state, window, depth, cells):
+    """Adds the non-arrivers of one trace to the counters; returns how many
+    never arrived and over how many runs."""
     by, end = read_trace(path)
     at_time = rows_at_time(by)
-    held = collections.Counter()
-    state = collections.Counter()
-    window = collections.Counter()
-    depth = collections.Counter()
     missed = 0
     for (seed, _), rows in by.items():
         last = rows[-1]
@@ -103,8 +109,24 @@ def main(path):
             seen.add(id(ahead))
             head, n = ahead, n + 1
         depth[min(n, 5)] += 1
-        held[("in a file, its head held by " if n else "itself held by ") + what_holds(head, same)] += 1
-    print("never arrived: %d over %d runs" % (missed, len(end)))
+        what = what_holds(head, same)
+        held[("in a file, its head held by " if n else "itself held by ") + what] += 1
+        cell = (round(f(head, "x") / CELL) * CELL, round(f(head, "z") / CELL) * CELL)
+        cells[what][cell].append(seed)
+    return missed, len(end)
+
+
+def main(paths, places):
+    held = collections.Counter()
+    state = collections.Counter()
+    window = collections.Counter()
+    depth = collections.Counter()
+    cells = collections.defaultdict(lambda: collections.defaultdict(list))
+    missed = runs = 0
+    for path in paths:
+        m, r = classify(path, held, state, window, depth, cells)
+        missed, runs = missed + m, runs + r
+    print("never arrived: %d over %d runs" % (missed, runs))
     print("| at the end: state, speed | agents |\n|---|--:|")
     for k, v in sorted(state.items()):
         print("| %s, %s | %d |" % (k[0], k[1], v))
@@ -115,7 +137,15 @@ def main(path):
         print("| %s | %d | %.0f %% |" % (k, v, 100.0 * v / max(missed, 1)))
     print("\nwalkers ahead of it in its file (5: 5 or more):",
           ", ".join("%d: %d" % kv for kv in sorted(depth.items())))
+    if not places:
+        return
+    for what, by_cell in sorted(cells.items(), key=lambda kv: -sum(map(len, kv[1].values()))):
+        total = sum(map(len, by_cell.values()))
+        top = sorted(by_cell.items(), key=lambda kv: -len(kv[1]))[:5]
+        print("\n%s (%d): " % (what, total) + "; ".join(
+            "(%g, %g) %d in %d runs" % (c[0], c[1], len(s), len(set(s))) for c, s in top))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    main([a for a in args if a != "--places"], "--places" in args)

@@ -272,6 +272,24 @@ static wf_vec3 passer_seen_at(const wf_crowd* c, uint32_t i, uint32_t j) {
     return at;
 }
 
+/// True when another agent stands close behind i in its lane (nearer than
+/// WF_CROWD_BACK_ROOM_RADII times their radii's sum): backing off from
+/// one coming head-on would only press into it, and the file behind.
+static bool backed_in(const wf_crowd* c, uint32_t i, wf_vec3 dir) {
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = neighbours[k];
+        float dx = c->pos[j].x - c->pos[i].x, dz = c->pos[j].z - c->pos[i].z;
+        float behind = -(dx * dir.x + dz * dir.z);
+        float rsum = c->params[i].radius + c->params[j].radius;
+        if (behind > 0.0f && behind < rsum * WF_CROWD_BACK_ROOM_RADII &&
+            fabsf(dx * dir.z - dz * dir.x) < rsum) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /// Head-on traffic: the nearest agent ahead in i's lane (within
 /// WF_CROWD_HEAD_ON_RADII, closer sideways than WF_CROWD_LANE_RADII) that
 /// walks towards it. Both keep right, so two lanes pass; the one without
@@ -325,7 +343,11 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
         // Aside, and back out of a passage too narrow to step aside in
         // while the other is near.
         float gap = (p->radius + c->params[found].radius) * WF_CROWD_WAIT_GAP_RADII;
-        float back = nearest < gap ? (gap - nearest) / gap : 0.0f;
+        // Backing off is how a single-file passage clears; in a wider lane
+        // it steps aside, and backing into its own file only stalls it.
+        bool single_file = c->pinch[i].ahead && c->pinch[i].both_ways;
+        float back =
+            nearest < gap && (single_file || !backed_in(c, i, dir)) ? (gap - nearest) / gap : 0.0f;
         out = wf_v3_scale(right, p->max_speed * WF_CROWD_STEP_ASIDE * near);
         out = wf_v3_add(out, wf_v3_scale(dir, -p->max_speed * WF_CROWD_STEP_BACK * back));
     } else {

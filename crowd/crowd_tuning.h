@@ -163,6 +163,11 @@
 #define WF_CROWD_WAIT_GAP_RADII 2.0f
 /// ... at up to this share of its max speed.
 #define WF_CROWD_STEP_BACK 1.0f
+/// ... except in a lane wider than single file with another agent less
+/// than this many times the two radii's sum behind it (crowd_motion.c,
+/// backed_in): backing into its own file stalled two files meeting in a
+/// lane a few agents wide (nav22).
+#define WF_CROWD_BACK_ROOM_RADII 1.5f
 /// The stuck timer runs on through the first stuck replan, so the agent is
 /// blocked one more stuck_time after it (2 x stuck_time in all).
 #define WF_CROWD_REPLANNED_STUCK_FACTOR 2.0f
