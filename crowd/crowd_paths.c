@@ -466,10 +466,8 @@ void wf_crowd_topology_fn(uint32_t begin, uint32_t end, uint32_t worker, void* c
         // there), on top of crowding where that prices this search (every
         // search's, when crowding_cost is on: the worker query keeps it).
         bool flowing = false;
-        wf_flow_view view = {.c = c,
-                             .way = {0.0f, 0.0f, 0.0f},
-                             .crowding = crowded || c->crowding_cost > 0.0f,
-                             .pos = c->pos[i]};
+        wf_flow_view view = {
+            .c = c, .way = {0.0f, 0.0f, 0.0f}, .crowding = crowded || c->crowding_cost > 0.0f};
         if (c->flow_cost > 0.0f && !wf_crowd_passage_ahead(c, i)) {
             wf_vec3 to = wf_v3_sub(c->corridor[i].target, c->pos[i]);
             float len = sqrtf(to.x * to.x + to.z * to.z);

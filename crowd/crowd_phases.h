@@ -54,14 +54,12 @@ void wf_crowding_refresh(wf_crowd* c);
 float wf_crowding_scale(const void* user, wf_poly_ref poly);
 /// The flow table (walkers' unit wishes per polygon), from saved state.
 void wf_crowd_flow_refresh(wf_crowd* c);
-/// A search's view of the flow: its way (a unit xz direction), whether
-/// the crowding table prices it too, and where the searching agent stands
-/// (flow is priced only within WF_CROWD_FLOW_RANGE of it).
+/// A search's view of the flow: its way (a unit xz direction) and whether
+/// the crowding table prices it too.
 typedef struct wf_flow_view {
     const wf_crowd* c;
     wf_vec3 way;
     bool crowding;
-    wf_vec3 pos;
 } wf_flow_view;
 /// wf_poly_cost_fn (user: a wf_flow_view): the crowding factor (or 1) plus
 /// flow_cost x the flow there against the way.

@@ -67,11 +67,6 @@
 /// its own and its flow is not priced: on a grid of 1 m cells every cell
 /// held one walker and re-searches zigzagged inside one lane.
 #define WF_CROWD_FLOW_MIN_AREA 1.5f
-/// A polygon's flow is priced only when the mean of its corners lies
-/// within this distance (m) of the searching agent: oncoming walkers
-/// further off meet it on the way and have left by the time it gets there
-/// (circle128's held share at flow_cost 5, docs/benchmarks.md, flow22).
-#define WF_CROWD_FLOW_RANGE 6.0f
 /// flow_cost when the desc leaves it 0 (crowd.c).
 #define WF_CROWD_FLOW_COST_DEFAULT 3.0f
 /// An agent on its way stuck less than this (s) takes the whole avoidance

@@ -148,21 +148,6 @@ float wf_crowd_flow_scale(const void* user, wf_poly_ref poly) {
             area2 += (b.x - a.x) * (d.z - a.z) - (d.x - a.x) * (b.z - a.z);
         }
         float area = 0.5f * fabsf(area2);
-        // And only near the searcher (flow22): walkers coming its way
-        // further off meet it on the way and are gone from there by the
-        // time it arrives, so a far polygon's flow is no lane it will walk
-        // against (circle128: late re-searches sent the walkers round far
-        // polygons of the inbound streams, onto their spots from the side).
-        wf_vec3 mid = {0.0f, 0.0f, 0.0f};
-        for (uint32_t k = 0; k < outline.vert_count; ++k) {
-            mid.x += outline.verts[k].x;
-            mid.z += outline.verts[k].z;
-        }
-        float dx = mid.x / (float)outline.vert_count - v->pos.x;
-        float dz = mid.z / (float)outline.vert_count - v->pos.z;
-        if (dx * dx + dz * dz > WF_CROWD_FLOW_RANGE * WF_CROWD_FLOW_RANGE) {
-            return scale;
-        }
         if (area < WF_CROWD_FLOW_MIN_AREA) {
             return scale;
         }

@@ -115,19 +115,10 @@ static wf_crowd* flow_in_cell(wf_mesh** mesh, float cell, const float* wish_x, u
     return c;
 }
 
-/// The price of cell (1, 1) (of side cell) for a search whose way is +x,
-/// by an agent standing `off` m west of the cell's centre.
-static float price_from(const wf_crowd* c, const wf_mesh* mesh, float cell, float off) {
-    wf_flow_view view = {.c = c,
-                         .way = {1.0f, 0.0f, 0.0f},
-                         .crowding = false,
-                         .pos = {1.5f * cell - off, 0.0f, 1.5f * cell}};
+/// The price of cell (1, 1) for a search whose way is +x.
+static float price(const wf_crowd* c, const wf_mesh* mesh) {
+    wf_flow_view view = {.c = c, .way = {1.0f, 0.0f, 0.0f}, .crowding = false};
     return wf_crowd_flow_scale(&view, test_grid_poly(mesh, 4, 1, 1));
-}
-
-/// The price of cell (1, 1) for a search whose way is +x, by an agent in it.
-static float price(const wf_crowd* c, const wf_mesh* mesh, float cell) {
-    return price_from(c, mesh, cell, 0.0f);
 }
 
 /// One oncoming walker in a polygon up to WF_CROWD_FLOW_AREA: flow_cost
@@ -138,15 +129,15 @@ static void test_flow_prices_lanes(void** state) {
     wf_mesh* mesh = NULL;
     float cost = WF_CROWD_FLOW_COST_DEFAULT;
     wf_crowd* c = flow_in_cell(&mesh, 1.5f, (const float[]){-2.0f}, 1);
-    assert_float_equal(price(c, mesh, 1.5f), 1.0f + cost, 1e-4f);
+    assert_float_equal(price(c, mesh), 1.0f + cost, 1e-4f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
     c = flow_in_cell(&mesh, 1.5f, (const float[]){-2.0f, -1.0f, 2.0f}, 3);
-    assert_float_equal(price(c, mesh, 1.5f), 1.0f + cost * 1.0f / 3.0f, 1e-4f);
+    assert_float_equal(price(c, mesh), 1.0f + cost * 1.0f / 3.0f, 1e-4f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
     c = flow_in_cell(&mesh, 1.5f, (const float[]){-2.0f, 2.0f}, 2);
-    assert_float_equal(price(c, mesh, 1.5f), 1.0f, 1e-4f);
+    assert_float_equal(price(c, mesh), 1.0f, 1e-4f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
 }
@@ -158,7 +149,7 @@ static void test_returning_holders_are_not_flow(void** state) {
     wf_crowd* c = flow_in_cell(&mesh, 1.5f, (const float[]){-2.0f}, 1);
     c->target_state[0] = WF_TARGET_ARRIVED;
     wf_crowd_flow_refresh(c);
-    assert_float_equal(price(c, mesh, 1.5f), 1.0f, 1e-4f);
+    assert_float_equal(price(c, mesh), 1.0f, 1e-4f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
 }
@@ -171,25 +162,11 @@ static void test_flow_price_falls_with_room(void** state) {
     wf_mesh* mesh = NULL;
     float cost = WF_CROWD_FLOW_COST_DEFAULT;
     wf_crowd* c = flow_in_cell(&mesh, 3.0f, (const float[]){-2.0f}, 1);
-    assert_float_equal(price(c, mesh, 3.0f), 1.0f + cost * WF_CROWD_FLOW_AREA / 9.0f, 1e-4f);
+    assert_float_equal(price(c, mesh), 1.0f + cost * WF_CROWD_FLOW_AREA / 9.0f, 1e-4f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
     c = flow_in_cell(&mesh, 1.0f, (const float[]){-2.0f}, 1);
-    assert_float_equal(price(c, mesh, 1.0f), 1.0f, 1e-4f);
-    wf_crowd_destroy(c);
-    wf_mesh_destroy(mesh);
-}
-
-/// Only near the searcher (flow22): the same oncoming walker is priced from
-/// within WF_CROWD_FLOW_RANGE of its polygon's middle, not from further
-/// off (it meets the searcher on the way and has left by then).
-static void test_far_flow_is_not_priced(void** state) {
-    (void)state;
-    wf_mesh* mesh = NULL;
-    float cost = WF_CROWD_FLOW_COST_DEFAULT;
-    wf_crowd* c = flow_in_cell(&mesh, 1.5f, (const float[]){-2.0f}, 1);
-    assert_float_equal(price_from(c, mesh, 1.5f, WF_CROWD_FLOW_RANGE - 0.5f), 1.0f + cost, 1e-4f);
-    assert_float_equal(price_from(c, mesh, 1.5f, WF_CROWD_FLOW_RANGE + 0.5f), 1.0f, 1e-4f);
+    assert_float_equal(price(c, mesh), 1.0f, 1e-4f);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
 }
@@ -201,7 +178,6 @@ int main(void) {
         cmocka_unit_test(test_flow_prices_lanes),
         cmocka_unit_test(test_returning_holders_are_not_flow),
         cmocka_unit_test(test_flow_price_falls_with_room),
-        cmocka_unit_test(test_far_flow_is_not_priced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -167,9 +167,7 @@ static inline void golden_world_close(golden_world* g) {
 /// Re-pinned (nav21): a held-up agent's priced re-search runs 64
 /// expansions, so a way round a knot can rejoin its corridor past it.
 /// Re-pinned (review of press22): the closing cut capped at max speed.
-/// Re-pinned (flow22): lanes by direction price only polygons within
-/// WF_CROWD_FLOW_RANGE (6 m) of the searcher (crowding.c).
-#define GOLDEN_CROWD_HASH 0x9fcb769e927f78ecull
+#define GOLDEN_CROWD_HASH 0x636d35daed05da18ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
