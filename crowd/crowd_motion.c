@@ -495,10 +495,9 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 float slow = p->radius * WF_CROWD_SLOW_DOWN_RADII;
                 float dist = wf_v2_distance(pos, last->pos);
                 if (dist < slow) {
-                    float brake =
-                        (last->flags & WF_STRAIGHT_END) && returns_briskly(c, i)
-                            ? p->radius * WF_CROWD_RETURN_BRAKE_RADII
-                            : slow;
+                    float brake = (last->flags & WF_STRAIGHT_END) && returns_briskly(c, i)
+                                      ? p->radius * WF_CROWD_RETURN_BRAKE_RADII
+                                      : slow;
                     speed *= fminf(1.0f, dist / brake);
                     settle = (last->flags & WF_STRAIGHT_END) ? dist / slow : 1.0f;
                 }
