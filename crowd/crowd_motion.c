@@ -428,10 +428,14 @@ static bool on_spot(const wf_crowd* c, uint32_t i) {
 /// spot, not over the WF_CROWD_SLOW_DOWN_RADII an agent arriving from afar
 /// slows down over. Creeping back over the last metre, holders pushed off
 /// by the files passing in the last seconds ended the run off their spots
-/// (nav_test500; docs/benchmarks.md, hold22). A spot covered is left to
-/// the slow approach: hurrying into a body there pressed deeper.
+/// (nav_test500; docs/benchmarks.md, hold22). A spot covered, shared, or
+/// near a neighbour's target (arrived or not) is left to the slow
+/// approach: holders hurrying
+/// back into a ring of spots too tight shoved each other for good
+/// (crowd_crowded_spots), and onto shared spots over their edge
+/// (crowd_shared_spot_return).
 static bool returns_briskly(const wf_crowd* c, uint32_t i) {
-    if (c->target_state[i] != WF_TARGET_ARRIVED) {
+    if (c->target_state[i] != WF_TARGET_ARRIVED || (c->agent_flags[i] & AGENT_SHARES_SPOT)) {
         return false;
     }
     wf_vec3 spot = c->corridor[i].target;
@@ -439,7 +443,8 @@ static bool returns_briskly(const wf_crowd* c, uint32_t i) {
     for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
         uint32_t j = neighbours[k];
         float room = c->params[i].radius + c->params[j].radius;
-        if (wf_v2_distance_sq(c->pos[j], spot) < room * room) {
+        if (wf_v2_distance_sq(c->pos[j], spot) < room * room ||
+            wf_v2_distance_sq(c->target_pos[j], c->target_pos[i]) < room * room) {
             return false;
         }
     }
