@@ -446,6 +446,34 @@ static bool on_spot(const wf_crowd* c, uint32_t i) {
             wf_v2_distance_sq(c->pos[i], c->target_pos[i]) <= stand * stand);
 }
 
+/// A holder pushed off its spot that no neighbour's body covers walks back
+/// briskly: it slows down only within WF_CROWD_RETURN_BRAKE_RADII of the
+/// spot, not over the WF_CROWD_SLOW_DOWN_RADII an agent arriving from afar
+/// slows down over. Creeping back over the last metre, holders pushed off
+/// by the files passing in the last seconds ended the run off their spots
+/// (nav_test500; docs/benchmarks.md, hold22). A spot covered, shared, or
+/// near a neighbour's target (arrived or not) is left to the slow
+/// approach: holders hurrying
+/// back into a ring of spots too tight shoved each other for good
+/// (crowd_crowded_spots), and onto shared spots over their edge
+/// (crowd_shared_spot_return).
+static bool returns_briskly(const wf_crowd* c, uint32_t i) {
+    if (c->target_state[i] != WF_TARGET_ARRIVED || (c->agent_flags[i] & AGENT_SHARES_SPOT)) {
+        return false;
+    }
+    wf_vec3 spot = c->corridor[i].target;
+    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = neighbours[k];
+        float room = c->params[i].radius + c->params[j].radius;
+        if (wf_v2_distance_sq(c->pos[j], spot) < room * room ||
+            wf_v2_distance_sq(c->target_pos[j], c->target_pos[i]) < room * room) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -495,7 +523,10 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 float slow = p->radius * WF_CROWD_SLOW_DOWN_RADII;
                 float dist = wf_v2_distance(pos, last->pos);
                 if (dist < slow) {
-                    speed *= dist / slow;
+                    float brake = (last->flags & WF_STRAIGHT_END) && returns_briskly(c, i)
+                                      ? p->radius * WF_CROWD_RETURN_BRAKE_RADII
+                                      : slow;
+                    speed *= fminf(1.0f, dist / brake);
                     settle = (last->flags & WF_STRAIGHT_END) ? dist / slow : 1.0f;
                 }
             }
