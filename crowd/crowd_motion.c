@@ -446,34 +446,6 @@ static bool on_spot(const wf_crowd* c, uint32_t i) {
             wf_v2_distance_sq(c->pos[i], c->target_pos[i]) <= stand * stand);
 }
 
-/// A holder pushed off its spot that no neighbour's body covers walks back
-/// briskly: it slows down only within WF_CROWD_RETURN_BRAKE_RADII of the
-/// spot, not over the WF_CROWD_SLOW_DOWN_RADII an agent arriving from afar
-/// slows down over. Creeping back over the last metre, holders pushed off
-/// by the files passing in the last seconds ended the run off their spots
-/// (nav_test500; docs/benchmarks.md, hold22). A spot covered, shared, or
-/// near a neighbour's target (arrived or not) is left to the slow
-/// approach: holders hurrying
-/// back into a ring of spots too tight shoved each other for good
-/// (crowd_crowded_spots), and onto shared spots over their edge
-/// (crowd_shared_spot_return).
-static bool returns_briskly(const wf_crowd* c, uint32_t i) {
-    if (c->target_state[i] != WF_TARGET_ARRIVED || (c->agent_flags[i] & AGENT_SHARES_SPOT)) {
-        return false;
-    }
-    wf_vec3 spot = c->corridor[i].target;
-    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
-    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = neighbours[k];
-        float room = c->params[i].radius + c->params[j].radius;
-        if (wf_v2_distance_sq(c->pos[j], spot) < room * room ||
-            wf_v2_distance_sq(c->target_pos[j], c->target_pos[i]) < room * room) {
-            return false;
-        }
-    }
-    return true;
-}
-
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -523,10 +495,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                 float slow = p->radius * WF_CROWD_SLOW_DOWN_RADII;
                 float dist = wf_v2_distance(pos, last->pos);
                 if (dist < slow) {
-                    float brake = (last->flags & WF_STRAIGHT_END) && returns_briskly(c, i)
-                                      ? p->radius * WF_CROWD_RETURN_BRAKE_RADII
-                                      : slow;
-                    speed *= fminf(1.0f, dist / brake);
+                    speed *= dist / slow;
                     settle = (last->flags & WF_STRAIGHT_END) ? dist / slow : 1.0f;
                 }
             }
@@ -888,8 +857,8 @@ void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* 
         }
         c->vel[i] = v;
         c->pos[i] = wf_v3_mad(c->pos[i], v, ctx->dt);
-        c->wall_line[i] = wf_wall_nearest_line(c->walls + (size_t)i * c->max_walls * 2u,
-                                               c->wall_count[i], c->pos[i]);
+        c->wall_line[i] = wf_wall_contact_nearest_line(c->walls + (size_t)i * c->max_walls * 2u,
+                                                       c->wall_count[i], c->pos[i]);
     }
 }
 
@@ -946,7 +915,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
         // Its nearest wall (wall_line, set as it moved): pinned against
         // it, its pushes keep only their slide along it.
         const wf_vec3 own_line = c->wall_line[i];
-        const float own_room = wf_wall_room(own_line, c->pos[i]);
+        const float own_room = wf_wall_contact_room(own_line, c->pos[i]);
         const bool pinned = own_room < WF_CROWD_WALL_PINNED;
         // At a single-file passage (admitted or waiting) the passage's
         // order says who gives way: no neighbour takes over a pinned one's
@@ -991,10 +960,10 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             if (pen > WF_CROWD_WALL_PRESS && !at_passage && !(c->agent_flags[j] & AT_PASSAGE) &&
                 c->wall_line[j].y > -INFINITY) {
                 // j goes along -diff.
-                share +=
-                    (1.0f - share) * wf_wall_blocked_share(c->walls + (size_t)j * c->max_walls * 2u,
-                                                           c->wall_count[j], c->pos[j], -diff.x / d,
-                                                           -diff.z / d);
+                share += (1.0f - share) *
+                         wf_wall_contact_blocked_share(c->walls + (size_t)j * c->max_walls * 2u,
+                                                       c->wall_count[j], c->pos[j], -diff.x / d,
+                                                       -diff.z / d);
             }
             float s = pen * share * WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
@@ -1014,7 +983,8 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             // Pinned: the push keeps only its slide along the wall, as the
             // surface pass would (the neighbour above took the rest).
             if (pinned) {
-                float past = wf_wall_room(own_line, moved) - (own_room < 0.0f ? own_room : 0.0f);
+                float past =
+                    wf_wall_contact_room(own_line, moved) - (own_room < 0.0f ? own_room : 0.0f);
                 if (past < 0.0f) {
                     moved.x -= own_line.x * past;
                     moved.z -= own_line.z * past;

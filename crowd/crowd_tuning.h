@@ -27,9 +27,6 @@
 /// to it; stuck on the way for stuck_time, it is let through (it counts as
 /// on its way until it is back within the arrival radius).
 #define WF_CROWD_RETURN_RADII 1.0f
-/// A holder walking back to a spot no body covers slows down only within
-/// this many radii of it (crowd_motion.c, returns_briskly; hold22).
-#define WF_CROWD_RETURN_BRAKE_RADII 0.5f
 /// An agent on its way stuck this long (s) within WF_CROWD_SQUEEZE_DIST (m)
 /// of its target sees neighbours holding their spots at
 /// WF_CROWD_SQUEEZE_SHARE of their radius in avoidance (crowd_motion.c).

@@ -97,18 +97,15 @@ static void test_stuck_walker_takes_the_free_lane(void** state) {
            off.arrived_frame, (int)off.went_north, (double)off.worst_moved, on.arrived_frame,
            (int)on.went_north, (double)on.worst_moved);
     // Off: through the block, shoving holders further off their spots
-    // than round it (measured: 0.59 m, arrived after 11.4 s; 1.03 m and
-    // 14.1 s before holders pushed off walked back briskly, hold22's
-    // returns_briskly; 1.76 m and 12.2 s while holders ran ahead of a
-    // walker in their lane instead of stepping out of it, before
-    // crowd_motion.c's step_aside_not_ahead).
+    // than round it (measured: 1.03 m, arrived after 14.1 s; 1.76 m and
+    // 12.2 s while holders ran ahead of a walker in their lane instead of
+    // stepping out of it, before crowd_motion.c's step_aside_not_ahead).
     assert_false(off.went_north);
-    assert_true(off.worst_moved > on.worst_moved);
+    assert_true(off.worst_moved > on.worst_moved + 0.25f);
     // On: round by the free lane, the holders kept within 0.7 m of their
-    // spots (measured: 0.53 m, arrived after 16.0 s; 0.65 m and 16.5 s
-    // before hold22; 0.41 m and 14.0 s before step_aside_not_ahead, whose
-    // holders step sideways out of the walker's lane while it comes up to
-    // the block).
+    // spots (measured: 0.65 m, arrived after 16.5 s; 0.41 m and 14.0 s
+    // before step_aside_not_ahead, whose holders step sideways out of the
+    // walker's lane while it comes up to the block).
     assert_true(on.went_north);
     assert_true(on.arrived_frame > 0 && on.arrived_frame < 30 * 18);
     assert_true(on.worst_moved < 0.7f);

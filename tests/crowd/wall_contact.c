@@ -40,20 +40,20 @@ static void jamb(wf_vec3 walls[4]) {
 
 static bool holds(const wf_vec3* walls, uint32_t count, uint32_t k, wf_vec3 p) {
     float len, nx, nz;
-    assert_true(wf_wall_normal(walls[2u * k], walls[2u * k + 1u], &len, &nx, &nz));
-    return wf_wall_holds(walls, count, k, p, len, nx, nz);
+    assert_true(wf_wall_contact_normal(walls[2u * k], walls[2u * k + 1u], &len, &nx, &nz));
+    return wf_wall_contact_holds(walls, count, k, p, len, nx, nz);
 }
 
 static void test_normal_points_inwards(void** state) {
     (void)state;
     float len = -1.0f, nx = -1.0f, nz = -1.0f;
-    assert_true(wf_wall_normal(SOUTH_A, SOUTH_B, &len, &nx, &nz));
+    assert_true(wf_wall_contact_normal(SOUTH_A, SOUTH_B, &len, &nx, &nz));
     assert_float_equal(len, 2.0f, 1e-6f);
     assert_float_equal(nx, 0.0f, 1e-6f);
     assert_float_equal(nz, 1.0f, 1e-6f);
     // No length: false, outputs untouched.
     len = nx = nz = -1.0f;
-    assert_false(wf_wall_normal(SOUTH_B, SOUTH_B, &len, &nx, &nz));
+    assert_false(wf_wall_contact_normal(SOUTH_B, SOUTH_B, &len, &nx, &nz));
     assert_true(len == -1.0f && nx == -1.0f && nz == -1.0f);
 }
 
@@ -104,27 +104,27 @@ static void test_nearest_line(void** state) {
     notch(walls);
     // 0.1 m in from the south wall, far from the west one.
     wf_vec3 p = wf_v3(1.0f, 0.0f, 0.1f);
-    wf_vec3 line = wf_wall_nearest_line(walls, 2, p);
+    wf_vec3 line = wf_wall_contact_nearest_line(walls, 2, p);
     assert_float_equal(line.x, 0.0f, 1e-6f);
     assert_float_equal(line.z, 1.0f, 1e-6f);
-    assert_float_equal(wf_wall_room(line, p), 0.1f, 1e-6f);
-    assert_float_equal(wf_wall_room(line, wf_v3(5.0f, 0.0f, -0.2f)), -0.2f, 1e-6f);
+    assert_float_equal(wf_wall_contact_room(line, p), 0.1f, 1e-6f);
+    assert_float_equal(wf_wall_contact_room(line, wf_v3(5.0f, 0.0f, -0.2f)), -0.2f, 1e-6f);
     // Nearer the west wall: its line.
-    line = wf_wall_nearest_line(walls, 2, wf_v3(0.05f, 0.0f, 0.2f));
+    line = wf_wall_contact_nearest_line(walls, 2, wf_v3(0.05f, 0.0f, 0.2f));
     assert_float_equal(line.x, 1.0f, 1e-6f);
     // Past the corner's vertex, within the margin: a line still holds it
     // (press21: before, neither wall did and the body had none).
     p = wf_v3(-0.02f, 0.0f, -0.02f);
-    line = wf_wall_nearest_line(walls, 2, p);
+    line = wf_wall_contact_nearest_line(walls, 2, p);
     assert_true(isfinite(line.y));
-    assert_float_equal(wf_wall_room(line, p), -0.02f, 1e-6f);
+    assert_float_equal(wf_wall_contact_room(line, p), -0.02f, 1e-6f);
     // Beyond WF_CROWD_WALL_LINE_REACH of every wall: no line, infinite room.
     p = wf_v3(1.0f, 0.0f, WF_CROWD_WALL_LINE_REACH + 0.1f);
-    line = wf_wall_nearest_line(walls, 2, p);
+    line = wf_wall_contact_nearest_line(walls, 2, p);
     assert_true(line.x == 0.0f && line.z == 0.0f && line.y == -INFINITY);
-    assert_true(wf_wall_room(line, p) == INFINITY);
+    assert_true(wf_wall_contact_room(line, p) == INFINITY);
     // No walls at all.
-    line = wf_wall_nearest_line(walls, 0, p);
+    line = wf_wall_contact_nearest_line(walls, 0, p);
     assert_true(line.y == -INFINITY);
 }
 
@@ -134,27 +134,33 @@ static void test_blocked_share(void** state) {
     notch(walls);
     // Pinned against the south wall (within WF_CROWD_WALL_PINNED).
     wf_vec3 p = wf_v3(1.0f, 0.0f, 0.5f * WF_CROWD_WALL_PINNED);
-    assert_float_equal(wf_wall_blocked_share(walls, 2, p, 0.0f, -1.0f), 1.0f, 1e-6f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, p, 0.0f, -1.0f), 1.0f, 1e-6f);
     // A slanted push: the square of its part into the wall.
-    assert_float_equal(wf_wall_blocked_share(walls, 2, p, -0.6f, -0.8f), 0.64f, 1e-5f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, p, -0.6f, -0.8f), 0.64f, 1e-5f);
     // Along or away from the wall: all of it can be given.
-    assert_float_equal(wf_wall_blocked_share(walls, 2, p, 1.0f, 0.0f), 0.0f, 1e-6f);
-    assert_float_equal(wf_wall_blocked_share(walls, 2, p, 0.0f, 1.0f), 0.0f, 1e-6f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, p, 1.0f, 0.0f), 0.0f, 1e-6f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, p, 0.0f, 1.0f), 0.0f, 1e-6f);
     // Not pinned: nothing blocked.
     wf_vec3 free_p = wf_v3(1.0f, 0.0f, 0.1f);
-    assert_float_equal(wf_wall_blocked_share(walls, 2, free_p, 0.0f, -1.0f), 0.0f, 1e-6f);
-    // In the corner, a push between both walls is all blocked: the second
-    // round takes out what the first wall's part turned into the other.
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, free_p, 0.0f, -1.0f), 0.0f, 1e-6f);
+    // In the right-angled corner, a push between both walls is all blocked.
     wf_vec3 corner = wf_v3(0.005f, 0.0f, 0.005f);
-    assert_float_equal(wf_wall_blocked_share(walls, 2, corner, -0.6f, -0.8f), 1.0f, 1e-5f);
-    assert_float_equal(wf_wall_blocked_share(walls, 2, corner, -0.8f, -0.6f), 1.0f, 1e-5f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, corner, -0.6f, -0.8f), 1.0f, 1e-5f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, corner, -0.8f, -0.6f), 1.0f, 1e-5f);
     // Past the vertex within the margin, the concave corner still blocks.
     wf_vec3 past = wf_v3(-0.01f, 0.0f, -0.01f);
-    assert_float_equal(wf_wall_blocked_share(walls, 2, past, -0.6f, -0.8f), 1.0f, 1e-5f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, past, -0.6f, -0.8f), 1.0f, 1e-5f);
+    // A 45-degree corner (the south wall and one from the origin along
+    // x = z): a push along its bisector into the vertex is mostly blocked,
+    // not all (two rounds of taking out each wall's part leave 0.11).
+    wf_vec3 wedge[4] = {SOUTH_A, SOUTH_B, SOUTH_B, {1.4f, 0.0f, 1.4f}};
+    wf_vec3 in_wedge = wf_v3(0.03f, 0.0f, 0.005f);
+    float bisector = wf_wall_contact_blocked_share(wedge, 2, in_wedge, -0.92388f, -0.38268f);
+    assert_true(bisector > 0.85f && bisector < 1.0f);
     // Round a jamb, the south wall's line does not pin a body past its end.
     jamb(walls);
     wf_vec3 round = wf_v3(-0.01f, 0.0f, 0.005f);
-    assert_float_equal(wf_wall_blocked_share(walls, 2, round, 0.0f, -1.0f), 0.0f, 1e-6f);
+    assert_float_equal(wf_wall_contact_blocked_share(walls, 2, round, 0.0f, -1.0f), 0.0f, 1e-6f);
 }
 
 int main(void) {
