@@ -81,6 +81,8 @@ def main(path, slack):
     pace = sum((e["t"] - g["t"]) / (g["path"] / SPEED) for g, e in reached if g["path"] > 0) / max(
         len(reached), 1)
     n, r = len(rows), len(reached)
+    if n == 0 or n == r:
+        sys.exit("demo_miss_ceiling: no misses among %d free agent's targets in %s" % (n, path))
     print("free agent's targets %d, reached %d (%.2f %%), crowd pace on reached %.3f" % (
         n, r, 100.0 * r / n, pace))
     cls = collections.Counter()
