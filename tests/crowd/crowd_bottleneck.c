@@ -81,22 +81,18 @@ static void test_two_way_single_file_doorway(void** state) {
     assert_true(overlap < 0.15f);
 }
 
+/// The run the worker counts are compared on.
+static uint64_t hashed_run(const wf_job_system* jobs) {
+    float overlap;
+    uint64_t hash;
+    int frames = run_two_way(jobs, 30 * 20, &overlap, &hash);
+    assert_int_equal(frames, 30 * 20); // mid-way: some still waiting their turn
+    return hash;
+}
+
 static void test_two_way_doorway_same_for_workers(void** state) {
     (void)state;
-    float overlap;
-    uint64_t inline_hash, hash;
-    int frames = run_two_way(NULL, 30 * 20, &overlap, &inline_hash);
-    assert_int_equal(frames, 30 * 20); // mid-way: some still waiting their turn
-    for (uint32_t workers = 2; workers <= 4; workers += 2) {
-        wf_thread_pool* pool = NULL;
-        wf_thread_pool_desc pd = {0};
-        pd.thread_count = workers - 1u;
-        assert_int_equal(wf_thread_pool_create(&pd, &pool), WF_OK);
-        wf_job_system jobs = wf_thread_pool_job_system(pool);
-        run_two_way(&jobs, 30 * 20, &overlap, &hash);
-        assert_true(hash == inline_hash);
-        wf_thread_pool_destroy(pool);
-    }
+    crowd_test_same_for_workers(hashed_run);
 }
 
 /// Two agents from one side come at the 1 m doorway abreast, one either

@@ -116,21 +116,17 @@ static void test_files_pass_in_a_wide_lane(void** state) {
     assert_true(overlap <= 0.15f);
 }
 
+/// The run the worker counts are compared on.
+static uint64_t hashed_run(const wf_job_system* jobs) {
+    float overlap;
+    uint64_t hash;
+    run_files(jobs, 5u, 0.3f, 30 * 8, &overlap, &hash);
+    return hash;
+}
+
 static void test_same_for_workers(void** state) {
     (void)state;
-    float overlap;
-    uint64_t inline_hash, hash;
-    run_files(NULL, 5u, 0.3f, 30 * 8, &overlap, &inline_hash);
-    for (uint32_t workers = 2; workers <= 4; workers += 2) {
-        wf_thread_pool* pool = NULL;
-        wf_thread_pool_desc pd = {0};
-        pd.thread_count = workers - 1u;
-        assert_int_equal(wf_thread_pool_create(&pd, &pool), WF_OK);
-        wf_job_system jobs = wf_thread_pool_job_system(pool);
-        run_files(&jobs, 5u, 0.3f, 30 * 8, &overlap, &hash);
-        assert_true(hash == inline_hash);
-        wf_thread_pool_destroy(pool);
-    }
+    crowd_test_same_for_workers(hashed_run);
 }
 
 int main(void) {

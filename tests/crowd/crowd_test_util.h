@@ -18,6 +18,7 @@
 
 #include "test_meshes.h"
 #include "wayfarer/crowd.h"
+#include "wayfarer/jobs.h"
 
 /// A corridor one cell (1 m) wide along z = 10 from x = 0 to 20: agents of
 /// radius 0.6 cannot pass each other in it (stuck and blocked tests).
@@ -236,6 +237,25 @@ static inline crowd_test_press crowd_test_press_row(wf_vec3 at, wf_vec3 lean, ui
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);
     return out;
+}
+
+/// A crowd run on a job system (NULL: inline) that returns the crowd's
+/// hash at its end.
+typedef uint64_t (*crowd_test_hashed_run)(const wf_job_system* jobs);
+
+/// Runs `run` inline, then on pools of 2 and 4 workers, and asserts the
+/// same hash each time: results never depend on the worker count.
+static inline void crowd_test_same_for_workers(crowd_test_hashed_run run) {
+    uint64_t inline_hash = run(NULL);
+    for (uint32_t workers = 2; workers <= 4; workers += 2) {
+        wf_thread_pool* pool = NULL;
+        wf_thread_pool_desc pd = {0};
+        pd.thread_count = workers - 1u;
+        assert_int_equal(wf_thread_pool_create(&pd, &pool), WF_OK);
+        wf_job_system jobs = wf_thread_pool_job_system(pool);
+        assert_true(run(&jobs) == inline_hash);
+        wf_thread_pool_destroy(pool);
+    }
 }
 
 #endif
