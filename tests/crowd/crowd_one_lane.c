@@ -59,36 +59,19 @@ static uint32_t run_two_way(const wf_job_system* jobs, int frames, float* out_ov
     const float west_face = (float)LANE_FIRST * CELL, east_face = (float)(LANE_LAST + 1u) * CELL;
     const float lane_mid = ((float)LANE_Z + 0.5f) * CELL;
     wf_agent_id ids[2u * PER_SIDE];
-    wf_vec3 goals[2u * PER_SIDE];
-    bool through[2u * PER_SIDE] = {false};
     for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
         bool west = i < PER_SIDE;
         uint32_t k = i % PER_SIDE;
         float dx = 2.0f + (float)(k % 2u) * 1.5f; // from the lane's end
         float z = lane_mid + ((float)(k / 2u) - 2.0f) * 1.5f;
         wf_vec3 start = wf_v3(west ? west_face - dx : east_face + dx, 0, z);
-        goals[i] = wf_v3(west ? east_face + dx : west_face - dx, 0, z);
+        wf_vec3 goal = wf_v3(west ? east_face + dx : west_face - dx, 0, z);
         assert_int_equal(wf_crowd_add_agent(c, start, &p, &ids[i]), WF_OK);
-        assert_int_equal(wf_crowd_request_move(c, ids[i], goals[i], NULL, NULL), WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, ids[i], goal, NULL, NULL), WF_OK);
     }
-    float worst = 0.0f;
-    uint32_t count = 0;
-    for (int f = 0; f < frames; ++f) {
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-        for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
-            wf_agent_state si = crowd_test_state(c, ids[i]);
-            bool done = goals[i].x > east_face ? si.position.x > east_face + p.radius
-                                               : si.position.x < west_face - p.radius;
-            count += done && !through[i];
-            through[i] |= done;
-            for (uint32_t j = i + 1; j < 2u * PER_SIDE && f >= 30; ++j) {
-                wf_agent_state sj = crowd_test_state(c, ids[j]);
-                float overlap = 2.0f * p.radius - crowd_test_dist2d(si.position, sj.position);
-                worst = overlap > worst ? overlap : worst;
-            }
-        }
-    }
-    *out_overlap = worst;
+    uint32_t count =
+        crowd_test_run_streams(c, ids, 2u * PER_SIDE, PER_SIDE, east_face + p.radius,
+                               west_face - p.radius, p.radius, frames, 30, out_overlap);
     *out_hash = crowd_test_hash(c);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);

@@ -16,7 +16,6 @@
 #include "crowd_test_util.h"
 #include "wayfarer/jobs.h"
 
-#define DT (1.0f / 30.0f)
 #define CELLS 16u
 #define PER_SIDE 16u
 #define FILES 3u
@@ -52,7 +51,6 @@ static uint32_t run_files(const wf_job_system* jobs, uint32_t width, float offse
     p.path_optimization_range = p.radius * 30.0f;
     p.avoidance_preset = WF_AVOIDANCE_HIGH;
     wf_agent_id ids[2u * PER_SIDE];
-    bool through[2u * PER_SIDE] = {false};
     for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
         bool west = i < PER_SIDE;
         uint32_t k = i % PER_SIDE;
@@ -64,23 +62,8 @@ static uint32_t run_files(const wf_job_system* jobs, uint32_t width, float offse
         assert_int_equal(wf_crowd_add_agent(c, start, &p, &ids[i]), WF_OK);
         assert_int_equal(wf_crowd_request_move(c, ids[i], goal, NULL, NULL), WF_OK);
     }
-    float worst = 0.0f;
-    uint32_t count = 0;
-    for (int f = 0; f < frames; ++f) {
-        assert_int_equal(wf_crowd_update(c, DT, NULL), WF_OK);
-        for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
-            wf_agent_state si = crowd_test_state(c, ids[i]);
-            bool done = i < PER_SIDE ? si.position.x > MID_X + 4.0f : si.position.x < MID_X - 4.0f;
-            count += done && !through[i];
-            through[i] |= done;
-            for (uint32_t j = i + 1; j < 2u * PER_SIDE && f >= 60; ++j) {
-                wf_agent_state sj = crowd_test_state(c, ids[j]);
-                float overlap = 2.0f * p.radius - crowd_test_dist2d(si.position, sj.position);
-                worst = overlap > worst ? overlap : worst;
-            }
-        }
-    }
-    *out_overlap = worst;
+    uint32_t count = crowd_test_run_streams(c, ids, 2u * PER_SIDE, PER_SIDE, MID_X + 4.0f,
+                                            MID_X - 4.0f, p.radius, frames, 60, out_overlap);
     *out_hash = crowd_test_hash(c);
     wf_crowd_destroy(c);
     wf_mesh_destroy(mesh);

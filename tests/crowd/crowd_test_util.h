@@ -239,6 +239,38 @@ static inline crowd_test_press crowd_test_press_row(wf_vec3 at, wf_vec3 lean, ui
     return out;
 }
 
+/// Two streams along x: ids[0..west) walk east, the rest west. Runs
+/// `frames` updates of 1/30 s and returns how many got through: an
+/// eastbound agent past east_line, a westbound one past west_line (each
+/// counted once); out_overlap: the worst overlap of two agents of `radius`
+/// from update `overlap_from` on.
+static inline uint32_t crowd_test_run_streams(wf_crowd* c, const wf_agent_id* ids, uint32_t n,
+                                              uint32_t west, float east_line, float west_line,
+                                              float radius, int frames, int overlap_from,
+                                              float* out_overlap) {
+    bool* through = calloc(n, sizeof *through);
+    assert_non_null(through);
+    float worst = 0.0f;
+    uint32_t count = 0;
+    for (int f = 0; f < frames; ++f) {
+        assert_int_equal(wf_crowd_update(c, 1.0f / 30.0f, NULL), WF_OK);
+        for (uint32_t i = 0; i < n; ++i) {
+            wf_agent_state si = crowd_test_state(c, ids[i]);
+            bool done = i < west ? si.position.x > east_line : si.position.x < west_line;
+            count += done && !through[i];
+            through[i] |= done;
+            for (uint32_t j = i + 1; j < n && f >= overlap_from; ++j) {
+                wf_agent_state sj = crowd_test_state(c, ids[j]);
+                float overlap = 2.0f * radius - crowd_test_dist2d(si.position, sj.position);
+                worst = overlap > worst ? overlap : worst;
+            }
+        }
+    }
+    free(through);
+    *out_overlap = worst;
+    return count;
+}
+
 /// A crowd run on a job system (NULL: inline) that returns the crowd's
 /// hash at its end.
 typedef uint64_t (*crowd_test_hashed_run)(const wf_job_system* jobs);
