@@ -73,7 +73,6 @@
     X(half_height, float, n, SCRATCH, NONE)            /* for the proximity grid */                \
     X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)         /* single-file passage ahead */             \
     X(walled, uint8_t, n, SCRATCH, NONE)               /* walls close on both sides of its way */  \
-    X(lane_side, int8_t, n, SCRATCH, NONE)             /* walled in: right of the lane's middle */ \
     X(pinch_found, wf_crowd_passage, n, SCRATCH, NONE) /* on the corridor polygons seen */         \
     X(pinch_seen, uint64_t, n, SCRATCH, NONE)          /* a hash of the corridor polygons seen */  \
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \

@@ -199,14 +199,10 @@ bool wf_crowd_passage_ahead(const wf_crowd* c, uint32_t i) {
     return find_pinch(c, i, &found);
 }
 
-/// 0 unless agent i has walls (from its last boundary) within
+/// True when agent i has walls (from its last boundary) within
 /// WF_CROWD_WALLED_RADII on both sides of the way it wants to go: a lane
 /// too narrow to pass in freely, where the head-on rule for passages holds.
-/// Walled in, 1 + the lane's width there for centres (the nearest wall
-/// beside it on the left plus the nearest on the right, square to its
-/// way) in 1/WF_CROWD_LANE_WIDTH_STEPS radii: a one-body walkway, a lane
-/// two files pass in, or wider (crowd_motion.c).
-static uint8_t walled_in(wf_crowd* c, uint32_t i) {
+static bool walled_in(const wf_crowd* c, uint32_t i) {
     wf_vec3 dir = c->desired_vel[i];
     float len = wf_v2_length(dir);
     if (!(len > 1e-6f)) {
@@ -217,9 +213,8 @@ static uint8_t walled_in(wf_crowd* c, uint32_t i) {
     float far = reach * 1.001f + 1e-4f;
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     wf_vec3 pos = c->pos[i];
-    float left = reach, right = reach;
-    bool has_left = false, has_right = false;
-    for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
+    bool left = false, right = false;
+    for (uint32_t k = 0; k < c->wall_count[i] && !(left && right); ++k) {
         wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
         // Most walls gathered lie well beyond reach: their bounds tell
         // (with a margin, so the exact test below decides every close call).
@@ -242,24 +237,10 @@ static uint8_t walled_in(wf_crowd* c, uint32_t i) {
         if (fabsf(side) <= fabsf(dir.x * vx + dir.z * vz)) {
             continue; // ahead or behind, not beside
         }
-        // Square to the way: a wall beside it slanting away counts by how
-        // far it stands across.
-        float across = fabsf(side);
-        if (side < 0.0f) {
-            has_left = true;
-            left = across < left ? across : left;
-        } else if (side > 0.0f) {
-            has_right = true;
-            right = across < right ? across : right;
-        }
+        left |= side < 0.0f;
+        right |= side > 0.0f;
     }
-    if (!(has_left && has_right)) {
-        return 0u;
-    }
-    float side = (left - right) * 0.5f / c->params[i].radius * WF_CROWD_LANE_SIDE_STEPS;
-    c->lane_side[i] = (int8_t)(side > 127.0f ? 127.0f : (side < -127.0f ? -127.0f : side));
-    float steps = (left + right) / c->params[i].radius * WF_CROWD_LANE_WIDTH_STEPS;
-    return (uint8_t)(1.0f + (steps < 254.0f ? steps : 254.0f));
+    return left && right;
 }
 
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
@@ -272,7 +253,6 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         pin->ahead = false;
         pin->lane = 0;
         c->walled[i] = 0;
-        c->lane_side[i] = 0;
         uint8_t ts = c->target_state[i];
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || ts == WF_TARGET_ARRIVED ||
             ts == WF_TARGET_REQUESTED) {
@@ -281,7 +261,7 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // The search looks at the corridor's first polygons only: its
         // result is kept (a pure function of them, so a crowd restored
         // without it finds the same) until they change.
-        c->walled[i] = walled_in(c, i);
+        c->walled[i] = walled_in(c, i) ? 1u : 0u;
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
         wf_crowd_passage* found = &c->pinch_found[i];

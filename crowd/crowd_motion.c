@@ -4,7 +4,6 @@
 // off-mesh triggers, steering, avoidance, integration, collisions, and the
 // move back onto the surface.
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "crowd/avoidance.h"
@@ -159,30 +158,6 @@ void wf_crowd_start_offmesh(wf_crowd* c) {
  * Steering, avoidance, integration
  */
 
-static float nav23_knob(const char* name) {
-    const char* v = getenv(name);
-    return v ? (float)atof(v) : 0.0f;
-}
-static float nav23_a = -1.0f, nav23_c = -1.0f, nav23_w = -1.0f, nav23_k = -1.0f;
-static void nav23_init(void) {
-    if (nav23_a < 0.0f) {
-        nav23_c = nav23_knob("NAV23_C");
-        nav23_w = nav23_knob("NAV23_W");
-        nav23_k = nav23_knob("NAV23_K");
-        nav23_a = nav23_knob("NAV23_A");
-    }
-}
-/// Lane width in radii (0: not walled).
-static inline float lane_radii(const wf_crowd* c, uint32_t i) {
-    return c->walled[i] ? (float)(c->walled[i] - 1u) / WF_CROWD_LANE_WIDTH_STEPS : 0.0f;
-}
-static inline bool narrow_walled(const wf_crowd* c, uint32_t i) {
-    if (!c->walled[i]) {
-        return false;
-    }
-    return nav23_w <= 0.0f || lane_radii(c, i) < nav23_w;
-}
-
 static wf_vec3 clamp_length_2d(wf_vec3 v, float max) {
     v.y = 0.0f;
     float l2 = v.x * v.x + v.z * v.z;
@@ -199,7 +174,7 @@ static wf_vec3 clamp_length_2d(wf_vec3 v, float max) {
 /// head-on rule and the head-on give-way apply; elsewhere the rule by
 /// progress once stuck, which costs open ground less.
 static bool near_pinch(const wf_crowd* c, uint32_t i, uint32_t j) {
-    return c->pinch[i].ahead || c->pinch[j].ahead || (narrow_walled(c, i) || narrow_walled(c, j));
+    return c->pinch[i].ahead || c->pinch[j].ahead || (c->walled[i] || c->walled[j]);
 }
 
 /// Two ways more than 120 degrees apart (on the ground plane).
@@ -290,9 +265,6 @@ static wf_vec3 passer_seen_at(const wf_crowd* c, uint32_t i, uint32_t j) {
                                                         WF_CROWD_KNOT_SIDE_TARGET_DIST) ||
                     (wf_crowd_follows_path(c, j) &&
                      wf_v2_distance(c->pos[j], c->target_pos[j]) < WF_CROWD_KNOT_SIDE_TARGET_DIST);
-    if (nav23_c > 0.0f && ahead > nav23_c * rs && (c->walled[i] || c->walled[j])) {
-        side = -1.0f;
-    }
     if (ahead > -WF_CROWD_KNOT_SIDE_BEHIND * rs && !settling) {
         at.x += nx * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
         at.z += nz * side * WF_CROWD_KNOT_SIDE_SHIFT * rs;
@@ -365,14 +337,6 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
         return desired;
     }
     float near = 1.0f - nearest / reach;
-    if (nav23_k > 0.0f && c->walled[i]) {
-        float w = lane_radii(c, i);
-        if (w >= nav23_k) {
-            float off = (float)c->lane_side[i] / WF_CROWD_LANE_SIDE_STEPS;
-            float f = 1.0f - off / (0.25f * w);
-            near *= f < 0.0f ? 0.0f : (f > 2.0f ? 2.0f : f);
-        }
-    }
     wf_vec3 right = wf_v3(-dir.z, 0.0f, dir.x);
     wf_vec3 out = desired;
     if (takes_way(c, i, found)) {
@@ -382,10 +346,6 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
         // Backing off is how a single-file passage clears; in a wider lane
         // it steps aside, and backing into its own file only stalls it.
         bool single_file = c->pinch[i].ahead && c->pinch[i].both_ways;
-        if (nav23_a > 0.0f) {
-            float wi = lane_radii(c, i), wj = lane_radii(c, found);
-            single_file |= (wi > 0.0f && wi < nav23_a) || (wj > 0.0f && wj < nav23_a);
-        }
         float back =
             nearest < gap && (single_file || !backed_in(c, i, dir)) ? (gap - nearest) / gap : 0.0f;
         out = wf_v3_scale(right, p->max_speed * WF_CROWD_STEP_ASIDE * near);
@@ -488,7 +448,6 @@ static bool on_spot(const wf_crowd* c, uint32_t i) {
 
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
-    nav23_init();
     wf_crowd* c = ctx->c;
     (void)worker;
     for (uint32_t i = begin; i < end; ++i) {
@@ -547,8 +506,7 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             // from both sides, or between close walls. One-way traffic
             // through a door needs neither (it only slowed the jam there).
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
-                way_len > 1e-6f &&
-                ((c->pinch[i].ahead && c->pinch[i].both_ways) || narrow_walled(c, i))) {
+                way_len > 1e-6f && ((c->pinch[i].ahead && c->pinch[i].both_ways) || c->walled[i])) {
                 desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
             }
         }
@@ -778,7 +736,6 @@ static wf_vec3 no_run_into_passers(const wf_crowd* c, uint32_t i, wf_vec3 v,
 
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
-    nav23_init();
     wf_crowd* c = ctx->c;
     uint32_t samples_total = 0;
     for (uint32_t i = begin; i < end; ++i) {

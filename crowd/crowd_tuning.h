@@ -192,12 +192,6 @@
 /// at 3 radii agents pushed off their spots in a 3 m corridor no longer
 /// all got back, tests/crowd/crowd_returning.c).
 #define WF_CROWD_WALLED_RADII 3.5f
-/// An agent walled in keeps its lane's width (bottleneck.c, walled_in) in
-/// steps of 1/this of its radius (7 radii at most: 224).
-#define WF_CROWD_LANE_WIDTH_STEPS 32.0f
-/// ... and how far right of the lane's middle it walks, in steps of 1/this
-/// of its radius (up to 127).
-#define WF_CROWD_LANE_SIDE_STEPS 16.0f
 /// A doorway narrower on the navmesh than this many agent diameters (two
 /// abreast, not three) with wider floor right behind it is crossed one
 /// direction at a time too (bottleneck.c): two streams met in its mouth
