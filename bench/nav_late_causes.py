@@ -28,6 +28,8 @@
 # held the head of its file (nav_miss_heads.py's classes) at the middle of
 # its longest stall (rows under 0.6 m/s in a row). Holders are not in the
 # trace: a file held by holders 1.5-2.5 m away reads "nothing near" there.
+# --class WORDS: the non-arrivers whose file's head (or itself) ends in
+# nav_miss_heads.py's class containing WORDS ("crossing", "wall") instead.
 import collections
 import sys
 
@@ -90,7 +92,7 @@ def longest_stall(rows, seed, at_time):
     return what_holds(head_of(mid, same), same)
 
 
-def main(paths):
+def main(paths, wanted):
     lost = collections.Counter()
     main_cause = collections.Counter()
     agents = 0
@@ -104,9 +106,11 @@ def main(paths):
             if f(last, "t") < end[seed] - 0.05:
                 continue  # arrived
             same = at_time[(seed, last["t"])]
-            if walker_ahead(last, same) is not None:
-                continue
-            if what_holds(last, same) != "nothing near (free)":
+            if wanted is None:
+                if walker_ahead(last, same) is not None or \
+                        what_holds(last, same) != "nothing near (free)":
+                    continue
+            elif wanted not in what_holds(head_of(last, same), same):
                 continue
             agents += 1
             mine = collections.Counter()
@@ -133,7 +137,7 @@ def main(paths):
             detail.append((seed, agent, f(rows[0], "path_left"), f(last, "path_left"), cause,
                            ", ".join("%s %.1f" % (k.split(": ")[-1], v)
                                      for k, v in mine.most_common(3))))
-    print("free-but-late agents: %d" % agents)
+    print("%s agents: %d" % (wanted or "free-but-late", agents))
     print("\n| largest loss | agents | seconds lost, all of them |\n|---|--:|--:|")
     for k in sorted(set(lost) | set(main_cause), key=lambda k: -lost[k]):
         print("| %s | %d | %.0f |" % (k, main_cause[k], lost[k]))
@@ -157,4 +161,10 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    main([a for a in sys.argv[1:] if a != "-v"])
+    args = [a for a in sys.argv[1:] if a != "-v"]
+    wanted = None
+    if "--class" in args:
+        k = args.index("--class")
+        wanted = args[k + 1]
+        del args[k:k + 2]
+    main(args, wanted)
