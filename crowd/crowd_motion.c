@@ -734,6 +734,21 @@ static wf_vec3 no_run_into_passers(const wf_crowd* c, uint32_t i, wf_vec3 v,
     return v;
 }
 
+/// EXPERIMENT hold24: a walker that has passed holder i (going away from
+/// it, not touching) is not avoided: i walks back behind it at once.
+static bool passed_by(const wf_crowd* c, uint32_t i, uint32_t j) {
+    if (c->target_state[j] == WF_TARGET_ARRIVED || c->target_state[j] == WF_TARGET_NONE) {
+        return false;
+    }
+    float dx = c->pos[i].x - c->pos[j].x, dz = c->pos[i].z - c->pos[j].z;
+    float rsum = c->params[i].radius + c->params[j].radius;
+    if (dx * dx + dz * dz < rsum * rsum) {
+        return false;
+    }
+    float along = dx * c->vel[j].x + dz * c->vel[j].z;
+    return along < -0.1f * sqrtf(dx * dx + dz * dz);
+}
+
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -779,6 +794,9 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             uint32_t j = list[k];
             if (holds && c->target_state[j] == WF_TARGET_ARRIVED &&
                 (settle_together(c, i, j) || squeezes_in(c, i, j))) {
+                continue;
+            }
+            if (holds && passed_by(c, i, j)) {
                 continue;
             }
             wf_avoid_neighbour* other = &others[kept++];
