@@ -734,19 +734,27 @@ static wf_vec3 no_run_into_passers(const wf_crowd* c, uint32_t i, wf_vec3 v,
     return v;
 }
 
-/// EXPERIMENT hold24: a walker that has passed holder i (going away from
-/// it, not touching) is not avoided: i walks back behind it at once.
+/// A walker that has passed holder i (going away from it, more than half
+/// its radius from touching, not settling near its own target) is not
+/// avoided: i walks back behind it at once instead of keeping clear of it
+/// (hold24; measured, not kept: docs/benchmarks.md).
 static bool passed_by(const wf_crowd* c, uint32_t i, uint32_t j) {
     if (c->target_state[j] == WF_TARGET_ARRIVED || c->target_state[j] == WF_TARGET_NONE) {
         return false;
     }
+    float rj = c->params[j].radius;
+    float settling = rj * WF_CROWD_PASS_SPOT_RADII;
+    if (wf_v2_distance_sq(c->target_pos[j], c->pos[j]) <= settling * settling) {
+        return false;
+    }
     float dx = c->pos[i].x - c->pos[j].x, dz = c->pos[i].z - c->pos[j].z;
-    float rsum = c->params[i].radius + c->params[j].radius;
-    if (dx * dx + dz * dz < rsum * rsum) {
+    float gap = c->params[i].radius + rj + 0.5f * rj;
+    float d2 = dx * dx + dz * dz;
+    if (d2 < gap * gap) {
         return false;
     }
     float along = dx * c->vel[j].x + dz * c->vel[j].z;
-    return along < -0.1f * sqrtf(dx * dx + dz * dz);
+    return along < -0.1f * sqrtf(d2);
 }
 
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
