@@ -734,29 +734,6 @@ static wf_vec3 no_run_into_passers(const wf_crowd* c, uint32_t i, wf_vec3 v,
     return v;
 }
 
-/// A walker that has passed holder i (going away from it, more than half
-/// its radius from touching, not settling near its own target) is not
-/// avoided: i walks back behind it at once instead of keeping clear of it
-/// (hold24; measured, not kept: docs/benchmarks.md).
-static bool passed_by(const wf_crowd* c, uint32_t i, uint32_t j) {
-    if (c->target_state[j] == WF_TARGET_ARRIVED || c->target_state[j] == WF_TARGET_NONE) {
-        return false;
-    }
-    float rj = c->params[j].radius;
-    float settling = rj * WF_CROWD_PASS_SPOT_RADII;
-    if (wf_v2_distance_sq(c->target_pos[j], c->pos[j]) <= settling * settling) {
-        return false;
-    }
-    float dx = c->pos[i].x - c->pos[j].x, dz = c->pos[i].z - c->pos[j].z;
-    float gap = c->params[i].radius + rj + 0.5f * rj;
-    float d2 = dx * dx + dz * dz;
-    if (d2 < gap * gap) {
-        return false;
-    }
-    float along = dx * c->vel[j].x + dz * c->vel[j].z;
-    return along < -0.1f * sqrtf(d2);
-}
-
 static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -802,9 +779,6 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             uint32_t j = list[k];
             if (holds && c->target_state[j] == WF_TARGET_ARRIVED &&
                 (settle_together(c, i, j) || squeezes_in(c, i, j))) {
-                continue;
-            }
-            if (holds && passed_by(c, i, j)) {
                 continue;
             }
             wf_avoid_neighbour* other = &others[kept++];
