@@ -51,6 +51,8 @@ typedef struct run_state {
     float* given_length;               ///< the current target's shortest path when given (m)
     body* bodies;
     bool log_overlaps; ///< WF_OVERLAP_LOG set: settled deep overlaps go to stderr
+    bool log_watch;    ///< WF_WATCH_LOG set: holders off their targets, last 8 s
+    bool log_push;     ///< WF_PUSH_LOG set: holders leaving their arrival radius
     bool log_targets;  ///< WF_TARGET_LOG set: each in-time target's fate goes to stderr
     float* given_at;   ///< when the current target was given (s)
     float max_speed;
@@ -236,6 +238,59 @@ static void handle_events(run_state* r, scene_metrics* m) {
     }
 }
 
+/// Diagnosis (WF_WATCH_LOG): an arrived agent off its target in the last
+/// seconds, and the agent on its way nearest it.
+static void log_watch(run_state* r, uint32_t i, float t, const wf_agent_state* st) {
+    int best = -1;
+    float bd = 99.0f;
+    wf_agent_state b = {0};
+    for (uint32_t j = 0; j < r->s->agent_count; ++j) {
+        wf_agent_state o;
+        if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK ||
+            o.target_state == WF_TARGET_ARRIVED) {
+            continue;
+        }
+        float d = dist2d(o.position, st->position);
+        if (d < bd) {
+            bd = d;
+            best = (int)j;
+            b = o;
+        }
+    }
+    fprintf(
+        stderr,
+        "W\t%.2f\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n",
+        t, i, st->position.x - r->target[i].x, st->position.z - r->target[i].z, st->velocity.x,
+        st->velocity.z, st->desired_velocity.x, st->desired_velocity.z, best,
+        b.position.x - r->target[i].x, b.position.z - r->target[i].z, b.velocity.x, b.velocity.z,
+        bd, st->stuck_time);
+}
+
+/// Diagnosis (WF_PUSH_LOG): an arrived agent leaving its arrival radius,
+/// and the walking agent nearest it then (who pushed it).
+static void log_push(run_state* r, uint32_t i, float t, const wf_agent_state* st) {
+    int best = -1;
+    float bd = 99.0f;
+    wf_agent_state b = {0};
+    for (uint32_t j = 0; j < r->s->agent_count; ++j) {
+        wf_agent_state o;
+        if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK) {
+            continue;
+        }
+        float d = dist2d(o.position, st->position);
+        if (d < bd) {
+            bd = d;
+            best = (int)j;
+            b = o;
+        }
+    }
+    fprintf(stderr,
+            "PUSH\t%s\t%.2f\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\n",
+            r->s->name, t, i, st->position.x - r->target[i].x, st->position.z - r->target[i].z,
+            st->velocity.x, st->velocity.z, best, b.position.x - r->target[i].x,
+            b.position.z - r->target[i].z, b.velocity.x, b.velocity.z, (int)b.target_state, bd);
+}
+
 /// The per-frame measures of every agent after an update at time t.
 static void measure_agents(run_state* r, float t, scene_metrics* m) {
     uint32_t walking = 0;
@@ -274,8 +329,15 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
                 r->first_arrival[i] = t;
             }
         }
+        if (r->log_watch && r->first_arrival[i] >= 0.0f && t > r->seconds - 8.0f &&
+            dist2d(p, r->target[i]) > 0.3f) {
+            log_watch(r, i, t, &st);
+        }
         if (!within && r->at_target[i]) {
             r->left_at[i] = t;
+            if (r->log_push && r->first_arrival[i] >= 0.0f) {
+                log_push(r, i, t, &st);
+            }
         }
         r->at_target[i] = within;
         bool done = r->s->retarget ? within : r->first_arrival[i] >= 0.0f;
@@ -553,6 +615,8 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     scene* s = r->s;
     uint32_t n = s->agent_count > 0 ? s->agent_count : 1u;
     r->log_overlaps = getenv("WF_OVERLAP_LOG") != NULL;
+    r->log_watch = getenv("WF_WATCH_LOG") != NULL;
+    r->log_push = getenv("WF_PUSH_LOG") != NULL;
     r->log_targets = getenv("WF_TARGET_LOG") != NULL;
     r->given_at = calloc(n, sizeof *r->given_at);
     r->ids = calloc(n, sizeof *r->ids);
