@@ -14,16 +14,21 @@
 
 /// Inverse time of the first impact of a moving circle with a static one:
 /// relative velocity (vx, vz), p towards the obstacle, c = |p|^2 - R^2 > 0.
-static inline LANES_FN FW K(circle_inv)(FW vx, FW vz, float px, float pz, float c, float inv_c) {
+static inline LANES_FN FW K(circle_inv_v)(FW vx, FW vz, FW px, FW pz, FW c, FW inv_c) {
     FW a = OP(add)(OP(mul)(vx, vx), OP(mul)(vz, vz));
-    FW b = OP(add)(OP(mul)(vx, OP(splat)(px)), OP(mul)(vz, OP(splat)(pz)));
-    FW disc = OP(sub)(OP(mul)(b, b), OP(mul)(a, OP(splat)(c)));
+    FW b = OP(add)(OP(mul)(vx, px), OP(mul)(vz, pz));
+    FW disc = OP(sub)(OP(mul)(b, b), OP(mul)(a, c));
     // Only the root in the future (b > 0: closing) and a real touch (disc > 0:
     // a graze is no impact). The max keeps sqrt's argument >= 0 without a branch.
     FW zero = OP(zero)();
-    FW inv = OP(mul)(OP(add)(b, OP(sqrt)(OP(max)(disc, zero))), OP(splat)(inv_c));
+    FW inv = OP(mul)(OP(add)(b, OP(sqrt)(OP(max)(disc, zero))), inv_c);
     MW hit = OP(and)(OP(gt)(b, zero), OP(gt)(disc, zero));
     return OP(select)(hit, inv);
+}
+
+/// circle_inv_v of one obstacle for every lane.
+static inline LANES_FN FW K(circle_inv)(FW vx, FW vz, float px, float pz, float c, float inv_c) {
+    return K(circle_inv_v)(vx, vz, OP(splat)(px), OP(splat)(pz), OP(splat)(c), OP(splat)(inv_c));
 }
 
 /// Inverse impact time while in contact, from the scaled closing speed.
@@ -95,9 +100,57 @@ static inline LANES_FN FW K(max_inv)(const avoid_setup* s, FW x, FW z) {
     return inv;
 }
 
-/// max_inv of one velocity (in every lane: as cheap as one lane here).
+/// Lanes below n.
+static inline LANES_FN MW K(below)(uint32_t n) { return OP(gt)(OP(splat)((float)n), OP(iota)()); }
+
+/// max_inv of one velocity, with obstacles in the lanes: each lane does
+/// the operations of the per-candidate functions above for its obstacle,
+/// and the maximum does not depend on the order, so the bits are those of
+/// max_inv. Reads up to LANES - 1 entries past each count (the arrays'
+/// sizes are multiples of 8; those lanes are masked to 0).
 static LANES_FN float K(max_inv_of)(const avoid_setup* s, float vx, float vz) {
-    return OP(first)(K(max_inv)(s, OP(splat)(vx), OP(splat)(vz)));
+    const FW x = OP(splat)(vx), z = OP(splat)(vz), zero = OP(zero)();
+    FW inv = zero;
+    for (uint32_t j = 0; j < s->neighbours.count; j += LANES) {
+        FW ia = OP(load)(s->neighbours.ia + j);
+        FW rx = OP(sub)(OP(mul)(x, ia), OP(load)(s->neighbours.kx + j));
+        FW rz = OP(sub)(OP(mul)(z, ia), OP(load)(s->neighbours.kz + j));
+        FW v =
+            K(circle_inv_v)(rx, rz, OP(load)(s->neighbours.px + j), OP(load)(s->neighbours.pz + j),
+                            OP(load)(s->neighbours.c + j), OP(load)(s->neighbours.inv_c + j));
+        inv = OP(max)(inv, OP(select)(K(below)(s->neighbours.count - j), v));
+    }
+    for (uint32_t j = 0; j < s->overlaps.count; j += LANES) {
+        FW ia = OP(load)(s->overlaps.ia + j);
+        FW rx = OP(sub)(OP(mul)(x, ia), OP(load)(s->overlaps.kx + j));
+        FW rz = OP(sub)(OP(mul)(z, ia), OP(load)(s->overlaps.kz + j));
+        FW closing = OP(add)(OP(mul)(rx, OP(load)(s->overlaps.px + j)),
+                             OP(mul)(rz, OP(load)(s->overlaps.pz + j)));
+        inv = OP(max)(inv, OP(select)(K(below)(s->overlaps.count - j), K(contact_inv)(closing)));
+    }
+    for (uint32_t j = 0; j < s->faces.count; j += LANES) {
+        FW closing =
+            OP(add)(OP(mul)(x, OP(load)(s->faces.mx + j)), OP(mul)(z, OP(load)(s->faces.mz + j)));
+        FW vu =
+            OP(add)(OP(mul)(x, OP(load)(s->faces.ux + j)), OP(mul)(z, OP(load)(s->faces.uz + j)));
+        FW along = OP(add)(OP(mul)(OP(load)(s->faces.q0 + j), closing),
+                           OP(mul)(vu, OP(load)(s->faces.gap + j)));
+        MW hit = OP(and)(OP(and)(OP(gt)(closing, zero), OP(ge)(along, zero)),
+                         OP(le)(along, OP(mul)(OP(load)(s->faces.len + j), closing)));
+        hit = OP(and)(hit, K(below)(s->faces.count - j));
+        inv = OP(max)(inv, OP(select)(hit, OP(mul)(closing, OP(load)(s->faces.inv_gap + j))));
+    }
+    for (uint32_t j = 0; j < s->corners.count; j += LANES) {
+        FW v = K(circle_inv_v)(x, z, OP(load)(s->corners.px + j), OP(load)(s->corners.pz + j),
+                               OP(load)(s->corners.c + j), OP(load)(s->corners.inv_c + j));
+        inv = OP(max)(inv, OP(select)(K(below)(s->corners.count - j), v));
+    }
+    for (uint32_t j = 0; j < s->touching.count; j += LANES) {
+        FW closing = OP(add)(OP(mul)(x, OP(load)(s->touching.x + j)),
+                             OP(mul)(z, OP(load)(s->touching.z + j)));
+        inv = OP(max)(inv, OP(select)(K(below)(s->touching.count - j), K(contact_inv)(closing)));
+    }
+    return OP(hmax)(inv);
 }
 
 /// The score of candidates (x, z) whose largest inverse impact time is inv.
