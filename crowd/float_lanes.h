@@ -61,11 +61,8 @@ static inline floats1 f1_blend(mask1 m, floats1 a, floats1 b) { return m ? a : b
 static inline float f1_first(floats1 a) { return a; }
 /// Each lane's index.
 static inline floats1 f1_iota(void) { return 0.0f; }
-/// Least and greatest lane.
-static inline float f1_hmin(floats1 a) { return a; }
+/// Greatest lane.
 static inline float f1_hmax(floats1 a) { return a; }
-/// One bit a lane, lane 0 the lowest.
-static inline unsigned f1_bits(mask1 m) { return m ? 1u : 0u; }
 
 #if FLOAT_LANES_SSE
 typedef __m128 floats4;
@@ -91,12 +88,7 @@ static inline floats4 f4_blend(mask4 m, floats4 a, floats4 b) {
     return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
 }
 static inline float f4_first(floats4 a) { return _mm_cvtss_f32(a); }
-static inline unsigned f4_bits(mask4 m) { return (unsigned)_mm_movemask_ps(m); }
 static inline floats4 f4_iota(void) { return _mm_setr_ps(0.0f, 1.0f, 2.0f, 3.0f); }
-static inline float f4_hmin(floats4 a) {
-    __m128 m = _mm_min_ps(a, _mm_movehl_ps(a, a));
-    return _mm_cvtss_f32(_mm_min_ss(m, _mm_shuffle_ps(m, m, 1)));
-}
 static inline float f4_hmax(floats4 a) {
     __m128 m = _mm_max_ps(a, _mm_movehl_ps(a, a));
     return _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps(m, m, 1)));
@@ -150,12 +142,6 @@ static inline FLOAT_LANES_AVX_FN floats8 f8_blend(mask8 m, floats8 a, floats8 b)
 static inline FLOAT_LANES_AVX_FN float f8_first(floats8 a) { return _mm256_cvtss_f32(a); }
 static inline FLOAT_LANES_AVX_FN floats8 f8_iota(void) {
     return _mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f);
-}
-static inline FLOAT_LANES_AVX_FN unsigned f8_bits(mask8 m) {
-    return (unsigned)_mm256_movemask_ps(m);
-}
-static inline FLOAT_LANES_AVX_FN float f8_hmin(floats8 a) {
-    return f4_hmin(_mm_min_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)));
 }
 static inline FLOAT_LANES_AVX_FN float f8_hmax(floats8 a) {
     return f4_hmax(_mm_max_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)));
