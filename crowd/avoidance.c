@@ -26,6 +26,9 @@
 #define AVOID_MAX_NEIGHBOURS WF_CROWD_MAX_NEIGHBOURS
 #define AVOID_MAX_WALLS WF_CROWD_MAX_WALLS
 #define AVOID_MAX_CORNERS (2u * AVOID_MAX_WALLS)
+// max_inv_of reads whole groups of 8 lanes past each count.
+_Static_assert(AVOID_MAX_NEIGHBOURS % 8u == 0 && AVOID_MAX_WALLS % 8u == 0,
+               "obstacle arrays sized in multiples of 8");
 /// Contact (already overlapping a neighbour, already touching a wall): any
 /// candidate closing in further is scored as an impact within
 /// AVOID_CONTACT_TIME, sooner the faster it closes (as if a further gap of

@@ -106,8 +106,9 @@ static inline LANES_FN MW K(below)(uint32_t n) { return OP(gt)(OP(splat)((float)
 /// max_inv of one velocity, with obstacles in the lanes: each lane does
 /// the operations of the per-candidate functions above for its obstacle,
 /// and the maximum does not depend on the order, so the bits are those of
-/// max_inv. Reads up to LANES - 1 entries past each count (the arrays'
-/// sizes are multiples of 8; those lanes are masked to 0).
+/// max_inv. Reads up to LANES - 1 entries past each count, none at width
+/// 1 (the arrays' sizes are multiples of 8, asserted in avoidance.c; those
+/// lanes are masked to 0 before the maximum).
 static LANES_FN float K(max_inv_of)(const avoid_setup* s, float vx, float vz) {
     const FW x = OP(splat)(vx), z = OP(splat)(vz), zero = OP(zero)();
     FW inv = zero;

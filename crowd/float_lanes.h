@@ -52,7 +52,6 @@ static inline mask1 f1_gt(floats1 a, floats1 b) { return a > b; }
 static inline mask1 f1_ge(floats1 a, floats1 b) { return a >= b; }
 static inline mask1 f1_le(floats1 a, floats1 b) { return a <= b; }
 static inline mask1 f1_and(mask1 a, mask1 b) { return a & b; }
-static inline mask1 f1_or(mask1 a, mask1 b) { return a | b; }
 /// m ? a : +0 (what ANDPS with a compare mask gives).
 static inline floats1 f1_select(mask1 m, floats1 a) { return m ? a : 0.0f; }
 /// m ? a : b.
@@ -82,7 +81,6 @@ static inline mask4 f4_gt(floats4 a, floats4 b) { return _mm_cmpgt_ps(a, b); }
 static inline mask4 f4_ge(floats4 a, floats4 b) { return _mm_cmpge_ps(a, b); }
 static inline mask4 f4_le(floats4 a, floats4 b) { return _mm_cmple_ps(a, b); }
 static inline mask4 f4_and(mask4 a, mask4 b) { return _mm_and_ps(a, b); }
-static inline mask4 f4_or(mask4 a, mask4 b) { return _mm_or_ps(a, b); }
 static inline floats4 f4_select(mask4 m, floats4 a) { return _mm_and_ps(m, a); }
 static inline floats4 f4_blend(mask4 m, floats4 a, floats4 b) {
     return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
@@ -132,7 +130,6 @@ static inline FLOAT_LANES_AVX_FN mask8 f8_le(floats8 a, floats8 b) {
     return _mm256_cmp_ps(a, b, _CMP_LE_OQ);
 }
 static inline FLOAT_LANES_AVX_FN mask8 f8_and(mask8 a, mask8 b) { return _mm256_and_ps(a, b); }
-static inline FLOAT_LANES_AVX_FN mask8 f8_or(mask8 a, mask8 b) { return _mm256_or_ps(a, b); }
 static inline FLOAT_LANES_AVX_FN floats8 f8_select(mask8 m, floats8 a) {
     return _mm256_and_ps(m, a);
 }

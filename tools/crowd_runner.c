@@ -238,25 +238,36 @@ static void handle_events(run_state* r, scene_metrics* m) {
     }
 }
 
-/// Diagnosis (WF_WATCH_LOG): an arrived agent off its target in the last
-/// seconds, and the agent on its way nearest it.
-static void log_watch(run_state* r, uint32_t i, float t, const wf_agent_state* st) {
+/// The agent nearest i (2D) other than i, walkers only when walkers_only;
+/// -1 when there is none (then *out is all zeros and *out_dist 99).
+static int nearest_other(run_state* r, uint32_t i, wf_vec3 p, bool walkers_only,
+                         wf_agent_state* out, float* out_dist) {
     int best = -1;
     float bd = 99.0f;
-    wf_agent_state b = {0};
+    *out = (wf_agent_state){0};
     for (uint32_t j = 0; j < r->s->agent_count; ++j) {
         wf_agent_state o;
         if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK ||
-            o.target_state == WF_TARGET_ARRIVED) {
+            (walkers_only && o.target_state == WF_TARGET_ARRIVED)) {
             continue;
         }
-        float d = dist2d(o.position, st->position);
+        float d = dist2d(o.position, p);
         if (d < bd) {
             bd = d;
             best = (int)j;
-            b = o;
+            *out = o;
         }
     }
+    *out_dist = bd;
+    return best;
+}
+
+/// Diagnosis (WF_WATCH_LOG): an arrived agent off its target in the last
+/// seconds, and the agent on its way nearest it (index -1 and zeros: none).
+static void log_watch(run_state* r, uint32_t i, float t, const wf_agent_state* st) {
+    wf_agent_state b;
+    float bd;
+    int best = nearest_other(r, i, st->position, true, &b, &bd);
     fprintf(
         stderr,
         "W\t%.2f\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n",
@@ -267,23 +278,12 @@ static void log_watch(run_state* r, uint32_t i, float t, const wf_agent_state* s
 }
 
 /// Diagnosis (WF_PUSH_LOG): an arrived agent leaving its arrival radius,
-/// and the walking agent nearest it then (who pushed it).
+/// and the agent nearest it then, walking or not (its target state is a
+/// column; index -1 and zeros: none).
 static void log_push(run_state* r, uint32_t i, float t, const wf_agent_state* st) {
-    int best = -1;
-    float bd = 99.0f;
-    wf_agent_state b = {0};
-    for (uint32_t j = 0; j < r->s->agent_count; ++j) {
-        wf_agent_state o;
-        if (j == i || wf_crowd_get_agent(r->crowd, r->ids[j], &o) != WF_OK) {
-            continue;
-        }
-        float d = dist2d(o.position, st->position);
-        if (d < bd) {
-            bd = d;
-            best = (int)j;
-            b = o;
-        }
-    }
+    wf_agent_state b;
+    float bd;
+    int best = nearest_other(r, i, st->position, false, &b, &bd);
     fprintf(stderr,
             "PUSH\t%s\t%.2f\t%u\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%.3f\n",
             r->s->name, t, i, st->position.x - r->target[i].x, st->position.z - r->target[i].z,
