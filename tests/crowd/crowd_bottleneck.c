@@ -38,12 +38,7 @@ static wf_mesh* doorway_mesh(void) {
 static int run_two_way(const wf_job_system* jobs, int max_frames, float* out_overlap,
                        uint64_t* out_hash) {
     wf_mesh* mesh = doorway_mesh();
-    wf_crowd_desc d = crowd_test_desc(mesh, 2u * PER_SIDE);
-    if (jobs != NULL) {
-        d.jobs = *jobs;
-    }
-    wf_crowd* c = NULL;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    wf_crowd* c = crowd_test_create(mesh, 2u * PER_SIDE, jobs);
     wf_agent_params p = crowd_test_params();
     p.radius = 0.6f;
     p.collision_query_range = p.radius * 12.0f;

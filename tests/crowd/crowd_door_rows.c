@@ -42,15 +42,8 @@ static wf_mesh* door_mesh(void) {
 static int run_rows(int max_frames, float* out_overlap, uint32_t* out_through) {
     wf_mesh* mesh = door_mesh();
     assert_non_null(mesh);
-    wf_crowd_desc d = crowd_test_desc(mesh, 2u * PER_SIDE);
-    wf_crowd* c = NULL;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    // The scenarios' agent: radius 0.6, 3.5 m/s, the high avoidance preset.
-    wf_agent_params p = wf_agent_params_defaults();
-    p.radius = 0.6f;
-    p.collision_query_range = p.radius * 12.0f;
-    p.path_optimization_range = p.radius * 30.0f;
-    p.avoidance_preset = (uint8_t)WF_AVOIDANCE_HIGH;
+    wf_crowd* c = crowd_test_create(mesh, 2u * PER_SIDE, NULL);
+    wf_agent_params p = crowd_test_high_params();
     const float wall = ((float)WALL_X + 0.5f) * CELL, door = ((float)DOOR_Z + 0.5f) * CELL;
     wf_agent_id ids[2u * PER_SIDE];
     wf_vec3 goals[2u * PER_SIDE];

@@ -41,17 +41,8 @@ static uint32_t run_blocks(const wf_job_system* jobs, uint32_t width, uint32_t f
     assert_non_null(mesh);
     uint32_t per = files * rows, n = 2u * per;
     assert_true(n <= MAX_AGENTS);
-    wf_crowd_desc d = crowd_test_desc(mesh, n);
-    if (jobs != NULL) {
-        d.jobs = *jobs;
-    }
-    wf_crowd* c = NULL;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = wf_agent_params_defaults();
-    p.radius = 0.6f;
-    p.collision_query_range = p.radius * 12.0f;
-    p.path_optimization_range = p.radius * 30.0f;
-    p.avoidance_preset = WF_AVOIDANCE_HIGH;
+    wf_crowd* c = crowd_test_create(mesh, n, jobs);
+    wf_agent_params p = crowd_test_high_params();
     wf_agent_id ids[MAX_AGENTS];
     for (uint32_t i = 0; i < n; ++i) {
         bool west = i < per;

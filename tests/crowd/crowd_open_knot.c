@@ -39,17 +39,8 @@ static uint32_t run_files(const wf_job_system* jobs, uint32_t width, float offse
     }
     wf_mesh* mesh = test_mesh_grid(2, 1, CELLS, 1.0f, blocked, NULL, NULL);
     assert_non_null(mesh);
-    wf_crowd_desc d = crowd_test_desc(mesh, 2u * PER_SIDE);
-    if (jobs != NULL) {
-        d.jobs = *jobs;
-    }
-    wf_crowd* c = NULL;
-    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
-    wf_agent_params p = wf_agent_params_defaults();
-    p.radius = 0.6f;
-    p.collision_query_range = p.radius * 12.0f;
-    p.path_optimization_range = p.radius * 30.0f;
-    p.avoidance_preset = WF_AVOIDANCE_HIGH;
+    wf_crowd* c = crowd_test_create(mesh, 2u * PER_SIDE, jobs);
+    wf_agent_params p = crowd_test_high_params();
     wf_agent_id ids[2u * PER_SIDE];
     for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
         bool west = i < PER_SIDE;

@@ -61,6 +61,29 @@ static inline wf_agent_params crowd_test_params(void) {
     return p;
 }
 
+/// A crowd for max_agents on mesh, run on `jobs` (NULL: inline).
+static inline wf_crowd* crowd_test_create(const wf_mesh* mesh, uint32_t max_agents,
+                                          const wf_job_system* jobs) {
+    wf_crowd_desc d = crowd_test_desc(mesh, max_agents);
+    if (jobs != NULL) {
+        d.jobs = *jobs;
+    }
+    wf_crowd* c = NULL;
+    assert_int_equal(wf_crowd_create(&d, &c), WF_OK);
+    return c;
+}
+
+/// The two-stream tests' agent: the library's defaults at the scenarios'
+/// radius (0.6 m) with the high avoidance preset.
+static inline wf_agent_params crowd_test_high_params(void) {
+    wf_agent_params p = wf_agent_params_defaults();
+    p.radius = 0.6f;
+    p.collision_query_range = p.radius * 12.0f;
+    p.path_optimization_range = p.radius * 30.0f;
+    p.avoidance_preset = WF_AVOIDANCE_HIGH;
+    return p;
+}
+
 /// The scenario suite's agents (wayfarer scenarios): 0.6 m radius, 3.5 m/s.
 static inline wf_agent_params crowd_test_scene_params(void) {
     wf_agent_params p = crowd_test_params();
