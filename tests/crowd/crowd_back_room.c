@@ -43,16 +43,7 @@ static uint32_t run_files(const wf_job_system* jobs, int frames, float* out_over
     wf_crowd* c = crowd_test_create(mesh, 2u * PER_SIDE, jobs);
     wf_agent_params p = crowd_test_high_params();
     wf_agent_id ids[2u * PER_SIDE];
-    for (uint32_t i = 0; i < 2u * PER_SIDE; ++i) {
-        bool west = i < PER_SIDE;
-        uint32_t k = i % PER_SIDE;
-        float dx = 1.5f + (float)(k / FILES) * 1.4f;
-        float z = MID_Z + 0.5f + ((float)(k % FILES) - 0.5f * (float)(FILES - 1u)) * 1.2f;
-        wf_vec3 start = wf_v3(west ? MID_X - dx : MID_X + dx, 0, z);
-        wf_vec3 goal = wf_v3(west ? 2.0f * MID_X - 1.0f : 1.0f, 0, z);
-        assert_int_equal(wf_crowd_add_agent(c, start, &p, &ids[i]), WF_OK);
-        assert_int_equal(wf_crowd_request_move(c, ids[i], goal, NULL, NULL), WF_OK);
-    }
+    crowd_test_add_files(c, &p, ids, PER_SIDE, FILES, MID_X, MID_Z + 0.5f, 0.0f);
     uint32_t count = crowd_test_run_streams(c, ids, 2u * PER_SIDE, PER_SIDE, MID_X + 4.0f,
                                             MID_X - 4.0f, p.radius, frames, 60, out_overlap);
     *out_hash = crowd_test_hash(c);

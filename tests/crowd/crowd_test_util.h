@@ -84,6 +84,27 @@ static inline wf_agent_params crowd_test_high_params(void) {
     return p;
 }
 
+/// Two groups of per_side agents meeting head-on, each in `files` files
+/// (1.4 m apart along, 1.2 m across, the first 1.5 m from mid_x) centred
+/// on z_mid, the west group `offset` towards +z and the east one towards
+/// -z; the west group walks to x = 2 mid_x - 1, the east one to x = 1.
+/// ids[0, per_side) are the west group's.
+static inline void crowd_test_add_files(wf_crowd* c, const wf_agent_params* p, wf_agent_id* ids,
+                                        uint32_t per_side, uint32_t files, float mid_x,
+                                        float z_mid, float offset) {
+    for (uint32_t i = 0; i < 2u * per_side; ++i) {
+        bool west = i < per_side;
+        uint32_t k = i % per_side;
+        float dx = 1.5f + (float)(k / files) * 1.4f;
+        float z = z_mid + ((float)(k % files) - 0.5f * (float)(files - 1u)) * 1.2f +
+                  (west ? offset : -offset);
+        wf_vec3 start = wf_v3(west ? mid_x - dx : mid_x + dx, 0, z);
+        wf_vec3 goal = wf_v3(west ? 2.0f * mid_x - 1.0f : 1.0f, 0, z);
+        assert_int_equal(wf_crowd_add_agent(c, start, p, &ids[i]), WF_OK);
+        assert_int_equal(wf_crowd_request_move(c, ids[i], goal, NULL, NULL), WF_OK);
+    }
+}
+
 /// The scenario suite's agents (wayfarer scenarios): 0.6 m radius, 3.5 m/s.
 static inline wf_agent_params crowd_test_scene_params(void) {
     wf_agent_params p = crowd_test_params();
