@@ -90,8 +90,8 @@ static inline wf_agent_params crowd_test_high_params(void) {
 /// -z; the west group walks to x = 2 mid_x - 1, the east one to x = 1.
 /// ids[0, per_side) are the west group's.
 static inline void crowd_test_add_files(wf_crowd* c, const wf_agent_params* p, wf_agent_id* ids,
-                                        uint32_t per_side, uint32_t files, float mid_x,
-                                        float z_mid, float offset) {
+                                        uint32_t per_side, uint32_t files, float mid_x, float z_mid,
+                                        float offset) {
     for (uint32_t i = 0; i < 2u * per_side; ++i) {
         bool west = i < per_side;
         uint32_t k = i % per_side;
