@@ -192,6 +192,21 @@
 /// at 3 radii agents pushed off their spots in a 3 m corridor no longer
 /// all got back, tests/crowd/crowd_returning.c).
 #define WF_CROWD_WALLED_RADII 3.5f
+/// A walled-in agent looks this many radii ahead (one radius a step) for
+/// where its lane narrows (bottleneck.c, narrowing_ahead) ...
+#define WF_CROWD_NARROW_PROBES 6u
+/// ... to a width for centres below this many radii (about two bodies
+/// abreast: nav_test's west lane, 5-6 radii, narrows to 2.6-3). Two
+/// streams met face to face there (docs/benchmarks.md, nav23, narrow24).
+#define WF_CROWD_NARROW_RADII wf_knob("NR", 3.75f)
+/// Not yet in it, it waits this many radii short of it while an oncoming
+/// agent is nearer its own end or in it (crowd_motion.c, waits_at_narrowing).
+#define WF_CROWD_NARROW_WAIT_RADII wf_knob("NW", 2.0f)
+#include <stdlib.h>
+static inline float wf_knob(const char* n, float d) {
+    const char* v = getenv(n);
+    return v ? (float)atof(v) : d;
+}
 /// A doorway narrower on the navmesh than this many agent diameters (two
 /// abreast, not three) with wider floor right behind it is crossed one
 /// direction at a time too (bottleneck.c): two streams met in its mouth
