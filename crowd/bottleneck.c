@@ -249,13 +249,34 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
 /// is first so k radii ahead (k up to WF_CROWD_NARROW_PROBES), else 0xff.
 /// From its own walls, not from walled portals: nav_test's west lane
 /// narrows with no portal walled at both ends.
-static uint8_t narrowing_ahead(const wf_crowd* c, uint32_t i) {
-    wf_vec3 dir = c->desired_vel[i];
-    float len = wf_v2_length(dir);
-    if (!(len > 1e-6f)) {
+bool wf_crowd_path_dir(const wf_crowd* c, uint32_t i, wf_vec3* out) {
+    if (wf_knob("NDIR", 0.0f) != 0.0f) { // screening: the wish, as narrow24
+        float l = wf_v2_length(c->desired_vel[i]);
+        if (!(l > 1e-6f)) {
+            return false;
+        }
+        *out = wf_v3_scale(c->desired_vel[i], 1.0f / l);
+        return true;
+    }
+    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
+    uint32_t n = c->corner_count[i];
+    for (uint32_t k = 0; k < n && k < 2u; ++k) {
+        wf_vec3 d = wf_v3_sub(corners[k].pos, c->pos[i]);
+        d.y = 0.0f;
+        float len = wf_v2_length(d);
+        if (len > c->params[i].radius || (k + 1u == n && len > 1e-3f)) {
+            *out = wf_v3_scale(d, 1.0f / len);
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint8_t narrowing_ahead(wf_crowd* c, uint32_t i) {
+    wf_vec3 dir;
+    if (!wf_crowd_path_dir(c, i, &dir)) {
         return 0xffu;
     }
-    dir = wf_v3_scale(dir, 1.0f / len);
     const float r = c->params[i].radius;
     const float narrow = r * WF_CROWD_NARROW_RADII;
     const float ahead_max = r * (float)WF_CROWD_NARROW_PROBES;
@@ -288,6 +309,9 @@ static uint8_t narrowing_ahead(const wf_crowd* c, uint32_t i) {
             }
         }
     }
+    float off = (left[0] - right[0]) * 4.0f / r, half = (left[0] + right[0]) * 4.0f / r;
+    c->narrow_off[i] = (int8_t)(off > 127.0f ? 127.0f : (off < -127.0f ? -127.0f : off));
+    c->narrow_half[i] = (uint8_t)(half > 255.0f ? 255.0f : half);
     if (left[0] + right[0] < narrow) {
         return 0u;
     }
@@ -322,7 +346,11 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // result is kept (a pure function of them, so a crowd restored
         // without it finds the same) until they change.
         c->walled[i] = walled_in(c, i) ? 1u : 0u;
-        c->narrow_at[i] = c->walled[i] ? narrowing_ahead(c, i) : 0xffu;
+        // Once in a narrowing's turn-taking, its walls beside it are not asked
+        // again: a waiting agent stepping aside is not walled in its wish.
+        c->narrow_at[i] = c->walled[i] || (c->agent_flags[i] & (AGENT_NARROW_GO | AGENT_WAITS_NARROW))
+                              ? narrowing_ahead(c, i)
+                              : 0xffu;
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
         wf_crowd_passage* found = &c->pinch_found[i];

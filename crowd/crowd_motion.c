@@ -4,6 +4,7 @@
 // off-mesh triggers, steering, avoidance, integration, collisions, and the
 // move back onto the surface.
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "crowd/avoidance.h"
@@ -356,51 +357,6 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
     return out;
 }
 
-/// One stream at a time through a narrowing of a walled lane (nav23: two
-/// streams' heads met face to face where nav_test's west lane narrows to
-/// under two bodies). Agent i, its lane narrowing ahead (narrow_at, its
-/// own walls), waits WF_CROWD_NARROW_WAIT_RADII short of it while an
-/// oncoming agent in its lane ahead is in the narrowing or nearer its own
-/// end of it (ties: the lower index goes): of any two, exactly one waits,
-/// so the one nearest the narrowing always goes. The waiting one stands a
-/// little to its right, out of the way of those coming through.
-static wf_vec3 waits_at_narrowing(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_vec3 desired) {
-    uint32_t at = c->narrow_at[i];
-    const wf_agent_params* p = &c->params[i];
-    if (at == 0xffu || at == 0u || (float)at > WF_CROWD_NARROW_WAIT_RADII + wf_knob("NA", 1.0f)) {
-        return desired;
-    }
-    float home = p->radius * wf_knob("NT", 0.0f);
-    if (wf_v2_distance_sq(c->pos[i], c->target_pos[i]) < home * home) {
-        return desired;
-    }
-    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
-    wf_vec3 a = c->intent[i];
-    float reach = p->radius * WF_CROWD_HEAD_ON_RADII;
-    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = neighbours[k];
-        uint32_t bj = c->narrow_at[j];
-        if (bj > at || (bj == at && j > i) || !opposite_ways(a, c->intent[j])) {
-            continue;
-        }
-        float dx = c->pos[j].x - c->pos[i].x, dz = c->pos[j].z - c->pos[i].z;
-        float ahead = dx * dir.x + dz * dir.z;
-        float rsum = p->radius + c->params[j].radius;
-        if (ahead <= 0.0f || ahead >= reach ||
-            fabsf(dx * dir.z - dz * dir.x) >= rsum * WF_CROWD_WAIT_LANE_RADII) {
-            continue;
-        }
-        float fwd = desired.x * dir.x + desired.z * dir.z;
-        float keep = ((float)at - WF_CROWD_NARROW_WAIT_RADII) * p->max_speed;
-        if (fwd > keep) {
-            desired = wf_v3_sub(desired, wf_v3_scale(dir, fwd - (keep > 0.0f ? keep : 0.0f)));
-        }
-        wf_vec3 right = wf_v3(-dir.z, 0.0f, dir.x);
-        return wf_v3_add(desired, wf_v3_scale(right, p->max_speed * wf_knob("NK", 0.5f)));
-    }
-    return desired;
-}
-
 /// A holder (arrived, not let through on its way back) met by an agent on
 /// its way that is not stuck, away from its own target (near it, it
 /// settles among holders): that agent takes the whole of the avoidance
@@ -553,10 +509,10 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
                 way_len > 1e-6f && ((c->pinch[i].ahead && c->pinch[i].both_ways) || c->walled[i])) {
                 desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
-                if (c->narrow_at[i] != 0xffu && !c->pinch[i].ahead) {
-                    desired_vel =
-                        waits_at_narrowing(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
-                }
+            }
+            wf_vec3 path_dir;
+            if ((c->agent_flags[i] & AGENT_WAITS_NARROW) && wf_crowd_path_dir(c, i, &path_dir)) {
+                desired_vel = wf_crowd_narrow_wait_velocity(c, i, path_dir, desired_vel);
             }
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&
