@@ -73,9 +73,6 @@
     X(half_height, float, n, SCRATCH, NONE)            /* for the proximity grid */                \
     X(pinch, wf_crowd_pinch, n, SCRATCH, NONE)         /* single-file passage ahead */             \
     X(walled, uint8_t, n, SCRATCH, NONE)               /* walls close on both sides of its way */  \
-    X(narrow_at, uint8_t, n, SCRATCH, NONE)            /* radii to a narrowing of its lane */      \
-    X(narrow_off, int8_t, n, SCRATCH, NONE)            /* right of its lane's middle, 1/8 radii */ \
-    X(narrow_half, uint8_t, n, SCRATCH, NONE)          /* half its lane's width, 1/8 radii */      \
     X(pinch_found, wf_crowd_passage, n, SCRATCH, NONE) /* on the corridor polygons seen */         \
     X(pinch_seen, uint64_t, n, SCRATCH, NONE)          /* a hash of the corridor polygons seen */  \
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \

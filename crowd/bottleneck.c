@@ -243,89 +243,6 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
     return left && right;
 }
 
-/// Where agent i's walled lane narrows: 0 when its width for centres
-/// (the nearest wall on its left plus the nearest on its right, square to
-/// its way) is below WF_CROWD_NARROW_RADII where it stands, else k when it
-/// is first so k radii ahead (k up to WF_CROWD_NARROW_PROBES), else 0xff.
-/// From its own walls, not from walled portals: nav_test's west lane
-/// narrows with no portal walled at both ends.
-bool wf_crowd_path_dir(const wf_crowd* c, uint32_t i, wf_vec3* out) {
-    if (wf_knob("NDIR", 0.0f) != 0.0f) { // screening: the wish, as narrow24
-        float l = wf_v2_length(c->desired_vel[i]);
-        if (!(l > 1e-6f)) {
-            return false;
-        }
-        *out = wf_v3_scale(c->desired_vel[i], 1.0f / l);
-        return true;
-    }
-    const wf_straight_point* corners = c->corners + (size_t)i * WF_CROWD_MAX_CORNERS;
-    uint32_t n = c->corner_count[i];
-    for (uint32_t k = 0; k < n && k < 2u; ++k) {
-        wf_vec3 d = wf_v3_sub(corners[k].pos, c->pos[i]);
-        d.y = 0.0f;
-        float len = wf_v2_length(d);
-        if (len > c->params[i].radius || (k + 1u == n && len > 1e-3f)) {
-            *out = wf_v3_scale(d, 1.0f / len);
-            return true;
-        }
-    }
-    return false;
-}
-
-static uint8_t narrowing_ahead(wf_crowd* c, uint32_t i) {
-    wf_vec3 dir;
-    if (!wf_crowd_path_dir(c, i, &dir)) {
-        return 0xffu;
-    }
-    const float r = c->params[i].radius;
-    const float narrow = r * WF_CROWD_NARROW_RADII;
-    const float ahead_max = r * (float)WF_CROWD_NARROW_PROBES;
-    const float wide = narrow + r * wf_knob("NG", 0.0f), cap = wide > narrow ? wide : narrow;
-    float left[WF_CROWD_NARROW_PROBES + 1u], right[WF_CROWD_NARROW_PROBES + 1u];
-    for (uint32_t k = 0; k <= WF_CROWD_NARROW_PROBES; ++k) {
-        left[k] = right[k] = cap;
-    }
-    const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
-    wf_vec3 pos = c->pos[i];
-    for (uint32_t k = 0; k < c->wall_count[i]; ++k) {
-        wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
-        // In the agent's frame: along its way, and across (right positive).
-        float ax = a.x - pos.x, az = a.z - pos.z, bx = b.x - pos.x, bz = b.z - pos.z;
-        float ta = ax * dir.x + az * dir.z, tb = bx * dir.x + bz * dir.z;
-        float sa = dir.x * az - dir.z * ax, sb = dir.x * bz - dir.z * bx;
-        if ((ta < 0.0f && tb < 0.0f) || (ta > ahead_max && tb > ahead_max) ||
-            (sa >= cap && sb >= cap) || (sa <= -cap && sb <= -cap) || fabsf(tb - ta) < 1e-4f) {
-            continue;
-        }
-        float t0 = ta < tb ? ta : tb, t1 = ta < tb ? tb : ta;
-        uint32_t k0 = t0 > 0.0f ? (uint32_t)ceilf(t0 / r) : 0u;
-        float inv = 1.0f / (tb - ta);
-        for (uint32_t p = k0; p <= WF_CROWD_NARROW_PROBES && (float)p * r <= t1; ++p) {
-            float s = sa + (sb - sa) * (((float)p * r - ta) * inv);
-            if (s > 0.0f) {
-                right[p] = s < right[p] ? s : right[p];
-            } else {
-                left[p] = -s < left[p] ? -s : left[p];
-            }
-        }
-    }
-    float off = (left[0] - right[0]) * 4.0f / r, half = (left[0] + right[0]) * 4.0f / r;
-    c->narrow_off[i] = (int8_t)(off > 127.0f ? 127.0f : (off < -127.0f ? -127.0f : off));
-    c->narrow_half[i] = (uint8_t)(half > 255.0f ? 255.0f : half);
-    if (left[0] + right[0] < narrow) {
-        return 0u;
-    }
-    if (left[0] + right[0] < wide) {
-        return 0xffu; // not a narrowing of a wider lane
-    }
-    for (uint32_t k = 1; k <= WF_CROWD_NARROW_PROBES; ++k) {
-        if (left[k] + right[k] < narrow) {
-            return (uint8_t)k;
-        }
-    }
-    return 0xffu;
-}
-
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -336,7 +253,6 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         pin->ahead = false;
         pin->lane = 0;
         c->walled[i] = 0;
-        c->narrow_at[i] = 0xffu;
         uint8_t ts = c->target_state[i];
         if (!wf_crowd_walking(c, i) || !wf_crowd_follows_path(c, i) || ts == WF_TARGET_ARRIVED ||
             ts == WF_TARGET_REQUESTED) {
@@ -346,11 +262,6 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // result is kept (a pure function of them, so a crowd restored
         // without it finds the same) until they change.
         c->walled[i] = walled_in(c, i) ? 1u : 0u;
-        // Once in a narrowing's turn-taking, its walls beside it are not asked
-        // again: a waiting agent stepping aside is not walled in its wish.
-        c->narrow_at[i] = c->walled[i] || (c->agent_flags[i] & (AGENT_NARROW_GO | AGENT_WAITS_NARROW))
-                              ? narrowing_ahead(c, i)
-                              : 0xffu;
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
         wf_crowd_passage* found = &c->pinch_found[i];

@@ -58,8 +58,6 @@ enum {
     /// Arrived: its spot was moved off its target to share the room with a
     /// neighbour whose target crowds it (shared_spot.c); back on it after.
     AGENT_SHARES_SPOT = 1u << 23,
-    AGENT_NARROW_GO = 1u << 24,    ///< its side holds the narrowing of its lane ahead (narrowing.c)
-    AGENT_WAITS_NARROW = 1u << 25, ///< the narrowing ahead is the other stream's: wait clear
 };
 #define AGENT_FREE_STEPS_SHIFT 19u
 

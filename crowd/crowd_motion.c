@@ -4,7 +4,6 @@
 // off-mesh triggers, steering, avoidance, integration, collisions, and the
 // move back onto the surface.
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "crowd/avoidance.h"
@@ -509,10 +508,6 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
                 way_len > 1e-6f && ((c->pinch[i].ahead && c->pinch[i].both_ways) || c->walled[i])) {
                 desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
-            }
-            wf_vec3 path_dir;
-            if ((c->agent_flags[i] & AGENT_WAITS_NARROW) && wf_crowd_path_dir(c, i, &path_dir)) {
-                desired_vel = wf_crowd_narrow_wait_velocity(c, i, path_dir, desired_vel);
             }
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&

@@ -81,11 +81,6 @@ void wf_crowd_start_offmesh(wf_crowd* c);
 /// velocity of an agent waiting for its turn.
 void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_order_pinches(wf_crowd* c);
-/// Turn-taking at narrowings of walled lanes (narrowing.c): after the passages.
-void wf_crowd_order_narrowings(wf_crowd* c);
-/// The unit direction from agent i to its next corner (at least a radius off); false: none.
-bool wf_crowd_path_dir(const wf_crowd* c, uint32_t i, wf_vec3* out);
-wf_vec3 wf_crowd_narrow_wait_velocity(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_vec3 desired);
 /// Whether a single-file passage lies among the first polygons of agent
 /// i's corridor as it is now (a pure function of the corridor and the mesh:
 /// the same in a restored crowd, unlike the last update's pinch_found).

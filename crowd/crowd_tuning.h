@@ -192,33 +192,6 @@
 /// at 3 radii agents pushed off their spots in a 3 m corridor no longer
 /// all got back, tests/crowd/crowd_returning.c).
 #define WF_CROWD_WALLED_RADII 3.5f
-/// A walled-in agent looks this many radii ahead (one radius a step) for
-/// where its lane narrows (bottleneck.c, narrowing_ahead) ...
-#define WF_CROWD_NARROW_PROBES 6u
-/// ... to a width for centres below this many radii (about two bodies
-/// abreast: nav_test's west lane, 5-6 radii, narrows to 2.6-3). Two
-/// streams met face to face there (docs/benchmarks.md, nav23, narrow24).
-#define WF_CROWD_NARROW_RADII wf_knob("NR", 3.75f)
-/// Not yet in it, it waits this many radii short of it while an oncoming
-/// agent is nearer its own end or in it (crowd_motion.c, waits_at_narrowing).
-#define WF_CROWD_NARROW_WAIT_RADII wf_knob("NW", 2.0f)
-/// Narrow points of two agents this close are one narrowing (narrowing.c).
-#define WF_CROWD_NARROW_MATCH_RADII wf_knob("NM", 6.0f)
-/// The holding stream admits its next agent while it is no more than this
-/// many radii further from the narrowing than its admitted agents.
-#define WF_CROWD_NARROW_GAP_RADII wf_knob("NG2", 3.0f)
-/// The waiting side waited its turn after this many stuck times.
-#define WF_CROWD_NARROW_TURN_STUCK wf_knob("NT", 1.0f)
-/// A waiting agent steps towards this share of the half width right of its
-/// lane's middle ...
-#define WF_CROWD_NARROW_SIDE wf_knob("NH", 0.5f)
-/// ... at up to this share of its max speed.
-#define WF_CROWD_NARROW_STEP wf_knob("NK", 0.5f)
-#include <stdlib.h>
-static inline float wf_knob(const char* n, float d) {
-    const char* v = getenv(n);
-    return v ? (float)atof(v) : d;
-}
 /// A doorway narrower on the navmesh than this many agent diameters (two
 /// abreast, not three) with wider floor right behind it is crossed one
 /// direction at a time too (bottleneck.c): two streams met in its mouth

@@ -6,8 +6,6 @@
 // between them where agents meet shared state (the path queue, busy
 // off-mesh links, callbacks), so any worker count gives the same bits.
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "crowd/crowd_phases.h"
@@ -404,9 +402,6 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     WF_CHECK_OR(!c->busy, WF_ERR_BUSY);
     WF_CHECK_ARG(isfinite(dt) && dt > 0.0f && dt <= 1.0f);
     c->busy = true;
-    if (getenv("NWLOG")) {
-        fprintf(stderr, "F\n");
-    }
     wf_crowd_profile profile;
     memset(&profile, 0, sizeof profile);
     double start = wf_clock_us();
@@ -461,7 +456,6 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
     run_phase(c, WF_CROWD_PHASE_CORNERS, n, WF_CROWD_BLOCK_LIGHT, wf_crowd_find_pinches_fn, &ctx);
     t0 = wf_clock_us();
     wf_crowd_order_pinches(c);
-    wf_crowd_order_narrowings(c);
     t0 = serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
     run_phase(c, WF_CROWD_PHASE_GRID, n, WF_CROWD_BLOCK_LIGHT, grid_inputs_fn, &ctx);
     t0 = wf_clock_us();
