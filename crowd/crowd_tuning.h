@@ -115,6 +115,10 @@
 /// A knot's spots (shared_spot.c) are placed together for at most this
 /// many agents (the holder and its crowding neighbours) ...
 #define WF_CROWD_KNOT_MAX 8u
+/// A knot also takes in the arrived neighbours whose targets lie nearer
+/// than this share of the two radii's sum (bodies on them would overlap),
+/// when at least one pair in it crowds (WF_CROWD_SHARED_SPOT_NEAR).
+#define WF_CROWD_KNOT_TOUCH 1.0f
 /// ... from their targets moved this share of the way to where the agents
 /// stand ...
 #define WF_CROWD_KNOT_LEAN 0.25f

@@ -16,6 +16,19 @@ static bool crowds(const wf_crowd* c, uint32_t i, uint32_t j) {
            wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]) < near * near;
 }
 
+/// How arrived neighbour j's target lies against i's: 2 crowding (crowds),
+/// 1 nearer than WF_CROWD_KNOT_TOUCH of the two radii's sum (the bodies
+/// cannot both stand on their targets), 0 neither.
+static uint32_t target_link(const wf_crowd* c, uint32_t i, uint32_t j) {
+    if (c->target_state[j] != WF_TARGET_ARRIVED) {
+        return 0;
+    }
+    float room = c->params[i].radius + c->params[j].radius;
+    float d2 = wf_v2_distance_sq(c->target_pos[i], c->target_pos[j]);
+    float near = room * WF_CROWD_SHARED_SPOT_NEAR, touch = room * WF_CROWD_KNOT_TOUCH;
+    return d2 < near * near ? 2u : d2 < touch * touch ? 1u : 0u;
+}
+
 /// The one arrived neighbour of i whose target crowds i's (nearer than
 /// WF_CROWD_SHARED_SPOT_NEAR of the two radii's sum); false when there is
 /// none, or more than one (a knot: knot_spot).
@@ -83,13 +96,25 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out, uint32_t* cro
     member[n++] = i;
     // i's crowding neighbours, then theirs (a holder at the end of a line
     // of targets is crowded by one, but stands in the knot).
+    // Neighbours whose targets only touch (WF_CROWD_KNOT_TOUCH) join a
+    // knot that has a crowding pair in it, so the spots moved apart do not
+    // land on theirs (settled together, hold25); a chain of touching
+    // targets alone (circle128's ring) is no knot.
+    uint32_t crowded = 0; // crowding links seen
+    uint32_t crowding_i = 0, crowder = i;
     for (uint32_t from = 0; from < direct; ++from) {
         uint32_t f = member[from];
         const uint32_t* nb = c->neighbours + (size_t)f * c->max_neighbours;
         for (uint32_t k = 0; k < c->neighbour_count[f] && n < WF_CROWD_KNOT_MAX; ++k) {
             uint32_t j = nb[k];
-            if (!crowds(c, f, j)) {
+            uint32_t link = target_link(c, f, j);
+            if (link == 0u) {
                 continue;
+            }
+            crowded += link == 2u;
+            if (from == 0 && link == 2u) {
+                ++crowding_i;
+                crowder = j;
             }
             bool seen = false;
             for (uint32_t a = 0; a < n && !seen; ++a) {
@@ -103,11 +128,12 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out, uint32_t* cro
             direct = n;
         }
     }
-    if (n < 3) {
-        // i's neighbours were all read (fewer than WF_CROWD_KNOT_MAX kept).
+    if (n < 3 || crowded == 0u) {
+        // i's neighbours were all read (fewer than WF_CROWD_KNOT_MAX kept),
+        // or none crowds i.
         _Static_assert(WF_CROWD_KNOT_MAX >= 3u, "a knot of three fits");
-        *crowding = direct - 1u;
-        *one = member[direct - 1u];
+        *crowding = crowding_i;
+        *one = crowder;
         return false;
     }
     for (uint32_t a = 0; a < n; ++a) {
