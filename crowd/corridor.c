@@ -8,6 +8,7 @@
 // and query below sees the refs the corridor was given.
 #include "crowd/corridor.h"
 #include "crowd/crowd_tuning.h"
+#include "navcore/mesh_slots.h"
 
 #include <string.h>
 
@@ -440,11 +441,19 @@ uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead, 
                                  const wf_query_filter* filter) {
     uint32_t n = c->count < max_look_ahead ? c->count : max_look_ahead;
     wf_ref_decoder d = wf_ref_decoder_begin(c->codec);
-    for (uint32_t i = 0; i < n; ++i) {
-        wf_poly_ref ref = i < WF_CORRIDOR_HEAD ? c->polys[i] : wf_ref_decoder_next(&d, c->ids[i]);
-        if (!wf_poly_passes(mesh, ref, filter)) {
-            return i;
+    // Decoded and checked in runs: one mesh call a run.
+    wf_poly_ref run[16];
+    for (uint32_t i = 0; i < n;) {
+        uint32_t m = n - i < 16u ? n - i : 16u;
+        for (uint32_t k = 0; k < m; ++k) {
+            run[k] =
+                i + k < WF_CORRIDOR_HEAD ? c->polys[i + k] : wf_ref_decoder_next(&d, c->ids[i + k]);
         }
+        uint32_t ok = wf_mesh_passing_run(mesh, run, m, filter);
+        if (ok < m) {
+            return i + ok;
+        }
+        i += m;
     }
     return n;
 }
@@ -520,15 +529,24 @@ bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_me
 }
 
 bool wf_poly_passes(const wf_mesh* mesh, wf_poly_ref ref, const wf_query_filter* filter) {
-    if (wf_poly_ref_is_null(ref)) {
-        return false;
-    }
     // Links keep flags like polygons: one lookup answers both liveness
     // (stale refs fail) and the filter.
-    uint16_t flags;
-    if (wf_mesh_get_poly_flags(mesh, ref, &flags) != WF_OK) {
-        return false;
+    return wf_mesh_passing_run(mesh, &ref, 1u, filter) == 1u;
+}
+
+bool wf_polys_pass(const wf_mesh* mesh, const wf_ref_codec* codec, const uint32_t* ids, uint32_t n,
+                   const wf_query_filter* filter) {
+    wf_ref_decoder d = wf_ref_decoder_begin(codec);
+    wf_poly_ref run[16];
+    for (uint32_t i = 0; i < n;) {
+        uint32_t m = n - i < 16u ? n - i : 16u;
+        for (uint32_t k = 0; k < m; ++k) {
+            run[k] = wf_ref_decoder_next(&d, ids[i + k]);
+        }
+        if (wf_mesh_passing_run(mesh, run, m, filter) < m) {
+            return false;
+        }
+        i += m;
     }
-    return filter == NULL ||
-           ((flags & filter->include_flags) != 0 && (flags & filter->exclude_flags) == 0);
+    return true;
 }

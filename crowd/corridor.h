@@ -174,4 +174,9 @@ bool wf_corridor_move_over_offmesh(wf_corridor* c, wf_poly_ref link, const wf_me
 /// NULL filter checks liveness only.
 bool wf_poly_passes(const wf_mesh* mesh, wf_poly_ref ref, const wf_query_filter* filter);
 
+/// Whether every one of ids[0..n) (ids of codec) passes as wf_poly_passes
+/// (true for n == 0); decoded and checked in runs, one mesh call a run.
+bool wf_polys_pass(const wf_mesh* mesh, const wf_ref_codec* codec, const uint32_t* ids, uint32_t n,
+                   const wf_query_filter* filter);
+
 #endif

@@ -41,10 +41,9 @@ static void wf_crowd_neighbours_fn(uint32_t begin, uint32_t end, uint32_t worker
         uint32_t* bpolys = c->boundary_polys + (size_t)i * WF_LOCAL_BOUNDARY_MAX_POLYS;
         float moved = wf_v2_distance_sq(pos, c->boundary_center[i]);
         bool stale = !(moved <= range * range * 0.0625f);
-        wf_ref_decoder dec = wf_ref_decoder_begin(&c->codec);
-        for (uint32_t k = 0; k < c->boundary_poly_count[i] && !stale; ++k) {
-            stale = !wf_poly_passes(c->mesh, wf_ref_decoder_next(&dec, bpolys[k]),
-                                    wf_crowd_filter(c, i));
+        if (!stale) {
+            stale = !wf_polys_pass(c->mesh, &c->codec, bpolys, c->boundary_poly_count[i],
+                                   wf_crowd_filter(c, i));
         }
         // Flags that open a polygon (a door) leave every ref valid: walls
         // are also gathered again once a second, agents taking turns.

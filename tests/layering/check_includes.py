@@ -48,7 +48,7 @@ INTERFACES = {
     "navcore/mesh_commit.h": {"tilecache/update.c"},
     "navcore/tile_blob_size.h": {"tilecache/layer_to_tile.c"},
     "navcore/mesh_replace.h": {"runtime/world_save.c"},
-    "navcore/mesh_slots.h": {"crowd/ref_codec.h"},
+    "navcore/mesh_slots.h": {"crowd/ref_codec.h", "crowd/corridor.c"},
     "tilecache/tilecache_replace.h": {"runtime/world_save.c"},
     "tilecache/obstacle_room.h": {"runtime/world_obstacles.c"},
 }
