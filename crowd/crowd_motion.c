@@ -770,6 +770,16 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         // carried off behind a block of others holding theirs, it stood
         // behind them for good (tjunction, corridor, doors).
         squeezes |= holds && (c->agent_flags[i] & AGENT_RETURNING);
+        // Leading a one-way file through a single-file passage
+        // (bottleneck.c), it avoids none of those yielding to it: the ones
+        // pressing in beside the mouth slowed it to 1-2 m/s there, and the
+        // file behind it with it (a one-body mouth passed 21 of 40 in 20 s,
+        // 31 without; tests/crowd/crowd_mouth_flow.c). Contacts still part
+        // them (collisions, where it takes the smaller share). Not while
+        // the passage is used both ways: there it cost nav_test500 0.45
+        // points of arrivals over 100 seeds (mouth25).
+        const uint32_t own_class = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
+        const bool leads = (c->agent_flags[i] & AGENT_PINCH_LEAD) != 0 && !c->pinch[i].both_ways;
         // Movers first (they never yield), then the agent's neighbours.
         uint32_t kept = wf_movers_gather(c, i, others, WF_CROWD_MAX_NEIGHBOURS);
         uint32_t passers[WF_CROWD_PASSER_CLAMPS];
@@ -778,6 +788,9 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
             uint32_t j = list[k];
             if (holds && c->target_state[j] == WF_TARGET_ARRIVED &&
                 (settle_together(c, i, j) || squeezes_in(c, i, j))) {
+                continue;
+            }
+            if (leads && (c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT) < own_class) {
                 continue;
             }
             wf_avoid_neighbour* other = &others[kept++];

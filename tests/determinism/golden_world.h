@@ -167,7 +167,9 @@ static inline void golden_world_close(golden_world* g) {
 /// Re-pinned (nav21): a held-up agent's priced re-search runs 64
 /// expansions, so a way round a knot can rejoin its corridor past it.
 /// Re-pinned (review of press22): the closing cut capped at max speed.
-#define GOLDEN_CROWD_HASH 0x636d35daed05da18ull
+/// Re-pinned (mouth25): a one-way single-file passage's leader avoids none
+/// of those yielding to it (crowd_motion.c).
+#define GOLDEN_CROWD_HASH 0xf8298dbae8d555ecull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
