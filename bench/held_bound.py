@@ -102,10 +102,10 @@ def groups(agents, r):
             yield g
 
 
-def main(paths):
-    if not paths:
-        print(__doc__, file=sys.stderr)
-        return 2
+def read_arrivals(paths):
+    """The ARR lines of the logs at paths, per (scene, run): a list of
+    (x, z, end x, end z, radius, wall or None), wall = (hx, hz, nx, nz) the
+    nearest wall within 3 m with its normal towards the mesh."""
     runs = collections.defaultdict(list)
     for path in paths:
         with open(path) as f:
@@ -122,6 +122,14 @@ def main(paths):
                             nx, nz = -nx, -nz  # the target's side is the mesh's
                         wall = (hx, hz, nx, nz)
                     runs[(p[1], int(p[2]))].append((x[0], x[1], x[2], x[3], x[4], wall))
+    return runs
+
+
+def main(paths):
+    if not paths:
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = read_arrivals(paths)
     total = collections.Counter()
     for (scene, seed), rows in sorted(runs.items()):
         r = max(x[4] for x in rows)

@@ -72,21 +72,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     lo, hi = (float(argv[1]), float(argv[2])) if len(argv) > 2 else (0.6, 0.8)
-    runs = collections.defaultdict(list)
-    with open(argv[0]) as f:
-        for line in f:
-            if line.startswith("ARR\t"):
-                p = line.rstrip("\n").split("\t")
-                x = [float(v) for v in p[4:]]
-                wall = None
-                if len(x) >= 10 and 0.0 <= x[5] < 3.0 and x[8] * x[8] + x[9] * x[9] > 0.5:
-                    hx, hz, nx, nz = x[6:10]
-                    n = math.hypot(nx, nz)
-                    nx, nz = nx / n, nz / n
-                    if (x[0] - hx) * nx + (x[1] - hz) * nz < 0.0:
-                        nx, nz = -nx, -nz
-                    wall = (hx, hz, nx, nz)
-                runs[(p[1], int(p[2]))].append((x[0], x[1], x[2], x[3], x[4], wall))
+    runs = hb.read_arrivals([argv[0]])
     c = collections.Counter()
     for key, rows in sorted(runs.items()):
         r = max(x[4] for x in rows)

@@ -26,15 +26,7 @@
 /// A 48 x 16 m grid of 2 m cells cut by a wall (cells x 24..26) with one
 /// open cell at z 6..8: a doorway 2 m wide on the navmesh, where agents of
 /// radius 0.6 fit two abreast (a 3.2 m door on an eroded tile cache mesh).
-static wf_mesh* abreast_mesh(void) {
-    uint8_t blocked[CELLS * 3u * CELLS];
-    for (uint32_t z = 0; z < CELLS; ++z) {
-        for (uint32_t x = 0; x < CELLS * 3u; ++x) {
-            blocked[z * CELLS * 3u + x] = x == WALL_X && z != DOOR_Z;
-        }
-    }
-    return test_mesh_grid(3, 1, CELLS, CELL, blocked, NULL, NULL);
-}
+static wf_mesh* abreast_mesh(void) { return crowd_test_door_mesh(1, CELLS, CELL, WALL_X, DOOR_Z); }
 
 /// Six agents on each side in two columns of three, each going to its start
 /// mirrored about the wall; returns the frames until every agent had got

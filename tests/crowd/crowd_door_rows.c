@@ -26,15 +26,7 @@
 /// A 38.4 x 12.8 m grid cut by a wall one cell thick with one open cell:
 /// 0.8 m of navmesh, what a tile cache builds of a 2 m door eroded by an
 /// agent radius of 0.6 (as in `wayfarer scenarios`, door_2way_2).
-static wf_mesh* door_mesh(void) {
-    uint8_t blocked[16 * 48];
-    for (uint32_t z = 0; z < 16; ++z) {
-        for (uint32_t x = 0; x < 48; ++x) {
-            blocked[z * 48 + x] = x == WALL_X && z != DOOR_Z;
-        }
-    }
-    return test_mesh_grid(3, 1, 16, CELL, blocked, NULL, NULL);
-}
+static wf_mesh* door_mesh(void) { return crowd_test_door_mesh(1, 16, CELL, WALL_X, DOOR_Z); }
 
 /// Runs until every agent has got through the door (latched) or
 /// max_frames; returns the frames taken (max_frames when not all did) and

@@ -32,15 +32,7 @@
 /// A 30 x 20 m grid cut by a wall one cell thick with one open cell: 0.5 m
 /// of navmesh, what a tile cache builds of a door about 1.7 m wide eroded
 /// by an agent radius of 0.6 (door_1way_1.5's is 0.3 m).
-static wf_mesh* mouth_mesh(void) {
-    uint8_t blocked[40 * 60];
-    for (uint32_t z = 0; z < 40; ++z) {
-        for (uint32_t x = 0; x < 60; ++x) {
-            blocked[z * 60 + x] = x == WALL_X && z != MOUTH_Z;
-        }
-    }
-    return test_mesh_grid(3, 2, 20, CELL, blocked, NULL, NULL);
-}
+static wf_mesh* mouth_mesh(void) { return crowd_test_door_mesh(2, 20, CELL, WALL_X, MOUTH_Z); }
 
 /// COUNT agents in rows of ROW (1.5 m apart, the first row 3 m before the
 /// wall) go one way through the mouth. Returns how many are through (past

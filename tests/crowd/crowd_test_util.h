@@ -32,6 +32,25 @@ static inline wf_mesh* crowd_test_single_file_corridor(void) {
     return test_mesh_grid(2, 2, 10, 1.0f, blocked, NULL, NULL);
 }
 
+/// Three tiles in x by tiles_z of cells_per_tile square cells (cell m),
+/// cut by a wall one cell thick at column wall_x with one open cell at row
+/// door_z: the doorway tests' level (the door's width on the navmesh is
+/// one cell, what a tile cache leaves of a wider door eroded by radius).
+static inline wf_mesh* crowd_test_door_mesh(uint32_t tiles_z, uint32_t cells_per_tile, float cell,
+                                            uint32_t wall_x, uint32_t door_z) {
+    uint32_t w = 3u * cells_per_tile, h = tiles_z * cells_per_tile;
+    uint8_t* blocked = malloc((size_t)w * h);
+    assert_non_null(blocked);
+    for (uint32_t z = 0; z < h; ++z) {
+        for (uint32_t x = 0; x < w; ++x) {
+            blocked[z * w + x] = x == wall_x && z != door_z;
+        }
+    }
+    wf_mesh* mesh = test_mesh_grid(3, tiles_z, cells_per_tile, cell, blocked, NULL, NULL);
+    free(blocked);
+    return mesh;
+}
+
 /// Open floor 30 m x 30 m (3 x 3 tiles of 10 one-metre cells, nothing
 /// blocked): the holding and spot tests' ground.
 static inline wf_mesh* crowd_test_open_mesh(void) {
