@@ -442,9 +442,9 @@ uint32_t wf_corridor_valid_ahead(const wf_corridor* c, uint32_t max_look_ahead, 
     uint32_t n = c->count < max_look_ahead ? c->count : max_look_ahead;
     wf_ref_decoder d = wf_ref_decoder_begin(c->codec);
     // Decoded and checked in runs: one mesh call a run.
-    wf_poly_ref run[16];
+    wf_poly_ref run[WF_MESH_RUN];
     for (uint32_t i = 0; i < n;) {
-        uint32_t m = n - i < 16u ? n - i : 16u;
+        uint32_t m = n - i < WF_MESH_RUN ? n - i : WF_MESH_RUN;
         for (uint32_t k = 0; k < m; ++k) {
             run[k] =
                 i + k < WF_CORRIDOR_HEAD ? c->polys[i + k] : wf_ref_decoder_next(&d, c->ids[i + k]);
@@ -537,9 +537,9 @@ bool wf_poly_passes(const wf_mesh* mesh, wf_poly_ref ref, const wf_query_filter*
 bool wf_polys_pass(const wf_mesh* mesh, const wf_ref_codec* codec, const uint32_t* ids, uint32_t n,
                    const wf_query_filter* filter) {
     wf_ref_decoder d = wf_ref_decoder_begin(codec);
-    wf_poly_ref run[16];
+    wf_poly_ref run[WF_MESH_RUN];
     for (uint32_t i = 0; i < n;) {
-        uint32_t m = n - i < 16u ? n - i : 16u;
+        uint32_t m = n - i < WF_MESH_RUN ? n - i : WF_MESH_RUN;
         for (uint32_t k = 0; k < m; ++k) {
             run[k] = wf_ref_decoder_next(&d, ids[i + k]);
         }

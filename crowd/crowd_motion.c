@@ -771,7 +771,8 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         // behind them for good (tjunction, corridor, doors).
         squeezes |= holds && (c->agent_flags[i] & AGENT_RETURNING);
         // Leading a one-way file through a single-file passage
-        // (bottleneck.c), it avoids none of those yielding to it: the ones
+        // (bottleneck.c), it avoids no agent of a lower rank class (the
+        // file yielding to it, and holders and lower priorities near): the ones
         // pressing in beside the mouth slowed it to 1-2 m/s there, and the
         // file behind it with it (a one-body mouth passed 21 of 40 in 20 s,
         // 31 without; tests/crowd/crowd_mouth_flow.c). Contacts still part

@@ -73,7 +73,8 @@ static bool way_apart(const wf_crowd* c, uint32_t i, uint32_t j, float* dx, floa
     return *len >= 1e-4f;
 }
 
-/// A knot: two or more arrived neighbours whose targets crowd i's. The
+/// A knot: two or more arrived neighbours whose targets crowd i's (or
+/// only touch it, when some pair in the knot crowds: hold25). The
 /// knot's spots are placed together (i's view of it: i and those
 /// neighbours): each starts on its target, nudged towards where its agent
 /// stands (that breaks ties, as for targets on a line, the way the bodies
@@ -83,7 +84,8 @@ static bool way_apart(const wf_crowd* c, uint32_t i, uint32_t j, float* dx, floa
 /// taken from the targets alone left spots that did not fit side by side
 /// (three targets on a line: the middle one kept its target, the outer ones
 /// stood 0.84 m from it for 1.2 m bodies; docs/benchmarks.md, hold19).
-/// False for fewer than two; then *crowding is how many neighbours crowd i
+/// False for fewer than two, or when no pair in it crowds; then *crowding
+/// is how many neighbours crowd i
 /// (0 or 1, *one that one), what crowding_neighbour would count again.
 static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out, uint32_t* crowding,
                       uint32_t* one) {
@@ -130,7 +132,7 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out, uint32_t* cro
     }
     if (n < 3 || crowded == 0u) {
         // i's neighbours were all read (fewer than WF_CROWD_KNOT_MAX kept),
-        // or none crowds i.
+        // or no pair in the knot crowds (touching targets alone).
         _Static_assert(WF_CROWD_KNOT_MAX >= 3u, "a knot of three fits");
         *crowding = crowding_i;
         *one = crowder;

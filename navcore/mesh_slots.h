@@ -19,9 +19,13 @@ uint32_t wf_mesh_slot_count(const wf_mesh* mesh);
 /// The slot's generation (in use or not; never 0); 1 past max_tiles.
 uint32_t wf_mesh_slot_generation(const wf_mesh* mesh, uint32_t slot);
 
+/// How many refs the crowd decodes and checks a call (a stack buffer).
+#define WF_MESH_RUN 16u
+
 /// How many of refs[0..n), from the first, are live polygons (or off-mesh
 /// links) whose flags pass filter ((flags & include) != 0 and (flags &
 /// exclude) == 0; NULL: liveness only): n when all do. A null ref fails.
+/// mesh must not be NULL (the crowd's always has one).
 /// The same verdict, ref by ref, as wf_mesh_get_poly_flags == WF_OK and
 /// the filter test on its flags.
 uint32_t wf_mesh_passing_run(const wf_mesh* mesh, const wf_poly_ref* refs, uint32_t n,

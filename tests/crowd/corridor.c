@@ -610,6 +610,29 @@ static void test_valid_ahead_and_poly_passes(void** state) {
     grid_close(&f.grid);
 }
 
+/// A corridor longer than one run of checks (16 refs a mesh call): a
+/// closed polygon in the second run is found at its own index.
+static void test_valid_ahead_past_one_run(void** state) {
+    (void)state;
+    fixture f;
+    open_corridor(&f, 3, 8, NULL);
+    uint32_t row[24][2];
+    for (uint32_t x = 0; x < 24; ++x) {
+        row[x][0] = x;
+        row[x][1] = 0;
+    }
+    set_cells(&f, (const uint32_t(*)[2])row, 24, centre(0, 0), centre(23, 0));
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 30, f.grid.mesh, &f.grid.filter), 24);
+    wf_poly_ref c17 = grid_cell(&f.grid, 17, 0);
+    assert_int_equal(wf_mesh_set_poly_flags(f.grid.mesh, c17, 0x4), WF_OK);
+    wf_query_filter refuse = wf_query_filter_defaults();
+    refuse.exclude_flags = 0x4;
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 30, f.grid.mesh, &refuse), 17);
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 17, f.grid.mesh, &refuse), 17);
+    assert_int_equal(wf_corridor_valid_ahead(&f.c, 16, f.grid.mesh, &refuse), 16);
+    grid_close(&f.grid);
+}
+
 static void test_trim(void** state) {
     (void)state;
     fixture f;
@@ -959,6 +982,7 @@ int main(void) {
         cmocka_unit_test(test_visibility_never_cuts_through_walls),
         cmocka_unit_test(test_topology_finds_the_shorter_side),
         cmocka_unit_test(test_valid_ahead_and_poly_passes),
+        cmocka_unit_test(test_valid_ahead_past_one_run),
         cmocka_unit_test(test_trim),
         cmocka_unit_test(test_fix_start),
         cmocka_unit_test(test_corners_stop_at_an_offmesh_link),
