@@ -292,16 +292,23 @@ static void test_corners_of_an_l(void** state) {
  * Moving the start
  */
 
+/// Fills the corridor with cells (0, 0) .. (n - 1, 0) (n at most 32),
+/// walking from pos to the last cell's centre.
+static void set_row(fixture* f, uint32_t n, wf_vec3 pos) {
+    uint32_t row[32][2];
+    assert_true(n <= 32u);
+    for (uint32_t x = 0; x < n; ++x) {
+        row[x][0] = x;
+        row[x][1] = 0;
+    }
+    set_cells(f, (const uint32_t(*)[2])row, n, pos, centre(n - 1u, 0));
+}
+
 static void test_move_position_advances_through_tiles(void** state) {
     (void)state;
     fixture f;
     open_corridor(&f, 2, 4, NULL); // 8 x 8 cells in 2 x 2 tiles
-    uint32_t row[8][2];
-    for (uint32_t x = 0; x < 8; ++x) {
-        row[x][0] = x;
-        row[x][1] = 0;
-    }
-    set_cells(&f, (const uint32_t(*)[2])row, 8, wf_v3(0.55f, 0.0f, 0.5f), centre(7, 0));
+    set_row(&f, 8, wf_v3(0.55f, 0.0f, 0.5f));
     uint32_t last_count = f.c.count;
     int steps = 0;
     // 0.3 m steps never end on a cell border (0.55 + 0.3 k).
@@ -574,12 +581,7 @@ static void test_valid_ahead_and_poly_passes(void** state) {
     (void)state;
     fixture f;
     open_corridor(&f, 2, 4, NULL);
-    uint32_t row[8][2];
-    for (uint32_t x = 0; x < 8; ++x) {
-        row[x][0] = x;
-        row[x][1] = 0;
-    }
-    set_cells(&f, (const uint32_t(*)[2])row, 8, centre(0, 0), centre(7, 0));
+    set_row(&f, 8, centre(0, 0));
     assert_int_equal(wf_corridor_valid_ahead(&f.c, 10, f.grid.mesh, &f.grid.filter), 8);
     assert_int_equal(wf_corridor_valid_ahead(&f.c, 3, f.grid.mesh, &f.grid.filter), 3);
     // Cell (2, 0) closed by its flags.
@@ -616,12 +618,7 @@ static void test_valid_ahead_past_one_run(void** state) {
     (void)state;
     fixture f;
     open_corridor(&f, 3, 8, NULL);
-    uint32_t row[24][2];
-    for (uint32_t x = 0; x < 24; ++x) {
-        row[x][0] = x;
-        row[x][1] = 0;
-    }
-    set_cells(&f, (const uint32_t(*)[2])row, 24, centre(0, 0), centre(23, 0));
+    set_row(&f, 24, centre(0, 0));
     assert_int_equal(wf_corridor_valid_ahead(&f.c, 30, f.grid.mesh, &f.grid.filter), 24);
     wf_poly_ref c17 = grid_cell(&f.grid, 17, 0);
     assert_int_equal(wf_mesh_set_poly_flags(f.grid.mesh, c17, 0x4), WF_OK);

@@ -71,13 +71,9 @@ static uint32_t run_one_way(float seconds, bool trace, float* out_overlap) {
                 }
             }
         }
-        for (uint32_t i = 0; i < COUNT && f >= 60; ++i) {
-            wf_agent_state si = crowd_test_state(c, ids[i]);
-            for (uint32_t j = i + 1; j < COUNT; ++j) {
-                wf_agent_state sj = crowd_test_state(c, ids[j]);
-                float overlap = 2.0f * p.radius - crowd_test_dist2d(si.position, sj.position);
-                worst = overlap > worst ? overlap : worst;
-            }
+        if (f >= 60) {
+            float now = crowd_test_worst_overlap(c, ids, COUNT, p.radius);
+            worst = now > worst ? now : worst;
         }
         if (trace && (f + 1) % 6 == 0) {
             printf("t %.2f\n", (double)((float)(f + 1) * DT));
@@ -87,7 +83,7 @@ static uint32_t run_one_way(float seconds, bool trace, float* out_overlap) {
                 if (dx * dx + dz * dz > 4.0f) {
                     continue;
                 }
-                uint32_t fl = c->agent_flags[i];
+                uint32_t fl = c->agent_flags[i]; // slots follow the adding order here
                 printf("  %2u at %5.2f %5.2f v %5.2f %5.2f (%4.2f) want %5.2f %5.2f (%4.2f) "
                        "stuck %4.2f %s%s%s\n",
                        i, (double)dx, (double)dz, (double)s.velocity.x, (double)s.velocity.z,

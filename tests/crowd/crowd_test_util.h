@@ -178,6 +178,22 @@ static inline void crowd_test_step(wf_crowd* crowd, float seconds) {
     }
 }
 
+/// The deepest overlap of two of the count agents in ids, all of radius
+/// (0 when none touch): the doorway tests' worst-press measure.
+static inline float crowd_test_worst_overlap(const wf_crowd* crowd, const wf_agent_id* ids,
+                                             uint32_t count, float radius) {
+    float worst = 0.0f;
+    for (uint32_t i = 0; i < count; ++i) {
+        wf_agent_state si = crowd_test_state(crowd, ids[i]);
+        for (uint32_t j = i + 1; j < count; ++j) {
+            wf_agent_state sj = crowd_test_state(crowd, ids[j]);
+            float overlap = 2.0f * radius - crowd_test_dist2d(si.position, sj.position);
+            worst = overlap > worst ? overlap : worst;
+        }
+    }
+    return worst;
+}
+
 /// Steps the crowd until each of the count agents in ids (at most 64) has
 /// got through a wall between x = west_face and east_face to its goal's
 /// side, clear of the wall by radius; returns the frames (max_frames when
@@ -198,11 +214,10 @@ static inline int crowd_test_run_through_wall(wf_crowd* crowd, const wf_agent_id
             reached[i] |= goals[i].x > east_face ? si.position.x > east_face + radius
                                                  : si.position.x < west_face - radius;
             all &= reached[i];
-            for (uint32_t j = i + 1; j < count && f >= 30; ++j) {
-                wf_agent_state sj = crowd_test_state(crowd, ids[j]);
-                float overlap = 2.0f * radius - crowd_test_dist2d(si.position, sj.position);
-                worst = overlap > worst ? overlap : worst;
-            }
+        }
+        if (f >= 30) {
+            float now = crowd_test_worst_overlap(crowd, ids, count, radius);
+            worst = now > worst ? now : worst;
         }
         if (all) {
             *out_overlap = worst;
