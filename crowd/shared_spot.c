@@ -102,22 +102,34 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out, uint32_t* cro
     // knot that has a crowding pair in it, so the spots moved apart do not
     // land on theirs (settled together, hold25); a chain of touching
     // targets alone (circle128's ring) is no knot.
-    uint32_t crowded = 0; // crowding links seen
+    // i's own links are read first: a touching neighbour takes a place
+    // only while the crowding ones still to come keep theirs (before,
+    // touching ones early in a long list could fill the knot, and i was
+    // left as if nobody crowded it). Lists of up to WF_CROWD_KNOT_MAX - 1
+    // (the default six) never meet the bound.
+    uint8_t link_i[WF_CROWD_MAX_NEIGHBOURS];
     uint32_t crowding_i = 0, crowder = i;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = c->neighbours[(size_t)i * c->max_neighbours + k];
+        link_i[k] = (uint8_t)target_link(c, i, j);
+        if (link_i[k] == 2u) {
+            ++crowding_i;
+            crowder = j;
+        }
+    }
+    uint32_t crowded = 0;       // crowding links seen
+    uint32_t held = crowding_i; // i's crowding ones not yet taken in
     for (uint32_t from = 0; from < direct; ++from) {
         uint32_t f = member[from];
         const uint32_t* nb = c->neighbours + (size_t)f * c->max_neighbours;
         for (uint32_t k = 0; k < c->neighbour_count[f] && n < WF_CROWD_KNOT_MAX; ++k) {
             uint32_t j = nb[k];
-            uint32_t link = target_link(c, f, j);
-            if (link == 0u) {
+            uint32_t link = from == 0 ? link_i[k] : target_link(c, f, j);
+            if (link == 0u || (link == 1u && n + held >= WF_CROWD_KNOT_MAX)) {
                 continue;
             }
             crowded += link == 2u;
-            if (from == 0 && link == 2u) {
-                ++crowding_i;
-                crowder = j;
-            }
+            held -= from == 0 && link == 2u;
             bool seen = false;
             for (uint32_t a = 0; a < n && !seen; ++a) {
                 seen = member[a] == j;
