@@ -118,18 +118,18 @@ static bool knot_spot(const wf_crowd* c, uint32_t i, wf_vec3* out, uint32_t* cro
         }
     }
     uint32_t crowded = 0;       // crowding links seen
-    uint32_t held = crowding_i; // i's crowding ones not yet taken in
+    uint32_t owed = crowding_i; // places kept for i's crowding ones still unread
     for (uint32_t from = 0; from < direct; ++from) {
         uint32_t f = member[from];
         const uint32_t* nb = c->neighbours + (size_t)f * c->max_neighbours;
         for (uint32_t k = 0; k < c->neighbour_count[f] && n < WF_CROWD_KNOT_MAX; ++k) {
             uint32_t j = nb[k];
             uint32_t link = from == 0 ? link_i[k] : target_link(c, f, j);
-            if (link == 0u || (link == 1u && n + held >= WF_CROWD_KNOT_MAX)) {
+            if (link == 0u || (link == 1u && n + owed >= WF_CROWD_KNOT_MAX)) {
                 continue;
             }
             crowded += link == 2u;
-            held -= from == 0 && link == 2u;
+            owed -= from == 0 && link == 2u;
             bool seen = false;
             for (uint32_t a = 0; a < n && !seen; ++a) {
                 seen = member[a] == j;
