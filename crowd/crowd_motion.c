@@ -445,28 +445,6 @@ static bool on_spot(const wf_crowd* c, uint32_t i) {
             wf_v2_distance_sq(c->pos[i], c->target_pos[i]) <= stand * stand);
 }
 
-/// The leader of a one-way single-file passage, before its mouth, aims
-/// at a point on the passage's axis halfway to the portal, so it enters
-/// lined up with the passage rather than from the side (admitted agents
-/// crossed a one-body mouth in 0.61 s against 0.34 s free; mouth26b).
-static wf_vec3 line_up(const wf_crowd* c, uint32_t i, wf_vec3 desired_vel) {
-    const wf_crowd_passage* f = &c->pinch_found[i];
-    wf_vec3 axis = wf_v3(f->axis_x, 0.0f, f->axis_z);
-    float rx = c->pos[i].x - f->mid_x, rz = c->pos[i].z - f->mid_z;
-    float t = rx * axis.x + rz * axis.z;
-    float reach = c->params[i].radius * WF_CROWD_LINE_UP_RADII;
-    if (t >= 0.0f || t < -reach) {
-        return desired_vel;
-    }
-    // Across the axis it closes its offset in WF_CROWD_LINE_UP_TIME; along
-    // it, it keeps the rest of its speed.
-    float side = rx * -axis.z + rz * axis.x;
-    float speed = wf_v2_length(desired_vel);
-    float lat = fmaxf(-speed, fminf(speed, -side / WF_CROWD_LINE_UP_TIME));
-    float fwd = sqrtf(fmaxf(0.0f, speed * speed - lat * lat));
-    return wf_v3(axis.x * fwd - axis.z * lat, 0.0f, axis.z * fwd + axis.x * lat);
-}
-
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
@@ -529,9 +507,6 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
                 way_len > 1e-6f && ((c->pinch[i].ahead && c->pinch[i].both_ways) || c->walled[i])) {
                 desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
-            }
-            if ((c->agent_flags[i] & AGENT_PINCH_LEAD) && !c->pinch[i].both_ways) {
-                desired_vel = line_up(c, i, desired_vel);
             }
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&

@@ -228,11 +228,6 @@
 /// out the file is still forming), in two-way traffic wherever it is (its
 /// side's stream pushes through the queue beside the lane).
 #define WF_CROWD_PINCH_LEAD_RADII 3.5f
-/// A one-way single-file passage's leader lines up with its axis from this
-/// far before the portal (radii; crowd_motion.c line_up).
-#define WF_CROWD_LINE_UP_RADII 3.0f
-/// ... closing its offset across the axis in this many seconds.
-#define WF_CROWD_LINE_UP_TIME 0.25f
 /// An admitted agent less than this many radii further from the mouth
 /// than its side's first one is abreast of it, not behind it in the file
 /// (one straight behind is at least two radii further), and waits. At 1.0
