@@ -27,7 +27,8 @@ typedef struct body {
 } body;
 
 /// Settled overlaps deeper than this are written to stderr when the
-/// environment has WF_OVERLAP_LOG (where the worst overlaps come from).
+/// environment has WF_OVERLAP_LOG (where the worst overlaps come from);
+/// WF_OVERLAP_LOG=0.1 (a number) logs from that depth instead.
 #define OVERLAP_LOGGED 0.15f
 
 typedef struct run_state {
@@ -50,11 +51,11 @@ typedef struct run_state {
     bool *alone_agent, *alone_arrived; ///< given / reached such a target
     float* given_length;               ///< the current target's shortest path when given (m)
     body* bodies;
-    bool log_overlaps; ///< WF_OVERLAP_LOG set: settled deep overlaps go to stderr
-    bool log_watch;    ///< WF_WATCH_LOG set: holders off their targets, last 8 s
-    bool log_push;     ///< WF_PUSH_LOG set: holders leaving their arrival radius
-    bool log_targets;  ///< WF_TARGET_LOG set: each in-time target's fate goes to stderr
-    float* given_at;   ///< when the current target was given (s)
+    float log_overlaps; ///< > 0 (WF_OVERLAP_LOG): settled overlaps deeper go to stderr
+    bool log_watch;     ///< WF_WATCH_LOG set: holders off their targets, last 8 s
+    bool log_push;      ///< WF_PUSH_LOG set: holders leaving their arrival radius
+    bool log_targets;   ///< WF_TARGET_LOG set: each in-time target's fate goes to stderr
+    float* given_at;    ///< when the current target was given (s)
     float max_speed;
     float seconds, now; ///< the run's length and the time of the last update
     uint32_t in_time_targets, in_time_reached, in_time_blocked;
@@ -74,9 +75,9 @@ static int compare_bodies(const void* a, const void* b) {
 
 /// Overlapping pairs among walking agents on one floor: a sweep over the
 /// bodies sorted by x, so only neighbours within two radii are compared.
-static void measure_overlaps(body* b, uint32_t n, float t, bool log, scene_metrics* m) {
+static void measure_overlaps(body* b, uint32_t n, float t, float log, scene_metrics* m) {
     const bool settled = t > SETTLE_SECONDS;
-    const bool logged = settled && log;
+    const bool logged = settled && log > 0.0f;
     qsort(b, n, sizeof *b, compare_bodies);
     float max_radius = 0.0f;
     for (uint32_t i = 0; i < n; ++i) {
@@ -92,7 +93,7 @@ static void measure_overlaps(body* b, uint32_t n, float t, bool log, scene_metri
             if (overlap <= 0.0f) {
                 continue;
             }
-            if (logged && overlap > OVERLAP_LOGGED) {
+            if (logged && overlap > log) {
                 fprintf(stderr, "overlap t=%.2f ov=%.3f", t, overlap);
                 for (uint32_t k = 0; k < 2u; ++k) {
                     const body* e = &b[k == 0 ? i : j];
@@ -614,7 +615,12 @@ static void free_state(run_state* r) {
 static int start(run_state* r, const scene_settings* settings, wf_job_system jobs) {
     scene* s = r->s;
     uint32_t n = s->agent_count > 0 ? s->agent_count : 1u;
-    r->log_overlaps = getenv("WF_OVERLAP_LOG") != NULL;
+    const char* overlap_log = getenv("WF_OVERLAP_LOG");
+    r->log_overlaps = 0.0f;
+    if (overlap_log != NULL) {
+        float depth = strtof(overlap_log, NULL);
+        r->log_overlaps = depth > 0.0f ? depth : OVERLAP_LOGGED;
+    }
     r->log_watch = getenv("WF_WATCH_LOG") != NULL;
     r->log_push = getenv("WF_PUSH_LOG") != NULL;
     r->log_targets = getenv("WF_TARGET_LOG") != NULL;
