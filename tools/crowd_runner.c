@@ -28,7 +28,7 @@ typedef struct body {
 
 /// Settled overlaps deeper than this are written to stderr when the
 /// environment has WF_OVERLAP_LOG (where the worst overlaps come from);
-/// WF_OVERLAP_LOG=0.1 (a number) logs from that depth instead.
+/// WF_OVERLAP_LOG=0.1 (a depth under 1 m) logs from that depth instead.
 #define OVERLAP_LOGGED 0.15f
 
 typedef struct run_state {
@@ -619,7 +619,8 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     r->log_overlaps = 0.0f;
     if (overlap_log != NULL) {
         float depth = strtof(overlap_log, NULL);
-        r->log_overlaps = depth > 0.0f ? depth : OVERLAP_LOGGED;
+        // A depth under 1 m; "1" (the old on switch) keeps the default.
+        r->log_overlaps = depth > 0.0f && depth < 1.0f ? depth : OVERLAP_LOGGED;
     }
     r->log_watch = getenv("WF_WATCH_LOG") != NULL;
     r->log_push = getenv("WF_PUSH_LOG") != NULL;
