@@ -75,9 +75,9 @@ static int compare_bodies(const void* a, const void* b) {
 
 /// Overlapping pairs among walking agents on one floor: a sweep over the
 /// bodies sorted by x, so only neighbours within two radii are compared.
-static void measure_overlaps(body* b, uint32_t n, float t, float log, scene_metrics* m) {
+static void measure_overlaps(body* b, uint32_t n, float t, float log_depth, scene_metrics* m) {
     const bool settled = t > SETTLE_SECONDS;
-    const bool logged = settled && log > 0.0f;
+    const bool logged = settled && log_depth > 0.0f;
     qsort(b, n, sizeof *b, compare_bodies);
     float max_radius = 0.0f;
     for (uint32_t i = 0; i < n; ++i) {
@@ -93,7 +93,7 @@ static void measure_overlaps(body* b, uint32_t n, float t, float log, scene_metr
             if (overlap <= 0.0f) {
                 continue;
             }
-            if (logged && overlap > log) {
+            if (logged && overlap > log_depth) {
                 fprintf(stderr, "overlap t=%.2f ov=%.3f", t, overlap);
                 for (uint32_t k = 0; k < 2u; ++k) {
                     const body* e = &b[k == 0 ? i : j];
