@@ -234,6 +234,8 @@ wf_status wf_crowd_create(const wf_crowd_desc* desc, wf_crowd** out) {
     c->rank = (uint32_t*)c->update_scratch;
     c->intent = (wf_vec3*)(c->rank + c->max_agents);
     c->wall_line = c->intent + c->max_agents;
+    c->deep =
+        (uint8_t*)(c->wall_line + c->max_agents) + wf_proximity_grid_storage_bytes(c->max_agents);
     s = wf_id_pool_create(&c->ids, &allocator, c->max_agents, WF_ID_KIND_AGENT);
     if (s == WF_OK && d.id_tag != 0) {
         s = wf_id_pool_set_tag(&c->ids, d.id_tag); // max_agents <= 1 << 24 always

@@ -183,6 +183,7 @@ struct wf_crowd {
     uint32_t* rank;                    ///< right of way this update
     wf_vec3* intent;    ///< desired velocity of the last update (steering overwrites desired_vel)
     wf_vec3* wall_line; ///< nearest wall in collisions: x,z inward, y offset
+    uint8_t* deep;      ///< left in a deep contact by the last collision pass (1)
     wf_crowd_event* agent_events; ///< the last update's events (event_count of them)
     uint32_t event_count;
     // Crowding (crowding.c): a table polygon ref -> cost factor (the
@@ -220,7 +221,7 @@ static inline size_t wf_crowd_scratch_words(const wf_crowd* c) {
     size_t n = c->max_agents;
     size_t events = n * WF_CROWD_EVENTS_PER_AGENT * sizeof(wf_crowd_event);
     size_t pinches = n * 2u * sizeof(wf_crowd_pinch_entry);
-    size_t steps = n * (sizeof(uint32_t) + 2u * sizeof(wf_vec3)) +
+    size_t steps = n * (sizeof(uint32_t) + 2u * sizeof(wf_vec3) + sizeof(uint8_t)) +
                    wf_proximity_grid_storage_bytes(c->max_agents);
     size_t bytes = events > pinches ? events : pinches;
     bytes = bytes > steps ? bytes : steps;

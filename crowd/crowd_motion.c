@@ -919,9 +919,11 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
     (void)worker;
     for (uint32_t i = begin; i < end; ++i) {
         c->displaced[i] = c->pos[i];
-        if (!wf_crowd_walking(c, i)) {
+        if (ctx->deep_only ? c->deep[i] == 0 : !wf_crowd_walking(c, i)) {
+            c->deep[i] = 0;
             continue;
         }
+        float deepest = 0.0f; // its deepest contact, before this pass's push
         const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
         wf_vec3 push = wf_v3(0, 0, 0);
         wf_vec3 deep = wf_v3(0, 0, 0); // the part of it out of deep contacts
@@ -962,6 +964,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
                 d = 1.0f;
             }
             float pen = rr - (d2 < 1e-8f ? 0.0f : sqrtf(d2));
+            deepest = pen > deepest ? pen : deepest;
             float share = yield_share(c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT,
                                       c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT);
             // Walls and neighbours together: a neighbour pinned against a
@@ -1007,6 +1010,7 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
             c->vel[i] = take_back_velocity(c->vel[i], wf_v3_scale(deep, norm), ctx->dt);
         }
         c->displaced[i] = wf_movers_resolve(c, i, c->displaced[i]);
+        c->deep[i] = deepest > WF_CROWD_DEEP_PASS_DEPTH;
     }
 }
 

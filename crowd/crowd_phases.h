@@ -17,6 +17,7 @@ typedef struct phase_ctx {
     const uint32_t* list;   ///< agent (or search) indices, NULL: every slot
     wf_parallel_for_fn* fn; ///< the phase body, run by the timing wrapper
     wf_crowd_phase phase;
+    bool deep_only; ///< collisions: a pass that moves only agents left in a deep contact
 } phase_ctx;
 
 static inline bool wf_crowd_walking(const wf_crowd* c, uint32_t i) {

@@ -257,6 +257,16 @@
 /// ordinary jostling, and taking back every push's velocity cost the doors
 /// 2-7 points of arrivals (docs/benchmarks.md, overlap8).
 #define WF_CROWD_DEEP_CONTACT 0.1f
+
+/// Collision passes after the ordinary ones (collision_iterations) that
+/// move only agents the pass before left in a contact deeper than
+/// WF_CROWD_DEEP_PASS_DEPTH (m): several bodies pressed together each
+/// resolve a share of their contacts a pass, and the walkers behind drove
+/// them deeper again every update (nav_test500's worst overlaps,
+/// docs/crowd.md).
+#define WF_CROWD_DEEP_PASSES 2u
+#define WF_CROWD_DEEP_PASS_DEPTH 0.08f
+
 /// An agent whose centre is within this many metres of a wall's line (or
 /// past it) is pinned: a collision push into that wall moves it only along
 /// the wall (against two walls of a corner, not at all), and its neighbour

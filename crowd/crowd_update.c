@@ -478,9 +478,14 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
 
     run_phase(c, WF_CROWD_PHASE_INTEGRATE, n, WF_CROWD_BLOCK_INTEGRATE, wf_crowd_integrate_fn,
               &ctx);
-    for (uint32_t k = 0; k < c->collision_iterations; ++k) {
+    for (uint32_t k = 0; k < c->collision_iterations + WF_CROWD_DEEP_PASSES; ++k) {
         // Each pass reads the positions and writes the pushed ones into
-        // the other buffer; swapping them is the double buffering.
+        // the other buffer; swapping them is the double buffering. The
+        // deep passes after the ordinary ones move only the agents the
+        // pass before left in a deep contact (a press of several bodies
+        // that the passes resolve a share of each: nav_test500's worst
+        // overlaps).
+        ctx.deep_only = k >= c->collision_iterations;
         run_phase(c, WF_CROWD_PHASE_COLLISIONS, n, WF_CROWD_BLOCK_COLLIDE, wf_crowd_collide_fn,
                   &ctx);
         wf_vec3* pushed = c->displaced;

@@ -132,7 +132,8 @@ typedef struct wf_crowd_desc {
     uint32_t peek_ahead;
     /// Topology optimizations (short local re-searches) per update (0 = 8).
     uint32_t max_topology_per_update;
-    /// Collision resolution passes (0 = 4).
+    /// Collision resolution passes (0 = 4); two more follow that move only
+    /// agents still in a contact deeper than 0.08 m (docs/crowd.md).
     uint32_t collision_iterations;
     /// Seconds without progress before an agent replans, and again before
     /// its request reports blocked (0 = 2 s).

@@ -264,6 +264,7 @@ static inline wf_crowd* crowd_test_fill_room(wf_mesh* mesh, uint32_t rows, uint3
 /// What crowd_test_press_row measured.
 typedef struct crowd_test_press {
     float worst;     ///< worst overlap of two neighbours in the row after 1 s
+    float settled;   ///< the same after 1.5 s (a first impact over)
     wf_vec3 first;   ///< the first agent's position at the end
     float first_low; ///< its lowest x or z over the run (0 at most)
 } crowd_test_press;
@@ -294,7 +295,7 @@ static inline crowd_test_press crowd_test_press_row(wf_vec3 at, wf_vec3 lean, ui
             wf_crowd_add_agent(c, wf_v3(at.x + along * dx, 0, at.z + along * dz), &p, &ids[k]),
             WF_OK);
     }
-    crowd_test_press out = {.worst = 0.0f, .first_low = 0.0f};
+    crowd_test_press out = {.worst = 0.0f, .settled = 0.0f, .first_low = 0.0f};
     for (int f = 0; f < 3 * 30; ++f) {
         assert_int_equal(wf_crowd_request_velocity(c, ids[0], lean), WF_OK);
         for (uint32_t a = 1; a <= pressers; ++a) {
@@ -307,6 +308,9 @@ static inline crowd_test_press crowd_test_press_row(wf_vec3 at, wf_vec3 lean, ui
             float overlap = 2.0f * p.radius - crowd_test_dist2d(s0.position, s1.position);
             if (f >= 30 && overlap > out.worst) {
                 out.worst = overlap;
+            }
+            if (f >= 45 && overlap > out.settled) {
+                out.settled = overlap;
             }
         }
         out.first = crowd_test_state(c, ids[0]).position;
