@@ -60,7 +60,7 @@ typedef struct run_state {
     bool log_cross;
     float cross_x0, cross_x1, cross_z;
     uint32_t crossed[2]; ///< [0]: towards +z, [1]: towards -z
-    float* given_at;    ///< when the current target was given (s)
+    float* given_at;     ///< when the current target was given (s)
     float max_speed;
     float seconds, now; ///< the run's length and the time of the last update
     uint32_t in_time_targets, in_time_reached, in_time_blocked;
@@ -635,8 +635,8 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     r->log_push = getenv("WF_PUSH_LOG") != NULL;
     r->log_targets = getenv("WF_TARGET_LOG") != NULL;
     const char* cross_log = getenv("WF_CROSS_LOG");
-    r->log_cross = cross_log != NULL && sscanf(cross_log, "%f,%f,%f", &r->cross_x0, &r->cross_x1,
-                                               &r->cross_z) == 3;
+    r->log_cross = cross_log != NULL &&
+                   sscanf(cross_log, "%f,%f,%f", &r->cross_x0, &r->cross_x1, &r->cross_z) == 3;
     r->given_at = calloc(n, sizeof *r->given_at);
     r->ids = calloc(n, sizeof *r->ids);
     r->target = calloc(n, sizeof *r->target);
