@@ -76,9 +76,6 @@
     X(pinch_found, wf_crowd_passage, n, SCRATCH, NONE) /* on the corridor polygons seen */         \
     X(pinch_seen, uint64_t, n, SCRATCH, NONE)          /* a hash of the corridor polygons seen */  \
     X(pinch_seen_count, uint8_t, n, SCRATCH, NONE)                                                 \
-    /* AGENT_FILE_WAITS as the update began (read by steering) and as steering set it. */          \
-    X(file_waited, uint8_t, n, SCRATCH, NONE)                                                      \
-    X(file_waits, uint8_t, n, SCRATCH, NONE)                                                       \
     /* The event list between updates; inside one the passage table, then the steps' inputs. */    \
     X(update_scratch, uint64_t, wf_crowd_scratch_words(c), SCRATCH, NONE)                          \
     X(pinch_slots, uint32_t, c->pinch_capacity, SCRATCH, NONE) /* entry + 1; 0: free */            \

@@ -58,10 +58,6 @@ enum {
     /// Arrived: its spot was moved off its target to share the room with a
     /// neighbour whose target crowds it (shared_spot.c); back on it after.
     AGENT_SHARES_SPOT = 1u << 23,
-    /// Gave way head-on last update between walls, or stood behind one of
-    /// its own file that did (crowd_motion.c, file_waits): the file behind
-    /// a waiting head stands too.
-    AGENT_FILE_WAITS = 1u << 24,
 };
 #define AGENT_FREE_STEPS_SHIFT 19u
 

@@ -4,7 +4,6 @@
 // off-mesh triggers, steering, avoidance, integration, collisions, and the
 // move back onto the surface.
 #include <math.h>
-#include <stdlib.h> // SCREENING ONLY
 #include <string.h>
 
 #include "crowd/avoidance.h"
@@ -296,8 +295,7 @@ static bool backed_in(const wf_crowd* c, uint32_t i, wf_vec3 dir) {
 /// the way (takes_way) also stops going forward and steps aside: at a
 /// single-file door it waits beside the mouth while the other stream
 /// comes through, instead of the two sides meeting in it.
-static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_vec3 desired,
-                                bool* gives_way, bool* oncoming) {
+static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_vec3 desired) {
     const wf_agent_params* p = &c->params[i];
     const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
     wf_vec3 a = c->intent[i];
@@ -314,10 +312,6 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
         float ahead = dx * dir.x + dz * dir.z;
         float lateral = fabsf(dx * dir.z - dz * dir.x);
         float rsum = p->radius + c->params[j].radius;
-        if (ahead > 0.0f && ahead < reach && lateral < rsum * WF_CROWD_WAIT_LANE_RADII &&
-            c->target_state[j] != WF_TARGET_ARRIVED) {
-            *oncoming = true;
-        }
         if (ahead <= 0.0f || ahead >= nearest || lateral >= rsum * WF_CROWD_WAIT_LANE_RADII) {
             continue;
         }
@@ -333,7 +327,6 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
         found = j;
     }
     if (found == UINT32_MAX) {
-        *gives_way = waits;
         if (waits) {
             float fwd = desired.x * dir.x + desired.z * dir.z;
             if (fwd > 0.0f) {
@@ -346,7 +339,6 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
     wf_vec3 right = wf_v3(-dir.z, 0.0f, dir.x);
     wf_vec3 out = desired;
     if (takes_way(c, i, found)) {
-        *gives_way = true;
         // Aside, and back out of a passage too narrow to step aside in
         // while the other is near.
         float gap = (p->radius + c->params[found].radius) * WF_CROWD_WAIT_GAP_RADII;
@@ -361,41 +353,6 @@ static wf_vec3 give_way_head_on(const wf_crowd* c, uint32_t i, wf_vec3 dir, wf_v
         out = wf_v3_add(out, wf_v3_scale(right, p->max_speed * WF_CROWD_KEEP_RIGHT * near));
     }
     return out;
-}
-
-/// True when one of i's own file (not coming the other way: its way within
-/// 60 degrees of i's) close ahead of it in its lane (within
-/// WF_CROWD_FILE_WAIT_RADII radii sums along its way, WF_CROWD_LANE_RADII
-/// across) waited last update (AGENT_FILE_WAITS, as file_waited holds it):
-/// i waits behind it. The head of a file that gives way to one coming
-/// head-on passes its waiting back along the file, one agent an update, so
-/// the file stands back from the narrowing while the other stream comes
-/// through, and follows again once its head goes (nav22-file26: per-pair
-/// give-way let the file behind press on beside its waiting head). Reads
-/// last update's state only, so the order of agents does not matter.
-static bool file_waits(const wf_crowd* c, uint32_t i, wf_vec3 dir, float radii) {
-    const uint32_t* neighbours = c->neighbours + (size_t)i * c->max_neighbours;
-    wf_vec3 a = c->intent[i];
-    float a_len_sq = a.x * a.x + a.z * a.z;
-    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
-        uint32_t j = neighbours[k];
-        if (!c->file_waited[j]) {
-            continue;
-        }
-        wf_vec3 b = c->intent[j];
-        float ab = a.x * b.x + a.z * b.z;
-        if (ab <= 0.0f || ab * ab < 0.25f * a_len_sq * (b.x * b.x + b.z * b.z)) {
-            continue;
-        }
-        float dx = c->pos[j].x - c->pos[i].x, dz = c->pos[j].z - c->pos[i].z;
-        float ahead = dx * dir.x + dz * dir.z;
-        float rsum = c->params[i].radius + c->params[j].radius;
-        if (ahead > 0.0f && ahead < rsum * radii &&
-            fabsf(dx * dir.z - dz * dir.x) < rsum * WF_CROWD_LANE_RADII) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /// A holder (arrived, not let through on its way back) met by an agent on
@@ -491,14 +448,8 @@ static bool on_spot(const wf_crowd* c, uint32_t i) {
 static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     phase_ctx* ctx = context;
     wf_crowd* c = ctx->c;
-    bool file_hold = getenv("WF_FILE_HOLD") != NULL; // SCREENING ONLY
-    bool file_keep = getenv("WF_FILE_KEEP") != NULL; // SCREENING ONLY
-    float file_step = getenv("WF_FILE_STEP") ? strtof(getenv("WF_FILE_STEP"), NULL) : 0.0f;
-    float file_radii = getenv("WF_FILE_RADII") ? strtof(getenv("WF_FILE_RADII"), NULL)
-                                               : WF_CROWD_FILE_WAIT_RADII; // SCREENING ONLY
     (void)worker;
     for (uint32_t i = begin; i < end; ++i) {
-        c->file_waits[i] = 0;
         if (!wf_crowd_walking(c, i)) {
             continue;
         }
@@ -554,27 +505,8 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
             // from both sides, or between close walls. One-way traffic
             // through a door needs neither (it only slowed the jam there).
             if (c->target_state[i] != WF_TARGET_ARRIVED && speed >= p->max_speed &&
-                way_len > 1e-6f &&
-                ((c->pinch[i].ahead && c->pinch[i].both_ways) || c->walled[i] ||
-                 (file_keep && c->file_waited[i]))) {
-                wf_vec3 unit = wf_v3_scale(way, 1.0f / way_len);
-                bool gives_way = false, oncoming = false;
-                desired_vel = give_way_head_on(c, i, unit, desired_vel, &gives_way, &oncoming);
-                if (!gives_way && ((file_hold && c->file_waited[i] && oncoming) ||
-                                   file_waits(c, i, unit, file_radii))) {
-                    // Behind a waiting one of its own file: no further forward.
-                    float fwd = desired_vel.x * unit.x + desired_vel.z * unit.z;
-                    if (fwd > 0.0f) {
-                        desired_vel = wf_v3_sub(desired_vel, wf_v3_scale(unit, fwd));
-                    }
-                    if (file_step > 0.0f) { // SCREENING ONLY: out of the other's half
-                        wf_vec3 right = wf_v3(-unit.z, 0.0f, unit.x);
-                        desired_vel =
-                            wf_v3_add(desired_vel, wf_v3_scale(right, p->max_speed * file_step));
-                    }
-                    gives_way = true;
-                }
-                c->file_waits[i] = gives_way ? 1u : 0u;
+                way_len > 1e-6f && ((c->pinch[i].ahead && c->pinch[i].both_ways) || c->walled[i])) {
+                desired_vel = give_way_head_on(c, i, wf_v3_scale(way, 1.0f / way_len), desired_vel);
             }
         }
         if ((p->update_flags & WF_AGENT_SEPARATION) && p->separation_weight > 0.0f &&

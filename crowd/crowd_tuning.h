@@ -172,9 +172,6 @@
 /// backed_in): backing into its own file stalled two files meeting in a
 /// lane a few agents wide (nav22).
 #define WF_CROWD_BACK_ROOM_RADII 1.5f
-/// How close behind one of its own file that waits (AGENT_FILE_WAITS) an
-/// agent waits too, in radii sums (centre to centre, along its way).
-#define WF_CROWD_FILE_WAIT_RADII 2.0f
 /// The stuck timer runs on through the first stuck replan, so the agent is
 /// blocked one more stuck_time after it (2 x stuck_time in all).
 #define WF_CROWD_REPLANNED_STUCK_FACTOR 2.0f

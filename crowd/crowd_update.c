@@ -7,8 +7,6 @@
 // off-mesh links, callbacks), so any worker count gives the same bits.
 #include <math.h>
 #include <string.h>
-#include <stdlib.h> // SCREENING ONLY
-#include <stdio.h> // SCREENING ONLY
 
 #include "crowd/crowd_phases.h"
 #include "navcore/check.h"
@@ -466,10 +464,6 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
 
     // Neighbours, corners, steering and avoidance in one pass (each charges
     // its own time); then agents at free off-mesh links start over them.
-    bool file_off = getenv("WF_FILE_OFF") != NULL; // SCREENING ONLY
-    for (uint32_t i = 0; i < n; ++i) {
-        c->file_waited[i] = !file_off && (c->agent_flags[i] & AGENT_FILE_WAITS) ? 1u : 0u;
-    }
     ctx.fn = wf_crowd_decide_fn;
     wf_status s =
         wf_jobs_parallel_for(&c->jobs, n, WF_CROWD_BLOCK_DECIDE, wf_crowd_decide_fn, &ctx);
@@ -479,35 +473,6 @@ wf_status wf_crowd_update(wf_crowd* c, float dt, wf_crowd_profile* out_profile) 
         profile.avoidance_samples += c->worker_tally[w].iterations;
     }
     t0 = wf_clock_us();
-    for (uint32_t i = 0; i < n; ++i) {
-        c->agent_flags[i] = (c->agent_flags[i] & ~(uint32_t)AGENT_FILE_WAITS) |
-                            (c->file_waits[i] ? (uint32_t)AGENT_FILE_WAITS : 0u);
-    }
-    if (getenv("WF_FILE_COUNT") != NULL) { // SCREENING ONLY
-        static unsigned box_heads, box_follow, all_flags, box_walled;
-        for (uint32_t i = 0; i < n; ++i) {
-            bool box = c->active[i] && c->pos[i].x > -16.0f && c->pos[i].x < -12.9f &&
-                       c->pos[i].z > -12.0f && c->pos[i].z < -6.0f;
-            all_flags += c->file_waits[i];
-            box_walled += box && c->walled[i];
-            box_heads += box && c->file_waits[i] && !c->file_waited[i];
-            box_follow += box && c->file_waits[i] && c->file_waited[i];
-        }
-        if (c->frame % 600u == 599u) {
-            fprintf(stderr, "FILE t %.0f all %u box new %u kept %u walled %u\n", c->time, all_flags,
-                    box_heads, box_follow, box_walled);
-        }
-    }
-    if (getenv("WF_FILE_DEBUG") != NULL && c->frame % 15u == 0u) { // SCREENING ONLY
-        fprintf(stderr, "t %.1f:", c->time);
-        for (uint32_t i = 0; i < n; ++i) {
-            if (c->active[i]) {
-                fprintf(stderr, " %u(%.1f,%.1f%s)", i, (double)c->pos[i].x, (double)c->pos[i].z,
-                        c->file_waits[i] ? (c->file_waited[i] ? "W" : "w") : (c->walled[i] ? "" : "o"));
-            }
-        }
-        fprintf(stderr, "\n");
-    }
     wf_crowd_start_offmesh(c);
     (void)serial_since(c, WF_CROWD_PHASE_CORNERS, t0);
 
