@@ -55,7 +55,12 @@ typedef struct run_state {
     bool log_watch;     ///< WF_WATCH_LOG set: holders off their targets, last 8 s
     bool log_push;      ///< WF_PUSH_LOG set: holders leaving their arrival radius
     bool log_targets;   ///< WF_TARGET_LOG set: each in-time target's fate goes to stderr
-    float* given_at;    ///< when the current target was given (s)
+    /// WF_CROSS_LOG="x0,x1,z": walkers crossing the line z between x0 and x1,
+    /// counted each way (a narrowing's throughput), one line a run on stderr.
+    bool log_cross;
+    float cross_x0, cross_x1, cross_z;
+    uint32_t crossed[2]; ///< [0]: towards +z, [1]: towards -z
+    float* given_at;     ///< when the current target was given (s)
     float max_speed;
     float seconds, now; ///< the run's length and the time of the last update
     uint32_t in_time_targets, in_time_reached, in_time_blocked;
@@ -310,6 +315,10 @@ static void measure_agents(run_state* r, float t, scene_metrics* m) {
             fabsf(p.x - r->s->second_door_x) < r->s->second_door_width * 0.5f &&
             fabsf(p.z) < 0.5f) {
             r->second_door[i] = true; // in the wall's plane, in that doorway
+        }
+        if (r->log_cross && p.x >= r->cross_x0 && p.x <= r->cross_x1 &&
+            (p.z - r->cross_z) * (r->previous[i].z - r->cross_z) < 0.0f) {
+            r->crossed[p.z > r->previous[i].z ? 0 : 1]++;
         }
         r->previous[i] = p;
         bool within = scene_at_target(p, r->target[i], st.params.height);
@@ -625,6 +634,9 @@ static int start(run_state* r, const scene_settings* settings, wf_job_system job
     r->log_watch = getenv("WF_WATCH_LOG") != NULL;
     r->log_push = getenv("WF_PUSH_LOG") != NULL;
     r->log_targets = getenv("WF_TARGET_LOG") != NULL;
+    const char* cross_log = getenv("WF_CROSS_LOG");
+    r->log_cross = cross_log != NULL &&
+                   sscanf(cross_log, "%f,%f,%f", &r->cross_x0, &r->cross_x1, &r->cross_z) == 3;
     r->given_at = calloc(n, sizeof *r->given_at);
     r->ids = calloc(n, sizeof *r->ids);
     r->target = calloc(n, sizeof *r->target);
@@ -738,6 +750,10 @@ int scene_run(scene* s, const scene_settings* settings, scene_metrics* out) {
     if (rc == 0) {
         if (getenv("WF_OFFSPOT_LOG") != NULL) {
             log_offspot(&r, settings->seed);
+        }
+        if (r.log_cross) {
+            fprintf(stderr, "CROSS %s seed %u: +z %u -z %u\n", s->name, settings->seed,
+                    r.crossed[0], r.crossed[1]);
         }
         summarize(&r, out);
         double agent_frames = (double)out->frames * (s->agent_count > 0 ? s->agent_count : 1u);
