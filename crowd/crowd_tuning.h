@@ -240,6 +240,17 @@
 /// ... while the first one is held up: stuck (no half radius nearer its
 /// corner) for this share of the turn's stuck time.
 #define WF_CROWD_PINCH_ABREAST_HELD 0.25f
+/// An admitted agent within this many radii of a one-way single-file
+/// mouth, not its leader, abreast of the leader (not further than
+/// WF_CROWD_PINCH_BESIDE_ABREAST_RADII behind it along the passage's axis)
+/// moves no nearer the axis (desired and avoided velocity) while the
+/// leader goes in: pressing in from the wall beside the mouth, it closed on
+/// the leader and slowed its crossing (tests/crowd/crowd_mouth_flow.c:
+/// 486 through in 16 runs of 40 agents, 562 with this).
+#define WF_CROWD_PINCH_BESIDE_RADII 2.5f
+#define WF_CROWD_PINCH_BESIDE_ABREAST_RADII 1.0f
+/// ... and steps back from the axis at this share of its max speed.
+#define WF_CROWD_PINCH_BESIDE_BACK 0.1f
 
 /* ---------------------------------------------------------------------------
  * Movement (crowd_motion.c)
