@@ -679,7 +679,8 @@ wf_vec3 wf_crowd_pinch_beside_velocity(const wf_crowd* c, uint32_t i, wf_vec3 v)
         return v;
     }
     const wf_crowd_passage* f = &c->pinch_found[i];
-    const wf_vec3 axis = wf_v3(f->axis_x, 0.0f, f->axis_z), right = wf_v3(-f->axis_z, 0.0f, f->axis_x);
+    const wf_vec3 axis = wf_v3(f->axis_x, 0.0f, f->axis_z),
+                  right = wf_v3(-f->axis_z, 0.0f, f->axis_x);
     const wf_vec3 rel = wf_v3(c->pos[i].x - f->mid_x, 0.0f, c->pos[i].z - f->mid_z);
     const float t = rel.x * axis.x + rel.z * axis.z;
     const uint32_t* nb = c->neighbours + (size_t)i * c->max_neighbours;
