@@ -559,6 +559,8 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                     clamp_length_2d(desired_vel, speed > 0.0f ? speed : p->max_speed * 0.5f);
             }
         }
+        // Beside a single-file mouth, abreast of its leader: not towards
+        // the axis (bottleneck.c), here and again after avoidance.
         desired_vel = wf_crowd_pinch_beside_velocity(c, i, desired_vel);
         desired_vel = wf_movers_steer(c, i, desired_vel, wf_crowd_follows_path(c, i));
         c->desired_vel[i] = desired_vel;

@@ -58,7 +58,9 @@
 // Re-pinned (review of press22): the closing cut capped at max speed.
 // Re-pinned (mouth25): a one-way single-file passage's leader avoids none
 // of those yielding to it (crowd_motion.c).
-#define EXPECTED_HASH 0x2c404b6ae85f9e7full
+// Re-pinned (side27): agents beside a one-way single-file mouth keep off
+// its axis while its leader goes in (bottleneck.c).
+#define EXPECTED_HASH 0x33ea1e048251c915ull
 
 #define AGENTS 100u
 #define STEPS 120u
