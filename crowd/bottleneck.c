@@ -669,3 +669,43 @@ wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i) {
     }
     return wf_v3_add(v, wf_v3_scale(axis, -step * out));
 }
+
+wf_vec3 wf_crowd_pinch_beside_velocity(const wf_crowd* c, uint32_t i, wf_vec3 v) {
+    const wf_crowd_pinch* pin = &c->pinch[i];
+    const float r = c->params[i].radius;
+    if ((c->agent_flags[i] & (AGENT_PINCH_GO | AGENT_PINCH_LEAD | AGENT_WAITS_PINCH)) !=
+            AGENT_PINCH_GO ||
+        !pin->ahead || pin->both_ways || pin->dist > r * WF_CROWD_PINCH_BESIDE_RADII) {
+        return v;
+    }
+    const wf_crowd_passage* f = &c->pinch_found[i];
+    const wf_vec3 axis = wf_v3(f->axis_x, 0.0f, f->axis_z),
+                  right = wf_v3(-f->axis_z, 0.0f, f->axis_x);
+    const wf_vec3 rel = wf_v3(c->pos[i].x - f->mid_x, 0.0f, c->pos[i].z - f->mid_z);
+    const float t = rel.x * axis.x + rel.z * axis.z, s = rel.x * right.x + rel.z * right.z;
+    if (fabsf(s) < r) {
+        return v; // in the lane itself, not beside it
+    }
+    const uint32_t* nb = c->neighbours + (size_t)i * c->max_neighbours;
+    for (uint32_t k = 0; k < c->neighbour_count[i]; ++k) {
+        uint32_t j = nb[k];
+        if (!(c->agent_flags[j] & AGENT_PINCH_LEAD) ||
+            c->stuck_timer[j] > WF_CROWD_PINCH_BESIDE_LEAD_STUCK) {
+            continue;
+        }
+        float tj = (c->pos[j].x - f->mid_x) * axis.x + (c->pos[j].z - f->mid_z) * axis.z;
+        if (t < tj - r * WF_CROWD_PINCH_BESIDE_ABREAST_RADII) {
+            continue; // behind the leader: it may line up in the file
+        }
+        // Abreast of a leader on its way in: i keeps off the axis, stepping
+        // back from it a little, until the leader is through.
+        float sign = s < 0.0f ? -1.0f : 1.0f;
+        float away = (v.x * right.x + v.z * right.z) * sign;
+        float least = c->params[i].max_speed * WF_CROWD_PINCH_BESIDE_BACK;
+        if (away < least) {
+            v = wf_v3_add(v, wf_v3_scale(right, (least - away) * sign));
+        }
+        return v;
+    }
+    return v;
+}

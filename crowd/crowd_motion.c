@@ -559,6 +559,9 @@ static void wf_crowd_steering_fn(uint32_t begin, uint32_t end, uint32_t worker, 
                     clamp_length_2d(desired_vel, speed > 0.0f ? speed : p->max_speed * 0.5f);
             }
         }
+        // Beside a single-file mouth, abreast of its leader: not towards
+        // the axis (bottleneck.c), here and again after avoidance.
+        desired_vel = wf_crowd_pinch_beside_velocity(c, i, desired_vel);
         desired_vel = wf_movers_steer(c, i, desired_vel, wf_crowd_follows_path(c, i));
         c->desired_vel[i] = desired_vel;
     }
@@ -842,6 +845,7 @@ static void wf_crowd_avoidance_fn(uint32_t begin, uint32_t end, uint32_t worker,
         }
         c->avoid_vel[i] =
             no_run_into_passers(c, i, c->avoid_vel[i], passers, passer_count, ctx->dt);
+        c->avoid_vel[i] = wf_crowd_pinch_beside_velocity(c, i, c->avoid_vel[i]);
         if (watched) {
             c->debug_sampled = true;
             c->debug_desired = self.desired_vel;

@@ -87,6 +87,10 @@ void wf_crowd_order_pinches(wf_crowd* c);
 /// the same in a restored crowd, unlike the last update's pinch_found).
 bool wf_crowd_passage_ahead(const wf_crowd* c, uint32_t i);
 wf_vec3 wf_crowd_pinch_wait_velocity(const wf_crowd* c, uint32_t i);
+/// Velocity v of admitted agent i as it may be beside a one-way single-file
+/// mouth whose leader goes in: no part of it towards the passage's axis,
+/// a little away from it (bottleneck.c; v unchanged for everyone else).
+wf_vec3 wf_crowd_pinch_beside_velocity(const wf_crowd* c, uint32_t i, wf_vec3 v);
 void wf_crowd_integrate_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);
 void wf_crowd_surface_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context);

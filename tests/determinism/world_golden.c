@@ -60,6 +60,8 @@
 // of those yielding to it (crowd_motion.c).
 // Re-pinned (deep27): two more collision passes move the agents the pass
 // before left in a contact deeper than 0.08 m (crowd_motion.c).
+// (side27, agents beside a one-way single-file mouth keeping off its axis,
+// re-pinned it alone; merged over deep27 the world's run is deep27's.)
 #define EXPECTED_HASH 0xb145616dbfdd19d0ull
 
 #define AGENTS 100u
