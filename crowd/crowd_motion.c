@@ -978,19 +978,6 @@ void wf_crowd_collide_fn(uint32_t begin, uint32_t end, uint32_t worker, void* co
                                                        c->wall_count[j], c->pos[j], -diff.x / d,
                                                        -diff.z / d);
             }
-            // A neighbour that stands (it asks for no speed) does not give
-            // way: in a contact past the jostling, no velocity walks on
-            // into it (nav_test500's deepest presses, holders walking back
-            // into standing holders: clamp27).
-            if (pen > WF_CROWD_STANDING_PRESS) {
-                wf_vec3 aj = c->avoid_vel[j];
-                float into = -(c->vel[i].x * diff.x + c->vel[i].z * diff.z) / d;
-                if (into > 0.0f &&
-                    aj.x * aj.x + aj.z * aj.z < WF_CROWD_STANDING_SPEED * WF_CROWD_STANDING_SPEED) {
-                    c->vel[i].x += diff.x / d * into;
-                    c->vel[i].z += diff.z / d * into;
-                }
-            }
             float s = pen * share * WF_CROWD_COLLISION_RESOLVE * 2.0f / d;
             push.x += diff.x * s;
             push.z += diff.z * s;

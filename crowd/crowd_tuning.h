@@ -257,12 +257,6 @@
 /// ordinary jostling, and taking back every push's velocity cost the doors
 /// 2-7 points of arrivals (docs/benchmarks.md, overlap8).
 #define WF_CROWD_DEEP_CONTACT 0.1f
-/// In a contact deeper than this (m) with a neighbour that stands (asks
-/// for under WF_CROWD_STANDING_SPEED), an agent keeps none of its velocity
-/// towards it (crowd_motion.c, collisions; docs/benchmarks.md, clamp27).
-#define WF_CROWD_STANDING_PRESS 0.08f
-/// A neighbour asking for less speed than this (m/s) stands.
-#define WF_CROWD_STANDING_SPEED 0.3f
 /// An agent whose centre is within this many metres of a wall's line (or
 /// past it) is pinned: a collision push into that wall moves it only along
 /// the wall (against two walls of a corner, not at all), and its neighbour
