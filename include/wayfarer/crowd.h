@@ -168,7 +168,7 @@ typedef struct wf_crowd_desc {
     /// 3 m^2 / its area where larger (room to pass), nothing in polygons
     /// under 1.5 m^2 (smaller than a body); counted before each update's
     /// re-searches: streams meeting head-on take different lanes where
-    /// there are several. Full path searches stay shortest. 0 = 3 (the
+    /// there are several. Full path searches stay shortest. 0 = 6 (the
     /// default, docs/crowd.md, "Lanes by direction"); below zero (e.g. -1)
     /// = off; at most 1000.
     float flow_cost;

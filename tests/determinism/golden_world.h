@@ -171,7 +171,8 @@ static inline void golden_world_close(golden_world* g) {
 /// of those yielding to it (crowd_motion.c).
 /// Re-pinned (deep27): two more collision passes move the agents the pass
 /// before left in a contact deeper than 0.08 m (crowd_motion.c).
-#define GOLDEN_CROWD_HASH 0xa7250493c122be5dull
+/// Re-pinned (flow28): flow_cost's default 3 -> 6 (crowd_tuning.h).
+#define GOLDEN_CROWD_HASH 0x18a84348ae73cab2ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
