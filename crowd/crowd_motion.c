@@ -187,18 +187,23 @@ static inline bool opposite_ways(wf_vec3 a, wf_vec3 b) {
 /// there. j has it with a higher class, or when the two walk head-on into
 /// each other and either near a single-file passage j walks more along a
 /// fixed axis (whole streams keep or yield the way together), or elsewhere,
-/// once i is stuck, j is further along its way. Agents in contact are left
-/// to the contact rules.
+/// once i is stuck, j is further along its way. Agents of one class in
+/// contact are left to the contact rules, and so is a holder (i arrived)
+/// in contact with one on its way: walking back to its spot it avoided a
+/// walker pressed against it by where the walker wanted to go, away from
+/// it, while a third body held the walker there, and walked into it
+/// (nav_test500 seed 560, 0.152 m deep; press28).
 static bool takes_way(const wf_crowd* c, uint32_t i, uint32_t j) {
+    wf_vec3 d = wf_v3_sub(c->pos[i], c->pos[j]);
+    float rsum = c->params[i].radius + c->params[j].radius;
+    bool apart = d.x * d.x + d.z * d.z > rsum * rsum;
     uint32_t ci = c->rank[i] >> WF_CROWD_RANK_CLASS_SHIFT;
     uint32_t cj = c->rank[j] >> WF_CROWD_RANK_CLASS_SHIFT;
     if (cj != ci) {
-        return cj > ci;
+        return cj > ci && (apart || c->target_state[i] != WF_TARGET_ARRIVED);
     }
-    wf_vec3 d = wf_v3_sub(c->pos[i], c->pos[j]);
-    float rsum = c->params[i].radius + c->params[j].radius;
     wf_vec3 a = c->intent[i], b = c->intent[j];
-    bool towards = d.x * d.x + d.z * d.z > rsum * rsum && b.x * d.x + b.z * d.z > 0.0f;
+    bool towards = apart && b.x * d.x + b.z * d.z > 0.0f;
     if (!towards) {
         return false;
     }
