@@ -67,12 +67,17 @@
 /// its own and its flow is not priced: on a grid of 1 m cells every cell
 /// held one walker and re-searches zigzagged inside one lane.
 #define WF_CROWD_FLOW_MIN_AREA 1.5f
-/// flow_cost when the desc leaves it 0 (crowd.c). 6 since flow28: with
-/// deep27's passes the deep presses that held it at 3 are gone, and
-/// nav_test500's two-way knots untie more often (+1.3 / +1.2 points
-/// arrived over 100 seeds); circle128's late walkers, sent round inbound
-/// streams, hold their ring spots 1.2 points less (docs/benchmarks.md).
-#define WF_CROWD_FLOW_COST_DEFAULT 6.0f
+/// A walker's share of the flow table when it walks at the speed it
+/// wants; held up, it counts in full (1 - speed / wished speed between).
+/// Priced in full, circle128's free inbound streams sent its late walkers
+/// round them onto the rim sideways, over their neighbours' spots
+/// (docs/benchmarks.md, flow22, flow28b).
+#define WF_CROWD_FLOW_FREE_SHARE 0.25f
+/// flow_cost when the desc leaves it 0 (crowd.c). 16 since flow28b (6 in
+/// flow28, 3 before): with free walkers counted at a quarter, nav_test500's
+/// two-way knots untie more often and circle128 keeps its holding
+/// (docs/benchmarks.md).
+#define WF_CROWD_FLOW_COST_DEFAULT 16.0f
 /// An agent on its way stuck less than this (s) takes the whole avoidance
 /// against an agent holding its spot (crowd_motion.c, passes_holder).
 #define WF_CROWD_PASS_STUCK 1.0f

@@ -108,14 +108,22 @@ void wf_crowd_flow_refresh(wf_crowd* c) {
             continue; // wishing under 0.1 m/s: no way to count
         }
         float inv = 1.0f / sqrtf(speed_sq);
+        // Held up, a walker's way counts in full; walking at the speed it
+        // wants, by WF_CROWD_FLOW_FREE_SHARE: a stream standing in a lane
+        // is still there when the searcher gets to it, a passing one is
+        // gone (circle128's inbound streams; flow28b).
+        float speed = sqrtf(c->vel[i].x * c->vel[i].x + c->vel[i].z * c->vel[i].z);
+        float slow = 1.0f - speed * inv;
+        slow = slow < 0.0f ? 0.0f : (slow > 1.0f ? 1.0f : slow);
+        float w = WF_CROWD_FLOW_FREE_SHARE + (1.0f - WF_CROWD_FLOW_FREE_SHARE) * slow;
         bool fresh;
         uint32_t at = claim_slot(c->flow_keys, mask, c->corridor[i].polys[0].bits, &fresh);
         if (fresh) {
             c->flow_sum[at] = (wf_vec3){0.0f, 0.0f, 0.0f};
         }
-        c->flow_sum[at].x += dv.x * inv;
+        c->flow_sum[at].x += dv.x * inv * w;
         c->flow_sum[at].y += 1.0f; // walkers counted (y is free: the flow is on the ground)
-        c->flow_sum[at].z += dv.z * inv;
+        c->flow_sum[at].z += dv.z * inv * w;
     }
 }
 

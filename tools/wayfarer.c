@@ -145,7 +145,7 @@ static const subcommand subcommands[] = {
      "      --stuck-crowding C: the crowd's stuck_crowding_cost (held-up agents' local\n"
      "      re-searches step round jams; 0: default 8; -1: off);\n"
      "      --flow C: the crowd's flow_cost (local re-searches keep out of lanes with\n"
-     "      walkers coming the other way; 0: default 6; -1: off);\n"
+     "      walkers coming the other way; 0: default 16; -1: off);\n"
      "      --trace FILE: after the first frame, every S s (--trace-every, default 10) and at\n"
      "      the end, a tab-separated line per agent not yet at its first target (where it\n"
      "      is, its target state, corridor, speed, stuck time, path left, velocity, desired\n"

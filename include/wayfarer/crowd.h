@@ -161,14 +161,16 @@ typedef struct wf_crowd_desc {
     /// passage lies among its corridor's next polygons, price a polygon at
     /// its cost times (its crowding factor where crowding prices the
     /// search, else 1) + flow_cost x the walkers there coming against its
-    /// way (the sum of their unit desired velocities, projected on the line
-    /// from the agent to its corridor's end, where negative; arrived agents
-    /// walking back to their spots not counted), times the share of the
+    /// way (the sum of their unit desired velocities, each weighted from a
+    /// quarter when it walks at the speed it wants to in full when it
+    /// stands, projected on the line from the agent to its corridor's end,
+    /// where negative; arrived agents walking back to their spots not
+    /// counted), times the share of the
     /// polygon's walkers going one way (a lane, not an even mix), times
     /// 3 m^2 / its area where larger (room to pass), nothing in polygons
     /// under 1.5 m^2 (smaller than a body); counted before each update's
     /// re-searches: streams meeting head-on take different lanes where
-    /// there are several. Full path searches stay shortest. 0 = 6 (the
+    /// there are several. Full path searches stay shortest. 0 = 16 (the
     /// default, docs/crowd.md, "Lanes by direction"); below zero (e.g. -1)
     /// = off; at most 1000.
     float flow_cost;

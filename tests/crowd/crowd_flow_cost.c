@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Lanes by direction (wf_crowd_desc.flow_cost): bad settings are refused,
 // it is on by default (knot18), and what a polygon's flow is priced at:
-// walkers coming against the searcher's way, counted by how much of the
+// walkers coming against the searcher's way (a held-up one in full, one
+// walking freely by a quarter: flow28b), counted by how much of the
 // polygon's traffic goes one way, by the room to pass (its area), and not
 // arrived agents walking back to their spots. (What it does to routes:
 // docs/benchmarks.md, flow17 and knot18, on nav_test500; that the same
@@ -85,7 +86,7 @@ static uint64_t streams(float flow_cost) {
     return h;
 }
 
-/// A desc that leaves flow_cost 0 prices flow at the default 3; below zero
+/// A desc that leaves flow_cost 0 prices flow at the default; below zero
 /// turns it off (and then the streams go otherwise).
 static void test_flow_on_by_default(void** state) {
     (void)state;
@@ -142,6 +143,33 @@ static void test_flow_prices_lanes(void** state) {
     wf_mesh_destroy(mesh);
 }
 
+/// A walker going at the speed it wants counts WF_CROWD_FLOW_FREE_SHARE
+/// of its way, one at half that speed halfway between that and in full,
+/// one standing in full (flow_in_cell's agents stand): a passing stream
+/// is gone when the searcher gets there, a held-up one is not. The
+/// weighted way also makes the lane's one-way share (|sum| / walkers), so
+/// a lone walker's weight w prices its polygon at cost x w^2.
+static void test_free_walkers_count_less(void** state) {
+    (void)state;
+    wf_mesh* mesh = NULL;
+    float cost = WF_CROWD_FLOW_COST_DEFAULT;
+    const float free_w = WF_CROWD_FLOW_FREE_SHARE;
+    const float half_w = free_w + (1.0f - free_w) * 0.5f;
+    wf_crowd* c = flow_in_cell(&mesh, 1.5f, (const float[]){-2.0f}, 1);
+    assert_float_equal(price(c, mesh), 1.0f + cost, 1e-4f);
+    c->vel[0] = wf_v3(-2.0f, 0, 0);
+    wf_crowd_flow_refresh(c);
+    assert_float_equal(price(c, mesh), 1.0f + cost * free_w * free_w, 1e-4f);
+    c->vel[0] = wf_v3(0, 0, 1.0f); // half the speed it wants, another way
+    wf_crowd_flow_refresh(c);
+    assert_float_equal(price(c, mesh), 1.0f + cost * half_w * half_w, 1e-4f);
+    c->vel[0] = wf_v3(-3.0f, 0, 0); // faster than it wants: still the free share
+    wf_crowd_flow_refresh(c);
+    assert_float_equal(price(c, mesh), 1.0f + cost * free_w * free_w, 1e-4f);
+    wf_crowd_destroy(c);
+    wf_mesh_destroy(mesh);
+}
+
 /// An arrived agent walking back to its spot is not oncoming traffic.
 static void test_returning_holders_are_not_flow(void** state) {
     (void)state;
@@ -176,6 +204,7 @@ int main(void) {
         cmocka_unit_test(test_bad_flow_costs_are_refused),
         cmocka_unit_test(test_flow_on_by_default),
         cmocka_unit_test(test_flow_prices_lanes),
+        cmocka_unit_test(test_free_walkers_count_less),
         cmocka_unit_test(test_returning_holders_are_not_flow),
         cmocka_unit_test(test_flow_price_falls_with_room),
     };

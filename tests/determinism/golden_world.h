@@ -172,7 +172,9 @@ static inline void golden_world_close(golden_world* g) {
 /// Re-pinned (deep27): two more collision passes move the agents the pass
 /// before left in a contact deeper than 0.08 m (crowd_motion.c).
 /// Re-pinned (flow28): flow_cost's default 3 -> 6 (crowd_tuning.h).
-#define GOLDEN_CROWD_HASH 0x18a84348ae73cab2ull
+/// Re-pinned (flow28b): free walkers count a quarter in the flow table,
+/// flow_cost's default 16 (crowding.c, crowd_tuning.h).
+#define GOLDEN_CROWD_HASH 0xd93c2a8251e2d625ull
 typedef void golden_prepare_fn(wf_world* world, void* user);
 
 static inline uint64_t golden_crowd_scene(uint32_t workers, golden_prepare_fn* prepare,
