@@ -165,8 +165,8 @@ typedef struct wf_crowd_desc {
     /// quarter when it walks at the speed it wants to in full when it
     /// stands, projected on the line from the agent to its corridor's end,
     /// where negative; arrived agents walking back to their spots not
-    /// counted), times the share of the
-    /// polygon's walkers going one way (a lane, not an even mix), times
+    /// counted), times the share of the polygon's walkers going one way
+    /// (that sum's length over their number: a lane, not an even mix), times
     /// 3 m^2 / its area where larger (room to pass), nothing in polygons
     /// under 1.5 m^2 (smaller than a body); counted before each update's
     /// re-searches: streams meeting head-on take different lanes where
