@@ -112,9 +112,8 @@ void wf_crowd_flow_refresh(wf_crowd* c) {
         // wants, by WF_CROWD_FLOW_FREE_SHARE: a stream standing in a lane
         // is still there when the searcher gets to it, a passing one is
         // gone (circle128's inbound streams; flow28b).
-        float speed = sqrtf(c->vel[i].x * c->vel[i].x + c->vel[i].z * c->vel[i].z);
-        float slow = 1.0f - speed * inv;
-        slow = slow < 0.0f ? 0.0f : (slow > 1.0f ? 1.0f : slow);
+        float slow = 1.0f - wf_v2_length(c->vel[i]) * inv; // at most 1
+        slow = slow > 0.0f ? slow : 0.0f;
         float w = WF_CROWD_FLOW_FREE_SHARE + (1.0f - WF_CROWD_FLOW_FREE_SHARE) * slow;
         bool fresh;
         uint32_t at = claim_slot(c->flow_keys, mask, c->corridor[i].polys[0].bits, &fresh);
