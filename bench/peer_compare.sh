@@ -16,6 +16,17 @@
 #       [--work DIR] [--pairs N] [--nodes N] [--agents N] [--frames N]
 #       [--callgrind] [--cg-frames N] [--skip-crowd] [--clock wall|cpu]
 #   bench/peer_compare.sh --ours-only [--opt 2|3] [--work DIR] [--pairs N] [--nodes N]
+#   bench/peer_compare.sh PATH_TO_RECASTNAVIGATION --demo-scene A-B [--agents N] [--frames N]
+#
+# --demo-scene A-B: instead of the rounds, the demo's generated level of
+# each seed A..B (static: no doors, crates or vehicles), AGENTS people
+# (default 1,000) from random points of our navmesh to a first target each
+# and no other, FRAMES frames (default 1,000, the demo's), both crowds at
+# RecastDemo's agent settings (ours HIGH, the issue 14 goals' preset;
+# Detour's "high"). Per seed: the share of the people whose target a free
+# agent reaches in time (shortest path x 1.25 at 3.5 m/s) that came within
+# 0.6 m of it, and the bodies' overlaps after 2 s; then the means and the
+# paired difference.
 #
 # --ours-only: no recastnavigation checkout needed: builds our side, makes
 # the pairs with our filter alone (every pair complete on ours has been
@@ -35,7 +46,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; }
 
 recast=""
 rounds=5
@@ -50,6 +61,8 @@ nodes=2048
 clock=wall
 skip_crowd=0
 ours_only=0
+demo_seeds=""
+frames_given=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) rounds=$2; shift 2 ;;
@@ -57,7 +70,8 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --pairs) pairs=$2; shift 2 ;;
     --agents) agents=$2; shift 2 ;;
-    --frames) frames=$2; shift 2 ;;
+    --frames) frames=$2; frames_given=1; shift 2 ;;
+    --demo-scene) demo_seeds=$2; shift 2 ;;
     --callgrind) callgrind=1; shift ;;
     --cg-frames) cg_frames=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
@@ -137,6 +151,62 @@ g++ "$work/detour/detour_driver.o" "$obj"/*.o -o "$work/detour/detour_driver-O$o
 theirs="$work/detour/detour_driver-O$opt"
 commit=$(git -C "$recast" rev-parse --short=8 HEAD 2>/dev/null || echo "${RECAST_COMMIT:-unknown}")
 ourcommit=$(git -C "$repo" rev-parse --short=8 HEAD 2>/dev/null || echo unknown)
+
+# --- The demo's level, first targets only (--demo-scene) ----------------
+if [ -n "$demo_seeds" ]; then
+    [ $frames_given = 1 ] || frames=1000
+    ninja -C "$work/wayfarer" -j2 tools/wayfarer >/dev/null
+    tool="$work/wayfarer/tools/wayfarer"
+    files="$work/demo-scene"
+    mkdir -p "$files"
+    for s in $(seq "${demo_seeds%-*}" "${demo_seeds#*-}"); do
+        echo "# demo level, seed $s" >&2
+        "$tool" demo --export-level "$files/demo$s.obj" --seed "$s" >/dev/null
+        "$ours" points "$files/demo$s.obj" $((2 * agents)) "$s" "$files/demo$s.points" >/dev/null
+        "$ours" scene "$files/demo$s.obj" "$files/demo$s.points" "$agents" "$frames" high \
+            "$files/ours$s.txt" >"$files/ours$s.json"
+        "$theirs" scene "$files/demo$s.obj" "$files/demo$s.points" "$agents" "$frames" \
+            "$files/theirs$s.txt" >"$files/theirs$s.json"
+    done
+    python3 - "$files" "$demo_seeds" "$agents" "$frames" "$commit" "$ourcommit" "$opt" <<'EOF'
+import json, statistics, sys
+files, seeds, agents, frames, commit, ours, opt = sys.argv[1:]
+a, b = (int(x) for x in seeds.split("-"))
+seconds = int(frames) / 30.0
+print(f"# the demo's level, seeds {seeds}, {agents} people, first targets only, {frames} frames;"
+      f" recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}")
+print("| seed | in time for a free agent | Detour arrived | Wayfarer arrived | Detour worst overlap,"
+      " pair-frames > 0.1 m | Wayfarer worst overlap, pair-frames > 0.1 m |")
+print("|--:|--:|--:|--:|--:|--:|")
+diffs, shares = [], {"detour": [], "wayfarer": []}
+for s in range(a, b + 1):
+    length, ours_at = {}, {}
+    for line in open(f"{files}/ours{s}.txt"):
+        i, l, f = line.split()
+        length[int(i)], ours_at[int(i)] = float(l), int(f)
+    theirs_at = {int(i): int(f) for i, f in (l.split() for l in open(f"{files}/theirs{s}.txt"))}
+    feasible = [i for i, l in length.items() if 0 <= l and l * 1.25 / 3.5 <= seconds]
+    if not feasible:
+        continue
+    t = sum(theirs_at[i] > 0 for i in feasible) / len(feasible)
+    o = sum(ours_at[i] > 0 for i in feasible) / len(feasible)
+    shares["detour"].append(t)
+    shares["wayfarer"].append(o)
+    diffs.append(o - t)
+    jt = json.load(open(f"{files}/theirs{s}.json"))
+    jo = json.load(open(f"{files}/ours{s}.json"))
+    key = "pair_frames_over_0.1_after_2s"
+    print(f"| {s} | {len(feasible)} | {100 * t:.1f} % | {100 * o:.1f} % |"
+          f" {jt['worst_overlap_after_2s']:.3f} m, {jt[key]} | {jo['worst_overlap_after_2s']:.3f} m, {jo[key]} |")
+n = len(diffs)
+if n:
+    se = statistics.stdev(diffs) / n ** 0.5 if n > 1 else 0.0
+    print(f"# means: Detour {100 * statistics.mean(shares['detour']):.2f} %, Wayfarer"
+          f" {100 * statistics.mean(shares['wayfarer']):.2f} %, Wayfarer - Detour"
+          f" {100 * statistics.mean(diffs):+.2f} +- {100 * se:.2f} points (paired by seed)")
+EOF
+    exit 0
+fi
 
 # --- The same inputs for both sides ---------------------------------------
 files="$work/files"

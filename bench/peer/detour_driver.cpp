@@ -16,6 +16,11 @@
 //                                  up to date, then removed the same way
 //   crowd OBJ POINTS AGENTS FRAMES RecastDemo's crowd settings ("high"
 //                                  avoidance); memory of the crowd
+//   scene OBJ POINTS AGENTS FRAMES OUT
+//                                  agents start at points[i] and walk to
+//                                  points[AGENTS + i] only; OUT gets "i
+//                                  frame" a line: the first frame within
+//                                  0.6 m of the target (-1: never)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -691,22 +696,13 @@ int cmd_obstacles(const char* obj, const char* points_path, int runs) {
     return 0;
 }
 
-int cmd_crowd(const char* obj, const char* points_path, int agents, int frames) {
-    dtAllocSetCustom(counting_alloc, counting_free);
-    std::vector<float> pts = read_floats(points_path, 3);
-    const int n = static_cast<int>(pts.size() / 3);
-    Level lv;
-    if (n < 2 * agents + 1 || !level_make(obj, 2048, lv)) {
-        std::fprintf(stderr, "crowd: needs %d points and the level\n", 2 * agents + 1);
-        return 1;
-    }
-    size_t before = g_live_bytes;
+/// The crowd with RecastDemo's settings ("high" avoidance), `agents` capacity.
+dtCrowd* crowd_make(Level& lv, int agents, dtCrowdAgentParams& p) {
     dtCrowd* crowd = dtAllocCrowd();
     if (crowd == nullptr || !crowd->init(agents, kAgentRadius, lv.nav)) {
-        return 1;
+        dtFreeCrowd(crowd);
+        return nullptr;
     }
-    size_t crowd_bytes = g_live_bytes - before;
-    // RecastDemo's crowd tool presets; "high" (index 3) is the one used.
     dtObstacleAvoidanceParams ap = *crowd->getObstacleAvoidanceParams(0);
     const unsigned char presets[4][3] = {{5, 2, 1}, {5, 2, 2}, {7, 2, 3}, {7, 3, 3}};
     for (int i = 0; i < 4; ++i) {
@@ -716,7 +712,7 @@ int cmd_crowd(const char* obj, const char* points_path, int agents, int frames) 
         ap.adaptiveDepth = presets[i][2];
         crowd->setObstacleAvoidanceParams(i, &ap);
     }
-    dtCrowdAgentParams p{};
+    p = dtCrowdAgentParams{};
     p.radius = kAgentRadius;
     p.height = kAgentHeight;
     p.maxAcceleration = 8.0f;
@@ -727,6 +723,25 @@ int cmd_crowd(const char* obj, const char* points_path, int agents, int frames) 
     p.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
                     DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;
     p.obstacleAvoidanceType = 3;
+    return crowd;
+}
+
+int cmd_crowd(const char* obj, const char* points_path, int agents, int frames) {
+    dtAllocSetCustom(counting_alloc, counting_free);
+    std::vector<float> pts = read_floats(points_path, 3);
+    const int n = static_cast<int>(pts.size() / 3);
+    Level lv;
+    if (n < 2 * agents + 1 || !level_make(obj, 2048, lv)) {
+        std::fprintf(stderr, "crowd: needs %d points and the level\n", 2 * agents + 1);
+        return 1;
+    }
+    size_t before = g_live_bytes;
+    dtCrowdAgentParams p;
+    dtCrowd* crowd = crowd_make(lv, agents, p);
+    if (crowd == nullptr) {
+        return 1;
+    }
+    size_t crowd_bytes = g_live_bytes - before;
     dtQueryFilter filter;
     const float* ext = crowd->getQueryHalfExtents();
     int next = agents;
@@ -789,6 +804,83 @@ int cmd_crowd(const char* obj, const char* points_path, int agents, int frames) 
     return 0;
 }
 
+int cmd_scene(const char* obj, const char* points_path, int agents, int frames, const char* out) {
+    std::vector<float> pts = read_floats(points_path, 3);
+    Level lv;
+    if (static_cast<int>(pts.size() / 3) < 2 * agents || !level_make(obj, 2048, lv)) {
+        std::fprintf(stderr, "scene: needs %d points and the level\n", 2 * agents);
+        return 1;
+    }
+    dtCrowdAgentParams p;
+    dtCrowd* crowd = crowd_make(lv, agents, p);
+    if (crowd == nullptr) {
+        return 1;
+    }
+    dtQueryFilter filter;
+    const float* ext = crowd->getQueryHalfExtents();
+    std::vector<int> idx(static_cast<size_t>(agents), -1),
+        arrived_at(static_cast<size_t>(agents), -1);
+    for (int i = 0; i < agents; ++i) {
+        idx[i] = crowd->addAgent(&pts[3 * static_cast<size_t>(i)], &p);
+        const float* t = &pts[3 * static_cast<size_t>(agents + i)];
+        dtPolyRef ref = 0;
+        float snapped[3];
+        lv.q->findNearestPoly(t, ext, &filter, &ref, snapped);
+        if (idx[i] < 0 || ref == 0 || !crowd->requestMoveTarget(idx[i], ref, snapped)) {
+            std::fprintf(stderr, "scene: agent %d not placed\n", i);
+            dtFreeCrowd(crowd);
+            return 1;
+        }
+    }
+    const float storey = 2.0f, arrive = 0.6f;
+    float worst = 0.0f;
+    long deep = 0;
+    int arrived = 0;
+    for (int f = 1; f <= frames; ++f) {
+        crowd->update(1.0f / 30.0f, nullptr);
+        for (int i = 0; i < agents; ++i) {
+            const float* a = crowd->getAgent(idx[i])->npos;
+            const float* t = &pts[3 * static_cast<size_t>(agents + i)];
+            float dx = a[0] - t[0], dz = a[2] - t[2];
+            if (arrived_at[i] < 0 && std::fabs(a[1] - t[1]) < storey &&
+                dx * dx + dz * dz <= arrive * arrive) {
+                arrived_at[i] = f;
+                ++arrived;
+            }
+        }
+        if (static_cast<float>(f) / 30.0f <= 2.0f) {
+            continue;
+        }
+        for (int i = 0; i < agents; ++i) {
+            const float* a = crowd->getAgent(idx[i])->npos;
+            for (int j = i + 1; j < agents; ++j) {
+                const float* b = crowd->getAgent(idx[j])->npos;
+                float dx = a[0] - b[0], dz = a[2] - b[2];
+                if (std::fabs(a[1] - b[1]) >= storey ||
+                    dx * dx + dz * dz >= 4.0f * kAgentRadius * kAgentRadius) {
+                    continue;
+                }
+                float depth = 2.0f * kAgentRadius - std::sqrt(dx * dx + dz * dz);
+                worst = std::max(worst, depth);
+                deep += depth > 0.1f;
+            }
+        }
+    }
+    FILE* o = std::fopen(out, "w");
+    for (int i = 0; i < agents && o != nullptr; ++i) {
+        std::fprintf(o, "%d %d\n", i, arrived_at[i]);
+    }
+    if (o != nullptr) {
+        std::fclose(o);
+    }
+    std::printf("{\"side\":\"detour\",\"cmd\":\"scene\",\"agents\":%d,\"frames\":%d,"
+                "\"arrived\":%d,\"worst_overlap_after_2s\":%.3f,"
+                "\"pair_frames_over_0.1_after_2s\":%ld}\n",
+                agents, frames, arrived, worst, deep);
+    dtFreeCrowd(crowd);
+    return o == nullptr;
+}
+
 int usage() {
     std::fprintf(stderr, "usage: see the comment at the top of bench/peer/detour_driver.cpp\n");
     return 2;
@@ -812,6 +904,9 @@ int main(int argc, char** argv) {
     }
     if (cmd == "crowd" && argc == 6) {
         return cmd_crowd(argv[2], argv[3], std::atoi(argv[4]), std::atoi(argv[5]));
+    }
+    if (cmd == "scene" && argc == 7) {
+        return cmd_scene(argv[2], argv[3], std::atoi(argv[4]), std::atoi(argv[5]), argv[6]);
     }
     return usage();
 }

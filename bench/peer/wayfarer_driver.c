@@ -23,6 +23,15 @@
 //                                   points[AGENTS + i]; each arrival or block
 //                                   takes the next point; crowd memory at
 //                                   our defaults and at Detour's capacities
+//   scene OBJ POINTS AGENTS FRAMES PRESET OUT
+//                                   agents start at points[i] and walk to
+//                                   points[AGENTS + i] and nothing else
+//                                   (kept on it when BLOCKED: the crowd's
+//                                   own retry), PRESET high or ultra; OUT
+//                                   gets "i length frame" a line: the
+//                                   shortest straight path (-1: none
+//                                   complete) and the first frame within
+//                                   0.6 m of the target (-1: never)
 //   selftest                        the above on nav_test at small sizes
 //                                   (bench-smoke; 77 without the test data)
 #define _POSIX_C_SOURCE 200809L
@@ -488,6 +497,21 @@ static int cmd_obstacles(const char* obj, const char* points_path, uint32_t work
     return failed;
 }
 
+/// RecastDemo's crowd settings for an agent, with the given avoidance preset.
+static wf_agent_params peer_agent_params(wf_avoidance_quality preset) {
+    wf_agent_params p = wf_agent_params_defaults();
+    p.radius = 0.6f;
+    p.height = 2.0f;
+    p.max_speed = 3.5f;
+    p.max_acceleration = 8.0f;
+    p.separation_weight = 2.0f;
+    p.collision_query_range = p.radius * 12.0f;
+    p.path_optimization_range = p.radius * 30.0f;
+    p.update_flags = WF_AGENT_ALL;
+    p.avoidance_preset = (uint8_t)preset;
+    return p;
+}
+
 static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, uint32_t frames,
                      uint32_t workers) {
     uint32_t n = count_lines(points_path);
@@ -539,16 +563,8 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
         crowd = NULL;
     }
     failed = failed || wf_crowd_create(&cd, &crowd) != WF_OK;
-    wf_agent_params p = wf_agent_params_defaults();
-    p.radius = 0.6f;
-    p.height = 2.0f;
-    p.max_speed = 3.5f;
-    p.max_acceleration = 8.0f;
-    p.separation_weight = 2.0f;
-    p.collision_query_range = p.radius * 12.0f;
-    p.path_optimization_range = p.radius * 30.0f;
-    p.update_flags = WF_AGENT_ALL;
-    p.avoidance_preset = WF_AVOIDANCE_ULTRA; // Detour's demo "high": adaptive 7 / 3 / 3
+    // Detour's demo "high": adaptive 7 / 3 / 3.
+    wf_agent_params p = peer_agent_params(WF_AVOIDANCE_ULTRA);
     uint32_t next = agents;
     for (uint32_t i = 0; i < agents && !failed; ++i) {
         wf_vec3 at = {pts[3u * i], pts[3u * i + 1u], pts[3u * i + 2u]};
@@ -614,10 +630,147 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
     return failed;
 }
 
+/// The first frame within the arrival radius (2D, one storey) of a target.
+#define SCENE_ARRIVE_M 0.6f
+#define SCENE_STOREY_M 2.0f
+
+/// Straight path length from a to b on a complete corridor, or -1.
+static float scene_length(level* lv, const float* a, const float* b) {
+    static wf_poly_ref path[4096];
+    static wf_straight_point corners[1024];
+    float pair[6] = {a[0], a[1], a[2], b[0], b[1], b[2]};
+    const wf_query_filter filter = wf_query_filter_defaults();
+    const wf_vec3 half = {HALF_X, HALF_Y, HALF_X};
+    wf_poly_ref refs[2];
+    wf_vec3 pts[2];
+    wf_path_result res;
+    for (int k = 0; k < 2; ++k) {
+        wf_vec3 c = {pair[3 * k], pair[3 * k + 1], pair[3 * k + 2]};
+        if (wf_query_find_nearest_poly(lv->q, c, half, &filter, &refs[k], &pts[k]) != WF_OK) {
+            return -1.0f;
+        }
+    }
+    uint32_t n = 0;
+    if (wf_query_find_path(lv->q, refs[0], refs[1], pts[0], pts[1], &filter, path, 4096u, &res) !=
+            WF_OK ||
+        (res.flags & WF_PATH_PARTIAL) != 0 ||
+        wf_query_find_straight_path(lv->q, pts[0], pts[1], path, res.count, corners, 1024u, 0,
+                                    &n) != WF_OK) {
+        return -1.0f;
+    }
+    float length = 0.0f;
+    for (uint32_t k = 1; k < n; ++k) {
+        length += wf_v3_distance(corners[k].pos, corners[k - 1].pos);
+    }
+    return length;
+}
+
+/// Deepest overlap and pairs deeper than 0.1 m among agents on one storey.
+static void scene_overlaps(const wf_vec3* at, uint32_t n, float radius, float* worst,
+                           uint32_t* deep) {
+    for (uint32_t i = 0; i < n; ++i) {
+        for (uint32_t j = i + 1u; j < n; ++j) {
+            float dx = at[i].x - at[j].x, dz = at[i].z - at[j].z;
+            if (fabsf(at[i].y - at[j].y) >= SCENE_STOREY_M ||
+                dx * dx + dz * dz >= 4.0f * radius * radius) {
+                continue;
+            }
+            float depth = 2.0f * radius - sqrtf(dx * dx + dz * dz);
+            *worst = depth > *worst ? depth : *worst;
+            *deep += depth > 0.1f;
+        }
+    }
+}
+
+static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, uint32_t frames,
+                     const char* preset, const char* out_path) {
+    if (strcmp(preset, "high") != 0 && strcmp(preset, "ultra") != 0) {
+        fprintf(stderr, "scene: preset %s: high or ultra\n", preset);
+        return 2;
+    }
+    uint32_t n = count_lines(points_path);
+    float* pts = malloc(sizeof(float) * 3u * (n + 1u));
+    wf_agent_id* ids = malloc(sizeof(wf_agent_id) * (agents + 1u));
+    int32_t* arrived_at = malloc(sizeof(int32_t) * (agents + 1u));
+    wf_vec3* at = malloc(sizeof(wf_vec3) * (agents + 1u));
+    if (pts == NULL || ids == NULL || arrived_at == NULL || at == NULL ||
+        (n = read_floats(points_path, pts, n, 3)) < 2u * agents) {
+        fprintf(stderr, "scene: needs %u points\n", 2u * agents);
+        free(pts);
+        free(ids);
+        free(arrived_at);
+        free(at);
+        return 1;
+    }
+    wf_job_system inline_jobs = {0};
+    level lv;
+    int failed = level_make(obj, inline_jobs, 0, &lv) != WF_OK;
+    wf_crowd_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.mesh = lv.mesh;
+    cd.max_agents = agents;
+    cd.max_agent_radius = 0.6f;
+    cd.logger.quiet = true;
+    wf_crowd* crowd = NULL;
+    failed = failed || wf_crowd_create(&cd, &crowd) != WF_OK;
+    wf_agent_params p =
+        peer_agent_params(strcmp(preset, "ultra") == 0 ? WF_AVOIDANCE_ULTRA : WF_AVOIDANCE_HIGH);
+    for (uint32_t i = 0; i < agents && !failed; ++i) {
+        wf_vec3 from = {pts[3u * i], pts[3u * i + 1u], pts[3u * i + 2u]};
+        const float* t = &pts[3u * (agents + i)];
+        wf_vec3 to = {t[0], t[1], t[2]};
+        failed = wf_crowd_add_agent(crowd, from, &p, &ids[i]) != WF_OK ||
+                 wf_crowd_request_move(crowd, ids[i], to, NULL, NULL) != WF_OK;
+        arrived_at[i] = -1;
+    }
+    float worst = 0.0f;
+    uint32_t deep = 0, arrived = 0;
+    for (uint32_t f = 1; f <= frames && !failed; ++f) {
+        failed = wf_crowd_update(crowd, DT, NULL) != WF_OK;
+        for (uint32_t i = 0; i < agents && !failed; ++i) {
+            wf_agent_state st;
+            failed = wf_crowd_get_agent(crowd, ids[i], &st) != WF_OK;
+            at[i] = st.position;
+            const float* t = &pts[3u * (agents + i)];
+            float dx = st.position.x - t[0], dz = st.position.z - t[2];
+            if (arrived_at[i] < 0 && fabsf(st.position.y - t[1]) < SCENE_STOREY_M &&
+                dx * dx + dz * dz <= SCENE_ARRIVE_M * SCENE_ARRIVE_M) {
+                arrived_at[i] = (int32_t)f;
+                ++arrived;
+            }
+        }
+        if ((float)f * DT > 2.0f) {
+            scene_overlaps(at, agents, p.radius, &worst, &deep);
+        }
+    }
+    FILE* out = failed ? NULL : fopen(out_path, "w");
+    for (uint32_t i = 0; i < agents && out != NULL; ++i) {
+        float length = scene_length(&lv, &pts[3u * i], &pts[3u * (agents + i)]);
+        fprintf(out, "%u %.3f %d\n", i, (double)length, arrived_at[i]);
+    }
+    failed = failed || out == NULL;
+    if (out != NULL) {
+        fclose(out);
+    }
+    if (!failed) {
+        printf("{\"side\":\"wayfarer\",\"cmd\":\"scene\",\"agents\":%u,\"frames\":%u,"
+               "\"preset\":\"%s\",\"arrived\":%u,\"worst_overlap_after_2s\":%.3f,"
+               "\"pair_frames_over_0.1_after_2s\":%u}\n",
+               agents, frames, preset, arrived, (double)worst, deep);
+    }
+    wf_crowd_destroy(crowd);
+    level_free(&lv);
+    free(pts);
+    free(ids);
+    free(arrived_at);
+    free(at);
+    return failed;
+}
+
 /// Every command once at small sizes on nav_test, files in the temp folder.
 static int selftest(void) {
     const char* dir = getenv("WF_TESTDATA_DIR");
-    char obj[1024], pts[1024], pairs[1024], kept[1024];
+    char obj[1024], pts[1024], pairs[1024], kept[1024], scene[1024];
     snprintf(obj, sizeof obj, "%s/recast/meshes/nav_test.obj",
              dir != NULL ? dir : "../shared/testdata");
     FILE* f = fopen(obj, "r");
@@ -630,6 +783,7 @@ static int selftest(void) {
     snprintf(pts, sizeof pts, "%s/wf_peer_selftest_points.txt", tmp);
     snprintf(pairs, sizeof pairs, "%s/wf_peer_selftest_pairs.txt", tmp);
     snprintf(kept, sizeof kept, "%s/wf_peer_selftest_kept.txt", tmp);
+    snprintf(scene, sizeof scene, "%s/wf_peer_selftest_scene.txt", tmp);
     int rc = cmd_points(obj, 64, 1, pts);
     // Consecutive points as pairs: 6 numbers a line.
     float v[3 * 64];
@@ -644,8 +798,10 @@ static int selftest(void) {
         fclose(out);
     }
     rc = rc || cmd_filter(obj, pairs, kept, 0) || cmd_paths(obj, kept, 2, 0) || cmd_tiles(obj, 1) ||
-         cmd_obstacles(obj, pts, 2, 1) || cmd_crowd(obj, pts, 20, 10, 1);
+         cmd_obstacles(obj, pts, 2, 1) || cmd_crowd(obj, pts, 20, 10, 1) ||
+         cmd_scene(obj, pts, 20, 60, "high", scene);
     remove(pts);
+    remove(scene);
     remove(pairs);
     remove(kept);
     return rc;
@@ -679,6 +835,10 @@ int main(int argc, char** argv) {
     if (strcmp(cmd, "crowd") == 0 && argc == 7) {
         return cmd_crowd(argv[2], argv[3], (uint32_t)atoi(argv[4]), (uint32_t)atoi(argv[5]),
                          (uint32_t)atoi(argv[6]));
+    }
+    if (strcmp(cmd, "scene") == 0 && argc == 8) {
+        return cmd_scene(argv[2], argv[3], (uint32_t)atoi(argv[4]), (uint32_t)atoi(argv[5]),
+                         argv[6], argv[7]);
     }
     return usage();
 }
