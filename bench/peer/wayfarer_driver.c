@@ -497,6 +497,18 @@ static int cmd_obstacles(const char* obj, const char* points_path, uint32_t work
     return failed;
 }
 
+/// A quiet crowd of `agents` on the mesh, radius up to 0.6 m, our defaults else.
+static wf_crowd_desc peer_crowd_desc(wf_mesh* mesh, uint32_t agents, wf_job_system jobs) {
+    wf_crowd_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.mesh = mesh;
+    cd.max_agents = agents;
+    cd.max_agent_radius = 0.6f;
+    cd.jobs = jobs;
+    cd.logger.quiet = true;
+    return cd;
+}
+
 /// RecastDemo's crowd settings for an agent, with the given avoidance preset.
 static wf_agent_params peer_agent_params(wf_avoidance_quality preset) {
     wf_agent_params p = wf_agent_params_defaults();
@@ -538,13 +550,7 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
     wf_job_system inline_jobs = {0};
     level lv;
     int failed = level_make(obj, inline_jobs, 0, &lv) != WF_OK;
-    wf_crowd_desc cd;
-    memset(&cd, 0, sizeof cd);
-    cd.mesh = lv.mesh;
-    cd.max_agents = agents;
-    cd.max_agent_radius = 0.6f;
-    cd.jobs = jobs;
-    cd.logger.quiet = true;
+    wf_crowd_desc cd = peer_crowd_desc(lv.mesh, agents, jobs);
     wf_crowd* crowd = NULL;
     // Memory at Detour's capacities, spelled out: corridors of 256, 6
     // neighbours, 8 walls, and its path queue's one search of 4,096 nodes
@@ -705,12 +711,7 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
     wf_job_system inline_jobs = {0};
     level lv;
     int failed = level_make(obj, inline_jobs, 0, &lv) != WF_OK;
-    wf_crowd_desc cd;
-    memset(&cd, 0, sizeof cd);
-    cd.mesh = lv.mesh;
-    cd.max_agents = agents;
-    cd.max_agent_radius = 0.6f;
-    cd.logger.quiet = true;
+    wf_crowd_desc cd = peer_crowd_desc(lv.mesh, agents, inline_jobs);
     wf_crowd* crowd = NULL;
     failed = failed || wf_crowd_create(&cd, &crowd) != WF_OK;
     wf_agent_params p =
