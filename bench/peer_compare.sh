@@ -17,6 +17,14 @@
 #       [--callgrind] [--cg-frames N] [--skip-crowd] [--clock wall|cpu]
 #   bench/peer_compare.sh --ours-only [--opt 2|3] [--work DIR] [--pairs N] [--nodes N]
 #   bench/peer_compare.sh PATH_TO_RECASTNAVIGATION --demo-scene A-B [--agents N] [--frames N]
+#   bench/peer_compare.sh PATH_TO_RECASTNAVIGATION --scenes A-B
+#
+# --scenes A-B: instead of the rounds, every scene of `wayfarer scenarios`
+# but the demo, as its runs A..B have them (`--export`: the same triangles,
+# starts and targets; formations shaken 0.15 m when more than one run), 60 s
+# on both crowds at RecastDemo's agent settings (ours HIGH, Detour's
+# "high"); per scene the share of agents within 0.6 m of their target by
+# 60 s, the paired difference, and the bodies' overlaps after 2 s.
 #
 # --demo-scene A-B: instead of the rounds, the demo's generated level of
 # each seed A..B (static: no doors, crates or vehicles), AGENTS people
@@ -46,7 +54,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR < 4 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; }
 
 recast=""
 rounds=5
@@ -62,6 +70,7 @@ clock=wall
 skip_crowd=0
 ours_only=0
 demo_seeds=""
+scene_seeds=""
 frames_given=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -72,6 +81,7 @@ while [ $# -gt 0 ]; do
     --agents) agents=$2; shift 2 ;;
     --frames) frames=$2; frames_given=1; shift 2 ;;
     --demo-scene) demo_seeds=$2; shift 2 ;;
+    --scenes) scene_seeds=$2; shift 2 ;;
     --callgrind) callgrind=1; shift ;;
     --cg-frames) cg_frames=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
@@ -151,6 +161,60 @@ g++ "$work/detour/detour_driver.o" "$obj"/*.o -o "$work/detour/detour_driver-O$o
 theirs="$work/detour/detour_driver-O$opt"
 commit=$(git -C "$recast" rev-parse --short=8 HEAD 2>/dev/null || echo "${RECAST_COMMIT:-unknown}")
 ourcommit=$(git -C "$repo" rev-parse --short=8 HEAD 2>/dev/null || echo unknown)
+
+# --- The scenario suite's scenes, same starts and targets (--scenes) -------
+if [ -n "$scene_seeds" ]; then
+    ninja -C "$work/wayfarer" -j2 tools/wayfarer >/dev/null
+    tool="$work/wayfarer/tools/wayfarer"
+    files="$work/scenes"
+    rm -rf "$files"
+    mkdir -p "$files"
+    first=${scene_seeds%-*}
+    runs=$((${scene_seeds#*-} - first + 1))
+    names=circle32,circle128,crossing,door_1way_1.5,door_1way_2,door_1way_3,door_2way_1.5
+    names=$names,door_2way_2,door_2way_3,two_doors,corridor,tjunction,nav_test500
+    "$tool" scenarios --scene "$names" --seed "$first" --runs "$runs" --export "$files" \
+        --testdata "$data" >"$files/list.txt"
+    while read -r base obj points; do
+        [ "$obj" = skipped ] && continue
+        n=$(($(wc -l <"$points") / 2))
+        echo "# $base: $n agents" >&2
+        "$ours" scene "$obj" "$points" "$n" 1800 high "$files/$base.ours" >"$files/$base.ours.json"
+        "$theirs" scene "$obj" "$points" "$n" 1800 "$files/$base.theirs" >"$files/$base.theirs.json"
+    done <"$files/list.txt"
+    python3 - "$files" "$scene_seeds" "$commit" "$ourcommit" "$opt" <<'EOF'
+import json, statistics, sys
+files, seeds, commit, ours, opt = sys.argv[1:]
+runs = {}
+for line in open(f"{files}/list.txt"):
+    base, obj = line.split()[:2]
+    if obj == "skipped":
+        continue
+    name = base.rsplit("-", 1)[0]
+    t = json.load(open(f"{files}/{base}.theirs.json"))
+    o = json.load(open(f"{files}/{base}.ours.json"))
+    runs.setdefault(name, []).append((t, o))
+print(f"# the scenario suite's scenes, seeds {seeds} (formations shaken 0.15 m when more than one),"
+      f" the same starts and targets, 60 s; recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}")
+print("| scene | agents | runs | Detour arrived at 60 s | Wayfarer (HIGH) | Wayfarer - Detour |"
+      " Detour worst overlap, pair-frames > 0.1 m a run | Wayfarer worst overlap, pair-frames > 0.1 m a run |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|")
+key = "pair_frames_over_0.1_after_2s"
+for name, rs in runs.items():
+    n = rs[0][0]["agents"]
+    t = [r[0]["arrived"] / n for r in rs]
+    o = [r[1]["arrived"] / n for r in rs]
+    d = [b - a for a, b in zip(t, o)]
+    se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0.0
+    tw = max(r[0]["worst_overlap_after_2s"] for r in rs)
+    ow = max(r[1]["worst_overlap_after_2s"] for r in rs)
+    tp = statistics.mean(r[0][key] for r in rs)
+    op = statistics.mean(r[1][key] for r in rs)
+    print(f"| {name} | {n} | {len(rs)} | {100 * statistics.mean(t):.1f} % | {100 * statistics.mean(o):.1f} % |"
+          f" {100 * statistics.mean(d):+.1f} +- {100 * se:.1f} | {tw:.3f} m, {tp:,.0f} | {ow:.3f} m, {op:,.0f} |")
+EOF
+    exit 0
+fi
 
 # --- The demo's level, first targets only (--demo-scene) ----------------
 if [ -n "$demo_seeds" ]; then

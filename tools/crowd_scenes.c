@@ -264,7 +264,13 @@ static int build_tjunction(scene* s, tri_builder* t) {
  * Navmesh and placement
  */
 
-static int build_navmesh(scene* s, wf_geom geom) {
+static int build_navmesh(scene* s, const scene_settings* settings, wf_geom geom) {
+    if (settings->export_obj != NULL &&
+        tri_list_write_obj(settings->export_obj, s->name, geom.verts, geom.vert_count, geom.tris,
+                           geom.tri_count) != 0) {
+        fprintf(stderr, "wayfarer scenarios: cannot write %s\n", settings->export_obj);
+        return SCENE_FAILED;
+    }
     wf_tilecache_desc d;
     memset(&d, 0, sizeof d);
     d.params = wf_tilecache_params_recast_demo();
@@ -459,7 +465,7 @@ static int build_level(scene* s, const scene_settings* settings, bool demo) {
             fprintf(stderr, "wayfarer scenarios: out of memory\n");
             return SCENE_FAILED;
         }
-        int rc = build_navmesh(s, demo_level_geom(&level));
+        int rc = build_navmesh(s, settings, demo_level_geom(&level));
         demo_level_free(&level);
         s->retarget = true;
         s->seconds = (float)DEMO_FRAMES * SCENE_DT;
@@ -490,7 +496,7 @@ static int build_level(scene* s, const scene_settings* settings, bool demo) {
         fprintf(stderr, "wayfarer scenarios: %s: %s\n", path, wf_status_string(st));
         return SCENE_FAILED;
     }
-    int rc = build_navmesh(s, wf_geom_data_view(geom));
+    int rc = build_navmesh(s, settings, wf_geom_data_view(geom));
     wf_geom_data_destroy(geom);
     return rc != 0 ? rc
                    : place_random(s, settings->agents > 0 ? settings->agents : NAV_TEST_AGENTS);
@@ -526,7 +532,7 @@ static int build_named(scene* s, const scene_settings* settings, tri_builder* t)
                      .vert_count = t->vert_count,
                      .tris = t->tris,
                      .tri_count = t->tri_count};
-        rc = build_navmesh(s, g);
+        rc = build_navmesh(s, settings, g);
     }
     return rc != 0 ? rc : snap_all(s, settings);
 }
@@ -567,4 +573,31 @@ void scene_free(scene* s) {
     free(s->path_scratch);
     free(s->straight_scratch);
     memset(s, 0, sizeof *s);
+}
+
+int scene_export(const char* name, const char* base, const scene_settings* settings,
+                 const char* dir) {
+    char obj[1024], points[1024];
+    snprintf(obj, sizeof obj, "%s/%s.obj", dir, base);
+    snprintf(points, sizeof points, "%s/%s.points", dir, base);
+    scene_settings with_obj = *settings;
+    with_obj.export_obj = obj;
+    scene s;
+    int rc = scene_build(name, &with_obj, &s);
+    if (rc != 0) {
+        return rc;
+    }
+    FILE* f = fopen(points, "w");
+    bool bad = f == NULL;
+    for (uint32_t k = 0; k < 2u * s.agent_count && !bad; ++k) {
+        wf_vec3 p = k < s.agent_count ? s.starts[k] : s.targets[k - s.agent_count];
+        bad = fprintf(f, "%.9g %.9g %.9g\n", (double)p.x, (double)p.y, (double)p.z) < 0;
+    }
+    bad = (f != NULL && fclose(f) != 0) || bad;
+    if (bad) {
+        fprintf(stderr, "wayfarer scenarios: cannot write %s\n", points);
+        rc = SCENE_FAILED;
+    }
+    scene_free(&s);
+    return rc;
 }

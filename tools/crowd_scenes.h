@@ -53,6 +53,9 @@ typedef struct scene_settings {
     FILE* trace;
     float trace_seconds;  ///< between two dumps (0: SCENE_TRACE_SECONDS)
     const char* testdata; ///< the shared test data folder (NULL: ../shared/testdata)
+    /// Optional: scene_build also writes the scene's triangles here as a
+    /// Wavefront OBJ (scene_export; the peer comparison's input).
+    const char* export_obj;
 } scene_settings;
 
 /// scene_build results besides 0.
@@ -96,6 +99,13 @@ extern const uint32_t scene_name_count;
 /// went to stderr). The scene is freed on every failure.
 int scene_build(const char* name, const scene_settings* settings, scene* out);
 void scene_free(scene* s);
+/// `wayfarer scenarios --export DIR`: the scene's triangles as DIR/BASE.obj
+/// and its agents as DIR/BASE.points (a start a line, x y z, then a target
+/// a line, in agent order), for a crowd other than ours to run the same
+/// work (bench/peer_compare.sh --scenes). 0, or the scene_build result, or
+/// SCENE_FAILED when a file cannot be written (a message on stderr).
+int scene_export(const char* name, const char* base, const scene_settings* settings,
+                 const char* dir);
 
 /// Length (m) of the shortest path between two navmesh points (find_path
 /// and find_straight_path); negative when there is no complete path.

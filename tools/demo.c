@@ -12,6 +12,7 @@
 #include "tools/demo_level.h"
 #include "tools/replay.h"
 #include "tools/tool.h"
+#include "tools/tri_builder.h"
 #include "wayfarer/query.h"
 #include "wayfarer/rng.h"
 #include "wayfarer/world.h"
@@ -154,24 +155,13 @@ static int export_level(const demo_options* o) {
     if (rc != 0) {
         return rc;
     }
-    FILE* f = fopen(o->export_level, "wb");
-    bool failed = f == NULL;
-    if (f != NULL) {
-        fprintf(f,
-                "# The generated level of `wayfarer demo --seed %u` (doors and crates are\n"
-                "# obstacles the demo adds at run time, not part of the level).\n",
-                o->seed);
-        for (uint32_t i = 0; i < level.vert_count; ++i) {
-            const float* v = &level.verts[i * 3u];
-            fprintf(f, "v %.9g %.9g %.9g\n", (double)v[0], (double)v[1], (double)v[2]);
-        }
-        for (uint32_t i = 0; i < level.tri_count; ++i) {
-            const uint32_t* t = &level.tris[i * 3u];
-            fprintf(f, "f %u %u %u\n", t[0] + 1u, t[1] + 1u, t[2] + 1u);
-        }
-        failed = ferror(f) != 0;
-        failed = fclose(f) != 0 || failed;
-    }
+    char comment[160];
+    snprintf(comment, sizeof comment,
+             "The generated level of `wayfarer demo --seed %u` (doors and crates are\n"
+             "obstacles the demo adds at run time, not part of the level).",
+             o->seed);
+    bool failed = tri_list_write_obj(o->export_level, comment, level.verts, level.vert_count,
+                                     level.tris, level.tri_count) != 0;
     if (failed) {
         fprintf(stderr, "wayfarer demo: cannot write %s\n", o->export_level);
         demo_level_free(&level);

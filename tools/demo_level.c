@@ -774,21 +774,9 @@ wf_geom demo_level_geom(const demo_level* level) {
 }
 
 int demo_level_write_obj(const demo_level* level, const char* path) {
-    FILE* f = fopen(path, "w");
-    if (f == NULL) {
-        return 1;
-    }
-    int bad = fprintf(f, "# Wayfarer demo level: %u vertices, %u triangles\n", level->vert_count,
-                      level->tri_count) < 0;
-    for (uint32_t i = 0; i < level->vert_count && !bad; ++i) {
-        const float* v = &level->verts[3u * i];
-        // %.9g: the floats come back exactly.
-        bad = fprintf(f, "v %.9g %.9g %.9g\n", (double)v[0], (double)v[1], (double)v[2]) < 0;
-    }
-    for (uint32_t i = 0; i < level->tri_count && !bad; ++i) {
-        const uint32_t* t = &level->tris[3u * i];
-        bad = fprintf(f, "f %u %u %u\n", t[0] + 1u, t[1] + 1u, t[2] + 1u) < 0;
-    }
-    bad = fclose(f) != 0 || bad;
-    return bad ? 1 : 0;
+    char comment[96];
+    snprintf(comment, sizeof comment, "Wayfarer demo level: %u vertices, %u triangles",
+             level->vert_count, level->tri_count);
+    return tri_list_write_obj(path, comment, level->verts, level->vert_count, level->tris,
+                              level->tri_count);
 }

@@ -17,7 +17,8 @@ typedef struct scenario_options {
     const char* selected[MAX_SELECTED];
     uint32_t selected_count;
     const char* avoidance;
-    const char* trace; ///< --trace FILE, or NULL
+    const char* trace;      ///< --trace FILE, or NULL
+    const char* export_dir; ///< --export DIR, or NULL
     bool json;
     uint32_t runs; ///< runs per scene (seeds in turn, formations jittered when > 1)
 } scenario_options;
@@ -161,7 +162,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
                            strcmp(opt, "--seconds") == 0 || strcmp(opt, "--avoidance") == 0 ||
                            strcmp(opt, "--testdata") == 0 || strcmp(opt, "--crowding") == 0 ||
                            strcmp(opt, "--stuck-crowding") == 0 || strcmp(opt, "--flow") == 0 ||
-                           strcmp(opt, "--trace") == 0 || strcmp(opt, "--trace-every") == 0;
+                           strcmp(opt, "--trace") == 0 || strcmp(opt, "--trace-every") == 0 ||
+                           strcmp(opt, "--export") == 0;
         if (strcmp(opt, "--json") == 0) {
             o->json = true;
             continue;
@@ -217,6 +219,8 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
             o->settings.testdata = value;
         } else if (strcmp(opt, "--trace") == 0) {
             o->trace = value;
+        } else if (strcmp(opt, "--export") == 0) {
+            o->export_dir = value;
         } else if (strcmp(opt, "--trace-every") == 0) {
             double every = 0.0;
             if (!parse_double(value, &every) || !(every > 0.0 && every <= 3600.0)) {
@@ -401,11 +405,38 @@ static void print_table_scene(const scene* s, const scene_metrics* m) {
     }
 }
 
+/// --export DIR: each selected scene's triangles and agents for each run
+/// (seeds and formations as the runs would have them), nothing run.
+static int export_scenes(const scenario_options* o) {
+    for (uint32_t k = 0; k < o->selected_count; ++k) {
+        for (uint32_t run = 0; run < o->runs; ++run) {
+            scene_settings settings = o->settings;
+            settings.seed = o->settings.seed + run;
+            settings.jitter = o->runs > 1 ? RUNS_JITTER : 0.0f;
+            char base[256];
+            snprintf(base, sizeof base, "%s-%u", o->selected[k], settings.seed);
+            int rc = scene_export(o->selected[k], base, &settings, o->export_dir);
+            if (rc == SCENE_SKIPPED) {
+                printf("%s\tskipped\n", base);
+                break;
+            }
+            if (rc != 0) {
+                return EXIT_INPUT; // the message went to stderr
+            }
+            printf("%s\t%s/%s.obj\t%s/%s.points\n", base, o->export_dir, base, o->export_dir, base);
+        }
+    }
+    return 0;
+}
+
 int cmd_scenarios(int argc, char** argv) {
     scenario_options o;
     int rc = parse_options(argc, argv, &o);
     if (rc != 0) {
         return rc;
+    }
+    if (o.export_dir != NULL) {
+        return export_scenes(&o);
     }
     if (o.trace != NULL) {
         o.settings.trace = fopen(o.trace, "w");

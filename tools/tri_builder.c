@@ -3,6 +3,7 @@
 // The tools' triangle list (tri_builder.h).
 #include "tools/tri_builder.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 uint32_t tri_builder_vert(tri_builder* b, float x, float y, float z) {
@@ -59,4 +60,32 @@ void tri_builder_tri(tri_builder* b, uint32_t i0, uint32_t i1, uint32_t i2) {
 void tri_builder_quad(tri_builder* b, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t i3) {
     tri_builder_tri(b, i0, i1, i2);
     tri_builder_tri(b, i0, i2, i3);
+}
+
+int tri_list_write_obj(const char* path, const char* comment, const float* verts,
+                       uint32_t vert_count, const uint32_t* tris, uint32_t tri_count) {
+    FILE* f = fopen(path, "w");
+    if (f == NULL) {
+        return 1;
+    }
+    bool bad = false;
+    for (const char* line = comment; line != NULL && *line != '\0' && !bad;) {
+        const char* end = line;
+        while (*end != '\0' && *end != '\n') {
+            ++end;
+        }
+        bad = fprintf(f, "# %.*s\n", (int)(end - line), line) < 0;
+        line = *end == '\n' ? end + 1 : end;
+    }
+    for (uint32_t i = 0; i < vert_count && !bad; ++i) {
+        const float* v = &verts[3u * i];
+        // %.9g: the floats come back exactly.
+        bad = fprintf(f, "v %.9g %.9g %.9g\n", (double)v[0], (double)v[1], (double)v[2]) < 0;
+    }
+    for (uint32_t i = 0; i < tri_count && !bad; ++i) {
+        const uint32_t* t = &tris[3u * i];
+        bad = fprintf(f, "f %u %u %u\n", t[0] + 1u, t[1] + 1u, t[2] + 1u) < 0;
+    }
+    bad = fclose(f) != 0 || bad;
+    return bad ? 1 : 0;
 }

@@ -24,4 +24,10 @@ void tri_builder_tri(tri_builder* b, uint32_t i0, uint32_t i1, uint32_t i2);
 /// Two triangles i0-i1-i2 and i0-i2-i3.
 void tri_builder_quad(tri_builder* b, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t i3);
 
+/// Writes triangles (3 floats a vertex, 3 indices a triangle) as a
+/// Wavefront OBJ file after a comment (lines, each written after "# "; NULL
+/// for none); 0 on success, 1 when the file cannot be written.
+int tri_list_write_obj(const char* path, const char* comment, const float* verts,
+                       uint32_t vert_count, const uint32_t* tris, uint32_t tri_count);
+
 #endif

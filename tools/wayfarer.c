@@ -130,7 +130,7 @@ static const subcommand subcommands[] = {
      "scenarios [--scene NAME[,NAME...]] [--seconds S] [--avoidance low|medium|high|ultra]\n"
      "      [--workers N] [--agents N] [--seed S] [--runs N] [--crowding C] [--stuck-crowding C] "
      "[--flow C]\n"
-     "      [--testdata DIR] [--trace FILE] [--trace-every S] [--json]\n"
+     "      [--testdata DIR] [--trace FILE] [--trace-every S] [--json] [--export DIR]\n"
      "      the crowd scenario suite (default: every scene): circle32, circle128, crossing,\n"
      "      door_1way_1.5|2|3, door_2way_1.5|2|3, two_doors, corridor, tjunction, nav_test500\n"
      "      (skipped without DIR/recast, default ../shared/testdata), demo; RecastDemo crowd\n"
@@ -151,7 +151,11 @@ static const subcommand subcommands[] = {
      "      is, its target state, corridor, speed, stuck time, path left, velocity, desired\n"
      "      velocity, the point it steers to, who stands close, the walls near it: columns\n"
      "      in docs/crowd.md); the demo also reports targets reachable in the time left\n"
-     "      (at full speed when given) and how many were reached"},
+     "      (at full speed when given) and how many were reached;\n"
+     "      --export DIR: runs nothing; for each scene and run writes the triangles as\n"
+     "      DIR/NAME-SEED.obj and the agents' starts, then targets, as DIR/NAME-SEED.points\n"
+     "      (x y z a line; seeds and formations as the runs have them), for another crowd to\n"
+     "      run the same work (bench/peer_compare.sh --scenes)"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 

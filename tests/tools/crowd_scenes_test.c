@@ -134,6 +134,80 @@ static void test_unknown_and_skipped(void** state) {
     assert_non_null(strstr(s.skip_reason, "/no/such/folder"));
 }
 
+static char* read_text(const char* path, size_t* size) {
+    FILE* f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char* text = malloc((size_t)n + 1u);
+    if (text != NULL && fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return text;
+}
+
+/// `--export`: the triangles written build the scene's own navmesh again,
+/// and the points file holds its starts, then its targets, to the bit; a
+/// folder that cannot be written fails, an unknown scene is named so.
+static void test_export_gives_the_same_work(void** state) {
+    (void)state;
+    scene_settings st = settings_for_test();
+    st.jitter = 0.15f;
+    st.seed = 7;
+    const char* dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+    assert_int_equal(scene_export("door_2way_2", "wf_export_test", &st, dir), 0);
+    scene s;
+    assert_int_equal(scene_build("door_2way_2", &st, &s), 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/wf_export_test.points", dir);
+    FILE* f = fopen(path, "r");
+    assert_non_null(f);
+    for (uint32_t k = 0; k < 2u * s.agent_count; ++k) {
+        wf_vec3 want = k < s.agent_count ? s.starts[k] : s.targets[k - s.agent_count];
+        float x, y, z;
+        assert_int_equal(fscanf(f, "%f %f %f", &x, &y, &z), 3);
+        assert_true(x == want.x && y == want.y && z == want.z);
+    }
+    float extra;
+    assert_int_equal(fscanf(f, "%f", &extra), EOF);
+    fclose(f);
+    remove(path);
+    snprintf(path, sizeof path, "%s/wf_export_test.obj", dir);
+    size_t size = 0;
+    char* text = read_text(path, &size);
+    assert_non_null(text);
+    wf_geom_data* geom = NULL;
+    assert_int_equal(wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &geom), WF_OK);
+    free(text);
+    remove(path);
+    wf_tilecache_desc d;
+    memset(&d, 0, sizeof d);
+    d.params = wf_tilecache_params_recast_demo();
+    d.logger.quiet = true;
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    assert_int_equal(wf_tilecache_build_geom(tc, wf_geom_data_view(geom), NULL, 0), WF_OK);
+    wf_geom_data_destroy(geom);
+    wf_mesh_desc md = wf_tilecache_mesh_desc(tc);
+    wf_mesh* mesh = NULL;
+    assert_int_equal(wf_mesh_create(&md, &mesh), WF_OK);
+    assert_true(wf_succeeded(wf_tilecache_build_navmesh(tc, mesh)));
+    wf_mesh_stats again = wf_mesh_get_stats(mesh), own = wf_mesh_get_stats(s.mesh);
+    assert_int_equal(again.poly_count, own.poly_count);
+    assert_int_equal(again.tile_count, own.tile_count);
+    wf_mesh_destroy(mesh);
+    wf_tilecache_destroy(tc);
+    scene_free(&s);
+    assert_int_equal(scene_export("door_2way_2", "x", &st, "/no/such/folder"), SCENE_FAILED);
+    assert_int_equal(scene_export("circle33", "x", &st, dir), SCENE_UNKNOWN);
+}
+
 /// Metrics that do not depend on the crowd's skill: counts add up, times
 /// and ratios lie in range; and the figures are the same on 1 and 3
 /// workers (everything but the wall time).
@@ -236,6 +310,7 @@ int main(void) {
         cmocka_unit_test(test_doors_are_the_only_way),
         cmocka_unit_test(test_same_seed_same_scene),
         cmocka_unit_test(test_unknown_and_skipped),
+        cmocka_unit_test(test_export_gives_the_same_work),
         cmocka_unit_test(test_run_counts_and_workers),
         cmocka_unit_test(test_crowding_costs_open_the_second_door),
         cmocka_unit_test(test_demo_counts_targets_reachable_in_time),
