@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "test_scenarios.h"
 #include "tools/crowd_scenes.h"
 
 static scene_settings settings_for_test(void) {
@@ -134,24 +135,6 @@ static void test_unknown_and_skipped(void** state) {
     assert_non_null(strstr(s.skip_reason, "/no/such/folder"));
 }
 
-static char* read_text(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char* text = malloc((size_t)n + 1u);
-    if (text != NULL && fread(text, 1, (size_t)n, f) != (size_t)n) {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return text;
-}
-
 /// `--export`: the triangles written build the scene's own navmesh again,
 /// and the points file holds its starts, then its targets, to the bit; a
 /// folder that cannot be written fails, an unknown scene is named so.
@@ -180,7 +163,7 @@ static void test_export_gives_the_same_work(void** state) {
     remove(path);
     snprintf(path, sizeof path, "%s/wf_export_test.obj", dir);
     size_t size = 0;
-    char* text = read_text(path, &size);
+    char* text = test_read_all(path, &size);
     assert_non_null(text);
     wf_geom_data* geom = NULL;
     assert_int_equal(wf_geom_load_obj(text, size, &(wf_geom_load_desc){0}, &geom), WF_OK);
