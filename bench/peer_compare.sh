@@ -23,7 +23,7 @@
 # but the demo, as its runs A..B have them (`--export`: the same triangles,
 # starts and targets; formations shaken 0.15 m when more than one run), 60 s
 # on both crowds at RecastDemo's agent settings (ours HIGH, Detour's
-# "high"); per scene the share of agents within 0.6 m of their target by
+# "high", which samples as our ULTRA); per scene the share of agents within 0.6 m of their target by
 # 60 s, the paired difference, and the bodies' overlaps after 2 s.
 #
 # --demo-scene A-B: instead of the rounds, the demo's generated level of
@@ -31,7 +31,7 @@
 # (default 1,000) from random points of our navmesh to a first target each
 # and no other, FRAMES frames (default 1,000, the demo's), both crowds at
 # RecastDemo's agent settings (ours HIGH, the issue 14 goals' preset;
-# Detour's "high"). Per seed: the share of the people whose target a free
+# Detour's "high", which samples as our ULTRA). Per seed: the share of the people whose target a free
 # agent reaches in time (shortest path x 1.25 at 3.5 m/s) that came within
 # 0.6 m of it, and the bodies' overlaps after 2 s; then the means and the
 # paired difference.
@@ -92,6 +92,12 @@ while [ $# -gt 0 ]; do
     -*) echo "unknown option $1" >&2; usage; exit 2 ;;
     *) recast=$1; shift ;;
     esac
+done
+for range in "$demo_seeds" "$scene_seeds"; do
+    if [ -n "$range" ] && ! [[ "$range" =~ ^[0-9]+-[0-9]+$ ]]; then
+        echo "--demo-scene and --scenes take seeds as A-B (e.g. 1-10), not $range" >&2
+        exit 2
+    fi
 done
 if [ -z "$recast" ] && [ $ours_only = 0 ]; then
     usage
@@ -175,19 +181,21 @@ if [ -n "$scene_seeds" ]; then
     names=$names,door_2way_2,door_2way_3,two_doors,corridor,tjunction,nav_test500
     "$tool" scenarios --scene "$names" --seed "$first" --runs "$runs" --export "$files" \
         --testdata "$data" >"$files/list.txt"
-    while read -r base obj points; do
+    while IFS=$'\t' read -r base obj points; do
         [ "$obj" = skipped ] && continue
         n=$(($(wc -l <"$points") / 2))
         echo "# $base: $n agents" >&2
-        "$ours" scene "$obj" "$points" "$n" 1800 high "$files/$base.ours" >"$files/$base.ours.json"
-        "$theirs" scene "$obj" "$points" "$n" 1800 "$files/$base.theirs" >"$files/$base.theirs.json"
+        "$ours" scene "$obj" "$points" "$n" 1800 high "$files/$base.ours" \
+            >"$files/$base.ours.json" </dev/null
+        "$theirs" scene "$obj" "$points" "$n" 1800 "$files/$base.theirs" \
+            >"$files/$base.theirs.json" </dev/null
     done <"$files/list.txt"
     python3 - "$files" "$scene_seeds" "$commit" "$ourcommit" "$opt" <<'EOF'
 import json, statistics, sys
 files, seeds, commit, ours, opt = sys.argv[1:]
 runs = {}
 for line in open(f"{files}/list.txt"):
-    base, obj = line.split()[:2]
+    base, obj = line.rstrip("\n").split("\t")[:2]
     if obj == "skipped":
         continue
     name = base.rsplit("-", 1)[0]

@@ -265,6 +265,12 @@ static int build_tjunction(scene* s, tri_builder* t) {
  */
 
 static int build_navmesh(scene* s, const scene_settings* settings, wf_geom geom) {
+    // The OBJ holds triangles only: a scene with areas or links could not
+    // be given to another crowd whole.
+    if (settings->export_obj != NULL && (geom.tri_areas != NULL || geom.link_count > 0)) {
+        fprintf(stderr, "wayfarer scenarios: %s: areas and links cannot be exported\n", s->name);
+        return SCENE_FAILED;
+    }
     if (settings->export_obj != NULL &&
         tri_list_write_obj(settings->export_obj, s->name, geom.verts, geom.vert_count, geom.tris,
                            geom.tri_count) != 0) {
@@ -576,14 +582,22 @@ void scene_free(scene* s) {
 }
 
 int scene_export(const char* name, const char* base, const scene_settings* settings,
-                 const char* dir) {
+                 const char* dir, char* why, size_t why_size) {
     char obj[1024], points[1024];
-    snprintf(obj, sizeof obj, "%s/%s.obj", dir, base);
-    snprintf(points, sizeof points, "%s/%s.points", dir, base);
+    int n_obj = snprintf(obj, sizeof obj, "%s/%s.obj", dir, base);
+    int n_points = snprintf(points, sizeof points, "%s/%s.points", dir, base);
+    if (n_obj < 0 || n_points < 0 || (size_t)n_points >= sizeof points) {
+        fprintf(stderr, "wayfarer scenarios: %s/%s.points: path longer than %zu bytes\n", dir, base,
+                sizeof points - 1u);
+        return SCENE_FAILED;
+    }
     scene_settings with_obj = *settings;
     with_obj.export_obj = obj;
     scene s;
     int rc = scene_build(name, &with_obj, &s);
+    if (rc == SCENE_SKIPPED && why != NULL && why_size > 0) {
+        snprintf(why, why_size, "%s", s.skip_reason);
+    }
     if (rc != 0) {
         return rc;
     }

@@ -102,10 +102,11 @@ void scene_free(scene* s);
 /// `wayfarer scenarios --export DIR`: the scene's triangles as DIR/BASE.obj
 /// and its agents as DIR/BASE.points (a start a line, x y z, then a target
 /// a line, in agent order), for a crowd other than ours to run the same
-/// work (bench/peer_compare.sh --scenes). 0, or the scene_build result, or
-/// SCENE_FAILED when a file cannot be written (a message on stderr).
+/// work (bench/peer_compare.sh --scenes). 0, or the scene_build result
+/// (SCENE_SKIPPED: why gets the reason), or SCENE_FAILED when a path is too
+/// long or a file cannot be written (a message on stderr).
 int scene_export(const char* name, const char* base, const scene_settings* settings,
-                 const char* dir);
+                 const char* dir, char* why, size_t why_size);
 
 /// Length (m) of the shortest path between two navmesh points (find_path
 /// and find_straight_path); negative when there is no complete path.

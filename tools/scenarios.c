@@ -220,6 +220,10 @@ static int parse_options(int argc, char** argv, scenario_options* o) {
         } else if (strcmp(opt, "--trace") == 0) {
             o->trace = value;
         } else if (strcmp(opt, "--export") == 0) {
+            if (value[0] == '\0') {
+                fprintf(stderr, "wayfarer scenarios: --export needs a folder\n");
+                return usage_error("scenarios");
+            }
             o->export_dir = value;
         } else if (strcmp(opt, "--trace-every") == 0) {
             double every = 0.0;
@@ -415,9 +419,11 @@ static int export_scenes(const scenario_options* o) {
             settings.jitter = o->runs > 1 ? RUNS_JITTER : 0.0f;
             char base[256];
             snprintf(base, sizeof base, "%s-%u", o->selected[k], settings.seed);
-            int rc = scene_export(o->selected[k], base, &settings, o->export_dir);
+            char why[160] = "";
+            int rc = scene_export(o->selected[k], base, &settings, o->export_dir, why, sizeof why);
             if (rc == SCENE_SKIPPED) {
                 printf("%s\tskipped\n", base);
+                fprintf(stderr, "wayfarer scenarios: %s skipped: %s\n", o->selected[k], why);
                 break;
             }
             if (rc != 0) {

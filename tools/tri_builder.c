@@ -64,7 +64,7 @@ void tri_builder_quad(tri_builder* b, uint32_t i0, uint32_t i1, uint32_t i2, uin
 
 int tri_list_write_obj(const char* path, const char* comment, const float* verts,
                        uint32_t vert_count, const uint32_t* tris, uint32_t tri_count) {
-    FILE* f = fopen(path, "w");
+    FILE* f = fopen(path, "wb");
     if (f == NULL) {
         return 1;
     }

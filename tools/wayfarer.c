@@ -153,9 +153,13 @@ static const subcommand subcommands[] = {
      "      in docs/crowd.md); the demo also reports targets reachable in the time left\n"
      "      (at full speed when given) and how many were reached;\n"
      "      --export DIR: runs nothing; for each scene and run writes the triangles as\n"
-     "      DIR/NAME-SEED.obj and the agents' starts, then targets, as DIR/NAME-SEED.points\n"
-     "      (x y z a line; seeds and formations as the runs have them), for another crowd to\n"
-     "      run the same work (bench/peer_compare.sh --scenes)"},
+     "      DIR/NAME-SEED.obj and the agents' starts, then first targets, as\n"
+     "      DIR/NAME-SEED.points (x y z a line; seeds and formations as the runs have them;\n"
+     "      the demo's later targets are not known before a run), for another crowd to run\n"
+     "      the same work (bench/peer_compare.sh --scenes), and prints NAME-SEED, the OBJ and\n"
+     "      the points file a line (tab-separated; NAME-SEED and `skipped` for a scene whose\n"
+     "      test data is absent); --json, --trace, --seconds and --workers do not apply; exit\n"
+     "      1 when a file cannot be written"},
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 

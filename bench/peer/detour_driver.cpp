@@ -805,6 +805,10 @@ int cmd_crowd(const char* obj, const char* points_path, int agents, int frames) 
 }
 
 int cmd_scene(const char* obj, const char* points_path, int agents, int frames, const char* out) {
+    if (agents <= 0) {
+        std::fprintf(stderr, "scene: agents must be at least 1\n");
+        return 2;
+    }
     std::vector<float> pts = read_floats(points_path, 3);
     Level lv;
     if (static_cast<int>(pts.size() / 3) < 2 * agents || !level_make(obj, 2048, lv)) {
@@ -867,18 +871,21 @@ int cmd_scene(const char* obj, const char* points_path, int agents, int frames, 
         }
     }
     FILE* o = std::fopen(out, "w");
-    for (int i = 0; i < agents && o != nullptr; ++i) {
+    if (o == nullptr) {
+        std::fprintf(stderr, "scene: cannot write %s\n", out);
+        dtFreeCrowd(crowd);
+        return 1;
+    }
+    for (int i = 0; i < agents; ++i) {
         std::fprintf(o, "%d %d\n", i, arrived_at[i]);
     }
-    if (o != nullptr) {
-        std::fclose(o);
-    }
+    std::fclose(o);
     std::printf("{\"side\":\"detour\",\"cmd\":\"scene\",\"agents\":%d,\"frames\":%d,"
                 "\"arrived\":%d,\"worst_overlap_after_2s\":%.3f,"
                 "\"pair_frames_over_0.1_after_2s\":%ld}\n",
                 agents, frames, arrived, worst, deep);
     dtFreeCrowd(crowd);
-    return o == nullptr;
+    return 0;
 }
 
 int usage() {

@@ -159,9 +159,11 @@ static uint32_t read_floats(const char* path, float* out, uint32_t max_lines, in
 static uint32_t count_lines(const char* path) {
     FILE* f = fopen(path, "r");
     uint32_t n = 0;
-    for (int c; f != NULL && (c = fgetc(f)) != EOF;) {
+    int last = '\n';
+    for (int c; f != NULL && (c = fgetc(f)) != EOF; last = c) {
         n += c == '\n';
     }
+    n += last != '\n'; // a last line without its newline
     if (f != NULL) {
         fclose(f);
     }
@@ -694,6 +696,10 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
         fprintf(stderr, "scene: preset %s: high or ultra\n", preset);
         return 2;
     }
+    if (agents == 0 || agents > WF_CROWD_MAX_AGENTS) {
+        fprintf(stderr, "scene: agents 1..%u\n", WF_CROWD_MAX_AGENTS);
+        return 2;
+    }
     uint32_t n = count_lines(points_path);
     float* pts = malloc(sizeof(float) * 3u * (n + 1u));
     wf_agent_id* ids = malloc(sizeof(wf_agent_id) * (agents + 1u));
@@ -710,12 +716,15 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
     }
     wf_job_system inline_jobs = {0};
     level lv;
+    const char* step = "the level"; // what failed, when something did
     int failed = level_make(obj, inline_jobs, 0, &lv) != WF_OK;
     wf_crowd_desc cd = peer_crowd_desc(lv.mesh, agents, inline_jobs);
     wf_crowd* crowd = NULL;
+    step = failed ? step : "the crowd";
     failed = failed || wf_crowd_create(&cd, &crowd) != WF_OK;
     wf_agent_params p =
         peer_agent_params(strcmp(preset, "ultra") == 0 ? WF_AVOIDANCE_ULTRA : WF_AVOIDANCE_HIGH);
+    step = failed ? step : "placing an agent and its target";
     for (uint32_t i = 0; i < agents && !failed; ++i) {
         wf_vec3 from = {pts[3u * i], pts[3u * i + 1u], pts[3u * i + 2u]};
         const float* t = &pts[3u * (agents + i)];
@@ -726,6 +735,7 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
     }
     float worst = 0.0f;
     uint32_t deep = 0, arrived = 0;
+    step = failed ? step : "an update";
     for (uint32_t f = 1; f <= frames && !failed; ++f) {
         failed = wf_crowd_update(crowd, DT, NULL) != WF_OK;
         for (uint32_t i = 0; i < agents && !failed; ++i) {
@@ -744,6 +754,7 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
             scene_overlaps(at, agents, p.radius, &worst, &deep);
         }
     }
+    step = failed ? step : out_path;
     FILE* out = failed ? NULL : fopen(out_path, "w");
     for (uint32_t i = 0; i < agents && out != NULL; ++i) {
         float length = scene_length(&lv, &pts[3u * i], &pts[3u * (agents + i)]);
@@ -758,6 +769,8 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
                "\"preset\":\"%s\",\"arrived\":%u,\"worst_overlap_after_2s\":%.3f,"
                "\"pair_frames_over_0.1_after_2s\":%u}\n",
                agents, frames, preset, arrived, (double)worst, deep);
+    } else {
+        fprintf(stderr, "scene: %s failed\n", step);
     }
     wf_crowd_destroy(crowd);
     level_free(&lv);

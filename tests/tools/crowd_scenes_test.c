@@ -143,12 +143,14 @@ static void test_export_gives_the_same_work(void** state) {
     scene_settings st = settings_for_test();
     st.jitter = 0.15f;
     st.seed = 7;
-    const char* dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
-    assert_int_equal(scene_export("door_2way_2", "wf_export_test", &st, dir), 0);
+    // The build folder, as the other tests' files: each build runs its own.
+    const char* dir = ".";
+    const char* base = "crowd_scenes_export_test";
+    assert_int_equal(scene_export("door_2way_2", base, &st, dir, NULL, 0), 0);
     scene s;
     assert_int_equal(scene_build("door_2way_2", &st, &s), 0);
     char path[1024];
-    snprintf(path, sizeof path, "%s/wf_export_test.points", dir);
+    snprintf(path, sizeof path, "%s/%s.points", dir, base);
     FILE* f = fopen(path, "r");
     assert_non_null(f);
     for (uint32_t k = 0; k < 2u * s.agent_count; ++k) {
@@ -161,7 +163,7 @@ static void test_export_gives_the_same_work(void** state) {
     assert_int_equal(fscanf(f, "%f", &extra), EOF);
     fclose(f);
     remove(path);
-    snprintf(path, sizeof path, "%s/wf_export_test.obj", dir);
+    snprintf(path, sizeof path, "%s/%s.obj", dir, base);
     size_t size = 0;
     char* text = test_read_all(path, &size);
     assert_non_null(text);
@@ -187,8 +189,17 @@ static void test_export_gives_the_same_work(void** state) {
     wf_mesh_destroy(mesh);
     wf_tilecache_destroy(tc);
     scene_free(&s);
-    assert_int_equal(scene_export("door_2way_2", "x", &st, "/no/such/folder"), SCENE_FAILED);
-    assert_int_equal(scene_export("circle33", "x", &st, dir), SCENE_UNKNOWN);
+    assert_int_equal(scene_export("door_2way_2", "x", &st, "/no/such/folder", NULL, 0),
+                     SCENE_FAILED);
+    assert_int_equal(scene_export("circle33", "x", &st, dir, NULL, 0), SCENE_UNKNOWN);
+    char long_dir[1100];
+    memset(long_dir, 'd', sizeof long_dir - 1u);
+    long_dir[sizeof long_dir - 1u] = '\0';
+    assert_int_equal(scene_export("door_2way_2", "x", &st, long_dir, NULL, 0), SCENE_FAILED);
+    char why[160] = "";
+    st.testdata = "/no/such/folder";
+    assert_int_equal(scene_export("nav_test500", "x", &st, dir, why, sizeof why), SCENE_SKIPPED);
+    assert_non_null(strstr(why, "/no/such/folder"));
 }
 
 /// Metrics that do not depend on the crowd's skill: counts add up, times
