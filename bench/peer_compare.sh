@@ -22,9 +22,10 @@
 # --scenes A-B: instead of the rounds, every scene of `wayfarer scenarios`
 # but the demo, as its runs A..B have them (`--export`: the same triangles,
 # starts and targets; formations shaken 0.15 m when more than one run), 60 s
-# on both crowds at RecastDemo's agent settings (ours HIGH, Detour's
-# "high", which samples as our ULTRA); per scene the share of agents within 0.6 m of their target by
-# 60 s, the paired difference, and the bodies' overlaps after 2 s.
+# on both crowds at RecastDemo's agent settings (ours HIGH, the goals'
+# preset, and ULTRA, which samples as Detour's "high"); per scene the
+# share of agents within 0.6 m of their target by 60 s, the paired
+# differences, and the bodies' overlaps after 2 s.
 #
 # --demo-scene A-B: instead of the rounds, the demo's generated level of
 # each seed A..B (static: no doors, crates or vehicles), AGENTS people
@@ -187,6 +188,8 @@ if [ -n "$scene_seeds" ]; then
         echo "# $base: $n agents" >&2
         "$ours" scene "$obj" "$points" "$n" 1800 high "$files/$base.ours" \
             >"$files/$base.ours.json" </dev/null
+        "$ours" scene "$obj" "$points" "$n" 1800 ultra "$files/$base.ultra" \
+            >"$files/$base.ultra.json" </dev/null
         "$theirs" scene "$obj" "$points" "$n" 1800 "$files/$base.theirs" \
             >"$files/$base.theirs.json" </dev/null
     done <"$files/list.txt"
@@ -201,25 +204,33 @@ for line in open(f"{files}/list.txt"):
     name = base.rsplit("-", 1)[0]
     t = json.load(open(f"{files}/{base}.theirs.json"))
     o = json.load(open(f"{files}/{base}.ours.json"))
-    runs.setdefault(name, []).append((t, o))
+    u = json.load(open(f"{files}/{base}.ultra.json"))
+    runs.setdefault(name, []).append((t, o, u))
 print(f"# the scenario suite's scenes, seeds {seeds} (formations shaken 0.15 m when more than one),"
       f" the same starts and targets, 60 s; recastnavigation {commit} vs Wayfarer {ours}, both gcc -O{opt}")
-print("| scene | agents | runs | Detour arrived at 60 s | Wayfarer (HIGH) | Wayfarer - Detour |"
-      " Detour worst overlap, pair-frames > 0.1 m a run | Wayfarer worst overlap, pair-frames > 0.1 m a run |")
-print("|---|--:|--:|--:|--:|--:|--:|--:|")
+print("| scene | agents | runs | Detour arrived at 60 s | Wayfarer HIGH | HIGH - Detour | Wayfarer ULTRA"
+      " (Detour's sampling) | ULTRA - Detour | Detour worst overlap, pair-frames > 0.1 m a run |"
+      " Wayfarer HIGH / ULTRA worst overlap, pair-frames > 0.1 m a run |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 key = "pair_frames_over_0.1_after_2s"
-for name, rs in runs.items():
+def paired(rs, k):
     n = rs[0][0]["agents"]
     t = [r[0]["arrived"] / n for r in rs]
-    o = [r[1]["arrived"] / n for r in rs]
+    o = [r[k]["arrived"] / n for r in rs]
     d = [b - a for a, b in zip(t, o)]
     se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0.0
-    tw = max(r[0]["worst_overlap_after_2s"] for r in rs)
-    ow = max(r[1]["worst_overlap_after_2s"] for r in rs)
-    tp = statistics.mean(r[0][key] for r in rs)
-    op = statistics.mean(r[1][key] for r in rs)
-    print(f"| {name} | {n} | {len(rs)} | {100 * statistics.mean(t):.1f} % | {100 * statistics.mean(o):.1f} % |"
-          f" {100 * statistics.mean(d):+.1f} +- {100 * se:.1f} | {tw:.3f} m, {tp:,.0f} | {ow:.3f} m, {op:,.0f} |")
+    return statistics.mean(t), statistics.mean(o), statistics.mean(d), se
+def bodies(rs, k):
+    return max(r[k]["worst_overlap_after_2s"] for r in rs), statistics.mean(r[k][key] for r in rs)
+for name, rs in runs.items():
+    t, o, d, se = paired(rs, 1)
+    _, u, du, seu = paired(rs, 2)
+    tw, tp = bodies(rs, 0)
+    ow, op = bodies(rs, 1)
+    uw, up = bodies(rs, 2)
+    print(f"| {name} | {rs[0][0]['agents']} | {len(rs)} | {100 * t:.1f} % | {100 * o:.1f} % |"
+          f" {100 * d:+.1f} +- {100 * se:.1f} | {100 * u:.1f} % | {100 * du:+.1f} +- {100 * seu:.1f} |"
+          f" {tw:.3f} m, {tp:,.0f} | {ow:.3f} / {uw:.3f} m, {op:,.0f} / {up:,.0f} |")
 EOF
     exit 0
 fi
