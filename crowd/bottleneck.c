@@ -202,9 +202,12 @@ bool wf_crowd_passage_ahead(const wf_crowd* c, uint32_t i) {
 /// True when agent i has walls (from its last boundary) within
 /// WF_CROWD_WALLED_RADII on both sides of the way it wants to go: a lane
 /// too narrow to pass in freely, where the head-on rule for passages holds.
-static bool walled_in(const wf_crowd* c, uint32_t i) {
+/// *on_wall: not that, but standing on a wall along its way with one
+/// within reach on the other side (pressed to a lane's edge).
+static bool walled_in(const wf_crowd* c, uint32_t i, bool* on_wall) {
     wf_vec3 dir = c->desired_vel[i];
     float len = wf_v2_length(dir);
+    *on_wall = false;
     if (!(len > 1e-6f)) {
         return false;
     }
@@ -213,7 +216,7 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
     float far = reach * 1.001f + 1e-4f;
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     wf_vec3 pos = c->pos[i];
-    bool left = false, right = false;
+    bool left = false, right = false, touching = false;
     for (uint32_t k = 0; k < c->wall_count[i] && !(left && right); ++k) {
         wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
         // Most walls gathered lie well beyond reach: their bounds tell
@@ -233,6 +236,20 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
         float t = ee > 0.0f ? ((pos.x - a.x) * ex + (pos.z - a.z) * ez) / ee : 0.0f;
         t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
         float vx = a.x + ex * t - pos.x, vz = a.z + ez * t - pos.z;
+        if (vx * vx + vz * vz < WF_CROWD_WALL_TOUCH_SQ &&
+            fabsf(dir.x * ez - dir.z * ex) < fabsf(dir.x * ex + dir.z * ez)) {
+            // On a wall that runs along the way (an agent pressed to the
+            // navmesh's edge stands on it): no side to tell from where it
+            // is. With a wall on the other side it is still in its lane
+            // (on_wall), which keeps an admitted agent's admission: skipped,
+            // an agent pressed to one side of a one-lane stretch was no
+            // longer in the lane, lost its admission and waited inside it
+            // (the corridor's deadlocks, docs/benchmarks.md "lane29").
+            // Not walled for the head-on rule: measured so, nav_test500 and
+            // the demo lost.
+            touching = true;
+            continue;
+        }
         float side = dir.x * vz - dir.z * vx;
         if (fabsf(side) <= fabsf(dir.x * vx + dir.z * vz)) {
             continue; // ahead or behind, not beside
@@ -240,6 +257,7 @@ static bool walled_in(const wf_crowd* c, uint32_t i) {
         left |= side < 0.0f;
         right |= side > 0.0f;
     }
+    *on_wall = touching && (left || right) && !(left && right);
     return left && right;
 }
 
@@ -261,7 +279,8 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
         // The search looks at the corridor's first polygons only: its
         // result is kept (a pure function of them, so a crowd restored
         // without it finds the same) until they change.
-        c->walled[i] = walled_in(c, i) ? 1u : 0u;
+        bool on_wall;
+        c->walled[i] = walled_in(c, i, &on_wall) ? 1u : 0u;
         const wf_corridor* cor = &c->corridor[i];
         uint32_t n = cor->count < keep ? cor->count : keep;
         wf_crowd_passage* found = &c->pinch_found[i];
@@ -282,11 +301,13 @@ void wf_crowd_find_pinches_fn(uint32_t begin, uint32_t end, uint32_t worker, voi
             pin->ahead = true;
         }
         // About to enter a one-lane stretch, or walking in one (walls close
-        // on both sides, the next portal single-file): the whole lane is
-        // one passage (wf_crowd_order_pinches).
+        // on both sides, or admitted and pressed to one of them, the next
+        // portal single-file): the whole lane is one passage
+        // (wf_crowd_order_pinches).
         if (pin->ahead && found->lane) {
             pin->lane = 2u;
-        } else if (c->walled[i] && found->at == 0u) {
+        } else if ((c->walled[i] || (on_wall && (c->agent_flags[i] & AGENT_PINCH_GO))) &&
+                   found->at == 0u) {
             pin->lane = 1u;
         }
     }

@@ -205,6 +205,9 @@
 /// at 3 radii agents pushed off their spots in a 3 m corridor no longer
 /// all got back, tests/crowd/crowd_returning.c).
 #define WF_CROWD_WALLED_RADII 3.5f
+/// A wall closer than this (squared, m^2) to an agent's centre is one it
+/// stands on (pressed to the navmesh's edge), for walled_in.
+#define WF_CROWD_WALL_TOUCH_SQ 1e-6f
 /// A doorway narrower on the navmesh than this many agent diameters (two
 /// abreast, not three) with wider floor right behind it is crossed one
 /// direction at a time too (bottleneck.c): two streams met in its mouth
