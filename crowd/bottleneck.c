@@ -216,7 +216,7 @@ static bool walled_in(const wf_crowd* c, uint32_t i, bool* on_wall) {
     float far = reach * 1.001f + 1e-4f;
     const wf_vec3* walls = c->walls + (size_t)i * c->max_walls * 2u;
     wf_vec3 pos = c->pos[i];
-    bool left = false, right = false, touching = false;
+    bool left = false, right = false, touching = false, across = false;
     for (uint32_t k = 0; k < c->wall_count[i] && !(left && right); ++k) {
         wf_vec3 a = walls[2u * k], b = walls[2u * k + 1u];
         // Most walls gathered lie well beyond reach: their bounds tell
@@ -236,28 +236,28 @@ static bool walled_in(const wf_crowd* c, uint32_t i, bool* on_wall) {
         float t = ee > 0.0f ? ((pos.x - a.x) * ex + (pos.z - a.z) * ez) / ee : 0.0f;
         t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
         float vx = a.x + ex * t - pos.x, vz = a.z + ez * t - pos.z;
-        if (vx * vx + vz * vz < WF_CROWD_WALL_TOUCH_SQ &&
-            fabsf(dir.x * ez - dir.z * ex) < fabsf(dir.x * ex + dir.z * ez)) {
-            // On a wall that runs along the way (an agent pressed to the
-            // navmesh's edge stands on it): no side to tell from where it
-            // is. With a wall on the other side it is still in its lane
-            // (on_wall), which keeps an admitted agent's admission: skipped,
-            // an agent pressed to one side of a one-lane stretch was no
-            // longer in the lane, lost its admission and waited inside it
-            // (the corridor's deadlocks, docs/benchmarks.md "lane29").
-            // Not walled for the head-on rule: measured so, nav_test500 and
-            // the demo lost.
-            touching = true;
-            continue;
-        }
+        // On a wall that runs along the way (an agent pressed to the
+        // navmesh's edge stands on it), no side can be told from where it
+        // is: such a wall counts below as before (on no side at all at
+        // zero distance), and with another wall within reach across the
+        // agent is still in its lane (on_wall), which keeps an admitted
+        // agent's admission. Without it, an agent pressed to one side of a
+        // one-lane stretch left the lane, lost its admission and waited
+        // inside it (the corridor's deadlocks, docs/benchmarks.md
+        // "lane29"). Counted as walled for the head-on rule too,
+        // nav_test500 and the demo lost.
+        bool on = vx * vx + vz * vz < WF_CROWD_WALL_TOUCH_SQ &&
+                  fabsf(dir.x * ez - dir.z * ex) < fabsf(dir.x * ex + dir.z * ez);
+        touching |= on;
         float side = dir.x * vz - dir.z * vx;
         if (fabsf(side) <= fabsf(dir.x * vx + dir.z * vz)) {
             continue; // ahead or behind, not beside
         }
         left |= side < 0.0f;
         right |= side > 0.0f;
+        across |= !on;
     }
-    *on_wall = touching && (left || right) && !(left && right);
+    *on_wall = touching && across && !(left && right);
     return left && right;
 }
 
