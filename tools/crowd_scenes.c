@@ -265,17 +265,19 @@ static int build_tjunction(scene* s, tri_builder* t) {
  */
 
 static int build_navmesh(scene* s, const scene_settings* settings, wf_geom geom) {
-    // The OBJ holds triangles only: a scene with areas or links could not
-    // be given to another crowd whole.
-    if (settings->export_obj != NULL && (geom.tri_areas != NULL || geom.link_count > 0)) {
-        fprintf(stderr, "wayfarer scenarios: %s: areas and links cannot be exported\n", s->name);
-        return SCENE_FAILED;
-    }
-    if (settings->export_obj != NULL &&
-        tri_list_write_obj(settings->export_obj, s->name, geom.verts, geom.vert_count, geom.tris,
-                           geom.tri_count) != 0) {
-        fprintf(stderr, "wayfarer scenarios: cannot write %s\n", settings->export_obj);
-        return SCENE_FAILED;
+    if (settings->export_obj != NULL) {
+        // The OBJ holds triangles only: a scene with areas or links could
+        // not be given to another crowd whole.
+        if (geom.tri_areas != NULL || geom.link_count > 0) {
+            fprintf(stderr, "wayfarer scenarios: %s: areas and links cannot be exported\n",
+                    s->name);
+            return SCENE_FAILED;
+        }
+        if (tri_list_write_obj(settings->export_obj, s->name, geom.verts, geom.vert_count,
+                               geom.tris, geom.tri_count) != 0) {
+            fprintf(stderr, "wayfarer scenarios: cannot write %s\n", settings->export_obj);
+            return SCENE_FAILED;
+        }
     }
     wf_tilecache_desc d;
     memset(&d, 0, sizeof d);

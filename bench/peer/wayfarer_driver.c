@@ -195,9 +195,10 @@ static int cmd_points(const char* obj, uint32_t count, uint32_t seed, const char
     return failed;
 }
 
-/// Both ends snapped; the corridor and whether it is complete.
+/// Both ends snapped; the corridor (up to `cap` polygons) and whether it
+/// is complete.
 static int snap_and_search(level* lv, const float* pair, wf_poly_ref* refs, wf_vec3* pts,
-                           wf_poly_ref* path, wf_path_result* res) {
+                           wf_poly_ref* path, uint32_t cap, wf_path_result* res) {
     const wf_query_filter filter = wf_query_filter_defaults();
     const wf_vec3 half = {HALF_X, HALF_Y, HALF_X};
     for (int k = 0; k < 2; ++k) {
@@ -207,7 +208,7 @@ static int snap_and_search(level* lv, const float* pair, wf_poly_ref* refs, wf_v
         }
     }
     wf_status s =
-        wf_query_find_path(lv->q, refs[0], refs[1], pts[0], pts[1], &filter, path, MAX_PATH, res);
+        wf_query_find_path(lv->q, refs[0], refs[1], pts[0], pts[1], &filter, path, cap, res);
     return s == WF_OK && res->count > 0 && path[res->count - 1].bits == refs[1].bits;
 }
 
@@ -228,7 +229,7 @@ static int cmd_filter(const char* obj, const char* in_path, const char* out_path
     wf_path_result res;
     for (uint32_t i = 0; i < n && out != NULL; ++i) {
         const float* p = &pairs[6u * i];
-        if (snap_and_search(&lv, p, refs, pts, path, &res)) {
+        if (snap_and_search(&lv, p, refs, pts, path, MAX_PATH, &res)) {
             fprintf(out, "%.9g %.9g %.9g %.9g %.9g %.9g\n", (double)p[0], (double)p[1],
                     (double)p[2], (double)p[3], (double)p[4], (double)p[5]);
             ++kept;
@@ -264,8 +265,8 @@ static int cmd_paths(const char* obj, const char* pairs_path, int rounds, uint32
     uint32_t incomplete = 0;
     // Snapping is not timed (Detour's side snaps outside its timer too).
     for (uint32_t i = 0; i < n; ++i) {
-        incomplete +=
-            !snap_and_search(&lv, &pairs[6u * i], &refs[2u * i], &pts[2u * i], path, &res);
+        incomplete += !snap_and_search(&lv, &pairs[6u * i], &refs[2u * i], &pts[2u * i], path,
+                                       MAX_PATH, &res);
     }
     const wf_query_filter filter = wf_query_filter_defaults();
     double us[MAX_ROUNDS];
@@ -642,28 +643,22 @@ static int cmd_crowd(const char* obj, const char* points_path, uint32_t agents, 
 #define SCENE_ARRIVE_M 0.6f
 #define SCENE_STOREY_M 2.0f
 
+/// Polygons and corners a scene's path may take (the demo level is 120 m
+/// across: far more than Detour's 256).
+#define SCENE_PATH 4096u
+#define SCENE_CORNERS 1024u
+
 /// Straight path length from a to b on a complete corridor, or -1.
-static float scene_length(level* lv, const float* a, const float* b) {
-    static wf_poly_ref path[4096];
-    static wf_straight_point corners[1024];
-    float pair[6] = {a[0], a[1], a[2], b[0], b[1], b[2]};
-    const wf_query_filter filter = wf_query_filter_defaults();
-    const wf_vec3 half = {HALF_X, HALF_Y, HALF_X};
+static float scene_length(level* lv, const float* a, const float* b, wf_poly_ref* path,
+                          wf_straight_point* corners) {
+    const float pair[6] = {a[0], a[1], a[2], b[0], b[1], b[2]};
     wf_poly_ref refs[2];
     wf_vec3 pts[2];
     wf_path_result res;
-    for (int k = 0; k < 2; ++k) {
-        wf_vec3 c = {pair[3 * k], pair[3 * k + 1], pair[3 * k + 2]};
-        if (wf_query_find_nearest_poly(lv->q, c, half, &filter, &refs[k], &pts[k]) != WF_OK) {
-            return -1.0f;
-        }
-    }
     uint32_t n = 0;
-    if (wf_query_find_path(lv->q, refs[0], refs[1], pts[0], pts[1], &filter, path, 4096u, &res) !=
-            WF_OK ||
-        (res.flags & WF_PATH_PARTIAL) != 0 ||
-        wf_query_find_straight_path(lv->q, pts[0], pts[1], path, res.count, corners, 1024u, 0,
-                                    &n) != WF_OK) {
+    if (!snap_and_search(lv, pair, refs, pts, path, SCENE_PATH, &res) ||
+        wf_query_find_straight_path(lv->q, pts[0], pts[1], path, res.count, corners, SCENE_CORNERS,
+                                    0, &n) != WF_OK) {
         return -1.0f;
     }
     float length = 0.0f;
@@ -705,13 +700,17 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
     wf_agent_id* ids = malloc(sizeof(wf_agent_id) * (agents + 1u));
     int32_t* arrived_at = malloc(sizeof(int32_t) * (agents + 1u));
     wf_vec3* at = malloc(sizeof(wf_vec3) * (agents + 1u));
-    if (pts == NULL || ids == NULL || arrived_at == NULL || at == NULL ||
-        (n = read_floats(points_path, pts, n, 3)) < 2u * agents) {
+    wf_poly_ref* path = malloc(sizeof(wf_poly_ref) * SCENE_PATH);
+    wf_straight_point* corners = malloc(sizeof(wf_straight_point) * SCENE_CORNERS);
+    if (pts == NULL || ids == NULL || arrived_at == NULL || at == NULL || path == NULL ||
+        corners == NULL || (n = read_floats(points_path, pts, n, 3)) < 2u * agents) {
         fprintf(stderr, "scene: needs %u points\n", 2u * agents);
         free(pts);
         free(ids);
         free(arrived_at);
         free(at);
+        free(path);
+        free(corners);
         return 1;
     }
     wf_job_system inline_jobs = {0};
@@ -757,7 +756,7 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
     step = failed ? step : out_path;
     FILE* out = failed ? NULL : fopen(out_path, "w");
     for (uint32_t i = 0; i < agents && out != NULL; ++i) {
-        float length = scene_length(&lv, &pts[3u * i], &pts[3u * (agents + i)]);
+        float length = scene_length(&lv, &pts[3u * i], &pts[3u * (agents + i)], path, corners);
         fprintf(out, "%u %.3f %d\n", i, (double)length, arrived_at[i]);
     }
     failed = failed || out == NULL;
@@ -778,6 +777,8 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
     free(ids);
     free(arrived_at);
     free(at);
+    free(path);
+    free(corners);
     return failed;
 }
 
