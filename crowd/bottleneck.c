@@ -244,8 +244,8 @@ static bool walled_in(const wf_crowd* c, uint32_t i, bool* on_wall) {
         // agent's admission. Without it, an agent pressed to one side of a
         // one-lane stretch left the lane, lost its admission and waited
         // inside it (the corridor's deadlocks, docs/benchmarks.md
-        // "lane29"). Counted as walled for the head-on rule too,
-        // nav_test500 and the demo lost.
+        // "lane29"). Counting it walled for the head-on rule too was
+        // measured: nav_test500 and the demo lost.
         bool on = vx * vx + vz * vz < WF_CROWD_WALL_TOUCH_SQ &&
                   fabsf(dir.x * ez - dir.z * ex) < fabsf(dir.x * ex + dir.z * ez);
         touching |= on;
