@@ -290,43 +290,47 @@ static inline wf_status add_piece(const raster* r, size_t cell, float lo, float 
 }
 
 /// One of the two x-monotone chains of a convex row polygon, from its
-/// leftmost to its rightmost corner, copied out in walking order so that
-/// advancing is a pointer step; the slope of the current edge is kept
+/// leftmost to its rightmost corner, walked through the polygon's corners
+/// written out twice in a row (so neither direction wraps): advancing is a
+/// pointer step of +2 or -2 floats. The slope of the current edge is kept
 /// (it only changes when a corner is passed).
 typedef struct chain {
     const float* next;   ///< (x, y) of the next corner
-    const float* end;    ///< one past the last corner
+    const float* end;    ///< one step past the last corner
+    ptrdiff_t step;      ///< +2 or -2
     float x0, y0, slope; ///< current edge: start and dy/dx (0 at the end)
 } chain;
 
 static inline void chain_set_slope(chain* c) {
     c->slope = 0.0f;
-    if (c->next < c->end && c->next[0] > c->x0) {
+    if (c->next != c->end && c->next[0] > c->x0) {
         c->slope = (c->next[1] - c->y0) / (c->next[0] - c->x0);
     }
 }
 
-static void chain_start(chain* c, const float* corners, int count) {
-    c->next = corners + 2;
-    c->end = corners + 2 * count;
-    c->x0 = corners[0];
-    c->y0 = corners[1];
+/// The chain from corner `from` to corner `to` of `corners`, by `step`.
+static void chain_start(chain* c, const float* corners, int from, int to, ptrdiff_t step) {
+    c->step = step;
+    c->next = corners + 2 * from + step;
+    c->end = corners + 2 * to + step;
+    c->x0 = corners[2 * from];
+    c->y0 = corners[2 * from + 1];
     chain_set_slope(c);
 }
 
 /// Walks the chain to x = boundary, widening [lo, hi] by the corners passed
 /// and returning the chain's height at the boundary.
 static inline float chain_advance(chain* c, float boundary, float* lo, float* hi) {
-    if (c->next < c->end && !(c->next[0] > boundary)) {
+    if (c->next != c->end && !(c->next[0] > boundary)) {
         do {
             float nx = c->next[0];
             float ny = c->next[1];
-            c->next += 2;
+            c->next += c->step;
             c->x0 = nx;
             c->y0 = ny;
             *lo = ny < *lo ? ny : *lo;
             *hi = ny > *hi ? ny : *hi;
-        } while (c->next < c->end && !(c->next[0] > boundary));
+        } while (c->next != c->end && !(c->next[0] > boundary));
         chain_set_slope(c);
     }
     // Rounding can put the boundary a hair left of the chain's start.
@@ -351,18 +355,19 @@ __attribute__((always_inline)) static inline float z_edge(const raster* r, int32
 /// its height range comes without cutting the polygon per cell.
 __attribute__((always_inline)) static inline wf_status
 rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area, bool tabled) {
+    // The leftmost and rightmost corners (the first of equals), picked
+    // with selects: which corner wins is data, so branches mispredict.
     int first = 0, last = 0;
+    float min_x = poly[0], max_x = poly[0];
     int corner = 1;
     do { // n >= 3
-        if (poly[corner * 2] < poly[first * 2]) {
-            first = corner;
-        }
-        if (poly[corner * 2] > poly[last * 2]) {
-            last = corner;
-        }
+        const float x = poly[corner * 2];
+        const bool left = x < min_x, right = x > max_x;
+        first = left ? corner : first;
+        min_x = left ? x : min_x;
+        last = right ? corner : last;
+        max_x = right ? x : max_x;
     } while (++corner < n);
-    const float min_x = poly[first * 2];
-    const float max_x = poly[last * 2];
     if (max_x < r->bmin[0] || min_x > r->bmax[0]) {
         return WF_OK;
     }
@@ -380,29 +385,17 @@ rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area
         return x0 >= 0 ? add_piece(r, row + (size_t)x0, lo, hi, area) : WF_OK;
     }
 
-    // The chains in walking order: forward through increasing indices,
-    // backward through decreasing ones, both from `first` to `last`.
-    float forward_corners[MAX_CLIP_VERTS * 2], backward_corners[MAX_CLIP_VERTS * 2];
-    int forward_count = 0, backward_count = 0;
-    for (int i = first;; i = i + 1 == n ? 0 : i + 1) {
-        forward_corners[forward_count * 2] = poly[i * 2];
-        forward_corners[forward_count * 2 + 1] = poly[i * 2 + 1];
-        forward_count++;
-        if (i == last) {
-            break;
-        }
-    }
-    for (int i = first;; i = i == 0 ? n - 1 : i - 1) {
-        backward_corners[backward_count * 2] = poly[i * 2];
-        backward_corners[backward_count * 2 + 1] = poly[i * 2 + 1];
-        backward_count++;
-        if (i == last) {
-            break;
-        }
+    // The chains: forward through increasing indices, backward through
+    // decreasing ones, both from `first` to `last`, over the corners
+    // written twice so that neither wraps.
+    float twice[MAX_CLIP_VERTS * 4];
+    for (int i = 0; i < 2 * n; ++i) {
+        twice[i] = poly[i];
+        twice[2 * n + i] = poly[i];
     }
     chain forward, backward;
-    chain_start(&forward, forward_corners, forward_count);
-    chain_start(&backward, backward_corners, backward_count);
+    chain_start(&forward, twice, first, last >= first ? last : last + n, 2);
+    chain_start(&backward, twice, first + n, last < first ? last + n : last, -2);
     // Heights on the cell's left side (the leftmost corner for the first).
     float side_lo = poly[first * 2 + 1], side_hi = side_lo;
     for (int32_t x = x0; x <= x1; ++x) {
