@@ -362,7 +362,7 @@ rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area
     int corner = 1;
     do { // n >= 3
         const float x = poly[corner * 2];
-        const bool left = x < min_x, right = x > max_x;
+        const bool left = x<min_x, right = x> max_x;
         first = left ? corner : first;
         min_x = left ? x : min_x;
         last = right ? corner : last;
