@@ -357,16 +357,21 @@ __attribute__((always_inline)) static inline wf_status
 rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area, bool tabled) {
     // The leftmost and rightmost corners (the first of equals), picked
     // with selects: which corner wins is data, so branches mispredict.
+    // The heights' range comes along (a row in one cell needs only that).
     int first = 0, last = 0;
     float min_x = poly[0], max_x = poly[0];
+    float min_y = poly[1], max_y = poly[1];
     int corner = 1;
     do { // n >= 3
-        const float x = poly[corner * 2];
-        const bool left = x<min_x, right = x> max_x;
+        const float x = poly[corner * 2], y = poly[corner * 2 + 1];
+        const bool left = x < min_x;
+        const bool right = x > max_x;
         first = left ? corner : first;
         min_x = left ? x : min_x;
         last = right ? corner : last;
         max_x = right ? x : max_x;
+        min_y = y < min_y ? y : min_y;
+        max_y = y > max_y ? y : max_y;
     } while (++corner < n);
     if (max_x < r->bmin[0] || min_x > r->bmax[0]) {
         return WF_OK;
@@ -377,12 +382,7 @@ rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area
     size_t row = (size_t)z * (size_t)r->width;
     if (!(max_x > min_x) || (x0 >= 0 && max_x <= x_edge(r, x0 + 1, tabled))) {
         // One cell (or a sliver along z, such as a wall on a cell line).
-        float lo = poly[1], hi = poly[1];
-        for (int i = 1; i < n; ++i) {
-            lo = poly[i * 2 + 1] < lo ? poly[i * 2 + 1] : lo;
-            hi = poly[i * 2 + 1] > hi ? poly[i * 2 + 1] : hi;
-        }
-        return x0 >= 0 ? add_piece(r, row + (size_t)x0, lo, hi, area) : WF_OK;
+        return x0 >= 0 ? add_piece(r, row + (size_t)x0, min_y, max_y, area) : WF_OK;
     }
 
     // The chains: forward through increasing indices, backward through
