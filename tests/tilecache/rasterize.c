@@ -18,7 +18,9 @@
 #include "tilecache/heightfield.h"
 
 #define ARENA_BYTES (256u * 1024u)
-#define MAX_COLUMN 8
+#define MAX_COLUMN 32
+/// Recorded from the rasterizer before the 2026-11-29 row sweep (see the test).
+#define LATTICE_SOUP_HASH 0x424abd365914e88bull
 
 typedef struct fixture {
     counting_allocator counter;
@@ -670,6 +672,78 @@ static void test_wide_and_deep_fields_match_a_small_one(void** state) {
     assert_true(compared > 40); // the triangles do cover the small field
 }
 
+/// FNV-1a over every column's spans (bounds and area), bottom up, column
+/// by column.
+static uint64_t field_hash(const wf_heightfield* hf) {
+    uint64_t h = 14695981039346656037ull;
+    for (int32_t z = 0; z < hf->depth; ++z) {
+        for (int32_t x = 0; x < hf->width; ++x) {
+            const column_spans c = read_column(hf, x, z);
+            const unsigned char count = (unsigned char)c.count;
+            h = (h ^ count) * 1099511628211ull;
+            for (int i = 0; i < c.count; ++i) {
+                const unsigned char b[5] = {(unsigned char)(c.spans[i].smin & 0xffu),
+                                            (unsigned char)(c.spans[i].smin >> 8),
+                                            (unsigned char)(c.spans[i].smax & 0xffu),
+                                            (unsigned char)(c.spans[i].smax >> 8), c.spans[i].area};
+                for (int k = 0; k < 5; ++k) {
+                    h = (h ^ b[k]) * 1099511628211ull;
+                }
+            }
+        }
+    }
+    return h;
+}
+
+static void test_lattice_soup_keeps_its_spans(void** state) {
+    // Triangles whose corners sit on a lattice of half cells, so that rows
+    // have corners of equal x, corners on cell edges and upright walls (the
+    // ties the row sweep must settle as before), stacked over each other
+    // in a field 30 x 30 cells. The spans' hash was recorded from the
+    // rasterizer before its row sweep was rewritten for speed (2026-11-29):
+    // the same spans, bit for bit, through both entries.
+    fixture* f = *state;
+    const float cs = 0.3f, ch = 0.1f, top = 8.0f;
+    wf_heightfield direct = make_field(f, 30, 30, cs, ch, top, 8192);
+    wf_heightfield listed = make_field(f, 30, 30, cs, ch, top, 8192);
+    enum { TRIS = 300 };
+    static float verts[TRIS * 9];
+    static uint32_t tris[TRIS * 3];
+    uint32_t seed = 2026u;
+    for (int i = 0; i < TRIS * 9; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        const uint32_t r = seed >> 8;
+        const int axis = i % 3;
+        // x, z: half cells over the field and a cell past it; y: 0.05 m steps.
+        verts[i] = axis == 1 ? (float)(r % 150u) * 0.05f
+                             : -0.3f + (float)(r % 64u) * 0.15f * (float)(1 + (r >> 20) % 2);
+        if (axis == 2 && (r >> 12) % 5u == 0u) {
+            verts[i] = verts[i - 2]; // z = x: some triangles with corners on the diagonal
+        }
+    }
+    for (int t = 0; t < TRIS; t += 7) {
+        verts[t * 9 + 3] = verts[t * 9]; // upright walls: two corners over one point
+        verts[t * 9 + 5] = verts[t * 9 + 2];
+    }
+    for (uint32_t i = 0; i < TRIS * 3; ++i) {
+        tris[i] = i;
+    }
+    wf_geom g = {verts, TRIS * 3, tris, TRIS, NULL, NULL, 0};
+    assert_int_equal(wf_rasterize_triangles(&direct, &g, 45.0f, 2), WF_OK);
+    uint8_t areas[TRIS];
+    uint32_t list[TRIS];
+    wf_rasterize_classify(&g, 45.0f, areas);
+    for (uint32_t i = 0; i < TRIS; ++i) {
+        list[i] = i;
+    }
+    assert_int_equal(wf_rasterize_triangle_list(&listed, &g, areas, list, TRIS, 2), WF_OK);
+    assert_true(spans_in_field(&direct) > 900); // the soup covers the field, in layers
+    print_message("lattice soup: %u spans, hash 0x%016llx\n", spans_in_field(&direct),
+                  (unsigned long long)field_hash(&direct));
+    assert_int_equal(field_hash(&direct), field_hash(&listed));
+    assert_int_equal(field_hash(&direct), LATTICE_SOUP_HASH);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_init_gives_empty_columns, setup, teardown),
@@ -695,6 +769,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_degenerate_triangles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_and_deep_fields_match_a_small_one, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_lattice_soup_keeps_its_spans, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
