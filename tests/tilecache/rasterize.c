@@ -610,6 +610,29 @@ static wf_heightfield make_field_at(fixture* f, const float* corner, int32_t wid
     return hf;
 }
 
+/// A triangle soup over verts: triangle i is corners 3i, 3i + 1, 3i + 2
+/// (tris, 3 x tri_count, is filled here).
+static wf_geom soup_geom(float* verts, uint32_t* tris, uint32_t tri_count) {
+    for (uint32_t i = 0; i < tri_count * 3u; ++i) {
+        tris[i] = i;
+    }
+    return (wf_geom){verts, tri_count * 3u, tris, tri_count, NULL, NULL, 0};
+}
+
+/// The tile cache's path: areas classified once, then every triangle as
+/// a list.
+static void rasterize_as_list(wf_heightfield* hf, const wf_geom* g) {
+    uint8_t* areas = test_malloc(g->tri_count);
+    uint32_t* list = test_malloc(sizeof *list * g->tri_count);
+    wf_rasterize_classify(g, 45.0f, areas);
+    for (uint32_t i = 0; i < g->tri_count; ++i) {
+        list[i] = i;
+    }
+    assert_int_equal(wf_rasterize_triangle_list(hf, g, areas, list, g->tri_count, 2), WF_OK);
+    test_free(list);
+    test_free(areas);
+}
+
 static void test_wide_and_deep_fields_match_a_small_one(void** state) {
     // The rasterizer tables the cell edges for fields up to 1023 cells a
     // side and computes them otherwise; both must give the same spans. One
@@ -639,21 +662,12 @@ static void test_wide_and_deep_fields_match_a_small_one(void** state) {
         const float span = axis == 0 ? 3.2f : axis == 1 ? 5.0f : 2.6f;
         verts[i] = corner[axis] - 0.4f + unit * span;
     }
-    for (uint32_t i = 0; i < TRIS * 3; ++i) {
-        tris[i] = i;
-    }
-    wf_geom g = {verts, TRIS * 3, tris, TRIS, NULL, NULL, 0};
+    const wf_geom g = soup_geom(verts, tris, TRIS);
     assert_int_equal(wf_rasterize_triangles(&small, &g, 45.0f, 2), WF_OK);
     assert_int_equal(wf_rasterize_triangles(&wide, &g, 45.0f, 2), WF_OK);
     assert_int_equal(wf_rasterize_triangles(&deep, &g, 45.0f, 2), WF_OK);
-    uint8_t areas[TRIS];
-    uint32_t list[TRIS];
-    wf_rasterize_classify(&g, 45.0f, areas);
-    for (uint32_t i = 0; i < TRIS; ++i) {
-        list[i] = i;
-    }
-    assert_int_equal(wf_rasterize_triangle_list(&wide_list, &g, areas, list, TRIS, 2), WF_OK);
-    assert_int_equal(wf_rasterize_triangle_list(&small_list, &g, areas, list, TRIS, 2), WF_OK);
+    rasterize_as_list(&wide_list, &g);
+    rasterize_as_list(&small_list, &g);
     uint32_t compared = 0;
     for (int32_t z = 0; z < small.depth; ++z) {
         for (int32_t x = 0; x < small.width; ++x) {
@@ -725,18 +739,9 @@ static void test_lattice_soup_keeps_its_spans(void** state) {
         verts[t * 9 + 3] = verts[t * 9]; // upright walls: two corners over one point
         verts[t * 9 + 5] = verts[t * 9 + 2];
     }
-    for (uint32_t i = 0; i < TRIS * 3; ++i) {
-        tris[i] = i;
-    }
-    wf_geom g = {verts, TRIS * 3, tris, TRIS, NULL, NULL, 0};
+    const wf_geom g = soup_geom(verts, tris, TRIS);
     assert_int_equal(wf_rasterize_triangles(&direct, &g, 45.0f, 2), WF_OK);
-    uint8_t areas[TRIS];
-    uint32_t list[TRIS];
-    wf_rasterize_classify(&g, 45.0f, areas);
-    for (uint32_t i = 0; i < TRIS; ++i) {
-        list[i] = i;
-    }
-    assert_int_equal(wf_rasterize_triangle_list(&listed, &g, areas, list, TRIS, 2), WF_OK);
+    rasterize_as_list(&listed, &g);
     assert_true(spans_in_field(&direct) > 900); // the soup covers the field, in layers
     print_message("lattice soup: %u spans, hash 0x%016llx\n", spans_in_field(&direct),
                   (unsigned long long)field_hash(&direct));
