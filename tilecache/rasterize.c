@@ -389,7 +389,9 @@ rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area
 
     // The chains: forward through increasing indices, backward through
     // decreasing ones, both from `first` to `last`, over the corners
-    // written twice so that neither wraps.
+    // written twice so that neither wraps. first != last here (max_x >
+    // min_x), so the backward chain's end (one step past corner 1 at the
+    // least) lies inside `twice`.
     float twice[MAX_CLIP_VERTS * 4];
     for (int i = 0; i < 2 * n; ++i) {
         twice[i] = poly[i];

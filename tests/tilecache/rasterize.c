@@ -686,12 +686,12 @@ static void test_wide_and_deep_fields_match_a_small_one(void** state) {
     assert_true(compared > 40); // the triangles do cover the small field
 }
 
-/// FNV-1a over every column's spans (bounds and area), bottom up, column
-/// by column.
-static uint64_t field_hash(const wf_heightfield* hf) {
+/// FNV-1a over the spans (bounds and area) of the columns x < width,
+/// z < depth, bottom up, column by column.
+static uint64_t field_hash(const wf_heightfield* hf, int32_t width, int32_t depth) {
     uint64_t h = 14695981039346656037ull;
-    for (int32_t z = 0; z < hf->depth; ++z) {
-        for (int32_t x = 0; x < hf->width; ++x) {
+    for (int32_t z = 0; z < depth; ++z) {
+        for (int32_t x = 0; x < width; ++x) {
             const column_spans c = read_column(hf, x, z);
             const unsigned char count = (unsigned char)c.count;
             h = (h ^ count) * 1099511628211ull;
@@ -712,14 +712,24 @@ static uint64_t field_hash(const wf_heightfield* hf) {
 static void test_lattice_soup_keeps_its_spans(void** state) {
     // Triangles whose corners sit on a lattice of half cells, so that rows
     // have corners of equal x, corners on cell edges and upright walls (the
-    // ties the row sweep must settle as before), stacked over each other
+    // cases the row sweep must settle as before), stacked over each other
     // in a field 30 x 30 cells. The spans' hash was recorded from the
-    // rasterizer before its row sweep was rewritten for speed (2026-11-29):
-    // the same spans, bit for bit, through both entries.
+    // rasterizer of main 4af084c, before its row sweep was rewritten for
+    // speed (2026-11-29): the same spans, bit for bit, through both entries
+    // and in a field 1100 cells wide (cell edges computed, not tabled). A
+    // chain that stops a corner early changes the hash; a change meant to
+    // move spans must record it again.
     fixture* f = *state;
     const float cs = 0.3f, ch = 0.1f, top = 8.0f;
     wf_heightfield direct = make_field(f, 30, 30, cs, ch, top, 8192);
     wf_heightfield listed = make_field(f, 30, 30, cs, ch, top, 8192);
+    wf_arena wide_arena;
+    assert_int_equal(wf_arena_create(&wide_arena, &f->allocator, 512u * 1024u), WF_OK);
+    wf_heightfield wide;
+    const float bmin[3] = {0.0f, 0.0f, 0.0f};
+    const float wide_max[3] = {1100.0f * cs, top, 30.0f * cs};
+    assert_int_equal(
+        wf_heightfield_init(&wide, &wide_arena, 1100, 30, bmin, wide_max, cs, ch, 16384), WF_OK);
     enum { TRIS = 300 };
     static float verts[TRIS * 9];
     static uint32_t tris[TRIS * 3];
@@ -728,7 +738,8 @@ static void test_lattice_soup_keeps_its_spans(void** state) {
         seed = seed * 1664525u + 1013904223u;
         const uint32_t r = seed >> 8;
         const int axis = i % 3;
-        // x, z: half cells over the field and a cell past it; y: 0.05 m steps.
+        // x, z: from -0.3 m in steps of 0.15 m (half cells) or 0.3 m, up to
+        // 18.6 m, over the field and past it; y: 0.05 m steps.
         verts[i] = axis == 1 ? (float)(r % 150u) * 0.05f
                              : -0.3f + (float)(r % 64u) * 0.15f * (float)(1 + (r >> 20) % 2);
         if (axis == 2 && (r >> 12) % 5u == 0u) {
@@ -742,11 +753,15 @@ static void test_lattice_soup_keeps_its_spans(void** state) {
     const wf_geom g = soup_geom(verts, tris, TRIS);
     assert_int_equal(wf_rasterize_triangles(&direct, &g, 45.0f, 2), WF_OK);
     rasterize_as_list(&listed, &g);
+    assert_int_equal(wf_rasterize_triangles(&wide, &g, 45.0f, 2), WF_OK);
     assert_true(spans_in_field(&direct) > 900); // the soup covers the field, in layers
+    const uint64_t hash = field_hash(&direct, 30, 30);
     print_message("lattice soup: %u spans, hash 0x%016llx\n", spans_in_field(&direct),
-                  (unsigned long long)field_hash(&direct));
-    assert_int_equal(field_hash(&direct), field_hash(&listed));
-    assert_int_equal(field_hash(&direct), LATTICE_SOUP_HASH);
+                  (unsigned long long)hash);
+    assert_int_equal(field_hash(&listed, 30, 30), hash);
+    assert_int_equal(field_hash(&wide, 30, 30), hash);
+    assert_int_equal(hash, LATTICE_SOUP_HASH);
+    wf_arena_destroy(&wide_arena, &f->allocator);
 }
 
 int main(void) {
