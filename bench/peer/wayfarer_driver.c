@@ -702,21 +702,16 @@ static int cmd_scene(const char* obj, const char* points_path, uint32_t agents, 
     wf_vec3* at = malloc(sizeof(wf_vec3) * (agents + 1u));
     wf_poly_ref* path = malloc(sizeof(wf_poly_ref) * SCENE_PATH);
     wf_straight_point* corners = malloc(sizeof(wf_straight_point) * SCENE_CORNERS);
-    if (pts == NULL || ids == NULL || arrived_at == NULL || at == NULL || path == NULL ||
-        corners == NULL || (n = read_floats(points_path, pts, n, 3)) < 2u * agents) {
-        fprintf(stderr, "scene: needs %u points\n", 2u * agents);
-        free(pts);
-        free(ids);
-        free(arrived_at);
-        free(at);
-        free(path);
-        free(corners);
-        return 1;
-    }
     wf_job_system inline_jobs = {0};
     level lv;
-    const char* step = "the level"; // what failed, when something did
-    int failed = level_make(obj, inline_jobs, 0, &lv) != WF_OK;
+    memset(&lv, 0, sizeof lv); // level_free takes it as it is when the points fail
+    char points_step[64];
+    snprintf(points_step, sizeof points_step, "reading %u points", 2u * agents);
+    const char* step = points_step; // what failed, when something did
+    int failed = pts == NULL || ids == NULL || arrived_at == NULL || at == NULL || path == NULL ||
+                 corners == NULL || read_floats(points_path, pts, n, 3) < 2u * agents;
+    step = failed ? step : "the level";
+    failed = failed || level_make(obj, inline_jobs, 0, &lv) != WF_OK;
     wf_crowd_desc cd = peer_crowd_desc(lv.mesh, agents, inline_jobs);
     wf_crowd* crowd = NULL;
     step = failed ? step : "the crowd";
