@@ -42,6 +42,10 @@ wf_status wf_heightfield_init(wf_heightfield* hf, wf_arena* arena, int32_t width
     memcpy(hf->bmax, bmax, sizeof hf->bmax);
     hf->cs = cs;
     hf->ch = ch;
+    memcpy(hf->frame_bmin, bmin, sizeof hf->frame_bmin);
+    memcpy(hf->frame_bmax, bmax, sizeof hf->frame_bmax);
+    hf->frame_width = width;
+    hf->frame_depth = depth;
     hf->columns = columns;
     hf->spans = spans;
     hf->span_count = 0;

@@ -31,7 +31,16 @@ typedef struct wf_heightfield {
     int32_t width, depth; ///< cells, border included
     float bmin[3], bmax[3];
     float cs, ch;
-    uint32_t* columns; ///< first span per cell (lowest)
+    /// The frame this field is a window of: rasterization works in the
+    /// cells of a larger field (a tile with its border: frame_bmin to
+    /// frame_bmax, frame_width x frame_depth cells) and keeps only this
+    /// field's, which start at frame cell window_first. So a piece of a tile
+    /// gets the very spans the whole tile would give those cells
+    /// (span_pieces.h). wf_heightfield_init makes a field its own frame.
+    float frame_bmin[3], frame_bmax[3];
+    int32_t frame_width, frame_depth;
+    int32_t window_first[2]; ///< x, z
+    uint32_t* columns;       ///< first span per cell (lowest)
     wf_span* spans;
     uint32_t span_count, span_capacity;
     uint32_t free_span; ///< recycled spans after merges

@@ -147,8 +147,11 @@ typedef struct raster {
     const float* z_edges;
     float bmin[3], bmax[3];
     float cs, inv_cs, inv_ch;
-    float top; ///< bmax.y - bmin.y
-    int32_t width, depth;
+    float top;            ///< bmax.y - bmin.y
+    int32_t width, depth; ///< of the frame (see wf_heightfield): cells are swept in it
+    /// The field's own cells in the frame: [window_x0, window_x1) x
+    /// [window_z0, window_z1); only they get pieces.
+    int32_t window_x0, window_x1, window_z0, window_z1;
     int32_t merge_climb;
     /// top * inv_ch < WF_SPAN_MAX_HEIGHT: every height lands inside the
     /// span range, so the conversion needs none of its clamps.
@@ -162,24 +165,28 @@ static raster raster_of(wf_heightfield* hf, piece_queue* queue, cell_edges* edge
     r.queue = queue;
     queue->count = 0;
     for (int k = 0; k < 3; ++k) {
-        r.bmin[k] = hf->bmin[k];
-        r.bmax[k] = hf->bmax[k];
+        r.bmin[k] = hf->frame_bmin[k];
+        r.bmax[k] = hf->frame_bmax[k];
     }
     r.cs = hf->cs;
     r.inv_cs = 1.0f / hf->cs;
     r.inv_ch = 1.0f / hf->ch;
-    r.top = hf->bmax[1] - hf->bmin[1];
-    r.width = hf->width;
-    r.depth = hf->depth;
+    r.top = r.bmax[1] - r.bmin[1];
+    r.width = hf->frame_width;
+    r.depth = hf->frame_depth;
+    r.window_x0 = hf->window_first[0];
+    r.window_x1 = hf->window_first[0] + hf->width;
+    r.window_z0 = hf->window_first[1];
+    r.window_z1 = hf->window_first[1] + hf->depth;
     r.merge_climb = merge_climb;
     r.short_field = r.top * r.inv_ch < (float)WF_SPAN_MAX_HEIGHT;
     r.x_edges = NULL;
     r.z_edges = NULL;
-    if (hf->width < EDGE_CAP && hf->depth < EDGE_CAP) {
-        for (int32_t i = 0; i <= hf->width; ++i) {
+    if (r.width < EDGE_CAP && r.depth < EDGE_CAP) {
+        for (int32_t i = 0; i <= r.width; ++i) {
             edges->x[i] = r.bmin[0] + (float)i * r.cs;
         }
-        for (int32_t i = 0; i <= hf->depth; ++i) {
+        for (int32_t i = 0; i <= r.depth; ++i) {
             edges->z[i] = r.bmin[2] + (float)i * r.cs;
         }
         r.x_edges = edges->x;
@@ -381,10 +388,19 @@ rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area
     // max_x >= bmin.x here, so x1's argument is never negative.
     int32_t x0 = floor_clamped_from_minus_one((min_x - r->bmin[0]) * r->inv_cs, r->width - 1);
     int32_t x1 = floor_clamped_nonnegative((max_x - r->bmin[0]) * r->inv_cs, r->width - 1);
-    size_t row = (size_t)z * (size_t)r->width;
+    // The window's cell of frame cell (x, z) is row + x - window_x0.
+    const size_t window_width = (size_t)(r->window_x1 - r->window_x0);
+    const size_t row = (size_t)(z - r->window_z0) * window_width;
     if (!(max_x > min_x) || (x0 >= 0 && max_x <= x_edge(r, x0 + 1, tabled))) {
         // One cell (or a sliver along z, such as a wall on a cell line).
-        return x0 >= 0 ? add_piece(r, row + (size_t)x0, min_y, max_y, area) : WF_OK;
+        return x0 >= r->window_x0 && x0 < r->window_x1
+                   ? add_piece(r, row + (size_t)(x0 - r->window_x0), min_y, max_y, area)
+                   : WF_OK;
+    }
+    // The sweep below would reach no cell of the window.
+    if (x0 >= r->window_x1 || x1 < r->window_x0 ||
+        (x0 < r->window_x0 && !(max_x > x_edge(r, r->window_x0, tabled)))) {
+        return WF_OK;
     }
 
     // The chains: forward through increasing indices, backward through
@@ -402,6 +418,19 @@ rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area
     chain_start(&backward, twice, first + n, last < first ? last + n : last, -2);
     // Heights on the cell's left side (the leftmost corner for the first).
     float side_lo = poly[first * 2 + 1], side_hi = side_lo;
+    if (x0 < r->window_x0) {
+        // Straight to the window's first cell: a chain's height at an edge
+        // is its last corner's plus the slope on, however it got there, so
+        // the window's cells get what a sweep over the frame gives them.
+        float skipped_lo = side_lo, skipped_hi = side_hi;
+        const float edge = x_edge(r, r->window_x0, tabled);
+        const float ya = chain_advance(&forward, edge, &skipped_lo, &skipped_hi);
+        const float yb = chain_advance(&backward, edge, &skipped_lo, &skipped_hi);
+        side_lo = ya < yb ? ya : yb;
+        side_hi = ya > yb ? ya : yb;
+        x0 = r->window_x0;
+    }
+    x1 = x1 < r->window_x1 - 1 ? x1 : r->window_x1 - 1;
     for (int32_t x = x0; x <= x1; ++x) {
         float right = x_edge(r, x + 1, tabled);
         float lo = side_lo, hi = side_hi;
@@ -417,11 +446,9 @@ rasterize_row(const raster* r, int32_t z, const float* poly, int n, uint8_t area
             (void)chain_advance(&forward, max_x, &lo, &hi);
             (void)chain_advance(&backward, max_x, &lo, &hi);
         }
-        if (x >= 0) {
-            wf_status st = add_piece(r, row + (size_t)x, lo, hi, area);
-            if (st != WF_OK) {
-                return st;
-            }
+        wf_status st = add_piece(r, row + (size_t)(x - r->window_x0), lo, hi, area);
+        if (st != WF_OK) {
+            return st;
         }
         if (last_cell) {
             break;
@@ -486,7 +513,10 @@ rasterize_triangle(const raster* r, const float* a, const float* b, const float*
             rest_next = swap;
             rest_count = next_count;
         }
-        if (row_count < 3 || z < 0) {
+        if (z >= r->window_z1) {
+            break; // past the window: the rest of the cuts would go nowhere
+        }
+        if (row_count < 3 || z < r->window_z0) {
             continue;
         }
         wf_status st = rasterize_row(r, z, row, row_count, area, tabled);
