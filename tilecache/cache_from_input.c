@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 // Building the cache: every tile's layers from triangles, grids or voxels,
 // in parallel over tiles (per-worker arenas), gathered in tile order so the
-// result is the same for any worker count.
+// result is the same for any worker count. Triangles are rasterized once
+// per cell, in pieces that the tiles copy their fields from (span_pieces.h),
+// band by band of tile rows.
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -12,6 +14,7 @@
 #include "navcore/clock.h"
 #include "navcore/log.h"
 #include "tilecache/layer_to_tile.h"
+#include "tilecache/span_pieces.h"
 #include "tilecache/tilecache_internal.h"
 
 /// Attempts per tile: a tile whose span pool or scratch arena turned out
@@ -24,9 +27,13 @@
 #define BUILD_ARENA_SLACK ((size_t)64 << 10)
 /// A tile needing more scratch than this (1 GiB) is not sane input.
 #define MAX_BUILD_ARENA ((size_t)1 << 30)
+/// Tiles built per band of tile rows (at least one row): only the band's
+/// pieces and the ring rows past it are kept at once, so a level's piece
+/// memory is that of about this many tiles however large the level.
+#define BAND_TILES 64
 
 /* ---------------------------------------------------------------------------
- * Build: one task per tile, each with a worker's arena
+ * Build: one task per piece, then per tile, each with a worker's arena
  */
 
 typedef enum input_kind { INPUT_GEOM, INPUT_GRID, INPUT_VOXELS } input_kind;
@@ -76,15 +83,22 @@ typedef struct build_job {
     cell_params cp;
     wf_vec3 bmin, bmax;
     int32_t tiles_x, tiles_z;
-    // Triangles per tile (geom only): CSR lists in triangle order.
-    uint32_t* bin_start; ///< tiles + 1
+    /// Triangles are rasterized once per piece (geom only, span_pieces.h)
+    /// and each tile copies its columns from the pieces.
+    wf_piece_grid grid;
+    uint32_t piece_count;
+    wf_span_piece* pieces;
+    wf_status* piece_status;
+    uint32_t range_base; ///< first piece or tile of the parallel range running
+    // Triangles per piece (geom only): CSR lists in triangle order.
+    uint32_t* bin_start; ///< pieces + 1
     uint32_t* bin_tris;
     // The counting pass's findings, replayed by the fill pass (binning only):
     uint32_t* bin_met; ///< per triangle: how many tiles it meets
     uint32_t* bin_log; ///< those tiles, triangle by triangle
     size_t bin_log_count, bin_log_capacity;
     bool bin_log_failed; ///< the log could not grow
-    uint64_t* bin_cells; ///< per tile: cells under the triangles' boxes (span guess)
+    uint64_t* bin_cells; ///< per piece: cells under the triangles' boxes (span guess)
     uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
     uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
     wf_arena* arenas;                       ///< per worker, grown to the largest tile it built
@@ -104,15 +118,15 @@ static void tile_bounds(const build_job* job, int32_t tx, int32_t tz, float* bmi
     bmax[2] = bmin[2] + (float)c->side * c->cs;
 }
 
-/// Tiles whose bordered rectangle a [lo, hi] interval touches (an
-/// epsilon wide on both ends, so float rounding can only add a tile).
-static void tile_range(double lo, double hi, double origin, double width, double pad, int32_t count,
-                       int32_t* out_first, int32_t* out_last) {
-    double eps = 1e-4 * width;
+/// Pieces (squares `width` wide from `origin`, `count` of them) that a
+/// [lo, hi] interval touches, eps wide on both ends, so that float rounding
+/// can only add a piece.
+static void piece_range(double lo, double hi, double origin, double width, double eps,
+                        int32_t count, int32_t* out_first, int32_t* out_last) {
     // No floor(): below 0 and at or past count are clamped, and in between
     // truncation is the floor (a library call less per triangle and row).
-    double first = (lo - origin - pad - eps) / width;
-    double last = (hi - origin + pad + eps) / width;
+    double first = (lo - origin - eps) / width;
+    double last = (hi - origin + eps) / width;
     *out_first = first < 0.0 ? 0 : first >= (double)count ? count : (int32_t)first;
     *out_last = last < 0.0 ? -1 : last >= (double)count ? count - 1 : (int32_t)last;
 }
@@ -174,12 +188,12 @@ static bool log_tile(build_job* job, uint32_t tile) {
     return true;
 }
 
-/// Bins triangle t into the tiles whose bordered rectangle its XZ footprint
-/// really overlaps (not every tile of its box: a long diagonal triangle
-/// across n x n tiles meets O(n) of them). Row by row of the box's tiles:
-/// the footprint clipped to the row's bordered z slab gives the x range of
-/// tiles. Both ranges are an epsilon wide, so rounding can only add a tile
-/// (the rasterizer clips to the tile anyway). Counts, and logs the tiles.
+/// Bins triangle t into the pieces whose square its XZ footprint really
+/// overlaps (not every piece of its box: a long diagonal triangle across
+/// n x n pieces meets O(n) of them). Row by row of the box's pieces: the
+/// footprint clipped to the row's z slab gives the x range of pieces. Both
+/// ranges are an epsilon wide, so rounding can only add a piece (the
+/// rasterizer clips to the piece anyway). Counts, and logs the pieces.
 static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
     const wf_geom* g = &job->in->geom;
     const cell_params* c = &job->cp;
@@ -194,19 +208,24 @@ static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
         lo[0] = px[k] < lo[0] ? px[k] : lo[0], hi[0] = px[k] > hi[0] ? px[k] : hi[0];
         lo[1] = pz[k] < lo[1] ? pz[k] : lo[1], hi[1] = pz[k] > hi[1] ? pz[k] : hi[1];
     }
-    double width = c->tile_width, pad = (double)c->border * c->cs, eps = 1e-4 * width;
+    // Piece squares are tiles' (ring tiles beyond the grid cut to the
+    // border); the epsilon also covers the rasterizer's snap to cell edges.
+    const wf_piece_grid* grid = &job->grid;
+    const double width = c->tile_width, eps = 1e-4 * width + (double)c->cs / 256.0;
+    const double origin_x = (double)job->bmin.x - (double)grid->ring * width;
+    const double origin_z = (double)job->bmin.z - (double)grid->ring * width;
     int32_t z0, z1;
-    tile_range(lo[1], hi[1], job->bmin.z, width, pad, job->tiles_z, &z0, &z1);
+    piece_range(lo[1], hi[1], origin_z, width, eps, grid->pieces_z, &z0, &z1);
     // Cells under the box, at most a column each (for the span guess).
     double cx = (hi[0] - lo[0]) / c->cs + 2.0;
     double cz = (hi[1] - lo[1]) / c->cs + 2.0;
-    cx = cx < (double)c->side ? cx : (double)c->side;
-    cz = cz < (double)c->side ? cz : (double)c->side;
+    cx = cx < (double)grid->tile_size ? cx : (double)grid->tile_size;
+    cz = cz < (double)grid->tile_size ? cz : (double)grid->tile_size;
     uint64_t cells = (uint64_t)(cx * cz);
     uint32_t met = 0;
     for (int32_t tz = z0; tz <= z1; ++tz) {
-        double s0 = (double)job->bmin.z + (double)tz * width - pad - eps;
-        double s1 = (double)job->bmin.z + (double)(tz + 1) * width + pad + eps;
+        double s0 = origin_z + (double)tz * width - eps;
+        double s1 = origin_z + (double)(tz + 1) * width + eps;
         double xa = lo[0], xb = hi[0];
         // A footprint wholly inside the slab is its own clip (every corner
         // counts, no edge crosses a side): the slab walk would give its box.
@@ -214,9 +233,9 @@ static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
             continue;
         }
         int32_t x0, x1;
-        tile_range(xa, xb, job->bmin.x, width, pad, job->tiles_x, &x0, &x1);
+        piece_range(xa, xb, origin_x, width, eps, grid->pieces_x, &x0, &x1);
         for (int32_t tx = x0; tx <= x1; ++tx) {
-            uint32_t tile = (uint32_t)(tz * job->tiles_x + tx);
+            uint32_t tile = (uint32_t)(tz * grid->pieces_x + tx);
             if (!log_tile(job, tile)) {
                 return;
             }
@@ -241,7 +260,7 @@ static void free_bin_log(build_job* job) {
     job->bin_log_count = job->bin_log_capacity = 0;
 }
 
-/// Bins triangle indices into the tiles they overlap (count and log, then
+/// Bins triangle indices into the pieces they overlap (count and log, then
 /// fill from the log), checking indices and areas on the way. The count stops as
 /// soon as the pairs or the cells under them pass the desc's limits
 /// (WF_ERR_CAPACITY before the lists are allocated or a tile is built).
@@ -249,7 +268,7 @@ static wf_status bin_triangles(build_job* job) {
     const wf_geom* g = &job->in->geom;
     const wf_tilecache* tc = job->tc;
     const wf_allocator* a = &tc->allocator;
-    uint32_t tiles = (uint32_t)(job->tiles_x * job->tiles_z);
+    const uint32_t tiles = job->piece_count;
     job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)tiles + 1u);
     job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, tiles);
     job->bin_met = WF_ALLOC_ARRAY(a, uint32_t, g->tri_count);
@@ -312,13 +331,27 @@ static wf_status bin_triangles(build_job* job) {
     return WF_OK;
 }
 
+/// A piece's span pool guess (its cells once, plus the triangles' cells)
+/// and the arena bytes to rasterize and flatten it.
+static size_t estimate_piece(const build_job* job, uint32_t piece, uint64_t cells,
+                             uint32_t* out_spans) {
+    uint64_t under = job->bin_cells[piece], cap = cells * SPANS_PER_COLUMN_GUESS;
+    uint64_t spans = cells + (under < cap ? under : cap);
+    *out_spans = spans > UINT32_MAX / 2u ? UINT32_MAX / 2u : (uint32_t)spans;
+    uint64_t bytes = cells * (4u + 4u + 2u) + spans * (sizeof(wf_span) + 5u) + BUILD_ARENA_SLACK;
+    return bytes > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : (size_t)bytes;
+}
+
 /// First guess of a tile's span pool and arena bytes.
 static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_spans) {
     const cell_params* c = &job->cp;
     uint64_t cells = (uint64_t)c->side * (uint64_t)c->side, spans = cells;
     if (job->in->kind == INPUT_GEOM) {
-        uint64_t under = job->bin_cells[tile], cap = cells * SPANS_PER_COLUMN_GUESS;
-        spans += under < cap ? under : cap;
+        // The pieces hold the tile's spans already: count them.
+        size_t counted = wf_span_pieces_field_spans(
+            &job->grid, job->pieces, tile % (uint32_t)job->tiles_x, tile / (uint32_t)job->tiles_x);
+        spans = counted < cells * SPANS_PER_COLUMN_GUESS ? counted + 1u
+                                                         : cells * SPANS_PER_COLUMN_GUESS;
     } else if (job->in->kind == INPUT_VOXELS) {
         uint64_t runs = ((uint64_t)job->in->voxels.size_y + 1u) / 2u;
         spans += cells * (runs < SPANS_PER_COLUMN_GUESS ? runs : SPANS_PER_COLUMN_GUESS);
@@ -343,23 +376,96 @@ typedef struct arena_layers {
     unsigned char** data;
 } arena_layers;
 
-/// Fills the heightfield from the input.
-static wf_status fill_heightfield(const build_job* job, uint32_t tile, wf_heightfield* hf) {
-    const build_input* in = job->in;
+/// Piece p's field, rasterized, flattened into the arena. A piece is a
+/// window of the field of the tile it belongs to (the nearest tile, for
+/// the ring): its cells get the spans that tile's own rasterization gives
+/// them, bit for bit.
+static wf_status rasterize_piece(const build_job* job, uint32_t p, uint32_t spans, wf_arena* arena,
+                                 wf_span_columns* out) {
     const cell_params* c = &job->cp;
-    wf_status s;
-    if (in->kind == INPUT_GEOM) {
-        // bin_triangles checked indices and areas, and the build's bounds
-        // that every vertex is finite: rasterize the tile's list directly.
-        uint32_t first = job->bin_start[tile], n = job->bin_start[tile + 1] - first;
-        s = wf_rasterize_triangle_list(hf, &in->geom, job->tri_areas, &job->bin_tris[first], n,
-                                       c->walkable_climb);
-    } else if (in->kind == INPUT_GRID) {
-        s = wf_heightfield_fill_grid(hf, &in->grid);
-    } else {
-        s = wf_heightfield_fill_voxels(hf, &in->voxels);
+    const wf_piece_grid* g = &job->grid;
+    const int32_t px = (int32_t)(p % (uint32_t)g->pieces_x);
+    const int32_t pz = (int32_t)(p / (uint32_t)g->pieces_x);
+    int32_t col0, width, row0, depth;
+    wf_piece_columns(g, px, &col0, &width);
+    wf_piece_rows(g, pz, &row0, &depth);
+    int32_t tx = px - g->ring, tz = pz - g->ring;
+    tx = tx < 0 ? 0 : tx >= job->tiles_x ? job->tiles_x - 1 : tx;
+    tz = tz < 0 ? 0 : tz >= job->tiles_z ? job->tiles_z - 1 : tz;
+    float frame_min[3], frame_max[3];
+    tile_bounds(job, tx, tz, frame_min, frame_max);
+    const int32_t first_x = col0 - (tx * g->tile_size - g->border);
+    const int32_t first_z = row0 - (tz * g->tile_size - g->border);
+    const float bmin[3] = {frame_min[0] + (float)first_x * c->cs, frame_min[1],
+                           frame_min[2] + (float)first_z * c->cs};
+    const float bmax[3] = {bmin[0] + (float)width * c->cs, frame_max[1],
+                           bmin[2] + (float)depth * c->cs};
+    wf_heightfield hf;
+    wf_status s = wf_heightfield_init(&hf, arena, width, depth, bmin, bmax, c->cs, c->ch, spans);
+    if (s != WF_OK) {
+        return s;
     }
-    return s;
+    memcpy(hf.frame_bmin, frame_min, sizeof hf.frame_bmin);
+    memcpy(hf.frame_bmax, frame_max, sizeof hf.frame_bmax);
+    hf.frame_width = c->side;
+    hf.frame_depth = c->side;
+    hf.window_first[0] = first_x;
+    hf.window_first[1] = first_z;
+    // bin_triangles checked indices and areas, and the build's bounds that
+    // every vertex is finite: rasterize the piece's list directly.
+    uint32_t first = job->bin_start[p], n = job->bin_start[p + 1] - first;
+    s = wf_rasterize_triangle_list(&hf, &job->in->geom, job->tri_areas, &job->bin_tris[first], n,
+                                   c->walkable_climb);
+    return s == WF_OK ? wf_span_columns_build(out, arena, &hf) : s;
+}
+
+/// Piece p rasterized in the worker's arena (its guesses doubled while too
+/// small) and kept.
+static wf_status build_piece(build_job* job, uint32_t p, uint32_t worker) {
+    const wf_allocator* a = &job->tc->allocator;
+    wf_arena* buffer = &job->arenas[worker];
+    int32_t col0, width, row0, depth;
+    wf_piece_columns(&job->grid, (int32_t)(p % (uint32_t)job->grid.pieces_x), &col0, &width);
+    wf_piece_rows(&job->grid, (int32_t)(p / (uint32_t)job->grid.pieces_x), &row0, &depth);
+    uint32_t spans = 0;
+    size_t bytes = estimate_piece(job, p, (uint64_t)width * (uint64_t)depth, &spans);
+    wf_status s = WF_ERR_CAPACITY;
+    wf_span_columns cols;
+    for (int attempt = 0; attempt < BUILD_ATTEMPTS; ++attempt) {
+        if (buffer->capacity < bytes) {
+            wf_arena_destroy(buffer, a);
+            if (wf_arena_create(buffer, a, bytes) != WF_OK) {
+                return WF_ERR_OUT_OF_MEMORY;
+            }
+        }
+        wf_arena arena;
+        wf_arena_init(&arena, buffer->base, bytes);
+        s = rasterize_piece(job, p, spans, &arena, &cols);
+        if (arena.high_water > job->high_water[worker]) {
+            job->high_water[worker] = arena.high_water;
+        }
+        if ((s != WF_ERR_CAPACITY && s != WF_ERR_OUT_OF_MEMORY) || bytes >= MAX_BUILD_ARENA ||
+            spans > UINT32_MAX / 2u) {
+            break;
+        }
+        bytes = bytes * 2u > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : bytes * 2u;
+        spans *= 2u;
+    }
+    return s == WF_OK ? wf_span_piece_keep(&job->pieces[p], a, &cols) : s;
+}
+
+static void build_pieces_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    build_job* job = context;
+    for (uint32_t p = job->range_base + begin; p < job->range_base + end; ++p) {
+        job->piece_status[p] = build_piece(job, p, worker);
+    }
+}
+
+/// Fills the heightfield from a grid or voxel input.
+static wf_status fill_heightfield(const build_job* job, wf_heightfield* hf) {
+    const build_input* in = job->in;
+    return in->kind == INPUT_GRID ? wf_heightfield_fill_grid(hf, &in->grid)
+                                  : wf_heightfield_fill_voxels(hf, &in->voxels);
 }
 
 /// The arena part of a tile: heightfield, filters, compact, erosion,
@@ -373,10 +479,27 @@ static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t
     float bmin[3], bmax[3];
     tile_bounds(job, tx, tz, bmin, bmax);
     wf_heightfield hf;
-    wf_status s =
-        wf_heightfield_init(&hf, arena, c->side, c->side, bmin, bmax, c->cs, c->ch, span_capacity);
-    if (s == WF_OK) {
-        s = fill_heightfield(job, tile, &hf);
+    wf_span_columns cols;
+    wf_status s;
+    if (job->in->kind == INPUT_GEOM) {
+        // The columns come from the pieces; the field is only their frame.
+        memset(&hf, 0, sizeof hf);
+        hf.width = c->side;
+        hf.depth = c->side;
+        memcpy(hf.bmin, bmin, sizeof hf.bmin);
+        memcpy(hf.bmax, bmax, sizeof hf.bmax);
+        hf.cs = c->cs;
+        hf.ch = c->ch;
+        s = wf_span_columns_from_pieces(&cols, arena, &job->grid, job->pieces, tx, tz);
+    } else {
+        s = wf_heightfield_init(&hf, arena, c->side, c->side, bmin, bmax, c->cs, c->ch,
+                                span_capacity);
+        if (s == WF_OK) {
+            s = fill_heightfield(job, &hf);
+        }
+        if (s == WF_OK) {
+            s = wf_span_columns_build(&cols, arena, &hf);
+        }
     }
     wf_compact_heightfield chf;
     if (s == WF_OK) {
@@ -384,14 +507,10 @@ static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t
         // three over the linked ones): all three for triangles and voxels;
         // grids have no drops (a blocked cell is a wall, not a ledge), so
         // only the low-ceiling filter runs on them.
-        wf_span_columns cols;
-        s = wf_span_columns_build(&cols, arena, &hf);
-        if (s == WF_OK) {
-            wf_filter_span_columns(&cols, c->walkable_height, c->walkable_climb,
-                                   job->in->kind != INPUT_GRID);
-            s = wf_compact_build_columns(&chf, arena, &cols, &hf, c->border, c->walkable_height,
-                                         c->walkable_climb);
-        }
+        wf_filter_span_columns(&cols, c->walkable_height, c->walkable_climb,
+                               job->in->kind != INPUT_GRID);
+        s = wf_compact_build_columns(&chf, arena, &cols, &hf, c->border, c->walkable_height,
+                                     c->walkable_climb);
     }
     if (s == WF_OK && c->radius > 0) {
         s = wf_erode_walkable_area(&chf, arena, c->radius);
@@ -500,9 +619,58 @@ static wf_status build_one(build_job* job, uint32_t tile, uint32_t worker) {
 
 static void build_tiles_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     build_job* job = context;
-    for (uint32_t t = begin; t < end; ++t) {
+    for (uint32_t t = job->range_base + begin; t < job->range_base + end; ++t) {
         job->results[t].status = build_one(job, t, worker);
     }
+}
+
+/// Piece rows [from, to) rasterized and kept; the first failure in piece
+/// order, the same for any worker count.
+static wf_status build_piece_rows(build_job* job, int32_t from, int32_t to) {
+    const uint32_t per_row = (uint32_t)job->grid.pieces_x;
+    job->range_base = (uint32_t)from * per_row;
+    const uint32_t count = (uint32_t)(to - from) * per_row;
+    wf_status s = wf_jobs_parallel_for(&job->tc->jobs, count, 1, build_pieces_fn, job);
+    for (uint32_t p = job->range_base; s == WF_OK && p < job->range_base + count; ++p) {
+        s = job->piece_status[p];
+    }
+    return s;
+}
+
+/// Every tile, in bands of tile rows. For triangles, a band's tiles need
+/// the piece rows from its first tile row to ring * 2 past its last: the
+/// rows not kept yet are made first, and those before the band let go.
+/// The first failure in tile order is reported, whatever the worker count.
+static wf_status build_bands(build_job* job) {
+    const bool pieces = job->in->kind == INPUT_GEOM;
+    const int32_t rows_per_band = pieces && job->tiles_x < BAND_TILES ? BAND_TILES / job->tiles_x
+                                  : pieces                            ? 1
+                                                                      : job->tiles_z;
+    int32_t kept = 0, freed = 0; // piece rows made: [freed, kept)
+    wf_status s = WF_OK;
+    for (int32_t t0 = 0; s == WF_OK && t0 < job->tiles_z; t0 += rows_per_band) {
+        const int32_t t1 = t0 + rows_per_band < job->tiles_z ? t0 + rows_per_band : job->tiles_z;
+        if (pieces) {
+            for (; freed < t0; ++freed) {
+                for (int32_t px = 0; px < job->grid.pieces_x; ++px) {
+                    wf_span_piece_free(&job->pieces[freed * job->grid.pieces_x + px],
+                                       &job->tc->allocator);
+                }
+            }
+            const int32_t needed = t1 + 2 * job->grid.ring;
+            s = build_piece_rows(job, kept, needed);
+            kept = needed;
+        }
+        if (s == WF_OK) {
+            job->range_base = (uint32_t)(t0 * job->tiles_x);
+            const uint32_t count = (uint32_t)((t1 - t0) * job->tiles_x);
+            s = wf_jobs_parallel_for(&job->tc->jobs, count, 1, build_tiles_fn, job);
+            for (uint32_t t = job->range_base; s == WF_OK && t < job->range_base + count; ++t) {
+                s = job->results[t].status;
+            }
+        }
+    }
+    return s;
 }
 
 static void free_job(build_job* job) {
@@ -522,13 +690,20 @@ static void free_job(build_job* job) {
     WF_FREE_ARRAY(a, job->arenas, wf_arena, job->tc->worker_count);
     WF_FREE_ARRAY(a, job->high_water, size_t, job->tc->worker_count);
     if (job->bin_tris != NULL) {
-        WF_FREE_ARRAY(a, job->bin_tris, uint32_t, job->bin_start[tiles]);
+        WF_FREE_ARRAY(a, job->bin_tris, uint32_t, job->bin_start[job->piece_count]);
     }
     if (job->tri_areas != NULL) {
         WF_FREE_ARRAY(a, job->tri_areas, uint8_t, job->in->geom.tri_count);
     }
-    WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)tiles + 1u);
-    WF_FREE_ARRAY(a, job->bin_cells, uint64_t, tiles);
+    if (job->pieces != NULL) {
+        for (uint32_t p = 0; p < job->piece_count; ++p) {
+            wf_span_piece_free(&job->pieces[p], a);
+        }
+        WF_FREE_ARRAY(a, job->pieces, wf_span_piece, job->piece_count);
+    }
+    WF_FREE_ARRAY(a, job->piece_status, wf_status, job->piece_count);
+    WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)job->piece_count + 1u);
+    WF_FREE_ARRAY(a, job->bin_cells, uint64_t, job->piece_count);
     free_bin_log(job); // binning failed half way
 }
 
@@ -726,6 +901,9 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
     job.tiles_x = (int32_t)plan.tiles_x;
     job.tiles_z = (int32_t)plan.tiles_z;
     uint32_t tiles = (uint32_t)plan.tiles;
+    job.grid =
+        wf_piece_grid_make((int32_t)tc->params.tile_size, job.cp.border, job.tiles_x, job.tiles_z);
+    job.piece_count = (uint32_t)(job.grid.pieces_x * job.grid.pieces_z);
     const wf_allocator* a = &tc->allocator;
     job.results = WF_ALLOC_ARRAY(a, tile_result, tiles);
     job.arenas = WF_ALLOC_ARRAY(a, wf_arena, tc->worker_count);
@@ -745,12 +923,13 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
             wf_rasterize_classify(&in->geom, tc->params.agent_max_slope, job.tri_areas);
         }
     }
-    if (s == WF_OK) {
-        s = wf_jobs_parallel_for(&tc->jobs, tiles, 1, build_tiles_fn, &job);
+    if (s == WF_OK && in->kind == INPUT_GEOM) {
+        job.pieces = WF_ALLOC_ARRAY(a, wf_span_piece, job.piece_count);
+        job.piece_status = WF_ALLOC_ARRAY(a, wf_status, job.piece_count);
+        s = job.pieces != NULL && job.piece_status != NULL ? WF_OK : WF_ERR_OUT_OF_MEMORY;
     }
-    // The first failure in tile order: the same for any worker count.
-    for (uint32_t t = 0; s == WF_OK && t < tiles; ++t) {
-        s = job.results[t].status;
+    if (s == WF_OK) {
+        s = build_bands(&job);
     }
     if (s == WF_OK) {
         s = gather(tc, &job);

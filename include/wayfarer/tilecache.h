@@ -263,9 +263,12 @@ typedef struct wf_tilecache_desc {
     uint32_t max_tiles;
     /// Cells one build covers (tiles x (tile_size + 2 x border)^2), and for
     /// triangles also the cells it rasterizes (each triangle's box cells in
-    /// each tile it overlaps, clamped to the tile); 0 = WF_TILECACHE_DEFAULT_MAX_CELLS.
+    /// each tile square it overlaps, clamped to the square: a build
+    /// rasterizes every cell once, a tile's border comes from its
+    /// neighbours); 0 = WF_TILECACHE_DEFAULT_MAX_CELLS.
     uint64_t max_cells;
-    /// Triangle-tile pairs a triangle build bins (4 bytes each); 0 =
+    /// Pairs of a triangle and a tile square (or border strip past the
+    /// grid) it overlaps that a triangle build bins (4 bytes each); 0 =
     /// WF_TILECACHE_DEFAULT_MAX_TRIANGLE_REFS.
     uint32_t max_triangle_refs;
     /// Bytes of navmesh tile blobs one wf_tilecache_build_navmesh makes (the
@@ -356,7 +359,7 @@ typedef struct wf_tilecache_stats {
     double walkable_area;    ///< m^2, cells * cell_size^2
     double build_ms;         ///< last build, wall clock
     uint64_t build_cells;    ///< last build: cells of its tiles (with borders)
-    uint64_t triangle_refs;  ///< last triangle build: triangle-tile pairs binned
+    uint64_t triangle_refs;  ///< last triangle build: triangle-square pairs binned
     uint64_t triangle_cells; ///< last triangle build: cells under the binned pairs
     /// Layer -> tile scratch arena size: 64 KiB up to 48 x 48 tiles, scaled
     /// by the cells above (1.8 MiB at 255 x 255).

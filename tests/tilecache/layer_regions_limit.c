@@ -63,6 +63,9 @@ typedef struct level_hash {
 
 /// Recorded by running this test with WF_PRINT_LAYER_HASHES=1 on the layer
 /// builder as it was before the region limit was lifted (commit 7a65103).
+/// undulating at tiles of 32 and 48 recorded again when tiles took their
+/// border cells from the neighbours that own them (span_pieces.h): there a
+/// neighbour had rounded a few border cells differently from the tile.
 static const level_hash recorded_hashes[] = {
     {"bridge.obj", 32, 0.0f, 5, 0x099e9a7931b9b964ull},
     {"bridge.obj", 48, 0.0f, 3, 0x56147c72114751f4ull},
@@ -84,8 +87,8 @@ static const level_hash recorded_hashes[] = {
     {"nav_test.obj", 48, 0.0f, 60, 0x745dea9a94d11b7full},
     {"nav_test.obj", 128, 0.0f, 15, 0x22db401b763b34f1ull},
     {"nav_test.obj", 255, 0.0f, 5, 0x9a4e1622bcfe34abull},
-    {"undulating.obj", 32, 0.0f, 130, 0xbc9eb6cf4c12a946ull},
-    {"undulating.obj", 48, 0.0f, 55, 0xec0901bf4a02b3dcull},
+    {"undulating.obj", 32, 0.0f, 130, 0x8a78f4d23ddf940bull},
+    {"undulating.obj", 48, 0.0f, 55, 0x929da09e619596ffull},
     {"undulating.obj", 128, 0.0f, 13, 0x0a2c16e6d028c155ull},
     {"undulating.obj", 255, 0.0f, 6, 0x37c17ce6f68e4c4cull},
     {"bg512/AR0011SR.map", 64, 0.0f, 56, 0x6fb88f848f2edb0bull},
