@@ -99,7 +99,12 @@ typedef struct build_job {
     size_t bin_log_count, bin_log_capacity;
     bool bin_log_failed; ///< the log could not grow
     uint64_t* bin_cells; ///< per piece: cells under the triangles' boxes (span guess)
-    uint8_t* tri_areas;  ///< per triangle: its area after the slope test (geom only)
+    /// How far past a piece's edges a triangle still goes to it: rounding
+    /// may put a tile's cell edges that far from the piece's exact ones
+    /// (a little over a cell's 1/256, plus float error at the build's
+    /// largest coordinate).
+    double bin_eps;
+    uint8_t* tri_areas; ///< per triangle: its area after the slope test (geom only)
     uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
     wf_arena* arenas;                       ///< per worker, grown to the largest tile it built
     size_t* high_water;                     ///< per worker
@@ -188,11 +193,11 @@ static bool log_tile(build_job* job, uint32_t tile) {
     return true;
 }
 
-/// Bins triangle t into the pieces whose square its XZ footprint really
+/// Bins triangle t into the pieces whose cells its XZ footprint really
 /// overlaps (not every piece of its box: a long diagonal triangle across
 /// n x n pieces meets O(n) of them). Row by row of the box's pieces: the
 /// footprint clipped to the row's z slab gives the x range of pieces. Both
-/// ranges are an epsilon wide, so rounding can only add a piece (the
+/// ranges are job->bin_eps wide, so rounding can only add a piece (the
 /// rasterizer clips to the piece anyway). Counts, and logs the pieces.
 static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
     const wf_geom* g = &job->in->geom;
@@ -208,24 +213,26 @@ static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
         lo[0] = px[k] < lo[0] ? px[k] : lo[0], hi[0] = px[k] > hi[0] ? px[k] : hi[0];
         lo[1] = pz[k] < lo[1] ? pz[k] : lo[1], hi[1] = pz[k] > hi[1] ? pz[k] : hi[1];
     }
-    // Piece squares are tiles' (ring tiles beyond the grid cut to the
-    // border); the epsilon also covers the rasterizer's snap to cell edges.
+    // Candidates from the grid of tile squares (a ring piece lies inside
+    // its square, cut to the border), then each piece's own cells.
     const wf_piece_grid* grid = &job->grid;
-    const double width = c->tile_width, eps = 1e-4 * width + (double)c->cs / 256.0;
+    const double width = c->tile_width, eps = job->bin_eps, cs = (double)c->cs;
     const double origin_x = (double)job->bmin.x - (double)grid->ring * width;
     const double origin_z = (double)job->bmin.z - (double)grid->ring * width;
     int32_t z0, z1;
     piece_range(lo[1], hi[1], origin_z, width, eps, grid->pieces_z, &z0, &z1);
     // Cells under the box, at most a column each (for the span guess).
-    double cx = (hi[0] - lo[0]) / c->cs + 2.0;
-    double cz = (hi[1] - lo[1]) / c->cs + 2.0;
-    cx = cx < (double)grid->tile_size ? cx : (double)grid->tile_size;
-    cz = cz < (double)grid->tile_size ? cz : (double)grid->tile_size;
-    uint64_t cells = (uint64_t)(cx * cz);
+    const double box_x = (hi[0] - lo[0]) / cs + 2.0;
+    const double box_z = (hi[1] - lo[1]) / cs + 2.0;
     uint32_t met = 0;
     for (int32_t tz = z0; tz <= z1; ++tz) {
-        double s0 = origin_z + (double)tz * width - eps;
-        double s1 = origin_z + (double)(tz + 1) * width + eps;
+        int32_t row0, rows;
+        wf_piece_rows(grid, tz, &row0, &rows);
+        double s0 = (double)job->bmin.z + (double)row0 * cs - eps;
+        double s1 = (double)job->bmin.z + (double)(row0 + rows) * cs + eps;
+        if (hi[1] < s0 || lo[1] > s1) {
+            continue; // a ring row's strip, not the square round it
+        }
         double xa = lo[0], xb = hi[0];
         // A footprint wholly inside the slab is its own clip (every corner
         // counts, no edge crosses a side): the slab walk would give its box.
@@ -235,6 +242,15 @@ static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
         int32_t x0, x1;
         piece_range(xa, xb, origin_x, width, eps, grid->pieces_x, &x0, &x1);
         for (int32_t tx = x0; tx <= x1; ++tx) {
+            int32_t col0, cols;
+            wf_piece_columns(grid, tx, &col0, &cols);
+            if (xb < (double)job->bmin.x + (double)col0 * cs - eps ||
+                xa > (double)job->bmin.x + (double)(col0 + cols) * cs + eps) {
+                continue;
+            }
+            const double cx = box_x < (double)cols ? box_x : (double)cols;
+            const double cz = box_z < (double)rows ? box_z : (double)rows;
+            const uint64_t cells = (uint64_t)(cx * cz);
             uint32_t tile = (uint32_t)(tz * grid->pieces_x + tx);
             if (!log_tile(job, tile)) {
                 return;
@@ -276,6 +292,9 @@ static wf_status bin_triangles(build_job* job) {
         (job->bin_met == NULL && g->tri_count > 0)) {
         return WF_ERR_OUT_OF_MEMORY;
     }
+    const double far = fmax(fmax(fabs((double)job->bmin.x), fabs((double)job->bmax.x)),
+                            fmax(fabs((double)job->bmin.z), fabs((double)job->bmax.z)));
+    job->bin_eps = 1e-4 * (double)job->cp.tile_width + (double)job->cp.cs / 256.0 + 1e-5 * far;
     bin_totals totals = {0, 0};
     for (uint32_t t = 0; t < g->tri_count; ++t) {
         const uint32_t* tri = &g->tris[3u * t];

@@ -3,9 +3,11 @@
 // A build's span columns in pieces: the tiles' own squares and a ring of
 // pieces as deep as the border around them, each rasterized once. A tile's
 // field with its border is copied together from the pieces it overlaps, so
-// its border cells (its neighbours' cells) are not rasterized again. The
-// rasterizer gives a cell the same spans in any field on the lattice, so
-// the copy is the field the tile would have rasterized itself.
+// its border cells (its neighbours' cells) are not rasterized again. A
+// piece is rasterized as a window of the bordered field of the tile it
+// belongs to (the nearest tile, for the ring), so every cell holds what its
+// own tile's rasterization gives it: a tile's own cells as before, bit for
+// bit, and its border as the neighbours that own those cells see it.
 #ifndef WF_TILECACHE_SPAN_PIECES_H
 #define WF_TILECACHE_SPAN_PIECES_H
 

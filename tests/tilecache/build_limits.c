@@ -160,6 +160,35 @@ static void diagonal_triangle_is_binned_into_o_n_tiles(void** state) {
     wf_tilecache_destroy(tc);
 }
 
+/// Pairs binned for `tri_count` triangles of `verts` in a cache with the
+/// bounds 0 .. 9.6 m (2 x 2 tiles of 16 cells at 0.3 m, a border of 1.5 m).
+static uint64_t refs_in_bounds(const float* verts, uint32_t tri_count) {
+    wf_tilecache_desc d = demo_desc();
+    d.params.tile_size = 16;
+    d.params.bmin = wf_v3(0.0f, -1.0f, 0.0f);
+    d.params.bmax = wf_v3(9.6f, 5.0f, 9.6f);
+    const uint32_t tris[] = {0, 1, 2, 0, 2, 3, 4, 5, 6};
+    wf_geom geom = {verts, tri_count == 3u ? 7u : 4u, tris, tri_count, NULL, NULL, 0};
+    wf_tilecache* tc = NULL;
+    assert_int_equal(wf_tilecache_create(&d, &tc), WF_OK);
+    assert_int_equal(wf_tilecache_build_geom(tc, geom, NULL, 0), WF_OK);
+    const uint64_t refs = wf_tilecache_get_stats(tc).triangle_refs;
+    wf_tilecache_destroy(tc);
+    return refs;
+}
+
+/// Past the grid, a triangle goes only to the border strips (1.5 m deep
+/// here), not to the whole tile squares beyond them: one lying 2 m past
+/// the bounds (a level cut by explicit bounds) is binned nowhere.
+static void triangles_past_the_border_are_binned_nowhere(void** state) {
+    (void)state;
+    const float verts[] = {1,     0, 1, 1,     0, 8, 8,     0, 8, 8, 0, 1, // a floor inside
+                           11.6f, 0, 2, 11.6f, 0, 3, 12.5f, 0, 2};
+    const uint64_t floor_only = refs_in_bounds(verts, 2);
+    assert_true(floor_only >= 8u); // the floor's two triangles in the 2 x 2 squares
+    assert_int_equal(refs_in_bounds(verts, 3), floor_only);
+}
+
 /// Layers whose areas alternate per cell: every cell its own region and
 /// polygon. `tiles` x `tiles` tiles of tile_size cells, one layer each.
 static wf_tilecache* alternating_cache(uint32_t tiles, uint32_t tile_size, uint64_t max_bytes) {
@@ -299,6 +328,7 @@ int main(void) {
         cmocka_unit_test(huge_square_is_refused_before_the_work),
         cmocka_unit_test(repeated_triangle_is_refused_by_its_raster_cells),
         cmocka_unit_test(diagonal_triangle_is_binned_into_o_n_tiles),
+        cmocka_unit_test(triangles_past_the_border_are_binned_nowhere),
         cmocka_unit_test(alternating_areas_cache_is_bounded),
         cmocka_unit_test(load_refuses_a_grid_above_max_tiles),
         cmocka_unit_test(plan_matches_the_build),
