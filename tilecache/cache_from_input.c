@@ -6,6 +6,7 @@
 // per cell, in pieces that the tiles copy their fields from (span_pieces.h),
 // band by band of tile rows.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -77,6 +78,12 @@ typedef struct tile_result {
     wf_tilecache_entry* entries;
 } tile_result;
 
+/// A piece or tile to build and a guess of its cost.
+typedef struct work_item {
+    uint64_t cost;
+    uint32_t index;
+} work_item;
+
 typedef struct build_job {
     const wf_tilecache* tc;
     const build_input* in;
@@ -89,7 +96,9 @@ typedef struct build_job {
     uint32_t piece_count;
     wf_span_piece* pieces;
     wf_status* piece_status;
-    uint32_t range_base; ///< first piece or tile of the parallel range running
+    /// The pieces or tiles of the parallel loop running, costliest first
+    /// (schedule_costliest_first); pieces + tiles long.
+    work_item* order;
     // Triangles per piece (geom only): CSR lists in triangle order.
     uint32_t* bin_start; ///< pieces + 1
     uint32_t* bin_tris;
@@ -475,7 +484,8 @@ static wf_status build_piece(build_job* job, uint32_t p, uint32_t worker) {
 
 static void build_pieces_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     build_job* job = context;
-    for (uint32_t p = job->range_base + begin; p < job->range_base + end; ++p) {
+    for (uint32_t i = begin; i < end; ++i) {
+        const uint32_t p = job->order[i].index;
         job->piece_status[p] = build_piece(job, p, worker);
     }
 }
@@ -638,20 +648,68 @@ static wf_status build_one(build_job* job, uint32_t tile, uint32_t worker) {
 
 static void build_tiles_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     build_job* job = context;
-    for (uint32_t t = job->range_base + begin; t < job->range_base + end; ++t) {
+    for (uint32_t i = begin; i < end; ++i) {
+        const uint32_t t = job->order[i].index;
         job->results[t].status = build_one(job, t, worker);
     }
+}
+
+static int costlier_first(const void* a, const void* b) {
+    const work_item* x = a;
+    const work_item* y = b;
+    if (x->cost != y->cost) {
+        return x->cost > y->cost ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
+}
+
+/// Orders job->order[0 .. count) costliest first: the workers take items in
+/// that order, so the loop ends on small ones and no worker is left with a
+/// big one while the other waits. What each item builds does not depend
+/// on the order, only when.
+static void schedule_costliest_first(build_job* job, uint32_t count) {
+    qsort(job->order, count, sizeof *job->order, costlier_first);
 }
 
 /// Piece rows [from, to) rasterized and kept; the first failure in piece
 /// order, the same for any worker count.
 static wf_status build_piece_rows(build_job* job, int32_t from, int32_t to) {
     const uint32_t per_row = (uint32_t)job->grid.pieces_x;
-    job->range_base = (uint32_t)from * per_row;
+    const uint32_t first = (uint32_t)from * per_row;
     const uint32_t count = (uint32_t)(to - from) * per_row;
+    for (uint32_t i = 0; i < count; ++i) {
+        int32_t col0, cols, row0, rows;
+        wf_piece_columns(&job->grid, (int32_t)((first + i) % per_row), &col0, &cols);
+        wf_piece_rows(&job->grid, (int32_t)((first + i) / per_row), &row0, &rows);
+        job->order[i] =
+            (work_item){job->bin_cells[first + i] + (uint64_t)cols * (uint64_t)rows, first + i};
+    }
+    schedule_costliest_first(job, count);
     wf_status s = wf_jobs_parallel_for(&job->tc->jobs, count, 1, build_pieces_fn, job);
-    for (uint32_t p = job->range_base; s == WF_OK && p < job->range_base + count; ++p) {
+    for (uint32_t p = first; s == WF_OK && p < first + count; ++p) {
         s = job->piece_status[p];
+    }
+    return s;
+}
+
+/// Tile rows [t0, t1) built; the first failure in tile order. A tile's
+/// cost guess is its own square's spans (triangles) or its index.
+static wf_status build_tile_rows(build_job* job, int32_t t0, int32_t t1) {
+    const uint32_t first = (uint32_t)(t0 * job->tiles_x);
+    const uint32_t count = (uint32_t)((t1 - t0) * job->tiles_x);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint64_t cost = 0;
+        if (job->pieces != NULL) {
+            const int32_t tx = (int32_t)((first + i) % (uint32_t)job->tiles_x) + job->grid.ring;
+            const int32_t tz = (int32_t)((first + i) / (uint32_t)job->tiles_x) + job->grid.ring;
+            cost = job->pieces[tz * job->grid.pieces_x + tx].cols.span_count;
+        }
+        job->order[i] = (work_item){cost, first + i};
+    }
+    schedule_costliest_first(job, count);
+    wf_status s = wf_jobs_parallel_for(&job->tc->jobs, count, 1, build_tiles_fn, job);
+    for (uint32_t t = first; s == WF_OK && t < first + count; ++t) {
+        s = job->results[t].status;
     }
     return s;
 }
@@ -681,12 +739,7 @@ static wf_status build_bands(build_job* job) {
             kept = needed;
         }
         if (s == WF_OK) {
-            job->range_base = (uint32_t)(t0 * job->tiles_x);
-            const uint32_t count = (uint32_t)((t1 - t0) * job->tiles_x);
-            s = wf_jobs_parallel_for(&job->tc->jobs, count, 1, build_tiles_fn, job);
-            for (uint32_t t = job->range_base; s == WF_OK && t < job->range_base + count; ++t) {
-                s = job->results[t].status;
-            }
+            s = build_tile_rows(job, t0, t1);
         }
     }
     return s;
@@ -708,6 +761,7 @@ static void free_job(build_job* job) {
     WF_FREE_ARRAY(a, job->results, tile_result, tiles);
     WF_FREE_ARRAY(a, job->arenas, wf_arena, job->tc->worker_count);
     WF_FREE_ARRAY(a, job->high_water, size_t, job->tc->worker_count);
+    WF_FREE_ARRAY(a, job->order, work_item, job->piece_count);
     if (job->bin_tris != NULL) {
         WF_FREE_ARRAY(a, job->bin_tris, uint32_t, job->bin_start[job->piece_count]);
     }
@@ -927,9 +981,11 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
     job.results = WF_ALLOC_ARRAY(a, tile_result, tiles);
     job.arenas = WF_ALLOC_ARRAY(a, wf_arena, tc->worker_count);
     job.high_water = WF_ALLOC_ARRAY(a, size_t, tc->worker_count);
-    wf_status s = job.results != NULL && job.arenas != NULL && job.high_water != NULL
-                      ? WF_OK
-                      : WF_ERR_OUT_OF_MEMORY;
+    job.order = WF_ALLOC_ARRAY(a, work_item, job.piece_count); // pieces >= tiles
+    wf_status s =
+        job.results != NULL && job.arenas != NULL && job.high_water != NULL && job.order != NULL
+            ? WF_OK
+            : WF_ERR_OUT_OF_MEMORY;
     if (s == WF_OK && in->kind == INPUT_GEOM) {
         s = bin_triangles(&job);
     }
