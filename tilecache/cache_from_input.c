@@ -447,18 +447,21 @@ static wf_status rasterize_piece(const build_job* job, uint32_t p, uint32_t span
     return s == WF_OK ? wf_span_columns_build(out, arena, &hf) : s;
 }
 
-/// Piece p rasterized in the worker's arena (its guesses doubled while too
-/// small) and kept.
-static wf_status build_piece(build_job* job, uint32_t p, uint32_t worker) {
+/// One attempt at building item `index` (a piece or a tile) with a span
+/// pool of `spans` in `arena`, its result left in the arena through `out`.
+typedef wf_status arena_step(const build_job* job, uint32_t index, uint32_t spans, wf_arena* arena,
+                             void* out);
+
+/// Runs `step` in exactly `bytes` of the worker's buffer, however big
+/// earlier items made it (whether an item fits never depends on which
+/// worker ran it), with bytes and spans doubled while it reports either too
+/// small (up to BUILD_ATTEMPTS). The result stays in the buffer until the
+/// worker's next item.
+static wf_status in_worker_arena(build_job* job, uint32_t worker, size_t bytes, uint32_t spans,
+                                 arena_step* step, uint32_t index, void* out) {
     const wf_allocator* a = &job->tc->allocator;
     wf_arena* buffer = &job->arenas[worker];
-    int32_t col0, width, row0, depth;
-    wf_piece_columns(&job->grid, (int32_t)(p % (uint32_t)job->grid.pieces_x), &col0, &width);
-    wf_piece_rows(&job->grid, (int32_t)(p / (uint32_t)job->grid.pieces_x), &row0, &depth);
-    uint32_t spans = 0;
-    size_t bytes = estimate_piece(job, p, (uint64_t)width * (uint64_t)depth, &spans);
     wf_status s = WF_ERR_CAPACITY;
-    wf_span_columns cols;
     for (int attempt = 0; attempt < BUILD_ATTEMPTS; ++attempt) {
         if (buffer->capacity < bytes) {
             wf_arena_destroy(buffer, a);
@@ -468,10 +471,11 @@ static wf_status build_piece(build_job* job, uint32_t p, uint32_t worker) {
         }
         wf_arena arena;
         wf_arena_init(&arena, buffer->base, bytes);
-        s = rasterize_piece(job, p, spans, &arena, &cols);
+        s = step(job, index, spans, &arena, out);
         if (arena.high_water > job->high_water[worker]) {
             job->high_water[worker] = arena.high_water;
         }
+        // Capacity and arena exhaustion are both "too small": retry bigger.
         if ((s != WF_ERR_CAPACITY && s != WF_ERR_OUT_OF_MEMORY) || bytes >= MAX_BUILD_ARENA ||
             spans > UINT32_MAX / 2u) {
             break;
@@ -479,7 +483,25 @@ static wf_status build_piece(build_job* job, uint32_t p, uint32_t worker) {
         bytes = bytes * 2u > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : bytes * 2u;
         spans *= 2u;
     }
-    return s == WF_OK ? wf_span_piece_keep(&job->pieces[p], a, &cols) : s;
+    return s;
+}
+
+static wf_status piece_step(const build_job* job, uint32_t p, uint32_t spans, wf_arena* arena,
+                            void* out) {
+    return rasterize_piece(job, p, spans, arena, out);
+}
+
+/// Piece p rasterized in the worker's arena (its guesses doubled while too
+/// small) and kept.
+static wf_status build_piece(build_job* job, uint32_t p, uint32_t worker) {
+    int32_t col0, width, row0, depth;
+    wf_piece_columns(&job->grid, (int32_t)(p % (uint32_t)job->grid.pieces_x), &col0, &width);
+    wf_piece_rows(&job->grid, (int32_t)(p / (uint32_t)job->grid.pieces_x), &row0, &depth);
+    uint32_t spans = 0;
+    size_t bytes = estimate_piece(job, p, (uint64_t)width * (uint64_t)depth, &spans);
+    wf_span_columns cols;
+    wf_status s = in_worker_arena(job, worker, bytes, spans, piece_step, p, &cols);
+    return s == WF_OK ? wf_span_piece_keep(&job->pieces[p], &job->tc->allocator, &cols) : s;
 }
 
 static void build_pieces_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
@@ -613,37 +635,17 @@ static wf_status copy_out(const wf_allocator* a, const arena_layers* in, tile_re
     return WF_OK;
 }
 
+static wf_status tile_step(const build_job* job, uint32_t tile, uint32_t spans, wf_arena* arena,
+                           void* out) {
+    return build_tile_layers(job, tile, spans, arena, out);
+}
+
 static wf_status build_one(build_job* job, uint32_t tile, uint32_t worker) {
-    const wf_allocator* a = &job->tc->allocator;
-    wf_arena* buffer = &job->arenas[worker];
     uint32_t spans = 0;
     size_t bytes = estimate_tile(job, tile, &spans);
-    wf_status s = WF_ERR_CAPACITY;
     arena_layers layers = {0, NULL, NULL};
-    for (int attempt = 0; attempt < BUILD_ATTEMPTS; ++attempt) {
-        if (buffer->capacity < bytes) {
-            wf_arena_destroy(buffer, a);
-            if (wf_arena_create(buffer, a, bytes) != WF_OK) {
-                return WF_ERR_OUT_OF_MEMORY;
-            }
-        }
-        // Exactly `bytes` of the worker's buffer, however big earlier tiles
-        // made it: whether a tile fits never depends on which worker ran it.
-        wf_arena arena;
-        wf_arena_init(&arena, buffer->base, bytes);
-        s = build_tile_layers(job, tile, spans, &arena, &layers);
-        if (arena.high_water > job->high_water[worker]) {
-            job->high_water[worker] = arena.high_water;
-        }
-        // Capacity and arena exhaustion are both "too small": retry bigger.
-        if ((s != WF_ERR_CAPACITY && s != WF_ERR_OUT_OF_MEMORY) || bytes >= MAX_BUILD_ARENA ||
-            spans > UINT32_MAX / 2u) {
-            break;
-        }
-        bytes = bytes * 2u > MAX_BUILD_ARENA ? MAX_BUILD_ARENA : bytes * 2u;
-        spans *= 2u;
-    }
-    return s == WF_OK ? copy_out(a, &layers, &job->results[tile]) : s;
+    wf_status s = in_worker_arena(job, worker, bytes, spans, tile_step, tile, &layers);
+    return s == WF_OK ? copy_out(&job->tc->allocator, &layers, &job->results[tile]) : s;
 }
 
 static void build_tiles_fn(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
