@@ -3,7 +3,8 @@
 // Conservative triangle voxelization: each triangle is cut into the rows it
 // covers (Sutherland-Hodgman splits at row edges); each row polygon is swept
 // along x, and the height range of its piece in every cell it touches
-// becomes a solid span.
+// becomes a solid span. A field that is a window of a larger frame is swept
+// as the frame and keeps its own cells only (wf_heightfield).
 #include <math.h>
 
 #include "navcore/check.h"
