@@ -175,14 +175,14 @@ static bool slab_x_range(const double* px, const double* pz, double s0, double s
 /// Running totals of the binning's counting pass.
 typedef struct bin_totals {
     uint64_t refs;
-    uint64_t cells; ///< per pair, the triangle's box cells in the tile (clamped to the tile)
+    uint64_t cells; ///< per pair, the triangle's box cells in the piece (clamped to the piece)
 } bin_totals;
 
-/// Notes a tile the triangle meets for the fill pass, which then needs no
+/// Notes a piece the triangle meets for the fill pass, which then needs no
 /// clipping of its own (the log grows by doubling; false when it cannot).
-/// It lives only while binning: 4 bytes per triangle-tile pair, as the
+/// It lives only while binning: 4 bytes per triangle-piece pair, as the
 /// lists it fills, plus 4 per triangle for the counts.
-static bool log_tile(build_job* job, uint32_t tile) {
+static bool log_piece(build_job* job, uint32_t piece) {
     if (job->bin_log_count == job->bin_log_capacity) {
         const wf_allocator* a = &job->tc->allocator;
         size_t capacity = job->bin_log_capacity * 2u + 64u;
@@ -198,7 +198,7 @@ static bool log_tile(build_job* job, uint32_t tile) {
         job->bin_log = grown;
         job->bin_log_capacity = capacity;
     }
-    job->bin_log[job->bin_log_count++] = tile;
+    job->bin_log[job->bin_log_count++] = piece;
     return true;
 }
 
@@ -260,13 +260,13 @@ static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
             const double cx = box_x < (double)cols ? box_x : (double)cols;
             const double cz = box_z < (double)rows ? box_z : (double)rows;
             const uint64_t cells = (uint64_t)(cx * cz);
-            uint32_t tile = (uint32_t)(tz * grid->pieces_x + tx);
-            if (!log_tile(job, tile)) {
+            const uint32_t piece = (uint32_t)(tz * grid->pieces_x + tx);
+            if (!log_piece(job, piece)) {
                 return;
             }
             met++;
-            job->bin_start[tile + 1]++;
-            job->bin_cells[tile] += cells;
+            job->bin_start[piece + 1]++;
+            job->bin_cells[piece] += cells;
             totals->refs++;
             totals->cells += cells;
         }
@@ -293,9 +293,9 @@ static wf_status bin_triangles(build_job* job) {
     const wf_geom* g = &job->in->geom;
     const wf_tilecache* tc = job->tc;
     const wf_allocator* a = &tc->allocator;
-    const uint32_t tiles = job->piece_count;
-    job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)tiles + 1u);
-    job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, tiles);
+    const uint32_t pieces = job->piece_count;
+    job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)pieces + 1u);
+    job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, pieces);
     job->bin_met = WF_ALLOC_ARRAY(a, uint32_t, g->tri_count);
     if (job->bin_start == NULL || job->bin_cells == NULL ||
         (job->bin_met == NULL && g->tri_count > 0)) {
@@ -319,10 +319,11 @@ static wf_status bin_triangles(build_job* job) {
             return WF_ERR_OUT_OF_MEMORY;
         }
         if (totals.refs > tc->max_triangle_refs) {
-            wf_log(&tc->logger, WF_LOG_ERROR,
-                   "tilecache: the first %u of %u triangles already overlap %llu tiles in all, "
-                   "more than max_triangle_refs %u",
-                   t + 1u, g->tri_count, (unsigned long long)totals.refs, tc->max_triangle_refs);
+            wf_log(
+                &tc->logger, WF_LOG_ERROR,
+                "tilecache: the first %u of %u triangles already overlap %llu tile squares in all, "
+                "more than max_triangle_refs %u",
+                t + 1u, g->tri_count, (unsigned long long)totals.refs, tc->max_triangle_refs);
             return WF_ERR_CAPACITY;
         }
         if (totals.cells > tc->max_cells) {
@@ -336,7 +337,7 @@ static wf_status bin_triangles(build_job* job) {
     }
     job->triangle_refs = totals.refs;
     job->triangle_cells = totals.cells;
-    for (uint32_t i = 0; i < tiles; ++i) {
+    for (uint32_t i = 0; i < pieces; ++i) {
         job->bin_start[i + 1] += job->bin_start[i];
     }
     job->bin_tris = WF_ALLOC_ARRAY(a, uint32_t, totals.refs);
@@ -351,8 +352,8 @@ static wf_status bin_triangles(build_job* job) {
         }
     }
     free_bin_log(job);
-    // The fill pass moved each start to the next tile's: shift back.
-    for (uint32_t i = tiles; i > 0; --i) {
+    // The fill pass moved each start to the next piece's: shift back.
+    for (uint32_t i = pieces; i > 0; --i) {
         job->bin_start[i] = job->bin_start[i - 1];
     }
     job->bin_start[0] = 0;
