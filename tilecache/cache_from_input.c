@@ -97,14 +97,15 @@ typedef struct build_job {
     wf_span_piece* pieces;
     wf_status* piece_status;
     /// The pieces or tiles of the parallel loop running, costliest first
-    /// (schedule_costliest_first); pieces + tiles long.
+    /// (schedule_costliest_first); as long as the pieces (never fewer than
+    /// the tiles).
     work_item* order;
     // Triangles per piece (geom only): CSR lists in triangle order.
     uint32_t* bin_start; ///< pieces + 1
     uint32_t* bin_tris;
     // The counting pass's findings, replayed by the fill pass (binning only):
-    uint32_t* bin_met; ///< per triangle: how many tiles it meets
-    uint32_t* bin_log; ///< those tiles, triangle by triangle
+    uint32_t* bin_met; ///< per triangle: how many pieces it meets
+    uint32_t* bin_log; ///< those pieces, triangle by triangle
     size_t bin_log_count, bin_log_capacity;
     bool bin_log_failed; ///< the log could not grow
     uint64_t* bin_cells; ///< per piece: cells under the triangles' boxes (span guess)
@@ -115,7 +116,7 @@ typedef struct build_job {
     double bin_eps;
     uint8_t* tri_areas; ///< per triangle: its area after the slope test (geom only)
     uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
-    wf_arena* arenas;                       ///< per worker, grown to the largest tile it built
+    wf_arena* arenas;                       ///< per worker, grown to the largest item it built
     size_t* high_water;                     ///< per worker
     tile_result* results;
 } build_job;
@@ -376,11 +377,11 @@ static size_t estimate_tile(const build_job* job, uint32_t tile, uint32_t* out_s
     const cell_params* c = &job->cp;
     uint64_t cells = (uint64_t)c->side * (uint64_t)c->side, spans = cells;
     if (job->in->kind == INPUT_GEOM) {
-        // The pieces hold the tile's spans already: count them.
+        // The pieces hold the tile's spans already: count them (the copy
+        // is sized by the count; a border past 7 pieces is not counted).
         size_t counted = wf_span_pieces_field_spans(
             &job->grid, job->pieces, tile % (uint32_t)job->tiles_x, tile / (uint32_t)job->tiles_x);
-        spans = counted < cells * SPANS_PER_COLUMN_GUESS ? counted + 1u
-                                                         : cells * SPANS_PER_COLUMN_GUESS;
+        spans = counted < UINT32_MAX / 2u ? counted : cells * SPANS_PER_COLUMN_GUESS;
     } else if (job->in->kind == INPUT_VOXELS) {
         uint64_t runs = ((uint64_t)job->in->voxels.size_y + 1u) / 2u;
         spans += cells * (runs < SPANS_PER_COLUMN_GUESS ? runs : SPANS_PER_COLUMN_GUESS);
@@ -434,12 +435,7 @@ static wf_status rasterize_piece(const build_job* job, uint32_t p, uint32_t span
     if (s != WF_OK) {
         return s;
     }
-    memcpy(hf.frame_bmin, frame_min, sizeof hf.frame_bmin);
-    memcpy(hf.frame_bmax, frame_max, sizeof hf.frame_bmax);
-    hf.frame_width = c->side;
-    hf.frame_depth = c->side;
-    hf.window_first[0] = first_x;
-    hf.window_first[1] = first_z;
+    wf_heightfield_set_frame(&hf, frame_min, frame_max, c->side, c->side, first_x, first_z);
     // bin_triangles checked indices and areas, and the build's bounds that
     // every vertex is finite: rasterize the piece's list directly.
     uint32_t first = job->bin_start[p], n = job->bin_start[p + 1] - first;
@@ -542,7 +538,8 @@ static wf_status build_tile_layers(const build_job* job, uint32_t tile, uint32_t
         memcpy(hf.bmax, bmax, sizeof hf.bmax);
         hf.cs = c->cs;
         hf.ch = c->ch;
-        s = wf_span_columns_from_pieces(&cols, arena, &job->grid, job->pieces, tx, tz);
+        s = wf_span_columns_from_pieces(&cols, arena, &job->grid, job->pieces, tx, tz,
+                                        span_capacity);
     } else {
         s = wf_heightfield_init(&hf, arena, c->side, c->side, bmin, bmax, c->cs, c->ch,
                                 span_capacity);

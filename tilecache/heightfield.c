@@ -54,6 +54,17 @@ wf_status wf_heightfield_init(wf_heightfield* hf, wf_arena* arena, int32_t width
     return WF_OK;
 }
 
+void wf_heightfield_set_frame(wf_heightfield* hf, const float* frame_bmin, const float* frame_bmax,
+                              int32_t frame_width, int32_t frame_depth, int32_t first_x,
+                              int32_t first_z) {
+    memcpy(hf->frame_bmin, frame_bmin, sizeof hf->frame_bmin);
+    memcpy(hf->frame_bmax, frame_bmax, sizeof hf->frame_bmax);
+    hf->frame_width = frame_width;
+    hf->frame_depth = frame_depth;
+    hf->window_first[0] = first_x;
+    hf->window_first[1] = first_z;
+}
+
 wf_status wf_heightfield_add_span(wf_heightfield* hf, int32_t x, int32_t z, uint16_t smin,
                                   uint16_t smax, uint8_t area, int32_t merge_climb) {
     WF_CHECK_ARG(hf != NULL && hf->columns != NULL);

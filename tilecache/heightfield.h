@@ -51,6 +51,12 @@ typedef struct wf_heightfield {
 wf_status wf_heightfield_init(wf_heightfield* hf, wf_arena* arena, int32_t width, int32_t depth,
                               const float* bmin, const float* bmax, float cs, float ch,
                               uint32_t span_capacity);
+/// Makes hf a window of a frame (see wf_heightfield): hf's cell (0, 0) is
+/// the frame's cell (first_x, first_z) of frame_width x frame_depth cells
+/// from frame_bmin to frame_bmax.
+void wf_heightfield_set_frame(wf_heightfield* hf, const float* frame_bmin, const float* frame_bmax,
+                              int32_t frame_width, int32_t frame_depth, int32_t first_x,
+                              int32_t first_z);
 /// Adds a solid span, merging with the spans it overlaps or touches; the
 /// merged top takes the area of the highest top (when tops are within
 /// merge_climb: a walkable area over WF_AREA_NULL, else the larger id).

@@ -174,7 +174,8 @@ size_t wf_span_pieces_field_spans(const wf_piece_grid* g, const wf_span_piece* p
 }
 
 wf_status wf_span_columns_from_pieces(wf_span_columns* out, wf_arena* arena, const wf_piece_grid* g,
-                                      const wf_span_piece* pieces, int32_t tx, int32_t tz) {
+                                      const wf_span_piece* pieces, int32_t tx, int32_t tz,
+                                      size_t span_capacity) {
     const int32_t side = g->tile_size + 2 * g->border;
     const int32_t lx0 = tx * g->tile_size - g->border;
     const int32_t lz0 = tz * g->tile_size - g->border;
@@ -188,19 +189,19 @@ wf_status wf_span_columns_from_pieces(wf_span_columns* out, wf_arena* arena, con
             return WF_ERR_CAPACITY;
         }
     }
-    const size_t spans = field_spans(g, pieces, tx, tz, runs);
+    const size_t spans = span_capacity > 0 ? span_capacity : 1u;
     const size_t cells = (size_t)side * (size_t)side;
     uint32_t* first = WF_ARENA_ARRAY(arena, uint32_t, cells + 1u);
     uint16_t* bottom = WF_ARENA_ARRAY(arena, uint16_t, cells);
-    uint16_t* floors = WF_ARENA_ARRAY(arena, uint16_t, spans > 0 ? spans : 1u);
-    uint16_t* ceilings = WF_ARENA_ARRAY(arena, uint16_t, spans > 0 ? spans : 1u);
-    uint8_t* area = WF_ARENA_ARRAY(arena, uint8_t, spans > 0 ? spans : 1u);
+    uint16_t* floors = WF_ARENA_ARRAY(arena, uint16_t, spans);
+    uint16_t* ceilings = WF_ARENA_ARRAY(arena, uint16_t, spans);
+    uint8_t* area = WF_ARENA_ARRAY(arena, uint8_t, spans);
     if (first == NULL || bottom == NULL || floors == NULL || ceilings == NULL || area == NULL ||
         spans > UINT32_MAX) {
         wf_arena_reset_to(arena, mark);
         return WF_ERR_CAPACITY;
     }
-    // Second pass: each run's cells and spans copied in one go.
+    // Each run's cells and spans copied in one go.
     uint32_t k = 0;
     const int32_t n = column_runs(g, lx0, side, runs);
     for (int32_t z = 0; z < side; ++z) {
@@ -212,6 +213,10 @@ wf_status wf_span_columns_from_pieces(wf_span_columns* out, wf_arena* arena, con
             const size_t cell = (size_t)z * (size_t)side + (size_t)r->x;
             const uint32_t s0 = c->first[at];
             const uint32_t s1 = c->first[at + (size_t)r->n];
+            if ((size_t)k + (s1 - s0) > spans) {
+                wf_arena_reset_to(arena, mark);
+                return WF_ERR_CAPACITY;
+            }
             for (int32_t j = 0; j < r->n; ++j) {
                 first[cell + (size_t)j] = k + (c->first[at + (size_t)j] - s0);
             }

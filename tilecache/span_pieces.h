@@ -50,9 +50,11 @@ size_t wf_span_pieces_field_spans(const wf_piece_grid* g, const wf_span_piece* p
                                   int32_t tz);
 
 /// The columns of tile (tx, tz) with its border, in the arena, from the
-/// grid's pieces (pieces[pz * pieces_x + px], all kept). WF_ERR_CAPACITY
-/// (nothing kept) when the arena is too small.
+/// grid's pieces (pieces[pz * pieces_x + px], all kept), with room for
+/// span_capacity spans (wf_span_pieces_field_spans counts them).
+/// WF_ERR_CAPACITY (nothing kept) when the arena or the room is too small.
 wf_status wf_span_columns_from_pieces(wf_span_columns* out, wf_arena* arena, const wf_piece_grid* g,
-                                      const wf_span_piece* pieces, int32_t tx, int32_t tz);
+                                      const wf_span_piece* pieces, int32_t tx, int32_t tz,
+                                      size_t span_capacity);
 
 #endif

@@ -3,8 +3,9 @@
 // Span pieces: the layout of pieces round a grid of tiles (a border within
 // one tile and one reaching past several); a tile's bordered columns copied
 // together from the pieces, each cell as the field of the tile it belongs
-// to rasterizes it (a piece is a window of that field); a full arena and a
-// failed allocation are reported and keep nothing.
+// to rasterizes it (a piece is a window of that field); a full arena, too
+// little room for the spans and a failed allocation are reported and keep
+// nothing.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -142,12 +143,8 @@ static wf_span_columns rasterized(fixture* f, wf_arena* arena, int32_t tx, int32
     const float bmax[3] = {bmin[0] + (float)w * CS, frame_max[1], bmin[2] + (float)d * CS};
     wf_heightfield hf;
     assert_int_equal(wf_heightfield_init(&hf, arena, w, d, bmin, bmax, CS, CH, 60000), WF_OK);
-    memcpy(hf.frame_bmin, frame_min, sizeof frame_min);
-    memcpy(hf.frame_bmax, frame_max, sizeof frame_max);
-    hf.frame_width = TILE + 2 * border;
-    hf.frame_depth = TILE + 2 * border;
-    hf.window_first[0] = x0;
-    hf.window_first[1] = z0;
+    wf_heightfield_set_frame(&hf, frame_min, frame_max, TILE + 2 * border, TILE + 2 * border, x0,
+                             z0);
     assert_int_equal(wf_rasterize_triangles(&hf, &f->geom, 45.0f, 2), WF_OK);
     wf_span_columns cols;
     assert_int_equal(wf_span_columns_build(&cols, arena, &hf), WF_OK);
@@ -221,8 +218,10 @@ static void check_grid(fixture* f, int32_t border) {
         for (int32_t tx = 0; tx < TILES_X; ++tx) {
             wf_arena_reset(&f->arena);
             wf_span_columns copied;
-            assert_int_equal(wf_span_columns_from_pieces(&copied, &f->arena, &g, pieces, tx, tz),
-                             WF_OK);
+            const size_t counted = wf_span_pieces_field_spans(&g, pieces, tx, tz);
+            assert_int_equal(
+                wf_span_columns_from_pieces(&copied, &f->arena, &g, pieces, tx, tz, counted),
+                WF_OK);
             assert_int_equal(copied.width, side);
             assert_int_equal(wf_span_pieces_field_spans(&g, pieces, tx, tz), copied.span_count);
             for (int32_t z = 0; z < side; ++z) {
@@ -248,15 +247,23 @@ static void test_a_copied_tile_holds_each_cell_as_its_tile_does(void** state) {
     check_grid(f, 15); // past them: two rings of pieces
 }
 
-static void test_a_full_arena_keeps_nothing(void** state) {
+static void test_a_full_arena_or_too_little_room_keeps_nothing(void** state) {
     fixture* f = *state;
     const wf_piece_grid g = wf_piece_grid_make(TILE, 5, TILES_X, TILES_Z);
     wf_span_piece* pieces = keep_pieces(f, &g);
     wf_arena small;
     assert_int_equal(wf_arena_create(&small, &f->allocator, 2048), WF_OK);
     wf_span_columns cols;
-    assert_int_equal(wf_span_columns_from_pieces(&cols, &small, &g, pieces, 1, 1), WF_ERR_CAPACITY);
+    const size_t counted = wf_span_pieces_field_spans(&g, pieces, 1, 1);
+    assert_int_equal(wf_span_columns_from_pieces(&cols, &small, &g, pieces, 1, 1, counted),
+                     WF_ERR_CAPACITY);
     assert_int_equal(small.used, 0);
+    // Room for one span less than the tile holds: refused, nothing kept.
+    wf_arena_reset(&f->arena);
+    assert_true(counted > 0);
+    assert_int_equal(wf_span_columns_from_pieces(&cols, &f->arena, &g, pieces, 1, 1, counted - 1u),
+                     WF_ERR_CAPACITY);
+    assert_int_equal(f->arena.used, 0);
     wf_arena_destroy(&small, &f->allocator);
     free_pieces(f, &g, pieces);
 }
@@ -278,7 +285,8 @@ int main(void) {
         cmocka_unit_test(test_pieces_cover_the_bordered_tiles),
         cmocka_unit_test_setup_teardown(test_a_copied_tile_holds_each_cell_as_its_tile_does, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_a_full_arena_keeps_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_full_arena_or_too_little_room_keeps_nothing, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_failed_keep_keeps_nothing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
