@@ -17,6 +17,7 @@
 #include "tilecache/layer_to_tile.h"
 #include "tilecache/span_pieces.h"
 #include "tilecache/tilecache_internal.h"
+#include "tilecache/triangle_bins.h"
 
 /// Attempts per tile: a tile whose span pool or scratch arena turned out
 /// too small is built again with both doubled (the sizes are guesses).
@@ -100,24 +101,9 @@ typedef struct build_job {
     /// (schedule_costliest_first); as long as the pieces (never fewer than
     /// the tiles).
     work_item* order;
-    // Triangles per piece (geom only): CSR lists in triangle order.
-    uint32_t* bin_start; ///< pieces + 1
-    uint32_t* bin_tris;
-    // The counting pass's findings, replayed by the fill pass (binning only):
-    uint32_t* bin_met; ///< per triangle: how many pieces it meets
-    uint32_t* bin_log; ///< those pieces, triangle by triangle
-    size_t bin_log_count, bin_log_capacity;
-    bool bin_log_failed; ///< the log could not grow
-    uint64_t* bin_cells; ///< per piece: cells under the triangles' boxes (span guess)
-    /// How far past a piece's edges a triangle still goes to it: rounding
-    /// may put a tile's cell edges that far from the piece's exact ones
-    /// (a little over a cell's 1/256, plus float error at the build's
-    /// largest coordinate).
-    double bin_eps;
-    uint8_t* tri_areas; ///< per triangle: its area after the slope test (geom only)
-    uint64_t triangle_refs, triangle_cells; ///< binning totals (geom only)
-    wf_arena* arenas;                       ///< per worker, grown to the largest item it built
-    size_t* high_water;                     ///< per worker
+    wf_triangle_bins bins; ///< triangles per piece, and their areas (geom only)
+    wf_arena* arenas;      ///< per worker, grown to the largest item it built
+    size_t* high_water;    ///< per worker
     tile_result* results;
 } build_job;
 
@@ -133,239 +119,11 @@ static void tile_bounds(const build_job* job, int32_t tx, int32_t tz, float* bmi
     bmax[2] = bmin[2] + (float)c->side * c->cs;
 }
 
-/// Pieces (squares `width` wide from `origin`, `count` of them) that a
-/// [lo, hi] interval touches, eps wide on both ends, so that float rounding
-/// can only add a piece.
-static void piece_range(double lo, double hi, double origin, double width, double eps,
-                        int32_t count, int32_t* out_first, int32_t* out_last) {
-    // No floor(): below 0 and at or past count are clamped, and in between
-    // truncation is the floor (a library call less per triangle and row).
-    double first = (lo - origin - eps) / width;
-    double last = (hi - origin + eps) / width;
-    *out_first = first < 0.0 ? 0 : first >= (double)count ? count : (int32_t)first;
-    *out_last = last < 0.0 ? -1 : last >= (double)count ? count - 1 : (int32_t)last;
-}
-
-/// The x extent of a triangle's XZ footprint inside the slab s0 <= z <= s1
-/// (false when they do not meet): the clipped polygon's corners are the
-/// triangle's own inside the slab and its edges' crossings of the slab's
-/// two sides.
-static bool slab_x_range(const double* px, const double* pz, double s0, double s1, double* out_lo,
-                         double* out_hi) {
-    double lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < 3; ++i) {
-        if (pz[i] >= s0 && pz[i] <= s1) {
-            lo = px[i] < lo ? px[i] : lo;
-            hi = px[i] > hi ? px[i] : hi;
-        }
-        int j = i == 2 ? 0 : i + 1;
-        for (int k = 0; k < 2; ++k) {
-            double side = k == 0 ? s0 : s1;
-            if ((pz[i] < side && pz[j] > side) || (pz[i] > side && pz[j] < side)) {
-                double x = px[i] + (side - pz[i]) / (pz[j] - pz[i]) * (px[j] - px[i]);
-                lo = x < lo ? x : lo;
-                hi = x > hi ? x : hi;
-            }
-        }
-    }
-    *out_lo = lo;
-    *out_hi = hi;
-    return lo <= hi;
-}
-
-/// Running totals of the binning's counting pass.
-typedef struct bin_totals {
-    uint64_t refs;
-    uint64_t cells; ///< per pair, the triangle's box cells in the piece (clamped to the piece)
-} bin_totals;
-
-/// Notes a piece the triangle meets for the fill pass, which then needs no
-/// clipping of its own (the log grows by doubling; false when it cannot).
-/// It lives only while binning: 4 bytes per triangle-piece pair, as the
-/// lists it fills, plus 4 per triangle for the counts.
-static bool log_piece(build_job* job, uint32_t piece) {
-    if (job->bin_log_count == job->bin_log_capacity) {
-        const wf_allocator* a = &job->tc->allocator;
-        size_t capacity = job->bin_log_capacity * 2u + 64u;
-        uint32_t* grown = WF_ALLOC_ARRAY(a, uint32_t, capacity);
-        if (grown == NULL) {
-            job->bin_log_failed = true;
-            return false;
-        }
-        if (job->bin_log_count > 0) {
-            memcpy(grown, job->bin_log, job->bin_log_count * sizeof *grown);
-        }
-        WF_FREE_ARRAY(a, job->bin_log, uint32_t, job->bin_log_capacity);
-        job->bin_log = grown;
-        job->bin_log_capacity = capacity;
-    }
-    job->bin_log[job->bin_log_count++] = piece;
-    return true;
-}
-
-/// Bins triangle t into the pieces whose cells its XZ footprint really
-/// overlaps (not every piece of its box: a long diagonal triangle across
-/// n x n pieces meets O(n) of them). Row by row of the box's pieces: the
-/// footprint clipped to the row's z slab gives the x range of pieces. Both
-/// ranges are job->bin_eps wide, so rounding can only add a piece (the
-/// rasterizer clips to the piece anyway). Counts, and logs the pieces.
-static void bin_triangle(build_job* job, uint32_t t, bin_totals* totals) {
-    const wf_geom* g = &job->in->geom;
-    const cell_params* c = &job->cp;
-    const uint32_t* tri = &g->tris[3u * t];
-    double px[3], pz[3];
-    for (int k = 0; k < 3; ++k) {
-        px[k] = g->verts[3u * tri[k]];
-        pz[k] = g->verts[3u * tri[k] + 2u];
-    }
-    double lo[2] = {px[0], pz[0]}, hi[2] = {px[0], pz[0]};
-    for (int k = 1; k < 3; ++k) {
-        lo[0] = px[k] < lo[0] ? px[k] : lo[0], hi[0] = px[k] > hi[0] ? px[k] : hi[0];
-        lo[1] = pz[k] < lo[1] ? pz[k] : lo[1], hi[1] = pz[k] > hi[1] ? pz[k] : hi[1];
-    }
-    // Candidates from the grid of tile squares (a ring piece lies inside
-    // its square, cut to the border), then each piece's own cells.
-    const wf_piece_grid* grid = &job->grid;
-    const double width = c->tile_width, eps = job->bin_eps, cs = (double)c->cs;
-    const double origin_x = (double)job->bmin.x - (double)grid->ring * width;
-    const double origin_z = (double)job->bmin.z - (double)grid->ring * width;
-    int32_t z0, z1;
-    piece_range(lo[1], hi[1], origin_z, width, eps, grid->pieces_z, &z0, &z1);
-    // Cells under the box, at most a column each (for the span guess).
-    const double box_x = (hi[0] - lo[0]) / cs + 2.0;
-    const double box_z = (hi[1] - lo[1]) / cs + 2.0;
-    uint32_t met = 0;
-    for (int32_t tz = z0; tz <= z1; ++tz) {
-        int32_t row0, rows;
-        wf_piece_rows(grid, tz, &row0, &rows);
-        double s0 = (double)job->bmin.z + (double)row0 * cs - eps;
-        double s1 = (double)job->bmin.z + (double)(row0 + rows) * cs + eps;
-        if (hi[1] < s0 || lo[1] > s1) {
-            continue; // a ring row's strip, not the square round it
-        }
-        double xa = lo[0], xb = hi[0];
-        // A footprint wholly inside the slab is its own clip (every corner
-        // counts, no edge crosses a side): the slab walk would give its box.
-        if (!(lo[1] >= s0 && hi[1] <= s1) && !slab_x_range(px, pz, s0, s1, &xa, &xb)) {
-            continue;
-        }
-        int32_t x0, x1;
-        piece_range(xa, xb, origin_x, width, eps, grid->pieces_x, &x0, &x1);
-        for (int32_t tx = x0; tx <= x1; ++tx) {
-            int32_t col0, cols;
-            wf_piece_columns(grid, tx, &col0, &cols);
-            if (xb < (double)job->bmin.x + (double)col0 * cs - eps ||
-                xa > (double)job->bmin.x + (double)(col0 + cols) * cs + eps) {
-                continue;
-            }
-            const double cx = box_x < (double)cols ? box_x : (double)cols;
-            const double cz = box_z < (double)rows ? box_z : (double)rows;
-            const uint64_t cells = (uint64_t)(cx * cz);
-            const uint32_t piece = (uint32_t)(tz * grid->pieces_x + tx);
-            if (!log_piece(job, piece)) {
-                return;
-            }
-            met++;
-            job->bin_start[piece + 1]++;
-            job->bin_cells[piece] += cells;
-            totals->refs++;
-            totals->cells += cells;
-        }
-    }
-    job->bin_met[t] = met;
-}
-
-static void free_bin_log(build_job* job) {
-    const wf_allocator* a = &job->tc->allocator;
-    WF_FREE_ARRAY(a, job->bin_log, uint32_t, job->bin_log_capacity);
-    if (job->bin_met != NULL) {
-        WF_FREE_ARRAY(a, job->bin_met, uint32_t, job->in->geom.tri_count);
-    }
-    job->bin_log = NULL;
-    job->bin_met = NULL;
-    job->bin_log_count = job->bin_log_capacity = 0;
-}
-
-/// Bins triangle indices into the pieces they overlap (count and log, then
-/// fill from the log), checking indices and areas on the way. The count stops as
-/// soon as the pairs or the cells under them pass the desc's limits
-/// (WF_ERR_CAPACITY before the lists are allocated or a tile is built).
-static wf_status bin_triangles(build_job* job) {
-    const wf_geom* g = &job->in->geom;
-    const wf_tilecache* tc = job->tc;
-    const wf_allocator* a = &tc->allocator;
-    const uint32_t pieces = job->piece_count;
-    job->bin_start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)pieces + 1u);
-    job->bin_cells = WF_ALLOC_ARRAY(a, uint64_t, pieces);
-    job->bin_met = WF_ALLOC_ARRAY(a, uint32_t, g->tri_count);
-    if (job->bin_start == NULL || job->bin_cells == NULL ||
-        (job->bin_met == NULL && g->tri_count > 0)) {
-        return WF_ERR_OUT_OF_MEMORY;
-    }
-    const double far = fmax(fmax(fabs((double)job->bmin.x), fabs((double)job->bmax.x)),
-                            fmax(fabs((double)job->bmin.z), fabs((double)job->bmax.z)));
-    job->bin_eps = 1e-4 * (double)job->cp.tile_width + (double)job->cp.cs / 256.0 + 1e-5 * far;
-    bin_totals totals = {0, 0};
-    for (uint32_t t = 0; t < g->tri_count; ++t) {
-        const uint32_t* tri = &g->tris[3u * t];
-        if (tri[0] >= g->vert_count || tri[1] >= g->vert_count || tri[2] >= g->vert_count ||
-            (g->tri_areas != NULL && g->tri_areas[t] >= WF_MAX_AREAS &&
-             g->tri_areas[t] != WF_AREA_NULL)) {
-            wf_log(&tc->logger, WF_LOG_ERROR,
-                   "tilecache: triangle %u has a vertex index or area out of range", t);
-            return WF_ERR_INVALID_ARG;
-        }
-        bin_triangle(job, t, &totals);
-        if (job->bin_log_failed) {
-            return WF_ERR_OUT_OF_MEMORY;
-        }
-        if (totals.refs > tc->max_triangle_refs) {
-            wf_log(
-                &tc->logger, WF_LOG_ERROR,
-                "tilecache: the first %u of %u triangles already overlap %llu tile squares in all, "
-                "more than max_triangle_refs %u",
-                t + 1u, g->tri_count, (unsigned long long)totals.refs, tc->max_triangle_refs);
-            return WF_ERR_CAPACITY;
-        }
-        if (totals.cells > tc->max_cells) {
-            wf_log(&tc->logger, WF_LOG_ERROR,
-                   "tilecache: the first %u of %u triangles already cover %llu cells to "
-                   "rasterize, more than max_cells %llu",
-                   t + 1u, g->tri_count, (unsigned long long)totals.cells,
-                   (unsigned long long)tc->max_cells);
-            return WF_ERR_CAPACITY;
-        }
-    }
-    job->triangle_refs = totals.refs;
-    job->triangle_cells = totals.cells;
-    for (uint32_t i = 0; i < pieces; ++i) {
-        job->bin_start[i + 1] += job->bin_start[i];
-    }
-    job->bin_tris = WF_ALLOC_ARRAY(a, uint32_t, totals.refs);
-    if (job->bin_tris == NULL && totals.refs > 0) {
-        return WF_ERR_OUT_OF_MEMORY;
-    }
-    // The fill pass replays the log: the same pairs in the same order.
-    size_t k = 0;
-    for (uint32_t t = 0; t < g->tri_count; ++t) {
-        for (uint32_t n = 0; n < job->bin_met[t]; ++n) {
-            job->bin_tris[job->bin_start[job->bin_log[k++]]++] = t;
-        }
-    }
-    free_bin_log(job);
-    // The fill pass moved each start to the next piece's: shift back.
-    for (uint32_t i = pieces; i > 0; --i) {
-        job->bin_start[i] = job->bin_start[i - 1];
-    }
-    job->bin_start[0] = 0;
-    return WF_OK;
-}
-
 /// A piece's span pool guess (its cells once, plus the triangles' cells)
 /// and the arena bytes to rasterize and flatten it.
 static size_t estimate_piece(const build_job* job, uint32_t piece, uint64_t cells,
                              uint32_t* out_spans) {
-    uint64_t under = job->bin_cells[piece], cap = cells * SPANS_PER_COLUMN_GUESS;
+    uint64_t under = job->bins.cells[piece], cap = cells * SPANS_PER_COLUMN_GUESS;
     uint64_t spans = cells + (under < cap ? under : cap);
     *out_spans = spans > UINT32_MAX / 2u ? UINT32_MAX / 2u : (uint32_t)spans;
     uint64_t bytes = cells * (4u + 4u + 2u) + spans * (sizeof(wf_span) + 5u) + BUILD_ARENA_SLACK;
@@ -436,10 +194,10 @@ static wf_status rasterize_piece(const build_job* job, uint32_t p, uint32_t span
         return s;
     }
     wf_heightfield_set_frame(&hf, frame_min, frame_max, c->side, c->side, first_x, first_z);
-    // bin_triangles checked indices and areas, and the build's bounds that
+    // The binning checked indices and areas, and the build's bounds that
     // every vertex is finite: rasterize the piece's list directly.
-    uint32_t first = job->bin_start[p], n = job->bin_start[p + 1] - first;
-    s = wf_rasterize_triangle_list(&hf, &job->in->geom, job->tri_areas, &job->bin_tris[first], n,
+    uint32_t first = job->bins.start[p], n = job->bins.start[p + 1] - first;
+    s = wf_rasterize_triangle_list(&hf, &job->in->geom, job->bins.areas, &job->bins.tris[first], n,
                                    c->walkable_climb);
     return s == WF_OK ? wf_span_columns_build(out, arena, &hf) : s;
 }
@@ -682,7 +440,7 @@ static wf_status build_piece_rows(build_job* job, int32_t from, int32_t to) {
         wf_piece_columns(&job->grid, (int32_t)((first + i) % per_row), &col0, &cols);
         wf_piece_rows(&job->grid, (int32_t)((first + i) / per_row), &row0, &rows);
         job->order[i] =
-            (work_item){job->bin_cells[first + i] + (uint64_t)cols * (uint64_t)rows, first + i};
+            (work_item){job->bins.cells[first + i] + (uint64_t)cols * (uint64_t)rows, first + i};
     }
     schedule_costliest_first(job, count);
     wf_status s = wf_jobs_parallel_for(&job->tc->jobs, count, 1, build_pieces_fn, job);
@@ -762,12 +520,6 @@ static void free_job(build_job* job) {
     WF_FREE_ARRAY(a, job->arenas, wf_arena, job->tc->worker_count);
     WF_FREE_ARRAY(a, job->high_water, size_t, job->tc->worker_count);
     WF_FREE_ARRAY(a, job->order, work_item, job->piece_count);
-    if (job->bin_tris != NULL) {
-        WF_FREE_ARRAY(a, job->bin_tris, uint32_t, job->bin_start[job->piece_count]);
-    }
-    if (job->tri_areas != NULL) {
-        WF_FREE_ARRAY(a, job->tri_areas, uint8_t, job->in->geom.tri_count);
-    }
     if (job->pieces != NULL) {
         for (uint32_t p = 0; p < job->piece_count; ++p) {
             wf_span_piece_free(&job->pieces[p], a);
@@ -775,9 +527,7 @@ static void free_job(build_job* job) {
         WF_FREE_ARRAY(a, job->pieces, wf_span_piece, job->piece_count);
     }
     WF_FREE_ARRAY(a, job->piece_status, wf_status, job->piece_count);
-    WF_FREE_ARRAY(a, job->bin_start, uint32_t, (size_t)job->piece_count + 1u);
-    WF_FREE_ARRAY(a, job->bin_cells, uint64_t, job->piece_count);
-    free_bin_log(job); // binning failed half way
+    wf_triangle_bins_free(&job->bins, a);
 }
 
 /// Moves every tile's entries, in tile order, into one array (capacity
@@ -987,16 +737,23 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
             ? WF_OK
             : WF_ERR_OUT_OF_MEMORY;
     if (s == WF_OK && in->kind == INPUT_GEOM) {
-        s = bin_triangles(&job);
-    }
-    if (s == WF_OK && in->kind == INPUT_GEOM && in->geom.tri_count > 0) {
-        // Each triangle's slope test once, not once per tile it touches.
-        job.tri_areas = WF_ALLOC_ARRAY(a, uint8_t, in->geom.tri_count);
-        if (job.tri_areas == NULL) {
-            s = WF_ERR_OUT_OF_MEMORY;
-        } else {
-            wf_rasterize_classify(&in->geom, tc->params.agent_max_slope, job.tri_areas);
-        }
+        // Each triangle's slope test once, not once per piece it touches.
+        const wf_triangle_bins_desc bd = {
+            .geom = &in->geom,
+            .grid = job.grid,
+            .bmin = bmin,
+            .bmax = bmax,
+            .cs = job.cp.cs,
+            .tile_width = job.cp.tile_width,
+            .max_slope_deg = tc->params.agent_max_slope,
+            .max_refs = tc->max_triangle_refs,
+            .max_cells = tc->max_cells,
+            .allocator = a,
+            .logger = &tc->logger,
+            .jobs = &tc->jobs,
+            .worker_count = tc->worker_count,
+        };
+        s = wf_triangle_bins_build(&job.bins, &bd);
     }
     if (s == WF_OK && in->kind == INPUT_GEOM) {
         job.pieces = WF_ALLOC_ARRAY(a, wf_span_piece, job.piece_count);
@@ -1018,8 +775,8 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
         }
         tc->build_ms = wf_clock_ms() - start;
         tc->build_cells = plan.cells;
-        tc->triangle_refs = job.triangle_refs;
-        tc->triangle_cells = job.triangle_cells;
+        tc->triangle_refs = job.bins.refs;
+        tc->triangle_cells = job.bins.total_cells;
     }
     free_job(&job);
     return s;

@@ -157,8 +157,10 @@ wf_status wf_rasterize_triangles(wf_heightfield* hf, const wf_geom* geom, float 
 
 /// The same for input the caller already validated as above (the tile
 /// cache checks a mesh once per build, not once per tile): the final area
-/// of every triangle (slope and facing applied) ...
-void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* out_areas);
+/// of triangles [first, end) (slope and facing applied), out_areas[t] for
+/// triangle t ...
+void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint32_t first, uint32_t end,
+                           uint8_t* out_areas);
 /// ... then the triangles list[0 .. count) with those areas, in list order.
 /// WF_ERR_CAPACITY as above.
 wf_status wf_rasterize_triangle_list(wf_heightfield* hf, const wf_geom* geom, const uint8_t* areas,

@@ -558,9 +558,10 @@ static uint8_t triangle_area(const wf_geom* geom, uint32_t t, float cos_max_slop
     return triangle_is_walkable(a, b, c, cos_max_slope) ? area : (uint8_t)WF_AREA_NULL;
 }
 
-void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint8_t* out_areas) {
+void wf_rasterize_classify(const wf_geom* geom, float max_slope_deg, uint32_t first, uint32_t end,
+                           uint8_t* out_areas) {
     const float cos_max_slope = cos_of_slope(max_slope_deg);
-    for (uint32_t t = 0; t < geom->tri_count; ++t) {
+    for (uint32_t t = first; t < end; ++t) {
         out_areas[t] = triangle_area(geom, t, cos_max_slope);
     }
 }

@@ -624,7 +624,7 @@ static wf_geom soup_geom(float* verts, uint32_t* tris, uint32_t tri_count) {
 static void rasterize_as_list(wf_heightfield* hf, const wf_geom* g) {
     uint8_t* areas = test_malloc(g->tri_count);
     uint32_t* list = test_malloc(sizeof *list * g->tri_count);
-    wf_rasterize_classify(g, 45.0f, areas);
+    wf_rasterize_classify(g, 45.0f, 0, g->tri_count, areas);
     for (uint32_t i = 0; i < g->tri_count; ++i) {
         list[i] = i;
     }
