@@ -58,6 +58,10 @@ typedef struct binning {
     uint8_t* areas;
     bin_chunk* chunks;
     uint32_t chunk_count;
+    /// Each chunk's share of the limits: the chunks' logs together stay
+    /// within one count's (a chunk past its share makes the count run
+    /// again in one go, with the whole limits).
+    uint64_t chunk_max_refs, chunk_max_cells;
 } binning;
 
 /// The pieces' extents along one axis from `min` (the build's bounds).
@@ -214,8 +218,9 @@ static bool triangle_valid(const wf_geom* g, uint32_t t) {
 }
 
 /// Counts one chunk's triangles, stopping at the first bad one or the
-/// first that takes the chunk's own totals past a limit (one chunk: the
-/// build's totals), then gives its triangles their areas.
+/// first that takes the chunk's own totals past its share of a limit (one
+/// chunk: the build's totals past the limit), then gives its triangles
+/// their areas.
 static void count_chunk(const binning* b, bin_chunk* c) {
     const wf_triangle_bins_desc* d = b->d;
     for (uint32_t t = c->first; t < c->end; ++t) {
@@ -228,11 +233,11 @@ static void count_chunk(const binning* b, bin_chunk* c) {
             c->stop = STOP_MEMORY;
             return;
         }
-        if (c->refs > d->max_refs) {
+        if (c->refs > b->chunk_max_refs) {
             c->stop = STOP_REFS;
             return;
         }
-        if (c->total_cells > d->max_cells) {
+        if (c->total_cells > b->chunk_max_cells) {
             c->stop = STOP_CELLS;
             return;
         }
@@ -280,6 +285,8 @@ static bool count_in_chunks(binning* b, uint32_t chunk_count, wf_triangle_bins* 
         return false;
     }
     b->chunk_count = chunk_count;
+    b->chunk_max_refs = d->max_refs / chunk_count;
+    b->chunk_max_cells = d->max_cells / chunk_count;
     bool ready = true;
     for (uint32_t i = 0; i < chunk_count; ++i) {
         bin_chunk* c = &b->chunks[i];
@@ -311,9 +318,6 @@ static bool count_in_chunks(binning* b, uint32_t chunk_count, wf_triangle_bins* 
         }
         refs += b->chunks[i].refs;
         cells += b->chunks[i].total_cells;
-    }
-    if (refs > d->max_refs || cells > d->max_cells) {
-        return false; // past a limit only together: which triangle, one chunk says
     }
     for (uint32_t i = 1; i < chunk_count; ++i) {
         const bin_chunk* c = &b->chunks[i];

@@ -4,7 +4,8 @@
 // reaches it, in triangle order; the lists, totals and areas are the same
 // whether one worker counts or several count in chunks (inline and on a
 // thread pool); a bad triangle and a limit passed only by the chunks
-// together are named as one worker names them; a failed allocation leaves
+// together are named as one worker names them, and the chunks' logs of a
+// refused count hold no more than one count's; a failed allocation leaves
 // nothing, or the same lists when counting again in one go saved the build.
 #include <math.h>
 #include <setjmp.h>
@@ -333,6 +334,44 @@ static void test_limits_passed_only_together_are_named_alike(void** state) {
     test_free(s);
 }
 
+/// Peak bytes of a count refused at `max_refs`, with one worker or four.
+static long refused_peak(const wf_geom* g, uint64_t max_refs, uint32_t workers) {
+    counting_allocator count;
+    counting_allocator_init(&count);
+    wf_allocator a = counting_allocator_hooks(&count);
+    wf_logger quiet = {NULL, NULL, true};
+    wf_job_system jobs = test_inline_jobs(workers);
+    wf_triangle_bins_desc d = desc_for(g, &a, &quiet, workers > 1 ? &jobs : NULL, workers);
+    d.max_refs = max_refs;
+    wf_triangle_bins bins;
+    assert_int_equal(wf_triangle_bins_build(&bins, &d), WF_ERR_CAPACITY);
+    assert_int_equal(counting_allocator_live(&count), 0);
+    return (long)count.peak_bytes;
+}
+
+static void test_a_refused_count_holds_no_more_over_workers(void** state) {
+    (void)state;
+    // 8,192 copies of a triangle over most of the level's 42 pieces: the
+    // pairs pass max_refs a quarter of the way in. Four chunks share the
+    // limit, so their logs together hold what one count's does (not four
+    // logs each up to the limit).
+    enum { COPIES = 8192 };
+    const float w = TILES_X * TILE * CS, d = TILES_Z * TILE * CS;
+    const float v[9] = {BMIN.x - 1.0f,     0.0f, BMIN.z - 1.0f,
+                        BMIN.x - 1.0f,     0.0f, BMIN.z + 2.0f * d,
+                        BMIN.x + 2.0f * w, 0.0f, BMIN.z - 1.0f};
+    uint32_t* tris = test_malloc(sizeof *tris * 3u * COPIES);
+    for (uint32_t i = 0; i < COPIES; ++i) {
+        tris[3u * i] = 0u, tris[3u * i + 1u] = 1u, tris[3u * i + 2u] = 2u;
+    }
+    wf_geom g = {v, 3, tris, COPIES, NULL, NULL, 0};
+    const uint64_t max_refs = 100000u;
+    const long one = refused_peak(&g, max_refs, 1), four = refused_peak(&g, max_refs, 4);
+    assert_true(one > (long)(max_refs * sizeof(uint32_t)));
+    assert_true(four < one + one / 2);
+    test_free(tris);
+}
+
 static void test_failed_allocations_leave_nothing(void** state) {
     (void)state;
     scene* s = test_malloc(sizeof *s);
@@ -396,6 +435,7 @@ int main(void) {
         cmocka_unit_test(test_the_same_bins_for_any_worker_count),
         cmocka_unit_test(test_a_bad_triangle_is_named_alike),
         cmocka_unit_test(test_limits_passed_only_together_are_named_alike),
+        cmocka_unit_test(test_a_refused_count_holds_no_more_over_workers),
         cmocka_unit_test(test_failed_allocations_leave_nothing),
         cmocka_unit_test(test_no_triangles),
     };
