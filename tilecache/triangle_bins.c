@@ -53,8 +53,8 @@ typedef struct binning {
     /// little over a cell's 1/256, plus float error at the build's largest
     /// coordinate).
     double eps;
-    double inv_width, origin_x, origin_z; ///< the grid of tile squares the pieces lie in
-    uint32_t* met;                        ///< per triangle: how many pieces it meets
+    double origin_x, origin_z; ///< the corner of the grid of tile squares the pieces lie in
+    uint32_t* met;             ///< per triangle: how many pieces it meets
     uint8_t* areas;
     bin_chunk* chunks;
     uint32_t chunk_count;
@@ -80,15 +80,15 @@ static void piece_extents(const wf_piece_grid* g, bool columns, double min, doub
     }
 }
 
-/// Candidate pieces (squares 1 / inv_width wide from `origin`, `count` of
-/// them) for a [lo, hi] interval: every piece within `reach` of it. The
-/// caller then tests each candidate's own extent.
-static void piece_range(double lo, double hi, double origin, double inv_width, double reach,
+/// Pieces (squares `width` wide from `origin`, `count` of them) that a
+/// [lo, hi] interval touches, eps wide on both ends, so that float rounding
+/// can only add a piece (the caller then tests each one's own extent).
+static void piece_range(double lo, double hi, double origin, double width, double eps,
                         int32_t count, int32_t* out_first, int32_t* out_last) {
     // No floor(): below 0 and at or past count are clamped, and in between
     // truncation is the floor (a library call less per triangle and row).
-    double first = (lo - origin - reach) * inv_width;
-    double last = (hi - origin + reach) * inv_width;
+    double first = (lo - origin - eps) / width;
+    double last = (hi - origin + eps) / width;
     *out_first = first < 0.0 ? 0 : first >= (double)count ? count : (int32_t)first;
     *out_last = last < 0.0 ? -1 : last >= (double)count ? count - 1 : (int32_t)last;
 }
@@ -161,15 +161,13 @@ static bool bin_triangle(const binning* b, bin_chunk* c, uint32_t t) {
         lo[1] = pz[k] < lo[1] ? pz[k] : lo[1], hi[1] = pz[k] > hi[1] ? pz[k] : hi[1];
     }
     // Candidates from the grid of tile squares (a ring piece lies inside
-    // its square, cut to the border), then each piece's own cells. The
-    // candidates reach twice as far as the extents: the multiplication's
-    // rounding never takes away a piece its extent keeps.
+    // its square, cut to the border), then each piece's own cells.
     const wf_piece_grid* grid = &d->grid;
     const piece_extent* columns = b->extents;
     const piece_extent* rows = b->extents + grid->pieces_x;
-    const double reach = 2.0 * b->eps, cs = (double)d->cs;
+    const double width = (double)d->tile_width, eps = b->eps, cs = (double)d->cs;
     int32_t z0, z1;
-    piece_range(lo[1], hi[1], b->origin_z, b->inv_width, reach, grid->pieces_z, &z0, &z1);
+    piece_range(lo[1], hi[1], b->origin_z, width, eps, grid->pieces_z, &z0, &z1);
     // Cells under the box, at most a column each (for the span guess).
     const double box_x = (hi[0] - lo[0]) / cs + 2.0;
     const double box_z = (hi[1] - lo[1]) / cs + 2.0;
@@ -186,7 +184,7 @@ static bool bin_triangle(const binning* b, bin_chunk* c, uint32_t t) {
             continue;
         }
         int32_t x0, x1;
-        piece_range(xa, xb, b->origin_x, b->inv_width, reach, grid->pieces_x, &x0, &x1);
+        piece_range(xa, xb, b->origin_x, width, eps, grid->pieces_x, &x0, &x1);
         const double cz = box_z < rows[tz].cells ? box_z : rows[tz].cells;
         for (int32_t tx = x0; tx <= x1; ++tx) {
             if (xb < columns[tx].lo || xa > columns[tx].hi) {
@@ -415,7 +413,6 @@ wf_status wf_triangle_bins_build(wf_triangle_bins* out, const wf_triangle_bins_d
                                 fmax(fabs((double)d->bmin.z), fabs((double)d->bmax.z)));
         const double width = (double)d->tile_width, cs = (double)d->cs;
         b.eps = 1e-4 * width + cs / 256.0 + 1e-5 * far;
-        b.inv_width = 1.0 / width;
         b.origin_x = (double)d->bmin.x - (double)grid->ring * width;
         b.origin_z = (double)d->bmin.z - (double)grid->ring * width;
         piece_extents(grid, true, (double)d->bmin.x, cs, b.eps, b.extents);
