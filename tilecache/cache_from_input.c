@@ -751,7 +751,6 @@ static wf_status build_all(wf_tilecache* tc, const build_input* in, wf_vec3 bmin
             .allocator = a,
             .logger = &tc->logger,
             .jobs = &tc->jobs,
-            .worker_count = tc->worker_count,
         };
         s = wf_triangle_bins_build(&job.bins, &bd);
     }

@@ -32,11 +32,14 @@ typedef enum chunk_stop {
 /// One chunk of triangles, counted on its own: its counts, cells and log
 /// are merged in chunk order (the triangles' order).
 typedef struct bin_chunk {
-    uint32_t first, end; ///< triangles
-    uint32_t* counts;    ///< per piece: pairs
-    uint64_t* cells;     ///< per piece
-    uint32_t* log;       ///< the pieces each triangle meets, triangle by triangle
+    /// A cache line of its own: chunks on different workers update their
+    /// counters at every pair.
+    _Alignas(64) uint32_t first, end; ///< triangles
+    uint32_t* counts;                 ///< per piece: pairs
+    uint64_t* cells;                  ///< per piece
+    uint32_t* log;                    ///< the pieces each triangle meets, triangle by triangle
     size_t log_count, log_capacity;
+    size_t log_limit; ///< the most it can need: its share of max_refs and one triangle's pairs
     uint64_t refs, total_cells;
     chunk_stop stop;
     uint32_t stopped_at; ///< the triangle it stopped at
@@ -58,6 +61,8 @@ typedef struct binning {
     uint8_t* areas;
     bin_chunk* chunks;
     uint32_t chunk_count;
+    /// desc->max_refs, at most UINT32_MAX (the lists' offsets are 32-bit).
+    uint64_t max_refs;
     /// Each chunk's share of the limits: the chunks' logs together stay
     /// within one count's (a chunk past its share makes the count run
     /// again in one go, with the whole limits).
@@ -125,6 +130,10 @@ static bool slab_x_range(const double* px, const double* pz, double s0, double s
 static bool log_piece(bin_chunk* c, const wf_allocator* a, uint32_t piece) {
     if (c->log_count == c->log_capacity) {
         size_t capacity = c->log_capacity * 2u + 64u;
+        capacity = capacity < c->log_limit ? capacity : c->log_limit;
+        if (capacity <= c->log_count) {
+            return false; // cannot happen: the count stops past the share first
+        }
         uint32_t* grown = WF_ALLOC_ARRAY(a, uint32_t, capacity);
         if (grown == NULL) {
             return false;
@@ -283,7 +292,7 @@ static bool count_in_chunks(binning* b, uint32_t chunk_count, wf_triangle_bins* 
         return false;
     }
     b->chunk_count = chunk_count;
-    b->chunk_max_refs = d->max_refs / chunk_count;
+    b->chunk_max_refs = b->max_refs / chunk_count;
     b->chunk_max_cells = d->max_cells / chunk_count;
     bool ready = true;
     for (uint32_t i = 0; i < chunk_count; ++i) {
@@ -292,8 +301,14 @@ static bool count_in_chunks(binning* b, uint32_t chunk_count, wf_triangle_bins* 
         c->end = (uint32_t)((uint64_t)tris * (i + 1u) / chunk_count);
         c->counts = i == 0 ? out->start + 1 : WF_ALLOC_ARRAY(a, uint32_t, pieces);
         c->cells = i == 0 ? out->cells : WF_ALLOC_ARRAY(a, uint64_t, pieces);
-        // About a piece and a quarter a triangle: the log seldom grows.
-        c->log_capacity = (size_t)(c->end - c->first) + (c->end - c->first) / 4u + 64u;
+        // Before a chunk stops its log holds at most its share of the
+        // pairs and one triangle's more, at most a pair per piece; the
+        // first guess is a piece and a quarter a triangle (seldom grown).
+        const uint64_t need = b->chunk_max_refs + pieces + 1u;
+        c->log_limit =
+            need < SIZE_MAX / sizeof(uint32_t) ? (size_t)need : SIZE_MAX / sizeof(uint32_t);
+        const size_t guess = (size_t)(c->end - c->first) + (c->end - c->first) / 4u + 64u;
+        c->log_capacity = guess < c->log_limit ? guess : c->log_limit;
         c->log = WF_ALLOC_ARRAY(a, uint32_t, c->log_capacity);
         if (c->counts == NULL || c->cells == NULL || c->log == NULL) {
             c->log_capacity = c->log == NULL ? 0 : c->log_capacity;
@@ -317,6 +332,9 @@ static bool count_in_chunks(binning* b, uint32_t chunk_count, wf_triangle_bins* 
         refs += b->chunks[i].refs;
         cells += b->chunks[i].total_cells;
     }
+    if (refs > b->max_refs || cells > d->max_cells) {
+        return false; // the shares sum to at most the limits: a guard, not a path
+    }
     for (uint32_t i = 1; i < chunk_count; ++i) {
         const bin_chunk* c = &b->chunks[i];
         for (uint32_t p = 0; p < pieces; ++p) {
@@ -330,7 +348,8 @@ static bool count_in_chunks(binning* b, uint32_t chunk_count, wf_triangle_bins* 
 }
 
 /// Logs why one chunk (the whole build) stopped, and says it.
-static wf_status report_stop(const wf_triangle_bins_desc* d, const bin_chunk* c) {
+static wf_status report_stop(const binning* b, const bin_chunk* c) {
+    const wf_triangle_bins_desc* d = b->d;
     const uint32_t t = c->stopped_at, n = d->geom->tri_count;
     switch (c->stop) {
     case STOP_BAD_TRIANGLE:
@@ -341,7 +360,7 @@ static wf_status report_stop(const wf_triangle_bins_desc* d, const bin_chunk* c)
         wf_log(d->logger, WF_LOG_ERROR,
                "tilecache: the first %u of %u triangles already overlap %llu tile squares in all, "
                "more than max_triangle_refs %llu",
-               t + 1u, n, (unsigned long long)c->refs, (unsigned long long)d->max_refs);
+               t + 1u, n, (unsigned long long)c->refs, (unsigned long long)b->max_refs);
         return WF_ERR_CAPACITY;
     case STOP_CELLS:
         wf_log(d->logger, WF_LOG_ERROR,
@@ -361,11 +380,11 @@ static wf_status report_stop(const wf_triangle_bins_desc* d, const bin_chunk* c)
 /// (each chunk past the first counts into arrays as long as the pieces).
 static uint32_t chunks_for(const wf_triangle_bins_desc* d, uint32_t pieces) {
     const uint32_t tris = d->geom->tri_count;
-    uint32_t n = d->jobs == NULL ? 1u : d->worker_count;
+    uint64_t n = wf_jobs_worker_count(d->jobs);
     n = n < tris / CHUNK_MIN_TRIANGLES ? n : tris / CHUNK_MIN_TRIANGLES;
-    const uint32_t affordable = 1u + (pieces == 0 ? 0u : tris / pieces);
+    const uint64_t affordable = 1u + (pieces == 0 ? 0u : tris / pieces);
     n = n < affordable ? n : affordable;
-    return n < 1u ? 1u : n;
+    return n < 1u ? 1u : (uint32_t)n;
 }
 
 /// The fill pass: each chunk's log replayed in chunk order, so every
@@ -397,6 +416,7 @@ wf_status wf_triangle_bins_build(wf_triangle_bins* out, const wf_triangle_bins_d
     binning b;
     memset(&b, 0, sizeof b);
     b.d = d;
+    b.max_refs = d->max_refs < UINT32_MAX ? d->max_refs : UINT32_MAX;
     const size_t extents = (size_t)grid->pieces_x + (size_t)grid->pieces_z;
     out->start = WF_ALLOC_ARRAY(a, uint32_t, (size_t)pieces + 1u);
     out->cells = WF_ALLOC_ARRAY(a, uint64_t, pieces);
@@ -420,14 +440,14 @@ wf_status wf_triangle_bins_build(wf_triangle_bins* out, const wf_triangle_bins_d
         const uint32_t chunks = chunks_for(d, pieces);
         bool counted = count_in_chunks(&b, chunks, out);
         if (!counted && chunks > 1) {
-            // A chunk stopped, or the chunks together passed a limit: count
-            // again in one go, so the error names the same triangle as a
-            // single worker's count does.
+            // A chunk stopped (a bad triangle, its share of a limit passed,
+            // no memory): count again in one go, so that an error names the
+            // same triangle as a single worker's count does.
             free_chunks(&b);
             counted = count_in_chunks(&b, 1, out);
         }
         if (!counted) {
-            s = b.chunks == NULL ? WF_ERR_OUT_OF_MEMORY : report_stop(d, &b.chunks[0]);
+            s = b.chunks == NULL ? WF_ERR_OUT_OF_MEMORY : report_stop(&b, &b.chunks[0]);
         }
     }
     if (s == WF_OK) {

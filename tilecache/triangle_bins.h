@@ -19,12 +19,13 @@ typedef struct wf_triangle_bins_desc {
     float cs, tile_width; ///< a cell's and a tile's width
     float max_slope_deg;
     /// Limits: the count stops at the first triangle that takes the pairs
-    /// or the cells under them past these (WF_ERR_CAPACITY, logged).
+    /// or the cells under them past these (WF_ERR_CAPACITY, logged). Pairs
+    /// are counted to at most UINT32_MAX whatever max_refs says (the lists'
+    /// offsets are 32-bit).
     uint64_t max_refs, max_cells;
     const wf_allocator* allocator;
     const wf_logger* logger;
-    const wf_job_system* jobs; ///< NULL: one chunk, on the caller
-    uint32_t worker_count;
+    const wf_job_system* jobs; ///< NULL or one worker: one chunk, on the caller
 } wf_triangle_bins_desc;
 
 typedef struct wf_triangle_bins {
@@ -40,6 +41,7 @@ typedef struct wf_triangle_bins {
 
 /// Bins desc->geom's triangles, checking each one's vertex indices and
 /// area id (WF_ERR_INVALID_ARG, logged, naming the first bad triangle).
+/// Every vertex must be finite (the caller checks the build's bounds).
 /// WF_ERR_CAPACITY past a limit, WF_ERR_OUT_OF_MEMORY; on failure *out
 /// holds nothing (freed).
 wf_status wf_triangle_bins_build(wf_triangle_bins* out, const wf_triangle_bins_desc* desc);

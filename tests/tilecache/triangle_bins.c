@@ -3,10 +3,10 @@
 // Triangle bins: each piece lists exactly the triangles whose footprint
 // reaches it, in triangle order; the lists, totals and areas are the same
 // whether one worker counts or several count in chunks (inline and on a
-// thread pool); a bad triangle and a limit passed only by the chunks
-// together are named as one worker names them, and the chunks' logs of a
-// refused count hold no more than one count's; a failed allocation leaves
-// nothing, or the same lists when counting again in one go saved the build.
+// thread pool); a bad triangle and a limit passed by a chunk's share are
+// named as one worker names them, and the chunks' logs of a refused count
+// hold no more than one count's; a failed allocation leaves nothing, or the
+// same lists when counting again in one go saved the build.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,8 +103,7 @@ static void capture(wf_log_level level, const char* message, void* user) {
 }
 
 static wf_triangle_bins_desc desc_for(const wf_geom* geom, const wf_allocator* a,
-                                      const wf_logger* logger, const wf_job_system* jobs,
-                                      uint32_t workers) {
+                                      const wf_logger* logger, const wf_job_system* jobs) {
     const float w = TILES_X * TILE * CS, d = TILES_Z * TILE * CS;
     return (wf_triangle_bins_desc){
         .geom = geom,
@@ -114,12 +113,11 @@ static wf_triangle_bins_desc desc_for(const wf_geom* geom, const wf_allocator* a
         .cs = CS,
         .tile_width = TILE * CS,
         .max_slope_deg = 45.0f,
-        .max_refs = UINT64_MAX,
+        .max_refs = UINT32_MAX,
         .max_cells = UINT64_MAX,
         .allocator = a,
         .logger = logger,
         .jobs = jobs,
-        .worker_count = workers,
     };
 }
 
@@ -181,7 +179,7 @@ static void test_each_piece_lists_exactly_the_triangles_reaching_it(void** state
     scene* s = test_malloc(sizeof *s);
     make_scene(s);
     wf_allocator a = default_allocator();
-    wf_triangle_bins_desc d = desc_for(&s->geom, &a, NULL, NULL, 1);
+    wf_triangle_bins_desc d = desc_for(&s->geom, &a, NULL, NULL);
     wf_triangle_bins bins;
     assert_int_equal(wf_triangle_bins_build(&bins, &d), WF_OK);
     assert_int_equal(bins.piece_count, (TILES_X + 2) * (TILES_Z + 2));
@@ -228,7 +226,7 @@ static void test_the_same_bins_for_any_worker_count(void** state) {
     counting_allocator one_count, many_count;
     counting_allocator_init(&one_count);
     wf_allocator one_alloc = counting_allocator_hooks(&one_count);
-    wf_triangle_bins_desc d = desc_for(&s->geom, &one_alloc, NULL, NULL, 1);
+    wf_triangle_bins_desc d = desc_for(&s->geom, &one_alloc, NULL, NULL);
     wf_triangle_bins one;
     assert_int_equal(wf_triangle_bins_build(&one, &d), WF_OK);
     const unsigned long one_allocations = one_count.allocations;
@@ -239,7 +237,7 @@ static void test_the_same_bins_for_any_worker_count(void** state) {
         counting_allocator_init(&many_count);
         wf_allocator many_alloc = counting_allocator_hooks(&many_count);
         wf_job_system jobs = test_inline_jobs(workers[i]);
-        d = desc_for(&s->geom, &many_alloc, NULL, &jobs, workers[i]);
+        d = desc_for(&s->geom, &many_alloc, NULL, &jobs);
         wf_triangle_bins many;
         assert_int_equal(wf_triangle_bins_build(&many, &d), WF_OK);
         assert_same_bins(&one, &many);
@@ -253,7 +251,7 @@ static void test_the_same_bins_for_any_worker_count(void** state) {
                      WF_OK);
     wf_job_system jobs = wf_thread_pool_job_system(pool);
     for (int run = 0; run < 4; ++run) {
-        d = desc_for(&s->geom, &one_alloc, NULL, &jobs, jobs.worker_count);
+        d = desc_for(&s->geom, &one_alloc, NULL, &jobs);
         wf_triangle_bins many;
         assert_int_equal(wf_triangle_bins_build(&many, &d), WF_OK);
         assert_same_bins(&one, &many);
@@ -277,7 +275,7 @@ static void assert_both_fail_alike(const wf_geom* geom, uint64_t max_refs, uint6
         counting_allocator_init(&count);
         wf_allocator a = counting_allocator_hooks(&count);
         wf_logger logger = {capture, &logs[k], false};
-        wf_triangle_bins_desc d = desc_for(geom, &a, &logger, k == 0 ? NULL : &four, 4);
+        wf_triangle_bins_desc d = desc_for(geom, &a, &logger, k == 0 ? NULL : &four);
         d.max_refs = max_refs;
         d.max_cells = max_cells;
         wf_triangle_bins bins;
@@ -285,6 +283,7 @@ static void assert_both_fail_alike(const wf_geom* geom, uint64_t max_refs, uint6
         assert_null(bins.start);
         assert_null(bins.tris);
         assert_int_equal(counting_allocator_live(&count), 0);
+        assert_int_equal(count.size_mismatches, 0);
         assert_int_equal(logs[k].count, 1);
     }
     assert_string_equal(logs[0].last, logs[1].last);
@@ -298,22 +297,23 @@ static void test_a_bad_triangle_is_named_alike(void** state) {
     // Two bad triangles in different chunks of four: the first is named.
     s->tris[3u * 4000u + 1u] = VERTS;
     s->areas[5000u] = 64u;
-    assert_both_fail_alike(&s->geom, UINT64_MAX, UINT64_MAX, WF_ERR_INVALID_ARG, "triangle 4000 ");
+    assert_both_fail_alike(&s->geom, UINT32_MAX, UINT64_MAX, WF_ERR_INVALID_ARG, "triangle 4000 ");
     s->tris[3u * 4000u + 1u] = 0u;
-    assert_both_fail_alike(&s->geom, UINT64_MAX, UINT64_MAX, WF_ERR_INVALID_ARG, "triangle 5000 ");
+    assert_both_fail_alike(&s->geom, UINT32_MAX, UINT64_MAX, WF_ERR_INVALID_ARG, "triangle 5000 ");
     test_free(s);
 }
 
-static void test_limits_passed_only_together_are_named_alike(void** state) {
+static void test_limits_passed_by_a_chunks_share_are_named_alike(void** state) {
     (void)state;
     scene* s = test_malloc(sizeof *s);
     make_scene(s);
     wf_allocator a = default_allocator();
-    wf_triangle_bins_desc d = desc_for(&s->geom, &a, NULL, NULL, 1);
+    wf_triangle_bins_desc d = desc_for(&s->geom, &a, NULL, NULL);
     wf_triangle_bins bins;
     assert_int_equal(wf_triangle_bins_build(&bins, &d), WF_OK);
-    // The last triangle adding a pair is the one that passes a limit one
-    // under the total (no single chunk holds as many pairs).
+    // Limits one under the totals: some chunk of four passes its quarter
+    // (none passes the whole limit), and counting again in one go names
+    // the last triangle that adds a pair, as one worker does.
     uint32_t last = 0;
     for (uint32_t p = 0; p < bins.piece_count; ++p) {
         for (uint32_t k = bins.start[p]; k < bins.start[p + 1]; ++k) {
@@ -326,12 +326,42 @@ static void test_limits_passed_only_together_are_named_alike(void** state) {
     assert_both_fail_alike(&s->geom, bins.refs - 1u, UINT64_MAX, WF_ERR_CAPACITY, expected);
     snprintf(expected, sizeof expected, "the first %u of %u triangles already cover %llu cells",
              last + 1u, TRIS, (unsigned long long)bins.total_cells);
-    assert_both_fail_alike(&s->geom, UINT64_MAX, bins.total_cells - 1u, WF_ERR_CAPACITY, expected);
+    assert_both_fail_alike(&s->geom, UINT32_MAX, bins.total_cells - 1u, WF_ERR_CAPACITY, expected);
     // A limit the first chunk alone passes: the first triangle past it.
     assert_both_fail_alike(&s->geom, 100u, UINT64_MAX, WF_ERR_CAPACITY,
                            "more than max_triangle_refs 100");
+    // Limits exactly at the totals: a chunk's share passed, the count in
+    // one go passes, and the bins are one worker's.
+    wf_job_system four = test_inline_jobs(4);
+    d = desc_for(&s->geom, &a, NULL, &four);
+    d.max_refs = bins.refs;
+    d.max_cells = bins.total_cells;
+    wf_triangle_bins again;
+    assert_int_equal(wf_triangle_bins_build(&again, &d), WF_OK);
+    assert_same_bins(&bins, &again);
+    wf_triangle_bins_free(&again, &a);
     wf_triangle_bins_free(&bins, &a);
     test_free(s);
+}
+
+/// 8,192 copies of a triangle over most of the level's 42 pieces.
+enum { COPIES = 8192 };
+typedef struct copies {
+    float verts[9];
+    uint32_t tris[3 * COPIES];
+    wf_geom geom;
+} copies;
+
+static void make_copies(copies* c) {
+    const float w = TILES_X * TILE * CS, d = TILES_Z * TILE * CS;
+    const float v[9] = {BMIN.x - 1.0f,     0.0f, BMIN.z - 1.0f,
+                        BMIN.x - 1.0f,     0.0f, BMIN.z + 2.0f * d,
+                        BMIN.x + 2.0f * w, 0.0f, BMIN.z - 1.0f};
+    memcpy(c->verts, v, sizeof v);
+    for (uint32_t i = 0; i < COPIES; ++i) {
+        c->tris[3u * i] = 0u, c->tris[3u * i + 1u] = 1u, c->tris[3u * i + 2u] = 2u;
+    }
+    c->geom = (wf_geom){c->verts, 3, c->tris, COPIES, NULL, NULL, 0};
 }
 
 /// Peak bytes of a count refused at `max_refs`, with one worker or four.
@@ -341,54 +371,48 @@ static long refused_peak(const wf_geom* g, uint64_t max_refs, uint32_t workers) 
     wf_allocator a = counting_allocator_hooks(&count);
     wf_logger quiet = {NULL, NULL, true};
     wf_job_system jobs = test_inline_jobs(workers);
-    wf_triangle_bins_desc d = desc_for(g, &a, &quiet, workers > 1 ? &jobs : NULL, workers);
+    wf_triangle_bins_desc d = desc_for(g, &a, &quiet, &jobs);
     d.max_refs = max_refs;
     wf_triangle_bins bins;
     assert_int_equal(wf_triangle_bins_build(&bins, &d), WF_ERR_CAPACITY);
     assert_int_equal(counting_allocator_live(&count), 0);
+    assert_int_equal(count.size_mismatches, 0);
     return (long)count.peak_bytes;
 }
 
 static void test_a_refused_count_holds_no_more_over_workers(void** state) {
     (void)state;
-    // 8,192 copies of a triangle over most of the level's 42 pieces: the
-    // pairs pass max_refs a quarter of the way in. Four chunks share the
-    // limit, so their logs together hold what one count's does (not four
-    // logs each up to the limit).
-    enum { COPIES = 8192 };
-    const float w = TILES_X * TILE * CS, d = TILES_Z * TILE * CS;
-    const float v[9] = {BMIN.x - 1.0f,     0.0f, BMIN.z - 1.0f,
-                        BMIN.x - 1.0f,     0.0f, BMIN.z + 2.0f * d,
-                        BMIN.x + 2.0f * w, 0.0f, BMIN.z - 1.0f};
-    uint32_t* tris = test_malloc(sizeof *tris * 3u * COPIES);
-    for (uint32_t i = 0; i < COPIES; ++i) {
-        tris[3u * i] = 0u, tris[3u * i + 1u] = 1u, tris[3u * i + 2u] = 2u;
-    }
-    wf_geom g = {v, 3, tris, COPIES, NULL, NULL, 0};
+    // The pairs pass max_refs a quarter of the way in. Four chunks share
+    // the limit, so their logs together hold what one count's does (not
+    // four logs each up to the limit); the extra chunks' per-piece arrays
+    // are all they add.
+    copies* c = test_malloc(sizeof *c);
+    make_copies(c);
     const uint64_t max_refs = 100000u;
-    const long one = refused_peak(&g, max_refs, 1), four = refused_peak(&g, max_refs, 4);
+    const long one = refused_peak(&c->geom, max_refs, 1),
+               four = refused_peak(&c->geom, max_refs, 4);
+    const long pieces = (TILES_X + 2) * (TILES_Z + 2);
     assert_true(one > (long)(max_refs * sizeof(uint32_t)));
-    assert_true(four < one + one / 2);
-    test_free(tris);
+    assert_true(four <= one + 3 * pieces * 12 + 4 * 64);
+    test_free(c);
 }
 
-static void test_failed_allocations_leave_nothing(void** state) {
-    (void)state;
-    scene* s = test_malloc(sizeof *s);
-    make_scene(s);
-    wf_allocator plain = default_allocator();
-    wf_triangle_bins_desc d = desc_for(&s->geom, &plain, NULL, NULL, 1);
-    wf_triangle_bins reference;
-    assert_int_equal(wf_triangle_bins_build(&reference, &d), WF_OK);
-    wf_job_system four = test_inline_jobs(4);
+/// Fails each allocation of a build in turn (and, with `after`, every one
+/// after it too): each build fails with WF_ERR_OUT_OF_MEMORY leaving
+/// nothing, or gives `reference`'s bins (counting again in one go saved
+/// it). Returns how many were saved.
+static int sweep_failures(const wf_geom* g, const wf_triangle_bins* reference, uint32_t workers,
+                          bool after) {
+    wf_job_system jobs = test_inline_jobs(workers);
     int saved = 0, failed = 0;
     for (unsigned long k = 1;; ++k) {
         counting_allocator count;
         counting_allocator_init(&count);
         count.fail_at = k;
+        count.fail_after = after;
         wf_allocator a = counting_allocator_hooks(&count);
         wf_logger quiet = {NULL, NULL, true};
-        d = desc_for(&s->geom, &a, &quiet, &four, 4);
+        wf_triangle_bins_desc d = desc_for(g, &a, &quiet, &jobs);
         wf_triangle_bins bins;
         wf_status st = wf_triangle_bins_build(&bins, &d);
         if (count.failed == 0) {
@@ -397,8 +421,7 @@ static void test_failed_allocations_leave_nothing(void** state) {
             break;
         }
         if (st == WF_OK) {
-            // A chunk's arrays failed; counting again in one go built it.
-            assert_same_bins(&reference, &bins);
+            assert_same_bins(reference, &bins);
             wf_triangle_bins_free(&bins, &a);
             saved++;
         } else {
@@ -407,9 +430,35 @@ static void test_failed_allocations_leave_nothing(void** state) {
             failed++;
         }
         assert_int_equal(counting_allocator_live(&count), 0);
+        assert_int_equal(count.size_mismatches, 0);
     }
-    assert_true(saved > 0 && failed > 0);
-    wf_triangle_bins_free(&reference, &plain);
+    assert_true(failed > 0);
+    return saved;
+}
+
+static void test_failed_allocations_leave_nothing(void** state) {
+    (void)state;
+    scene* s = test_malloc(sizeof *s);
+    make_scene(s);
+    copies* c = test_malloc(sizeof *c);
+    make_copies(c);
+    wf_allocator plain = default_allocator();
+    wf_triangle_bins_desc d = desc_for(&s->geom, &plain, NULL, NULL);
+    wf_triangle_bins scene_bins, copies_bins;
+    assert_int_equal(wf_triangle_bins_build(&scene_bins, &d), WF_OK);
+    d = desc_for(&c->geom, &plain, NULL, NULL);
+    assert_int_equal(wf_triangle_bins_build(&copies_bins, &d), WF_OK);
+    assert_true(copies_bins.refs > 20u * COPIES); // the logs grow
+    // A chunk's failure is saved by the count in one go; one worker's, or
+    // every allocation from one on, are not.
+    assert_true(sweep_failures(&s->geom, &scene_bins, 4, false) > 0);
+    assert_int_equal(sweep_failures(&s->geom, &scene_bins, 4, true), 0);
+    assert_int_equal(sweep_failures(&s->geom, &scene_bins, 1, false), 0);
+    assert_true(sweep_failures(&c->geom, &copies_bins, 4, false) > 0);
+    assert_int_equal(sweep_failures(&c->geom, &copies_bins, 1, false), 0);
+    wf_triangle_bins_free(&copies_bins, &plain);
+    wf_triangle_bins_free(&scene_bins, &plain);
+    test_free(c);
     test_free(s);
 }
 
@@ -419,7 +468,7 @@ static void test_no_triangles(void** state) {
     const float v[3] = {0};
     wf_geom g = {v, 1, NULL, 0, NULL, NULL, 0};
     wf_job_system four = test_inline_jobs(4);
-    wf_triangle_bins_desc d = desc_for(&g, &a, NULL, &four, 4);
+    wf_triangle_bins_desc d = desc_for(&g, &a, NULL, &four);
     wf_triangle_bins bins;
     assert_int_equal(wf_triangle_bins_build(&bins, &d), WF_OK);
     assert_int_equal(bins.refs, 0);
@@ -434,7 +483,7 @@ int main(void) {
         cmocka_unit_test(test_each_piece_lists_exactly_the_triangles_reaching_it),
         cmocka_unit_test(test_the_same_bins_for_any_worker_count),
         cmocka_unit_test(test_a_bad_triangle_is_named_alike),
-        cmocka_unit_test(test_limits_passed_only_together_are_named_alike),
+        cmocka_unit_test(test_limits_passed_by_a_chunks_share_are_named_alike),
         cmocka_unit_test(test_a_refused_count_holds_no_more_over_workers),
         cmocka_unit_test(test_failed_allocations_leave_nothing),
         cmocka_unit_test(test_no_triangles),
