@@ -19,6 +19,7 @@
 #include "navcore/geometry.h"
 #include "navcore/mesh_internal.h"
 #include "test_hooks.h"
+#include "test_log_capture.h"
 #include "wayfarer/query.h"
 
 /// The example of meshes/format.txt: the square (0,0)-(1.5,1.5) cut along
@@ -39,23 +40,11 @@ static const char octagon[] = "mesh 2 8 1\n"
                               "2 0 0\n4 0 0\n6 2 0\n6 4 0\n4 6 0\n2 6 0\n0 4 0\n0 2 0\n"
                               "8 0 1 2 3 4 5 6 7 -1 -1 -1 -1 -1 -1 -1 -1\n";
 
-typedef struct log_capture {
-    char last[512];
-    int count;
-} log_capture;
-
-static void capture_log(wf_log_level level, const char* message, void* user) {
-    (void)level;
-    log_capture* c = user;
-    snprintf(c->last, sizeof c->last, "%s", message);
-    c->count++;
-}
-
 /// Imports a copy of exactly `size` bytes (no NUL after it, so an overread
 /// shows up under ASan) through a counting allocator; checks no leaks on
 /// failure.
 static wf_status import_counted(const char* text, size_t size, float tile_size,
-                                counting_allocator* ca, log_capture* logs, wf_mesh** out) {
+                                counting_allocator* ca, test_log_capture* logs, wf_mesh** out) {
     char* copy = malloc(size > 0 ? size : 1);
     assert_non_null(copy);
     memcpy(copy, text, size);
@@ -63,7 +52,7 @@ static wf_status import_counted(const char* text, size_t size, float tile_size,
     memset(&d, 0, sizeof d);
     d.tile_size = tile_size;
     d.allocator = counting_allocator_hooks(ca);
-    d.logger.log = capture_log;
+    d.logger.log = test_capture_log;
     d.logger.user = logs;
     wf_status st = wf_mesh_import_polyanya(&d, copy, size, out);
     free(copy);
@@ -75,7 +64,7 @@ static wf_status import_counted(const char* text, size_t size, float tile_size,
 }
 
 static wf_mesh* import_ok(const char* text, float tile_size, counting_allocator* ca) {
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_mesh* mesh = NULL;
     assert_int_equal(import_counted(text, strlen(text), tile_size, ca, &logs, &mesh), WF_OK);
     assert_non_null(mesh);
@@ -220,7 +209,7 @@ static void test_truncated_example_is_rejected_at_every_byte(void** state) {
     for (size_t size = 0; size <= full; ++size) {
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_mesh* mesh = NULL;
         wf_status st = import_counted(example, size, 0.0f, &ca, &logs, &mesh);
         if (size < last_token_end) {
@@ -283,7 +272,7 @@ static void test_malformed_input_is_rejected_with_its_line(void** state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_mesh* mesh = (wf_mesh*)&logs; // must be reset to NULL
         wf_status st =
             import_counted(cases[i].text, strlen(cases[i].text), 0.0f, &ca, &logs, &mesh);
@@ -295,7 +284,7 @@ static void test_malformed_input_is_rejected_with_its_line(void** state) {
     const char nul_text[] = "mesh\n2\n1 0\n0\0 0 0\n";
     counting_allocator ca;
     counting_allocator_init(&ca);
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_mesh* mesh = NULL;
     assert_int_equal(import_counted(nul_text, sizeof nul_text - 1, 0.0f, &ca, &logs, &mesh),
                      WF_ERR_BAD_DATA);
@@ -320,7 +309,7 @@ static void test_random_corruption_never_crashes(void** state) {
         }
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_mesh* mesh = NULL;
         float tile = (iteration / 2) % 2 ? 0.7f : 0.0f;
         wf_status st = import_counted(buffer, size, tile, &ca, &logs, &mesh);
@@ -369,7 +358,7 @@ static void test_out_of_memory_at_every_allocation_leaks_nothing(void** state) {
     for (unsigned long k = 1; k <= needed; ++k) {
         counting_allocator_init(&ca);
         ca.fail_at = k;
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         mesh = NULL;
         assert_int_equal(import_counted(example, strlen(example), 0.5f, &ca, &logs, &mesh),
                          WF_ERR_OUT_OF_MEMORY);
@@ -553,7 +542,7 @@ static void test_too_big_for_one_tile_needs_tiles(void** state) {
     }
     counting_allocator ca;
     counting_allocator_init(&ca);
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_mesh* mesh = NULL;
     assert_int_equal(import_counted(text, at, 0.0f, &ca, &logs, &mesh), WF_ERR_CAPACITY);
     assert_non_null(strstr(logs.last, "tile_size"));
@@ -574,7 +563,7 @@ static void test_tile_size_too_small_is_refused(void** state) {
     (void)state;
     counting_allocator ca;
     counting_allocator_init(&ca);
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_mesh* mesh = NULL;
     // 1.5 / 1e-4 = 15000 cells a side: far past the grid limit.
     assert_int_equal(import_counted(example, strlen(example), 1e-4f, &ca, &logs, &mesh),
@@ -650,7 +639,7 @@ static void run_arena(const char* mesh_file, float tile_size) {
     assert_int_equal(count, 160);
     counting_allocator ca;
     counting_allocator_init(&ca);
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_mesh* mesh = NULL;
     assert_int_equal(import_counted(text, size, tile_size, &ca, &logs, &mesh), WF_OK);
     free(text);

@@ -21,6 +21,7 @@
 #include "navcore/bytes.h"
 #include "navcore/mesh_internal.h"
 #include "test_hooks.h"
+#include "test_log_capture.h"
 #include "test_scene.h"
 #include "tilecache/layer.h"
 #include "wayfarer/tilecache.h"
@@ -793,19 +794,6 @@ static void put_crafted_header(unsigned char* f, float cell_size, float cell_hei
 }
 
 /// Every message since the last reset, one a line.
-typedef struct log_capture {
-    char all[1024];
-    int count;
-} log_capture;
-
-static void capture_log(wf_log_level level, const char* message, void* user) {
-    (void)level;
-    log_capture* c = user;
-    size_t used = strlen(c->all);
-    snprintf(c->all + used, sizeof c->all - used, "%s\n", message);
-    c->count++;
-}
-
 /// Found by fuzz_cache_file: a 144-byte file with cells of 1e37 m and tiles
 /// of 48 cells (a tile 4.8e38 m wide: infinite in floats) passed every
 /// check, then wf_mesh_create asserted on the cache's mesh desc. It is bad
@@ -818,9 +806,9 @@ static void test_infinite_tile_width_is_bad_data(void** state) {
     counting_allocator c;
     counting_allocator_init(&c);
     wf_tilecache_desc d = make_desc(&c);
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     d.logger.quiet = false;
-    d.logger.log = capture_log;
+    d.logger.log = test_capture_log;
     d.logger.user = &logs;
     wf_tilecache* tc = NULL;
     put_crafted_header(f, 0.3f, 0.2f);

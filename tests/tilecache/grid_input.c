@@ -18,24 +18,13 @@
 #include "test_files.h"
 #include "test_heightfield.h"
 #include "test_hooks.h"
+#include "test_log_capture.h"
 #include "tilecache/heightfield.h"
-
-typedef struct log_capture {
-    char last[512];
-    int count;
-} log_capture;
-
-static void capture_log(wf_log_level level, const char* message, void* user) {
-    (void)level;
-    log_capture* c = user;
-    snprintf(c->last, sizeof c->last, "%s", message);
-    c->count++;
-}
 
 /// Loads a private copy of exactly `size` bytes (so a read past the end
 /// shows under ASan); on failure checks *out is NULL and nothing leaked.
 static wf_status load_counted(const char* text, size_t size, float cell_size,
-                              counting_allocator* ca, log_capture* logs, wf_grid_data** out) {
+                              counting_allocator* ca, test_log_capture* logs, wf_grid_data** out) {
     char* copy = malloc(size > 0 ? size : 1);
     assert_non_null(copy);
     if (size > 0) {
@@ -44,7 +33,7 @@ static wf_status load_counted(const char* text, size_t size, float cell_size,
     wf_geom_load_desc d;
     memset(&d, 0, sizeof d);
     d.allocator = counting_allocator_hooks(ca);
-    d.logger.log = capture_log;
+    d.logger.log = test_capture_log;
     d.logger.user = logs;
     *out = (wf_grid_data*)(uintptr_t)1; // must be overwritten
     wf_status st = wf_grid_load_movingai(copy, size, cell_size, &d, out);
@@ -57,7 +46,7 @@ static wf_status load_counted(const char* text, size_t size, float cell_size,
 }
 
 static wf_grid_data* load_ok(const char* text, float cell_size, counting_allocator* ca) {
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_grid_data* g = NULL;
     assert_int_equal(load_counted(text, strlen(text), cell_size, ca, &logs, &g), WF_OK);
     assert_non_null(g);
@@ -173,7 +162,7 @@ static void test_damage_is_rejected_with_its_line(void** state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_grid_data* g = NULL;
         wf_status st = load_counted(cases[i].text, strlen(cases[i].text), 1.0f, &ca, &logs, &g);
         if (st != WF_ERR_BAD_DATA) {
@@ -197,7 +186,7 @@ static void test_every_truncation(void** state) {
     for (size_t size = 0; size <= full; ++size) {
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_grid_data* g = NULL;
         wf_status st = load_counted(small_map, size, 1.0f, &ca, &logs, &g);
         if (size >= full - 1) {
@@ -220,7 +209,7 @@ static void test_out_of_memory(void** state) {
         counting_allocator ca;
         counting_allocator_init(&ca);
         ca.fail_at = k;
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_grid_data* g = NULL;
         assert_int_equal(load_counted(small_map, sizeof small_map - 1, 1.0f, &ca, &logs, &g),
                          WF_ERR_OUT_OF_MEMORY);
@@ -278,7 +267,7 @@ static void check_map(const char* name, uint32_t width, uint32_t depth, size_t w
     }
     counting_allocator ca;
     counting_allocator_init(&ca);
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_grid_data* g = NULL;
     assert_int_equal(load_counted(text, size, 1.0f, &ca, &logs, &g), WF_OK);
     wf_grid v = wf_grid_data_view(g);

@@ -18,25 +18,14 @@
 #include "counting_allocator.h"
 #include "test_files.h"
 #include "test_hooks.h"
+#include "test_log_capture.h"
 #include "wayfarer/tilecache.h"
-
-typedef struct log_capture {
-    char last[512];
-    int count;
-} log_capture;
-
-static void capture_log(wf_log_level level, const char* message, void* user) {
-    (void)level;
-    log_capture* c = user;
-    snprintf(c->last, sizeof c->last, "%s", message);
-    c->count++;
-}
 
 /// Loads a private copy of exactly `size` bytes (nothing after it, so a read
 /// past the end shows under ASan) through a counting allocator. On failure
 /// checks that *out is NULL and nothing is left allocated.
 static wf_status load_counted(const char* text, size_t size, counting_allocator* ca,
-                              log_capture* logs, wf_geom_data** out) {
+                              test_log_capture* logs, wf_geom_data** out) {
     char* copy = malloc(size > 0 ? size : 1);
     assert_non_null(copy);
     if (size > 0) {
@@ -45,7 +34,7 @@ static wf_status load_counted(const char* text, size_t size, counting_allocator*
     wf_geom_load_desc d;
     memset(&d, 0, sizeof d);
     d.allocator = counting_allocator_hooks(ca);
-    d.logger.log = capture_log;
+    d.logger.log = test_capture_log;
     d.logger.user = logs;
     *out = (wf_geom_data*)(uintptr_t)1; // must be overwritten
     wf_status st = wf_geom_load_obj(copy, size, &d, out);
@@ -58,7 +47,7 @@ static wf_status load_counted(const char* text, size_t size, counting_allocator*
 }
 
 static wf_geom_data* load_ok(const char* text, counting_allocator* ca) {
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_geom_data* g = NULL;
     assert_int_equal(load_counted(text, strlen(text), ca, &logs, &g), WF_OK);
     assert_non_null(g);
@@ -246,7 +235,7 @@ static void test_text_is_not_nul_terminated(void** state) {
     counting_allocator ca;
     counting_allocator_init(&ca);
     const char text[] = "v 0 0 0\nv 0 0 1\nv 1 0 0\nf 1 2 34";
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_geom_data* g = NULL;
     assert_int_equal(load_counted(text, sizeof text - 2, &ca, &logs, &g), WF_OK);
     wf_geom v = wf_geom_data_view(g);
@@ -330,7 +319,7 @@ static void test_damage_is_rejected_with_its_line(void** state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_geom_data* g = NULL;
         wf_status st = load_counted(cases[i].text, strlen(cases[i].text), &ca, &logs, &g);
         if (st != WF_ERR_BAD_DATA) {
@@ -419,7 +408,7 @@ static void test_every_truncation(void** state) {
     for (size_t size = 0; size <= full; ++size) {
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_geom_data* g = NULL;
         wf_status st = load_counted(small_level, size, &ca, &logs, &g);
         assert_true(st == WF_OK || st == WF_ERR_BAD_DATA);
@@ -479,7 +468,7 @@ static void test_random_corruption(void** state) {
         size_t cut = (xorshift32(&rng) % 4 == 0) ? xorshift32(&rng) % (size + 1) : size;
         counting_allocator ca;
         counting_allocator_init(&ca);
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_geom_data* g = NULL;
         wf_status st = load_counted(buffer, cut, &ca, &logs, &g);
         assert_true(st == WF_OK || st == WF_ERR_BAD_DATA);
@@ -533,7 +522,7 @@ static void test_out_of_memory_at_every_allocation(void** state) {
         counting_allocator ca;
         counting_allocator_init(&ca);
         ca.fail_at = k;
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_geom_data* g = NULL;
         wf_status st = load_counted(text, size, &ca, &logs, &g);
         if (st == WF_OK) {
@@ -567,7 +556,7 @@ static void check_level(const char* name, uint32_t verts, uint32_t tris) {
     }
     counting_allocator ca;
     counting_allocator_init(&ca);
-    log_capture logs = {{0}, 0};
+    test_log_capture logs = {0};
     wf_geom_data* g = NULL;
     assert_int_equal(load_counted(text, size, &ca, &logs, &g), WF_OK);
     free(text);

@@ -18,6 +18,7 @@
 
 #include "counting_allocator.h"
 #include "test_hooks.h"
+#include "test_log_capture.h"
 #include "test_scene.h"
 #include "tilecache/tilecache_internal.h"
 #include "wayfarer/jobs.h"
@@ -102,19 +103,6 @@ static void test_params_whose_cell_lengths_overflow(void** state) {
     wf_tilecache_destroy(tc);
 }
 
-typedef struct log_capture {
-    char all[1024];
-    int count;
-} log_capture;
-
-static void capture_log(wf_log_level level, const char* message, void* user) {
-    (void)level;
-    log_capture* c = user;
-    size_t used = strlen(c->all);
-    snprintf(c->all + used, sizeof c->all - used, "%s\n", message);
-    c->count++;
-}
-
 /// Finite params whose derived sizes were not: cells of 1e37 or 3e38 m
 /// make a tile wider than FLT_MAX (`wayfarer build --cell-size 3e38` ran
 /// into signed overflow and a heightfield assert), cell heights past
@@ -139,7 +127,7 @@ static void test_params_whose_sizes_overflow(void** state) {
     };
     wf_assert_fn* previous = wf_set_assert_hook(test_ignore_assert);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        log_capture logs = {{0}, 0};
+        test_log_capture logs = {0};
         wf_tilecache_desc d;
         memset(&d, 0, sizeof d);
         d.params = scene_params();
@@ -148,7 +136,7 @@ static void test_params_whose_sizes_overflow(void** state) {
         d.params.cell_height = cases[i].cell_height;
         d.params.bmin = cases[i].bmin;
         d.params.bmax = cases[i].bmax;
-        d.logger.log = capture_log;
+        d.logger.log = test_capture_log;
         d.logger.user = &logs;
         wf_tilecache* tc = NULL;
         assert_int_equal(wf_tilecache_create(&d, &tc), WF_ERR_INVALID_ARG);

@@ -20,6 +20,7 @@
 
 #include "counting_allocator.h"
 #include "test_inline_jobs.h"
+#include "test_log_capture.h"
 #include "tilecache/triangle_bins.h"
 
 #define CS 0.3f
@@ -88,18 +89,6 @@ static void make_scene(scene* s) {
     assert_int_equal(v, VERTS);
     assert_int_equal(t, TRIS);
     s->geom = (wf_geom){s->verts, VERTS, s->tris, TRIS, s->areas, NULL, 0};
-}
-
-typedef struct log_capture {
-    char last[512];
-    int count;
-} log_capture;
-
-static void capture(wf_log_level level, const char* message, void* user) {
-    (void)level;
-    log_capture* c = user;
-    snprintf(c->last, sizeof c->last, "%s", message);
-    c->count++;
 }
 
 static wf_triangle_bins_desc desc_for(const wf_geom* geom, const wf_allocator* a,
@@ -267,14 +256,14 @@ static void test_the_same_bins_for_any_worker_count(void** state) {
 /// both, the same message, and nothing left.
 static void assert_both_fail_alike(const wf_geom* geom, uint64_t max_refs, uint64_t max_cells,
                                    wf_status status, const char* expected) {
-    log_capture logs[2];
+    test_log_capture logs[2];
     memset(logs, 0, sizeof logs);
     wf_job_system four = test_inline_jobs(4);
     for (int k = 0; k < 2; ++k) {
         counting_allocator count;
         counting_allocator_init(&count);
         wf_allocator a = counting_allocator_hooks(&count);
-        wf_logger logger = {capture, &logs[k], false};
+        wf_logger logger = test_log_capture_logger(&logs[k]);
         wf_triangle_bins_desc d = desc_for(geom, &a, &logger, k == 0 ? NULL : &four);
         d.max_refs = max_refs;
         d.max_cells = max_cells;
