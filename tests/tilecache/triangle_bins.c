@@ -163,21 +163,28 @@ static bool footprint_meets(const wf_geom* g, uint32_t t, const double rect[4], 
     return n > 0;
 }
 
-static void test_each_piece_lists_exactly_the_triangles_reaching_it(void** state) {
-    (void)state;
+/// The scene (test_free it) and its bins counted by one worker.
+static scene* scene_with_bins(const wf_allocator* a, wf_triangle_bins* out) {
     scene* s = test_malloc(sizeof *s);
     make_scene(s);
+    wf_triangle_bins_desc d = desc_for(&s->geom, a, NULL, NULL);
+    assert_int_equal(wf_triangle_bins_build(out, &d), WF_OK);
+    return s;
+}
+
+static void test_each_piece_lists_exactly_the_triangles_reaching_it(void** state) {
+    (void)state;
     wf_allocator a = default_allocator();
-    wf_triangle_bins_desc d = desc_for(&s->geom, &a, NULL, NULL);
     wf_triangle_bins bins;
-    assert_int_equal(wf_triangle_bins_build(&bins, &d), WF_OK);
+    scene* s = scene_with_bins(&a, &bins);
+    const wf_piece_grid grid = wf_piece_grid_make(TILE, BORDER, TILES_X, TILES_Z);
     assert_int_equal(bins.piece_count, (TILES_X + 2) * (TILES_Z + 2));
     assert_true(bins.refs > TRIS); // slivers and seams meet several pieces
     uint64_t pairs = 0;
     for (uint32_t p = 0; p < bins.piece_count; ++p) {
         int32_t c0, cols, r0, rows;
-        wf_piece_columns(&d.grid, (int32_t)(p % (uint32_t)d.grid.pieces_x), &c0, &cols);
-        wf_piece_rows(&d.grid, (int32_t)(p / (uint32_t)d.grid.pieces_x), &r0, &rows);
+        wf_piece_columns(&grid, (int32_t)(p % (uint32_t)grid.pieces_x), &c0, &cols);
+        wf_piece_rows(&grid, (int32_t)(p / (uint32_t)grid.pieces_x), &r0, &rows);
         const double rect[4] = {BMIN.x + c0 * (double)CS, BMIN.x + (c0 + cols) * (double)CS,
                                 BMIN.z + r0 * (double)CS, BMIN.z + (r0 + rows) * (double)CS};
         uint32_t k = bins.start[p];
@@ -294,12 +301,9 @@ static void test_a_bad_triangle_is_named_alike(void** state) {
 
 static void test_limits_passed_by_a_chunks_share_are_named_alike(void** state) {
     (void)state;
-    scene* s = test_malloc(sizeof *s);
-    make_scene(s);
     wf_allocator a = default_allocator();
-    wf_triangle_bins_desc d = desc_for(&s->geom, &a, NULL, NULL);
     wf_triangle_bins bins;
-    assert_int_equal(wf_triangle_bins_build(&bins, &d), WF_OK);
+    scene* s = scene_with_bins(&a, &bins);
     // Limits one under the totals: some chunk of four passes its quarter
     // (none passes the whole limit), and counting again in one go names
     // the last triangle that adds a pair, as one worker does.
@@ -322,7 +326,7 @@ static void test_limits_passed_by_a_chunks_share_are_named_alike(void** state) {
     // Limits exactly at the totals: a chunk's share passed, the count in
     // one go passes, and the bins are one worker's.
     wf_job_system four = test_inline_jobs(4);
-    d = desc_for(&s->geom, &a, NULL, &four);
+    wf_triangle_bins_desc d = desc_for(&s->geom, &a, NULL, &four);
     d.max_refs = bins.refs;
     d.max_cells = bins.total_cells;
     wf_triangle_bins again;
