@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: MIT
 // Building the cache: every tile's layers from triangles, grids or voxels,
 // in parallel over tiles (per-worker arenas), gathered in tile order so the
-// result is the same for any worker count. Triangles are rasterized once
-// per cell, in pieces that the tiles copy their fields from (span_pieces.h),
-// band by band of tile rows.
+// result is the same for any worker count. Triangles are binned into
+// pieces (triangle_bins.h) and rasterized once per cell, piece by piece;
+// the tiles copy their fields from the pieces (span_pieces.h), band by band
+// of tile rows.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
