@@ -6,7 +6,9 @@
 // thread pool); a bad triangle and a limit passed by a chunk's share are
 // named as one worker names them, and the chunks' logs of a refused count
 // hold no more than one count's; a failed allocation leaves nothing, or the
-// same lists when counting again in one go saved the build.
+// same lists when counting again in one go saved the build; random soups
+// (with limits drawn about their totals, some with a bad triangle) give the
+// same status, message and bins for 1, 2, 3 and 5 workers.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -455,6 +457,103 @@ static void test_failed_allocations_leave_nothing(void** state) {
     test_free(s);
 }
 
+/// A random soup of TRIS triangles, each with its own corners.
+typedef struct soup {
+    float verts[9 * TRIS];
+    uint32_t tris[3 * TRIS];
+    uint8_t areas[TRIS];
+    wf_geom geom;
+} soup;
+
+/// Small triangles round random centres, some long ones, a few over the
+/// whole level, some past its edges, random areas (NULL among them) and,
+/// when `bad` is set, one bad triangle somewhere.
+static void make_soup(soup* s, uint32_t seed, bool bad) {
+    memset(s, 0, sizeof *s);
+    const float w = TILES_X * TILE * CS, d = TILES_Z * TILE * CS;
+    uint32_t state = seed * 2654435761u + 1u;
+#define NEXT() (state = state * 1664525u + 1013904223u, (float)(state >> 8) / 16777216.0f)
+    for (uint32_t t = 0; t < TRIS; ++t) {
+        const float kind = NEXT();
+        const float size = kind < 0.8f ? 0.6f : kind < 0.97f ? 6.0f : 40.0f;
+        const float cx = BMIN.x - 3.0f + (w + 6.0f) * NEXT();
+        const float cz = BMIN.z - 3.0f + (d + 6.0f) * NEXT();
+        for (uint32_t k = 0; k < 3; ++k) {
+            float* v = &s->verts[9u * t + 3u * k];
+            v[0] = cx + size * (NEXT() - 0.5f);
+            v[1] = BMIN.y + 2.0f * NEXT();
+            v[2] = cz + size * (NEXT() - 0.5f);
+            s->tris[3u * t + k] = 3u * t + k;
+        }
+        s->areas[t] = NEXT() < 0.1f ? (uint8_t)WF_AREA_NULL : (uint8_t)(NEXT() * 8.0f);
+    }
+#undef NEXT
+    if (bad) {
+        const uint32_t t = (seed * 7919u) % TRIS;
+        if (seed % 2u == 0u) {
+            s->tris[3u * t + 2u] = 3u * TRIS + seed;
+        } else {
+            s->areas[t] = (uint8_t)(WF_MAX_AREAS + seed % 10u);
+        }
+    }
+    s->geom = (wf_geom){s->verts, 3u * TRIS, s->tris, TRIS, s->areas, NULL, 0};
+}
+
+static void test_random_soups_bin_alike_for_any_worker_count(void** state) {
+    (void)state;
+    // Twenty soups, each binned by one worker and by 2, 3 and 5 (inline:
+    // 2, 3 and 4 chunks), with no limits, with limits drawn about the
+    // totals, and some with a bad triangle: the same status, the same
+    // message and the same bins every time.
+    soup* s = test_malloc(sizeof *s);
+    wf_allocator a = default_allocator();
+    wf_logger quiet = {NULL, NULL, true};
+    int refused = 0, passed = 0;
+    for (uint32_t seed = 1; seed <= 20; ++seed) {
+        make_soup(s, seed, seed % 5u == 0u);
+        wf_triangle_bins_desc d = desc_for(&s->geom, &a, &quiet, NULL);
+        wf_triangle_bins free_run;
+        wf_status st = wf_triangle_bins_build(&free_run, &d);
+        const uint64_t refs = st == WF_OK ? free_run.refs : 1000u;
+        const uint64_t cells = st == WF_OK ? free_run.total_cells : 100000u;
+        for (int limits = 0; limits < 3; ++limits) {
+            test_log_capture logs[4];
+            memset(logs, 0, sizeof logs);
+            wf_triangle_bins bins[4];
+            wf_status status[4];
+            const uint32_t workers[4] = {1, 2, 3, 5};
+            for (int k = 0; k < 4; ++k) {
+                wf_job_system jobs = test_inline_jobs(workers[k]);
+                wf_logger logger = test_log_capture_logger(&logs[k]);
+                d = desc_for(&s->geom, &a, &logger, &jobs);
+                if (limits == 1) {
+                    d.max_refs = refs / 2u + (seed * 131u) % (refs / 2u + 2u);
+                } else if (limits == 2) {
+                    d.max_cells = cells / 2u + (seed * 7877u) % (cells / 2u + 2u);
+                }
+                status[k] = wf_triangle_bins_build(&bins[k], &d);
+                assert_int_equal(status[k], status[0]);
+                assert_string_equal(logs[k].all, logs[0].all);
+                if (status[k] == WF_OK) {
+                    assert_same_bins(&bins[0], &bins[k]);
+                } else {
+                    assert_null(bins[k].start);
+                }
+            }
+            refused += status[0] != WF_OK;
+            passed += status[0] == WF_OK;
+            for (int k = 0; k < 4; ++k) {
+                wf_triangle_bins_free(&bins[k], &a);
+            }
+        }
+        if (st == WF_OK) {
+            wf_triangle_bins_free(&free_run, &a);
+        }
+    }
+    assert_true(refused > 10 && passed > 10);
+    test_free(s);
+}
+
 static void test_no_triangles(void** state) {
     (void)state;
     wf_allocator a = default_allocator();
@@ -479,6 +578,7 @@ int main(void) {
         cmocka_unit_test(test_limits_passed_by_a_chunks_share_are_named_alike),
         cmocka_unit_test(test_a_refused_count_holds_no_more_over_workers),
         cmocka_unit_test(test_failed_allocations_leave_nothing),
+        cmocka_unit_test(test_random_soups_bin_alike_for_any_worker_count),
         cmocka_unit_test(test_no_triangles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
