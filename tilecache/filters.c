@@ -134,24 +134,35 @@ void wf_filter_low_height_spans(wf_heightfield* hf, int32_t walkable_height) {
  * The same filters on flattened columns (the tile cache build's path)
  */
 
+wf_status wf_span_columns_alloc(wf_span_columns* cols, wf_arena* arena, int32_t width,
+                                int32_t depth, size_t spans) {
+    const size_t cells = (size_t)width * (size_t)depth;
+    spans = spans > 0 ? spans : 1u;
+    wf_arena_mark mark = wf_arena_get_mark(arena);
+    cols->first = WF_ARENA_ARRAY(arena, uint32_t, cells + 1u);
+    cols->bottom = WF_ARENA_ARRAY(arena, uint16_t, cells);
+    cols->floor = WF_ARENA_ARRAY(arena, uint16_t, spans);
+    cols->ceiling = WF_ARENA_ARRAY(arena, uint16_t, spans);
+    cols->area = WF_ARENA_ARRAY(arena, uint8_t, spans);
+    if (cols->first == NULL || cols->bottom == NULL || cols->floor == NULL ||
+        cols->ceiling == NULL || cols->area == NULL || spans > UINT32_MAX) {
+        wf_arena_reset_to(arena, mark);
+        return WF_ERR_CAPACITY;
+    }
+    cols->width = width;
+    cols->depth = depth;
+    cols->span_count = 0;
+    return WF_OK;
+}
+
 wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf_heightfield* hf) {
     size_t cell_count = (size_t)hf->width * (size_t)hf->depth;
     // Spans in use: the pool's high mark less the recycled ones is not
     // tracked, so size for the high mark (an upper bound).
-    size_t span_bound = hf->span_count > 0 ? hf->span_count : 1u;
-    wf_arena_mark mark = wf_arena_get_mark(arena);
-    cols->first = WF_ARENA_ARRAY(arena, uint32_t, cell_count + 1u);
-    cols->bottom = WF_ARENA_ARRAY(arena, uint16_t, cell_count);
-    cols->floor = WF_ARENA_ARRAY(arena, uint16_t, span_bound);
-    cols->ceiling = WF_ARENA_ARRAY(arena, uint16_t, span_bound);
-    cols->area = WF_ARENA_ARRAY(arena, uint8_t, span_bound);
-    if (cols->first == NULL || cols->bottom == NULL || cols->floor == NULL ||
-        cols->ceiling == NULL || cols->area == NULL) {
-        wf_arena_reset_to(arena, mark);
-        return WF_ERR_CAPACITY;
+    wf_status s = wf_span_columns_alloc(cols, arena, hf->width, hf->depth, hf->span_count);
+    if (s != WF_OK) {
+        return s;
     }
-    cols->width = hf->width;
-    cols->depth = hf->depth;
     const wf_span* spans = hf->spans;
     const uint32_t* columns = hf->columns;
     // In locals: the area stores are bytes, which may alias the pointers.

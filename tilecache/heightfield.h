@@ -190,6 +190,11 @@ typedef struct wf_span_columns {
     uint32_t span_count;
 } wf_span_columns;
 
+/// Empty columns for width x depth cells and up to `spans` spans (at least
+/// one): the arrays in the arena, width and depth set, no span yet.
+/// WF_ERR_CAPACITY (nothing kept) when the arena is too small.
+wf_status wf_span_columns_alloc(wf_span_columns* cols, wf_arena* arena, int32_t width,
+                                int32_t depth, size_t spans);
 /// WF_ERR_CAPACITY (nothing kept) when the arena is too small.
 wf_status wf_span_columns_build(wf_span_columns* cols, wf_arena* arena, const wf_heightfield* hf);
 /// The filters above on the flattened form, all in one pass and with the

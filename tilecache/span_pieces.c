@@ -191,16 +191,17 @@ wf_status wf_span_columns_from_pieces(wf_span_columns* out, wf_arena* arena, con
     }
     const size_t spans = span_capacity > 0 ? span_capacity : 1u;
     const size_t cells = (size_t)side * (size_t)side;
-    uint32_t* first = WF_ARENA_ARRAY(arena, uint32_t, cells + 1u);
-    uint16_t* bottom = WF_ARENA_ARRAY(arena, uint16_t, cells);
-    uint16_t* floors = WF_ARENA_ARRAY(arena, uint16_t, spans);
-    uint16_t* ceilings = WF_ARENA_ARRAY(arena, uint16_t, spans);
-    uint8_t* area = WF_ARENA_ARRAY(arena, uint8_t, spans);
-    if (first == NULL || bottom == NULL || floors == NULL || ceilings == NULL || area == NULL ||
-        spans > UINT32_MAX) {
+    wf_span_columns cols; // *out only once the copy fits
+    if (wf_span_columns_alloc(&cols, arena, side, side, spans) != WF_OK) {
         wf_arena_reset_to(arena, mark);
         return WF_ERR_CAPACITY;
     }
+    // In locals: the area stores are bytes, which may alias the pointers.
+    uint32_t* first = cols.first;
+    uint16_t* bottom = cols.bottom;
+    uint16_t* floors = cols.floor;
+    uint16_t* ceilings = cols.ceiling;
+    uint8_t* area = cols.area;
     // Each run's cells and spans copied in one go.
     uint32_t k = 0;
     const int32_t n = column_runs(g, lx0, side, runs);
@@ -228,13 +229,7 @@ wf_status wf_span_columns_from_pieces(wf_span_columns* out, wf_arena* arena, con
         }
     }
     first[cells] = k;
-    out->width = side;
-    out->depth = side;
-    out->first = first;
-    out->bottom = bottom;
-    out->floor = floors;
-    out->ceiling = ceilings;
-    out->area = area;
-    out->span_count = k;
+    cols.span_count = k;
+    *out = cols;
     return WF_OK;
 }
